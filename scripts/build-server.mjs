@@ -1,0 +1,15 @@
+// Bundles the server and the CLI into dist/server with esbuild (dependencies stay in
+// node_modules). Fast to start: one file to load instead of hundreds of modules.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts' },
+  outdir: 'dist/server',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});

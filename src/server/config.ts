@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'si', 'sì'], {
+    error: 'deve essere true o false',
+  })
+  .transform((v) => ['true', '1', 'yes', 'si', 'sì'].includes(v));
+
+function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('it-IT', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+
+const envSchema = z.object({
+  NODE_ENV: optional(z.enum(['development', 'production', 'test'])),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  DATABASE_URL: optional(
+    z.string().regex(/^postgres(ql)?:\/\//, 'deve essere un URL postgres:// o postgresql://'),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'deve essere un URL http(s)' })),
+  ADMIN_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
+  ADMIN_PASSWORD: optional(z.string().min(6, 'almeno 6 caratteri').max(128, 'al massimo 128 caratteri')),
+  SEED_DEMO: optional(booleanFromEnv),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'deve essere un URL smtp:// o smtps://')),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('BiciElis <noreply@localhost>')),
+  REPORT_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
+  RESIDENT_EMAIL_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'deve essere un dominio, ad esempio elis.org')
+      .default('elis.org'),
+  ),
+  RESIDENT_INITIAL_PASSWORD: optional(z.string().min(6, 'almeno 6 caratteri').max(128)),
+  STRIPE_SECRET_KEY: optional(z.string().startsWith('sk_', 'deve iniziare con sk_')),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().startsWith('pk_', 'deve iniziare con pk_')),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().startsWith('whsec_', 'deve iniziare con whsec_')),
+  STRIPE_API_URL: optional(z.url()),
+  TZ_APP: z.preprocess(
+    emptyToUndefined,
+    z.string().refine(isValidTimeZone, 'fuso orario IANA non valido').default('Europe/Rome'),
+  ),
+  BOOKING_HORIZON_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
+  PAYMENT_HOLD_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(30)),
+  TRUST_PROXY: optional(booleanFromEnv),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Configurazione non valida:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses and validates the environment. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(ambiente)'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
+  const stripeSet = stripeKeys.filter(Boolean).length;
+  if (stripeSet > 0 && stripeSet < 3) {
+    throw new ConfigError([
+      'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: vanno impostate tutte e tre o nessuna',
+    ]);
+  }
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+    throw new ConfigError(['ADMIN_EMAIL, ADMIN_PASSWORD: vanno impostate entrambe o nessuna']);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const embedded = !e.DATABASE_URL;
+  return {
+    env: e.NODE_ENV ?? 'production',
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    embeddedDatabase: embedded,
+    dataDir,
+    publicUrl,
+    publicOrigin: new URL(publicUrl).origin,
+    secureCookies: publicUrl.startsWith('https://'),
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    seedDemo: e.SEED_DEMO ?? embedded,
+    smtpUrl: e.SMTP_URL,
+    isSmtpConfigured: Boolean(e.SMTP_URL),
+    mailFrom: e.MAIL_FROM,
+    reportEmail: e.REPORT_EMAIL,
+    residentEmailDomain: e.RESIDENT_EMAIL_DOMAIN.toLowerCase(),
+    residentInitialPassword: e.RESIDENT_INITIAL_PASSWORD,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+          }
+        : undefined,
+    timeZone: e.TZ_APP,
+    bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
+    paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
+    trustProxy: e.TRUST_PROXY ?? false,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,232 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'bytea',
+});
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => tstz('created_at').notNull().defaultNow();
+const updatedAt = () => tstz('updated_at').notNull().defaultNow();
+
+/** Resident codes (sigle). Stored upper-case so that comparison is case-insensitive. */
+export const residenti = pgTable(
+  'residenti',
+  {
+    id: serial('id').primaryKey(),
+    sigla: text('sigla').notNull().unique(),
+    nome: text('nome').notNull(),
+    cognome: text('cognome').notNull(),
+    corsoDiStudi: text('corso_di_studi'),
+    annoCorso: integer('anno_corso'),
+    attivo: boolean('attivo').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('residenti_sigla_upper', sql`${t.sigla} = upper(${t.sigla}) and length(${t.sigla}) between 1 and 32`),
+    check('residenti_anno_corso_range', sql`${t.annoCorso} is null or ${t.annoCorso} between 1 and 10`),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    nome: text('nome').notNull(),
+    cognome: text('cognome').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    ruolo: text('ruolo', { enum: ['admin', 'user'] }).notNull().default('user'),
+    isResidente: boolean('is_residente').notNull().default(false),
+    siglaResidente: text('sigla_residente')
+      .unique()
+      .references(() => residenti.sigla, { onUpdate: 'cascade', onDelete: 'restrict' }),
+    attiva: boolean('attiva').notNull().default(true),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    tempPasswordHash: text('temp_password_hash'),
+    tempPasswordExpiresAt: tstz('temp_password_expires_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('users_email_normalised', sql`${t.email} = lower(btrim(${t.email})) and position('@' in ${t.email}) > 1`),
+    check('users_ruolo_valid', sql`${t.ruolo} in ('admin', 'user')`),
+  ],
+);
+
+export const BIKE_STATES = ['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'] as const;
+
+export const biciclette = pgTable(
+  'biciclette',
+  {
+    id: serial('id').primaryKey(),
+    numero: text('numero').notNull().unique(),
+    modello: text('modello').notNull(),
+    stato: text('stato', { enum: BIKE_STATES }).notNull().default('disponibile'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('biciclette_stato_valid', sql`${t.stato} in ('disponibile', 'prenotata', 'manutenzione', 'fuori_servizio')`),
+    check('biciclette_numero_not_blank', sql`length(btrim(${t.numero})) > 0`),
+  ],
+);
+
+export const BOOKING_STATES = ['attiva', 'completata', 'cancellata'] as const;
+
+/**
+ * Bookings. `dataPrenotazione`/`orarioInizio`/`orarioFine` are what the person chose
+ * (local to TZ_APP); `inizio`/`fine` are the same window as instants, used by the
+ * exclusion constraint (see drizzle/0000_*.sql) and by the life-cycle job.
+ */
+export const prenotazioni = pgTable(
+  'prenotazioni',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    biciId: integer('bici_id')
+      .notNull()
+      .references(() => biciclette.id, { onDelete: 'restrict' }),
+    dataPrenotazione: date('data_prenotazione', { mode: 'string' }).notNull(),
+    orarioInizio: text('orario_inizio').notNull(),
+    orarioFine: text('orario_fine').notNull(),
+    inizio: tstz('inizio').notNull(),
+    fine: tstz('fine').notNull(),
+    destinazione: text('destinazione'),
+    stato: text('stato', { enum: BOOKING_STATES }).notNull().default('attiva'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('prenotazioni_window', sql`${t.inizio} < ${t.fine}`),
+    check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata')`),
+    check('prenotazioni_orari_format', sql`${t.orarioInizio} ~ '^[0-2][0-9]:[0-5][0-9]$' and ${t.orarioFine} ~ '^[0-2][0-9]:[0-5][0-9]$'`),
+    check('prenotazioni_destinazione_length', sql`${t.destinazione} is null or length(${t.destinazione}) <= 200`),
+    // Invariant 2 of behaviour.md §3: at most one active booking per user.
+    uniqueIndex('prenotazioni_one_active_per_user').on(t.userId).where(sql`${t.stato} = 'attiva'`),
+    index('prenotazioni_user_idx').on(t.userId, t.createdAt),
+    index('prenotazioni_active_fine_idx').on(t.fine).where(sql`${t.stato} = 'attiva'`),
+    index('prenotazioni_data_idx').on(t.dataPrenotazione),
+    // Invariant 1 (no overlapping active bookings of a bike) is an EXCLUDE constraint,
+    // which drizzle-kit cannot express: it is written by hand in the first migration.
+  ],
+);
+
+export const PAYMENT_STATES = ['pending', 'completed', 'failed', 'refunded'] as const;
+
+export const pagamenti = pgTable(
+  'pagamenti',
+  {
+    id: serial('id').primaryKey(),
+    prenotazioneId: integer('prenotazione_id')
+      .notNull()
+      .references(() => prenotazioni.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['stripe', 'simulated'] }).notNull(),
+    providerPaymentId: text('provider_payment_id').unique(),
+    providerCheckoutId: text('provider_checkout_id').unique(),
+    amount: integer('amount').notNull().default(250),
+    currency: text('currency').notNull().default('eur'),
+    status: text('status', { enum: PAYMENT_STATES }).notNull().default('pending'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    completedAt: tstz('completed_at'),
+    refundedAt: tstz('refunded_at'),
+  },
+  (t) => [
+    check('pagamenti_status_valid', sql`${t.status} in ('pending', 'completed', 'failed', 'refunded')`),
+    check('pagamenti_amount_positive', sql`${t.amount} > 0`),
+    // One payment row per booking; so a booking is marked completed at most once
+    // (invariant 3 of behaviour.md §3).
+    uniqueIndex('pagamenti_one_per_booking').on(t.prenotazioneId),
+  ],
+);
+
+/** Events received from the payment provider; the primary key makes each apply once. */
+export const providerEvents = pgTable('provider_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  payload: jsonb('payload').notNull(),
+  receivedAt: tstz('received_at').notNull().defaultNow(),
+});
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    fileName: text('file_name').notNull(),
+    reportDate: date('report_date', { mode: 'string' }).notNull().unique(),
+    pdf: bytea('pdf').notNull(),
+    fileSize: integer('file_size').notNull(),
+    emailSent: boolean('email_sent').notNull().default(false),
+    emailSentAt: tstz('email_sent_at'),
+    emailAttempts: integer('email_attempts').notNull().default(0),
+    lastEmailError: text('last_email_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [check('reports_file_size', sql`${t.fileSize} >= 0`)],
+);
+
+export const SESSION_KINDS = ['session', 'password_change'] as const;
+
+/**
+ * Server-side sessions. The cookie carries a random token; only its SHA-256 is here.
+ * `password_change` rows are the short-lived grants that allow exactly one password change.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: SESSION_KINDS }).notNull().default('session'),
+    createdAt: createdAt(),
+    lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
+    expiresAt: tstz('expires_at').notNull(),
+  },
+  (t) => [
+    check('sessions_kind_valid', sql`${t.kind} in ('session', 'password_change')`),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Bike = typeof biciclette.$inferSelect;
+export type Booking = typeof prenotazioni.$inferSelect;
+export type Payment = typeof pagamenti.$inferSelect;
+export type Resident = typeof residenti.$inferSelect;

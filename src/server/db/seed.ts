@@ -1,0 +1,81 @@
+import { count, eq } from 'drizzle-orm';
+import type { Logger } from '../logger.js';
+import { hashPassword } from '../modules/auth/password.js';
+import type { Db } from './client.js';
+import { biciclette, residenti, users } from './schema.js';
+
+export const DEMO_BIKES: { numero: string; modello: string }[] = [
+  { numero: '01', modello: 'City Bike Classic' },
+  { numero: '02', modello: 'City Bike Classic' },
+  { numero: '03', modello: 'City Bike Comfort' },
+  { numero: '04', modello: 'City Bike Comfort' },
+  { numero: '05', modello: 'Hybrid Sport 500' },
+  { numero: '06', modello: 'Hybrid Sport 500' },
+  { numero: '07', modello: 'Hybrid Trekking' },
+  { numero: '08', modello: 'Hybrid Trekking' },
+  { numero: '09', modello: 'Mountain Bike XC' },
+  { numero: '10', modello: 'Mountain Bike XC' },
+  { numero: '11', modello: 'Mountain Bike Trail' },
+  { numero: '12', modello: 'Mountain Bike Trail' },
+  { numero: '13', modello: 'City Bike Pieghevole' },
+  { numero: '14', modello: 'Hybrid Elettrica' },
+];
+
+export const DEMO_RESIDENTS = [
+  { sigla: 'ELIS001', nome: 'Marco', cognome: 'Rossi', corsoDiStudi: 'Ingegneria Informatica', annoCorso: 2 },
+  { sigla: 'ELIS002', nome: 'Giulia', cognome: 'Bianchi', corsoDiStudi: 'Economia', annoCorso: 1 },
+  { sigla: 'ELIS003', nome: 'Luca', cognome: 'Ferrari', corsoDiStudi: 'Medicina', annoCorso: 4 },
+  { sigla: 'ELIS004', nome: 'Sara', cognome: 'Romano', corsoDiStudi: 'Giurisprudenza', annoCorso: 3 },
+  { sigla: 'ELIS005', nome: 'Paolo', cognome: 'Esposito', corsoDiStudi: 'Architettura', annoCorso: 5 },
+  { sigla: 'ELIS006', nome: 'Chiara', cognome: 'Ricci', corsoDiStudi: 'Fisica', annoCorso: 1 },
+  { sigla: 'ELIS007', nome: 'Andrea', cognome: 'Colombo', corsoDiStudi: 'Ingegneria Gestionale', annoCorso: 2 },
+  { sigla: 'ELIS008', nome: 'Elena', cognome: 'Marino', corsoDiStudi: 'Lettere', annoCorso: 3 },
+];
+
+export const DEMO_ACCOUNTS = [
+  { email: 'admin@bicielis.demo', password: 'admin-demo-2026', nome: 'Anna', cognome: 'Admin', ruolo: 'admin' as const, sigla: null },
+  { email: 'residente@bicielis.demo', password: 'residente-demo-2026', nome: 'Marco', cognome: 'Rossi', ruolo: 'user' as const, sigla: 'ELIS001' },
+  { email: 'esterno@bicielis.demo', password: 'esterno-demo-2026', nome: 'Laura', cognome: 'Verdi', ruolo: 'user' as const, sigla: null },
+];
+
+/** Loads demo data into an empty database. Returns the accounts created (to print), or []. */
+export async function seedDemo(db: Db, log: Logger): Promise<typeof DEMO_ACCOUNTS> {
+  const [row] = await db.select({ n: count() }).from(users);
+  const [bikes] = await db.select({ n: count() }).from(biciclette);
+  if ((row?.n ?? 0) > 0 || (bikes?.n ?? 0) > 0) return [];
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  await db.transaction(async (tx) => {
+    await tx.insert(biciclette).values(DEMO_BIKES);
+    await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
+    await tx.insert(users).values(
+      DEMO_ACCOUNTS.map((a, i) => ({
+        email: a.email,
+        passwordHash: hashes[i]!,
+        nome: a.nome,
+        cognome: a.cognome,
+        ruolo: a.ruolo,
+        isResidente: a.sigla !== null,
+        siglaResidente: a.sigla,
+      })),
+    );
+  });
+  log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length }, 'demo data loaded');
+  return DEMO_ACCOUNTS;
+}
+
+/** Makes sure the admin named by ADMIN_EMAIL exists. Never changes an existing account. */
+export async function ensureAdmin(
+  db: Db,
+  admin: { email: string; password: string },
+  log: Logger,
+): Promise<boolean> {
+  const email = admin.email.trim().toLowerCase();
+  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (existing.length > 0) return false;
+  await db
+    .insert(users)
+    .values({ email, passwordHash: await hashPassword(admin.password), nome: 'Amministratore', cognome: 'BiciElis', ruolo: 'admin' })
+    .onConflictDoNothing();
+  log.info({ email }, 'admin account created from ADMIN_EMAIL');
+  return true;
+}

@@ -1,0 +1,115 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { pgConstraint, pgErrorCode } from '../db/client.js';
+
+/** An error meant for the person using the app: its message is Italian and safe to show. */
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly code?: string,
+    public readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, code = 'BAD_REQUEST', extra?: Record<string, unknown>) =>
+  new AppError(400, message, code, extra);
+export const unauthorized = () => new AppError(401, 'Non autenticato', 'UNAUTHENTICATED');
+export const forbidden = (message = 'Non hai i permessi per questa operazione', code = 'FORBIDDEN') =>
+  new AppError(403, message, code);
+export const notFound = (message = 'Risorsa non trovata', code = 'NOT_FOUND') => new AppError(404, message, code);
+export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, message, code);
+
+/**
+ * Messages for PostgreSQL constraint violations that reach the handler unmapped.
+ * Services map the ones they expect with a more precise message; this is the safety net.
+ */
+const CONSTRAINT_MESSAGES: Record<string, string> = {
+  prenotazioni_no_overlap: 'La bicicletta non è disponibile nella fascia oraria scelta',
+  prenotazioni_one_active_per_user: 'Hai già una prenotazione attiva',
+  users_email_unique: 'Email già registrata',
+  users_sigla_residente_unique: 'Questa sigla è già associata a un account',
+  biciclette_numero_unique: 'Esiste già una bicicletta con questo numero',
+  pagamenti_one_per_booking: 'Il pagamento di questa prenotazione esiste già',
+  provider_events_pkey: 'Evento già elaborato',
+};
+
+function mapDatabaseError(err: unknown): AppError | undefined {
+  const code = pgErrorCode(err);
+  if (code === '23P01' || code === '23505') {
+    const constraint = pgConstraint(err) ?? '';
+    return conflict(CONSTRAINT_MESSAGES[constraint] ?? 'Operazione in conflitto con dati esistenti', 'CONFLICT');
+  }
+  if (code === '23503') return conflict('Operazione in conflitto con dati collegati', 'CONFLICT');
+  if (code === '23514' || code === '22P02' || code === '22007' || code === '22008' || code === '22001') {
+    return badRequest('Dati non validi', 'INVALID_DATA');
+  }
+  return undefined;
+}
+
+function zodFields(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+const FASTIFY_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Richiesta troppo grande (massimo 64 KB)'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Formato non supportato: invia i dati come JSON'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Richiesta non valida'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Il corpo della richiesta JSON è vuoto'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'JSON non valido'],
+};
+
+/** Turns any error into behaviour.md §4's JSON body. 5xx never shows internals. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.statusCode)
+        .send({ message: error.message, ...(error.code ? { code: error.code } : {}), ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const v of error.validation) {
+        const key = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || '_';
+        fields[key] ??= v.message ?? 'Valore non valido';
+      }
+      const first = Object.values(fields)[0];
+      return reply.status(400).send({ message: first ?? 'Dati non validi', code: 'VALIDATION_ERROR', fields });
+    }
+    if (error instanceof ZodError) {
+      const fields = zodFields(error.issues);
+      return reply
+        .status(400)
+        .send({ message: Object.values(fields)[0] ?? 'Dati non validi', code: 'VALIDATION_ERROR', fields });
+    }
+    const mapped = mapDatabaseError(error);
+    if (mapped) {
+      request.log.info({ err: error }, 'database constraint refused the request');
+      return reply.status(mapped.statusCode).send({ message: mapped.message, code: mapped.code });
+    }
+    const fe = error as FastifyError;
+    if (fe.code && FASTIFY_MESSAGES[fe.code]) {
+      const [status, message] = FASTIFY_MESSAGES[fe.code]!;
+      return reply.status(status).send({ message, code: fe.code.replace(/^FST_ERR_CTP_/, '') });
+    }
+    if (fe.statusCode === 429) {
+      return reply.status(429).send({ message: fe.message, code: 'RATE_LIMITED' });
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      // Other client errors from Fastify or a plugin (e.g. a malformed body): the message is
+      // English and technical, so it is replaced.
+      return reply.status(fe.statusCode).send({ message: 'Richiesta non valida', code: 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Errore interno del server', code: 'INTERNAL' });
+  });
+}

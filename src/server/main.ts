@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectDatabase } from './db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { projectRoot, runMigrations } from './db/migrate.js';
+import { ensureAdmin, seedDemo } from './db/seed.js';
+import { createLogger } from './logger.js';
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const log = createLogger(config.logLevel);
+let embedded: EmbeddedDatabase | undefined;
+
+async function main(cfg: Config) {
+  const started = performance.now();
+  let url = cfg.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(cfg.dataDir, log);
+    url = embedded.url;
+  }
+  const database = connectDatabase(url);
+  await runMigrations(database.db);
+  if (cfg.admin) await ensureAdmin(database.db, cfg.admin, log);
+  const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log) : [];
+
+  const app = await buildApp({
+    config: cfg,
+    database,
+    clock: systemClock,
+    logger: log,
+    webRoot: path.join(projectRoot, 'dist', 'web'),
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, 20_000).unref();
+    try {
+      await app.close();
+      await database.close();
+      await embedded?.stop();
+      clearTimeout(force);
+      log.info('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: cfg.port, host: cfg.host });
+  log.info({ ms: Math.round(performance.now() - started), url: cfg.publicUrl }, 'BiciElis ready');
+  if (demoAccounts.length > 0) {
+    const lines = demoAccounts.map((a) => `  ${a.ruolo === 'admin' ? 'admin    ' : a.sigla ? 'residente' : 'esterno  '}  ${a.email}  /  ${a.password}`);
+    console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\nAccount dimostrativi:\n${lines.join('\n')}\n`);
+  } else {
+    console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\n`);
+  }
+}
+
+main(config).catch(async (err: unknown) => {
+  log.fatal({ err }, 'start-up failed');
+  console.error(`Avvio non riuscito: ${err instanceof Error ? err.message : String(err)}`);
+  await embedded?.stop().catch(() => undefined);
+  process.exit(1);
+});

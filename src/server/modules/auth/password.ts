@@ -1,0 +1,35 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// Algorithm.Argon2id of @node-rs/argon2 (an ambient const enum, so written as its value).
+const ARGON2ID = 2;
+
+/**
+ * argon2id, 64 MiB, 3 passes, 1 lane: about 65 ms per hash on the 2-core reference
+ * machine (docs/decisions/005-password-hashing.md). Stored hashes carry their own
+ * parameters, so raising the cost later keeps old hashes verifiable.
+ */
+export const ARGON2_OPTIONS = {
+  algorithm: ARGON2ID,
+  memoryCost: 65_536,
+  timeCost: 3,
+  parallelism: 1,
+} as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(storedHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** A hash that matches no password, verified when the email is unknown so timing does not tell. */
+let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword('bicielis-dummy-password-never-matches');
+  return dummyHash;
+}
