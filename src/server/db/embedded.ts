@@ -61,43 +61,55 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
+type PostmasterState =
+  | { state: 'none' }
+  | { state: 'running'; pid: number; port: number; ownedByLiveProcess: boolean };
+
+async function readProc(pid: number, file: string): Promise<string> {
+  try {
+    return await fs.readFile(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /**
- * After a crash of the app (kill -9), its PostgreSQL keeps running, orphaned, and holds
- * `postmaster.pid`. Stop it cleanly so that we can start our own. A pid file whose process
- * is gone, or belongs to something else, is removed.
+ * Looks at `postmaster.pid`. A file whose process is gone, or is not PostgreSQL (a reused
+ * pid), is stale and removed. A live PostgreSQL is either owned by a running process (its
+ * parent is still a Node process: another BiciElis or a CLI run) or orphaned by a crash.
  */
-async function recoverStalePostmaster(pgDir: string, log: Logger) {
+async function inspectPostmaster(pgDir: string, log: Logger): Promise<PostmasterState> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   let content: string;
   try {
     content = await fs.readFile(pidFile, 'utf8');
   } catch {
-    return;
+    return { state: 'none' };
   }
-  const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
+  const lines = content.split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  const cmdline = Number.isInteger(pid) && pid > 0 ? (await readProc(pid, 'cmdline')).replaceAll('\0', ' ') : '';
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || (cmdline && !cmdline.includes('postgres'))) {
     log.warn({ pidFile }, 'removing stale postmaster.pid');
     await fs.rm(pidFile, { force: true });
-    return;
+    return { state: 'none' };
   }
-  let cmdline = '';
-  try {
-    cmdline = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-  } catch {
-    // Not Linux, or the process just exited: fall through to the checks below.
-  }
-  if (cmdline && !cmdline.includes('postgres')) {
-    log.warn({ pid }, 'postmaster.pid names a process that is not PostgreSQL: removing it');
-    await fs.rm(pidFile, { force: true });
-    return;
-  }
-  log.warn({ pid }, 'a PostgreSQL from an earlier run is still running: stopping it');
+  // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ')'.
+  const stat = await readProc(pid, 'stat');
+  const ppid = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+  const parentCmd = ppid > 1 ? (await readProc(ppid, 'cmdline')).replaceAll('\0', ' ') : '';
+  return { state: 'running', pid, port, ownedByLiveProcess: /\bnode\b|node$/.test(parentCmd.split(' ')[0] ?? '') };
+}
+
+/** After a crash of the app (kill -9) its PostgreSQL keeps running, orphaned: stop it cleanly. */
+async function stopOrphan(pid: number, log: Logger) {
+  log.warn({ pid }, 'a PostgreSQL left running by an earlier crash: stopping it');
   process.kill(pid, 'SIGINT');
   if (!(await waitForExit(pid, 15_000))) {
     log.error({ pid }, 'PostgreSQL from an earlier run did not stop in time: killing it');
     process.kill(pid, 'SIGKILL');
     await waitForExit(pid, 5_000);
-    await fs.rm(pidFile, { force: true });
   }
 }
 
@@ -130,7 +142,11 @@ async function clusterPassword(dataDir: string): Promise<string> {
  * Starts (and on first use initialises) a PostgreSQL cluster under `DATA_DIR/postgres`,
  * listening on 127.0.0.1 only, on a free port chosen at each start.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: { shareRunning?: boolean } = {},
+): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const pgDir = path.join(dataDir, 'postgres');
   await fs.mkdir(dataDir, { recursive: true });
@@ -147,6 +163,20 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     await fs.rm(pgDir, { recursive: true, force: true });
   }
   const password = await clusterPassword(dataDir);
+  const appUrl = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${APP_DATABASE}`;
+  if (initialised) {
+    const found = await inspectPostmaster(pgDir, log);
+    if (found.state === 'running' && found.ownedByLiveProcess) {
+      if (options.shareRunning && Number.isInteger(found.port)) {
+        // The CLI while the app runs: use the app's database server, leave it running.
+        return { url: appUrl(found.port), stop: async () => undefined };
+      }
+      throw new Error(
+        `Un altro processo BiciElis sta già usando ${dataDir} (PostgreSQL pid ${found.pid}). Fermalo o usa un altro DATA_DIR.`,
+      );
+    }
+    if (found.state === 'running') await stopOrphan(found.pid, log);
+  }
   const port = await freePort();
   const pgLog = log.child({ component: 'postgres' });
   const pg = new EmbeddedPostgres({
@@ -158,15 +188,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     authMethod: 'scram-sha-256',
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'log_min_messages=warning'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (msg: unknown) => pgLog.debug(String(msg).trim()),
     onError: (err: unknown) => pgLog.warn({ err }, 'postgres stderr'),
   });
   if (!initialised) {
     log.info({ pgDir }, 'initialising embedded PostgreSQL');
     await pg.initialise();
-  } else {
-    await recoverStalePostmaster(pgDir, log);
   }
   try {
     await pg.start();
@@ -181,9 +209,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   process.on('exit', onExit);
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl, APP_DATABASE);
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${APP_DATABASE}`;
   return {
-    url,
+    url: appUrl(port),
     async stop() {
       process.removeListener('exit', onExit);
       await pg.stop();

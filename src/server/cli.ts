@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../shared/constants.js';
+import { normaliseEmail } from '../shared/sigla.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { runMigrations } from './db/migrate.js';
+import { users } from './db/schema.js';
+import { createLogger } from './logger.js';
+import { hashPassword } from './modules/auth/password.js';
+import { importBikes } from './modules/bikes/import.js';
+import { importResidents, MalformedFileError, type ImportReport } from './modules/residents/import.js';
+
+const USAGE = `Uso: npm run cli -- <comando>
+
+Comandi:
+  residents import <file.csv>                    importa o aggiorna le sigle dei residenti
+                                                 (intestazione: sigla,nome,cognome,corsoDiStudi,annoCorso,attivo)
+  bikes import <file.csv>                        importa o aggiorna le biciclette (intestazione: numero,modello[,stato])
+  admin create <email> <password> [nome] [cognome]  crea un amministratore
+`;
+
+class UsageError extends Error {}
+
+interface CliContext {
+  config: Config;
+  database: Database;
+  out: (line: string) => void;
+}
+
+type Command = (ctx: CliContext, args: string[]) => Promise<number>;
+
+async function readCsv(file: string | undefined): Promise<string> {
+  if (!file) throw new UsageError('Manca il file CSV');
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    throw new Error(`File non leggibile: ${file}`);
+  }
+}
+
+function printReport(out: CliContext['out'], what: string, report: ImportReport) {
+  out(`${what}: ${report.inserted} inserite, ${report.updated} aggiornate, ${report.rejected.length} scartate`);
+  for (const r of report.rejected) out(`  riga ${r.line}: ${r.reason}`);
+}
+
+const importCommand =
+  (what: string, run: (db: Database['db'], csv: string) => Promise<ImportReport>): Command =>
+  async (ctx, [file]) => {
+    const csv = await readCsv(file);
+    try {
+      printReport(ctx.out, what, await run(ctx.database.db, csv));
+      return 0;
+    } catch (err) {
+      if (err instanceof MalformedFileError) {
+        ctx.out(`File non valido, nessuna modifica: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+  };
+
+const adminArgs = z.object({
+  email: z.email({ error: 'email non valida' }),
+  password: z.string().min(PASSWORD_MIN, `la password deve avere almeno ${PASSWORD_MIN} caratteri`).max(PASSWORD_MAX),
+  nome: z.string().min(1).max(100),
+  cognome: z.string().min(1).max(100),
+});
+
+const adminCreate: Command = async (ctx, [email, password, nome = 'Amministratore', cognome = 'BiciElis']) => {
+  if (!email || !password) throw new UsageError('Servono email e password');
+  const parsed = adminArgs.safeParse({ email: normaliseEmail(email), password, nome, cognome });
+  if (!parsed.success) {
+    ctx.out(`Dati non validi: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    return 1;
+  }
+  try {
+    const [row] = await ctx.database.db
+      .insert(users)
+      .values({ ...parsed.data, passwordHash: await hashPassword(parsed.data.password), ruolo: 'admin' })
+      .returning({ id: users.id });
+    ctx.out(`Amministratore creato: ${parsed.data.email} (id ${row!.id})`);
+    return 0;
+  } catch (err) {
+    if (pgErrorCode(err) === '23505') {
+      ctx.out(`Esiste già un account con email ${parsed.data.email}`);
+      return 1;
+    }
+    throw err;
+  }
+};
+
+export const COMMANDS: Record<string, Command> = {
+  'residents import': importCommand('Sigle residenti', importResidents),
+  'bikes import': importCommand('Biciclette', importBikes),
+  'admin create': adminCreate,
+};
+
+/** Runs one CLI command against a database; returns the exit code. Exported for tests. */
+export async function runCommand(argv: string[], ctx: Omit<CliContext, 'out'> & { out?: CliContext['out'] }) {
+  const key = argv.slice(0, 2).join(' ');
+  const command = COMMANDS[key];
+  const out = ctx.out ?? ((line: string) => console.log(line));
+  if (!command) {
+    out(USAGE);
+    return 2;
+  }
+  try {
+    return await command({ ...ctx, out }, argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+async function main() {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    console.log(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.dataDir, log, { shareRunning: true });
+    url = embedded.url;
+  }
+  const database = connectDatabase(url, { max: 2 });
+  try {
+    await runMigrations(database.db);
+    return await runCommand(argv, { config, database });
+  } finally {
+    await database.close();
+    await embedded?.stop();
+  }
+}
+
+const isEntryPoint = process.argv[1] && /cli\.(js|ts)$/.test(process.argv[1]);
+if (isEntryPoint) {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof ConfigError) console.error(err.message);
+      else console.error(`Errore: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

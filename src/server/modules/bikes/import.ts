@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { BIKE_STATES, biciclette } from '../../db/schema.js';
+import { parseCsv } from '../../lib/csv.js';
+import { MalformedFileError, type ImportReport } from '../residents/import.js';
+
+export const bikeRowSchema = z.object({
+  numero: z.string().min(1, 'numero obbligatorio').max(20, 'numero troppo lungo (massimo 20)'),
+  modello: z.string().min(1, 'modello obbligatorio').max(100),
+  stato: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.toLowerCase() : undefined))
+    .pipe(z.enum(BIKE_STATES, { error: `stato deve essere uno di: ${BIKE_STATES.join(', ')}` }).optional()),
+});
+
+/** Upserts bikes by numero from CSV text (header `numero,modello[,stato]`). */
+export async function importBikes(db: Db, csv: string): Promise<ImportReport> {
+  const parsed = parseCsv(csv, { required: ['numero', 'modello'], optional: ['stato'] }, bikeRowSchema);
+  if (!parsed.ok) throw new MalformedFileError(parsed.error);
+  const rejected = [...parsed.rejected];
+  const seen = new Map<string, number>();
+  const rows = parsed.rows.filter(({ line, value }) => {
+    const first = seen.get(value.numero);
+    if (first !== undefined) {
+      rejected.push({ line, reason: `numero ${value.numero} già presente alla riga ${first}` });
+      return false;
+    }
+    seen.set(value.numero, line);
+    return true;
+  });
+  let inserted = 0;
+  let updated = 0;
+  const withState = rows.filter((r) => r.value.stato);
+  const withoutState = rows.filter((r) => !r.value.stato);
+  await db.transaction(async (tx) => {
+    for (const [group, setState] of [[withState, true], [withoutState, false]] as const) {
+      if (group.length === 0) continue;
+      const result = await tx
+        .insert(biciclette)
+        .values(group.map(({ value }) => ({ numero: value.numero, modello: value.modello, stato: value.stato ?? 'disponibile' })))
+        .onConflictDoUpdate({
+          target: biciclette.numero,
+          // A row without stato leaves an existing bike's state as it is.
+          set: setState
+            ? { modello: sql`excluded.modello`, stato: sql`excluded.stato`, updatedAt: sql`now()` }
+            : { modello: sql`excluded.modello`, updatedAt: sql`now()` },
+        })
+        // xmax = 0 only for freshly inserted rows: tells inserts from updates.
+        .returning({ inserted: sql<boolean>`(xmax = 0)` });
+      const fresh = result.filter((r) => r.inserted).length;
+      inserted += fresh;
+      updated += result.length - fresh;
+    }
+  });
+  rejected.sort((a, b) => a.line - b.line);
+  return { inserted, updated, rejected };
+}
