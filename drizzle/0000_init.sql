@@ -140,10 +140,12 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY
 ALTER TABLE "users" ADD CONSTRAINT "users_sigla_residente_residenti_sigla_fk" FOREIGN KEY ("sigla_residente") REFERENCES "public"."residenti"("sigla") ON DELETE restrict ON UPDATE cascade;--> statement-breakpoint
 CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "pagamenti_one_per_booking" ON "pagamenti" USING btree ("prenotazione_id");--> statement-breakpoint
+CREATE INDEX "pagamenti_pending_idx" ON "pagamenti" USING btree ("prenotazione_id") WHERE "pagamenti"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "prenotazioni_one_active_per_user" ON "prenotazioni" USING btree ("user_id") WHERE "prenotazioni"."stato" = 'attiva';--> statement-breakpoint
 CREATE INDEX "prenotazioni_user_idx" ON "prenotazioni" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "prenotazioni_active_fine_idx" ON "prenotazioni" USING btree ("fine") WHERE "prenotazioni"."stato" = 'attiva';--> statement-breakpoint
 CREATE INDEX "prenotazioni_data_idx" ON "prenotazioni" USING btree ("data_prenotazione");--> statement-breakpoint
+CREATE INDEX "prenotazioni_bici_idx" ON "prenotazioni" USING btree ("bici_id","data_prenotazione");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "sessions_expires_idx" ON "sessions" USING btree ("expires_at");--> statement-breakpoint
 -- Invariant 1 of behaviour.md §3: no two active bookings of one bike overlap in time.

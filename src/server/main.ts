@@ -7,7 +7,9 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
+import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
+import { applyLifecycle } from './modules/bookings/lifecycle.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -45,6 +47,16 @@ async function main(cfg: Config) {
     webRoot: path.join(projectRoot, 'dist', 'web'),
   });
 
+  const lifecycleJob = () => applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
+  // Catch up at once on what happened while the server was down, then every minute.
+  await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob);
+  const scheduler = startScheduler(
+    database.pool,
+    cfg.timeZone,
+    [{ name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob }],
+    log,
+  );
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -55,6 +67,7 @@ async function main(cfg: Config) {
       process.exit(1);
     }, 20_000).unref();
     try {
+      scheduler.stop();
       await app.close();
       await database.close();
       await embedded?.stop();

@@ -124,6 +124,7 @@ export const prenotazioni = pgTable(
     index('prenotazioni_user_idx').on(t.userId, t.createdAt),
     index('prenotazioni_active_fine_idx').on(t.fine).where(sql`${t.stato} = 'attiva'`),
     index('prenotazioni_data_idx').on(t.dataPrenotazione),
+    index('prenotazioni_bici_idx').on(t.biciId, t.dataPrenotazione),
     // Invariant 1 (no overlapping active bookings of a bike) is an EXCLUDE constraint,
     // which drizzle-kit cannot express: it is written by hand in the first migration.
   ],
@@ -155,6 +156,8 @@ export const pagamenti = pgTable(
     // One payment row per booking; so a booking is marked completed at most once
     // (invariant 3 of behaviour.md §3).
     uniqueIndex('pagamenti_one_per_booking').on(t.prenotazioneId),
+    // The life cycle looks for unpaid bookings at every read: keep that lookup tiny.
+    index('pagamenti_pending_idx').on(t.prenotazioneId).where(sql`${t.status} = 'pending'`),
   ],
 );
 

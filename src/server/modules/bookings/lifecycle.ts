@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { pgErrorCode } from '../../db/client.js';
+
+export interface LifecycleResult {
+  released: number;
+  completed: number;
+  bikesInUse: number;
+  bikesFreed: number;
+}
+
+/**
+ * Applies the booking life cycle of behaviour.md §6 as of `now`, in one statement:
+ * 1. an external booking still unpaid `holdMinutes` after creation, or at its start if
+ *    sooner, becomes `cancellata` and its payment `failed` (the bike is free again);
+ * 2. an `attiva` booking whose end has passed becomes `completata`;
+ * 3. a bike with a booking in progress is shown `prenotata`, and back to `disponibile`
+ *    after (bikes an admin put in `manutenzione` or `fuori_servizio` are left alone).
+ * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
+ * both from the minute job and before every read that shows bookings or bikes.
+ */
+export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {
+  const at = now.toISOString();
+  const statement = sql`
+    with released as (
+      update prenotazioni p
+         set stato = 'cancellata', updated_at = ${at}::timestamptz
+        from pagamenti pay
+       where pay.prenotazione_id = p.id
+         and pay.status = 'pending'
+         and p.stato = 'attiva'
+         and (p.created_at + make_interval(mins => ${holdMinutes}) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
+      returning p.id
+    ), failed as (
+      update pagamenti
+         set status = 'failed', updated_at = ${at}::timestamptz
+       where prenotazione_id in (select id from released) and status = 'pending'
+      returning id
+    ), completed as (
+      update prenotazioni
+         set stato = 'completata', updated_at = ${at}::timestamptz
+       where stato = 'attiva' and fine <= ${at}::timestamptz
+         and id not in (select id from released)
+      returning id
+    ), in_use as (
+      select distinct bici_id from prenotazioni
+       where stato = 'attiva' and inizio <= ${at}::timestamptz and fine > ${at}::timestamptz
+         and id not in (select id from released)
+         and id not in (select id from completed)
+    ), marked as (
+      update biciclette set stato = 'prenotata', updated_at = ${at}::timestamptz
+       where stato = 'disponibile' and id in (select bici_id from in_use)
+      returning id
+    ), freed as (
+      update biciclette set stato = 'disponibile', updated_at = ${at}::timestamptz
+       where stato = 'prenotata' and id not in (select bici_id from in_use)
+      returning id
+    )
+    select (select count(*) from released)::int as released,
+           (select count(*) from completed)::int as completed,
+           (select count(*) from marked)::int as "bikesInUse",
+           (select count(*) from freed)::int as "bikesFreed"`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await db.execute<{ released: number; completed: number; bikesInUse: number; bikesFreed: number }>(
+        statement,
+      );
+      return result.rows[0]!;
+    } catch (err) {
+      // Two runs at once may wait on each other's rows; PostgreSQL breaks the tie by
+      // aborting one, which simply runs again.
+      if (attempt < 3 && (pgErrorCode(err) === '40P01' || pgErrorCode(err) === '40001')) continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  availabilityRequestSchema,
+  bookingIdParamsSchema,
+  bookingRequestSchema,
+} from '../../../shared/schemas/booking.js';
+import { authenticatedUser, requireUser } from '../../http/auth.js';
+import {
+  availableBikes,
+  cancelBooking,
+  createBooking,
+  listBikes,
+  listUserBookings,
+  type BookingDeps,
+} from './service.js';
+
+/** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
+export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = (): BookingDeps => ({
+    db: app.deps.database.db,
+    clock: app.deps.clock,
+    config: app.deps.config,
+  });
+  // onRequest: the login is checked before the body is even parsed or validated.
+  app.addHook('onRequest', requireUser);
+
+  app.get('/biciclette', async () => listBikes(deps()));
+
+  app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request) =>
+    availableBikes(deps(), request.body),
+  );
+
+  app.get('/prenotazioni/user', async (request) => listUserBookings(deps(), authenticatedUser(request).id));
+
+  app.post('/prenotazioni', { schema: { body: bookingRequestSchema } }, async (request, reply) => {
+    const user = authenticatedUser(request);
+    const booking = await createBooking(deps(), user, request.body);
+    return reply.status(201).send(booking);
+  });
+
+  app.delete('/prenotazioni/:id', { schema: { params: bookingIdParamsSchema } }, async (request) =>
+    cancelBooking(deps(), authenticatedUser(request).id, request.params.id),
+  );
+};

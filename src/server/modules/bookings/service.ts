@@ -1,0 +1,243 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AvailabilityRequest, BikeDto, BookingDto } from '../../../shared/schemas/booking.js';
+import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
+import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
+import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { applyLifecycle } from './lifecycle.js';
+
+/** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
+export const START_GRACE_MINUTES = 5;
+
+export const MSG_BIKE_UNAVAILABLE = 'La bicicletta non è disponibile nella fascia oraria scelta';
+export const MSG_ALREADY_ACTIVE = 'Hai già una prenotazione attiva';
+
+export interface BookingDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'timeZone' | 'bookingHorizonDays' | 'paymentHoldMinutes' | 'stripe'>;
+}
+
+export interface BookingUser {
+  id: number;
+  isResidente: boolean;
+}
+
+interface Window {
+  inizio: Date;
+  fine: Date;
+}
+
+/**
+ * Checks a window against the rules of behaviour.md §6 and turns it into instants.
+ * Dates and times are wall-clock in TZ_APP; the schema has already checked their format
+ * and that start < end as text.
+ */
+export function resolveWindow(deps: BookingDeps, w: AvailabilityRequest): Window {
+  const { timeZone, bookingHorizonDays } = deps.config;
+  const now = deps.clock.now();
+  const today = zonedToday(now, timeZone);
+  if (w.dataPrenotazione < today) {
+    throw badRequest('Non puoi prenotare per una data passata', 'DATE_IN_PAST', { fields: { dataPrenotazione: 'Data passata' } });
+  }
+  const last = addDays(today, bookingHorizonDays);
+  if (w.dataPrenotazione > last) {
+    throw badRequest(`Puoi prenotare al massimo ${bookingHorizonDays} giorni in anticipo`, 'BEYOND_HORIZON', {
+      fields: { dataPrenotazione: 'Data troppo lontana' },
+    });
+  }
+  const inizio = zonedInstant(w.dataPrenotazione, w.orarioInizio, timeZone);
+  const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
+  if (!inizio || !fine) {
+    throw badRequest("Orario inesistente in quel giorno per il passaggio all'ora legale", 'NONEXISTENT_TIME');
+  }
+  if (inizio >= fine) {
+    throw badRequest("L'orario di fine deve essere successivo all'orario di inizio", 'INVALID_WINDOW');
+  }
+  if (inizio.getTime() < now.getTime() - START_GRACE_MINUTES * 60_000) {
+    throw badRequest("L'orario di inizio è già passato", 'START_IN_PAST', { fields: { orarioInizio: 'Orario passato' } });
+  }
+  return { inizio, fine };
+}
+
+function lifecycle(deps: BookingDeps) {
+  return applyLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+}
+
+const bikeDto = (b: Bike): BikeDto => ({
+  id: b.id,
+  numero: b.numero,
+  modello: b.modello,
+  stato: b.stato,
+  updatedAt: b.updatedAt.toISOString(),
+});
+
+/** Bike numbers sort as numbers when they are numbers ("2" before "10"). */
+const byNumero = sql`lpad(${biciclette.numero}, 20, '0'), ${biciclette.numero}`;
+
+export async function listBikes(deps: BookingDeps): Promise<BikeDto[]> {
+  await lifecycle(deps);
+  const rows = await deps.db.select().from(biciclette).orderBy(byNumero);
+  return rows.map(bikeDto);
+}
+
+export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest): Promise<BikeDto[]> {
+  const { inizio, fine } = resolveWindow(deps, w);
+  await lifecycle(deps);
+  const rows = await deps.db
+    .select()
+    .from(biciclette)
+    .where(
+      and(
+        inArray(biciclette.stato, ['disponibile', 'prenotata']),
+        sql`not exists (
+          select 1 from ${prenotazioni} p
+           where p.bici_id = ${biciclette.id} and p.stato = 'attiva'
+             and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))`,
+      ),
+    )
+    .orderBy(byNumero);
+  return rows.map(bikeDto);
+}
+
+const bookingColumns = {
+  id: prenotazioni.id,
+  dataPrenotazione: prenotazioni.dataPrenotazione,
+  orarioInizio: prenotazioni.orarioInizio,
+  orarioFine: prenotazioni.orarioFine,
+  destinazione: prenotazioni.destinazione,
+  biciId: prenotazioni.biciId,
+  biciNumero: biciclette.numero,
+  biciModello: biciclette.modello,
+  stato: prenotazioni.stato,
+  paymentStatus: pagamenti.status,
+  createdAt: prenotazioni.createdAt,
+};
+
+const bookingDto = (r: Omit<BookingDto, 'createdAt'> & { createdAt: Date }): BookingDto => ({
+  ...r,
+  createdAt: r.createdAt.toISOString(),
+});
+
+function selectBookings(db: Db) {
+  return db
+    .select(bookingColumns)
+    .from(prenotazioni)
+    .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
+    .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id));
+}
+
+export async function listUserBookings(deps: BookingDeps, userId: number): Promise<BookingDto[]> {
+  await lifecycle(deps);
+  const rows = await selectBookings(deps.db)
+    .where(eq(prenotazioni.userId, userId))
+    .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
+  return rows.map(bookingDto);
+}
+
+export async function getUserBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
+  const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)));
+  if (!row) throw notFound('Prenotazione non trovata');
+  return bookingDto(row);
+}
+
+export interface CreateBookingInput extends AvailabilityRequest {
+  destinazione: string | null;
+  biciId: number;
+}
+
+/**
+ * Creates a booking. The two invariants (no overlap on a bike, one active booking per
+ * user) are left to PostgreSQL: the insert either succeeds or violates a constraint,
+ * which becomes a 409. No check-then-insert.
+ */
+export async function createBooking(deps: BookingDeps, user: BookingUser, input: CreateBookingInput): Promise<BookingDto> {
+  const { inizio, fine } = resolveWindow(deps, input);
+  // Bookings whose time is up must not hold a bike or count as the user's active one.
+  await lifecycle(deps);
+  const now = deps.clock.now();
+  let id: number;
+  try {
+    id = await deps.db.transaction(async (tx) => {
+      // FOR SHARE: an admin cannot put the bike in maintenance between this check and the insert.
+      const [bike] = await tx
+        .select({ id: biciclette.id, stato: biciclette.stato })
+        .from(biciclette)
+        .where(eq(biciclette.id, input.biciId))
+        .for('share');
+      if (!bike) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+      if (bike.stato === 'manutenzione' || bike.stato === 'fuori_servizio') {
+        throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+      }
+      const [created] = await tx
+        .insert(prenotazioni)
+        .values({
+          userId: user.id,
+          biciId: input.biciId,
+          dataPrenotazione: input.dataPrenotazione,
+          orarioInizio: input.orarioInizio,
+          orarioFine: input.orarioFine,
+          inizio,
+          fine,
+          destinazione: input.destinazione,
+          stato: 'attiva',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: prenotazioni.id });
+      if (!user.isResidente) {
+        await tx.insert(pagamenti).values({
+          prenotazioneId: created!.id,
+          provider: deps.config.stripe ? 'stripe' : 'simulated',
+          amount: EXTERNAL_FEE_CENTS,
+          currency: CURRENCY,
+          status: 'pending',
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      return created!.id;
+    });
+  } catch (err) {
+    throw mapBookingConflict(err);
+  }
+  return getUserBooking(deps, user.id, id);
+}
+
+function mapBookingConflict(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const code = pgErrorCode(err);
+  if (code === '23P01') return conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+  if (code === '23505' && pgConstraint(err) === 'prenotazioni_one_active_per_user') {
+    return conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
+  }
+  return err;
+}
+
+/** The owner cancels an active booking; it stays, `cancellata`, for history and reports. */
+export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
+  await lifecycle(deps);
+  const now = deps.clock.now();
+  const updated = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: prenotazioni.id, stato: prenotazioni.stato })
+      .from(prenotazioni)
+      .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
+      .for('update');
+    if (!row) throw notFound('Prenotazione non trovata');
+    if (row.stato !== 'attiva') {
+      throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
+    }
+    await tx.update(prenotazioni).set({ stato: 'cancellata', updatedAt: now }).where(eq(prenotazioni.id, id));
+    // An unpaid payment can no longer be paid: it is closed as failed.
+    await tx
+      .update(pagamenti)
+      .set({ status: 'failed', updatedAt: now })
+      .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
+    return id;
+  });
+  return getUserBooking(deps, userId, updated);
+}

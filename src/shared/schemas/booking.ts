@@ -1,0 +1,76 @@
+import { DESTINATION_MAX } from '../constants.js';
+import { isRealDate, TIME_PATTERN } from '../time.js';
+import { z } from '../zod-it.js';
+
+const date = z
+  .string({ error: 'Seleziona una data per la prenotazione' })
+  .min(1, 'Seleziona una data per la prenotazione')
+  .refine(isRealDate, 'Data non valida: usa il formato AAAA-MM-GG');
+
+const time = (label: string) =>
+  z.string({ error: `Indica l'orario di ${label}` }).regex(TIME_PATTERN, `Orario di ${label} non valido: usa il formato HH:mm`);
+
+const windowShape = {
+  dataPrenotazione: date,
+  orarioInizio: time('inizio'),
+  orarioFine: time('fine'),
+};
+
+const startBeforeEnd = (v: { orarioInizio: string; orarioFine: string }) => v.orarioInizio < v.orarioFine;
+const startBeforeEndIssue = {
+  message: "L'orario di fine deve essere successivo all'orario di inizio",
+  path: ['orarioFine'],
+};
+
+/** POST /api/biciclette/available */
+export const availabilityRequestSchema = z.object(windowShape).refine(startBeforeEnd, startBeforeEndIssue);
+export type AvailabilityRequest = z.infer<typeof availabilityRequestSchema>;
+
+/** POST /api/prenotazioni */
+export const bookingRequestSchema = z
+  .object({
+    ...windowShape,
+    destinazione: z
+      .string()
+      .nullish()
+      .transform((v) => (v ?? '').trim())
+      .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
+      .transform((v) => (v === '' ? null : v)),
+    biciId: z.coerce
+      .number({ error: 'Seleziona una bicicletta' })
+      .int('Seleziona una bicicletta')
+      .positive('Seleziona una bicicletta'),
+  })
+  .refine(startBeforeEnd, startBeforeEndIssue);
+export type BookingRequest = z.input<typeof bookingRequestSchema>;
+
+export const bookingIdParamsSchema = z.object({
+  id: z.coerce.number({ error: 'Prenotazione non trovata' }).int().positive().max(2_147_483_647),
+});
+
+export type BookingStato = 'attiva' | 'completata' | 'cancellata';
+export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'refunded' | null;
+export type BikeStato = 'disponibile' | 'prenotata' | 'manutenzione' | 'fuori_servizio';
+
+/** A booking as the user sees it (spec §3). */
+export interface BookingDto {
+  id: number;
+  dataPrenotazione: string;
+  orarioInizio: string;
+  orarioFine: string;
+  destinazione: string | null;
+  biciId: number;
+  biciNumero: string;
+  biciModello: string;
+  stato: BookingStato;
+  paymentStatus: PaymentStatus;
+  createdAt: string;
+}
+
+export interface BikeDto {
+  id: number;
+  numero: string;
+  modello: string;
+  stato: BikeStato;
+  updatedAt: string;
+}

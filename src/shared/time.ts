@@ -1,0 +1,40 @@
+import { TZDate } from '@date-fns/tz';
+
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** True when `YYYY-MM-DD` names a real calendar day. */
+export function isRealDate(value: string): boolean {
+  if (!DATE_PATTERN.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * The instant of a wall-clock date and time in `timeZone`, or null when that wall time
+ * does not exist there (the hour skipped when daylight saving time starts). For the
+ * repeated hour when it ends, the later of the two instants is taken.
+ */
+export function zonedInstant(date: string, time: string, timeZone: string): Date | null {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = time.split(':').map(Number) as [number, number];
+  const z = new TZDate(y, m - 1, d, hh, mm, timeZone);
+  if (z.getFullYear() !== y || z.getMonth() !== m - 1 || z.getDate() !== d || z.getHours() !== hh || z.getMinutes() !== mm) {
+    return null;
+  }
+  return new Date(z.getTime());
+}
+
+/** Today's date (`YYYY-MM-DD`) in `timeZone` at `now`. */
+export function zonedToday(now: Date, timeZone: string): string {
+  const z = new TZDate(now.getTime(), timeZone);
+  return `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
+}
+
+/** `YYYY-MM-DD` plus `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return t.toISOString().slice(0, 10);
+}
