@@ -10,9 +10,13 @@ import { BODY_LIMIT_BYTES } from '../shared/constants.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
+import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import type { Logger } from './logger.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { bookingRoutes } from './modules/bookings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 
 export interface AppDeps {
@@ -22,11 +26,13 @@ export interface AppDeps {
   logger?: Logger | false;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
+  /** Email delivery; default: from the configuration (SMTP_URL, else the DATA_DIR/outbox folder). */
+  mailer?: Mailer;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps;
+    deps: AppDeps & { mailer: Mailer };
   }
 }
 
@@ -43,7 +49,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.decorate('deps', deps);
+  const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log);
+  app.decorate('deps', { ...deps, mailer });
+  // Emails still leaving in the background finish first; a mailer we made is released.
+  app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: without this Fastify would also accept text/plain bodies.
@@ -77,8 +86,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerOriginCheck(app, deps.config.publicOrigin);
+  registerAuth(app);
 
   await app.register(systemRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(bookingRoutes, { prefix: '/api' });
 
   registerWebApp(app, deps.webRoot);
   return app;
@@ -90,7 +102,7 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined) {
     app.register(fastifyStatic, {
       root: webRoot!,
       wildcard: true,
-      index: false,
+      index: ['index.html'],
       setHeaders(reply, filePath) {
         const rel = path.relative(webRoot!, filePath);
         reply.header(

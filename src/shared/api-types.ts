@@ -19,3 +19,21 @@ export interface ApiErrorBody {
   requiresPasswordChange?: boolean;
   userId?: number;
 }
+
+export type Ruolo = 'admin' | 'user';
+
+/** Shape of GET /api/current-user (and GET /api/user, POST /api/login, POST /api/register). */
+export interface SessionUser {
+  id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  ruolo: Ruolo;
+  isResidente: boolean;
+  siglaResidente: string | null;
+  /** Same value as `siglaResidente`. */
+  sigla: string | null;
+  attiva: boolean;
+  /** ISO 8601 instant. */
+  createdAt: string;
+}

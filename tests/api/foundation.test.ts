@@ -78,6 +78,13 @@ describe('HTTP conventions', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
+  it('serves the SPA at / itself', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
   it('caches hashed assets for a year', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);

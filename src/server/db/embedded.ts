@@ -98,9 +98,13 @@ async function inspectPostmaster(pgDir: string, log: Logger): Promise<Postmaster
   // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ')'.
   const stat = await readProc(pid, 'stat');
   const ppid = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
-  const parentCmd = ppid > 1 ? (await readProc(ppid, 'cmdline')).replaceAll('\0', ' ') : '';
-  return { state: 'running', pid, port, ownedByLiveProcess: /\bnode\b|node$/.test(parentCmd.split(' ')[0] ?? '') };
+  // The process that started it wrote its pid beside the data. If PostgreSQL's parent is
+  // still that process, it is in use; after a crash it has been re-parented.
+  const owner = Number.parseInt(await fs.readFile(ownerFile(pgDir), 'utf8').catch(() => ''), 10);
+  return { state: 'running', pid, port, ownedByLiveProcess: Number.isInteger(owner) && ppid === owner };
 }
+
+const ownerFile = (pgDir: string) => path.join(path.dirname(pgDir), 'postgres.owner');
 
 /** After a crash of the app (kill -9) its PostgreSQL keeps running, orphaned: stop it cleanly. */
 async function stopOrphan(pid: number, log: Logger) {
@@ -207,6 +211,7 @@ export async function startEmbeddedPostgres(
     (pg as unknown as { process?: { kill(signal: string): void } }).process?.kill('SIGINT');
   };
   process.on('exit', onExit);
+  await fs.writeFile(ownerFile(pgDir), `${process.pid}\n`);
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl, APP_DATABASE);
   return {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from '../../db/client.js';
 import { pgErrorCode } from '../../db/client.js';
 
@@ -19,6 +19,43 @@ export interface LifecycleResult {
  * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
  * both from the minute job and before every read that shows bookings or bikes.
  */
+/**
+ * True when `applyLifecycle` would change something at `at` (an SQL expression, e.g. a
+ * placeholder): a read-only probe with no locks, so reads can skip the write when, as
+ * nearly always, nothing is due. Mirrors the four steps of `applyLifecycle`.
+ */
+export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placeholder) {
+  const inProgress = (bike: SQL) => sql`exists (
+    select 1 from prenotazioni p where p.bici_id = ${bike} and p.stato = 'attiva'
+       and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz)`;
+  return sql<boolean>`(
+    exists (select 1 from prenotazioni where stato = 'attiva' and fine <= ${at}::timestamptz)
+    or exists (select 1 from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id
+                where pay.status = 'pending' and p.stato = 'attiva'
+                  and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz))
+    or exists (select 1 from biciclette b where b.stato = 'disponibile' and ${inProgress(sql`b.id`)})
+    or exists (select 1 from biciclette b where b.stato = 'prenotata' and not ${inProgress(sql`b.id`)}))`;
+}
+
+const dueStatements = new WeakMap<Db, ReturnType<typeof prepareDue>>();
+function prepareDue(db: Db) {
+  return db
+    .select({ due: lifecycleDue(sql.placeholder('at'), sql.placeholder('hold')) })
+    .from(sql`(select 1) as one`)
+    .prepare('lifecycle_due');
+}
+
+/** Applies the life cycle only if something is due: what every read runs first. */
+export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): Promise<void> {
+  let statement = dueStatements.get(db);
+  if (!statement) {
+    statement = prepareDue(db);
+    dueStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes });
+  if (row?.due) await applyLifecycle(db, now, holdMinutes);
+}
+
 export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {
   const at = now.toISOString();
   const statement = sql`

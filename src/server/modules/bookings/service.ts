@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { applyLifecycle } from './lifecycle.js';
+import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
 export const START_GRACE_MINUTES = 5;
@@ -63,11 +63,12 @@ export function resolveWindow(deps: BookingDeps, w: AvailabilityRequest): Window
   return { inizio, fine };
 }
 
+/** Brings the life cycle up to date before a read or a write (cheap when nothing is due). */
 function lifecycle(deps: BookingDeps) {
-  return applyLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+  return ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
 }
 
-const bikeDto = (b: Bike): BikeDto => ({
+const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
   id: b.id,
   numero: b.numero,
   modello: b.modello,
@@ -84,23 +85,48 @@ export async function listBikes(deps: BookingDeps): Promise<BikeDto[]> {
   return rows.map(bikeDto);
 }
 
+/**
+ * The hot read of the booking form, prepared once per database: bikes free for a window,
+ * plus whether the life cycle is due (so the usual case is one round trip).
+ */
+function prepareAvailable(db: Db) {
+  const overlaps = sql`exists (
+    select 1 from ${prenotazioni} p
+     where p.bici_id = ${biciclette.id} and p.stato = 'attiva'
+       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)'))`;
+  return db
+    .select({
+      due: sql<boolean>`lifecycle.due`,
+      id: biciclette.id,
+      numero: biciclette.numero,
+      modello: biciclette.modello,
+      stato: biciclette.stato,
+      updatedAt: biciclette.updatedAt,
+    })
+    .from(sql`(select ${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'))} as due) as lifecycle`)
+    .leftJoin(biciclette, and(inArray(biciclette.stato, ['disponibile', 'prenotata']), sql`not ${overlaps}`))
+    .orderBy(byNumero)
+    .prepare('available_bikes');
+}
+const availableStatements = new WeakMap<Db, ReturnType<typeof prepareAvailable>>();
+
 export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest): Promise<BikeDto[]> {
   const { inizio, fine } = resolveWindow(deps, w);
-  await lifecycle(deps);
-  const rows = await deps.db
-    .select()
-    .from(biciclette)
-    .where(
-      and(
-        inArray(biciclette.stato, ['disponibile', 'prenotata']),
-        sql`not exists (
-          select 1 from ${prenotazioni} p
-           where p.bici_id = ${biciclette.id} and p.stato = 'attiva'
-             and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))`,
-      ),
-    )
-    .orderBy(byNumero);
-  return rows.map(bikeDto);
+  let statement = availableStatements.get(deps.db);
+  if (!statement) {
+    statement = prepareAvailable(deps.db);
+    availableStatements.set(deps.db, statement);
+  }
+  const now = deps.clock.now();
+  const params = { from: inizio.toISOString(), to: fine.toISOString(), now: now.toISOString(), hold: deps.config.paymentHoldMinutes };
+  let rows = await statement.execute(params);
+  if (rows[0]?.due) {
+    await applyLifecycle(deps.db, now, deps.config.paymentHoldMinutes);
+    rows = await statement.execute(params);
+  }
+  return rows.flatMap((r) =>
+    r.id === null ? [] : [bikeDto({ id: r.id, numero: r.numero!, modello: r.modello!, stato: r.stato!, updatedAt: r.updatedAt! })],
+  );
 }
 
 const bookingColumns = {

@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  deleteSessionByHash,
+  deleteSessionByToken,
+  findSession,
+  SESSION_TOUCH_INTERVAL_MS,
+  touchSession,
+  type SessionUser,
+} from '../modules/auth/sessions.js';
+import { forbidden, unauthorized } from './errors.js';
+
+export type { SessionUser } from '../modules/auth/sessions.js';
+export { endAllSessionsOfUser } from '../modules/auth/sessions.js';
+
+/** The login session: a random token whose SHA-256 is a `sessions` row of kind `session`. */
+export const SESSION_COOKIE = 'bicielis_session';
+/** The one-time grant to change a password after a login that required it (15 minutes). */
+export const PASSWORD_CHANGE_COOKIE = 'bicielis_pwchange';
+/** The grant cookie is only ever sent to the route that consumes it. */
+export const PASSWORD_CHANGE_COOKIE_PATH = '/api/change-password';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The logged-in user, set by `requireUser`, `requireAdmin` or `loadUser`; null when
+     * anonymous (or when no guard ran). Deactivated users are anonymous.
+     */
+    user: SessionUser | null;
+  }
+}
+
+// Tokens are 32 random bytes in base64url (43 characters); anything else is not looked up.
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+
+/** Adds `request.user`. Called once on the root instance, before the routes. */
+export function registerAuth(app: FastifyInstance) {
+  app.decorateRequest('user', null);
+}
+
+/**
+ * The logged-in user of this request, or null. Reads the session cookie once per request,
+ * refuses expired sessions and deactivated users (their session row is deleted), and
+ * slides the expiry forward at most once an hour.
+ */
+export function loadUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
+  let pending = resolved.get(request);
+  if (!pending) {
+    pending = resolveUser(request, reply);
+    resolved.set(request, pending);
+  }
+  return pending;
+}
+
+async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const { database, clock } = request.server.deps;
+  if (!TOKEN_SHAPE.test(token)) {
+    clearSessionCookie(request, reply);
+    return null;
+  }
+  const found = await findSession(database.db, token, 'session');
+  if (!found) {
+    clearSessionCookie(request, reply);
+    return null;
+  }
+  const now = clock.now();
+  if (found.expiresAt.getTime() <= now.getTime() || !found.user.attiva) {
+    await deleteSessionByHash(database.db, found.tokenHash);
+    clearSessionCookie(request, reply);
+    return null;
+  }
+  if (now.getTime() - found.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
+    const expiresAt = await touchSession(database.db, found.tokenHash, now);
+    setSessionCookie(request, reply, token, expiresAt);
+  }
+  request.user = found.user;
+  return found.user;
+}
+
+/** preHandler: 401 `Non autenticato` unless logged in; sets `request.user`. */
+export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const user = await loadUser(request, reply);
+  if (!user) throw unauthorized();
+}
+
+/** preHandler: 401 when anonymous, 403 when logged in without the admin role. */
+export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const user = await loadUser(request, reply);
+  if (!user) throw unauthorized();
+  if (user.ruolo !== 'admin') throw forbidden();
+}
+
+/** The user of a route guarded by `requireUser`/`requireAdmin` (401 if the guard was forgotten). */
+export function authenticatedUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+function cookieOptions(request: FastifyRequest, path: string, expiresAt?: Date) {
+  const { config, clock } = request.server.deps;
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path,
+    secure: config.secureCookies,
+    ...(expiresAt
+      ? { maxAge: Math.max(0, Math.floor((expiresAt.getTime() - clock.now().getTime()) / 1000)) }
+      : {}),
+  };
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, '/', expiresAt));
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, '/'));
+}
+
+export function setPasswordChangeCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
+  reply.setCookie(PASSWORD_CHANGE_COOKIE, token, cookieOptions(request, PASSWORD_CHANGE_COOKIE_PATH, expiresAt));
+}
+
+export function clearPasswordChangeCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(PASSWORD_CHANGE_COOKIE, cookieOptions(request, PASSWORD_CHANGE_COOKIE_PATH));
+}
+
+/**
+ * Gives the browser a freshly created session: the session this browser had before (if
+ * any) is deleted, so a token is never carried across a login (session fixation).
+ */
+export async function beginSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: { token: string; expiresAt: Date },
+): Promise<void> {
+  await endCurrentSession(request, reply, { clearCookie: false });
+  setSessionCookie(request, reply, session.token, session.expiresAt);
+}
+
+/** Deletes the session row of this browser's cookie, if any, and clears the cookie. */
+export async function endCurrentSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { clearCookie?: boolean } = {},
+): Promise<void> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (token && TOKEN_SHAPE.test(token)) {
+    await deleteSessionByToken(request.server.deps.database.db, token, 'session');
+  }
+  if (options.clearCookie ?? true) clearSessionCookie(request, reply);
+}

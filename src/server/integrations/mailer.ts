@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+/** One email. `text` is always sent; `html` is the optional rich alternative. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; content: Buffer; contentType?: string }[];
+}
+
+export interface MailResult {
+  messageId: string;
+  /** Where the message went: the SMTP server, or the `.eml` file of the outbox. */
+  delivery: { kind: 'smtp' } | { kind: 'outbox'; file: string };
+}
+
+export interface Mailer {
+  /** Delivers now; rejects when delivery fails (for callers that record failures, e.g. reports). */
+  send(message: MailMessage): Promise<MailResult>;
+  /**
+   * Delivers without making the caller wait (account emails): a failure is logged, never
+   * thrown, so it does not break the request that asked for it.
+   */
+  sendInBackground(message: MailMessage): void;
+  /** Resolves once every background delivery started so far has finished. */
+  idle(): Promise<void>;
+  /** Waits for background deliveries, then releases the transport. */
+  close(): Promise<void>;
+}
+
+/** The few logger methods the mailer needs (pino and Fastify's logger both fit). */
+export interface MailLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface MailerOptions {
+  /** `smtp://user:pass@host:587` or `smtps://…`; unset = write `.eml` files to `outboxDir`. */
+  smtpUrl?: string | undefined;
+  from: string;
+  outboxDir: string;
+  logger: MailLogger;
+}
+
+/** The mailer of the app: SMTP when SMTP_URL is set, otherwise the file outbox. */
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl ? smtpMailer(options, options.smtpUrl) : outboxMailer(options);
+}
+
+/** The mailer the configuration asks for (SMTP_URL, MAIL_FROM, DATA_DIR/outbox). */
+export function mailerFromConfig(
+  config: { smtpUrl?: string | undefined; mailFrom: string; dataDir: string },
+  logger: MailLogger,
+): Mailer {
+  return createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    logger,
+  });
+}
+
+function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from: options.from },
+  );
+  return withBackground(options.logger, async (message) => {
+    const info = await transport.sendMail(message);
+    options.logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'email sent');
+    return { messageId: info.messageId, delivery: { kind: 'smtp' } };
+  }, () => transport.close());
+}
+
+function outboxMailer(options: MailerOptions): Mailer {
+  const transport = nodemailer.createTransport(
+    { streamTransport: true, buffer: true, newline: 'unix' },
+    { from: options.from },
+  );
+  return withBackground(options.logger, async (message) => {
+    const info = await transport.sendMail(message);
+    await fs.mkdir(options.outboxDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(options.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
+    await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+    options.logger.info(
+      { to: message.to, subject: message.subject, file },
+      'SMTP_URL not set: email written to the outbox',
+    );
+    return { messageId: info.messageId, delivery: { kind: 'outbox', file } };
+  }, () => transport.close());
+}
+
+function withBackground(
+  logger: MailLogger,
+  send: (message: MailMessage) => Promise<MailResult>,
+  closeTransport: () => void,
+): Mailer {
+  const pending = new Set<Promise<unknown>>();
+  const idle = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
+  return {
+    send,
+    sendInBackground(message) {
+      const task = send(message)
+        .catch((err: unknown) => {
+          logger.error({ err, to: message.to, subject: message.subject }, 'email not sent');
+        })
+        .finally(() => pending.delete(task));
+      pending.add(task);
+    },
+    idle,
+    async close() {
+      await idle();
+      closeTransport();
+    },
+  };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for the HTML part of an email. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** A plain, readable HTML email around already-escaped body HTML. */
+export function emailLayout(title: string, bodyHtml: string): string {
+  return `<!doctype html>
+<html lang="it">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933;">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;">
+<h1 style="font-size:20px;margin:0 0 16px;color:#0f5132;">BiciElis</h1>
+${bodyHtml}
+<p style="font-size:12px;color:#6b7280;margin-top:24px;">Questa email è stata inviata automaticamente da BiciElis. Non rispondere a questo messaggio.</p>
+</div>
+</body>
+</html>`;
+}

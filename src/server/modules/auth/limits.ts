@@ -1,0 +1,24 @@
+/**
+ * Rate limits of the account routes (behaviour.md §5). In memory, per process (the
+ * @fastify/rate-limit local store): each app instance, and so each test file, starts clean.
+ * "Per client" means per IP as Fastify sees it (X-Forwarded-For only with TRUST_PROXY).
+ */
+export const AUTH_RATE_LIMITS = {
+  /** Failed logins (wrong email or password) for one email. Successful logins are not counted. */
+  loginFailuresPerEmail: { max: 10, timeWindow: 15 * 60_000 },
+  /** Failed logins from one client, whatever the email. */
+  loginFailuresPerIp: { max: 10, timeWindow: 15 * 60_000 },
+  /** Registration attempts from one client. */
+  registerPerIp: { max: 10, timeWindow: 60 * 60_000 },
+  /** Password-recovery requests from one client. */
+  resetPerIp: { max: 10, timeWindow: 15 * 60_000 },
+  /** Password-recovery requests for one email (each one emails a new temporary password). */
+  resetPerEmail: { max: 5, timeWindow: 15 * 60_000 },
+  /** Resident-code checks from one client (the form checks on every change). */
+  validateSiglaPerIp: { max: 60, timeWindow: 60_000 },
+} as const;
+
+/** The Italian 429 message, the same as the one of app.ts's errorResponseBuilder. */
+export function tooManyAttemptsMessage(ttlMs: number): string {
+  return `Troppi tentativi. Riprova tra ${Math.max(1, Math.ceil(ttlMs / 60_000))} minuti.`;
+}

@@ -1,0 +1,129 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  changePasswordSchema,
+  loginSchema,
+  registerSchema,
+  resetPasswordSchema,
+  validateSiglaParamsSchema,
+  type PasswordChangeRequiredBody,
+} from '../../../shared/schemas/auth.js';
+import {
+  authenticatedUser,
+  beginSession,
+  clearPasswordChangeCookie,
+  clearSessionCookie,
+  endCurrentSession,
+  loadUser,
+  PASSWORD_CHANGE_COOKIE,
+  requireUser,
+  setPasswordChangeCookie,
+} from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { toPublicUser } from '../users/public-user.js';
+import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from './limits.js';
+import { changePassword, checkSigla, login, registerUser, requestPasswordReset, type AuthDeps } from './service.js';
+
+export const LOGIN_FAILED_MESSAGE = 'Email o password non corretti';
+export const ACCOUNT_DISABLED_MESSAGE = "Account disattivato. Contatta l'amministrazione.";
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'È necessario cambiare la password';
+export const RESET_REQUESTED_MESSAGE = "Se l'email esiste nel nostro sistema, riceverai una nuova password temporanea";
+
+function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
+  reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
+  return new AppError(429, tooManyAttemptsMessage(ttlMs), 'RATE_LIMITED');
+}
+
+/** Accounts (behaviour.md §5): registration, login, logout, session user, sigla check, recovery. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = (): AuthDeps => ({
+    db: app.deps.database.db,
+    clock: app.deps.clock,
+    mailer: app.deps.mailer,
+    config: app.deps.config,
+  });
+
+  // Only failed logins count, so the counters are read before checking the password and
+  // incremented after a failure (the plugin's own hooks would count every request).
+  const emailOf = (request: FastifyRequest) => `email:${(request.body as { email: string }).email}`;
+  const loginFailuresByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.loginFailuresPerEmail, keyGenerator: emailOf });
+  const loginFailuresByIp = app.createRateLimit({ ...AUTH_RATE_LIMITS.loginFailuresPerIp });
+  const resetsByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.resetPerEmail, keyGenerator: emailOf });
+
+  app.post(
+    '/register',
+    { schema: { body: registerSchema }, config: { rateLimit: AUTH_RATE_LIMITS.registerPerIp } },
+    async (request, reply) => {
+      const { user, session } = await registerUser(deps(), request.body);
+      await beginSession(request, reply, session);
+      return reply.status(201).send(toPublicUser(user));
+    },
+  );
+
+  app.post('/login', { schema: { body: loginSchema } }, async (request, reply) => {
+    for (const limiter of [loginFailuresByEmail, loginFailuresByIp]) {
+      const state = await limiter(request, { increment: false });
+      if (!state.isAllowed && state.remaining <= 0) throw rateLimited(reply, state.ttl);
+    }
+    const outcome = await login(deps(), request.body);
+    switch (outcome.kind) {
+      case 'invalid':
+        await Promise.all([loginFailuresByEmail(request), loginFailuresByIp(request)]);
+        return reply.status(401).send({ message: LOGIN_FAILED_MESSAGE });
+      case 'disabled':
+        return reply.status(403).send({ message: ACCOUNT_DISABLED_MESSAGE, code: 'ACCOUNT_DISABLED' });
+      case 'password_change': {
+        setPasswordChangeCookie(request, reply, outcome.grant.token, outcome.grant.expiresAt);
+        const body: PasswordChangeRequiredBody = {
+          message: PASSWORD_CHANGE_REQUIRED_MESSAGE,
+          code: 'PASSWORD_CHANGE_REQUIRED',
+          requiresPasswordChange: true,
+          userId: outcome.userId,
+        };
+        return reply.status(403).send(body);
+      }
+      case 'ok':
+        await beginSession(request, reply, outcome.session);
+        return reply.send(toPublicUser(outcome.user));
+    }
+  });
+
+  app.post('/logout', async (request, reply) => {
+    await endCurrentSession(request, reply);
+    return reply.send({ message: 'Logout effettuato' });
+  });
+
+  const sessionUser = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Cache-Control', 'no-store');
+    return toPublicUser(authenticatedUser(request));
+  };
+  app.get('/user', { preHandler: requireUser }, sessionUser);
+  app.get('/current-user', { preHandler: requireUser }, sessionUser);
+
+  app.get(
+    '/validate-sigla/:code',
+    { schema: { params: validateSiglaParamsSchema }, config: { rateLimit: AUTH_RATE_LIMITS.validateSiglaPerIp } },
+    async (request) => checkSigla(app.deps.database.db, request.params.code),
+  );
+
+  app.post(
+    '/reset-password',
+    { schema: { body: resetPasswordSchema }, config: { rateLimit: AUTH_RATE_LIMITS.resetPerIp } },
+    async (request, reply) => {
+      const state = await resetsByEmail(request);
+      if (!state.isAllowed && state.isExceeded) throw rateLimited(reply, state.ttl);
+      await requestPasswordReset(deps(), request.body.email);
+      return reply.send({ message: RESET_REQUESTED_MESSAGE });
+    },
+  );
+
+  app.post('/change-password', { schema: { body: changePasswordSchema } }, async (request, reply) => {
+    await changePassword(deps(), request.body, {
+      grantToken: request.cookies[PASSWORD_CHANGE_COOKIE],
+      sessionUser: await loadUser(request, reply),
+    });
+    clearPasswordChangeCookie(request, reply);
+    clearSessionCookie(request, reply);
+    return reply.send({ message: 'Password aggiornata' });
+  });
+};

@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { sessions, users } from '../../db/schema.js';
+
+/** Sliding lifetime of a login session. */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session's expiry is pushed forward at most this often (not one write per request). */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+/** Lifetime of the grant that allows one password change after a login that required it. */
+export const PASSWORD_CHANGE_GRANT_TTL_MS = 15 * 60 * 1000;
+
+export type SessionKind = (typeof sessions.$inferSelect)['kind'];
+
+/** A database handle or a transaction: what the functions below need of either. */
+export type DbOrTx = Pick<Db, 'select' | 'insert' | 'update' | 'delete'>;
+
+/** 256 random bits, URL-safe: the value of the cookie. Never stored as such. */
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What the database keeps of a token: its SHA-256, hex. */
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Creates a session (or a password-change grant) and returns the token for the cookie. */
+export async function createSession(
+  db: DbOrTx,
+  userId: number,
+  kind: SessionKind,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newSessionToken();
+  const ttl = kind === 'session' ? SESSION_TTL_MS : PASSWORD_CHANGE_GRANT_TTL_MS;
+  const expiresAt = new Date(now.getTime() + ttl);
+  await db.insert(sessions).values({
+    tokenHash: hashSessionToken(token),
+    userId,
+    kind,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** The columns of a user that a request may see (no password or temporary-password hash). */
+export const sessionUserColumns = {
+  id: users.id,
+  nome: users.nome,
+  cognome: users.cognome,
+  email: users.email,
+  ruolo: users.ruolo,
+  isResidente: users.isResidente,
+  siglaResidente: users.siglaResidente,
+  attiva: users.attiva,
+  createdAt: users.createdAt,
+} as const;
+
+export interface SessionUser {
+  id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  ruolo: 'admin' | 'user';
+  isResidente: boolean;
+  siglaResidente: string | null;
+  attiva: boolean;
+  createdAt: Date;
+}
+
+export interface FoundSession {
+  tokenHash: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  user: SessionUser;
+}
+
+function prepareFindSession(db: Db) {
+  return db
+    .select({ tokenHash: sessions.tokenHash, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, user: sessionUserColumns })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), eq(sessions.kind, sql.placeholder('kind'))))
+    .prepare('find_session');
+}
+// Looked up on every authenticated request: prepared once per database handle.
+const findStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+
+/** The row of a token of the given kind with its user, or null. Expiry is the caller's to judge. */
+export async function findSession(db: Db, token: string, kind: SessionKind): Promise<FoundSession | null> {
+  let statement = findStatements.get(db);
+  if (!statement) {
+    statement = prepareFindSession(db);
+    findStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ hash: hashSessionToken(token), kind });
+  return row ?? null;
+}
+
+/** Slides a session's expiry forward from `now`. */
+export async function touchSession(db: DbOrTx, tokenHash: string, now: Date): Promise<Date> {
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.tokenHash, tokenHash));
+  return expiresAt;
+}
+
+export async function deleteSessionByHash(db: DbOrTx, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteSessionByToken(db: DbOrTx, token: string, kind: SessionKind): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.tokenHash, hashSessionToken(token)), eq(sessions.kind, kind)));
+}
+
+/**
+ * Ends every session and password-change grant of a user: at a password change, and when
+ * an admin deactivates or demotes them. Returns how many rows were removed.
+ */
+export async function endAllSessionsOfUser(db: DbOrTx, userId: number, kind?: SessionKind): Promise<number> {
+  const where = kind ? and(eq(sessions.userId, userId), eq(sessions.kind, kind)) : eq(sessions.userId, userId);
+  const removed = await db.delete(sessions).where(where).returning({ tokenHash: sessions.tokenHash });
+  return removed.length;
+}
+
+/**
+ * Removes expired sessions and grants, of one user or of everybody (housekeeping: expired
+ * rows are refused anyway). Login purges the user's own; a periodic job may purge all.
+ */
+export async function purgeExpiredSessions(db: DbOrTx, now: Date, userId?: number): Promise<number> {
+  const expired = lt(sessions.expiresAt, now);
+  const removed = await db
+    .delete(sessions)
+    .where(userId === undefined ? expired : and(expired, eq(sessions.userId, userId)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return removed.length;
+}

@@ -1,0 +1,122 @@
+import type { SessionUser } from '../api-types.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
+import { z } from '../zod-it.js';
+
+/**
+ * Request bodies of the account routes (behaviour.md §5), shared by the server routes and
+ * the React forms. Messages are the Italian texts of spec.md §5 where it gives one.
+ * Parsing normalises: emails trimmed and lower-case, names trimmed, an empty sigla = null.
+ */
+
+export const REQUIRED_LOGIN_MESSAGE = 'Inserisci email e password';
+export const REQUIRED_FIELDS_MESSAGE = 'Compila tutti i campi obbligatori';
+export const PASSWORD_TOO_SHORT_MESSAGE = `La password deve essere di almeno ${PASSWORD_MIN} caratteri`;
+export const PASSWORD_TOO_LONG_MESSAGE = `La password può avere al massimo ${PASSWORD_MAX} caratteri`;
+export const INVALID_EMAIL_MESSAGE = 'Inserisci un indirizzo email valido';
+
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const SIGLA_MAX = 32;
+
+/** An email address, trimmed and lower-cased (emails are unique case-insensitively). */
+export function emailField(requiredMessage: string = REQUIRED_FIELDS_MESSAGE) {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .toLowerCase()
+    .min(1, requiredMessage)
+    .max(EMAIL_MAX, INVALID_EMAIL_MESSAGE)
+    .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }));
+}
+
+/** A new password: 6–128 characters, kept exactly as typed (no trimming). */
+export function newPasswordField(requiredMessage: string = REQUIRED_FIELDS_MESSAGE) {
+  return z
+    .string({ error: requiredMessage })
+    .min(1, requiredMessage)
+    .min(PASSWORD_MIN, PASSWORD_TOO_SHORT_MESSAGE)
+    .max(PASSWORD_MAX, PASSWORD_TOO_LONG_MESSAGE);
+}
+
+const nameField = z
+  .string({ error: REQUIRED_FIELDS_MESSAGE })
+  .trim()
+  .min(1, REQUIRED_FIELDS_MESSAGE)
+  .max(NAME_MAX, `Al massimo ${NAME_MAX} caratteri`);
+
+/** POST /api/login */
+export const loginSchema = z.object({
+  email: emailField(REQUIRED_LOGIN_MESSAGE),
+  // Only required and bounded: a wrong password gets the one 401 of the login, not a 400.
+  password: z
+    .string({ error: REQUIRED_LOGIN_MESSAGE })
+    .min(1, REQUIRED_LOGIN_MESSAGE)
+    .max(PASSWORD_MAX, PASSWORD_TOO_LONG_MESSAGE),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+export type LoginRequest = z.output<typeof loginSchema>;
+
+/** POST /api/register. `siglaResidente` empty or null = external user. */
+export const registerSchema = z.object({
+  nome: nameField,
+  cognome: nameField,
+  email: emailField(),
+  password: newPasswordField(),
+  siglaResidente: z
+    .string({ error: 'Sigla non valida o non attiva nel sistema ELIS' })
+    .trim()
+    .max(SIGLA_MAX, 'Sigla non valida o non attiva nel sistema ELIS')
+    .nullish()
+    .transform((v) => (v ? v.toUpperCase() : null)),
+});
+export type RegisterInput = z.input<typeof registerSchema>;
+export type RegisterRequest = z.output<typeof registerSchema>;
+
+/** POST /api/reset-password */
+export const resetPasswordSchema = z.object({
+  email: emailField('Inserisci la tua email'),
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+export type ResetPasswordRequest = z.output<typeof resetPasswordSchema>;
+
+/** A user id as the client may hold it: a number, or its digits as a string (query parameter). */
+const userIdField = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : v),
+  z.number({ error: 'Sessione scaduta, riprova ad accedere' }).int().positive(),
+);
+
+/** POST /api/change-password */
+export const changePasswordSchema = z.object({
+  userId: userIdField,
+  newPassword: newPasswordField('Compila tutti i campi'),
+});
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+export type ChangePasswordRequest = z.output<typeof changePasswordSchema>;
+
+/** GET /api/validate-sigla/:code */
+export const validateSiglaParamsSchema = z.object({
+  code: z.string().max(64),
+});
+
+/** A user as the API shows it (GET /api/current-user, login, register); one definition, in api-types. */
+export type PublicUser = SessionUser;
+
+/** GET /api/validate-sigla/:code */
+export type ValidateSiglaResponse =
+  | {
+      valid: true;
+      data: { nome: string; cognome: string; corsoDiStudi: string | null; annoCorso: number | null };
+    }
+  | { valid: false };
+
+/** 403 of POST /api/login when the password must be changed first. */
+export interface PasswordChangeRequiredBody {
+  message: string;
+  code: 'PASSWORD_CHANGE_REQUIRED';
+  requiresPasswordChange: true;
+  userId: number;
+}
+
+export interface MessageBody {
+  message: string;
+}

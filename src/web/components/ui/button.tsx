@@ -1,0 +1,53 @@
+import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+import { Slot } from 'radix-ui';
+import { cn } from '../../lib/utils';
+
+export const buttonVariants = cva(
+  [
+    'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md text-base font-medium transition-colors sm:text-sm',
+    'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+    'disabled:pointer-events-none disabled:opacity-50',
+    "[&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+  ],
+  {
+    variants: {
+      variant: {
+        default: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary-hover',
+        secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary-hover',
+        outline: 'border border-input bg-card text-foreground shadow-sm hover:bg-accent',
+        destructive: 'bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive-hover',
+        ghost: 'text-foreground hover:bg-accent',
+        link: 'text-primary underline-offset-4 hover:underline',
+      },
+      // At least 44 px tall on phones (touch targets); a little smaller from `sm` up.
+      size: {
+        default: 'h-11 px-4 py-2 sm:h-10',
+        sm: 'h-11 px-3 sm:h-9',
+        lg: 'h-12 px-6 text-base',
+        icon: 'size-11 sm:size-10',
+      },
+    },
+    defaultVariants: { variant: 'default', size: 'default' },
+  },
+);
+
+export type ButtonProps = ComponentProps<'button'> &
+  VariantProps<typeof buttonVariants> & {
+    /** Render the child element (a link, say) with the button's look instead of a <button>. */
+    asChild?: boolean;
+  };
+
+export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
+  if (asChild) {
+    return <Slot.Root data-slot="button" className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+  }
+  return (
+    <button
+      data-slot="button"
+      type={type ?? 'button'}
+      className={cn(buttonVariants({ variant, size }), className)}
+      {...props}
+    />
+  );
+}

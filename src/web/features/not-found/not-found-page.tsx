@@ -1,0 +1,24 @@
+import { CircleAlertIcon, HomeIcon } from 'lucide-react';
+import { Link } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent } from '../../components/ui/card';
+
+export function NotFoundPage() {
+  return (
+    <main className="flex min-h-dvh items-center justify-center px-4 py-8">
+      <Card className="w-full max-w-md">
+        <CardContent className="flex flex-col items-center gap-4 text-center">
+          <CircleAlertIcon className="size-12 text-destructive" aria-hidden="true" />
+          <h1 className="text-2xl font-bold">404 Page Not Found</h1>
+          <p className="text-muted-foreground">La pagina che cerchi non esiste o è stata spostata.</p>
+          <Button asChild>
+            <Link href="/">
+              <HomeIcon aria-hidden="true" />
+              Torna alla home
+            </Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { decideRoute, homePathFor } from './guards';
+
+const admin = { ruolo: 'admin' } as const;
+const user = { ruolo: 'user' } as const;
+
+describe('decideRoute', () => {
+  it('shows login at / when anonymous and sends a logged-in user to the dashboard', () => {
+    expect(decideRoute('/', null)).toEqual({ kind: 'login' });
+    expect(decideRoute('/', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideRoute('/', admin)).toEqual({ kind: 'redirect', to: '/dashboard' });
+  });
+
+  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever'])(
+    'shows login in place at %s without a user, the screen with one',
+    (path) => {
+      expect(decideRoute(path, null)).toEqual({ kind: 'login' });
+      expect(decideRoute(path, user)).toEqual({ kind: 'render' });
+      expect(decideRoute(path, admin)).toEqual({ kind: 'render' });
+    },
+  );
+
+  it.each(['/admin', '/admin/utenti'])('guards %s by role', (path) => {
+    expect(decideRoute(path, null)).toEqual({ kind: 'login' });
+    expect(decideRoute(path, user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideRoute(path, admin)).toEqual({ kind: 'render' });
+  });
+
+  it('redirects /dashboard-admin to /admin for everyone (the /admin guard then applies)', () => {
+    for (const who of [null, user, admin]) {
+      expect(decideRoute('/dashboard-admin', who)).toEqual({ kind: 'redirect', to: '/admin' });
+    }
+    expect(decideRoute('/admin', null)).toEqual({ kind: 'login' });
+  });
+
+  it('redirects /dashboard-esterno/:sigla to /dashboard', () => {
+    for (const who of [null, user, admin]) {
+      expect(decideRoute('/dashboard-esterno/ABC12', who)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    }
+  });
+
+  it.each([
+    '/login',
+    '/registrazione',
+    '/recupera-password',
+    '/cambio-password',
+    '/checkout',
+    '/checkout/5',
+    '/checkout-success',
+    '/pagina-che-non-esiste',
+  ])('lets public or unknown path %s through to the router', (path) => {
+    expect(decideRoute(path, null)).toEqual({ kind: 'render' });
+    expect(decideRoute(path, user)).toEqual({ kind: 'render' });
+  });
+});
+
+describe('homePathFor', () => {
+  it('sends admins to /admin and everyone else to /dashboard', () => {
+    expect(homePathFor(admin)).toBe('/admin');
+    expect(homePathFor(user)).toBe('/dashboard');
+  });
+});

@@ -1,0 +1,41 @@
+import type { SessionUser } from '../../shared/api-types';
+
+/** What the router does for a path, given who is logged in (spec §2 "Guards"). */
+export type GuardDecision =
+  /** Let the router choose the screen for this path (or the 404 page). */
+  | { kind: 'render' }
+  /** Show the login screen in place, keeping the address. */
+  | { kind: 'login' }
+  /** Replace the address with another one. */
+  | { kind: 'redirect'; to: string };
+
+const RENDER: GuardDecision = { kind: 'render' };
+const LOGIN: GuardDecision = { kind: 'login' };
+const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
+
+/** Paths that need a logged-in user (any role). Matched as prefixes, as the spec words it. */
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc'] as const;
+
+type GuardUser = Pick<SessionUser, 'ruolo'>;
+
+export function decideRoute(path: string, user: GuardUser | null): GuardDecision {
+  // Addresses that other screens link to but that have no screen of their own.
+  if (path === '/dashboard-admin' || path.startsWith('/dashboard-admin/')) return redirect('/admin');
+  if (path.startsWith('/dashboard-esterno/')) return redirect('/dashboard');
+
+  if (path === '/') return user ? redirect('/dashboard') : LOGIN;
+
+  if (path.startsWith('/admin')) {
+    if (!user) return LOGIN;
+    return user.ruolo === 'admin' ? RENDER : redirect('/dashboard');
+  }
+
+  if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
+
+  return RENDER;
+}
+
+/** Where a user lands after logging in. */
+export function homePathFor(user: GuardUser): string {
+  return user.ruolo === 'admin' ? '/admin' : '/dashboard';
+}

@@ -1,0 +1,25 @@
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { FullScreenSpinner } from './components/ui/spinner';
+import { LoginPage } from './features/auth/login-page';
+import { NotFoundPage } from './features/not-found/not-found-page';
+import { decideRoute } from './lib/guards';
+import { useCurrentUser } from './lib/session';
+
+/** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
+export function AppRoutes() {
+  const [location] = useLocation();
+  const { data: user, isPending } = useCurrentUser();
+
+  if (isPending) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+
+  const decision = decideRoute(location, user ?? null);
+  if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
+  if (decision.kind === 'login') return <LoginPage />;
+
+  return (
+    <Switch>
+      <Route path="/login" component={LoginPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: every benchmark, with numbers and targets. Not part of `npm test`.
+ * `npm run bench -- startup` runs one.
+ */
+import { benchAvailability } from './availability.js';
+import { benchStartup } from './startup.js';
+
+const benches: Record<string, () => Promise<boolean>> = {
+  startup: benchStartup,
+  availability: benchAvailability,
+};
+
+const only = process.argv.slice(2);
+let ok = true;
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  ok = (await run()) && ok;
+}
+console.log(ok ? '\nAll benchmark targets met.' : '\nSome benchmark targets were missed.');
+process.exit(ok ? 0 : 1);

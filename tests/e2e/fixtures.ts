@@ -1,0 +1,66 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
+
+export { expect };
+/** The accounts SEED_DEMO creates in the e2e server's fresh database. */
+export { DEMO_ACCOUNTS } from '../../src/server/db/seed.js';
+
+/**
+ * Chromium logs "Failed to load resource" for every non-OK fetch. The app handles 4xx
+ * answers of its own API itself (a 401 from /api/current-user means anonymous; a refused
+ * login becomes a toast), so those lines are not errors. Anything else is: a 5xx, a
+ * missing asset, a console.error from the app, an uncaught exception.
+ */
+function isHandledApiFailure(message: ConsoleMessage): boolean {
+  if (!message.text().startsWith('Failed to load resource: the server responded with a status of 4')) return false;
+  const { url } = message.location();
+  try {
+    return new URL(url).pathname.startsWith('/api/');
+  } catch {
+    return false;
+  }
+}
+
+/** Collects console errors and uncaught page errors; `test` below fails on any. */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !isHandledApiFailure(message)) {
+      errors.push(`console.error: ${message.text()} (${message.location().url})`);
+    }
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+/** Fails when axe finds a violation of impact serious or critical on the current page. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} – ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
+  expect(serious, `axe found serious or critical violations:\n${serious.join('\n')}`).toEqual([]);
+}
+
+/**
+ * Every spec imports `test` from here: each test fails if the page logged an error.
+ * `consoleErrors` is available to read, e.g. to assert on it mid-test.
+ */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors = collectConsoleErrors(page);
+      await use(errors);
+      expect(errors, `errors in the browser console:\n${errors.join('\n')}`).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Logs in through the login form, as a person would. */
+export async function loginViaForm(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Accedi' }).click();
+}

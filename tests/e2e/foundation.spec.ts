@@ -1,0 +1,110 @@
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+
+const account = (ruolo: 'admin' | 'user') => DEMO_ACCOUNTS.find((a) => a.ruolo === ruolo)!;
+
+test.describe('foundation', () => {
+  test('/ shows the session spinner, then the login screen to an anonymous visitor', async ({ page }) => {
+    // Hold the session call so the loading state can be seen, then let it through.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/current-user', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    await page.goto('/');
+    const spinner = page.getByRole('status').filter({ hasText: 'Caricamento BiciElis...' });
+    await expect(spinner).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    release();
+    await expect(spinner).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'BiciElis' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Password dimenticata?' })).toHaveAttribute('href', '/recupera-password');
+    await expect(page.getByRole('link', { name: 'Registrati' })).toHaveAttribute('href', '/registrazione');
+    await expect(page).toHaveURL('/');
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('pages that need a login show the login screen in place', async ({ page }) => {
+    for (const path of ['/dashboard', '/doc', '/payment/1', '/admin']) {
+      await page.goto(path);
+      await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+      await expect(page).toHaveURL(path);
+    }
+    await page.goto('/dashboard-admin');
+    await expect(page).toHaveURL('/admin');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await page.goto('/dashboard-esterno/ELIS001');
+    await expect(page).toHaveURL('/dashboard');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  });
+
+  test('an unknown path shows the 404 page with a link home', async ({ page }) => {
+    await page.goto('/pagina-che-non-esiste');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('link', { name: 'Torna alla home' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  });
+
+  test('a failed login shows the server message in a toast', async ({ page }) => {
+    await page.route('**/api/login', (route) =>
+      route.fulfill({ status: 401, json: { message: 'Email o password non corretti' } }),
+    );
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('nessuno@example.org');
+    await page.getByLabel('Password', { exact: true }).fill('sbagliata');
+    await page.getByRole('button', { name: 'Accedi' }).click();
+
+    const notice = page.getByRole('status').filter({ hasText: 'Errore di accesso' });
+    await expect(notice).toContainText('Email o password non corretti');
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('a successful login greets the user and goes to /dashboard, or /admin for admins', async ({ page }) => {
+    await loginViaForm(page, account('user'));
+    await expect(page.getByRole('status').filter({ hasText: 'Benvenuto!' })).toBeVisible();
+    await expect(page).toHaveURL('/dashboard');
+    await page.goto('/admin');
+    await expect(page).toHaveURL('/dashboard');
+
+    await page.context().clearCookies();
+    await page.goto('/login');
+    await loginViaForm(page, account('admin'));
+    await expect(page).toHaveURL('/admin');
+  });
+
+  test('the web manifest is Italian and the service worker never caches the API', async ({ page, request }) => {
+    const manifest = await (await request.get('/manifest.webmanifest')).json();
+    expect(manifest).toMatchObject({ name: 'BiciElis', short_name: 'BiciElis', lang: 'it' });
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(
+      expect.arrayContaining(['192x192', '512x512']),
+    );
+
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+    expect(scriptUrl).toMatch(/\/sw\.js$/);
+
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    const cached = await page.evaluate(async () => {
+      await fetch('/api/health', { credentials: 'include' });
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      }
+      return urls;
+    });
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+  });
+});
