@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -13,6 +12,7 @@ import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import type { Logger } from './logger.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -36,15 +36,12 @@ declare module 'fastify' {
   }
 }
 
-const STRIPE_ORIGINS = ['https://js.stripe.com', 'https://*.stripe.com'];
-
 /** Builds the whole HTTP application. `main.ts` listens with it; tests `inject` into it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
-    disableRequestLogging: false,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -59,24 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...STRIPE_ORIGINS],
-        frameSrc: ["'self'", ...STRIPE_ORIGINS],
-        connectSrc: ["'self'", 'https://api.stripe.com'],
-        imgSrc: ["'self'", 'data:', ...STRIPE_ORIGINS],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        formAction: ["'self'", 'https://checkout.stripe.com'],
-        upgradeInsecureRequests: deps.config.secureCookies ? [] : null,
-      },
-    },
-    strictTransportSecurity: deps.config.secureCookies,
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, deps.config.secureCookies);
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,

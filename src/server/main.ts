@@ -10,6 +10,7 @@ import { ensureAdmin, seedDemo } from './db/seed.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
+import { invalidateAvailability } from './modules/bookings/service.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -47,7 +48,10 @@ async function main(cfg: Config) {
     webRoot: path.join(projectRoot, 'dist', 'web'),
   });
 
-  const lifecycleJob = () => applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
+  const lifecycleJob = async () => {
+    const changed = await applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
+    if (changed.released + changed.completed + changed.bikesInUse + changed.bikesFreed > 0) invalidateAvailability(database.db);
+  };
   // Catch up at once on what happened while the server was down, then every minute.
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob);
   const scheduler = startScheduler(

@@ -97,6 +97,31 @@ describe('bikes and availability', () => {
     // [start, end): a window starting when the booking ends is free.
     const adjacent = await available(b, { dataPrenotazione: TOMORROW, orarioInizio: '12:00', orarioFine: '14:00' });
     expect(adjacent.json().map((x: { id: number }) => x.id)).toEqual([free, taken]);
+    // Same shape, to the letter, as the bike list.
+    const all = await ctx.app.inject({ method: 'GET', url: '/api/biciclette', headers: { cookie: b.cookie } });
+    expect(adjacent.json()).toEqual(all.json().filter((x: { id: number }) => x.id === free || x.id === taken));
+    expect(adjacent.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('a booking made here shows at once; one made by another process within a second', async () => {
+    const [a, b] = [await user(), await user()];
+    const id1 = await bike('1');
+    const id2 = await bike('2');
+    const window = { dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '11:00' };
+    const ids = async () => (await available(a, window)).json().map((x: { id: number }) => x.id);
+    expect(await ids()).toEqual([id1, id2]);
+    expect((await book(b, { ...window, biciId: id1 })).statusCode).toBe(201);
+    expect(await ids()).toEqual([id2]);
+    // Another app process writes straight to the database: this process learns it when
+    // its one-second cache of the answer runs out.
+    const [u] = await ctx.database.db.insert(users).values({ nome: 'X', cognome: 'Y', email: 'altro@test.it', passwordHash: 'x' }).returning();
+    await ctx.database.db.insert(prenotazioni).values({
+      userId: u!.id, biciId: id2, dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '11:00',
+      inizio: new Date('2026-11-22T09:00:00Z'), fine: new Date('2026-11-22T10:00:00Z'),
+    });
+    expect(await ids()).toEqual([id2]);
+    ctx.clock.advance(1000);
+    expect(await ids()).toEqual([]);
   });
 
   it('validates the window', async () => {

@@ -87,19 +87,23 @@ export async function listenApp(database: Database): Promise<{ app: FastifyInsta
 }
 
 /** A bare Fastify route returning a constant: the ceiling of this machine for comparison. */
-export async function bareBaseline(connections: number, seconds: number): Promise<LoadResult> {
+export async function bareBaseline(
+  connections: number,
+  seconds: number,
+  method: 'GET' | 'POST',
+  constantBody: string,
+): Promise<LoadResult> {
   const app = Fastify({ logger: false });
-  app.post('/const', async () => [{ id: 1, numero: '1', modello: 'City', stato: 'disponibile' }]);
-  app.get('/const', async () => ({ id: 1, nome: 'Mario' }));
+  // The same bytes the real route answered, sent as a constant.
+  app.route({ method, url: '/const', handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(constantBody) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const result = await load(`http://127.0.0.1:${port}/const`, {
     connections,
     seconds,
-    method: 'POST',
-    body: '{"a":1}',
-    headers: { 'content-type': 'application/json' },
+    method,
+    ...(method === 'POST' ? { body: '{"a":1}', headers: { 'content-type': 'application/json' } } : {}),
   });
   await app.close();
   return result;

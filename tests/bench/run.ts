@@ -3,11 +3,13 @@
  * `npm run bench -- startup` runs one.
  */
 import { benchAvailability } from './availability.js';
+import { benchLogin } from './login.js';
 import { benchStartup } from './startup.js';
 
 const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
+  login: benchLogin,
 };
 
 const only = process.argv.slice(2);

@@ -17,8 +17,10 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
+    // Connections are kept for ten idle minutes: opening one costs a SCRAM handshake.
+    idleTimeoutMillis: 600_000,
+    // How long a query may wait for a connection (new or freed) before failing.
+    connectionTimeoutMillis: 10_000,
   });
   // A connection dropped by the server (restart, network) must not crash the process.
   pool.on('error', () => undefined);

@@ -6,8 +6,12 @@
 export const AUTH_RATE_LIMITS = {
   /** Failed logins (wrong email or password) for one email. Successful logins are not counted. */
   loginFailuresPerEmail: { max: 10, timeWindow: 15 * 60_000 },
-  /** Failed logins from one client, whatever the email. */
-  loginFailuresPerIp: { max: 10, timeWindow: 15 * 60_000 },
+  /**
+   * Failed logins from one client, whatever the email. Higher than per email: a whole
+   * college may reach us from one public address, and one person's typos must not lock
+   * out everybody else; guessing many accounts from one address is still stopped.
+   */
+  loginFailuresPerIp: { max: 50, timeWindow: 15 * 60_000 },
   /** Registration attempts from one client. */
   registerPerIp: { max: 10, timeWindow: 60 * 60_000 },
   /** Password-recovery requests from one client. */

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 
 // Algorithm.Argon2id of @node-rs/argon2 (an ambient const enum, so written as its value).
 const ARGON2ID = 2;
@@ -15,13 +17,20 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * argon2 runs on libuv's thread pool (4 threads), which the database driver also needs
+ * (SCRAM authentication of new connections hashes there). A burst of logins must not take
+ * every thread: at most one hash per core at a time, the rest wait in this queue.
+ */
+const hashing = pLimit(Math.max(1, Math.min(2, os.availableParallelism())));
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hashing(() => hash(password, ARGON2_OPTIONS));
 }
 
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(storedHash, password);
+    return await hashing(() => verify(storedHash, password));
   } catch {
     return false;
   }

@@ -45,15 +45,17 @@ function prepareDue(db: Db) {
     .prepare('lifecycle_due');
 }
 
-/** Applies the life cycle only if something is due: what every read runs first. */
-export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): Promise<void> {
+/** Applies the life cycle only if something is due (what every read runs first); true if it ran. */
+export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
     statement = prepareDue(db);
     dueStatements.set(db, statement);
   }
   const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes });
-  if (row?.due) await applyLifecycle(db, now, holdMinutes);
+  if (!row?.due) return false;
+  await applyLifecycle(db, now, holdMinutes);
+  return true;
 }
 
 export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {

@@ -26,8 +26,8 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/biciclette', async () => listBikes(deps()));
 
-  app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request) =>
-    availableBikes(deps(), request.body),
+  app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await availableBikes(deps(), request.body)),
   );
 
   app.get('/prenotazioni/user', async (request) => listUserBookings(deps(), authenticatedUser(request).id));

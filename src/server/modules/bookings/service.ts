@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
 import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
@@ -64,8 +65,8 @@ export function resolveWindow(deps: BookingDeps, w: AvailabilityRequest): Window
 }
 
 /** Brings the life cycle up to date before a read or a write (cheap when nothing is due). */
-function lifecycle(deps: BookingDeps) {
-  return ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+async function lifecycle(deps: BookingDeps) {
+  if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) invalidateAvailability(deps.db);
 }
 
 const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
@@ -86,31 +87,63 @@ export async function listBikes(deps: BookingDeps): Promise<BikeDto[]> {
 }
 
 /**
- * The hot read of the booking form, prepared once per database: bikes free for a window,
- * plus whether the life cycle is due (so the usual case is one round trip).
+ * The hot read of the booking form, prepared once per database handle. PostgreSQL builds
+ * the JSON array itself (the `BikeDto` shape), so Node neither parses rows nor serialises
+ * them; the same round trip says whether the life cycle is due, so the usual case is one
+ * query. See docs/decisions/007-availability-hot-path.md.
  */
 function prepareAvailable(db: Db) {
-  const overlaps = sql`exists (
-    select 1 from ${prenotazioni} p
-     where p.bici_id = ${biciclette.id} and p.stato = 'attiva'
-       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)'))`;
   return db
     .select({
       due: sql<boolean>`lifecycle.due`,
-      id: biciclette.id,
-      numero: biciclette.numero,
-      modello: biciclette.modello,
-      stato: biciclette.stato,
-      updatedAt: biciclette.updatedAt,
+      json: sql<string>`coalesce((
+        select json_agg(json_build_object(
+                 'id', b.id, 'numero', b.numero, 'modello', b.modello, 'stato', b.stato,
+                 'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+               order by lpad(b.numero, 20, '0'), b.numero)
+          from ${biciclette} b
+         where b.stato in ('disponibile', 'prenotata')
+           and not exists (
+             select 1 from ${prenotazioni} p
+              where p.bici_id = b.id and p.stato = 'attiva'
+                and tstzrange(p.inizio, p.fine, '[)')
+                    && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)'))
+      ), '[]')::text`,
     })
     .from(sql`(select ${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'))} as due) as lifecycle`)
-    .leftJoin(biciclette, and(inArray(biciclette.stato, ['disponibile', 'prenotata']), sql`not ${overlaps}`))
-    .orderBy(byNumero)
     .prepare('available_bikes');
 }
 const availableStatements = new WeakMap<Db, ReturnType<typeof prepareAvailable>>();
 
-export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest): Promise<BikeDto[]> {
+/**
+ * Answers of the availability query, per database handle and window, for one second. Most
+ * people open the form on the same default window, so under load most requests are served
+ * from here. Every write of this process that can change availability clears it (bookings
+ * created or cancelled, life-cycle transitions, admin changes to bikes); writes by another
+ * process show here within a second, and the database constraints still decide every
+ * booking. docs/decisions/007-availability-hot-path.md.
+ */
+export const AVAILABILITY_CACHE_MS = 1000;
+const availabilityCaches = new WeakMap<Db, TtlCache<JsonText<BikeDto[]>>>();
+function availabilityCache(db: Db) {
+  let cache = availabilityCaches.get(db);
+  if (!cache) {
+    cache = new TtlCache(AVAILABILITY_CACHE_MS, 256);
+    availabilityCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Forgets cached availability: call after any write that changes bookings or bikes. */
+export function invalidateAvailability(db: Db): void {
+  availabilityCaches.get(db)?.clear();
+}
+
+/** JSON text of a value of type T, ready to send as the body of a reply. */
+export type JsonText<T> = string & { readonly __json: T };
+
+/** Bikes free in a window: not in maintenance or out of service, no active overlapping booking. */
+export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest): Promise<JsonText<BikeDto[]>> {
   const { inizio, fine } = resolveWindow(deps, w);
   let statement = availableStatements.get(deps.db);
   if (!statement) {
@@ -118,15 +151,20 @@ export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest):
     availableStatements.set(deps.db, statement);
   }
   const now = deps.clock.now();
+  const cache = availabilityCache(deps.db);
+  const key = `${inizio.getTime()}-${fine.getTime()}`;
+  const cached = cache.get(key, now);
+  if (cached) return cached;
   const params = { from: inizio.toISOString(), to: fine.toISOString(), now: now.toISOString(), hold: deps.config.paymentHoldMinutes };
-  let rows = await statement.execute(params);
-  if (rows[0]?.due) {
+  let [row] = await statement.execute(params);
+  if (row?.due) {
     await applyLifecycle(deps.db, now, deps.config.paymentHoldMinutes);
-    rows = await statement.execute(params);
+    cache.clear();
+    [row] = await statement.execute(params);
   }
-  return rows.flatMap((r) =>
-    r.id === null ? [] : [bikeDto({ id: r.id, numero: r.numero!, modello: r.modello!, stato: r.stato!, updatedAt: r.updatedAt! })],
-  );
+  const json = (row?.json ?? '[]') as JsonText<BikeDto[]>;
+  cache.set(key, json, now);
+  return json;
 }
 
 const bookingColumns = {
@@ -230,6 +268,7 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
   } catch (err) {
     throw mapBookingConflict(err);
   }
+  invalidateAvailability(deps.db);
   return getUserBooking(deps, user.id, id);
 }
 
@@ -265,5 +304,6 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
     return id;
   });
+  invalidateAvailability(deps.db);
   return getUserBooking(deps, userId, updated);
 }
