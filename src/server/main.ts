@@ -9,6 +9,7 @@ import { projectRoot, runMigrations } from './db/migrate.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
+import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
 import { invalidateAvailability } from './modules/bookings/service.js';
 
@@ -57,7 +58,16 @@ async function main(cfg: Config) {
   const scheduler = startScheduler(
     database.pool,
     cfg.timeZone,
-    [{ name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob }],
+    [
+      { name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob },
+      {
+        // Expired sessions are refused anyway; this only keeps the table small.
+        name: 'session-purge',
+        pattern: '17 * * * *',
+        lock: JOB_LOCKS.sessions,
+        run: () => purgeExpiredSessions(database.db, systemClock.now()),
+      },
+    ],
     log,
   );
 

@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users, biciclette, residenti } from '../../src/server/db/schema.js';
+import { DEMO_ACCOUNTS, DEMO_BIKES, ensureAdmin, seedDemo } from '../../src/server/db/seed.js';
+import { verifyPassword } from '../../src/server/modules/auth/password.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { ROOT } from '../helpers/server-process.js';
+
+const silent = pino({ level: 'silent' });
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+describe('start-up', () => {
+  it('exits with code 1 and names the variable on a bad configuration', () => {
+    const run = spawnSync('node', ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'tremila', DATABASE_URL: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PORT');
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
+  });
+
+  it('loads demo data on an empty database only, with at least 12 bikes of three kinds', async () => {
+    const created = await seedDemo(database.db, silent);
+    expect(created.map((a) => a.ruolo).sort()).toEqual(['admin', 'user', 'user']);
+    const bikes = await database.db.select().from(biciclette);
+    expect(bikes.length).toBeGreaterThanOrEqual(12);
+    for (const kind of ['city', 'hybrid', 'mountain']) {
+      expect(bikes.some((b) => b.modello.toLowerCase().includes(kind))).toBe(true);
+    }
+    expect((await database.db.select().from(residenti)).length).toBeGreaterThan(3);
+    const resident = DEMO_ACCOUNTS.find((a) => a.sigla)!;
+    const [row] = await database.db.select().from(users).where(eq(users.email, resident.email));
+    expect(row).toMatchObject({ isResidente: true, siglaResidente: resident.sigla });
+    expect(await verifyPassword(row!.passwordHash, resident.password)).toBe(true);
+    expect(await seedDemo(database.db, silent)).toEqual([]);
+    expect((await database.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
+  });
+
+  it('creates the ADMIN_EMAIL admin if missing and leaves an existing account alone', async () => {
+    expect(await ensureAdmin(database.db, { email: ' Capo@Collegio.it ', password: 'segreta-123' }, silent)).toBe(true);
+    const [admin] = await database.db.select().from(users).where(eq(users.email, 'capo@collegio.it'));
+    expect(admin!.ruolo).toBe('admin');
+    expect(await verifyPassword(admin!.passwordHash, 'segreta-123')).toBe(true);
+    expect(await ensureAdmin(database.db, { email: 'capo@collegio.it', password: 'altra-456' }, silent)).toBe(false);
+    const [same] = await database.db.select().from(users).where(eq(users.email, 'capo@collegio.it'));
+    expect(same!.passwordHash).toBe(admin!.passwordHash);
+  });
+});
