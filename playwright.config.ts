@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 3100;
+// E2E_PORT (read by tests/e2e/server.mjs too) lets two runs on one machine use two ports.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://localhost:${PORT}`;
 
 /** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Playwright's own browser. */

@@ -1,6 +1,10 @@
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
+import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
+import { RecoveryPage } from './features/auth/recovery-page';
+import { RegistrationPage } from './features/auth/registration-page';
+import { DashboardPage } from './features/dashboard/dashboard-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
@@ -19,6 +23,10 @@ export function AppRoutes() {
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />
+      <Route path="/registrazione" component={RegistrationPage} />
+      <Route path="/recupera-password" component={RecoveryPage} />
+      <Route path="/cambio-password" component={ChangePasswordPage} />
+      <Route path="/dashboard" component={DashboardPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -2,7 +2,7 @@
 // a fresh embedded PostgreSQL in a temporary DATA_DIR with the demo data, which is removed
 // when the server stops.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,20 @@ if (!existsSync(serverEntry) || !existsSync(path.join(root, 'dist', 'web', 'inde
 
 const port = process.env.E2E_PORT ?? '3100';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-e2e-'));
+// Tells the specs where this server's DATA_DIR is (they read the email outbox in it);
+// tests/e2e/outbox.ts reads this file.
+const dataDirPointer = path.join(os.tmpdir(), `bicielis-e2e-${port}.datadir`);
+writeFileSync(dataDirPointer, dataDir);
 let removed = false;
 function removeDataDir() {
   if (removed) return;
   removed = true;
   rmSync(dataDir, { recursive: true, force: true });
+  try {
+    if (readFileSync(dataDirPointer, 'utf8') === dataDir) rmSync(dataDirPointer, { force: true });
+  } catch {
+    // Already gone.
+  }
 }
 
 const child = spawn(process.execPath, ['--enable-source-maps', serverEntry], {

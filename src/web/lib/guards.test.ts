@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRoute, homePathFor } from './guards';
+import { decideRoute, homePathAfterRegistration, homePathFor } from './guards';
 
 const admin = { ruolo: 'admin' } as const;
 const user = { ruolo: 'user' } as const;
@@ -59,4 +59,22 @@ describe('homePathFor', () => {
     expect(homePathFor(admin)).toBe('/admin');
     expect(homePathFor(user)).toBe('/dashboard');
   });
+});
+
+describe('homePathAfterRegistration', () => {
+  it('sends admins to /dashboard-admin (which leads to /admin) and everyone else to /dashboard', () => {
+    expect(homePathAfterRegistration(admin)).toBe('/dashboard-admin');
+    expect(homePathAfterRegistration(user)).toBe('/dashboard');
+    expect(decideRoute(homePathAfterRegistration(admin), admin)).toEqual({ kind: 'redirect', to: '/admin' });
+  });
+});
+
+describe('the account screens', () => {
+  it.each(['/login', '/registrazione', '/recupera-password', '/cambio-password'])(
+    'are reachable at %s without a login (and by an admin)',
+    (path) => {
+      expect(decideRoute(path, null)).toEqual({ kind: 'render' });
+      expect(decideRoute(path, admin)).toEqual({ kind: 'render' });
+    },
+  );
 });

@@ -39,3 +39,11 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
 export function homePathFor(user: GuardUser): string {
   return user.ruolo === 'admin' ? '/admin' : '/dashboard';
 }
+
+/**
+ * Where a user lands after registering. The spec names /dashboard-admin here (and /admin
+ * after login); /dashboard-admin redirects to /admin, so both readings end up the same.
+ */
+export function homePathAfterRegistration(user: GuardUser): string {
+  return user.ruolo === 'admin' ? '/dashboard-admin' : '/dashboard';
+}

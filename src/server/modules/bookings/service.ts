@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { AvailabilityRequest, BikeDto, BookingDto } from '../../../shared/schemas/booking.js';
 import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';

@@ -1,23 +1,27 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BikeIcon, LoaderCircleIcon, LogInIcon } from 'lucide-react';
-import type { FormEvent } from 'react';
+import { LogInIcon } from 'lucide-react';
+import { useForm, type FieldErrors } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import type { ApiErrorBody, SessionUser } from '../../../shared/api-types';
 import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import {
+  loginSchema,
+  REQUIRED_LOGIN_MESSAGE,
+  type LoginInput,
+  type LoginRequest,
+} from '../../../shared/schemas/auth';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
 import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { serverMessage } from './api-errors';
+import { AuthShell, authLinkClass } from './auth-shell';
+import { FormField } from './form-field';
+import { PasswordInput } from './password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
-
-interface Credentials {
-  email: string;
-  password: string;
-}
+import { SubmitButton } from './submit-button';
 
 type PasswordChangeBody = ApiErrorBody & { requiresPasswordChange: true; userId: number };
 
@@ -27,19 +31,25 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
   return body.requiresPasswordChange === true && typeof body.userId === 'number' ? (body as PasswordChangeBody) : null;
 }
 
-const linkClass =
-  'inline-flex min-h-11 items-center font-medium text-primary underline underline-offset-4 hover:text-primary-hover';
-
+/** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
 export function LoginPage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
+  const form = useForm<LoginInput, unknown, LoginRequest>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
 
   const login = useMutation({
-    mutationFn: (credentials: Credentials) => apiRequest<SessionUser>('POST', '/api/login', credentials),
+    mutationFn: (credentials: LoginRequest) => apiRequest<SessionUser>('POST', '/api/login', credentials),
     onSuccess: (user) => {
-      toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, bentornato su BiciElis.` });
+      toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
       setTimeout(() => {
+        // Address first, then the session: the guard never sees the old address with the
+        // new user (which would send an admin through /dashboard on the way to /admin).
         navigate(homePathFor(user));
+        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
         void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
       }, LOGIN_REDIRECT_DELAY_MS);
     },
@@ -51,77 +61,61 @@ export function LoginPage() {
         navigate('/cambio-password');
         return;
       }
-      toast({
-        variant: 'destructive',
-        title: 'Errore di accesso',
-        description: error instanceof ApiError ? error.message : 'Login failed',
-      });
+      toast({ variant: 'destructive', title: 'Errore di accesso', description: serverMessage(error) ?? 'Login failed' });
+      // What was typed stays; the password is selected, ready to be typed again.
+      form.setFocus('password', { shouldSelect: true });
     },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    login.mutate({ email: String(data.get('email') ?? '').trim(), password: String(data.get('password') ?? '') });
+  function onInvalid(invalid: FieldErrors<LoginInput>) {
+    const missing = Object.values(invalid).some((e) => e?.message === REQUIRED_LOGIN_MESSAGE);
+    if (missing) toast({ variant: 'destructive', title: 'Campi obbligatori', description: REQUIRED_LOGIN_MESSAGE });
   }
 
   return (
-    <main className="flex min-h-dvh items-center justify-center px-4 py-8">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex flex-col items-center gap-3 text-center">
-          <span className="flex size-16 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-md">
-            <BikeIcon className="size-9" aria-hidden="true" />
-          </span>
-          <h1 className="text-3xl font-bold tracking-tight">BiciElis</h1>
-          <p className="text-muted-foreground">Prenota una bicicletta del collegio</p>
-        </div>
-        <Card>
-          <CardHeader>
-            <CardTitle>Accedi</CardTitle>
-            <CardDescription>Inserisci l&apos;email e la password del tuo account.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <form className="grid gap-4" onSubmit={onSubmit} aria-busy={login.isPending}>
-              <div className="grid gap-2">
-                <Label htmlFor="login-email">Email</Label>
-                <Input
-                  id="login-email"
-                  name="email"
-                  type="email"
-                  inputMode="email"
-                  autoComplete="email"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  required
-                />
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor="login-password">Password</Label>
-                <Input id="login-password" name="password" type="password" autoComplete="current-password" required />
-              </div>
-              <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
-                {login.isPending ? (
-                  <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
-                ) : (
-                  <LogInIcon aria-hidden="true" />
-                )}
-                Accedi
-              </Button>
-            </form>
-          </CardContent>
-          <CardFooter className="flex-col gap-1 text-sm">
-            <Link href="/recupera-password" className={linkClass}>
-              Password dimenticata?
+    <AuthShell
+      title="Accedi"
+      description="Inserisci l'email e la password del tuo account."
+      footer={
+        <>
+          <Link href="/recupera-password" className={authLinkClass}>
+            Password dimenticata?
+          </Link>
+          <p className="text-muted-foreground">
+            Non hai un account?{' '}
+            <Link href="/registrazione" className={authLinkClass}>
+              Registrati
             </Link>
-            <p className="text-muted-foreground">
-              Non hai un account?{' '}
-              <Link href="/registrazione" className={linkClass}>
-                Registrati
-              </Link>
-            </p>
-          </CardFooter>
-        </Card>
-      </div>
-    </main>
+          </p>
+        </>
+      }
+    >
+      <form
+        className="grid gap-4"
+        noValidate
+        aria-busy={login.isPending}
+        onSubmit={form.handleSubmit((credentials) => login.mutate(credentials), onInvalid)}
+      >
+        <FormField id="login-email" label="Email" error={errors.email?.message} required>
+          {(control) => (
+            <Input
+              {...control}
+              {...form.register('email')}
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+          )}
+        </FormField>
+        <FormField id="login-password" label="Password" error={errors.password?.message} required>
+          {(control) => <PasswordInput {...control} {...form.register('password')} autoComplete="current-password" />}
+        </FormField>
+        <SubmitButton pending={login.isPending} pendingLabel="Accesso in corso..." icon={<LogInIcon aria-hidden="true" />}>
+          Accedi
+        </SubmitButton>
+      </form>
+    </AuthShell>
   );
 }

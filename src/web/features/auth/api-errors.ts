@@ -1,0 +1,33 @@
+import { ApiError } from '../../lib/api';
+
+/**
+ * The message the server put in its error body (`{ message }`), when there is one. A
+ * network failure, or an answer without a JSON message (a proxy's HTML page), gives
+ * `undefined`, so each screen can show its own fallback text.
+ */
+export function serverMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return undefined;
+  const { message } = error.body as { message?: unknown };
+  return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+}
+
+/** Per-field messages of a 400 (`{ fields: { email: '…' } }`), when the server sent them. */
+export function serverFieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return {};
+  const { fields } = error.body as { fields?: unknown };
+  if (typeof fields !== 'object' || fields === null) return {};
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+/** True when the request never got an answer (offline, DNS, server down). */
+export function isNetworkFailure(error: unknown): boolean {
+  return !(error instanceof ApiError);
+}
+
+/** The recovery screen's error (spec §8): the server's message, else its own texts. */
+export function recoveryErrorMessage(error: unknown): string {
+  if (isNetworkFailure(error)) return 'Errore di connessione. Riprova più tardi.';
+  return serverMessage(error) ?? "Errore durante l'invio";
+}

@@ -1,0 +1,111 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { KeyRoundIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useSearch } from 'wouter';
+import type { ChangePasswordRequest } from '../../../shared/schemas/auth';
+import { FullScreenSpinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { apiRequest } from '../../lib/api';
+import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { serverMessage } from './api-errors';
+import { AuthShell, authLinkClass } from './auth-shell';
+import { FormField } from './form-field';
+import {
+  changePasswordFormSchema,
+  passwordChangeUserId,
+  type ChangePasswordFormInput,
+  type ChangePasswordFormOutput,
+} from './form-schemas';
+import { PasswordInput } from './password-input';
+import { forgetPasswordChangeUser, pendingPasswordChangeUser } from './pending-password-change';
+import { SubmitButton } from './submit-button';
+
+export const SESSION_EXPIRED_MESSAGE = 'Sessione scaduta, riprova ad accedere';
+
+/** Forced change of a temporary password (spec §2, §5), reached from the login. */
+export function ChangePasswordPage() {
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const queryClient = useQueryClient();
+  const [storedUserId] = useState(pendingPasswordChangeUser);
+  const userId = passwordChangeUserId(search, storedUserId);
+
+  const form = useForm<ChangePasswordFormInput, unknown, ChangePasswordFormOutput>({
+    resolver: zodResolver(changePasswordFormSchema),
+    defaultValues: { newPassword: '', confermaPassword: '' },
+  });
+  const { errors } = form.formState;
+
+  // Without a user id there is nothing to change: back to the login, once.
+  const sentAway = useRef(false);
+  useEffect(() => {
+    if (userId !== null || sentAway.current) return;
+    sentAway.current = true;
+    toast({ variant: 'destructive', title: 'Errore', description: SESSION_EXPIRED_MESSAGE });
+    navigate('/login', { replace: true });
+  }, [userId, navigate]);
+
+  const change = useMutation({
+    mutationFn: (request: ChangePasswordRequest) => apiRequest('POST', '/api/change-password', request),
+    onSuccess: () => {
+      forgetPasswordChangeUser();
+      toast({ title: 'Password aggiornata!', description: 'Ora accedi con la nuova password.' });
+      // The change ends every session of the user: whoever was logged in is not any more.
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      navigate('/login');
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Errore',
+        description: serverMessage(error) ?? 'Impossibile aggiornare la password',
+      });
+      form.setFocus('newPassword');
+    },
+  });
+
+  if (userId === null) return <FullScreenSpinner label={SESSION_EXPIRED_MESSAGE} />;
+
+  return (
+    <AuthShell
+      title="Imposta una nuova password"
+      description="Hai effettuato l'accesso con una password temporanea: per continuare sostituiscila con una nuova password personale."
+      footer={
+        <Link href="/login" className={authLinkClass}>
+          Torna al login
+        </Link>
+      }
+    >
+      <form
+        className="grid gap-4"
+        noValidate
+        aria-busy={change.isPending}
+        onSubmit={form.handleSubmit(({ newPassword }) => change.mutate({ userId, newPassword }))}
+      >
+        <FormField
+          id="change-new"
+          label="Nuova password"
+          hint="Almeno 6 caratteri."
+          error={errors.newPassword?.message}
+          required
+        >
+          {(control) => <PasswordInput {...control} {...form.register('newPassword')} autoComplete="new-password" />}
+        </FormField>
+        <FormField id="change-confirm" label="Conferma nuova password" error={errors.confermaPassword?.message} required>
+          {(control) => (
+            <PasswordInput {...control} {...form.register('confermaPassword')} autoComplete="new-password" />
+          )}
+        </FormField>
+        <SubmitButton
+          pending={change.isPending}
+          pendingLabel="Aggiornamento in corso..."
+          icon={<KeyRoundIcon aria-hidden="true" />}
+        >
+          Aggiorna password
+        </SubmitButton>
+      </form>
+    </AuthShell>
+  );
+}

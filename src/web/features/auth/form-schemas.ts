@@ -1,0 +1,45 @@
+import { changePasswordSchema, registerSchema, REQUIRED_FIELDS_MESSAGE } from '../../../shared/schemas/auth';
+import { z } from '../../../shared/zod-it';
+
+/**
+ * The forms' schemas: the shared request schemas of the API (src/shared/schemas/auth.ts)
+ * plus the fields only the form has (the confirmation of the password). The request is
+ * the API schema's output, picked from the form's output.
+ */
+
+export const PASSWORDS_DIFFER_REGISTRATION = 'Le password inserite non coincidono';
+export const PASSWORDS_DIFFER_CHANGE = 'Le password non corrispondono';
+export const CHANGE_REQUIRED_MESSAGE = 'Compila tutti i campi';
+
+/** Registration: the API body plus `confermaPassword`, which must equal `password`. */
+export const registrationFormSchema = registerSchema
+  .extend({ confermaPassword: z.string().min(1, REQUIRED_FIELDS_MESSAGE) })
+  .refine((v) => v.confermaPassword === '' || v.password === v.confermaPassword, {
+    message: PASSWORDS_DIFFER_REGISTRATION,
+    path: ['confermaPassword'],
+  });
+export type RegistrationFormInput = z.input<typeof registrationFormSchema>;
+export type RegistrationFormOutput = z.output<typeof registrationFormSchema>;
+
+/** Change of a temporary password: the new one twice. The user id comes from the page. */
+export const changePasswordFormSchema = z
+  .object({
+    newPassword: changePasswordSchema.shape.newPassword,
+    confermaPassword: z.string().min(1, CHANGE_REQUIRED_MESSAGE),
+  })
+  .refine((v) => v.confermaPassword === '' || v.newPassword === v.confermaPassword, {
+    message: PASSWORDS_DIFFER_CHANGE,
+    path: ['confermaPassword'],
+  });
+export type ChangePasswordFormInput = z.input<typeof changePasswordFormSchema>;
+export type ChangePasswordFormOutput = z.output<typeof changePasswordFormSchema>;
+
+/** The user id of the change-password screen: `?userId=` first, then the one login stored. */
+export function passwordChangeUserId(search: string, stored: number | null): number | null {
+  const fromQuery = new URLSearchParams(search).get('userId');
+  if (fromQuery !== null) {
+    const parsed = changePasswordSchema.shape.userId.safeParse(fromQuery);
+    if (parsed.success) return parsed.data;
+  }
+  return stored;
+}

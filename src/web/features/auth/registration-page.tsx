@@ -1,0 +1,228 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { BadgeCheckIcon, EuroIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
+import { useEffect, useEffectEvent } from 'react';
+import { useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { Link, useLocation } from 'wouter';
+import type { SessionUser } from '../../../shared/api-types';
+import type { RegisterRequest } from '../../../shared/schemas/auth';
+import { Badge } from '../../components/ui/badge';
+import { Input } from '../../components/ui/input';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { homePathAfterRegistration } from '../../lib/guards';
+import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { serverFieldErrors, serverMessage } from './api-errors';
+import { AuthShell, authLinkClass } from './auth-shell';
+import { FormField } from './form-field';
+import {
+  registrationFormSchema,
+  type RegistrationFormInput,
+  type RegistrationFormOutput,
+} from './form-schemas';
+import { PasswordInput } from './password-input';
+import { autofillDescription, namesToFill, type SiglaStatus } from './sigla-check';
+import { SubmitButton } from './submit-button';
+import { useSiglaCheck } from './use-sigla-check';
+
+export const INVALID_SIGLA_MESSAGE = 'Sigla non valida o non attiva nel sistema ELIS';
+export const RESIDENT_BADGE = 'Residente (accesso gratuito)';
+export const EXTERNAL_BADGE = 'Utente esterno (2,50 € a prenotazione)';
+
+type FieldName = FieldPath<RegistrationFormInput>;
+
+/** Server error codes that belong to one field of the form. */
+const FIELD_OF_CODE: Record<string, FieldName> = {
+  EMAIL_TAKEN: 'email',
+  SIGLA_TAKEN: 'siglaResidente',
+  INVALID_SIGLA: 'siglaResidente',
+};
+const FORM_FIELDS: readonly FieldName[] = ['nome', 'cognome', 'email', 'siglaResidente', 'password', 'confermaPassword'];
+
+/** The field errors a refused registration carries: its `fields`, or the field of its code. */
+function fieldErrorsOf(error: unknown): [FieldName, string][] {
+  const fields = serverFieldErrors(error);
+  const out = FORM_FIELDS.flatMap((name): [FieldName, string][] => (fields[name] ? [[name, fields[name]]] : []));
+  if (out.length > 0 || !(error instanceof ApiError)) return out;
+  const { code } = (error.body ?? {}) as { code?: unknown };
+  const field = typeof code === 'string' ? FIELD_OF_CODE[code] : undefined;
+  return field ? [[field, error.message]] : [];
+}
+
+function toRequest({ confermaPassword: _confirm, ...request }: RegistrationFormOutput): RegisterRequest {
+  return request;
+}
+
+function AccountTypeBadge({ status }: { status: SiglaStatus }) {
+  if (status.kind === 'checking') {
+    return (
+      <span className="inline-flex items-center gap-2 text-sm text-muted-foreground">
+        <LoaderCircleIcon className="size-4 animate-spin text-primary" aria-hidden="true" />
+        Verifica della sigla in corso...
+      </span>
+    );
+  }
+  if (status.kind === 'valid') {
+    return (
+      <Badge variant="success" className="rounded-md py-1 text-sm whitespace-normal">
+        <BadgeCheckIcon aria-hidden="true" />
+        {RESIDENT_BADGE}
+      </Badge>
+    );
+  }
+  return (
+    <Badge variant="warning" className="rounded-md py-1 text-sm whitespace-normal">
+      <EuroIcon aria-hidden="true" />
+      {EXTERNAL_BADGE}
+    </Badge>
+  );
+}
+
+/** Registration (spec §2, §5): a resident code makes bookings free. */
+export function RegistrationPage() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
+    resolver: zodResolver(registrationFormSchema),
+    defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
+  });
+  const { errors } = form.formState;
+
+  const sigla = useWatch({ control: form.control, name: 'siglaResidente' });
+  const siglaStatus = useSiglaCheck(sigla);
+  const validCode = siglaStatus.kind === 'valid' ? siglaStatus.code : null;
+
+  const fillNamesFromSigla = useEffectEvent(() => {
+    if (siglaStatus.kind !== 'valid') return;
+    const fill = namesToFill({ nome: form.getValues('nome'), cognome: form.getValues('cognome') }, siglaStatus.data);
+    const description = autofillDescription(fill);
+    if (description === null) return;
+    if (fill.nome !== undefined) form.setValue('nome', fill.nome, { shouldValidate: form.formState.isSubmitted });
+    if (fill.cognome !== undefined) {
+      form.setValue('cognome', fill.cognome, { shouldValidate: form.formState.isSubmitted });
+    }
+    toast({ title: 'Sigla riconosciuta', description });
+  });
+  useEffect(() => {
+    if (validCode) fillNamesFromSigla();
+  }, [validCode]);
+
+  const register = useMutation({
+    mutationFn: (request: RegisterRequest) => apiRequest<SessionUser>('POST', '/api/register', request),
+    onSuccess: (user) => {
+      toast({
+        title: 'Registrazione completata!',
+        description: "Ti abbiamo inviato un'email di benvenuto: controlla la tua casella di posta.",
+      });
+      navigate(homePathAfterRegistration(user));
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Errore di registrazione',
+        description: serverMessage(error) ?? 'Registration failed',
+      });
+      const fieldErrors = fieldErrorsOf(error);
+      fieldErrors.forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
+    },
+  });
+
+  const siglaError =
+    errors.siglaResidente?.message ?? (siglaStatus.kind === 'invalid' ? INVALID_SIGLA_MESSAGE : undefined);
+
+  return (
+    <AuthShell
+      wide
+      title="Crea un account"
+      description="Registrati per prenotare una bicicletta. I residenti ELIS prenotano gratis."
+      footer={
+        <p className="text-muted-foreground">
+          Hai già un account?{' '}
+          <Link href="/login" className={authLinkClass}>
+            Accedi
+          </Link>
+        </p>
+      }
+    >
+      <form
+        className="grid gap-4"
+        noValidate
+        aria-busy={register.isPending}
+        onSubmit={form.handleSubmit((values) => register.mutate(toRequest(values)))}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id="register-nome" label="Nome" error={errors.nome?.message} required>
+            {(control) => <Input {...control} {...form.register('nome')} autoComplete="given-name" />}
+          </FormField>
+          <FormField id="register-cognome" label="Cognome" error={errors.cognome?.message} required>
+            {(control) => <Input {...control} {...form.register('cognome')} autoComplete="family-name" />}
+          </FormField>
+        </div>
+        <FormField id="register-email" label="Email" error={errors.email?.message} required>
+          {(control) => (
+            <Input
+              {...control}
+              {...form.register('email')}
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+          )}
+        </FormField>
+        <FormField
+          id="register-sigla"
+          label="Sigla residente (facoltativa)"
+          hint="Solo per i residenti ELIS: con una sigla valida le prenotazioni sono gratuite."
+          error={siglaError}
+          after={
+            <div role="status" className="min-h-7">
+              <AccountTypeBadge status={siglaStatus} />
+            </div>
+          }
+        >
+          {(control) => (
+            <Input
+              {...control}
+              {...form.register('siglaResidente')}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="uppercase placeholder:normal-case"
+              placeholder="Es. ELIS001"
+            />
+          )}
+        </FormField>
+        <FormField
+          id="register-password"
+          label="Password"
+          hint="Almeno 6 caratteri."
+          error={errors.password?.message}
+          required
+        >
+          {(control) => <PasswordInput {...control} {...form.register('password')} autoComplete="new-password" />}
+        </FormField>
+        <FormField
+          id="register-conferma"
+          label="Conferma password"
+          error={errors.confermaPassword?.message}
+          required
+        >
+          {(control) => (
+            <PasswordInput {...control} {...form.register('confermaPassword')} autoComplete="new-password" />
+          )}
+        </FormField>
+        <SubmitButton
+          pending={register.isPending}
+          pendingLabel="Registrazione in corso..."
+          icon={<UserPlusIcon aria-hidden="true" />}
+        >
+          Registrati
+        </SubmitButton>
+      </form>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,34 @@
+import { LoaderCircleIcon } from 'lucide-react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from '../../components/ui/button';
+
+interface SubmitButtonProps {
+  pending: boolean;
+  icon: ReactNode;
+  children: ReactNode;
+  /** Said to screen readers while the request runs, e.g. 'Accesso in corso...'. */
+  pendingLabel: string;
+}
+
+/**
+ * The form's submit button: disabled with a spinner while the request runs. A disabled
+ * button loses the focus; if nothing else took it when the request fails, it comes back
+ * here, so a keyboard user is not sent back to the top of the page.
+ */
+export function SubmitButton({ pending, icon, children, pendingLabel }: SubmitButtonProps) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const wasPending = useRef(false);
+  useEffect(() => {
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if (wasPending.current && !pending && focusLost) ref.current?.focus();
+    wasPending.current = pending;
+  }, [pending]);
+
+  return (
+    <Button ref={ref} type="submit" size="lg" className="w-full" disabled={pending}>
+      {pending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : icon}
+      {children}
+      {pending ? <span className="sr-only">{pendingLabel}</span> : null}
+    </Button>
+  );
+}

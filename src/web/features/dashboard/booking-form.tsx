@@ -1,0 +1,216 @@
+import { CalendarPlusIcon, LoaderCircleIcon } from 'lucide-react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { DESTINATION_MAX } from '../../../shared/constants';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { serverMessage } from '../auth/api-errors';
+import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
+import {
+  availabilityWindow,
+  emptyBookingForm,
+  validateBookingForm,
+  type BookingFormErrors,
+  type BookingFormField,
+  type BookingFormValues,
+} from './dashboard-model';
+import { useAvailableBikes, useCreateBooking } from './queries';
+
+interface BookingFormProps {
+  /** Today in the college's time zone: the default date and the earliest allowed. */
+  today: string;
+  /** The last bookable date, when the booking horizon is known. */
+  maxDate: string | undefined;
+  onCancel: () => void;
+  onCreated: () => void;
+}
+
+const END_BEFORE_START = "L'orario di fine deve essere successivo all'orario di inizio";
+
+function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid content-start gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const describedBy = (id: string, error: string | undefined, hint = false) =>
+  [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+
+/**
+ * The new-booking form. Mounted when opened and unmounted when closed, so every opening
+ * starts from the defaults of spec §4. A failed submission keeps what was typed.
+ */
+export function BookingForm({ today, maxDate, onCancel, onCreated }: BookingFormProps) {
+  const [values, setValues] = useState<BookingFormValues>(() => emptyBookingForm(today));
+  const [errors, setErrors] = useState<BookingFormErrors>({});
+  const create = useCreateBooking();
+  const formRef = useRef<HTMLFormElement>(null);
+  const dateRef = useRef<HTMLInputElement>(null);
+  const ids = useId();
+  const id = (field: string) => `${ids}-${field}`;
+
+  // Only the date and the two times decide which bikes are free; the destination does not.
+  const { dataPrenotazione, orarioInizio, orarioFine } = values;
+  const slot = useMemo(
+    () => availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }),
+    [dataPrenotazione, orarioInizio, orarioFine],
+  );
+  const available = useAvailableBikes(slot);
+  const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
+  // A bike chosen for another window, or taken meanwhile, is no longer a choice.
+  const selectedId = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
+
+  useEffect(() => {
+    dateRef.current?.focus();
+  }, []);
+
+  const endBeforeStart = orarioInizio !== '' && orarioFine !== '' && orarioFine <= orarioInizio;
+  const shown: BookingFormErrors = { ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
+
+  function update<K extends BookingFormField>(field: K, value: BookingFormValues[K]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  }
+
+  function focusField(field: BookingFormField) {
+    const form = formRef.current;
+    if (!form) return;
+    if (field === 'biciId') {
+      const radio = form.querySelector<HTMLInputElement>(`input[name="${BIKE_RADIO_NAME}"]`);
+      (radio ?? dateRef.current)?.focus();
+      return;
+    }
+    document.getElementById(id(field))?.focus();
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (create.isPending) return;
+    const result = validateBookingForm({ ...values, biciId: selectedId }, availableIds);
+    if (!result.ok) {
+      setErrors(result.errors);
+      focusField(result.first);
+      return;
+    }
+    setErrors({});
+    create.mutateAsync(result.request).then(onCreated, () => undefined);
+  }
+
+  const loadError = available.error
+    ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili')
+    : null;
+
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={create.isPending} className="grid gap-5">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id={id('dataPrenotazione')} label="Data" error={shown.dataPrenotazione}>
+          <Input
+            ref={dateRef}
+            id={id('dataPrenotazione')}
+            type="date"
+            value={dataPrenotazione}
+            min={today}
+            max={maxDate}
+            onChange={(e) => update('dataPrenotazione', e.target.value)}
+            aria-invalid={Boolean(shown.dataPrenotazione) || undefined}
+            aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione)}
+          />
+        </Field>
+        <Field id={id('orarioInizio')} label="Ora di inizio" error={shown.orarioInizio}>
+          <Input
+            id={id('orarioInizio')}
+            type="time"
+            value={orarioInizio}
+            onChange={(e) => update('orarioInizio', e.target.value)}
+            aria-invalid={Boolean(shown.orarioInizio) || undefined}
+            aria-describedby={describedBy(id('orarioInizio'), shown.orarioInizio)}
+          />
+        </Field>
+        <Field id={id('orarioFine')} label="Ora di fine" error={shown.orarioFine}>
+          <Input
+            id={id('orarioFine')}
+            type="time"
+            value={orarioFine}
+            onChange={(e) => update('orarioFine', e.target.value)}
+            aria-invalid={Boolean(shown.orarioFine) || undefined}
+            aria-describedby={describedBy(id('orarioFine'), shown.orarioFine)}
+          />
+        </Field>
+      </div>
+
+      <Field
+        id={id('destinazione')}
+        label={
+          <>
+            Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
+          </>
+        }
+        hint="Dicci dove vai (per esempio centro città o palestra) e ti consigliamo le bici più adatte."
+        error={shown.destinazione}
+      >
+        <Input
+          id={id('destinazione')}
+          type="text"
+          value={values.destinazione}
+          maxLength={DESTINATION_MAX}
+          autoComplete="off"
+          placeholder="Es. centro città"
+          onChange={(e) => update('destinazione', e.target.value)}
+          aria-invalid={Boolean(shown.destinazione) || undefined}
+          aria-describedby={describedBy(id('destinazione'), shown.destinazione, true)}
+        />
+      </Field>
+
+      <BikePicker
+        windowReady={slot !== null}
+        bikes={available.data}
+        loading={available.isFetching}
+        loadError={loadError}
+        destinazione={values.destinazione}
+        selectedId={selectedId}
+        onSelect={(biciId) => update('biciId', biciId)}
+        error={shown.biciId}
+        errorId={`${id('biciId')}-error`}
+      />
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
+          Annulla
+        </Button>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? (
+            <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
+          ) : (
+            <CalendarPlusIcon aria-hidden="true" />
+          )}
+          Prenota
+        </Button>
+      </div>
+    </form>
+  );
+}

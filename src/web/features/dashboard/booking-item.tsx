@@ -1,0 +1,129 @@
+import { CalendarIcon, ClockIcon, CreditCardIcon, LoaderCircleIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
+import { useState, type MouseEvent } from 'react';
+import { Link } from 'wouter';
+import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import type { BookingDto } from '../../../shared/schemas/booking';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogAction,
+  AlertDialogTrigger,
+} from '../../components/ui/alert-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { BOOKING_STATO_BADGE, formatBookingDate, formatEuroCents, formatTimeRange, paymentDisplay } from './dashboard-model';
+import { useCancelBooking } from './queries';
+
+function PaymentStatus({ booking }: { booking: BookingDto }) {
+  const payment = paymentDisplay(booking);
+  if (payment.kind === 'pay') {
+    return (
+      <Button asChild size="sm">
+        <Link href={payment.href}>
+          <CreditCardIcon aria-hidden="true" />
+          {payment.label}
+        </Link>
+      </Button>
+    );
+  }
+  return (
+    <p className="flex items-center gap-2 text-sm text-muted-foreground">
+      Pagamento
+      <Badge variant={payment.tone}>{payment.label}</Badge>
+    </p>
+  );
+}
+
+function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted: () => void }) {
+  const [open, setOpen] = useState(false);
+  const cancel = useCancelBooking();
+  const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
+
+  function confirm(event: MouseEvent<HTMLButtonElement>) {
+    // Keep the dialog open, with its button busy, until the server answers.
+    event.preventDefault();
+    cancel.mutateAsync(booking.id).then(
+      () => {
+        setOpen(false);
+        onDeleted();
+      },
+      () => setOpen(false),
+    );
+  }
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !cancel.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" disabled={cancel.isPending}>
+          <Trash2Icon aria-hidden="true" />
+          Elimina
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Sei sicuro di voler eliminare questa prenotazione?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Bici {booking.biciNumero} ({booking.biciModello}), {when}.
+            {booking.paymentStatus === 'completed'
+              ? ` Se la elimini prima dell'inizio, i ${formatEuroCents(EXTERNAL_FEE_CENTS)} pagati ti verranno rimborsati.`
+              : null}
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={cancel.isPending}>Annulla</AlertDialogCancel>
+          <AlertDialogAction onClick={confirm} disabled={cancel.isPending}>
+            {cancel.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
+            Elimina
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** One booking: bike, date, time range, destination, status, payment; deletable while active. */
+export function BookingItem({ booking, onDeleted }: { booking: BookingDto; onDeleted?: () => void }) {
+  const stato = BOOKING_STATO_BADGE[booking.stato];
+  return (
+    <li className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
+      <div className="grid min-w-0 gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="font-semibold">
+            Bici {booking.biciNumero} · {booking.biciModello}
+          </h3>
+          <Badge variant={stato.tone}>{stato.label}</Badge>
+        </div>
+        <ul className="grid gap-1 text-sm text-muted-foreground">
+          <li className="flex items-center gap-2">
+            <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />
+            <span className="sr-only">Data:</span>
+            <span className="text-foreground">{formatBookingDate(booking.dataPrenotazione)}</span>
+          </li>
+          <li className="flex items-center gap-2">
+            <ClockIcon className="size-4 shrink-0" aria-hidden="true" />
+            <span className="sr-only">Orario:</span>
+            <span className="text-foreground tabular-nums">{formatTimeRange(booking.orarioInizio, booking.orarioFine)}</span>
+          </li>
+          <li className="flex min-w-0 items-center gap-2">
+            <MapPinIcon className="size-4 shrink-0" aria-hidden="true" />
+            <span className="sr-only">Destinazione:</span>
+            {booking.destinazione ? (
+              <span className="break-words text-foreground">{booking.destinazione}</span>
+            ) : (
+              <span>Nessuna destinazione indicata</span>
+            )}
+          </li>
+        </ul>
+      </div>
+      <div className="flex flex-wrap items-center gap-2 sm:justify-end">
+        <PaymentStatus booking={booking} />
+        {booking.stato === 'attiva' && onDeleted ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,100 @@
+import { CalendarXIcon, HistoryIcon, RotateCwIcon, type LucideIcon } from 'lucide-react';
+import type { ReactNode, Ref } from 'react';
+import type { BookingDto } from '../../../shared/schemas/booking';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { BookingItem } from './booking-item';
+
+interface BookingsState {
+  bookings: BookingDto[] | undefined;
+  isPending: boolean;
+  isError: boolean;
+  onRetry: () => void;
+}
+
+function EmptyState({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed bg-card px-4 py-8 text-center text-muted-foreground">
+      <Icon className="size-8" aria-hidden="true" />
+      <p>{children}</p>
+    </div>
+  );
+}
+
+function ListBody({
+  state,
+  loadingLabel,
+  empty,
+  onDeleted,
+}: {
+  state: BookingsState;
+  loadingLabel: string;
+  empty: ReactNode;
+  onDeleted?: () => void;
+}) {
+  if (state.isPending) {
+    return <Spinner label={loadingLabel} showLabel className="py-6" />;
+  }
+  if (state.isError || !state.bookings) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare le prenotazioni.
+        </p>
+        <Button variant="outline" size="sm" onClick={state.onRetry}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  }
+  if (state.bookings.length === 0) return <>{empty}</>;
+  return (
+    <ul className="grid gap-3">
+      {state.bookings.map((booking) => (
+        <BookingItem key={booking.id} booking={booking} onDeleted={onDeleted} />
+      ))}
+    </ul>
+  );
+}
+
+/** The user's `attiva` bookings, each deletable. The heading takes the focus after a change. */
+export function ActiveBookings({
+  state,
+  headingRef,
+  onDeleted,
+}: {
+  state: BookingsState;
+  headingRef: Ref<HTMLHeadingElement>;
+  onDeleted: () => void;
+}) {
+  return (
+    <section aria-labelledby="prenotazioni-attive-title" className="grid gap-3">
+      <h2 id="prenotazioni-attive-title" ref={headingRef} tabIndex={-1} className="text-xl font-semibold">
+        Le tue prenotazioni attive
+      </h2>
+      <ListBody
+        state={state}
+        loadingLabel="Caricamento delle prenotazioni..."
+        empty={<EmptyState icon={CalendarXIcon}>Nessuna prenotazione attiva</EmptyState>}
+        onDeleted={onDeleted}
+      />
+    </section>
+  );
+}
+
+/** Up to three recent `completata` bookings (spec §2, §9). */
+export function PastBookings({ state }: { state: BookingsState }) {
+  return (
+    <section aria-labelledby="prenotazioni-passate-title" className="grid gap-3">
+      <h2 id="prenotazioni-passate-title" className="text-xl font-semibold">
+        Prenotazioni passate
+      </h2>
+      <ListBody
+        state={state}
+        loadingLabel="Caricamento delle prenotazioni passate..."
+        empty={<EmptyState icon={HistoryIcon}>Nessuna prenotazione passata</EmptyState>}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { BikeIcon, LoaderCircleIcon, LogOutIcon, ShieldCheckIcon } from 'lucide-react';
+import { Link } from 'wouter';
+import type { SessionUser } from '../../../shared/api-types';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { useLogout } from '../auth/use-logout';
+
+/** Top bar (brand, admin button, logout) and the welcome line with the user's name. */
+export function DashboardHeader({ user }: { user: SessionUser }) {
+  const logout = useLogout();
+
+  return (
+    <header className="border-b bg-card">
+      <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
+        <span className="flex items-center gap-2 text-lg font-bold tracking-tight">
+          <span className="flex size-9 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+            <BikeIcon className="size-5" aria-hidden="true" />
+          </span>
+          BiciElis
+        </span>
+        <nav aria-label="Account" className="flex items-center gap-2">
+          {user.ruolo === 'admin' ? (
+            <Button asChild variant="outline" size="sm">
+              <Link href="/dashboard-admin">
+                <ShieldCheckIcon aria-hidden="true" />
+                Admin
+              </Link>
+            </Button>
+          ) : null}
+          <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            {logout.isPending ? (
+              <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
+            ) : (
+              <LogOutIcon aria-hidden="true" />
+            )}
+            Esci
+          </Button>
+        </nav>
+      </div>
+      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 pt-5 pb-6 sm:px-6">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">
+            Benvenuto, {user.nome} {user.cognome}
+          </h1>
+          {user.isResidente ? <Badge variant="success">Residente</Badge> : null}
+        </div>
+        <p className="text-muted-foreground">Prenota una bicicletta del collegio e tieni d&apos;occhio le tue prenotazioni.</p>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { BikeDto, BookingDto } from '../../../shared/schemas/booking';
+import {
+  availabilityWindow,
+  bookingDateBounds,
+  dashboardStats,
+  emptyBookingForm,
+  formatBookingDate,
+  formatEuroCents,
+  formatTimeRange,
+  paymentDisplay,
+  selectActiveBookings,
+  selectPastBookings,
+  validateBookingForm,
+} from './dashboard-model';
+
+let nextId = 1;
+function booking(overrides: Partial<BookingDto> = {}): BookingDto {
+  const id = nextId++;
+  return {
+    id,
+    dataPrenotazione: '2026-11-22',
+    orarioInizio: '08:00',
+    orarioFine: '18:00',
+    destinazione: null,
+    biciId: 1,
+    biciNumero: '01',
+    biciModello: 'City Bike Classic',
+    stato: 'attiva',
+    paymentStatus: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function bike(stato: BikeDto['stato'], id = nextId++): BikeDto {
+  return { id, numero: String(id).padStart(2, '0'), modello: 'City Bike', stato, updatedAt: '2026-11-20T10:00:00.000Z' };
+}
+
+describe('selecting bookings', () => {
+  it('keeps the active bookings, soonest first', () => {
+    const later = booking({ dataPrenotazione: '2026-11-23' });
+    const sooner = booking({ dataPrenotazione: '2026-11-22', orarioInizio: '14:00' });
+    const soonest = booking({ dataPrenotazione: '2026-11-22', orarioInizio: '09:00' });
+    const list = [later, booking({ stato: 'completata' }), sooner, booking({ stato: 'cancellata' }), soonest];
+    expect(selectActiveBookings(list)).toEqual([soonest, sooner, later]);
+  });
+
+  it('keeps the last three completed bookings, latest first, and ignores the others', () => {
+    const done = ['2026-10-01', '2026-10-05', '2026-09-30', '2026-10-03'].map((d) =>
+      booking({ stato: 'completata', dataPrenotazione: d }),
+    );
+    const list = [booking(), booking({ stato: 'cancellata', dataPrenotazione: '2026-10-10' }), ...done];
+    expect(selectPastBookings(list).map((b) => b.dataPrenotazione)).toEqual(['2026-10-05', '2026-10-03', '2026-10-01']);
+    expect(selectPastBookings(list, 1)).toHaveLength(1);
+    expect(selectPastBookings([booking()])).toEqual([]);
+  });
+
+  it('does not reorder the list it is given', () => {
+    const list = [booking({ dataPrenotazione: '2026-12-01' }), booking({ dataPrenotazione: '2026-11-01' })];
+    const copy = [...list];
+    selectActiveBookings(list);
+    expect(list).toEqual(copy);
+  });
+});
+
+describe('dashboardStats', () => {
+  it('counts active bookings, available bikes, kept bookings and names the account type', () => {
+    const bookings = [booking(), booking({ stato: 'completata' }), booking({ stato: 'completata' }), booking({ stato: 'cancellata' })];
+    const bikes = [bike('disponibile'), bike('prenotata'), bike('manutenzione'), bike('disponibile'), bike('fuori_servizio')];
+    expect(dashboardStats(bookings, bikes, { isResidente: true })).toEqual({
+      activeBookings: 1,
+      availableBikes: 2,
+      totalBookings: 3,
+      accountType: 'Residente',
+    });
+    expect(dashboardStats([], [], { isResidente: false })).toEqual({
+      activeBookings: 0,
+      availableBikes: 0,
+      totalBookings: 0,
+      accountType: 'Esterno',
+    });
+  });
+});
+
+describe('display', () => {
+  it('writes dates in Italian with the weekday, without shifting the day in any time zone', () => {
+    expect(formatBookingDate('2026-11-22')).toBe('domenica 22 novembre 2026');
+    expect(formatBookingDate('2027-01-01')).toBe('venerdì 1 gennaio 2027');
+    expect(formatBookingDate('non-una-data')).toBe('non-una-data');
+  });
+
+  it('formats the fee and the time range', () => {
+    expect(formatEuroCents(250)).toBe('2,50\u00a0€');
+    expect(formatTimeRange('10:00', '12:00')).toBe('10:00–12:00');
+  });
+
+  it('maps each payment status to a pay link or a label', () => {
+    expect(paymentDisplay({ id: 42, paymentStatus: 'pending' })).toEqual({
+      kind: 'pay',
+      href: '/payment/42',
+      label: 'Paga 2,50\u00a0€',
+    });
+    expect(paymentDisplay({ id: 1, paymentStatus: 'completed' })).toMatchObject({ kind: 'label', label: 'Pagata' });
+    expect(paymentDisplay({ id: 1, paymentStatus: 'refunded' })).toMatchObject({ kind: 'label', label: 'Rimborsata' });
+    expect(paymentDisplay({ id: 1, paymentStatus: null })).toMatchObject({ kind: 'label', label: 'Gratuita' });
+    expect(paymentDisplay({ id: 1, paymentStatus: 'failed' })).toMatchObject({ kind: 'label' });
+  });
+});
+
+describe('the booking form', () => {
+  it('starts from today, 08:00 to 18:00, no destination and no bike', () => {
+    expect(emptyBookingForm('2026-11-22')).toEqual({
+      dataPrenotazione: '2026-11-22',
+      orarioInizio: '08:00',
+      orarioFine: '18:00',
+      destinazione: '',
+      biciId: null,
+    });
+  });
+
+  it("bounds the date from today in the college's time zone to the horizon", () => {
+    // 23:30 UTC on 21 November is already 22 November in Rome.
+    const now = new Date('2026-11-21T23:30:00Z');
+    expect(bookingDateBounds(now, 'Europe/Rome', 30)).toEqual({ min: '2026-11-22', max: '2026-12-22' });
+    expect(bookingDateBounds(now, 'UTC', 0)).toEqual({ min: '2026-11-21', max: '2026-11-21' });
+    expect(bookingDateBounds(now, 'Europe/Rome', undefined)).toEqual({ min: '2026-11-22', max: undefined });
+  });
+
+  it('asks for available bikes only once date and both times are set and coherent', () => {
+    const values = emptyBookingForm('2026-11-22');
+    expect(availabilityWindow(values)).toEqual({ dataPrenotazione: '2026-11-22', orarioInizio: '08:00', orarioFine: '18:00' });
+    expect(availabilityWindow({ ...values, dataPrenotazione: '' })).toBeNull();
+    expect(availabilityWindow({ ...values, orarioFine: '' })).toBeNull();
+    expect(availabilityWindow({ ...values, orarioInizio: '18:00', orarioFine: '10:00' })).toBeNull();
+  });
+
+  it('asks for a date and a bike with the messages of spec §5', () => {
+    const result = validateBookingForm({ ...emptyBookingForm(''), biciId: null });
+    expect(result).toEqual({
+      ok: false,
+      first: 'dataPrenotazione',
+      errors: { dataPrenotazione: 'Seleziona una data per la prenotazione', biciId: 'Seleziona una bicicletta' },
+    });
+  });
+
+  it('rejects an end before the start and a bike no longer available', () => {
+    const values = { ...emptyBookingForm('2026-11-22'), orarioInizio: '12:00', orarioFine: '10:00', biciId: 3 };
+    const result = validateBookingForm(values, new Set([1, 2]));
+    expect(result).toMatchObject({
+      ok: false,
+      first: 'orarioFine',
+      errors: { orarioFine: "L'orario di fine deve essere successivo all'orario di inizio", biciId: 'Seleziona una bicicletta' },
+    });
+  });
+
+  it('returns the request the server expects, with the destination trimmed or null', () => {
+    const values = { ...emptyBookingForm('2026-11-22'), destinazione: '  centro città ', biciId: 5 };
+    expect(validateBookingForm(values, new Set([5]))).toEqual({
+      ok: true,
+      request: { dataPrenotazione: '2026-11-22', orarioInizio: '08:00', orarioFine: '18:00', destinazione: 'centro città', biciId: 5 },
+    });
+    expect(validateBookingForm({ ...values, destinazione: '   ' })).toMatchObject({ ok: true, request: { destinazione: null } });
+  });
+});

@@ -1,0 +1,177 @@
+import { format } from 'date-fns';
+import { it as italian } from 'date-fns/locale';
+import type { SessionUser } from '../../../shared/api-types';
+import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
+import {
+  availabilityRequestSchema,
+  bookingRequestSchema,
+  type AvailabilityRequest,
+  type BikeDto,
+  type BookingDto,
+  type BookingRequest,
+  type PaymentStatus,
+} from '../../../shared/schemas/booking';
+import { addDays, isRealDate, zonedToday } from '../../../shared/time';
+
+/** Used until GET /api/config answers, or if it fails. */
+export const FALLBACK_TIME_ZONE = 'Europe/Rome';
+
+// ---------------------------------------------------------------------------------------
+// Bookings and stats
+
+const byWhen = (a: BookingDto, b: BookingDto) =>
+  a.dataPrenotazione.localeCompare(b.dataPrenotazione) || a.orarioInizio.localeCompare(b.orarioInizio);
+
+/** The user's `attiva` bookings, soonest first. */
+export function selectActiveBookings(bookings: readonly BookingDto[]): BookingDto[] {
+  return bookings.filter((b) => b.stato === 'attiva').sort(byWhen);
+}
+
+/** The most recent `completata` bookings, latest first, at most `limit` (spec §9: 3). */
+export function selectPastBookings(bookings: readonly BookingDto[], limit = PAST_BOOKINGS_SHOWN): BookingDto[] {
+  return bookings
+    .filter((b) => b.stato === 'completata')
+    .sort((a, b) => byWhen(b, a))
+    .slice(0, limit);
+}
+
+export interface DashboardStats {
+  activeBookings: number;
+  availableBikes: number;
+  /** Bookings the user made and kept: active plus completed. Cancelled ones do not count. */
+  totalBookings: number;
+  accountType: 'Residente' | 'Esterno';
+}
+
+export function dashboardStats(
+  bookings: readonly BookingDto[],
+  bikes: readonly BikeDto[],
+  user: Pick<SessionUser, 'isResidente'>,
+): DashboardStats {
+  return {
+    activeBookings: bookings.filter((b) => b.stato === 'attiva').length,
+    availableBikes: bikes.filter((b) => b.stato === 'disponibile').length,
+    totalBookings: bookings.filter((b) => b.stato !== 'cancellata').length,
+    accountType: user.isResidente ? 'Residente' : 'Esterno',
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Display
+
+const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+
+/** 250 → "2,50 €" (with a non-breaking space, as Italian formatting wants). */
+export function formatEuroCents(cents: number): string {
+  return euro.format(cents / 100);
+}
+
+export const PAY_BUTTON_LABEL = `Paga ${formatEuroCents(EXTERNAL_FEE_CENTS)}`;
+
+/** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
+export function formatBookingDate(date: string): string {
+  if (!isRealDate(date)) return date;
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return format(new Date(y, m - 1, d), 'EEEE d MMMM yyyy', { locale: italian });
+}
+
+export function formatTimeRange(start: string, end: string): string {
+  return `${start}–${end}`;
+}
+
+export type BadgeTone = 'success' | 'info' | 'muted' | 'warning' | 'danger';
+
+export const BOOKING_STATO_BADGE: Record<BookingDto['stato'], { label: string; tone: BadgeTone }> = {
+  attiva: { label: 'Attiva', tone: 'success' },
+  completata: { label: 'Completata', tone: 'info' },
+  cancellata: { label: 'Cancellata', tone: 'muted' },
+};
+
+export type PaymentDisplay = { kind: 'pay'; href: string; label: string } | { kind: 'label'; label: string; tone: BadgeTone };
+
+/** What a booking shows about its payment (spec §2, behaviour.md §6). */
+export function paymentDisplay(booking: Pick<BookingDto, 'id' | 'paymentStatus'>): PaymentDisplay {
+  const status: PaymentStatus = booking.paymentStatus;
+  switch (status) {
+    case 'pending':
+      return { kind: 'pay', href: `/payment/${booking.id}`, label: PAY_BUTTON_LABEL };
+    case 'completed':
+      return { kind: 'label', label: 'Pagata', tone: 'success' };
+    case 'refunded':
+      return { kind: 'label', label: 'Rimborsata', tone: 'info' };
+    case 'failed':
+      return { kind: 'label', label: 'Pagamento non riuscito', tone: 'danger' };
+    case null:
+      return { kind: 'label', label: 'Gratuita', tone: 'muted' };
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The new-booking form
+
+export interface BookingFormValues {
+  dataPrenotazione: string;
+  orarioInizio: string;
+  orarioFine: string;
+  destinazione: string;
+  biciId: number | null;
+}
+
+export type BookingFormField = keyof BookingFormValues;
+export type BookingFormErrors = Partial<Record<BookingFormField, string>>;
+
+/** Spec §4: today, 08:00 to 18:00, no destination, no bike. */
+export function emptyBookingForm(today: string): BookingFormValues {
+  return {
+    dataPrenotazione: today,
+    orarioInizio: DEFAULT_START_TIME,
+    orarioFine: DEFAULT_END_TIME,
+    destinazione: '',
+    biciId: null,
+  };
+}
+
+/** The dates the form accepts: today (in the college's time zone) up to the booking horizon. */
+export function bookingDateBounds(now: Date, timeZone: string, horizonDays: number | undefined) {
+  const min = zonedToday(now, timeZone);
+  return { min, max: horizonDays === undefined ? undefined : addDays(min, horizonDays) };
+}
+
+/** The window to ask available bikes for, or null while date and both times are not set and coherent. */
+export function availabilityWindow(
+  values: Pick<BookingFormValues, 'dataPrenotazione' | 'orarioInizio' | 'orarioFine'>,
+): AvailabilityRequest | null {
+  const parsed = availabilityRequestSchema.safeParse({
+    dataPrenotazione: values.dataPrenotazione,
+    orarioInizio: values.orarioInizio,
+    orarioFine: values.orarioFine,
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+const FIELD_ORDER: BookingFormField[] = ['dataPrenotazione', 'orarioInizio', 'orarioFine', 'destinazione', 'biciId'];
+
+export type BookingFormResult = { ok: true; request: BookingRequest } | { ok: false; errors: BookingFormErrors; first: BookingFormField };
+
+/**
+ * Checks the form with the schema the server uses (spec §5 messages). `availableIds`, when
+ * known, are the bikes free for the window: a chosen bike that is no longer among them
+ * counts as no choice.
+ */
+export function validateBookingForm(values: BookingFormValues, availableIds?: ReadonlySet<number>): BookingFormResult {
+  const biciId = values.biciId !== null && (!availableIds || availableIds.has(values.biciId)) ? values.biciId : null;
+  const request = { ...values, biciId };
+  const parsed = bookingRequestSchema.safeParse(request);
+  if (parsed.success) return { ok: true, request: parsed.data };
+
+  const errors: BookingFormErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && (FIELD_ORDER as string[]).includes(field)) {
+      errors[field as BookingFormField] ??= issue.message;
+    }
+  }
+  const first = FIELD_ORDER.find((f) => errors[f] !== undefined) ?? 'biciId';
+  errors[first] ??= 'Controlla i dati della prenotazione';
+  return { ok: false, errors, first };
+}

@@ -1,0 +1,56 @@
+import { useMemo, useRef } from 'react';
+import type { SessionUser } from '../../../shared/api-types';
+import { FullScreenSpinner } from '../../components/ui/spinner';
+import { useCurrentUser } from '../../lib/session';
+import { ActiveBookings, PastBookings } from './booking-lists';
+import { DashboardHeader } from './dashboard-header';
+import { dashboardStats, selectActiveBookings, selectPastBookings } from './dashboard-model';
+import { NewBookingSection } from './new-booking-section';
+import { useBikes, useOwnBookings } from './queries';
+import { StatCards } from './stat-cards';
+
+/** /dashboard (spec §2 "User dashboard"). The route guard guarantees a logged-in user. */
+export function DashboardPage() {
+  const { data: user } = useCurrentUser();
+  // Only while logging out: the session is gone before the address changes.
+  if (!user) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+  return <Dashboard user={user} />;
+}
+
+function Dashboard({ user }: { user: SessionUser }) {
+  const bookings = useOwnBookings();
+  const bikes = useBikes();
+  const activeHeadingRef = useRef<HTMLHeadingElement>(null);
+
+  const view = useMemo(
+    () => (bookings.data ? { active: selectActiveBookings(bookings.data), past: selectPastBookings(bookings.data) } : undefined),
+    [bookings.data],
+  );
+  const stats = dashboardStats(bookings.data ?? [], bikes.data ?? [], user);
+  const focusActiveBookings = () => activeHeadingRef.current?.focus();
+  const listState = (list: 'active' | 'past') => ({
+    bookings: view?.[list],
+    isPending: bookings.isPending,
+    isError: bookings.isError,
+    onRetry: () => void bookings.refetch(),
+  });
+
+  return (
+    <div className="min-h-dvh pb-12">
+      <DashboardHeader user={user} />
+      <main className="mx-auto grid max-w-5xl gap-8 px-4 pt-6 sm:px-6">
+        <StatCards
+          stats={stats}
+          bookingsState={bookings.isPending ? 'loading' : bookings.isError ? 'error' : 'ready'}
+          bikesState={bikes.isPending ? 'loading' : bikes.isError ? 'error' : 'ready'}
+        />
+        <NewBookingSection
+          hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
+          onCreated={focusActiveBookings}
+        />
+        <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />
+        <PastBookings state={listState('past')} />
+      </main>
+    </div>
+  );
+}

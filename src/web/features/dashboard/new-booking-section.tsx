@@ -1,0 +1,89 @@
+import { PlusIcon, TriangleAlertIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { usePublicConfig } from '../../lib/public-config';
+import { BookingForm } from './booking-form';
+import { bookingDateBounds, FALLBACK_TIME_ZONE } from './dashboard-model';
+
+interface NewBookingSectionProps {
+  /** Whether the user has an `attiva` booking; undefined while the bookings load. */
+  hasActiveBooking: boolean | undefined;
+  /** Called once a booking is created (the page moves the focus to the list). */
+  onCreated: () => void;
+}
+
+/**
+ * 'Nuova prenotazione' opens the form on demand (spec §4). While the user has an active
+ * booking, a warning takes the place of both.
+ */
+export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSectionProps) {
+  const [open, setOpen] = useState(false);
+  const openButtonRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  const config = usePublicConfig();
+
+  useEffect(() => {
+    if (!open && returnFocus.current) {
+      returnFocus.current = false;
+      openButtonRef.current?.focus();
+    }
+  }, [open]);
+
+  let body;
+  if (hasActiveBooking === undefined || config.isPending) {
+    body = <Spinner label="Caricamento..." className="py-2" />;
+  } else if (hasActiveBooking) {
+    body = (
+      <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+        <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
+        <div className="grid gap-1">
+          <p className="font-semibold">Hai già una prenotazione attiva</p>
+          <p className="text-sm">
+            Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o
+            attendi che si concluda.
+          </p>
+        </div>
+      </div>
+    );
+  } else if (!open) {
+    body = (
+      <Button ref={openButtonRef} size="lg" className="w-full sm:w-auto sm:justify-self-start" onClick={() => setOpen(true)}>
+        <PlusIcon aria-hidden="true" />
+        Nuova prenotazione
+      </Button>
+    );
+  } else {
+    // Today in the college's time zone, read at the moment the form opens.
+    const { min, max } = bookingDateBounds(
+      new Date(),
+      config.data?.timeZone ?? FALLBACK_TIME_ZONE,
+      config.data?.bookingHorizonDays,
+    );
+    body = (
+      <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
+        <BookingForm
+          today={min}
+          maxDate={max}
+          onCancel={() => {
+            returnFocus.current = true;
+            setOpen(false);
+          }}
+          onCreated={() => {
+            setOpen(false);
+            onCreated();
+          }}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <section aria-labelledby="nuova-prenotazione-title" className="grid gap-3">
+      <h2 id="nuova-prenotazione-title" className="text-xl font-semibold">
+        Prenota una bicicletta
+      </h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiErrorBody } from '../../../shared/api-types';
+import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest } from '../../../shared/schemas/booking';
+import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { serverMessage } from '../auth/api-errors';
+import { formatEuroCents } from './dashboard-model';
+
+/** GET /api/prenotazioni/user (the default query function GETs the joined key). */
+export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
+/** GET /api/biciclette. Also the prefix of the availability queries, so one invalidation refreshes both. */
+export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
+const availabilityKey = (w: AvailabilityRequest) =>
+  [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine] as const;
+
+export function useOwnBookings() {
+  return useQuery<BookingDto[]>({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+}
+
+export function useBikes() {
+  return useQuery<BikeDto[]>({ queryKey: BIKES_QUERY_KEY });
+}
+
+/**
+ * POST /api/biciclette/available for a window, once the window is complete (`null` until
+ * then). Each window is fetched when it is first shown and dropped as soon as nobody shows
+ * it, so reopening the form or coming back to an earlier window asks the server again.
+ */
+export function useAvailableBikes(window: AvailabilityRequest | null) {
+  return useQuery<BikeDto[]>({
+    queryKey: window ? availabilityKey(window) : [...BIKES_QUERY_KEY, 'available', 'incompleto'],
+    queryFn: () => apiRequest<BikeDto[]>('POST', '/api/biciclette/available', window),
+    enabled: window !== null,
+    gcTime: 0,
+  });
+}
+
+/** After a booking is created or cancelled, the user's bookings and every bike list are out of date. */
+function useRefreshBookingsAndBikes() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: BIKES_QUERY_KEY }),
+    ]);
+}
+
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookingsAndBikes();
+  return useMutation({
+    mutationFn: (request: BookingRequest) => apiRequest<BookingDto>('POST', '/api/prenotazioni', request),
+    // Toasts here, not in the form: the form is gone by the time the lists are refreshed.
+    onSuccess: async (booking) => {
+      await refresh();
+      toast({
+        title: 'Prenotazione creata!',
+        description:
+          booking.paymentStatus === 'pending'
+            ? `Completa il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} per confermarla, altrimenti verrà annullata.`
+            : 'La trovi tra le tue prenotazioni attive.',
+      });
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile creare la prenotazione' });
+      // The form keeps what was typed; what changed on the server is shown again:
+      // a bike taken meanwhile leaves the list, a booking made elsewhere replaces the form.
+      const code = errorCode(error);
+      if (code === 'BIKE_UNAVAILABLE' || code === 'BIKE_NOT_FOUND') {
+        void queryClient.invalidateQueries({ queryKey: BIKES_QUERY_KEY });
+      } else if (code === 'ALREADY_ACTIVE') {
+        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      }
+    },
+  });
+}
+
+/** The `code` of an API error body (`BIKE_UNAVAILABLE`, `ALREADY_ACTIVE`…), when there is one. */
+function errorCode(error: unknown): ApiErrorBody['code'] {
+  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return undefined;
+  const { code } = error.body as { code?: unknown };
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function useCancelBooking() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookingsAndBikes();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<BookingDto>('DELETE', `/api/prenotazioni/${id}`),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Prenotazione eliminata' });
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile eliminare la prenotazione' });
+      // Gone or no longer active (completed meanwhile): show the bookings as they are now.
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      }
+    },
+  });
+}
