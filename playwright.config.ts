@@ -44,6 +44,8 @@ export default defineConfig({
             '--disable-background-networking',
             '--disable-component-update',
             '--disable-sync',
+            // Date and time inputs follow the browser's language, not the page's locale.
+            '--lang=it-IT',
           ],
         },
       },

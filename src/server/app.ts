@@ -15,6 +15,7 @@ import { registerOriginCheck } from './http/origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import type { Logger } from './logger.js';
+import type { SessionCache } from './modules/auth/session-cache.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -24,6 +25,11 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   logger?: Logger | false;
+  /**
+   * Recently used sessions (kept coherent by the database's notifications); without it
+   * every authenticated request looks its session up in the database.
+   */
+  sessionCache?: SessionCache;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
   /** Email delivery; default: from the configuration (SMTP_URL, else the DATA_DIR/outbox folder). */

@@ -9,6 +9,7 @@ import { projectRoot, runMigrations } from './db/migrate.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
+import { listenForRevocations, SessionCache } from './modules/auth/session-cache.js';
 import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
 import { invalidateAvailability } from './modules/bookings/service.js';
@@ -41,9 +42,14 @@ async function main(cfg: Config) {
   if (cfg.admin) await ensureAdmin(database.db, cfg.admin, log);
   const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log) : [];
 
+  const sessionCache = new SessionCache();
+  const revocations = listenForRevocations(url, sessionCache, log);
+  await revocations.ready;
+
   const app = await buildApp({
     config: cfg,
     database,
+    sessionCache,
     clock: systemClock,
     logger: log,
     webRoot: path.join(projectRoot, 'dist', 'web'),
@@ -83,6 +89,7 @@ async function main(cfg: Config) {
     try {
       scheduler.stop();
       await app.close();
+      await revocations.stop();
       await database.close();
       await embedded?.stop();
       clearTimeout(force);

@@ -17,6 +17,22 @@ export function isRealDate(value: string): boolean {
  * repeated hour when it ends, the later of the two instants is taken.
  */
 export function zonedInstant(date: string, time: string, timeZone: string): Date | null {
+  // Pure and asked for the same few windows over and over (the booking form's defaults):
+  // remembered, a few thousand at most.
+  const key = `${date} ${time} ${timeZone}`;
+  if (instantMemo.has(key)) {
+    const ms = instantMemo.get(key)!;
+    return ms === null ? null : new Date(ms);
+  }
+  if (instantMemo.size >= 4096) instantMemo.clear();
+  const result = computeZonedInstant(date, time, timeZone);
+  instantMemo.set(key, result ? result.getTime() : null);
+  return result;
+}
+
+const instantMemo = new Map<string, number | null>();
+
+function computeZonedInstant(date: string, time: string, timeZone: string): Date | null {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh, mm] = time.split(':').map(Number) as [number, number];
   const z = new TZDate(y, m - 1, d, hh, mm, timeZone);

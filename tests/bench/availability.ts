@@ -74,7 +74,7 @@ export async function benchAvailability(): Promise<boolean> {
     await seedActive(database, tomorrow);
     await growHistory(database, 0, 200_000);
 
-    const { app, base } = await listenApp(database);
+    const { app, base } = await listenApp(database, bench.url);
     const { token } = await createSession(database.db, 1, 'session', new Date());
     const check = await fetch(`${base}/api/biciclette/available`, {
       method: 'POST',

@@ -11,6 +11,7 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/server/db/embedded.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { createLogger } from '../../src/server/logger.js';
+import { listenForRevocations, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { ROOT } from '../helpers/server-process.js';
 
 export interface LoadResult {
@@ -77,9 +78,14 @@ export async function benchDatabase(): Promise<BenchDb> {
 }
 
 /** The real app on `database`, listening on a free loopback port. */
-export async function listenApp(database: Database): Promise<{ app: FastifyInstance; base: string }> {
+export async function listenApp(database: Database, url: string): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
-  const app = await buildApp({ config, database, clock: systemClock, logger: false });
+  // As in main.ts: the session cache, kept coherent by the database's notifications.
+  const sessionCache = new SessionCache();
+  const revocations = listenForRevocations(url, sessionCache, createLogger('warn'));
+  await revocations.ready;
+  const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
+  app.addHook('onClose', () => revocations.stop());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -13,6 +13,9 @@ async function rssOfNodeServer(rootPid: number): Promise<number> {
   // npm → sh → node: find the node process running dist/server/main.js below npm.
   const pids = execSync(`pgrep -f "dist/server/main.js"`).toString().trim().split('\n').map(Number);
   for (const pid of pids) {
+    // pgrep also finds the `sh -c node …` that npm runs: only the node process counts.
+    const comm = (await fs.readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    if (comm !== 'node') continue;
     const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     const ppidChain = await ancestors(pid);
     if (ppidChain.includes(rootPid)) {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   deleteSessionByHash,
   deleteSessionByToken,
-  findSession,
+  findSessionByHash,
+  hashSessionToken,
   SESSION_TOUCH_INTERVAL_MS,
   touchSession,
   type SessionUser,
@@ -61,19 +62,27 @@ async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promis
     clearSessionCookie(request, reply);
     return null;
   }
-  const found = await findSession(database.db, token, 'session');
+  const tokenHash = hashSessionToken(token);
+  const cache = request.server.deps.sessionCache;
+  let found = cache?.get(tokenHash) ?? null;
+  if (!found) {
+    found = await findSessionByHash(database.db, tokenHash, 'session');
+    if (found) cache?.set(tokenHash, found);
+  }
   if (!found) {
     clearSessionCookie(request, reply);
     return null;
   }
   const now = clock.now();
   if (found.expiresAt.getTime() <= now.getTime() || !found.user.attiva) {
+    cache?.evictSession(tokenHash);
     await deleteSessionByHash(database.db, found.tokenHash);
     clearSessionCookie(request, reply);
     return null;
   }
   if (now.getTime() - found.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
     const expiresAt = await touchSession(database.db, found.tokenHash, now);
+    cache?.set(tokenHash, { ...found, lastSeenAt: now, expiresAt });
     setSessionCookie(request, reply, token, expiresAt);
   }
   request.user = found.user;
@@ -149,6 +158,7 @@ export async function endCurrentSession(
 ): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   if (token && TOKEN_SHAPE.test(token)) {
+    request.server.deps.sessionCache?.evictSession(hashSessionToken(token));
     await deleteSessionByToken(request.server.deps.database.db, token, 'session');
   }
   if (options.clearCookie ?? true) clearSessionCookie(request, reply);

@@ -90,13 +90,17 @@ function prepareFindSession(db: Db) {
 const findStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
 
 /** The row of a token of the given kind with its user, or null. Expiry is the caller's to judge. */
-export async function findSession(db: Db, token: string, kind: SessionKind): Promise<FoundSession | null> {
+export function findSession(db: Db, token: string, kind: SessionKind): Promise<FoundSession | null> {
+  return findSessionByHash(db, hashSessionToken(token), kind);
+}
+
+export async function findSessionByHash(db: Db, tokenHash: string, kind: SessionKind): Promise<FoundSession | null> {
   let statement = findStatements.get(db);
   if (!statement) {
     statement = prepareFindSession(db);
     findStatements.set(db, statement);
   }
-  const [row] = await statement.execute({ hash: hashSessionToken(token), kind });
+  const [row] = await statement.execute({ hash: tokenHash, kind });
   return row ?? null;
 }
 

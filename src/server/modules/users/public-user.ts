@@ -1,17 +1,8 @@
 import type { PublicUser } from '../../../shared/schemas/auth.js';
+import type { SessionUser } from '../auth/sessions.js';
 
-/** The user fields any API answer may carry; hashes and internal flags are not among them. */
-export interface PublicUserSource {
-  id: number;
-  nome: string;
-  cognome: string;
-  email: string;
-  ruolo: 'admin' | 'user';
-  isResidente: boolean;
-  siglaResidente: string | null;
-  attiva: boolean;
-  createdAt: Date;
-}
+/** The user fields any API answer may carry (those a session loads); no hash, no internal flag. */
+export type PublicUserSource = SessionUser;
 
 /** A user as the API shows it (behaviour.md §5): `sigla` repeats `siglaResidente`. */
 export function toPublicUser(user: PublicUserSource): PublicUser {

@@ -11,13 +11,13 @@ import {
   type LoginInput,
   type LoginRequest,
 } from '../../../shared/schemas/auth';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
 import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
+import { EmailInput } from './email-input';
 import { FormField } from './form-field';
 import { PasswordInput } from './password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
@@ -97,17 +97,7 @@ export function LoginPage() {
         onSubmit={form.handleSubmit((credentials) => login.mutate(credentials), onInvalid)}
       >
         <FormField id="login-email" label="Email" error={errors.email?.message} required>
-          {(control) => (
-            <Input
-              {...control}
-              {...form.register('email')}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
-          )}
+          {(control) => <EmailInput {...control} {...form.register('email')} />}
         </FormField>
         <FormField id="login-password" label="Password" error={errors.password?.message} required>
           {(control) => <PasswordInput {...control} {...form.register('password')} autoComplete="current-password" />}

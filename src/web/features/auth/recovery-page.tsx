@@ -9,10 +9,10 @@ import {
   type ResetPasswordRequest,
 } from '../../../shared/schemas/auth';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { apiRequest } from '../../lib/api';
 import { recoveryErrorMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
+import { EmailInput } from './email-input';
 import { FormField } from './form-field';
 import { SubmitButton } from './submit-button';
 
@@ -80,17 +80,7 @@ export function RecoveryPage() {
           </p>
         </div>
         <FormField id="recovery-email" label="Email" error={errors.email?.message} required>
-          {(control) => (
-            <Input
-              {...control}
-              {...form.register('email')}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
-          )}
+          {(control) => <EmailInput {...control} {...form.register('email')} />}
         </FormField>
         {reset.isError ? (
           <div

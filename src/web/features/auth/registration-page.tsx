@@ -14,6 +14,7 @@ import { homePathAfterRegistration } from '../../lib/guards';
 import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
 import { serverFieldErrors, serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
+import { EmailInput } from './email-input';
 import { FormField } from './form-field';
 import {
   registrationFormSchema,
@@ -161,17 +162,7 @@ export function RegistrationPage() {
           </FormField>
         </div>
         <FormField id="register-email" label="Email" error={errors.email?.message} required>
-          {(control) => (
-            <Input
-              {...control}
-              {...form.register('email')}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
-          )}
+          {(control) => <EmailInput {...control} {...form.register('email')} />}
         </FormField>
         <FormField
           id="register-sigla"

@@ -1,0 +1,85 @@
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions, users } from '../../src/server/db/schema.js';
+import { listenForRevocations, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import { createSession, hashSessionToken } from '../../src/server/modules/auth/sessions.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+
+let ctx: TestContext;
+let cache: SessionCache;
+let listener: ReturnType<typeof listenForRevocations>;
+
+beforeAll(async () => {
+  cache = new SessionCache();
+  ctx = await createTestApp({ deps: { sessionCache: cache } });
+  listener = listenForRevocations(ctx.database.url, cache, pino({ level: 'silent' }));
+  await listener.ready;
+});
+afterAll(async () => {
+  await listener.stop();
+  await ctx.close();
+});
+
+async function until(check: () => boolean) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  return check();
+}
+
+async function loggedIn() {
+  const user = await createUser(ctx.database.db);
+  const { token } = await createSession(ctx.database.db, user.id, 'session', ctx.clock.now());
+  const cookie = `bicielis_session=${token}`;
+  const me = () => ctx.app.inject({ method: 'GET', url: '/api/current-user', headers: { cookie } });
+  expect((await me()).statusCode).toBe(200);
+  return { user, hash: hashSessionToken(token), me, cookie };
+}
+
+describe('session cache, kept coherent by the database', () => {
+  it('serves a known session without the database once cached', async () => {
+    const { hash, me } = await loggedIn();
+    expect(cache.active).toBe(true);
+    expect(cache.get(hash)).toBeDefined();
+    expect((await me()).json().email).toMatch(/@example\.it$/);
+  });
+
+  it('a session deleted by anyone (another process, SQL) stops working at once', async () => {
+    const { hash, me } = await loggedIn();
+    await ctx.database.db.delete(sessions).where(eq(sessions.tokenHash, hash));
+    expect(await until(() => cache.get(hash) === undefined)).toBe(true);
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('a user deactivated anywhere loses every cached session at once', async () => {
+    const { user, hash, me } = await loggedIn();
+    await ctx.database.db.update(users).set({ attiva: false }).where(eq(users.id, user.id));
+    expect(await until(() => cache.get(hash) === undefined)).toBe(true);
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('a changed role or name is seen at once', async () => {
+    const { user, hash, me } = await loggedIn();
+    await ctx.database.db.update(users).set({ ruolo: 'admin', nome: 'Nuovo' }).where(eq(users.id, user.id));
+    expect(await until(() => cache.get(hash) === undefined)).toBe(true);
+    expect((await me()).json()).toMatchObject({ ruolo: 'admin', nome: 'Nuovo' });
+  });
+
+  it('logout ends the session in this process without waiting for the notification', async () => {
+    const { hash, me, cookie } = await loggedIn();
+    await ctx.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(cache.get(hash)).toBeUndefined();
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('switches itself off while the listener is disconnected', async () => {
+    const { hash } = await loggedIn();
+    await ctx.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN %' and datname = current_database()`,
+    );
+    expect(await until(() => !cache.active)).toBe(true);
+    expect(cache.get(hash)).toBeUndefined();
+    // It reconnects by itself.
+    expect(await until(() => cache.active)).toBe(true);
+  });
+});
