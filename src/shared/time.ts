@@ -48,6 +48,12 @@ export function zonedToday(now: Date, timeZone: string): string {
   return `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
 }
 
+/** The wall-clock time (`HH:mm`) in `timeZone` at `now`. */
+export function zonedClock(now: Date, timeZone: string): string {
+  const z = new TZDate(now.getTime(), timeZone);
+  return `${String(z.getHours()).padStart(2, '0')}:${String(z.getMinutes()).padStart(2, '0')}`;
+}
+
 /** `YYYY-MM-DD` plus `days` calendar days. */
 export function addDays(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
+import { defaultBookingForm } from '../../src/web/features/dashboard/dashboard-model.js';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
 
 const resident = DEMO_ACCOUNTS.find((a) => a.sigla !== null && a.ruolo === 'user')!;
@@ -8,6 +9,22 @@ const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user
 /** The college's time zone of the e2e server (TZ_APP default). */
 const TIME_ZONE = 'Europe/Rome';
 const today = () => zonedToday(new Date(), TIME_ZONE);
+
+/**
+ * The form's default window is spec §4's 08:00–18:00 unless that start has passed (then the
+ * next quarter hour). Read just before and just after the form opened, so that a quarter
+ * hour turning in between cannot fail the test.
+ */
+async function expectDefaultWindow(page: Page, before: Date) {
+  const after = new Date();
+  const candidates = [before, after].map((t) => defaultBookingForm(t, TIME_ZONE));
+  const shown = {
+    dataPrenotazione: await page.getByLabel('Data', { exact: true }).inputValue(),
+    orarioInizio: await page.getByLabel('Ora di inizio').inputValue(),
+    orarioFine: await page.getByLabel('Ora di fine').inputValue(),
+  };
+  expect(candidates.map(({ dataPrenotazione, orarioInizio, orarioFine }) => ({ dataPrenotazione, orarioInizio, orarioFine }))).toContainEqual(shown);
+}
 const tomorrow = () => addDays(today(), 1);
 
 /** Weekday, day, month and year as the dashboard writes them, e.g. 'domenica 22 novembre 2026'. */
@@ -84,14 +101,13 @@ test.describe('user dashboard: bookings', () => {
     await expect(page.getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0);
 
     // The form opens on demand, with the defaults of spec §4.
+    const opened = new Date();
     await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
     const date = page.getByLabel('Data', { exact: true });
     await expect(date).toBeFocused();
-    await expect(date).toHaveValue(today());
+    await expectDefaultWindow(page, opened);
     await expect(date).toHaveAttribute('min', today());
     await expect(date).toHaveAttribute('max', addDays(today(), 30));
-    await expect(page.getByLabel('Ora di inizio')).toHaveValue('08:00');
-    await expect(page.getByLabel('Ora di fine')).toHaveValue('18:00');
     await expect(page.getByLabel(/Destinazione/)).toHaveValue('');
 
     await chooseWindow(page, tomorrow(), '10:00', '12:00');
@@ -244,10 +260,9 @@ test.describe('user dashboard: bookings', () => {
     await page.getByRole('button', { name: 'Annulla', exact: true }).click();
     const open = page.getByRole('button', { name: 'Nuova prenotazione' });
     await expect(open).toBeFocused();
+    const reopened = new Date();
     await open.click();
-    await expect(page.getByLabel('Data', { exact: true })).toHaveValue(today());
-    await expect(page.getByLabel('Ora di inizio')).toHaveValue('08:00');
-    await expect(page.getByLabel('Ora di fine')).toHaveValue('18:00');
+    await expectDefaultWindow(page, reopened);
     await expect(page.getByLabel(/Destinazione/)).toHaveValue('');
     await expect(page.getByText('Seleziona una data per la prenotazione')).toHaveCount(0);
   });

@@ -8,7 +8,7 @@ import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
 import {
   availabilityWindow,
-  emptyBookingForm,
+  defaultBookingForm,
   validateBookingForm,
   type BookingFormErrors,
   type BookingFormField,
@@ -19,6 +19,8 @@ import { useAvailableBikes, useCreateBooking } from './queries';
 interface BookingFormProps {
   /** Today in the college's time zone: the default date and the earliest allowed. */
   today: string;
+  /** The college's time zone: the defaults are read in it. */
+  timeZone: string;
   /** The last bookable date, when the booking horizon is known. */
   maxDate: string | undefined;
   onCancel: () => void;
@@ -65,8 +67,8 @@ const describedBy = (id: string, error: string | undefined, hint = false) =>
  * The new-booking form. Mounted when opened and unmounted when closed, so every opening
  * starts from the defaults of spec §4. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, onCancel, onCreated }: BookingFormProps) {
-  const [values, setValues] = useState<BookingFormValues>(() => emptyBookingForm(today));
+export function BookingForm({ today, maxDate, timeZone, onCancel, onCreated }: BookingFormProps) {
+  const [values, setValues] = useState<BookingFormValues>(() => defaultBookingForm(new Date(), timeZone));
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const create = useCreateBooking();
   const formRef = useRef<HTMLFormElement>(null);

@@ -4,7 +4,7 @@ import {
   availabilityWindow,
   bookingDateBounds,
   dashboardStats,
-  emptyBookingForm,
+  defaultBookingForm,
   formatBookingDate,
   formatEuroCents,
   formatTimeRange,
@@ -110,13 +110,27 @@ describe('display', () => {
 
 describe('the booking form', () => {
   it('starts from today, 08:00 to 18:00, no destination and no bike', () => {
-    expect(emptyBookingForm('2026-11-22')).toEqual({
+    // 07:30 in Rome.
+    expect(defaultBookingForm(new Date('2026-11-22T06:30:00Z'), 'Europe/Rome')).toEqual({
       dataPrenotazione: '2026-11-22',
       orarioInizio: '08:00',
       orarioFine: '18:00',
       destinazione: '',
       biciId: null,
     });
+    expect(defaultBookingForm(new Date('2026-11-22T07:00:00Z'), 'Europe/Rome').orarioInizio).toBe('08:00');
+  });
+
+  it('never proposes a start that has passed: the next quarter hour, or tomorrow late at night', () => {
+    const at = (iso: string) => {
+      const { dataPrenotazione, orarioInizio, orarioFine } = defaultBookingForm(new Date(iso), 'Europe/Rome');
+      return [dataPrenotazione, orarioInizio, orarioFine];
+    };
+    expect(at('2026-11-22T08:40:00Z')).toEqual(['2026-11-22', '09:45', '18:00']); // 09:40 in Rome
+    expect(at('2026-11-22T08:45:00Z')).toEqual(['2026-11-22', '10:00', '18:00']); // 09:45 exactly
+    expect(at('2026-11-22T16:20:00Z')).toEqual(['2026-11-22', '17:30', '18:30']);
+    expect(at('2026-11-22T21:50:00Z')).toEqual(['2026-11-22', '23:00', '23:59']);
+    expect(at('2026-11-22T22:05:00Z')).toEqual(['2026-11-23', '08:00', '18:00']); // 23:05
   });
 
   it("bounds the date from today in the college's time zone to the horizon", () => {
@@ -128,7 +142,7 @@ describe('the booking form', () => {
   });
 
   it('asks for available bikes only once date and both times are set and coherent', () => {
-    const values = emptyBookingForm('2026-11-22');
+    const values = defaultBookingForm(new Date('2026-11-22T06:00:00Z'), 'Europe/Rome');
     expect(availabilityWindow(values)).toEqual({ dataPrenotazione: '2026-11-22', orarioInizio: '08:00', orarioFine: '18:00' });
     expect(availabilityWindow({ ...values, dataPrenotazione: '' })).toBeNull();
     expect(availabilityWindow({ ...values, orarioFine: '' })).toBeNull();
@@ -136,7 +150,7 @@ describe('the booking form', () => {
   });
 
   it('asks for a date and a bike with the messages of spec §5', () => {
-    const result = validateBookingForm({ ...emptyBookingForm(''), biciId: null });
+    const result = validateBookingForm({ ...defaultBookingForm(new Date('2026-11-22T06:00:00Z'), 'Europe/Rome'), dataPrenotazione: '', biciId: null });
     expect(result).toEqual({
       ok: false,
       first: 'dataPrenotazione',
@@ -145,7 +159,7 @@ describe('the booking form', () => {
   });
 
   it('rejects an end before the start and a bike no longer available', () => {
-    const values = { ...emptyBookingForm('2026-11-22'), orarioInizio: '12:00', orarioFine: '10:00', biciId: 3 };
+    const values = { ...defaultBookingForm(new Date('2026-11-22T06:00:00Z'), 'Europe/Rome'), orarioInizio: '12:00', orarioFine: '10:00', biciId: 3 };
     const result = validateBookingForm(values, new Set([1, 2]));
     expect(result).toMatchObject({
       ok: false,
@@ -155,7 +169,7 @@ describe('the booking form', () => {
   });
 
   it('returns the request the server expects, with the destination trimmed or null', () => {
-    const values = { ...emptyBookingForm('2026-11-22'), destinazione: '  centro città ', biciId: 5 };
+    const values = { ...defaultBookingForm(new Date('2026-11-22T06:00:00Z'), 'Europe/Rome'), destinazione: '  centro città ', biciId: 5 };
     expect(validateBookingForm(values, new Set([5]))).toEqual({
       ok: true,
       request: { dataPrenotazione: '2026-11-22', orarioInizio: '08:00', orarioFine: '18:00', destinazione: 'centro città', biciId: 5 },

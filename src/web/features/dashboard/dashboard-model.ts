@@ -11,7 +11,7 @@ import {
   type BookingRequest,
   type PaymentStatus,
 } from '../../../shared/schemas/booking';
-import { addDays, isRealDate, zonedToday } from '../../../shared/time';
+import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 
 /** Used until GET /api/config answers, or if it fails. */
 export const FALLBACK_TIME_ZONE = 'Europe/Rome';
@@ -120,15 +120,32 @@ export interface BookingFormValues {
 export type BookingFormField = keyof BookingFormValues;
 export type BookingFormErrors = Partial<Record<BookingFormField, string>>;
 
-/** Spec §4: today, 08:00 to 18:00, no destination, no bike. */
-export function emptyBookingForm(today: string): BookingFormValues {
-  return {
-    dataPrenotazione: today,
-    orarioInizio: DEFAULT_START_TIME,
-    orarioFine: DEFAULT_END_TIME,
-    destinazione: '',
-    biciId: null,
-  };
+const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const toHhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * Spec §4: today, 08:00 to 18:00, no destination, no bike — as long as that window can
+ * still be booked. Later in the day the server refuses a start in the past, so the start
+ * becomes the next quarter of an hour (the end stays 18:00, or one hour later in the
+ * evening, at most 23:59); after 23:00 the form proposes tomorrow, 08:00 to 18:00.
+ */
+export function defaultBookingForm(now: Date, timeZone: string): BookingFormValues {
+  const today = zonedToday(now, timeZone);
+  const clock = toMinutes(zonedClock(now, timeZone));
+  const start = toMinutes(DEFAULT_START_TIME);
+  const end = toMinutes(DEFAULT_END_TIME);
+  let window = { dataPrenotazione: today, orarioInizio: DEFAULT_START_TIME, orarioFine: DEFAULT_END_TIME };
+  if (clock > start) {
+    const next = Math.ceil((clock + 1) / 15) * 15;
+    const lastStart = 23 * 60;
+    const endOfDay = 23 * 60 + 59;
+    window =
+      next <= lastStart
+        ? { dataPrenotazione: today, orarioInizio: toHhmm(next), orarioFine: toHhmm(Math.min(endOfDay, Math.max(end, next + 60))) }
+        : { ...window, dataPrenotazione: addDays(today, 1) };
+  }
+  return { ...window, destinazione: '', biciId: null };
 }
 
 /** The dates the form accepts: today (in the college's time zone) up to the booking horizon. */

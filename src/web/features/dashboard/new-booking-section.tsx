@@ -55,15 +55,13 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
     );
   } else {
     // Today in the college's time zone, read at the moment the form opens.
-    const { min, max } = bookingDateBounds(
-      new Date(),
-      config.data?.timeZone ?? FALLBACK_TIME_ZONE,
-      config.data?.bookingHorizonDays,
-    );
+    const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
+    const { min, max } = bookingDateBounds(new Date(), timeZone, config.data?.bookingHorizonDays);
     body = (
       <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
         <BookingForm
           today={min}
+          timeZone={timeZone}
           maxDate={max}
           onCancel={() => {
             returnFocus.current = true;
