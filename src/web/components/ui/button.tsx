@@ -1,5 +1,6 @@
 import { cva, type VariantProps } from 'class-variance-authority';
-import type { ComponentProps } from 'react';
+import { LoaderCircleIcon } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Slot } from 'radix-ui';
 import { cn } from '../../lib/utils';
 
@@ -50,4 +51,9 @@ export function Button({ className, variant, size, asChild = false, type, ...pro
       {...props}
     />
   );
+}
+
+/** A button's leading icon, replaced by a spinning one while its action runs. */
+export function ButtonIcon({ pending, icon = null }: { pending: boolean; icon?: ReactNode }) {
+  return pending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : icon;
 }

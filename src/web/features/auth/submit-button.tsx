@@ -1,6 +1,5 @@
-import { LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Button } from '../../components/ui/button';
+import { Button, ButtonIcon } from '../../components/ui/button';
 
 interface SubmitButtonProps {
   pending: boolean;
@@ -26,7 +25,7 @@ export function SubmitButton({ pending, icon, children, pendingLabel }: SubmitBu
 
   return (
     <Button ref={ref} type="submit" size="lg" className="w-full" disabled={pending}>
-      {pending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : icon}
+      <ButtonIcon pending={pending} icon={icon} />
       {children}
       {pending ? <span className="sr-only">{pendingLabel}</span> : null}
     </Button>

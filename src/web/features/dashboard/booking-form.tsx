@@ -1,7 +1,7 @@
-import { CalendarPlusIcon, LoaderCircleIcon } from 'lucide-react';
+import { CalendarPlusIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { DESTINATION_MAX } from '../../../shared/constants';
-import { Button } from '../../components/ui/button';
+import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { serverMessage } from '../auth/api-errors';
@@ -205,11 +205,7 @@ export function BookingForm({ today, maxDate, timeZone, onCancel, onCreated }: B
           Annulla
         </Button>
         <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? (
-            <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
-          ) : (
-            <CalendarPlusIcon aria-hidden="true" />
-          )}
+          <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
           Prenota
         </Button>
       </div>

@@ -1,4 +1,4 @@
-import { CalendarIcon, ClockIcon, CreditCardIcon, LoaderCircleIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
+import { CalendarIcon, ClockIcon, CreditCardIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'wouter';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
@@ -15,7 +15,7 @@ import {
   AlertDialogTrigger,
 } from '../../components/ui/alert-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
+import { Button, ButtonIcon } from '../../components/ui/button';
 import { BOOKING_STATO_BADGE, formatBookingDate, formatEuroCents, formatTimeRange, paymentDisplay } from './dashboard-model';
 import { useCancelBooking } from './queries';
 
@@ -77,7 +77,7 @@ function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted:
         <AlertDialogFooter>
           <AlertDialogCancel disabled={cancel.isPending}>Annulla</AlertDialogCancel>
           <AlertDialogAction onClick={confirm} disabled={cancel.isPending}>
-            {cancel.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
+            <ButtonIcon pending={cancel.isPending} />
             Elimina
           </AlertDialogAction>
         </AlertDialogFooter>

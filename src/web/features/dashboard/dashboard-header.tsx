@@ -1,8 +1,8 @@
-import { BikeIcon, LoaderCircleIcon, LogOutIcon, ShieldCheckIcon } from 'lucide-react';
+import { BikeIcon, LogOutIcon, ShieldCheckIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
+import { Button, ButtonIcon } from '../../components/ui/button';
 import { useLogout } from '../auth/use-logout';
 
 /** Top bar (brand, admin button, logout) and the welcome line with the user's name. */
@@ -28,11 +28,7 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-            {logout.isPending ? (
-              <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
-            ) : (
-              <LogOutIcon aria-hidden="true" />
-            )}
+            <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
             Esci
           </Button>
         </nav>
