@@ -32,7 +32,10 @@ const isRoot = process.getuid?.() === 0;
 if (isRoot && existsSync('/etc/debian_version')) {
   console.log('Nessun Chromium trovato: installo il pacchetto `chromium` con apt-get…');
   try {
-    execSync('apt-get update && apt-get install -y chromium', { stdio: 'inherit' });
+    execSync('apt-get update && apt-get install -y chromium', {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch {
     console.error('Installazione di chromium con apt-get non riuscita.');
     process.exit(1);
