@@ -1,23 +1,51 @@
 import { spawnSync } from 'node:child_process';
-import { eq } from 'drizzle-orm';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, biciclette, residenti } from '../../src/server/db/schema.js';
 import { DEMO_ACCOUNTS, DEMO_BIKES, ensureAdmin, seedDemo } from '../../src/server/db/seed.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { ROOT } from '../helpers/server-process.js';
+import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
 
 const silent = pino({ level: 'silent' });
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+/** An empty database (no migrations applied) standing for an external server. */
+let external: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
   database = await createTestDatabase();
+  external = await createTestDatabase({ empty: true });
 });
 afterAll(async () => {
   await database.drop();
+  await external.drop();
 });
 
 describe('start-up', () => {
+  it('with DATABASE_URL uses that server: migrates it, seeds only if asked, and serves', { timeout: 60_000 }, async () => {
+    const port = String(await freePort());
+    const server = await startServer(['node', '--import', 'tsx', 'src/server/main.ts'], {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: external.url,
+      DATA_DIR: path.join(os.tmpdir(), `bicielis-unused-${port}`),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    try {
+      expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({ status: 'ok', db: 'ok' });
+      // No embedded PostgreSQL was started, and no demo data loaded (SEED_DEMO defaults to false).
+      expect(existsSync(path.join(os.tmpdir(), `bicielis-unused-${port}`, 'postgres'))).toBe(false);
+      const tables = await external.db.execute(sql`select count(*)::int as n from biciclette`);
+      expect(tables.rows[0]).toEqual({ n: 0 });
+    } finally {
+      stopGroup(server.child, 'SIGTERM');
+      expect(await waitForExit(server.child)).toBe(0);
+    }
+  });
+
   it('exits with code 1 and names the variable on a bad configuration', () => {
     const run = spawnSync('node', ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: ROOT,

@@ -9,13 +9,18 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** A fresh, migrated database of its own (a copy of the template), dropped by `drop()`. */
-export async function createTestDatabase(): Promise<Database & { url: string; drop(): Promise<void> }> {
+/**
+ * A fresh, migrated database of its own (a copy of the template), dropped by `drop()`;
+ * with `empty`, a database with nothing in it (as a new external server would be).
+ */
+export async function createTestDatabase(
+  options: { empty?: boolean } = {},
+): Promise<Database & { url: string; drop(): Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
   const name = `bicielis_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+  await admin.query(options.empty ? `create database ${name}` : `create database ${name} template ${inject('pgTemplate')}`);
   await admin.end();
   const url = withDatabase(adminUrl, name);
   const database = connectDatabase(url, { max: 20 });
