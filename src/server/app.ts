@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import type { Logger } from './logger.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
+import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -66,10 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
-    errorResponseBuilder: (_req, ctx) => ({
-      statusCode: 429,
-      message: `Troppi tentativi. Riprova tra ${Math.max(1, Math.ceil(ctx.ttl / 60_000))} minuti.`,
-    }),
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: tooManyAttemptsMessage(ctx.ttl) }),
   });
   registerOriginCheck(app, deps.config.publicOrigin);
   registerAuth(app);

@@ -1,3 +1,4 @@
+import { useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { ChangePasswordPage } from './features/auth/change-password-page';
@@ -13,6 +14,11 @@ import { useCurrentUser } from './lib/session';
 export function AppRoutes() {
   const [location] = useLocation();
   const { data: user, isPending } = useCurrentUser();
+  // A new screen starts at its top: the browser only does this for full page loads, and a
+  // long form (registration on a phone) would otherwise open the next screen half-way down.
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location]);
 
   if (isPending) return <FullScreenSpinner label="Caricamento BiciElis..." />;
 

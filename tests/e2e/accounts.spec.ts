@@ -59,6 +59,8 @@ test.describe('accounts', () => {
   test('a resident registers with a sigla, logs out and logs in again', async ({ page }) => {
     const email = uniqueEmail('residente');
     const password = 'bici-residente-1';
+    // On a phone, where the form is longer than the screen.
+    await page.setViewportSize({ width: 375, height: 812 });
 
     await page.goto('/login');
     await page.getByRole('link', { name: 'Registrati' }).click();
@@ -85,6 +87,8 @@ test.describe('accounts', () => {
     await expect(notice(page, 'Registrazione completata!')).toContainText('email');
     await expect(page).toHaveURL('/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: `Benvenuto, ${RESIDENT.nome} ${RESIDENT.cognome}` })).toBeVisible();
+    // The dashboard opens at its top, not where the long form was scrolled to.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
     const me = await (await page.request.get('/api/current-user')).json();
     expect(me).toMatchObject({ email, isResidente: true, siglaResidente: RESIDENT.sigla, ruolo: 'user' });
 

@@ -22,7 +22,7 @@ export const AUTH_RATE_LIMITS = {
   validateSiglaPerIp: { max: 60, timeWindow: 60_000 },
 } as const;
 
-/** The Italian 429 message, the same as the one of app.ts's errorResponseBuilder. */
+/** The Italian 429 message, for the plugin's own limits (app.ts) and the login counters alike. */
 export function tooManyAttemptsMessage(ttlMs: number): string {
   return `Troppi tentativi. Riprova tra ${Math.max(1, Math.ceil(ttlMs / 60_000))} minuti.`;
 }
