@@ -16,7 +16,8 @@ export class ApiError extends Error {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-function serverMessage(body: unknown): string | undefined {
+/** The `message` of an API error body, when it has a non-empty one. */
+export function bodyMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || !('message' in body)) return undefined;
   const { message } = body;
   return typeof message === 'string' && message.trim() !== '' ? message : undefined;
@@ -34,7 +35,7 @@ function parseBody(text: string): unknown {
 async function toApiError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   const body = parseBody(text);
-  const message = serverMessage(body) ?? `${res.status}: ${text || res.statusText}`;
+  const message = bodyMessage(body) ?? `${res.status}: ${text || res.statusText}`;
   return new ApiError(res.status, body, message);
 }
 

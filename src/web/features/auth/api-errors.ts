@@ -1,4 +1,4 @@
-import { ApiError } from '../../lib/api';
+import { ApiError, bodyMessage } from '../../lib/api';
 
 /**
  * The message the server put in its error body (`{ message }`), when there is one. A
@@ -6,9 +6,7 @@ import { ApiError } from '../../lib/api';
  * `undefined`, so each screen can show its own fallback text.
  */
 export function serverMessage(error: unknown): string | undefined {
-  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return undefined;
-  const { message } = error.body as { message?: unknown };
-  return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+  return error instanceof ApiError ? bodyMessage(error.body) : undefined;
 }
 
 /** Per-field messages of a 400 (`{ fields: { email: '…' } }`), when the server sent them. */
