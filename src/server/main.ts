@@ -39,8 +39,10 @@ async function main(cfg: Config) {
   }
   const database = connectDatabase(url);
   await runMigrations(database.db);
+  // The configured admin first, then the demo data, which does not count that admin as
+  // content: on a new database both are there (behaviour.md §1).
   if (cfg.admin) await ensureAdmin(database.db, cfg.admin, log);
-  const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log) : [];
+  const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log, cfg.admin?.email) : [];
 
   const sessionCache = new SessionCache();
   const revocations = listenForRevocations(url, sessionCache, log);

@@ -46,6 +46,43 @@ describe('start-up', () => {
     }
   });
 
+  it('with ADMIN_EMAIL and SEED_DEMO on a new database loads the demo data and the configured admin', { timeout: 60_000 }, async () => {
+    const fresh = await createTestDatabase({ empty: true });
+    const port = String(await freePort());
+    const server = await startServer(['node', '--import', 'tsx', 'src/server/main.ts'], {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: fresh.url,
+      DATA_DIR: path.join(os.tmpdir(), `bicielis-unused-${port}`),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SEED_DEMO: 'true',
+      ADMIN_EMAIL: 'Direzione@Collegio.it',
+      ADMIN_PASSWORD: 'direzione-segreta-1',
+    });
+    try {
+      const login = async (email: string, password: string) => {
+        const res = await fetch(`${server.url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+        expect(res.status).toBe(200);
+        return res.headers.getSetCookie()[0]!.split(';')[0]!;
+      };
+      const adminCookie = await login('direzione@collegio.it', 'direzione-segreta-1');
+      const bikes = (await (await fetch(`${server.url}/api/biciclette`, { headers: { cookie: adminCookie } })).json()) as unknown[];
+      expect(bikes).toHaveLength(DEMO_BIKES.length);
+      for (const demo of DEMO_ACCOUNTS) await login(demo.email, demo.password);
+      expect(server.output()).toContain('residente@bicielis.demo');
+      const codes = await fresh.db.execute(sql`select count(*)::int as n from residenti`);
+      expect(codes.rows[0]).toEqual({ n: 8 });
+    } finally {
+      stopGroup(server.child, 'SIGTERM');
+      expect(await waitForExit(server.child)).toBe(0);
+      await fresh.drop();
+    }
+  });
+
   it('exits with code 1 and names the variable on a bad configuration', () => {
     const run = spawnSync('node', ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: ROOT,
@@ -73,6 +110,35 @@ describe('start-up', () => {
     expect(await verifyPassword(row!.passwordHash, resident.password)).toBe(true);
     expect(await seedDemo(database.db, silent)).toEqual([]);
     expect((await database.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
+  });
+
+  it('counts only the configured admin as nothing: demo data still loads beside it, once', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await ensureAdmin(fresh.db, { email: 'capo@collegio.it', password: 'segreta-123' }, silent);
+      expect(await seedDemo(fresh.db, silent)).toEqual([]); // without the admin's email it is not empty
+      const created = await seedDemo(fresh.db, silent, ' Capo@Collegio.it ');
+      expect(created).toHaveLength(DEMO_ACCOUNTS.length);
+      expect((await fresh.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
+      expect(await seedDemo(fresh.db, silent, 'capo@collegio.it')).toEqual([]);
+      expect((await fresh.db.select().from(users)).length).toBe(DEMO_ACCOUNTS.length + 1);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('an ADMIN_EMAIL that is also a demo address keeps its configured password', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const demoAdmin = DEMO_ACCOUNTS.find((a) => a.ruolo === 'admin')!;
+      await ensureAdmin(fresh.db, { email: demoAdmin.email, password: 'configurata-789' }, silent);
+      const created = await seedDemo(fresh.db, silent, demoAdmin.email);
+      expect(created.map((a) => a.email)).not.toContain(demoAdmin.email);
+      const [admin] = await fresh.db.select().from(users).where(eq(users.email, demoAdmin.email));
+      expect(await verifyPassword(admin!.passwordHash, 'configurata-789')).toBe(true);
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it('creates the ADMIN_EMAIL admin if missing and leaves an existing account alone', async () => {

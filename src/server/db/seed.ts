@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, ne } from 'drizzle-orm';
 import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/password.js';
 import type { Db } from './client.js';
@@ -38,17 +38,26 @@ export const DEMO_ACCOUNTS = [
   { email: 'esterno@bicielis.demo', password: 'esterno-demo-2026', nome: 'Laura', cognome: 'Verdi', ruolo: 'user' as const, sigla: null },
 ];
 
-/** Loads demo data into an empty database. Returns the accounts created (to print), or []. */
-export async function seedDemo(db: Db, log: Logger): Promise<typeof DEMO_ACCOUNTS> {
-  const [row] = await db.select({ n: count() }).from(users);
+/**
+ * Loads demo data into an empty database. Returns the accounts created (to print), or [].
+ * "Empty" means no bikes, no resident codes and no users other than the `ADMIN_EMAIL`
+ * admin (`configuredAdmin`), which start-up may have created already: behaviour.md §1 wants
+ * both on a new database.
+ */
+export async function seedDemo(db: Db, log: Logger, configuredAdmin?: string): Promise<typeof DEMO_ACCOUNTS> {
+  const others = configuredAdmin ? ne(users.email, configuredAdmin.trim().toLowerCase()) : undefined;
+  const [row] = await db.select({ n: count() }).from(users).where(others);
   const [bikes] = await db.select({ n: count() }).from(biciclette);
-  if ((row?.n ?? 0) > 0 || (bikes?.n ?? 0) > 0) return [];
-  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  const [codes] = await db.select({ n: count() }).from(residenti);
+  if ((row?.n ?? 0) > 0 || (bikes?.n ?? 0) > 0 || (codes?.n ?? 0) > 0) return [];
+  // An ADMIN_EMAIL that is also a demo address keeps its configured password.
+  const accounts = DEMO_ACCOUNTS.filter((a) => a.email !== configuredAdmin?.trim().toLowerCase());
+  const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
   await db.transaction(async (tx) => {
     await tx.insert(biciclette).values(DEMO_BIKES);
     await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
     await tx.insert(users).values(
-      DEMO_ACCOUNTS.map((a, i) => ({
+      accounts.map((a, i) => ({
         email: a.email,
         passwordHash: hashes[i]!,
         nome: a.nome,
@@ -60,7 +69,7 @@ export async function seedDemo(db: Db, log: Logger): Promise<typeof DEMO_ACCOUNT
     );
   });
   log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length }, 'demo data loaded');
-  return DEMO_ACCOUNTS;
+  return accounts;
 }
 
 /** Makes sure the admin named by ADMIN_EMAIL exists. Never changes an existing account. */
