@@ -6,10 +6,11 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
+import { listenForChanges } from './db/notifications.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
-import { listenForRevocations, SessionCache } from './modules/auth/session-cache.js';
+import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
 import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
 import { invalidateAvailability } from './modules/bookings/service.js';
@@ -45,8 +46,8 @@ async function main(cfg: Config) {
   const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log, cfg.admin?.email) : [];
 
   const sessionCache = new SessionCache();
-  const revocations = listenForRevocations(url, sessionCache, log);
-  await revocations.ready;
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, log);
+  await listener.ready;
 
   const app = await buildApp({
     config: cfg,
@@ -91,7 +92,7 @@ async function main(cfg: Config) {
     try {
       scheduler.stop();
       await app.close();
-      await revocations.stop();
+      await listener.stop();
       await database.close();
       await embedded?.stop();
       clearTimeout(force);

@@ -11,7 +11,8 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/server/db/embedded.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { createLogger } from '../../src/server/logger.js';
-import { listenForRevocations, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import { listenForChanges } from '../../src/server/db/notifications.js';
+import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { ROOT } from '../helpers/server-process.js';
 
 export interface LoadResult {
@@ -82,10 +83,10 @@ export async function listenApp(database: Database, url: string): Promise<{ app:
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
   // As in main.ts: the session cache, kept coherent by the database's notifications.
   const sessionCache = new SessionCache();
-  const revocations = listenForRevocations(url, sessionCache, createLogger('warn'));
-  await revocations.ready;
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
+  await listener.ready;
   const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
-  app.addHook('onClose', () => revocations.stop());
+  app.addHook('onClose', () => listener.stop());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
