@@ -13,6 +13,7 @@ import { createLogger } from './logger.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
 import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
+import { AVAILABILITY_CHANNEL, availabilityCacheFor } from './modules/bookings/availability-cache.js';
 import { invalidateAvailability } from './modules/bookings/service.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -46,7 +47,8 @@ async function main(cfg: Config) {
   const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log, cfg.admin?.email) : [];
 
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, log);
+  // One connection LISTENing for both caches (decisions 008 and 011).
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [AVAILABILITY_CHANNEL]: availabilityCacheFor(database.db) }, log);
   await listener.ready;
 
   const app = await buildApp({

@@ -103,7 +103,7 @@ describe('bikes and availability', () => {
     expect(adjacent.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
-  it('a booking made here shows at once; one made by another process within a second', async () => {
+  it('a booking made here or by another process shows at once', async () => {
     const [a, b] = [await user(), await user()];
     const id1 = await bike('1');
     const id2 = await bike('2');
@@ -112,15 +112,14 @@ describe('bikes and availability', () => {
     expect(await ids()).toEqual([id1, id2]);
     expect((await book(b, { ...window, biciId: id1 })).statusCode).toBe(201);
     expect(await ids()).toEqual([id2]);
-    // Another app process writes straight to the database: this process learns it when
-    // its one-second cache of the answer runs out.
+    // Another app process writes straight to the database. This app has no listener, so its
+    // answer cache is off (tests/api/availability-cache.test.ts: with one, the notification
+    // empties it within moments).
     const [u] = await ctx.database.db.insert(users).values({ nome: 'X', cognome: 'Y', email: 'altro@test.it', passwordHash: 'x' }).returning();
     await ctx.database.db.insert(prenotazioni).values({
       userId: u!.id, biciId: id2, dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '11:00',
       inizio: new Date('2026-11-22T09:00:00Z'), fine: new Date('2026-11-22T10:00:00Z'),
     });
-    expect(await ids()).toEqual([id2]);
-    ctx.clock.advance(1000);
     expect(await ids()).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import { runMigrations } from '../../src/server/db/migrate.js';
 import { createLogger } from '../../src/server/logger.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import { AVAILABILITY_CHANNEL, availabilityCacheFor } from '../../src/server/modules/bookings/availability-cache.js';
 import { ROOT } from '../helpers/server-process.js';
 
 export interface LoadResult {
@@ -81,9 +82,13 @@ export async function benchDatabase(): Promise<BenchDb> {
 /** The real app on `database`, listening on a free loopback port. */
 export async function listenApp(database: Database, url: string): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
-  // As in main.ts: the session cache, kept coherent by the database's notifications.
+  // As in main.ts: the session and availability caches, kept coherent by the database's notifications.
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
+  const listener = listenForChanges(
+    url,
+    { [AUTH_CHANNEL]: sessionCache, [AVAILABILITY_CHANNEL]: availabilityCacheFor(database.db) },
+    createLogger('warn'),
+  );
   await listener.ready;
   const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
   app.addHook('onClose', () => listener.stop());

@@ -1,7 +1,8 @@
 /**
  * A small time-bounded cache: entries live `ttlMs` by the injected clock's time, at most
- * `maxEntries` of them (the oldest goes first). For hot reads where a second of staleness
- * from *other* processes is acceptable; writers in this process call `clear()`.
+ * `maxEntries` of them (the oldest goes first). The availability cache is built on it
+ * (modules/bookings/availability-cache.ts), emptied by this process's writes and by the
+ * database's notifications of everyone else's.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();

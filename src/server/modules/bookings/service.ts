@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
+import { availabilityCacheFor } from './availability-cache.js';
 import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
@@ -116,27 +116,12 @@ function prepareAvailable(db: Db) {
 const availableStatements = new WeakMap<Db, ReturnType<typeof prepareAvailable>>();
 
 /**
- * Answers of the availability query, per database handle and window, for one second. Most
- * people open the form on the same default window, so under load most requests are served
- * from here. Every write of this process that can change availability clears it (bookings
- * created or cancelled, life-cycle transitions, admin changes to bikes); writes by another
- * process show here within a second, and the database constraints still decide every
- * booking. docs/decisions/007-availability-hot-path.md.
+ * Forgets cached availability at once: call after any write of this process that changes
+ * bookings or bikes. The database's notification would do it too, a moment later
+ * (availability-cache.ts); this closes that window for the writer's own next read.
  */
-export const AVAILABILITY_CACHE_MS = 1000;
-const availabilityCaches = new WeakMap<Db, TtlCache<JsonText<BikeDto[]>>>();
-function availabilityCache(db: Db) {
-  let cache = availabilityCaches.get(db);
-  if (!cache) {
-    cache = new TtlCache(AVAILABILITY_CACHE_MS, 256);
-    availabilityCaches.set(db, cache);
-  }
-  return cache;
-}
-
-/** Forgets cached availability: call after any write that changes bookings or bikes. */
 export function invalidateAvailability(db: Db): void {
-  availabilityCaches.get(db)?.clear();
+  availabilityCacheFor(db).clear();
 }
 
 /** JSON text of a value of type T, ready to send as the body of a reply. */
@@ -151,19 +136,21 @@ export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest):
     availableStatements.set(deps.db, statement);
   }
   const now = deps.clock.now();
-  const cache = availabilityCache(deps.db);
+  const cache = availabilityCacheFor(deps.db);
   const key = `${inizio.getTime()}-${fine.getTime()}`;
   const cached = cache.get(key, now);
   if (cached) return cached;
   const params = { from: inizio.toISOString(), to: fine.toISOString(), now: now.toISOString(), hold: deps.config.paymentHoldMinutes };
+  let version = cache.version;
   let [row] = await statement.execute(params);
   if (row?.due) {
     await applyLifecycle(deps.db, now, deps.config.paymentHoldMinutes);
     cache.clear();
+    version = cache.version;
     [row] = await statement.execute(params);
   }
   const json = (row?.json ?? '[]') as JsonText<BikeDto[]>;
-  cache.set(key, json, now);
+  cache.set(key, json, now, version);
   return json;
 }
 

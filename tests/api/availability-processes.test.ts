@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { build } from 'esbuild';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/server/db/schema.js';
+import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { AVAILABILITY_CACHE_MS } from '../../src/server/modules/bookings/availability-cache.js';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * Two real processes on one database: the app serving, and the built CLI importing bikes.
+ * Both entry points are bundled as `npm run build` bundles them (scripts/build-server.mjs),
+ * into a folder of this test's own under .tmp/ (dist/ is left alone).
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let outdir: string;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await fs.mkdir(path.join(ROOT, '.tmp'), { recursive: true });
+  outdir = await fs.mkdtemp(path.join(ROOT, '.tmp', 'availability-build-'));
+  await build({
+    entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts' },
+    absWorkingDir: ROOT,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+});
+
+afterAll(async () => {
+  if (server) {
+    stopGroup(server.child, 'SIGTERM');
+    await waitForExit(server.child).catch(() => undefined);
+  }
+  await database.drop();
+  await fs.rm(outdir, { recursive: true, force: true });
+});
+
+function runCli(args: string[]) {
+  const child = spawn('node', [path.join(outdir, 'cli.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const done = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { done, output: () => output };
+}
+
+describe('availability across processes', () => {
+  it('a bike imported by the CLI appears in the running app at once, not when its cached answer expires', { timeout: 60_000 }, async () => {
+    const port = String(await freePort());
+    server = await startServer(['node', '--enable-source-maps', path.join(outdir, 'main.js')], {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      DATA_DIR: path.join(outdir, 'data'),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    const [user] = await database.db
+      .insert(users)
+      .values({ nome: 'Ada', cognome: 'Rossi', email: 'ada@test.it', passwordHash: 'not-used-here', isResidente: true })
+      .returning({ id: users.id });
+    const { token } = await createSession(database.db, user!.id, 'session', new Date());
+    const tomorrow = addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
+    const window = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
+    const available = async (w = window) => {
+      const res = await fetch(`${server!.url}/api/biciclette/available`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `bicielis_session=${token}` },
+        body: JSON.stringify(w),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { numero: string }[]).map((b) => b.numero);
+    };
+    // The app process does serve from its cache: a bike added without a notification (the
+    // trigger off for that one transaction) is not seen while the cached answer lives.
+    const other = { ...window, orarioInizio: '12:00', orarioFine: '13:00' };
+    expect(await available(other)).not.toContain('QUIET-1');
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table biciclette disable trigger biciclette_notify_availability`);
+      await tx.execute(sql`insert into biciclette (numero, modello) values ('QUIET-1', 'City Bike')`);
+      await tx.execute(sql`alter table biciclette enable trigger biciclette_notify_availability`);
+    });
+    expect(await available(other)).not.toContain('QUIET-1');
+
+    const csv = path.join(outdir, 'bikes.csv');
+    await fs.writeFile(csv, 'numero,modello\nCLI-1,City Bike\n');
+
+    // The CLI is held at its insert by a lock of this test (reads are not blocked), so that
+    // the app's cache can be warmed for the window a moment before the CLI commits.
+    const lock = new pg.Client({ connectionString: database.url });
+    await lock.connect();
+    try {
+      await lock.query('begin');
+      await lock.query('lock table biciclette in share mode');
+      const cli = runCli(['bikes', 'import', csv]);
+      for (let waited = 0; ; waited += 20) {
+        const blocked = await database.db.execute(
+          sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'insert into "biciclette"%'`,
+        );
+        if (blocked.rows.length > 0) break;
+        if (waited > 30_000) throw new Error(`the CLI never reached its insert:\n${cli.output()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+
+      const warmed = performance.now();
+      expect(await available()).not.toContain('CLI-1');
+      expect(await available()).not.toContain('CLI-1'); // served from the cache
+      await lock.query('commit');
+      const released = performance.now();
+      expect(await cli.done).toBe(0);
+      expect(cli.output()).toContain('Biciclette: 1 inserite');
+
+      let seen = false;
+      while (!seen && performance.now() - released < 2000) {
+        seen = (await available()).includes('CLI-1');
+        if (!seen) await new Promise((r) => setTimeout(r, 10));
+      }
+      const sinceWarm = performance.now() - warmed;
+      expect(seen, 'the imported bike is offered within 2 s').toBe(true);
+      // The answer cached when warming would be served until it expired: seeing the bike
+      // sooner than that means the notification, not the expiry, ended it.
+      expect(sinceWarm).toBeLessThan(AVAILABILITY_CACHE_MS);
+    } finally {
+      await lock.end();
+    }
+
+    stopGroup(server.child, 'SIGTERM');
+    expect(await waitForExit(server.child)).toBe(0);
+    server = undefined;
+  });
+});
