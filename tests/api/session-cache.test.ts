@@ -83,4 +83,20 @@ describe('session cache, kept coherent by the database', () => {
     // It reconnects by itself.
     expect(await until(() => cache.active)).toBe(true);
   });
+
+  it('does not keep a session read just before another process ended it', async () => {
+    const { hash, me } = await loggedIn();
+    cache.evictSession(hash);
+    // The lookup is in flight while the session is deleted elsewhere and the notification
+    // arrives before the lookup's reply: hold the reply until the eviction has been applied.
+    const [row] = await ctx.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+    expect(row).toBeDefined();
+    const version = cache.version;
+    await ctx.database.db.delete(sessions).where(eq(sessions.tokenHash, hash));
+    expect(await until(() => cache.version !== version)).toBe(true);
+    const found = { tokenHash: hash, user: { id: row!.userId } } as unknown as Parameters<SessionCache['set']>[1];
+    cache.set(hash, found, version); // the stale reply
+    expect(cache.get(hash)).toBeUndefined();
+    expect((await me()).statusCode).toBe(401);
+  });
 });

@@ -65,9 +65,10 @@ async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promis
   const tokenHash = hashSessionToken(token);
   const cache = request.server.deps.sessionCache;
   let found = cache?.get(tokenHash) ?? null;
+  const version = cache?.version ?? 0;
   if (!found) {
     found = await findSessionByHash(database.db, tokenHash, 'session');
-    if (found) cache?.set(tokenHash, found);
+    if (found) cache?.set(tokenHash, found, version);
   }
   if (!found) {
     clearSessionCookie(request, reply);
@@ -82,7 +83,7 @@ async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promis
   }
   if (now.getTime() - found.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
     const expiresAt = await touchSession(database.db, found.tokenHash, now);
-    cache?.set(tokenHash, { ...found, lastSeenAt: now, expiresAt });
+    cache?.set(tokenHash, { ...found, lastSeenAt: now, expiresAt }, version);
     setSessionCookie(request, reply, token, expiresAt);
   }
   request.user = found.user;

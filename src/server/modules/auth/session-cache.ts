@@ -17,6 +17,7 @@ export const AUTH_CHANNEL = 'bicielis_auth';
 export class SessionCache implements NotifiedCache {
   private readonly entries = new Map<string, { found: FoundSession; until: number }>();
   private live = false;
+  private generation = 0;
 
   constructor(
     private readonly ttlMs = 10_000,
@@ -31,7 +32,16 @@ export class SessionCache implements NotifiedCache {
 
   setActive(active: boolean): void {
     this.live = active;
+    this.generation++;
     if (!active) this.entries.clear();
+  }
+
+  /**
+   * Taken before a database lookup and handed to `set`: a session read just before another
+   * process ended it (the notification can overtake the lookup's reply) is then not kept.
+   */
+  get version(): number {
+    return this.generation;
   }
 
   get(tokenHash: string): FoundSession | undefined {
@@ -45,8 +55,8 @@ export class SessionCache implements NotifiedCache {
     return hit.found;
   }
 
-  set(tokenHash: string, found: FoundSession): void {
-    if (!this.live) return;
+  set(tokenHash: string, found: FoundSession, version: number): void {
+    if (!this.live || version !== this.generation) return;
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
@@ -66,6 +76,7 @@ export class SessionCache implements NotifiedCache {
 
   /** Applies one notification payload: `s:<token hash>` or `u:<user id>`. */
   apply(payload: string): void {
+    this.generation++;
     if (payload.startsWith('s:')) this.evictSession(payload.slice(2));
     else if (payload.startsWith('u:')) this.evictUser(Number(payload.slice(2)));
     else this.entries.clear();
