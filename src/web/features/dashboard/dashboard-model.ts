@@ -11,6 +11,7 @@ import {
   type BookingRequest,
   type PaymentStatus,
 } from '../../../shared/schemas/booking';
+import { formatEuroCents } from '../../../shared/money';
 import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 
 /** Used until GET /api/config answers, or if it fails. */
@@ -59,12 +60,7 @@ export function dashboardStats(
 // ---------------------------------------------------------------------------------------
 // Display
 
-const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-
-/** 250 → "2,50 €" (with a non-breaking space, as Italian formatting wants). */
-export function formatEuroCents(cents: number): string {
-  return euro.format(cents / 100);
-}
+export { formatEuroCents };
 
 export const PAY_BUTTON_LABEL = `Paga ${formatEuroCents(EXTERNAL_FEE_CENTS)}`;
 

@@ -5,7 +5,7 @@ import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../auth/api-errors';
-import { formatEuroCents } from './dashboard-model';
+import { formatEuroCents } from '../../../shared/money';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
