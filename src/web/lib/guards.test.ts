@@ -11,7 +11,7 @@ describe('decideRoute', () => {
     expect(decideRoute('/', admin)).toEqual({ kind: 'redirect', to: '/dashboard' });
   });
 
-  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever'])(
+  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever', '/pagamento-simulato/cs_sim_abcdefgh'])(
     'shows login in place at %s without a user, the screen with one',
     (path) => {
       expect(decideRoute(path, null)).toEqual({ kind: 'login' });
@@ -24,6 +24,14 @@ describe('decideRoute', () => {
     expect(decideRoute(path, null)).toEqual({ kind: 'login' });
     expect(decideRoute(path, user)).toEqual({ kind: 'redirect', to: '/dashboard' });
     expect(decideRoute(path, admin)).toEqual({ kind: 'render' });
+  });
+
+  it('asks for a login on the simulated hosted checkout, which pays for the user\'s own booking', () => {
+    expect(decideRoute('/pagamento-simulato/cs_sim_abcdefgh', null)).toEqual({ kind: 'login' });
+    expect(decideRoute('/pagamento-simulato/cs_sim_abcdefgh', user)).toEqual({ kind: 'render' });
+    // The hosted flow's own pages stay as the spec has them: reachable without a login.
+    expect(decideRoute('/checkout/5', null)).toEqual({ kind: 'render' });
+    expect(decideRoute('/checkout-success', null)).toEqual({ kind: 'render' });
   });
 
   it('redirects /dashboard-admin to /admin for everyone (the /admin guard then applies)', () => {

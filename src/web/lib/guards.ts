@@ -13,8 +13,12 @@ const RENDER: GuardDecision = { kind: 'render' };
 const LOGIN: GuardDecision = { kind: 'login' };
 const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
 
-/** Paths that need a logged-in user (any role). Matched as prefixes, as the spec words it. */
-const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc'] as const;
+/**
+ * Paths that need a logged-in user (any role). Matched as prefixes, as the spec words it.
+ * `/pagamento-simulato` is the simulated provider's hosted checkout: it pays for a booking
+ * of the logged-in user, like /payment.
+ */
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato'] as const;
 
 type GuardUser = Pick<SessionUser, 'ruolo'>;
 
