@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
 
 interface SubmitButtonProps {
   pending: boolean;
@@ -7,6 +8,9 @@ interface SubmitButtonProps {
   children: ReactNode;
   /** Said to screen readers while the request runs, e.g. 'Accesso in corso...'. */
   pendingLabel: string;
+  className?: string;
+  /** Disabled for another reason than a running request (e.g. the form is still loading). */
+  disabled?: boolean;
 }
 
 /**
@@ -14,7 +18,7 @@ interface SubmitButtonProps {
  * button loses the focus; if nothing else took it when the request fails, it comes back
  * here, so a keyboard user is not sent back to the top of the page.
  */
-export function SubmitButton({ pending, icon, children, pendingLabel }: SubmitButtonProps) {
+export function SubmitButton({ pending, icon, children, pendingLabel, className, disabled = false }: SubmitButtonProps) {
   const ref = useRef<HTMLButtonElement>(null);
   const wasPending = useRef(false);
   useEffect(() => {
@@ -24,7 +28,7 @@ export function SubmitButton({ pending, icon, children, pendingLabel }: SubmitBu
   }, [pending]);
 
   return (
-    <Button ref={ref} type="submit" size="lg" className="w-full" disabled={pending}>
+    <Button ref={ref} type="submit" size="lg" className={cn('w-full', className)} disabled={pending || disabled}>
       <ButtonIcon pending={pending} icon={icon} />
       {children}
       {pending ? <span className="sr-only">{pendingLabel}</span> : null}
