@@ -1,0 +1,40 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleCheckIcon, LayoutDashboardIcon } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'wouter';
+import { CHECKOUT_SUCCESS_REDIRECT_MS, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import { formatEuroCents } from '../../../shared/money';
+import { Button } from '../../components/ui/button';
+import { AuthShell } from '../auth/auth-shell';
+import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
+
+/**
+ * /checkout-success (spec §2): where the hosted checkout sends the browser back. Confirms
+ * the payment and goes to the dashboard after 5 s, or at once with the button.
+ */
+export function CheckoutSuccessPage() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    // The booking is paid now: the dashboard must not show a cached 'Paga'.
+    void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+    const timer = setTimeout(() => navigate('/dashboard'), CHECKOUT_SUCCESS_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [navigate, queryClient]);
+
+  return (
+    <AuthShell title="Pagamento completato" description={`Il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} è andato a buon fine.`}>
+      <div className="grid gap-4 text-center">
+        <CircleCheckIcon className="mx-auto size-14 text-primary" aria-hidden="true" />
+        <p>La tua prenotazione è confermata. Tra 5 secondi torni alla dashboard.</p>
+        <Button asChild size="lg">
+          <Link href="/dashboard">
+            <LayoutDashboardIcon aria-hidden="true" />
+            Vai alla dashboard
+          </Link>
+        </Button>
+      </div>
+    </AuthShell>
+  );
+}
