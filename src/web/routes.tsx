@@ -5,10 +5,16 @@ import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
 import { RecoveryPage } from './features/auth/recovery-page';
 import { RegistrationPage } from './features/auth/registration-page';
-import { DashboardPage } from './features/dashboard/dashboard-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
+import {
+  CheckoutScreen,
+  CheckoutSuccessScreen,
+  DashboardScreen,
+  PaymentScreen,
+  SimulatedCheckoutScreen,
+} from './screens';
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
 export function AppRoutes() {
@@ -26,13 +32,18 @@ export function AppRoutes() {
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
   if (decision.kind === 'login') return <LoginPage />;
 
+  // The account screens are in the first download; every other screen is its own chunk (screens.tsx).
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />
       <Route path="/registrazione" component={RegistrationPage} />
       <Route path="/recupera-password" component={RecoveryPage} />
       <Route path="/cambio-password" component={ChangePasswordPage} />
-      <Route path="/dashboard" component={DashboardPage} />
+      <Route path="/dashboard" component={DashboardScreen} />
+      <Route path="/payment/:bookingId" component={PaymentScreen} />
+      <Route path="/checkout-success" component={CheckoutSuccessScreen} />
+      <Route path="/checkout/:bookingId?" component={CheckoutScreen} />
+      <Route path="/pagamento-simulato/:sessionId" component={SimulatedCheckoutScreen} />
       <Route component={NotFoundPage} />
     </Switch>
   );

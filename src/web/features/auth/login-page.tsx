@@ -15,6 +15,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
 import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { preloadScreenFor } from '../../screens';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
@@ -45,6 +46,8 @@ export function LoginPage() {
     mutationFn: (credentials: LoginRequest) => apiRequest<SessionUser>('POST', '/api/login', credentials),
     onSuccess: (user) => {
       toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
+      // The next screen's chunk downloads during the spec's 100 ms pause.
+      preloadScreenFor(homePathFor(user));
       setTimeout(() => {
         // Address first, then the session: the guard never sees the old address with the
         // new user (which would send an admin through /dashboard on the way to /admin).

@@ -1,6 +1,5 @@
 import { CalendarIcon, ClockIcon, CreditCardIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
 import { useState, type MouseEvent } from 'react';
-import { Link } from 'wouter';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import {
@@ -23,11 +22,13 @@ function PaymentStatus({ booking }: { booking: BookingDto }) {
   const payment = paymentDisplay(booking);
   if (payment.kind === 'pay') {
     return (
+      // A full page load, not a route change: the payment page gets the server's answer for
+      // /payment/*, whose Content-Security-Policy lets Stripe.js in (and only there).
       <Button asChild size="sm">
-        <Link href={payment.href}>
+        <a href={payment.href}>
           <CreditCardIcon aria-hidden="true" />
           {payment.label}
-        </Link>
+        </a>
       </Button>
     );
   }

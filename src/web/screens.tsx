@@ -1,0 +1,43 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { FullScreenSpinner } from './components/ui/spinner';
+
+/**
+ * The screens loaded on demand, each a chunk of its own ("Fast by construction"): the
+ * first download carries the account screens (login is shown in place of any guarded
+ * page) and nothing else. Each loader is also callable to fetch a chunk ahead of time.
+ */
+export const loadDashboard = () => import('./features/dashboard/dashboard-page').then((m) => m.DashboardPage);
+export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
+const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
+const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
+const loadSimulatedCheckout = () =>
+  import('./features/payment/simulated-checkout-page').then((m) => m.SimulatedCheckoutPage);
+
+/** A lazily loaded screen, with a spinner saying what is loading until its chunk is there. */
+function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: string): ComponentType<P> {
+  const Screen = lazy(async () => ({ default: await load() }));
+  function LazyScreen(props: P) {
+    return (
+      <Suspense fallback={<FullScreenSpinner label={label} />}>
+        <Screen {...props} />
+      </Suspense>
+    );
+  }
+  return LazyScreen;
+}
+
+const LOADING = 'Caricamento BiciElis...';
+export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
+export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
+export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
+export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
+export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Caricamento del pagamento...');
+
+/**
+ * Called at start-up with the address being opened: a page that needs its own chunk starts
+ * fetching it while the session is read, instead of after.
+ */
+export function preloadScreenFor(path: string): void {
+  if (path.startsWith('/dashboard')) void loadDashboard();
+  else if (path.startsWith('/payment/')) void loadPayment();
+}
