@@ -141,7 +141,7 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
         <>
           <Link href={`/checkout/${bookingId}`} className={authLinkClass}>
             <ExternalLinkIcon className="mr-2 size-4" aria-hidden="true" />
-            Preferisci pagare sulla pagina di pagamento esterna?
+            Preferisci la pagina di pagamento esterna?
           </Link>
           <Link href="/dashboard" className={authLinkClass}>
             <ArrowLeftIcon className="mr-2 size-4" aria-hidden="true" />

@@ -71,7 +71,7 @@ export function SimulatedCheckoutPage({ params }: RouteComponentProps<{ sessionI
     <div className="min-h-dvh bg-slate-100 text-slate-900">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-3">
-          <p className="flex items-center gap-2 font-semibold">
+          <p className="flex items-center gap-2 text-sm font-semibold">
             <LockIcon className="size-4" aria-hidden="true" />
             Pagamento sicuro
           </p>
