@@ -1,0 +1,256 @@
+import type { Page } from '@playwright/test';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+
+/**
+ * Payments with the simulated provider (the e2e server has no Stripe keys): the card form on
+ * /payment/:id, the hosted checkout (/checkout/:id → /pagamento-simulato/… → /checkout-success),
+ * and the messages of spec §8.
+ *
+ * Each paying test registers its own external user (one active booking per user) and books
+ * its own window three days ahead, a day no other spec books: two workers share one server.
+ */
+
+const TIME_ZONE = 'Europe/Rome';
+const bookingDay = () => addDays(zonedToday(new Date(), TIME_ZONE), 3);
+
+const CARD_OK = '4242 4242 4242 4242';
+const CARD_DECLINED = '4000 0000 0000 0002';
+/** A card valid until the end of next year, whatever today is. */
+const EXPIRY = `12/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
+
+const notice = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title });
+
+/** A new external user (no sigla), logged in in the page's browser context. */
+async function registerExternal(page: Page, label: string) {
+  const email = `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+  const res = await page.request.post('/api/register', {
+    data: { nome: 'Paola', cognome: 'Pagante', email, password: 'pagamenti-2026', siglaResidente: null },
+  });
+  expect(res.status()).toBe(201);
+}
+
+/** Books the first free bike for a window through the API; returns the booking id. */
+async function bookThroughApi(page: Page, orarioInizio: string, orarioFine: string): Promise<number> {
+  const window = { dataPrenotazione: bookingDay(), orarioInizio, orarioFine };
+  const bikes = await page.request.post('/api/biciclette/available', { data: window });
+  expect(bikes.ok()).toBe(true);
+  const [bike] = (await bikes.json()) as { id: number }[];
+  expect(bike).toBeDefined();
+  const res = await page.request.post('/api/prenotazioni', { data: { ...window, destinazione: '', biciId: bike!.id } });
+  expect(res.status()).toBe(201);
+  const booking = (await res.json()) as { id: number; paymentStatus: string };
+  expect(booking.paymentStatus).toBe('pending');
+  return booking.id;
+}
+
+async function paymentStatusOf(page: Page, id: number): Promise<string | null | undefined> {
+  const res = await page.request.get('/api/prenotazioni/user');
+  const bookings = (await res.json()) as { id: number; paymentStatus: string | null }[];
+  return bookings.find((b) => b.id === id)?.paymentStatus;
+}
+
+async function fillCard(page: Page, number: string, expiry = EXPIRY, cvc = '123') {
+  await page.getByLabel('Numero carta').fill(number);
+  await page.getByLabel('Scadenza (MM/AA)').fill(expiry);
+  await page.getByLabel('CVC').fill(cvc);
+}
+
+/** The booking's entry in the dashboard's active list. */
+const activeBooking = (page: Page) =>
+  page.getByRole('region', { name: 'Le tue prenotazioni attive' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
+
+test.describe('card payment on a phone (375 × 812)', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('an external user books, a declined card fails, 4242 4242 4242 4242 pays, and the dashboard says Pagata', async ({ page }, testInfo) => {
+    test.setTimeout(60_000);
+    await registerExternal(page, 'carta');
+
+    // Books through the dashboard, as a person would.
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
+    await page.getByLabel('Data', { exact: true }).fill(bookingDay());
+    await page.getByLabel('Ora di inizio').fill('09:00');
+    await page.getByLabel('Ora di fine').fill('10:00');
+    await page.getByRole('group', { name: 'Bicicletta' }).getByRole('radio').first().check();
+    const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/prenotazioni');
+    await page.getByRole('button', { name: 'Prenota', exact: true }).click();
+    const { id } = (await (await answer).json()) as { id: number };
+    await expect(notice(page, 'Prenotazione creata!')).toBeVisible();
+
+    // 'Paga 2,50 €' is a full page load (the payment page needs the server's own CSP).
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    // The intent is held back a little so that its loading text can be seen.
+    await page.route('**/api/create-payment-intent', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await activeBooking(page).getByRole('link', { name: 'Paga 2,50 €' }).click();
+    await expect(page).toHaveURL(`/payment/${id}`);
+    await expect(page.getByText('Preparazione pagamento...')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Pagamento' })).toBeVisible();
+    expect(await page.evaluate(() => '__sameDocument' in window)).toBe(false);
+    await page.unroute('**/api/create-payment-intent');
+
+    await expect(page.getByText(`Prenotazione n. ${id}`)).toBeVisible();
+    await expect(page.getByText('2,50 €', { exact: true })).toBeVisible();
+    await expect(page.getByText('Tariffa per utenti esterni')).toBeVisible();
+    const hint = page.getByRole('note', { name: 'Pagamento di prova: nessun addebito reale' });
+    await expect(hint).toContainText(CARD_OK);
+    await expect(hint).toContainText(CARD_DECLINED);
+    const number = page.getByLabel('Numero carta');
+    await expect(number).toHaveAttribute('autocomplete', 'cc-number');
+    await expect(number).toHaveAttribute('inputmode', 'numeric');
+    await expect(page.getByLabel('Scadenza (MM/AA)')).toHaveAttribute('autocomplete', 'cc-exp');
+    await expect(page.getByLabel('CVC')).toHaveAttribute('autocomplete', 'cc-csc');
+    await expect(page.getByRole('link', { name: 'Preferisci la pagina di pagamento esterna?' })).toHaveAttribute(
+      'href',
+      `/checkout/${id}`,
+    );
+    await expect(page.getByRole('link', { name: 'Torna alla dashboard' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath('payment-375.png'), fullPage: true });
+    await expectNoSeriousA11yViolations(page);
+
+    // The form checks the card before asking the server.
+    let confirmCalls = 0;
+    page.on('request', (request) => {
+      if (/\/api\/payments\/simulated\/intents\/.+\/confirm$/.test(new URL(request.url()).pathname)) confirmCalls += 1;
+    });
+    const pay = page.getByRole('button', { name: 'Paga', exact: true });
+    await pay.click();
+    await expect(page.getByText('Numero della carta non valido')).toBeVisible();
+    await expect(number).toHaveAttribute('aria-invalid', 'true');
+    await expect(number).toHaveAccessibleDescription('Numero della carta non valido');
+    await expect(page.getByText('Scadenza non valida: usa il formato MM/AA')).toBeVisible();
+    await expect(page.getByText('CVC non valido')).toBeVisible();
+    expect(confirmCalls).toBe(0);
+
+    // An expiry already passed: the server's message, next to the field.
+    await fillCard(page, CARD_OK, '01/20');
+    await pay.click();
+    await expect(page.getByText('La data di scadenza della carta è già passata')).toBeVisible();
+    await expect(page.getByLabel('Scadenza (MM/AA)')).toBeFocused();
+    expect(await paymentStatusOf(page, id)).toBe('pending');
+
+    // A declined card: 'Pagamento Fallito' with the provider's message; nothing is paid.
+    await fillCard(page, CARD_DECLINED);
+    await pay.click();
+    await expect(notice(page, 'Pagamento Fallito')).toContainText('La tua carta è stata rifiutata.');
+    await expect(number).toBeFocused();
+    await expect(pay).toBeEnabled();
+    expect(await paymentStatusOf(page, id)).toBe('pending');
+    await expectNoSeriousA11yViolations(page);
+
+    // The booking is still payable from the dashboard.
+    await page.getByRole('link', { name: 'Torna alla dashboard' }).click();
+    await expect(page).toHaveURL('/dashboard');
+    await expect(activeBooking(page).getByRole('link', { name: 'Paga 2,50 €' })).toBeVisible();
+    await activeBooking(page).getByRole('link', { name: 'Paga 2,50 €' }).click();
+    await expect(page).toHaveURL(`/payment/${id}`);
+
+    // 4242…: paid, confirmed, and back to the dashboard after 3 s, where it says 'Pagata'.
+    await fillCard(page, CARD_OK);
+    await page.getByRole('button', { name: 'Paga', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Pagamento Completato!' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pagamento Completato!' })).toBeFocused();
+    await expect(page.getByRole('main').getByText('La tua prenotazione è stata confermata.')).toBeVisible();
+    await expect(notice(page, 'Pagamento Completato!')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await expect(page).toHaveURL('/dashboard', { timeout: 8_000 });
+    await expect(activeBooking(page).getByText('Pagata', { exact: true })).toBeVisible();
+    await expect(activeBooking(page).getByRole('link', { name: 'Paga 2,50 €' })).toHaveCount(0);
+    expect(await paymentStatusOf(page, id)).toBe('completed');
+  });
+});
+
+test.describe('hosted checkout', () => {
+  test('/checkout/<id> → the provider page → /checkout-success → the dashboard with Pagata', async ({ page }, testInfo) => {
+    test.setTimeout(60_000);
+    await registerExternal(page, 'checkout');
+    const id = await bookThroughApi(page, '11:00', '12:00');
+
+    // From the card page, the link to the external page.
+    await page.goto(`/payment/${id}`);
+    await page.getByRole('link', { name: 'Preferisci la pagina di pagamento esterna?' }).click();
+    await expect(page).toHaveURL(`/checkout/${id}`);
+    await expect(page.getByText(`Prenotazione n. ${id}`)).toBeVisible();
+    await expect(page.getByText('2,50 €', { exact: true })).toBeVisible();
+    await expect(page.getByText('Tariffa per utenti esterni')).toBeVisible();
+    // No sigla: back goes to /dashboard.
+    await expect(page.getByRole('link', { name: 'Torna indietro' })).toHaveAttribute('href', '/dashboard');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('button', { name: 'Procedi al pagamento' }).click();
+    await expect(page).toHaveURL(/\/pagamento-simulato\/cs_sim_[A-Za-z0-9]+$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Pagamento simulato BiciElis' })).toBeVisible();
+    await expect(page).toHaveTitle('Pagamento simulato BiciElis');
+    await expect(page.getByText(`Prenotazione n. ${id}`)).toBeVisible();
+    const cancel = page.getByRole('link', { name: 'Annulla e torna a BiciElis' });
+    expect(new URL((await cancel.getAttribute('href'))!, page.url()).pathname).toBe(`/checkout/${id}`);
+    await expectNoSeriousA11yViolations(page);
+    const providerPage = page.url();
+
+    // The provider's page on a phone.
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath('pagamento-simulato-375.png'), fullPage: true });
+    await expectNoSeriousA11yViolations(page);
+
+    // A declined card on the provider's page too.
+    await fillCard(page, CARD_DECLINED);
+    await page.getByRole('button', { name: 'Paga 2,50 €' }).click();
+    await expect(notice(page, 'Pagamento Fallito')).toContainText('La tua carta è stata rifiutata.');
+    await expect(page).toHaveURL(/\/pagamento-simulato\//);
+    expect(await paymentStatusOf(page, id)).toBe('pending');
+
+    await fillCard(page, CARD_OK);
+    await page.getByRole('button', { name: 'Paga 2,50 €' }).click();
+    await expect(page).toHaveURL(/\/checkout-success(\?|$)/);
+    await expect(page.getByRole('heading', { name: 'Pagamento completato' })).toBeVisible();
+    await expect(page.getByText('Il pagamento di 2,50 € è andato a buon fine.')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    // Back to the dashboard by itself after 5 s.
+    await expect(page).toHaveURL('/dashboard', { timeout: 10_000 });
+    await expect(activeBooking(page).getByText('Pagata', { exact: true })).toBeVisible();
+    expect(await paymentStatusOf(page, id)).toBe('completed');
+
+    // The provider's page of a paid session says so.
+    await page.goto(providerPage);
+    await expect(page.getByRole('heading', { name: 'Pagamento già completato' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Paga 2,50 €' })).toHaveCount(0);
+  });
+});
+
+test.describe('payment screens: edge cases', () => {
+  test("/checkout without an id says 'ID prenotazione non trovato'; the provider page needs a login", async ({ page }) => {
+    await page.goto('/checkout');
+    await expect(page.getByRole('alert').filter({ hasText: 'ID prenotazione non trovato' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Torna indietro' })).toHaveAttribute('href', '/dashboard');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.goto('/pagamento-simulato/cs_sim_abcdefgh12');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page).toHaveURL('/pagamento-simulato/cs_sim_abcdefgh12');
+  });
+
+  test("a booking that cannot be paid: 'Impossibile inizializzare il pagamento' and back to the dashboard", async ({ page }) => {
+    const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user')!;
+    await loginViaForm(page, external);
+    await expect(page).toHaveURL('/dashboard');
+
+    await page.goto('/payment/2147483000');
+    await expect(notice(page, 'Impossibile inizializzare il pagamento')).toBeVisible();
+    await expect(page).toHaveURL('/dashboard');
+
+    await page.goto('/payment/non-un-numero');
+    await expect(notice(page, 'Impossibile inizializzare il pagamento')).toContainText('Prenotazione non valida');
+    await expect(page).toHaveURL('/dashboard');
+
+    await page.goto('/pagamento-simulato/cs_sim_abcdefgh12');
+    await expect(page.getByRole('alert').filter({ hasText: 'Sessione di pagamento non trovata' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+});
