@@ -65,6 +65,11 @@ test.describe('card payment on a phone (375 × 812)', () => {
 
   test('an external user books, a declined card fails, 4242 4242 4242 4242 pays, and the dashboard says Pagata', async ({ page }, testInfo) => {
     test.setTimeout(60_000);
+    // With the simulated provider neither Stripe.js nor the Stripe Elements chunk is fetched.
+    const stripeRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/stripe/i.test(request.url())) stripeRequests.push(request.url());
+    });
     await registerExternal(page, 'carta');
 
     // Books through the dashboard, as a person would.
@@ -162,6 +167,7 @@ test.describe('card payment on a phone (375 × 812)', () => {
     await expect(activeBooking(page).getByText('Pagata', { exact: true })).toBeVisible();
     await expect(activeBooking(page).getByRole('link', { name: 'Paga 2,50 €' })).toHaveCount(0);
     expect(await paymentStatusOf(page, id)).toBe('completed');
+    expect(stripeRequests).toEqual([]);
   });
 });
 
@@ -221,6 +227,16 @@ test.describe('hosted checkout', () => {
     await page.goto(providerPage);
     await expect(page.getByRole('heading', { name: 'Pagamento già completato' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Paga 2,50 €' })).toHaveCount(0);
+
+    // Deleting the paid booking before its start refunds it; the dialog says so first.
+    await page.goto('/dashboard');
+    await activeBooking(page).getByRole('button', { name: 'Elimina', exact: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('i 2,50 € pagati ti verranno rimborsati');
+    await dialog.getByRole('button', { name: 'Elimina', exact: true }).click();
+    await expect(notice(page, 'Prenotazione eliminata')).toBeVisible();
+    await expect(page.getByText('Nessuna prenotazione attiva')).toBeVisible();
+    expect(await paymentStatusOf(page, id)).toBe('refunded');
   });
 });
 
@@ -252,5 +268,139 @@ test.describe('payment screens: edge cases', () => {
     await page.goto('/pagamento-simulato/cs_sim_abcdefgh12');
     await expect(page.getByRole('alert').filter({ hasText: 'Sessione di pagamento non trovata' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+  });
+});
+
+/**
+ * The Stripe branch of /payment, without the network: GET /api/config is answered as if Stripe
+ * were configured, the intent and its confirmation are answered by the test, and `window.Stripe`
+ * is a stand-in that loadStripe picks up instead of fetching js.stripe.com. It checks what the
+ * page asks of Stripe.js (key, locale, client secret, confirmPayment's return_url) and what it
+ * does with the answers.
+ */
+test.describe('card payment with Stripe Elements (Stripe.js stood in for)', () => {
+  const bookingId = 4242;
+
+  async function fakeStripe(page: Page) {
+    await page.addInitScript(() => {
+      const calls: unknown[][] = [];
+      let confirmations = 0;
+      Object.assign(window, { __stripeCalls: calls });
+      const Stripe = (key: string, options: unknown) => {
+        calls.push(['Stripe', key, options]);
+        return {
+          elements(elementsOptions: unknown) {
+            calls.push(['elements', elementsOptions]);
+            return {
+              create(type: string) {
+                calls.push(['create', type]);
+                const handlers: Record<string, ((event: unknown) => void)[]> = {};
+                return {
+                  mount(node: HTMLElement) {
+                    const label = document.createElement('p');
+                    label.textContent = 'Modulo della carta di Stripe (finto)';
+                    node.append(label);
+                    setTimeout(() => handlers.ready?.forEach((h) => h({ elementType: type })), 50);
+                  },
+                  on(event: string, handler: (event: unknown) => void) {
+                    (handlers[event] ??= []).push(handler);
+                  },
+                  off() {},
+                  update() {},
+                  destroy() {},
+                  unmount() {},
+                };
+              },
+              update() {},
+              getElement() {
+                return null;
+              },
+            };
+          },
+          async confirmPayment(args: { redirect: string; confirmParams: { return_url: string } }) {
+            calls.push(['confirmPayment', args.redirect, args.confirmParams.return_url]);
+            confirmations += 1;
+            return confirmations === 1
+              ? { error: { type: 'card_error', message: 'La tua carta è stata rifiutata (Stripe).' } }
+              : { paymentIntent: { id: 'pi_fake_123', status: 'succeeded' } };
+          },
+          createToken() {},
+          createPaymentMethod() {},
+          confirmCardPayment() {},
+          _registerWrapper() {},
+          registerAppInfo() {},
+        };
+      };
+      Object.assign(Stripe, { version: 'endive' });
+      Object.assign(window, { Stripe });
+    });
+  }
+
+  /** Config says Stripe; the intent and its confirmation are answered here. Returns the confirmations sent. */
+  async function stripeServer(page: Page) {
+    const confirmations: unknown[] = [];
+    await page.route('**/api/config', async (route) => {
+      const real = (await (await route.fetch()).json()) as Record<string, unknown>;
+      await route.fulfill({ json: { ...real, payment: { provider: 'stripe', publishableKey: 'pk_test_finto' } } });
+    });
+    await page.route('**/api/create-payment-intent', (route) =>
+      route.fulfill({ json: { clientSecret: 'pi_fake_123_secret_abc', paymentIntentId: 'pi_fake_123', amount: 250, currency: 'eur' } }),
+    );
+    await page.route('**/api/confirm-payment', async (route) => {
+      confirmations.push(route.request().postDataJSON());
+      await route.fulfill({ json: { bookingId, paymentStatus: 'completed' } });
+    });
+    return confirmations;
+  }
+
+  test('loads Stripe Elements only then, shows its error, confirms a succeeded intent with the server', async ({ page }) => {
+    const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user')!;
+    await loginViaForm(page, external);
+    await expect(page).toHaveURL('/dashboard');
+    await fakeStripe(page);
+    const confirmations = await stripeServer(page);
+    const chunk = page.waitForRequest((r) => /\/assets\/stripe-payment-[^/]+\.js$/.test(new URL(r.url()).pathname));
+
+    await page.goto(`/payment/${bookingId}`);
+    await chunk;
+    await expect(page.getByText('Modulo della carta di Stripe (finto)')).toBeVisible();
+    await expect(page.getByText('2,50 €', { exact: true })).toBeVisible();
+    // No test-card hint and no simulated form with Stripe.
+    await expect(page.getByLabel('Numero carta')).toHaveCount(0);
+    const pay = page.getByRole('button', { name: 'Paga', exact: true });
+    await expect(pay).toBeEnabled();
+    await expectNoSeriousA11yViolations(page);
+
+    await pay.click();
+    await expect(notice(page, 'Pagamento Fallito')).toContainText('La tua carta è stata rifiutata (Stripe).');
+    expect(confirmations).toEqual([]);
+
+    await pay.click();
+    await expect(page.getByRole('heading', { name: 'Pagamento Completato!' })).toBeVisible();
+    expect(confirmations).toEqual([{ paymentIntentId: 'pi_fake_123', bookingId }]);
+
+    const calls = (await page.evaluate(() => (window as unknown as { __stripeCalls: unknown[][] }).__stripeCalls)) as unknown[][];
+    const origin = new URL(page.url()).origin;
+    expect(calls).toEqual([
+      ['Stripe', 'pk_test_finto', { locale: 'it' }],
+      ['elements', expect.objectContaining({ clientSecret: 'pi_fake_123_secret_abc', locale: 'it' })],
+      ['create', 'payment'],
+      ['confirmPayment', 'if_required', `${origin}/payment/${bookingId}`],
+      ['confirmPayment', 'if_required', `${origin}/payment/${bookingId}`],
+    ]);
+    await expect(page).toHaveURL('/dashboard', { timeout: 8_000 });
+  });
+
+  test('back from a redirect-based method: the succeeded intent is confirmed and the address cleaned', async ({ page }) => {
+    const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user')!;
+    await loginViaForm(page, external);
+    await expect(page).toHaveURL('/dashboard');
+    await fakeStripe(page);
+    const confirmations = await stripeServer(page);
+
+    await page.goto(`/payment/${bookingId}?payment_intent=pi_fake_123&payment_intent_client_secret=pi_fake_123_secret_abc&redirect_status=succeeded`);
+    await expect(page.getByRole('heading', { name: 'Pagamento Completato!' })).toBeVisible();
+    expect(new URL(page.url()).search).toBe('');
+    expect(confirmations).toEqual([{ paymentIntentId: 'pi_fake_123', bookingId }]);
   });
 });
