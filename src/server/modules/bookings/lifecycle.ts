@@ -61,14 +61,21 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): P
 export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {
   const at = now.toISOString();
   const statement = sql`
-    with released as (
-      update prenotazioni p
-         set stato = 'cancellata', updated_at = ${at}::timestamptz
-        from pagamenti pay
-       where pay.prenotazione_id = p.id
-         and pay.status = 'pending'
+    with due as (
+      -- Both rows locked, booking then payment (the order every writer of a payment uses):
+      -- a payment completed meanwhile (modules/payments/settle.ts) is seen as such, re-read after
+      -- its commit, and its booking is not released.
+      select p.id
+        from prenotazioni p
+        join pagamenti pay on pay.prenotazione_id = p.id
+       where pay.status = 'pending'
          and p.stato = 'attiva'
          and (p.created_at + make_interval(mins => ${holdMinutes}) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
+         for update of p, pay
+    ), released as (
+      update prenotazioni p
+         set stato = 'cancellata', updated_at = ${at}::timestamptz
+       where p.id in (select id from due)
       returning p.id
     ), failed as (
       update pagamenti
