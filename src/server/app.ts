@@ -63,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
 
-  registerSecurityHeaders(app, deps.config.secureCookies);
+  const headers = registerSecurityHeaders(app, { secure: deps.config.secureCookies, stripe: Boolean(deps.config.stripe) });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
@@ -76,11 +76,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
 
-  registerWebApp(app, deps.webRoot);
+  registerWebApp(app, deps.webRoot, headers.paymentPage);
   return app;
 }
 
-function registerWebApp(app: FastifyInstance, webRoot: string | undefined) {
+/** Pages whose HTML may load Stripe.js (security-headers.ts): the card form, `/payment/:id`. */
+const PAYMENT_PAGE = /^\/payment\/[^/]+\/?$/;
+
+function registerWebApp(app: FastifyInstance, webRoot: string | undefined, paymentPageHeaders: Record<string, string> | null) {
   const hasWeb = Boolean(webRoot && existsSync(path.join(webRoot, 'index.html')));
   if (hasWeb) {
     app.register(fastifyStatic, {
@@ -102,6 +105,7 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined) {
       return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) {
+      if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });

@@ -1,21 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
-const STRIPE_ORIGINS = ['https://js.stripe.com', 'https://*.stripe.com'];
+/**
+ * What the card form needs of Stripe (Stripe.js and Elements), and nothing more: its script
+ * and frames, the 3-D Secure frames, its API. Allowed only on the HTML of `/payment/*`, and
+ * only with Stripe configured (decision 012); every other answer has the strict policy.
+ */
+export const STRIPE_CSP = {
+  scriptSrc: ['https://js.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  connectSrc: ['https://api.stripe.com'],
+} as const;
 
-export function helmetOptions(secure: boolean): HelmetOptions {
+export function helmetOptions(secure: boolean, allowStripe = false): HelmetOptions {
+  const stripe = (list: readonly string[]) => (allowStripe ? list : []);
   return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...STRIPE_ORIGINS],
-        frameSrc: ["'self'", ...STRIPE_ORIGINS],
-        connectSrc: ["'self'", 'https://api.stripe.com'],
-        imgSrc: ["'self'", 'data:', ...STRIPE_ORIGINS],
+        scriptSrc: ["'self'", ...stripe(STRIPE_CSP.scriptSrc)],
+        frameSrc: ["'self'", ...stripe(STRIPE_CSP.frameSrc)],
+        connectSrc: ["'self'", ...stripe(STRIPE_CSP.connectSrc)],
+        imgSrc: ["'self'", 'data:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
-        formAction: ["'self'", 'https://checkout.stripe.com'],
+        formAction: ["'self'"],
         upgradeInsecureRequests: secure ? [] : null,
       },
     },
@@ -28,7 +38,7 @@ export function helmetOptions(secure: boolean): HelmetOptions {
  * Helmet's headers, computed once at start-up (they never vary per request) and set on
  * every reply. @fastify/helmet rebuilds them, CSP parsing included, on every request.
  */
-export function securityHeaders(secure: boolean): Record<string, string> {
+export function securityHeaders(secure: boolean, allowStripe = false): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader(name: string, value: string) {
@@ -38,14 +48,22 @@ export function securityHeaders(secure: boolean): Record<string, string> {
       delete headers[name.toLowerCase()];
     },
   };
-  helmet(helmetOptions(secure))({} as never, res as never, () => undefined);
+  helmet(helmetOptions(secure, allowStripe))({} as never, res as never, () => undefined);
   return headers;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, secure: boolean) {
-  const headers = securityHeaders(secure);
+/**
+ * Sets the strict headers on every reply. Returns the payment page's headers (the same,
+ * with Stripe allowed), which the SPA fallback sets on `/payment/*` HTML; null without Stripe.
+ */
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { secure: boolean; stripe: boolean },
+): { paymentPage: Record<string, string> | null } {
+  const headers = securityHeaders(options.secure);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
   });
+  return { paymentPage: options.stripe ? securityHeaders(options.secure, true) : null };
 }
