@@ -14,11 +14,13 @@ import { registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
+import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
 import type { Logger } from './logger.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 
 export interface AppDeps {
@@ -35,11 +37,13 @@ export interface AppDeps {
   webRoot?: string;
   /** Email delivery; default: from the configuration (SMTP_URL, else the DATA_DIR/outbox folder). */
   mailer?: Mailer;
+  /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
+  paymentProvider?: PaymentProvider;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps & { mailer: Mailer };
+    deps: AppDeps & { mailer: Mailer; payments: PaymentProvider };
   }
 }
 
@@ -54,7 +58,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log);
-  app.decorate('deps', { ...deps, mailer });
+  const payments =
+    deps.paymentProvider ?? paymentProviderFromConfig(deps.config, deps.database.db, deps.clock, app.log);
+  app.decorate('deps', { ...deps, mailer, payments });
   // Emails still leaving in the background finish first; a mailer we made is released.
   app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);
@@ -75,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
+  await app.register(paymentRoutes, { prefix: '/api' });
 
   registerWebApp(app, deps.webRoot, headers.paymentPage);
   return app;

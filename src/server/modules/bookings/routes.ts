@@ -20,6 +20,8 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.deps.database.db,
     clock: app.deps.clock,
     config: app.deps.config,
+    payments: app.deps.payments,
+    log: app.log,
   });
   // onRequest: the login is checked before the body is even parsed or validated.
   app.addHook('onRequest', requireUser);

@@ -7,6 +7,8 @@ import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { PaymentProvider } from '../../integrations/payments/provider.js';
+import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
 import { availabilityCacheFor } from './availability-cache.js';
 import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
 
@@ -20,7 +22,13 @@ export interface BookingDeps {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'timeZone' | 'bookingHorizonDays' | 'paymentHoldMinutes' | 'stripe'>;
+  /** Refunds a paid booking cancelled before its start. */
+  payments: PaymentProvider;
+  log?: PaymentLog | undefined;
 }
+
+/** What reads need: no provider. */
+export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config'>;
 
 export interface BookingUser {
   id: number;
@@ -37,7 +45,7 @@ interface Window {
  * Dates and times are wall-clock in TZ_APP; the schema has already checked their format
  * and that start < end as text.
  */
-export function resolveWindow(deps: BookingDeps, w: AvailabilityRequest): Window {
+export function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest): Window {
   const { timeZone, bookingHorizonDays } = deps.config;
   const now = deps.clock.now();
   const today = zonedToday(now, timeZone);
@@ -65,7 +73,7 @@ export function resolveWindow(deps: BookingDeps, w: AvailabilityRequest): Window
 }
 
 /** Brings the life cycle up to date before a read or a write (cheap when nothing is due). */
-async function lifecycle(deps: BookingDeps) {
+async function lifecycle(deps: BookingReadDeps) {
   if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) invalidateAvailability(deps.db);
 }
 
@@ -80,7 +88,7 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedA
 /** Bike numbers sort as numbers when they are numbers ("2" before "10"). */
 const byNumero = sql`lpad(${biciclette.numero}, 20, '0'), ${biciclette.numero}`;
 
-export async function listBikes(deps: BookingDeps): Promise<BikeDto[]> {
+export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
   await lifecycle(deps);
   const rows = await deps.db.select().from(biciclette).orderBy(byNumero);
   return rows.map(bikeDto);
@@ -128,7 +136,7 @@ export function invalidateAvailability(db: Db): void {
 export type JsonText<T> = string & { readonly __json: T };
 
 /** Bikes free in a window: not in maintenance or out of service, no active overlapping booking. */
-export async function availableBikes(deps: BookingDeps, w: AvailabilityRequest): Promise<JsonText<BikeDto[]>> {
+export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest): Promise<JsonText<BikeDto[]>> {
   const { inizio, fine } = resolveWindow(deps, w);
   let statement = availableStatements.get(deps.db);
   if (!statement) {
@@ -181,7 +189,7 @@ function selectBookings(db: Db) {
     .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id));
 }
 
-export async function listUserBookings(deps: BookingDeps, userId: number): Promise<BookingDto[]> {
+export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
   await lifecycle(deps);
   const rows = await selectBookings(deps.db)
     .where(eq(prenotazioni.userId, userId))
@@ -189,7 +197,7 @@ export async function listUserBookings(deps: BookingDeps, userId: number): Promi
   return rows.map(bookingDto);
 }
 
-export async function getUserBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
+export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
   const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)));
   if (!row) throw notFound('Prenotazione non trovata');
   return bookingDto(row);
@@ -269,19 +277,26 @@ function mapBookingConflict(err: unknown): unknown {
   return err;
 }
 
-/** The owner cancels an active booking; it stays, `cancellata`, for history and reports. */
+/**
+ * The owner cancels an active booking; it stays, `cancellata`, for history and reports.
+ * Paid and not yet started: the payment is refunded through the provider first (`refunded`);
+ * if the refund fails, the cancel fails (502) and nothing changes. After the start: no refund.
+ */
 export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
   await lifecycle(deps);
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ id: prenotazioni.id, stato: prenotazioni.stato })
+      .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio })
       .from(prenotazioni)
       .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
       .for('update');
     if (!row) throw notFound('Prenotazione non trovata');
     if (row.stato !== 'attiva') {
       throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
+    }
+    if (row.inizio.getTime() > now.getTime()) {
+      await refundBookingPayment({ db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log }, id, tx);
     }
     await tx.update(prenotazioni).set({ stato: 'cancellata', updatedAt: now }).where(eq(prenotazioni.id, id));
     // An unpaid payment can no longer be paid: it is closed as failed.
