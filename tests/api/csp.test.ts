@@ -57,8 +57,8 @@ describe('with Stripe configured', () => {
       const { res, directives } = await csp(withStripe, url);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(directives['script-src']).toEqual(["'self'", 'https://js.stripe.com']);
-      expect(directives['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com']);
+      expect(directives['script-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']);
+      expect(directives['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com']);
       expect(directives['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
       expect(directives['default-src']).toEqual(["'self'"]);
       expect(directives['img-src']).toEqual(["'self'", 'data:']);

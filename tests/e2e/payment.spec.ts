@@ -235,6 +235,7 @@ test.describe('hosted checkout', () => {
     await expect(dialog).toContainText('i 2,50 € pagati ti verranno rimborsati');
     await dialog.getByRole('button', { name: 'Elimina', exact: true }).click();
     await expect(notice(page, 'Prenotazione eliminata')).toBeVisible();
+    await expect(notice(page, 'Prenotazione eliminata')).toContainText('Pagamento rimborsato: 2,50 €');
     await expect(page.getByText('Nessuna prenotazione attiva')).toBeVisible();
     expect(await paymentStatusOf(page, id)).toBe('refunded');
   });

@@ -7,8 +7,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * only with Stripe configured (decision 012); every other answer has the strict policy.
  */
 export const STRIPE_CSP = {
-  scriptSrc: ['https://js.stripe.com'],
-  frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  scriptSrc: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
   connectSrc: ['https://api.stripe.com'],
 } as const;
 

@@ -88,9 +88,14 @@ export function useCancelBooking() {
   const refresh = useRefreshBookingsAndBikes();
   return useMutation({
     mutationFn: (id: number) => apiRequest<BookingDto>('DELETE', `/api/prenotazioni/${id}`),
-    onSuccess: async () => {
+    onSuccess: async (booking) => {
       await refresh();
-      toast({ title: 'Prenotazione eliminata' });
+      // A cancelled booking leaves the lists, so its refund is told here (`Rimborsata`).
+      toast(
+        booking.paymentStatus === 'refunded'
+          ? { title: 'Prenotazione eliminata', description: `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` }
+          : { title: 'Prenotazione eliminata' },
+      );
     },
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile eliminare la prenotazione' });
