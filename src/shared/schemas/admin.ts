@@ -1,0 +1,141 @@
+import type { SessionUser } from '../api-types.js';
+import type { BikeDto, BikeStato, BookingStato, PaymentStatus } from './booking.js';
+import { z } from '../zod-it.js';
+import { emailField } from './auth.js';
+
+/**
+ * The admin API (behaviour.md §8, spec §2 "Admin dashboard", §3 admin view) — one source
+ * for the routes and the /admin screen. Every /api/admin/* route: 401 anonymous, 403 non-admin.
+ *
+ * Lists stay arrays, as spec §7 says, but are bounded: the server pages them. The page is
+ * chosen with `page` (1-based) and `pageSize` (default 50, at most 200) in the query string,
+ * and the answer carries the total number of matching rows in the `X-Total-Count` header.
+ */
+
+export const ADMIN_PAGE_SIZE_DEFAULT = 50;
+export const ADMIN_PAGE_SIZE_MAX = 200;
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+const id = (what: string) =>
+  z.coerce.number({ error: `${what} non trovato` }).int(`${what} non trovato`).positive(`${what} non trovato`).max(2_147_483_647, `${what} non trovato`);
+
+export const adminIdParamsSchema = z.object({ id: id('Elemento') });
+
+const paging = {
+  page: z.coerce.number().int().min(1, 'Pagina non valida').max(1_000_000, 'Pagina non valida').default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1, 'Dimensione della pagina non valida')
+    .max(ADMIN_PAGE_SIZE_MAX, `Al massimo ${ADMIN_PAGE_SIZE_MAX} righe per pagina`)
+    .default(ADMIN_PAGE_SIZE_DEFAULT),
+  /** Free text, matched case-insensitively (bookings: user name/surname/email, bike number, destination; users: name, surname, email, sigla). */
+  q: z
+    .string()
+    .max(200, 'Ricerca troppo lunga')
+    .optional()
+    .transform((v) => (v ?? '').trim()),
+};
+
+/** GET /api/admin/prenotazioni?q=&stato=&page=&pageSize= — newest first (by date, then start). */
+export const adminBookingsQuerySchema = z.object({
+  ...paging,
+  stato: z.enum(['tutti', 'attiva', 'completata', 'cancellata'], { error: 'Stato non valido' }).default('tutti'),
+});
+export type AdminBookingsQuery = z.input<typeof adminBookingsQuerySchema>;
+
+/** A booking as the admin sees it (spec §3 "Booking, admin view"). */
+export interface AdminBookingDto {
+  id: number;
+  /** Display name: "Nome Cognome". */
+  utente: string;
+  biciNumero: string;
+  destinazione: string | null;
+  dataPrenotazione: string;
+  orarioInizio: string;
+  orarioFine: string;
+  stato: BookingStato;
+  userName: string;
+  userSurname: string;
+  userEmail: string;
+  biciModello: string;
+  paymentStatus: PaymentStatus;
+  createdAt: string;
+}
+
+/** GET /api/admin/users?q=&page=&pageSize= — by id. */
+export const adminUsersQuerySchema = z.object(paging);
+export type AdminUserDto = SessionUser;
+
+/** GET /api/admin/biciclette — the whole fleet (bounded: at most 1,000 bikes), by number. */
+export type AdminBikeDto = BikeDto;
+
+/** GET /api/admin/summary — the four cards and the tab counts, computed in SQL. */
+export interface AdminSummary {
+  /** Bookings `attiva` whose window contains now ("Bici in uso ora"). */
+  biciInUsoOra: number;
+  /** Bookings `attiva` (now or later). */
+  prenotazioniAttive: number;
+  /** Bikes `disponibile`, and the whole fleet ("N di M"). */
+  biciDisponibili: number;
+  biciTotali: number;
+  utentiTotali: number;
+  /** Bookings completed today in TZ_APP (behaviour.md §8 fixes the spec's "all"). */
+  completateOggi: number;
+  bikesByStato: Record<BikeStato, number>;
+  bookingsByStato: Record<BookingStato, number>;
+}
+
+/** DELETE /api/admin/prenotazioni/:id → 200; a paid booking is refunded first (502 if the provider fails, nothing changes). */
+export interface AdminDeleteBookingResponse {
+  id: number;
+  refunded: boolean;
+}
+
+/** PUT /api/admin/users/:id → 200 AdminUserDto. 409 duplicate email; 409 last active admin demoted/deactivated. */
+export const adminUserUpdateSchema = z.object({
+  nome: z.string({ error: 'Il nome è obbligatorio' }).trim().min(1, 'Il nome è obbligatorio').max(100, 'Nome troppo lungo'),
+  cognome: z.string().trim().max(100, 'Cognome troppo lungo').default(''),
+  email: emailField("L'email è obbligatoria"),
+  ruolo: z.enum(['user', 'admin'], { error: 'Ruolo non valido' }),
+  isResidente: z.boolean({ error: 'Valore non valido' }),
+  attiva: z.boolean({ error: 'Valore non valido' }),
+});
+export type AdminUserUpdate = z.input<typeof adminUserUpdateSchema>;
+
+/** DELETE /api/admin/users/:id → 200. 409 for the last active admin and for oneself. */
+export interface AdminDeleteUserResponse {
+  id: number;
+  deletedBookings: number;
+  refundedPayments: number;
+}
+
+/** PUT /api/admin/biciclette/:id */
+export const adminBikeUpdateSchema = z.object({
+  stato: z.enum(['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'], { error: 'Stato non valido' }),
+});
+/**
+ * Answer of PUT /api/admin/biciclette/:id. Putting a bike in `manutenzione` or
+ * `fuori_servizio` keeps its future `attiva` bookings (the admin decides), emails their
+ * users, and says how many: `futureBookings` and `notifiedUsers`; `message` is the Italian
+ * sentence to show.
+ */
+export interface AdminBikeUpdateResponse {
+  bike: AdminBikeDto;
+  futureBookings: number;
+  notifiedUsers: number;
+  message: string;
+}
+
+/** POST /api/admin/biciclette → 201 AdminBikeDto; 409 number already used. */
+export const adminBikeCreateSchema = z.object({
+  numero: z.string({ error: 'Il numero è obbligatorio' }).trim().min(1, 'Il numero è obbligatorio').max(20, 'Numero troppo lungo'),
+  modello: z.string({ error: 'Il modello è obbligatorio' }).trim().min(1, 'Il modello è obbligatorio').max(100, 'Modello troppo lungo'),
+});
+export type AdminBikeCreate = z.input<typeof adminBikeCreateSchema>;
+
+/** POST /api/admin/import-residents → 200; 409 with a clear message without RESIDENT_INITIAL_PASSWORD. */
+export interface ImportResidentsResponse {
+  imported: number;
+  skipped: number;
+}
