@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, getQueryFn, queryKeyToUrl } from './api';
+import { ApiError, apiGetPage, apiRequest, getQueryFn, queryKeyToUrl } from './api';
 
 function answer(status: number, body: string, statusText = '') {
   return vi.fn(async () => new Response(body === '' ? null : body, { status, statusText }));
@@ -99,5 +99,35 @@ describe('queryKeyToUrl', () => {
   it('joins string and number segments', () => {
     expect(queryKeyToUrl(['/api/prenotazioni', 'user'])).toBe('/api/prenotazioni/user');
     expect(queryKeyToUrl(['/api/reports/download', 7])).toBe('/api/reports/download/7');
+  });
+});
+
+describe('apiGetPage', () => {
+  it('returns the rows and the total from the count header', async () => {
+    const fetchMock = vi.fn(
+      async () => new Response('[{"id":1},{"id":2}]', { status: 200, headers: { 'X-Total-Count': '120' } }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiGetPage('/api/admin/users?page=1', 'x-total-count')).resolves.toEqual({
+      items: [{ id: 1 }, { id: 2 }],
+      total: 120,
+    });
+    expect(fetchMock).toHaveBeenCalledWith('/api/admin/users?page=1', {
+      headers: { Accept: 'application/json' },
+      credentials: 'include',
+      signal: undefined,
+    });
+  });
+
+  it('falls back to the length of the page without a readable header', async () => {
+    vi.stubGlobal('fetch', answer(200, '[{"id":1}]'));
+    await expect(apiGetPage('/x', 'x-total-count')).resolves.toEqual({ items: [{ id: 1 }], total: 1 });
+  });
+
+  it('throws ApiError with the server message on a non-OK answer', async () => {
+    vi.stubGlobal('fetch', answer(403, '{"message":"Accesso negato"}'));
+    const error = await caught(apiGetPage('/x', 'x-total-count'));
+    expect(error.status).toBe(403);
+    expect(error.message).toBe('Accesso negato');
   });
 });

@@ -60,6 +60,24 @@ export async function apiRequest<T = unknown>(method: HttpMethod, url: string, b
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
+/** One page of a paged list: its rows and the number of matching rows on every page. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * GETs a paged list (an array, with the total of matching rows in `totalHeader`, e.g.
+ * `X-Total-Count`). Without a readable header the total is the length of the page.
+ */
+export async function apiGetPage<T>(url: string, totalHeader: string, signal?: AbortSignal): Promise<Page<T>> {
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'include', signal });
+  if (!res.ok) throw await toApiError(res);
+  const items = (await res.json()) as T[];
+  const total = Number.parseInt(res.headers.get(totalHeader) ?? '', 10);
+  return { items, total: Number.isFinite(total) && total >= 0 ? total : items.length };
+}
+
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /** The query key is the URL, optionally split into segments: `['/api/prenotazioni', 'user']`. */
