@@ -78,6 +78,12 @@ export const biciclette = pgTable(
     numero: text('numero').notNull().unique(),
     modello: text('modello').notNull(),
     stato: text('stato', { enum: BIKE_STATES }).notNull().default('disponibile'),
+    /**
+     * True while `prenotata` was set by the booking life cycle (a booking in progress), not
+     * by an admin: the life cycle turns back to `disponibile` only the bikes it marked
+     * itself. Any admin change clears it (docs/decisions/014-bike-state-vs-lifecycle.md).
+     */
+    statoAuto: boolean('stato_auto').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -125,6 +131,9 @@ export const prenotazioni = pgTable(
     index('prenotazioni_active_fine_idx').on(t.fine).where(sql`${t.stato} = 'attiva'`),
     index('prenotazioni_data_idx').on(t.dataPrenotazione),
     index('prenotazioni_bici_idx').on(t.biciId, t.dataPrenotazione),
+    // The admin list's order (newest first: read backwards), so a page is read in index order
+    // (decision 013).
+    index('prenotazioni_admin_order_idx').on(t.dataPrenotazione, t.orarioInizio, t.id),
     // Invariant 1 (no overlapping active bookings of a bike) is an EXCLUDE constraint,
     // which drizzle-kit cannot express: it is written by hand in the first migration.
   ],
@@ -136,9 +145,16 @@ export const pagamenti = pgTable(
   'pagamenti',
   {
     id: serial('id').primaryKey(),
-    prenotazioneId: integer('prenotazione_id')
-      .notNull()
-      .references(() => prenotazioni.id, { onDelete: 'cascade' }),
+    /**
+     * Null once an admin deleted the booking: the payment stays, detached, for the
+     * accounts; `bookingDate`/`bookingDeletedAt` say what reports need of the booking
+     * (docs/decisions/015-payments-of-deleted-bookings.md).
+     */
+    prenotazioneId: integer('prenotazione_id').references(() => prenotazioni.id, { onDelete: 'set null' }),
+    /** The day of the booking, copied when the booking is deleted (null while it exists). */
+    bookingDate: date('booking_date', { mode: 'string' }),
+    /** When the booking was deleted by an admin (null while it exists). */
+    bookingDeletedAt: tstz('booking_deleted_at'),
     provider: text('provider', { enum: ['stripe', 'simulated'] }).notNull(),
     providerPaymentId: text('provider_payment_id').unique(),
     providerCheckoutId: text('provider_checkout_id').unique(),
@@ -153,6 +169,11 @@ export const pagamenti = pgTable(
   (t) => [
     check('pagamenti_status_valid', sql`${t.status} in ('pending', 'completed', 'failed', 'refunded')`),
     check('pagamenti_amount_positive', sql`${t.amount} > 0`),
+    // A payment without its booking keeps the snapshot the reports need.
+    check(
+      'pagamenti_detached_snapshot',
+      sql`${t.prenotazioneId} is not null or (${t.bookingDate} is not null and ${t.bookingDeletedAt} is not null)`,
+    ),
     // One payment row per booking; so a booking is marked completed at most once
     // (invariant 3 of behaviour.md §3).
     uniqueIndex('pagamenti_one_per_booking').on(t.prenotazioneId),
@@ -321,7 +342,10 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_entity_idx').on(t.entity, t.entityId),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

@@ -14,8 +14,9 @@ export interface LifecycleResult {
  * 1. an external booking still unpaid `holdMinutes` after creation, or at its start if
  *    sooner, becomes `cancellata` and its payment `failed` (the bike is free again);
  * 2. an `attiva` booking whose end has passed becomes `completata`;
- * 3. a bike with a booking in progress is shown `prenotata`, and back to `disponibile`
- *    after (bikes an admin put in `manutenzione` or `fuori_servizio` are left alone).
+ * 3. a bike with a booking in progress is shown `prenotata` (marked `stato_auto`), and back
+ *    to `disponibile` after only if the life cycle marked it: a bike an admin put in
+ *    `prenotata`, `manutenzione` or `fuori_servizio` is left alone (decision 014).
  * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
  * both from the minute job and before every read that shows bookings or bikes.
  */
@@ -34,7 +35,7 @@ export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placehold
                 where pay.status = 'pending' and p.stato = 'attiva'
                   and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz))
     or exists (select 1 from biciclette b where b.stato = 'disponibile' and ${inProgress(sql`b.id`)})
-    or exists (select 1 from biciclette b where b.stato = 'prenotata' and not ${inProgress(sql`b.id`)}))`;
+    or exists (select 1 from biciclette b where b.stato = 'prenotata' and b.stato_auto and not ${inProgress(sql`b.id`)}))`;
 }
 
 const dueStatements = new WeakMap<Db, ReturnType<typeof prepareDue>>();
@@ -94,12 +95,13 @@ export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Pr
          and id not in (select id from released)
          and id not in (select id from completed)
     ), marked as (
-      update biciclette set stato = 'prenotata', updated_at = ${at}::timestamptz
+      update biciclette set stato = 'prenotata', stato_auto = true, updated_at = ${at}::timestamptz
        where stato = 'disponibile' and id in (select bici_id from in_use)
       returning id
     ), freed as (
-      update biciclette set stato = 'disponibile', updated_at = ${at}::timestamptz
-       where stato = 'prenotata' and id not in (select bici_id from in_use)
+      -- Only the bikes the life cycle itself marked: an admin's prenotata stays (decision 014).
+      update biciclette set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
+       where stato = 'prenotata' and stato_auto and id not in (select bici_id from in_use)
       returning id
     )
     select (select count(*) from released)::int as released,
