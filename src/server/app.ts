@@ -18,6 +18,7 @@ import { paymentProviderFromConfig, type PaymentProvider } from './integrations/
 import type { Logger } from './logger.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { tooManyAttemptsMessage } from './modules/auth/limits.js';
+import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
+  await app.register(adminRoutes, { prefix: '/api/admin' });
 
   registerWebApp(app, deps.webRoot, headers.paymentPage);
   return app;

@@ -1,0 +1,34 @@
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Mailer } from '../../integrations/mailer.js';
+import type { PaymentProvider } from '../../integrations/payments/provider.js';
+import type { SessionCache } from '../auth/session-cache.js';
+import type { PaymentLog } from '../payments/settle.js';
+import { ensureLifecycle } from '../bookings/lifecycle.js';
+import { invalidateAvailability } from '../bookings/service.js';
+
+/** What the admin services need. */
+export interface AdminDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  log: PaymentLog & { error(obj: object, msg: string): void };
+  /** This process's session cache, if any: emptied at once for a deactivated or deleted user. */
+  sessionCache?: SessionCache | undefined;
+}
+
+/** A transaction of the app's database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Brings the booking life cycle up to date before a read or a write (cheap when nothing is due). */
+export async function runLifecycle(deps: Pick<AdminDeps, 'db' | 'clock' | 'config'>): Promise<void> {
+  if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) invalidateAvailability(deps.db);
+}
+
+/** `q` as a literal ILIKE pattern: `%`, `_` and `\` match themselves. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

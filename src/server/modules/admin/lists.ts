@@ -1,0 +1,176 @@
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
+import type { BikeDto } from '../../../shared/schemas/booking.js';
+import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
+import { biciclette, pagamenti, prenotazioni, users } from '../../db/schema.js';
+import { sessionUserColumns } from '../auth/sessions.js';
+import { listBikes } from '../bookings/service.js';
+import { toPublicUser } from '../users/public-user.js';
+import { containsPattern, runLifecycle, type AdminDeps } from './deps.js';
+
+type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface PageQuery {
+  page: number;
+  pageSize: number;
+  q: string;
+}
+
+/** The first instant of a day in `timeZone` (midnight; 01:00 where midnight does not exist). */
+function startOfDay(date: string, timeZone: string): Date {
+  return zonedInstant(date, '00:00', timeZone) ?? zonedInstant(date, '01:00', timeZone)!;
+}
+
+/** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
+export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
+  await runLifecycle(deps);
+  const now = deps.clock.now();
+  const today = zonedToday(now, deps.config.timeZone);
+  const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
+  const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
+  const at = now.toISOString();
+  const result = await deps.db.execute<Record<string, number>>(sql`
+    select
+      count(*) filter (where p.stato = 'attiva' and p.inizio <= ${at}::timestamptz and p.fine > ${at}::timestamptz)::int as "inUso",
+      count(*) filter (where p.stato = 'attiva')::int as "attive",
+      count(*) filter (where p.stato = 'completata')::int as "completate",
+      count(*) filter (where p.stato = 'cancellata')::int as "cancellate",
+      count(*) filter (where p.stato = 'completata' and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
+      (select count(*) from ${users})::int as "utenti",
+      (select count(*) from ${biciclette})::int as "bici",
+      (select count(*) filter (where stato = 'disponibile') from ${biciclette})::int as "disponibile",
+      (select count(*) filter (where stato = 'prenotata') from ${biciclette})::int as "prenotata",
+      (select count(*) filter (where stato = 'manutenzione') from ${biciclette})::int as "manutenzione",
+      (select count(*) filter (where stato = 'fuori_servizio') from ${biciclette})::int as "fuoriServizio"
+    from ${prenotazioni} p`);
+  const r = result.rows[0]!;
+  return {
+    biciInUsoOra: r.inUso!,
+    prenotazioniAttive: r.attive!,
+    biciDisponibili: r.disponibile!,
+    biciTotali: r.bici!,
+    utentiTotali: r.utenti!,
+    completateOggi: r.oggi!,
+    bikesByStato: {
+      disponibile: r.disponibile!,
+      prenotata: r.prenotata!,
+      manutenzione: r.manutenzione!,
+      fuori_servizio: r.fuoriServizio!,
+    },
+    bookingsByStato: { attiva: r.attive!, completata: r.completate!, cancellata: r.cancellate! },
+  };
+}
+
+/**
+ * One page of every booking, newest first (date, start, id: read backwards along
+ * `prenotazioni_admin_order_idx`), with the total of matching rows (decision 013).
+ */
+export async function adminBookings(
+  deps: ReadDeps,
+  query: PageQuery & { stato: 'tutti' | 'attiva' | 'completata' | 'cancellata' },
+): Promise<Page<AdminBookingDto>> {
+  await runLifecycle(deps);
+  const conditions: SQL[] = [];
+  if (query.stato !== 'tutti') conditions.push(eq(prenotazioni.stato, query.stato));
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    conditions.push(
+      or(
+        ilike(users.nome, pattern),
+        ilike(users.cognome, pattern),
+        sql`(${users.nome} || ' ' || ${users.cognome}) ilike ${pattern}`,
+        ilike(users.email, pattern),
+        ilike(biciclette.numero, pattern),
+        ilike(prenotazioni.destinazione, pattern),
+      )!,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [totalRow]] = await Promise.all([
+    deps.db
+      .select({
+        id: prenotazioni.id,
+        nome: users.nome,
+        cognome: users.cognome,
+        email: users.email,
+        biciNumero: biciclette.numero,
+        biciModello: biciclette.modello,
+        destinazione: prenotazioni.destinazione,
+        dataPrenotazione: prenotazioni.dataPrenotazione,
+        orarioInizio: prenotazioni.orarioInizio,
+        orarioFine: prenotazioni.orarioFine,
+        stato: prenotazioni.stato,
+        paymentStatus: pagamenti.status,
+        createdAt: prenotazioni.createdAt,
+      })
+      .from(prenotazioni)
+      .innerJoin(users, eq(users.id, prenotazioni.userId))
+      .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
+      .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
+      .where(where)
+      .orderBy(desc(prenotazioni.dataPrenotazione), desc(prenotazioni.orarioInizio), desc(prenotazioni.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    deps.db
+      .select({ n: count() })
+      .from(prenotazioni)
+      .innerJoin(users, eq(users.id, prenotazioni.userId))
+      .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
+      .where(where),
+  ]);
+  return {
+    total: totalRow?.n ?? 0,
+    rows: rows.map((r) => ({
+      id: r.id,
+      utente: `${r.nome} ${r.cognome}`.trim(),
+      biciNumero: r.biciNumero,
+      destinazione: r.destinazione,
+      dataPrenotazione: r.dataPrenotazione,
+      orarioInizio: r.orarioInizio,
+      orarioFine: r.orarioFine,
+      stato: r.stato,
+      userName: r.nome,
+      userSurname: r.cognome,
+      userEmail: r.email,
+      biciModello: r.biciModello,
+      paymentStatus: r.paymentStatus,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** One page of users by id; `q` over name, surname, "name surname", email and sigla. */
+export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page<AdminUserDto>> {
+  let where: SQL | undefined;
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    where = or(
+      ilike(users.nome, pattern),
+      ilike(users.cognome, pattern),
+      sql`(${users.nome} || ' ' || ${users.cognome}) ilike ${pattern}`,
+      ilike(users.email, pattern),
+      ilike(users.siglaResidente, pattern),
+    );
+  }
+  const [rows, [totalRow]] = await Promise.all([
+    deps.db
+      .select(sessionUserColumns)
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    deps.db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { total: totalRow?.n ?? 0, rows: rows.map(toPublicUser) };
+}
+
+/** The whole fleet by number, life cycle applied first (at most a few hundred bikes). */
+export function adminBikes(deps: ReadDeps): Promise<BikeDto[]> {
+  return listBikes(deps);
+}

@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  adminBikeCreateSchema,
+  adminBikeUpdateSchema,
+  adminBookingsQuerySchema,
+  adminIdParamsSchema,
+  adminUserUpdateSchema,
+  adminUsersQuerySchema,
+  TOTAL_COUNT_HEADER,
+} from '../../../shared/schemas/admin.js';
+import { authenticatedUser, requireAdmin } from '../../http/auth.js';
+import type { Actor } from './audit.js';
+import { createBike, updateBikeState } from './bikes.js';
+import { deleteBooking } from './bookings.js';
+import type { AdminDeps } from './deps.js';
+import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js';
+import { importResidents } from './residents.js';
+import { deleteUser, updateUser } from './users.js';
+
+/** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = (): AdminDeps => ({
+    db: app.deps.database.db,
+    clock: app.deps.clock,
+    config: app.deps.config,
+    payments: app.deps.payments,
+    mailer: app.deps.mailer,
+    log: app.log,
+    sessionCache: app.deps.sessionCache,
+  });
+  const actor = (request: FastifyRequest): Actor => {
+    const user = authenticatedUser(request);
+    return { id: user.id, email: user.email };
+  };
+  // onRequest: the role is checked before the body is even parsed or validated.
+  app.addHook('onRequest', requireAdmin);
+
+  app.get('/summary', async () => adminSummary(deps()));
+
+  app.get('/prenotazioni', { schema: { querystring: adminBookingsQuerySchema } }, async (request, reply) => {
+    const page = await adminBookings(deps(), request.query);
+    return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
+  });
+
+  app.delete('/prenotazioni/:id', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    deleteBooking(deps(), actor(request), request.params.id),
+  );
+
+  app.get('/users', { schema: { querystring: adminUsersQuerySchema } }, async (request, reply) => {
+    const page = await adminUsers(deps(), request.query);
+    return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
+  });
+
+  app.put('/users/:id', { schema: { params: adminIdParamsSchema, body: adminUserUpdateSchema } }, async (request) =>
+    updateUser(deps(), actor(request), request.params.id, request.body),
+  );
+
+  app.delete('/users/:id', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    deleteUser(deps(), actor(request), request.params.id),
+  );
+
+  app.get('/biciclette', async () => adminBikes(deps()));
+
+  app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
+    updateBikeState(deps(), actor(request), request.params.id, request.body.stato),
+  );
+
+  app.post('/biciclette', { schema: { body: adminBikeCreateSchema } }, async (request, reply) =>
+    reply.status(201).send(await createBike(deps(), actor(request), request.body)),
+  );
+
+  app.post('/import-residents', async (request) => importResidents(deps(), actor(request)));
+};

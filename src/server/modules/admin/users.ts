@@ -1,0 +1,150 @@
+import { and, eq, gt, inArray, or } from 'drizzle-orm';
+import type { AdminDeleteUserResponse, AdminUserDto, AdminUserUpdate } from '../../../shared/schemas/admin.js';
+import { normaliseEmail } from '../../../shared/sigla.js';
+import { pgConstraint, pgErrorCode } from '../../db/client.js';
+import { pagamenti, prenotazioni, users } from '../../db/schema.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
+import { endAllSessionsOfUser, sessionUserColumns, type SessionUser } from '../auth/sessions.js';
+import { invalidateAvailability } from '../bookings/service.js';
+import { refundBookingPayment } from '../payments/settle.js';
+import { toPublicUser } from '../users/public-user.js';
+import { writeAudit, type Actor } from './audit.js';
+import { detachPayments } from './bookings.js';
+import { runLifecycle, type AdminDeps, type Tx } from './deps.js';
+
+export const MSG_USER_NOT_FOUND = 'Utente non trovato';
+export const MSG_EMAIL_TAKEN = 'Email già registrata';
+export const MSG_LAST_ADMIN = "Deve restare almeno un amministratore attivo: non puoi rimuovere l'ultimo";
+export const MSG_DELETE_SELF = 'Non puoi eliminare il tuo account';
+
+/**
+ * Locks the target user and every active admin, in id order (so two admins editing never
+ * deadlock), and returns the target. Under READ COMMITTED a concurrent demotion that
+ * committed first is seen: its row no longer matches and drops out of the set, so the
+ * "last active admin" check below is race-free.
+ */
+async function lockUserAndAdmins(tx: Tx, id: number) {
+  const rows = await tx
+    .select(sessionUserColumns)
+    .from(users)
+    .where(or(eq(users.id, id), and(eq(users.ruolo, 'admin'), eq(users.attiva, true))))
+    .orderBy(users.id)
+    .for('update');
+  const target = rows.find((r) => r.id === id);
+  if (!target) throw notFound(MSG_USER_NOT_FOUND, 'USER_NOT_FOUND');
+  const activeAdmins = rows.filter((r) => r.ruolo === 'admin' && r.attiva).length;
+  return { target, activeAdmins };
+}
+
+const isActiveAdmin = (u: Pick<SessionUser, 'ruolo' | 'attiva'>) => u.ruolo === 'admin' && u.attiva;
+
+/**
+ * PUT /api/admin/users/:id. The email stays unique case-insensitively (stored lower-case;
+ * 409). The last active admin cannot be demoted or deactivated (409). Deactivating ends
+ * every session of the user (their rows go; the NOTIFY triggers evict every process's
+ * cache). Clearing `isResidente` makes the user external and frees their resident code
+ * (`siglaResidente` null); setting it keeps whatever code they have.
+ */
+export async function updateUser(deps: AdminDeps, actor: Actor, id: number, input: AdminUserUpdate): Promise<AdminUserDto> {
+  const now = deps.clock.now();
+  try {
+    const updated = await deps.db.transaction(async (tx) => {
+      const { target, activeAdmins } = await lockUserAndAdmins(tx, id);
+      const next = {
+        nome: input.nome,
+        cognome: input.cognome ?? '',
+        email: normaliseEmail(input.email),
+        ruolo: input.ruolo,
+        isResidente: input.isResidente,
+        siglaResidente: input.isResidente ? target.siglaResidente : null,
+        attiva: input.attiva,
+      };
+      if (isActiveAdmin(target) && !isActiveAdmin(next) && activeAdmins <= 1) {
+        throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
+      }
+      const [row] = await tx
+        .update(users)
+        .set({ ...next, updatedAt: now })
+        .where(eq(users.id, id))
+        .returning(sessionUserColumns);
+      if (!next.attiva) await endAllSessionsOfUser(tx, id);
+      const after = toPublicUser(row!);
+      await writeAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: toPublicUser(target), after }, now);
+      return after;
+    });
+    // This process forgets the user's cached sessions at once; others hear the NOTIFY.
+    if (!updated.attiva) deps.sessionCache?.evictUser(id);
+    return updated;
+  } catch (err) {
+    if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'users_email_unique') {
+      throw conflict(MSG_EMAIL_TAKEN, 'EMAIL_TAKEN');
+    }
+    throw err;
+  }
+}
+
+/**
+ * DELETE /api/admin/users/:id: the user and all their bookings. Paid bookings not yet
+ * started are refunded first (as the user's own cancel would; rides taken stay paid); a
+ * failed refund is a 502 and nothing changes. Payment rows stay, detached (decision 015).
+ * Not oneself, not the last active admin (409).
+ */
+export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDeleteUserResponse> {
+  if (id === actor.id) {
+    // Checked before the lookup: the admin's own account exists anyway.
+    throw conflict(MSG_DELETE_SELF, 'DELETE_SELF');
+  }
+  await runLifecycle(deps);
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx) => {
+    const { target, activeAdmins } = await lockUserAndAdmins(tx, id);
+    if (isActiveAdmin(target) && activeAdmins <= 1) throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
+    const bookings = await tx
+      .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio })
+      .from(prenotazioni)
+      .where(eq(prenotazioni.userId, id))
+      .orderBy(prenotazioni.id)
+      .for('update');
+    const refundable = await tx
+      .select({ id: prenotazioni.id })
+      .from(prenotazioni)
+      .innerJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
+      .where(
+        and(
+          eq(prenotazioni.userId, id),
+          eq(prenotazioni.stato, 'attiva'),
+          gt(prenotazioni.inizio, now),
+          eq(pagamenti.status, 'completed'),
+        ),
+      );
+    let refundedPayments = 0;
+    for (const b of refundable) {
+      const outcome = await refundBookingPayment(
+        { db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log },
+        b.id,
+        tx,
+      );
+      if (outcome === 'refunded') refundedPayments += 1;
+    }
+    const ids = bookings.map((b) => b.id);
+    await detachPayments(tx, ids, now);
+    if (ids.length) await tx.delete(prenotazioni).where(inArray(prenotazioni.id, ids));
+    await tx.delete(users).where(eq(users.id, id));
+    await writeAudit(
+      tx,
+      actor,
+      {
+        action: 'user.delete',
+        entity: 'user',
+        entityId: id,
+        before: toPublicUser(target),
+        after: { deletedBookings: ids.length, refundedPayments },
+      },
+      now,
+    );
+    return { id, deletedBookings: ids.length, refundedPayments };
+  });
+  deps.sessionCache?.evictUser(id);
+  if (result.deletedBookings) invalidateAvailability(deps.db);
+  return result;
+}
