@@ -9,6 +9,7 @@ import { NotFoundPage } from './features/not-found/not-found-page';
 import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
 import {
+  AdminScreen,
   CheckoutScreen,
   CheckoutSuccessScreen,
   DashboardScreen,
@@ -40,6 +41,7 @@ export function AppRoutes() {
       <Route path="/recupera-password" component={RecoveryPage} />
       <Route path="/cambio-password" component={ChangePasswordPage} />
       <Route path="/dashboard" component={DashboardScreen} />
+      <Route path="/admin" component={AdminScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />
       <Route path="/checkout/:bookingId?" component={CheckoutScreen} />

@@ -7,6 +7,7 @@ import { FullScreenSpinner } from './components/ui/spinner';
  * page) and nothing else. Each loader is also callable to fetch a chunk ahead of time.
  */
 export const loadDashboard = () => import('./features/dashboard/dashboard-page').then((m) => m.DashboardPage);
+export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
 const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
 const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
@@ -28,6 +29,7 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
 
 const LOADING = 'Caricamento BiciElis...';
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
+export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
 export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
@@ -40,4 +42,5 @@ export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Carica
 export function preloadScreenFor(path: string): void {
   if (path.startsWith('/dashboard')) void loadDashboard();
   else if (path.startsWith('/payment/')) void loadPayment();
+  else if (path.startsWith('/admin')) void loadAdmin();
 }

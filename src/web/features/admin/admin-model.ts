@@ -1,0 +1,101 @@
+import { format, parseISO } from 'date-fns';
+import { it as italian } from 'date-fns/locale';
+import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import { formatEuroCents } from '../../../shared/money';
+import type { AdminBookingDto } from '../../../shared/schemas/admin';
+import type { BikeStato, PaymentStatus } from '../../../shared/schemas/booking';
+import { isRealDate } from '../../../shared/time';
+import type { BadgeTone } from '../dashboard/dashboard-model';
+
+export { BOOKING_STATO_BADGE } from '../dashboard/dashboard-model';
+
+export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti';
+export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti'];
+
+/** The tab named in `?tab=`, the default (Prenotazioni) for anything else. */
+export function tabFromSearch(search: string): AdminTab {
+  const tab = new URLSearchParams(search).get('tab');
+  return ADMIN_TABS.includes(tab as AdminTab) ? (tab as AdminTab) : 'prenotazioni';
+}
+
+export type BookingFilter = 'tutti' | 'attiva' | 'completata' | 'cancellata';
+export const BOOKING_FILTERS: readonly { value: BookingFilter; label: string }[] = [
+  { value: 'tutti', label: 'Tutti gli stati' },
+  { value: 'attiva', label: 'Attive' },
+  { value: 'completata', label: 'Completate' },
+  { value: 'cancellata', label: 'Cancellate' },
+];
+
+/** Bike badges: available green, booked orange, maintenance red, out of service dark grey. */
+export const BIKE_STATO_BADGE: Record<BikeStato, { label: string; tone: BadgeTone; className?: string }> = {
+  disponibile: { label: 'Disponibile', tone: 'success' },
+  prenotata: { label: 'Prenotata', tone: 'warning' },
+  manutenzione: { label: 'Manutenzione', tone: 'danger' },
+  fuori_servizio: { label: 'Fuori Servizio', tone: 'muted', className: 'border-slate-700 bg-slate-700 text-white' },
+};
+export const BIKE_STATI: readonly BikeStato[] = ['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'];
+
+/** A list URL with its query string; empty values are left out. */
+export function listUrl(path: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** Pages needed for `total` rows (at least 1, so "Pagina 1 di 1" for an empty list). */
+export function pageCount(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** "2026-11-22" → "22/11/26" (a calendar day, not an instant). */
+export function formatShortDate(date: string): string {
+  if (!isRealDate(date)) return date;
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return format(new Date(y, m - 1, d), 'dd/MM/yy', { locale: italian });
+}
+
+/** An ISO instant → "22/11/2026 14:05" in the browser's time zone. */
+export function formatDateTime(iso: string): string {
+  const date = parseISO(iso);
+  return Number.isNaN(date.getTime()) ? iso : format(date, 'dd/MM/yyyy HH:mm', { locale: italian });
+}
+
+/** An ISO instant → "22/11/2026". */
+export function formatDay(iso: string): string {
+  const date = parseISO(iso);
+  return Number.isNaN(date.getTime()) ? iso : format(date, 'dd/MM/yyyy', { locale: italian });
+}
+
+/** The booking's payment in the details dialog (spec §2). */
+export function adminPaymentLabel(status: PaymentStatus): string {
+  const fee = formatEuroCents(EXTERNAL_FEE_CENTS);
+  switch (status) {
+    case null:
+      return 'Gratuito (Residente)';
+    case 'completed':
+      return `Pagato (${fee})`;
+    case 'pending':
+      return `In attesa (${fee})`;
+    case 'refunded':
+      return `Rimborsato (${fee})`;
+    case 'failed':
+      return `Fallito (${fee})`;
+  }
+}
+
+export function bookingDeletedToast(refunded: boolean): { title: string; description?: string } {
+  return refunded
+    ? { title: 'Prenotazione eliminata', description: `Il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} è stato rimborsato.` }
+    : { title: 'Prenotazione eliminata' };
+}
+
+export function importToast(result: { imported: number; skipped: number }): { title: string; description: string } {
+  return { title: 'Importazione completata', description: `Importati: ${result.imported}, saltati: ${result.skipped}` };
+}
+
+export function bookingTime(b: Pick<AdminBookingDto, 'orarioInizio' | 'orarioFine'>): string {
+  return `${b.orarioInizio}-${b.orarioFine}`;
+}

@@ -1,0 +1,138 @@
+import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, RotateCwIcon, SearchIcon } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Spinner } from '../../components/ui/spinner';
+import { TableCell, TableRow } from '../../components/ui/table';
+import { cn } from '../../lib/utils';
+import { pageCount } from './admin-model';
+
+/**
+ * A table in a box that scrolls sideways on a phone: a labelled, focusable region, so a
+ * keyboard user can scroll it too.
+ */
+export function ScrollTable({ label, className, ...props }: ComponentProps<'table'> & { label: string }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      data-slot="table-container"
+      className="w-full overflow-x-auto rounded-xl border bg-card shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
+      <table data-slot="table" className={cn('w-full text-sm', className)} {...props} />
+    </div>
+  );
+}
+
+/** The single row shown instead of the data: loading, a load error (shown as empty, spec §8), or empty. */
+export function StatusRow({
+  colSpan,
+  isPending,
+  isError,
+  empty,
+  onRetry,
+}: {
+  colSpan: number;
+  isPending: boolean;
+  isError: boolean;
+  empty: string;
+  onRetry: () => void;
+}) {
+  let content: ReactNode;
+  if (isPending) content = <Spinner label="Caricamento..." showLabel />;
+  else
+    content = (
+      <div className="flex flex-wrap items-center gap-3">
+        <span>{empty}</span>
+        {isError ? (
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RotateCwIcon aria-hidden="true" />
+            Riprova
+          </Button>
+        ) : null}
+      </div>
+    );
+  return (
+    <TableRow className="hover:bg-transparent">
+      <TableCell colSpan={colSpan} className="py-6 text-muted-foreground">
+        {content}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export function SearchBox({ label, ...props }: ComponentProps<'input'> & { label: string }) {
+  return (
+    <div className="relative w-full sm:max-w-sm">
+      <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+      <Input type="search" aria-label={label} className="pl-9" {...props} />
+    </div>
+  );
+}
+
+/** Precedente / Successiva and "Pagina X di Y" (the total comes from X-Total-Count). */
+export function Pager({
+  page,
+  total,
+  pageSize,
+  onPage,
+  label,
+}: {
+  page: number;
+  total: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  label: string;
+}) {
+  const pages = pageCount(total, pageSize);
+  return (
+    <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-2">
+      <Button variant="outline" size="sm" onClick={() => onPage(page - 1)} disabled={page <= 1}>
+        <ChevronLeftIcon aria-hidden="true" />
+        Precedente
+      </Button>
+      <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
+        Pagina {Math.min(page, pages)} di {pages}
+        <span className="sr-only"> ({total} risultati)</span>
+      </p>
+      <Button variant="outline" size="sm" onClick={() => onPage(page + 1)} disabled={page >= pages}>
+        Successiva
+        <ChevronRightIcon aria-hidden="true" />
+      </Button>
+    </nav>
+  );
+}
+
+/**
+ * A native select, styled like the inputs: phone pickers, keyboard and screen readers for
+ * free, and no popover positioning code (Radix Select would pull it into the first page's chunk).
+ */
+export function NativeSelect({ className, ...props }: ComponentProps<'select'>) {
+  return (
+    <div className={cn('relative', className)}>
+      <select
+        className={cn(
+          'h-11 w-full cursor-pointer appearance-none rounded-md border border-input bg-card py-2 pr-9 pl-3 text-base shadow-xs sm:h-10 sm:text-sm',
+          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring',
+          'disabled:cursor-not-allowed disabled:opacity-50',
+        )}
+        {...props}
+      />
+      <ChevronDownIcon
+        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 opacity-70"
+        aria-hidden="true"
+      />
+    </div>
+  );
+}
+
+/** One "label: value" line of a details dialog. */
+export function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr] gap-2 text-sm">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}

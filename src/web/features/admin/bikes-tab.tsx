@@ -1,0 +1,211 @@
+import { PencilIcon, PlusIcon } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import type { AdminBikeDto, AdminSummary } from '../../../shared/schemas/admin';
+import type { BikeStato } from '../../../shared/schemas/booking';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
+import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
+
+function EditBike({ bike }: { bike: AdminBikeDto }) {
+  const [open, setOpen] = useState(false);
+  const [stato, setStato] = useState<BikeStato | ''>('');
+  const update = useUpdateBike();
+  const selectId = useId();
+
+  function save() {
+    if (stato === '') return;
+    update.mutateAsync({ id: bike.id, stato }).then(
+      () => setOpen(false),
+      () => undefined,
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (update.isPending) return;
+        setOpen(next);
+        if (next) setStato('');
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`Modifica la bici ${bike.numero}`}>
+          <PencilIcon aria-hidden="true" />
+          Modifica
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Modifica bici {bike.numero}</DialogTitle>
+          <DialogDescription>
+            {bike.modello}, ora {BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2">
+          <Label htmlFor={selectId}>Stato</Label>
+          <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
+            <option value="" disabled>
+              Seleziona uno stato
+            </option>
+            {BIKE_STATI.map((s) => (
+              <option key={s} value={s}>
+                {BIKE_STATO_BADGE[s].label}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setOpen(false)} disabled={update.isPending}>
+            Annulla
+          </Button>
+          <Button onClick={save} disabled={stato === '' || update.isPending}>
+            <ButtonIcon pending={update.isPending} />
+            Salva
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function AddBike() {
+  const [open, setOpen] = useState(false);
+  const [numero, setNumero] = useState('');
+  const [modello, setModello] = useState('');
+  const create = useCreateBike();
+  const numeroId = useId();
+  const modelloId = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(
+      () => {
+        setOpen(false);
+        setNumero('');
+        setModello('');
+      },
+      () => undefined,
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !create.isPending && setOpen(next)}>
+      <DialogTrigger asChild>
+        <Button size="sm">
+          <PlusIcon aria-hidden="true" />
+          Aggiungi bicicletta
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Aggiungi bicicletta</DialogTitle>
+          <DialogDescription>La nuova bicicletta sarà subito disponibile per le prenotazioni.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor={numeroId}>Numero</Label>
+            <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={modelloId}>Modello</Label>
+            <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={create.isPending}>
+              Annulla
+            </Button>
+            <Button type="submit" disabled={numero.trim() === '' || modello.trim() === '' || create.isPending}>
+              <ButtonIcon pending={create.isPending} />
+              Aggiungi
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike. */
+export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
+  const bikes = useAdminBikes();
+  const rows = bikes.isError ? [] : (bikes.data ?? []);
+  const counts: { label: string; value: number | undefined }[] = [
+    { label: 'Disponibili', value: summary?.bikesByStato.disponibile },
+    { label: 'Prenotate', value: summary?.bikesByStato.prenotata },
+    { label: 'In manutenzione', value: summary?.bikesByStato.manutenzione },
+  ];
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
+          {counts.map((c) => (
+            <div key={c.label} className="flex gap-1.5">
+              <dt className="text-muted-foreground">{c.label}:</dt>
+              <dd className="font-semibold tabular-nums">{c.value ?? '—'}</dd>
+            </div>
+          ))}
+        </dl>
+        <AddBike />
+      </div>
+      <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Numero</TableHead>
+            <TableHead>Modello</TableHead>
+            <TableHead>Stato</TableHead>
+            <TableHead>Ultima modifica</TableHead>
+            <TableHead>
+              <span className="sr-only">Azioni</span>
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.length === 0 ? (
+            <StatusRow
+              colSpan={5}
+              isPending={bikes.isPending}
+              isError={bikes.isError}
+              empty="Nessuna bicicletta"
+              onRetry={() => void bikes.refetch()}
+            />
+          ) : (
+            rows.map((bike) => {
+              const badge = BIKE_STATO_BADGE[bike.stato];
+              return (
+                <TableRow key={bike.id}>
+                  <TableCell className="font-medium">{bike.numero}</TableCell>
+                  <TableCell>{bike.modello}</TableCell>
+                  <TableCell>
+                    <Badge variant={badge.tone} className={badge.className}>
+                      {badge.label}
+                    </Badge>
+                  </TableCell>
+                  <TableCell className="tabular-nums">{formatDateTime(bike.updatedAt)}</TableCell>
+                  <TableCell>
+                    <EditBike bike={bike} />
+                  </TableCell>
+                </TableRow>
+              );
+            })
+          )}
+        </TableBody>
+      </ScrollTable>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { InfoIcon, Trash2Icon } from 'lucide-react';
+import { useState, type MouseEvent } from 'react';
+import type { AdminBookingDto } from '../../../shared/schemas/admin';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '../../components/ui/alert-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import {
+  adminPaymentLabel,
+  BOOKING_FILTERS,
+  BOOKING_STATO_BADGE,
+  bookingTime,
+  formatDateTime,
+  formatShortDate,
+  type BookingFilter,
+} from './admin-model';
+import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
+
+function BookingDetails({ booking }: { booking: AdminBookingDto }) {
+  const stato = BOOKING_STATO_BADGE[booking.stato];
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`Dettagli della prenotazione ${booking.id}`}>
+          <InfoIcon aria-hidden="true" />
+          Dettagli
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
+          <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
+        </DialogHeader>
+        <section aria-labelledby="dettagli-utente" className="grid gap-2">
+          <h3 id="dettagli-utente" className="font-semibold">
+            Utente
+          </h3>
+          <dl className="grid gap-1">
+            <Detail label="Nome">{booking.userName}</Detail>
+            <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
+            <Detail label="Email">{booking.userEmail}</Detail>
+          </dl>
+        </section>
+        <section aria-labelledby="dettagli-prenotazione" className="grid gap-2">
+          <h3 id="dettagli-prenotazione" className="font-semibold">
+            Prenotazione
+          </h3>
+          <dl className="grid gap-1">
+            <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
+            <Detail label="Orario">{bookingTime(booking)}</Detail>
+            <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
+            <Detail label="Stato">
+              <Badge variant={stato.tone}>{stato.label}</Badge>
+            </Detail>
+            <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
+            <Detail label="Creata il">{formatDateTime(booking.createdAt)}</Detail>
+          </dl>
+        </section>
+        <section aria-labelledby="dettagli-bici" className="grid gap-2">
+          <h3 id="dettagli-bici" className="font-semibold">
+            Bicicletta
+          </h3>
+          <dl className="grid gap-1">
+            <Detail label="Numero">{booking.biciNumero}</Detail>
+            <Detail label="Modello">{booking.biciModello}</Detail>
+          </dl>
+        </section>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
+  const [open, setOpen] = useState(false);
+  const remove = useDeleteBooking();
+
+  function confirm(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    remove.mutateAsync(booking.id).then(
+      () => setOpen(false),
+      () => setOpen(false),
+    );
+  }
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button
+          variant="outline"
+          size="sm"
+          className="text-destructive hover:text-destructive"
+          aria-label={`Elimina la prenotazione ${booking.id}`}
+        >
+          <Trash2Icon aria-hidden="true" />
+          Elimina
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Eliminare la prenotazione #{booking.id}?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={remove.isPending}>Annulla</AlertDialogCancel>
+          <AlertDialogAction onClick={confirm} disabled={remove.isPending}>
+            <ButtonIcon pending={remove.isPending} />
+            Elimina
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** Prenotazioni tab (spec §2): search, status filter, server paging, details and delete. */
+export function BookingsTab() {
+  const [search, setSearch] = useState('');
+  const [stato, setStato] = useState<BookingFilter>('tutti');
+  const [page, setPage] = useState(1);
+  const q = useDebounced(search.trim());
+  const bookings = useAdminBookings({ q, stato, page });
+  const rows = bookings.isError ? [] : (bookings.data?.items ?? []);
+  const total = bookings.isError ? 0 : (bookings.data?.total ?? 0);
+  const filtered = q !== '' || stato !== 'tutti';
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <SearchBox
+          label="Cerca prenotazioni"
+          placeholder="Cerca per utente, bici o destinazione..."
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+        <NativeSelect
+          className="sm:w-48"
+          aria-label="Filtra per stato"
+          value={stato}
+          onChange={(e) => {
+            setStato(e.target.value as BookingFilter);
+            setPage(1);
+          }}
+        >
+          {BOOKING_FILTERS.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <ScrollTable label="Prenotazioni" aria-busy={bookings.isFetching}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>ID</TableHead>
+            <TableHead>Utente</TableHead>
+            <TableHead>Bici</TableHead>
+            <TableHead>Data</TableHead>
+            <TableHead>Orario</TableHead>
+            <TableHead>Destinazione</TableHead>
+            <TableHead>Stato</TableHead>
+            <TableHead>Azioni</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.length === 0 ? (
+            <StatusRow
+              colSpan={8}
+              isPending={bookings.isPending}
+              isError={bookings.isError}
+              empty={filtered ? 'Nessuna prenotazione trovata' : 'Nessuna prenotazione nel sistema'}
+              onRetry={() => void bookings.refetch()}
+            />
+          ) : (
+            rows.map((b) => {
+              const badge = BOOKING_STATO_BADGE[b.stato];
+              return (
+                <TableRow key={b.id}>
+                  <TableCell className="tabular-nums">{b.id}</TableCell>
+                  <TableCell>{b.utente}</TableCell>
+                  <TableCell>{b.biciNumero}</TableCell>
+                  <TableCell className="tabular-nums">{formatShortDate(b.dataPrenotazione)}</TableCell>
+                  <TableCell className="tabular-nums">{bookingTime(b)}</TableCell>
+                  <TableCell className="max-w-48 truncate" title={b.destinazione ?? undefined}>
+                    {b.destinazione || 'N/A'}
+                  </TableCell>
+                  <TableCell>
+                    <Badge variant={badge.tone}>{badge.label}</Badge>
+                  </TableCell>
+                  <TableCell>
+                    <div className="flex gap-2">
+                      <BookingDetails booking={b} />
+                      <DeleteBooking booking={b} />
+                    </div>
+                  </TableCell>
+                </TableRow>
+              );
+            })
+          )}
+        </TableBody>
+      </ScrollTable>
+      <Pager label="Pagine delle prenotazioni" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+    </div>
+  );
+}

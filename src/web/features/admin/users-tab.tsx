@@ -1,0 +1,306 @@
+import { PencilIcon, Trash2Icon, UploadIcon } from 'lucide-react';
+import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import type { Ruolo } from '../../../shared/api-types';
+import type { AdminUserDto } from '../../../shared/schemas/admin';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '../../components/ui/alert-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Checkbox } from '../../components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { formatDay } from './admin-model';
+import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useUpdateUser } from './queries';
+
+function ImportResidents() {
+  const [open, setOpen] = useState(false);
+  const importer = useImportResidents();
+
+  function confirm(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    importer.mutateAsync().then(
+      () => setOpen(false),
+      () => setOpen(false),
+    );
+  }
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !importer.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button size="sm">
+          <UploadIcon aria-hidden="true" />
+          Importa Residenti
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Importa Residenti</AlertDialogTitle>
+          <AlertDialogDescription asChild>
+            <div className="grid gap-2">
+              <p>Tutti i residenti della tabella dei codici residenti diventano utenti di BiciElis:</p>
+              <ul className="list-disc space-y-1 pl-5">
+                <li>l&apos;email è il codice del residente seguito dal dominio del collegio (es. elis002@elis.org);</li>
+                <li>la password iniziale è quella fissa configurata sul server, da cambiare al primo accesso;</li>
+                <li>il ruolo è Residente (prenotazioni gratuite) e l&apos;account è già attivo;</li>
+                <li>i residenti che hanno già un account vengono saltati.</li>
+              </ul>
+            </div>
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={importer.isPending}>Annulla</AlertDialogCancel>
+          <AlertDialogAction onClick={confirm} disabled={importer.isPending}>
+            <ButtonIcon pending={importer.isPending} />
+            Importa
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+interface EditValues {
+  nome: string;
+  cognome: string;
+  email: string;
+  ruolo: Ruolo;
+  isResidente: boolean;
+  attiva: boolean;
+}
+
+function EditUser({ user }: { user: AdminUserDto }) {
+  const [open, setOpen] = useState(false);
+  const initial = (): EditValues => ({
+    nome: user.nome,
+    cognome: user.cognome,
+    email: user.email,
+    ruolo: user.ruolo,
+    isResidente: user.isResidente,
+    attiva: user.attiva,
+  });
+  const [values, setValues] = useState<EditValues>(initial);
+  const update = useUpdateUser();
+  const id = useId();
+  const set = <K extends keyof EditValues>(key: K, value: EditValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const canSave = values.nome.trim() !== '' && values.email.trim() !== '' && !update.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!canSave) return;
+    update
+      .mutateAsync({
+        id: user.id,
+        user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
+      })
+      .then(
+        () => setOpen(false),
+        () => undefined,
+      );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (update.isPending) return;
+        if (next) setValues(initial());
+        setOpen(next);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" size="icon" aria-label={`Modifica ${user.nome} ${user.cognome}`.trim()}>
+          <PencilIcon aria-hidden="true" />
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Modifica utente</DialogTitle>
+          <DialogDescription>
+            Utente #{user.id}. Disattivando l&apos;account le sue sessioni terminano subito.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-nome`}>Nome</Label>
+            <Input id={`${id}-nome`} value={values.nome} onChange={(e) => set('nome', e.target.value)} maxLength={100} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-cognome`}>Cognome</Label>
+            <Input id={`${id}-cognome`} value={values.cognome} onChange={(e) => set('cognome', e.target.value)} maxLength={100} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-email`}>Email</Label>
+            <Input id={`${id}-email`} type="email" value={values.email} onChange={(e) => set('email', e.target.value)} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-ruolo`}>Ruolo</Label>
+            <NativeSelect id={`${id}-ruolo`} value={values.ruolo} onChange={(e) => set('ruolo', e.target.value as Ruolo)}>
+              <option value="user">User</option>
+              <option value="admin">Admin</option>
+            </NativeSelect>
+          </div>
+          <div className="flex items-center gap-3">
+            <Checkbox
+              id={`${id}-residente`}
+              checked={values.isResidente}
+              onCheckedChange={(c) => set('isResidente', c === true)}
+            />
+            <Label htmlFor={`${id}-residente`}>Residente</Label>
+          </div>
+          <div className="flex items-center gap-3">
+            <Checkbox id={`${id}-attiva`} checked={values.attiva} onCheckedChange={(c) => set('attiva', c === true)} />
+            <Label htmlFor={`${id}-attiva`}>Account Attivo</Label>
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={update.isPending}>
+              Annulla
+            </Button>
+            <Button type="submit" disabled={!canSave}>
+              <ButtonIcon pending={update.isPending} />
+              Salva
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DeleteUser({ user }: { user: AdminUserDto }) {
+  const [open, setOpen] = useState(false);
+  const remove = useDeleteUser();
+  const name = `${user.nome} ${user.cognome}`.trim();
+
+  function confirm(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    remove.mutateAsync(user.id).then(
+      () => setOpen(false),
+      () => setOpen(false),
+    );
+  }
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" aria-label={`Elimina ${name}`}>
+          <Trash2Icon aria-hidden="true" />
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Eliminare {name}?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Verranno eliminati l&apos;utente {user.email} e tutte le sue prenotazioni. Questa azione è irreversibile.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={remove.isPending}>Annulla</AlertDialogCancel>
+          <AlertDialogAction onClick={confirm} disabled={remove.isPending}>
+            <ButtonIcon pending={remove.isPending} />
+            Elimina
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
+export function UsersTab() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useDebounced(search.trim());
+  const users = useAdminUsers({ q, page });
+  const rows = users.isError ? [] : (users.data?.items ?? []);
+  const total = users.isError ? 0 : (users.data?.total ?? 0);
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <SearchBox
+          label="Cerca utenti"
+          placeholder="Cerca per nome, email o sigla..."
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+        <ImportResidents />
+      </div>
+      <ScrollTable label="Utenti" aria-busy={users.isFetching}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>ID</TableHead>
+            <TableHead>Nome completo</TableHead>
+            <TableHead>Email</TableHead>
+            <TableHead>Ruolo</TableHead>
+            <TableHead>Residente</TableHead>
+            <TableHead>Sigla</TableHead>
+            <TableHead>Registrato il</TableHead>
+            <TableHead>Azioni</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.length === 0 ? (
+            <StatusRow
+              colSpan={8}
+              isPending={users.isPending}
+              isError={users.isError}
+              empty={q !== '' ? 'Nessun utente trovato' : 'Nessun utente'}
+              onRetry={() => void users.refetch()}
+            />
+          ) : (
+            rows.map((u) => (
+              <TableRow key={u.id}>
+                <TableCell className="tabular-nums">{u.id}</TableCell>
+                <TableCell>
+                  {u.nome} {u.cognome}
+                  {u.attiva ? null : (
+                    <Badge variant="muted" className="ml-2">
+                      Disattivato
+                    </Badge>
+                  )}
+                </TableCell>
+                <TableCell>{u.email}</TableCell>
+                <TableCell>
+                  <Badge variant={u.ruolo === 'admin' ? 'default' : 'secondary'}>{u.ruolo === 'admin' ? 'Admin' : 'User'}</Badge>
+                </TableCell>
+                <TableCell>{u.isResidente ? 'Sì' : 'No'}</TableCell>
+                <TableCell>{u.sigla ?? '-'}</TableCell>
+                <TableCell className="tabular-nums">{formatDay(u.createdAt)}</TableCell>
+                <TableCell>
+                  <div className="flex gap-2">
+                    <EditUser user={u} />
+                    <DeleteUser user={u} />
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </ScrollTable>
+      <Pager label="Pagine degli utenti" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+    </div>
+  );
+}
