@@ -12,6 +12,24 @@ function chromiumExecutable(): string | undefined {
   return undefined;
 }
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: chromiumExecutable(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Date and time inputs follow the browser's language, not the page's locale.
+      '--lang=it-IT',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
@@ -30,26 +48,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: chromiumExecutable(),
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            // Date and time inputs follow the browser's language, not the page's locale.
-            '--lang=it-IT',
-          ],
-        },
-      },
-    },
+    { name: 'chromium', testIgnore: /admin\.spec\.ts/, use: chromium },
+    // The admin's changes reach every user (a bike out of service, the residents imported,
+    // a sigla taken): they run after the other specs, alone on the shared server.
+    { name: 'chromium-admin', testMatch: /admin\.spec\.ts/, dependencies: ['chromium'], use: chromium },
   ],
   webServer: {
     command: 'node tests/e2e/server.mjs',

@@ -51,6 +51,9 @@ const child = spawn(process.execPath, ['--enable-source-maps', serverEntry], {
     STRIPE_SECRET_KEY: '',
     STRIPE_PUBLISHABLE_KEY: '',
     STRIPE_WEBHOOK_SECRET: '',
+    // The admin's resident import (tests/e2e/admin.spec.ts) needs an initial password.
+    RESIDENT_INITIAL_PASSWORD: 'benvenuto-elis-2026',
+    RESIDENT_EMAIL_DOMAIN: 'elis.org',
   },
 });
 
