@@ -12,6 +12,10 @@ import { createLogger } from './logger.js';
 import { hashPassword } from './modules/auth/password.js';
 import { importBikes } from './modules/bikes/import.js';
 import { importResidents, MalformedFileError, type ImportReport } from './modules/residents/import.js';
+import { emailReport, generateReport } from './modules/reports/service.js';
+import { isRealDate, zonedToday } from '../shared/time.js';
+import { systemClock, type Clock } from './clock.js';
+import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 
 const USAGE = `Uso: npm run cli -- <comando>
 
@@ -20,6 +24,8 @@ Comandi:
                                                  (intestazione: sigla,nome,cognome,corsoDiStudi,annoCorso,attivo)
   bikes import <file.csv>                        importa o aggiorna le biciclette (intestazione: numero,modello[,stato])
   admin create <email> <password> [nome] [cognome]  crea un amministratore
+  report generate [AAAA-MM-GG] [--send]          genera (o rigenera) il report PDF del giorno (default: oggi
+                                                 in TZ_APP); con --send lo invia a REPORT_EMAIL
 `;
 
 class UsageError extends Error {}
@@ -28,6 +34,10 @@ interface CliContext {
   config: Config;
   database: Database;
   out: (line: string) => void;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: from the configuration (SMTP_URL or the outbox). */
+  mailer?: Mailer;
 }
 
 type Command = (ctx: CliContext, args: string[]) => Promise<number>;
@@ -92,10 +102,43 @@ const adminCreate: Command = async (ctx, [email, password, nome = 'Amministrator
   }
 };
 
+const reportGenerate: Command = async (ctx, args) => {
+  const send = args.includes('--send');
+  const rest = args.filter((a) => a !== '--send');
+  const clock = ctx.clock ?? systemClock;
+  const date = rest[0] ?? zonedToday(clock.now(), ctx.config.timeZone);
+  if (rest.length > 1 || !isRealDate(date)) throw new UsageError(`Data non valida: ${rest.join(' ')} (formato AAAA-MM-GG)`);
+  const silent = { info: () => undefined, error: () => undefined };
+  const mailer = ctx.mailer ?? mailerFromConfig(ctx.config, silent);
+  const deps = { db: ctx.database.db, clock, mailer, config: ctx.config, log: silent };
+  try {
+    const r = await generateReport(deps, date, { replace: true });
+    ctx.out(`Report del ${date} ${r.outcome === 'replaced' ? 'rigenerato (sostituito il precedente)' : 'generato'}: ${r.fileSize} byte (id ${r.id})`);
+    if (!send) return 0;
+    if (!ctx.config.reportEmail) {
+      ctx.out('REPORT_EMAIL non impostata: report salvato, non inviato');
+      return 1;
+    }
+    if (await emailReport({ ...deps, log: { info: () => undefined, error: (o) => ctx.out(`Invio non riuscito: ${errorText(o)}`) } }, r.id)) {
+      ctx.out(`Inviato a ${ctx.config.reportEmail}`);
+      return 0;
+    }
+    return 1;
+  } finally {
+    if (!ctx.mailer) await mailer.close();
+  }
+};
+
+const errorText = (o: object) => {
+  const err = (o as { err?: unknown }).err;
+  return err instanceof Error ? err.message : String(err);
+};
+
 export const COMMANDS: Record<string, Command> = {
   'residents import': importCommand('Sigle residenti', importResidents),
   'bikes import': importCommand('Biciclette', importBikes),
   'admin create': adminCreate,
+  'report generate': reportGenerate,
 };
 
 /** Runs one CLI command against a database; returns the exit code. Exported for tests. */

@@ -15,6 +15,8 @@ import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
 import { AVAILABILITY_CHANNEL, availabilityCacheFor } from './modules/bookings/availability-cache.js';
 import { invalidateAvailability } from './modules/bookings/service.js';
+import { runNightlyReports } from './modules/reports/service.js';
+import { REPORT_CRON, REPORT_GRACE_MS } from './modules/reports/schedule.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -66,6 +68,9 @@ async function main(cfg: Config) {
   };
   // Catch up at once on what happened while the server was down, then every minute.
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob);
+  // The nightly report (decision 016): missing due days made and unsent ones emailed.
+  const reportJob = (graceMs = 0) =>
+    runNightlyReports({ db: database.db, clock: systemClock, mailer: app.deps.mailer, config: cfg, log }, { graceMs });
   const scheduler = startScheduler(
     database.pool,
     cfg.timeZone,
@@ -78,6 +83,7 @@ async function main(cfg: Config) {
         lock: JOB_LOCKS.sessions,
         run: () => purgeExpiredSessions(database.db, systemClock.now()),
       },
+      { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: () => reportJob(REPORT_GRACE_MS) },
     ],
     log,
   );
@@ -110,6 +116,8 @@ async function main(cfg: Config) {
 
   await app.listen({ port: cfg.port, host: cfg.host });
   log.info({ ms: Math.round(performance.now() - started), url: cfg.publicUrl }, 'BiciElis ready');
+  // Reports missed while the server was down, after the port opens (rendering takes time).
+  runExclusive(database.pool, JOB_LOCKS.reports, () => reportJob()).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
   if (demoAccounts.length > 0) {
     const lines = demoAccounts.map((a) => `  ${a.ruolo === 'admin' ? 'admin    ' : a.sigla ? 'residente' : 'esterno  '}  ${a.email}  /  ${a.password}`);
     console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\nAccount dimostrativi:\n${lines.join('\n')}\n`);

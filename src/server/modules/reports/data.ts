@@ -1,0 +1,151 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { it } from 'date-fns/locale';
+import { sql } from 'drizzle-orm';
+import { APP_NAME } from '../../../shared/constants.js';
+import { formatEuroCents } from '../../../shared/money.js';
+import type { Db } from '../../db/client.js';
+import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
+
+export const ORGANISATION = 'Collegio ELIS';
+
+const STATUS_LABEL: Record<string, string> = { attiva: 'Attiva', completata: 'Completata', cancellata: 'Cancellata' };
+const BIKE_LABEL: Record<string, string> = {
+  disponibile: 'Disponibili',
+  prenotata: 'Prenotate / in uso',
+  manutenzione: 'In manutenzione',
+  fuori_servizio: 'Fuori servizio',
+};
+
+/** "2026-11-23" → "lunedì 23 novembre 2026" */
+export function longItalianDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return format(new Date(y, m - 1, d, 12), 'EEEE d MMMM yyyy', { locale: it });
+}
+
+interface BookingRow extends Record<string, unknown> {
+  user_id: number;
+  orario_inizio: string;
+  orario_fine: string;
+  destinazione: string | null;
+  stato: string;
+  nome: string;
+  cognome: string;
+  is_residente: boolean;
+  numero: string;
+  modello: string;
+  pay_status: string | null;
+  amount: number | null;
+}
+
+function paymentLabel(row: BookingRow): string {
+  switch (row.pay_status) {
+    case 'completed':
+      return `Pagata ${formatEuroCents(row.amount ?? 0)}`;
+    case 'pending':
+      return 'In attesa';
+    case 'refunded':
+      return 'Rimborsata';
+    case 'failed':
+      return 'Non pagata';
+    default:
+      return row.is_residente ? 'Gratuita' : '-';
+  }
+}
+
+/** Minutes since midnight of "HH:mm". */
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * For each hour of the day (wall clock of TZ_APP, so DST days still have 24 columns), how
+ * many of the day's bookings that were not cancelled are in use at some point of it.
+ */
+export function hourlyUsage(rows: { orarioInizio: string; orarioFine: string; stato: string }[]): number[] {
+  const hours = new Array<number>(24).fill(0);
+  for (const r of rows) {
+    if (r.stato === 'cancellata') continue;
+    const start = minutes(r.orarioInizio);
+    const end = minutes(r.orarioFine);
+    for (let h = Math.floor(start / 60); h < 24 && h * 60 < end; h++) hours[h]! += 1;
+  }
+  return hours;
+}
+
+/**
+ * What the report of `date` shows, read at `now`. Revenue also counts the payments of
+ * that day's bookings an admin has since deleted (they are not in the table).
+ */
+export async function loadDayReport(db: Db, date: string, now: Date, timeZone: string): Promise<DayReportData> {
+  const bookings = await db.execute<BookingRow>(sql`
+    select p.user_id, p.orario_inizio, p.orario_fine, p.destinazione, p.stato,
+           u.nome, u.cognome, u.is_residente, b.numero, b.modello,
+           pay.status as pay_status, pay.amount
+      from prenotazioni p
+      join users u on u.id = p.user_id
+      join biciclette b on b.id = p.bici_id
+      left join pagamenti pay on pay.prenotazione_id = p.id
+     where p.data_prenotazione = ${date}
+     order by p.orario_inizio, p.id`);
+  // Payments whose booking an admin deleted keep the booking's day (decision 015).
+  const detached = await db.execute<{ status: string; amount: number }>(sql`
+    select status, sum(amount)::int as amount from pagamenti
+     where prenotazione_id is null and booking_date = ${date} group by status`);
+  const bikes = await db.execute<{ stato: string; n: number }>(
+    sql`select stato, count(*)::int as n from biciclette group by stato`,
+  );
+  const rows = bookings.rows;
+
+  const count = (pred: (r: BookingRow) => boolean) => rows.filter(pred).length;
+  const sum = (status: string) =>
+    rows.reduce((s, r) => s + (r.pay_status === status ? (r.amount ?? 0) : 0), 0) +
+    detached.rows.reduce((s, r) => s + (r.status === status ? r.amount : 0), 0);
+  const completed = sum('completed');
+  const refunded = sum('refunded');
+  const pending = sum('pending');
+  const bikeCount = new Map(bikes.rows.map((b) => [b.stato, b.n]));
+  const bikeTotal = bikes.rows.reduce((s, b) => s + b.n, 0);
+
+  const tableRows: DayReportRow[] = rows.map((r) => ({
+    orario: `${r.orario_inizio}-${r.orario_fine}`,
+    utente: `${r.nome} ${r.cognome}${r.is_residente ? '' : ' (est.)'}`,
+    residente: r.is_residente,
+    bici: `n. ${r.numero} ${r.modello}`,
+    destinazione: r.destinazione?.trim() || 'Non specificata',
+    stato: STATUS_LABEL[r.stato] ?? r.stato,
+    pagamento: paymentLabel(r),
+  }));
+
+  return {
+    organisation: ORGANISATION,
+    appName: APP_NAME,
+    longDate: longItalianDate(date),
+    generatedAt: format(new TZDate(now.getTime(), timeZone), 'dd/MM/yyyy HH:mm'),
+    timeZone,
+    totals: [
+      { label: 'Totale', value: String(rows.length) },
+      { label: 'Attive', value: String(count((r) => r.stato === 'attiva')) },
+      { label: 'Completate', value: String(count((r) => r.stato === 'completata')) },
+      { label: 'Cancellate', value: String(count((r) => r.stato === 'cancellata')) },
+    ],
+    people: [
+      { label: 'Residenti', value: String(count((r) => r.is_residente)) },
+      { label: 'Esterni', value: String(count((r) => !r.is_residente)) },
+      { label: 'Utenti diversi', value: String(new Set(rows.map((r) => r.user_id)).size) },
+    ],
+    revenue: [
+      { label: 'Incassato', value: formatEuroCents(completed + refunded) },
+      { label: 'Rimborsato', value: formatEuroCents(refunded) },
+      { label: 'Netto', value: formatEuroCents(completed) },
+      { label: 'In attesa', value: formatEuroCents(pending) },
+    ],
+    revenueNote:
+      'Incassi: pagamenti con carta delle prenotazioni di questa giornata, anche se poi eliminate (2,50 € per prenotazione di utenti esterni). ' +
+      'Incassato = pagamenti riusciti, anche se poi rimborsati; Netto = Incassato - Rimborsato; In attesa = non ancora pagati (non inclusi).',
+    bikes: [
+      ...Object.entries(BIKE_LABEL).map(([stato, label]) => ({ label, value: String(bikeCount.get(stato) ?? 0) })),
+      { label: 'Totale', value: String(bikeTotal) },
+    ],
+    hourly: hourlyUsage(rows.map((r) => ({ orarioInizio: r.orario_inizio, orarioFine: r.orario_fine, stato: r.stato }))),
+    rows: tableRows,
+  };
+}

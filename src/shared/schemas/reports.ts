@@ -1,0 +1,26 @@
+import { z } from '../zod-it.js';
+
+/** One report of GET /api/reports (spec §3 Report): never the PDF bytes. */
+export interface ReportSummary {
+  id: number;
+  fileName: string;
+  /** `YYYY-MM-DD`, the day the report is about. */
+  reportDate: string;
+  /** ISO instant. */
+  createdAt: string;
+  /** Bytes of the PDF. */
+  fileSize: number;
+  emailSent: boolean;
+  /** ISO instant, or null while not sent. */
+  emailSentAt: string | null;
+}
+
+/** Params of GET /api/reports/download/:id */
+export const reportIdParamsSchema = z.object({
+  id: z.coerce.number({ error: 'Report non valido' }).int('Report non valido').positive('Report non valido').max(2_147_483_647, 'Report non valido'),
+});
+
+/** `Report_BiciElis_2026-11-23.pdf` */
+export function reportFileName(reportDate: string): string {
+  return `Report_BiciElis_${reportDate}.pdf`;
+}
