@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -9,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -117,6 +119,11 @@ export const prenotazioni = pgTable(
     fine: tstz('fine').notNull(),
     destinazione: text('destinazione'),
     stato: text('stato', { enum: BOOKING_STATES }).notNull().default('attiva'),
+    /**
+     * Whether the user was a resident when booking: set by a trigger from users.is_residente
+     * at insert (drizzle/0005_stats.sql), read by the statistics (decision 017).
+     */
+    residente: boolean('residente').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -346,6 +353,27 @@ export const auditLog = pgTable(
     index('audit_log_created_idx').on(t.createdAt),
     index('audit_log_entity_idx').on(t.entity, t.entityId),
   ],
+);
+
+/**
+ * The statistics' rollup (decision 017): per booking day, one row per dimension value —
+ * `kind` 'day' (key 0), 'hour' (0–23, start in TZ_APP), 'bike' (bici_id), 'res' (1 resident,
+ * 0 external). Kept exact by triggers on prenotazioni and pagamenti (drizzle/0005_stats.sql),
+ * so GET /api/admin/stats reads at most ~90 rows a day instead of every booking.
+ */
+export const statsGiornaliere = pgTable(
+  'stats_giornaliere',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
+    key: integer('key').notNull(),
+    rides: integer('rides').notNull().default(0),
+    cancellations: integer('cancellations').notNull().default(0),
+    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+    releasedHolds: integer('released_holds').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.day, t.key] })],
 );
 
 export type User = typeof users.$inferSelect;

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/client.js';
+import { addDays, zonedToday } from '../../../shared/time.js';
+import type { StatsBike, StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats.js';
+
+export interface StatsDeps {
+  db: Db;
+  clock: Clock;
+  config: { timeZone: string };
+}
+
+/** The period's days: `period` days ending today in TZ_APP (inclusive). */
+export function periodRange(deps: StatsDeps, period: StatsPeriod): { from: string; to: string } {
+  const to = zonedToday(deps.clock.now(), deps.config.timeZone);
+  return { from: addDays(to, -(period - 1)), to };
+}
+
+/**
+ * Bookings are counted by their start (`inizio`), on its wall-clock day and hour in TZ_APP
+ * (stored as `data_prenotazione` / `orario_inizio`: correct across DST changes). The
+ * numbers come from the rollup `stats_giornaliere`, kept exact by triggers on bookings and
+ * payments (drizzle/0005_stats.sql, decision 017): a period reads at most ~90 rows a day
+ * by its primary key (kind, day, key), whatever the number of bookings.
+ */
+const int = (v: unknown): number => Number(v ?? 0);
+
+export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
+  const { from, to } = periodRange(deps, period);
+  const { db } = deps;
+  const range = (kind: string) => sql`s.kind = ${kind} and s.day between ${from}::date and ${to}::date`;
+
+  const [daysRes, hoursRes, bikesRes, residentsRes] = await Promise.all([
+    // Every day of the period, zero-filled.
+    db.execute<{ date: string; rides: string; cancellations: string; released: string; revenue: string }>(sql`
+      select d::date::text as date,
+             coalesce(s.rides, 0) as rides,
+             coalesce(s.cancellations, 0) as cancellations,
+             coalesce(s.released_holds, 0) as released,
+             coalesce(s.revenue_cents, 0) as revenue
+        from generate_series(${from}::date, ${to}::date, interval '1 day') d
+        left join stats_giornaliere s on s.kind = 'day' and s.key = 0 and s.day = d::date
+       order by d`),
+    db.execute<{ hour: number; rides: string }>(sql`
+      select s.key as hour, sum(s.rides) as rides from stats_giornaliere s where ${range('hour')} group by s.key`),
+    // Every bike, also those never taken in the period.
+    db.execute<{ id: number; numero: string; modello: string; rides: string; seconds: string }>(sql`
+      select b.id, b.numero, b.modello, coalesce(a.rides, 0) as rides, coalesce(a.seconds, 0) as seconds
+        from biciclette b
+        left join (select s.key, sum(s.rides) as rides, sum(s.seconds) as seconds
+                     from stats_giornaliere s where ${range('bike')} group by s.key) a on a.key = b.id`),
+    db.execute<{ key: number; rides: string }>(sql`
+      select s.key, sum(s.rides) as rides from stats_giornaliere s where ${range('res')} group by s.key`),
+  ]);
+
+  const days: StatsDay[] = daysRes.rows.map((r) => ({
+    date: r.date,
+    rides: int(r.rides),
+    cancellations: int(r.cancellations),
+    releasedHolds: int(r.released),
+    revenueCents: int(r.revenue),
+  }));
+  const byHour = new Map(hoursRes.rows.map((r) => [int(r.hour), int(r.rides)]));
+  const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, rides: byHour.get(hour) ?? 0 }));
+  const bikes: StatsBike[] = bikesRes.rows
+    .map((r) => ({
+      id: int(r.id),
+      numero: r.numero,
+      modello: r.modello,
+      rides: int(r.rides),
+      hours: Math.round(int(r.seconds) / 360) / 10,
+    }))
+    .sort((a, b) => b.rides - a.rides || b.hours - a.hours || a.numero.localeCompare(b.numero, 'it', { numeric: true }));
+  let residentRides = 0;
+  let externalRides = 0;
+  for (const r of residentsRes.rows) {
+    if (int(r.key) === 1) residentRides += int(r.rides);
+    else externalRides += int(r.rides);
+  }
+  const sum = (key: 'rides' | 'cancellations' | 'releasedHolds' | 'revenueCents') => days.reduce((s, d) => s + d[key], 0);
+  const rides = sum('rides');
+  const cancellations = sum('cancellations');
+  return {
+    period,
+    from,
+    to,
+    timeZone: deps.config.timeZone,
+    totals: {
+      bookings: rides + cancellations,
+      rides,
+      cancellations,
+      releasedHolds: sum('releasedHolds'),
+      revenueCents: sum('revenueCents'),
+      residentRides,
+      externalRides,
+    },
+    days,
+    hours,
+    bikes,
+  };
+}

@@ -1,0 +1,60 @@
+import { z } from '../zod-it.js';
+
+/**
+ * The staff's statistics (issue 10, "Also: the staff's statistics"): GET /api/admin/stats
+ * and GET /api/admin/stats/export.csv, admins only. One source for the routes and the
+ * /admin/statistiche screen.
+ */
+
+export const STATS_PERIODS = [7, 30, 365] as const;
+export type StatsPeriod = (typeof STATS_PERIODS)[number];
+
+/** `?period=7|30|365` (days ending today in TZ_APP); default 30. */
+export const statsQuerySchema = z.object({
+  period: z.coerce
+    .number()
+    .refine((n): n is StatsPeriod => (STATS_PERIODS as readonly number[]).includes(n), 'Periodo non valido: 7, 30 o 365 giorni')
+    .default(30),
+});
+
+export interface StatsDay {
+  /** `YYYY-MM-DD` (TZ_APP). Every day of the period is present, zero-filled. */
+  date: string;
+  /** Bookings starting that day that were not cancelled (active or completed). */
+  rides: number;
+  cancellations: number;
+  /** Cancelled bookings whose payment failed: the hold on the bike was released. */
+  releasedHolds: number;
+  /** Completed payments of that day's bookings, euro cents (refunded payments excluded). */
+  revenueCents: number;
+}
+
+export interface StatsBike {
+  id: number;
+  numero: string;
+  modello: string;
+  rides: number;
+  /** Total hours booked (not cancelled), one decimal. */
+  hours: number;
+}
+
+export interface StatsResponse {
+  period: StatsPeriod;
+  from: string;
+  to: string;
+  timeZone: string;
+  totals: {
+    bookings: number;
+    rides: number;
+    cancellations: number;
+    releasedHolds: number;
+    revenueCents: number;
+    residentRides: number;
+    externalRides: number;
+  };
+  days: StatsDay[];
+  /** 24 entries, hour 0–23 of the start in TZ_APP: rides (not cancelled). */
+  hours: { hour: number; rides: number }[];
+  /** Every bike, also those never taken (0), most used first. */
+  bikes: StatsBike[];
+}
