@@ -5,11 +5,13 @@
 import { benchAvailability } from './availability.js';
 import { benchLogin } from './login.js';
 import { benchStartup } from './startup.js';
+import { benchStats } from './stats.js';
 
 const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
   login: benchLogin,
+  stats: benchStats,
 };
 
 const only = process.argv.slice(2);
