@@ -44,7 +44,8 @@ export async function importBikes(db: Db, csv: string): Promise<ImportReport> {
           target: biciclette.numero,
           // A row without stato leaves an existing bike's state as it is.
           set: setState
-            ? { modello: sql`excluded.modello`, stato: sql`excluded.stato`, updatedAt: sql`now()` }
+            ? // A stated state is the operator's choice: the life cycle will not undo it (decision 014).
+              { modello: sql`excluded.modello`, stato: sql`excluded.stato`, statoAuto: false, updatedAt: sql`now()` }
             : { modello: sql`excluded.modello`, updatedAt: sql`now()` },
         })
         // xmax = 0 only for freshly inserted rows: tells inserts from updates.
