@@ -14,6 +14,7 @@ import {
   CheckoutSuccessScreen,
   DashboardScreen,
   PaymentScreen,
+  ReportsScreen,
   SimulatedCheckoutScreen,
 } from './screens';
 
@@ -42,6 +43,7 @@ export function AppRoutes() {
       <Route path="/cambio-password" component={ChangePasswordPage} />
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
+      <Route path="/doc" component={ReportsScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />
       <Route path="/checkout/:bookingId?" component={CheckoutScreen} />

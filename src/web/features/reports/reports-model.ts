@@ -1,0 +1,44 @@
+import { format } from 'date-fns';
+import { it } from 'date-fns/locale';
+
+const UNITS = ['Bytes', 'KB', 'MB'] as const;
+const decimal = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
+
+/** Size in Bytes, KB or MB, base 1024 (spec §9): 0 → "0 Bytes", 1536 → "1,5 KB". */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  return `${decimal.format(bytes / 1024 ** i)} ${UNITS[i]}`;
+}
+
+/** "2026-11-23" → "23 novembre 2026" (spec: dd MMMM yyyy, Italian). */
+export function formatReportDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return format(new Date(y, m - 1, d, 12), 'dd MMMM yyyy', { locale: it });
+}
+
+/** An ISO instant as "23/11/2026 23:00" in the browser's time. */
+export function formatDateTime(iso: string): string {
+  return format(new Date(iso), 'dd/MM/yyyy HH:mm', { locale: it });
+}
+
+/**
+ * The file name of a `Content-Disposition` header (`filename*=UTF-8''…` or `filename="…"`),
+ * or `Report_{id}.pdf` (spec §7). Path separators are never kept.
+ */
+export function downloadFileName(header: string | null, id: number): string {
+  const fallback = `Report_${id}.pdf`;
+  if (!header) return fallback;
+  let name: string | undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) {
+    try {
+      name = decodeURIComponent(star[1]!.trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  name ??= /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/.exec(header)?.[1];
+  const clean = name?.replace(/[/\\]/g, '_').trim();
+  return clean ? clean : fallback;
+}

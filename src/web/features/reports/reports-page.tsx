@@ -1,0 +1,144 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeftIcon, DownloadIcon, FileTextIcon, LockIcon, MailCheckIcon, MailXIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { ReportSummary } from '../../../shared/schemas/reports';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError } from '../../lib/api';
+import { downloadFileName, formatDateTime, formatFileSize, formatReportDate } from './reports-model';
+
+export const REPORTS_QUERY_KEY = ['/api/reports'] as const;
+
+/** Fetches the PDF and hands it to the browser under the server's file name. */
+async function downloadReport(id: number): Promise<void> {
+  const res = await fetch(`/api/reports/download/${id}`, { credentials: 'include' });
+  if (!res.ok) throw new Error(`${res.status}`);
+  const name = downloadFileName(res.headers.get('Content-Disposition'), id);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function ReportRow({ report }: { report: ReportSummary }) {
+  const [pending, setPending] = useState(false);
+  const onDownload = async () => {
+    setPending(true);
+    try {
+      await downloadReport(report.id);
+      toast({ title: 'Download completato', description: report.fileName });
+    } catch {
+      toast({ title: 'Errore download', description: 'Errore durante il download', variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <FileTextIcon className="size-5 shrink-0 text-primary" aria-hidden="true" />
+          <h2 className="break-all font-semibold">{report.fileName}</h2>
+          {report.emailSent ? (
+            <Badge variant="success">
+              <MailCheckIcon aria-hidden="true" />
+              Email inviata
+            </Badge>
+          ) : (
+            <Badge variant="muted">
+              <MailXIcon aria-hidden="true" />
+              Email non inviata
+            </Badge>
+          )}
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+          <dt className="text-muted-foreground">Data report</dt>
+          <dd>{formatReportDate(report.reportDate)}</dd>
+          <dt className="text-muted-foreground">Creato il</dt>
+          <dd>{formatDateTime(report.createdAt)}</dd>
+          <dt className="text-muted-foreground">Dimensione</dt>
+          <dd>{formatFileSize(report.fileSize)}</dd>
+          {report.emailSentAt && (
+            <>
+              <dt className="text-muted-foreground">Email inviata il</dt>
+              <dd>{formatDateTime(report.emailSentAt)}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+      <Button onClick={() => void onDownload()} disabled={pending} className="w-full sm:w-auto" aria-label={`Scarica PDF ${report.fileName}`}>
+        <ButtonIcon pending={pending} icon={<DownloadIcon aria-hidden="true" />} />
+        Scarica PDF
+      </Button>
+    </li>
+  );
+}
+
+function ReportsBody() {
+  const { data, error, isPending } = useQuery<ReportSummary[]>({ queryKey: REPORTS_QUERY_KEY });
+  if (isPending) return <Spinner label="Caricamento dei report..." showLabel className="py-8" />;
+  if (error instanceof ApiError && error.status === 403) {
+    return (
+      <div role="alert" className="flex items-start gap-3 rounded-xl border border-orange-200 bg-orange-50 p-4 text-orange-900">
+        <LockIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        <div>
+          <p className="font-semibold">Accesso riservato agli amministratori</p>
+          <p className="text-sm">I report di sistema sono disponibili solo per gli amministratori di BiciElis.</p>
+        </div>
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
+        Impossibile caricare i report: {error.message}
+      </p>
+    );
+  }
+  if (data.length === 0) {
+    return <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">Nessun report disponibile</p>;
+  }
+  return (
+    <ul className="grid gap-3" aria-label="Report disponibili">
+      {data.map((r) => (
+        <ReportRow key={r.id} report={r} />
+      ))}
+    </ul>
+  );
+}
+
+/** /doc (spec §2 "Reports page"): any logged-in user may open it; the list is for admins. */
+export function ReportsPage() {
+  return (
+    <div className="min-h-dvh bg-background">
+      <header className="border-b bg-card">
+        <div className="mx-auto flex max-w-4xl items-center px-4 py-2 sm:px-6">
+          <Button asChild variant="ghost" size="sm">
+            <Link href="/dashboard">
+              <ArrowLeftIcon aria-hidden="true" />
+              Dashboard
+            </Link>
+          </Button>
+        </div>
+        <div className="mx-auto max-w-4xl px-4 pt-3 pb-5 sm:px-6">
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Report di sistema</h1>
+          <p className="mt-1 text-muted-foreground">
+            Ogni sera alle 23:00 (ora italiana) BiciElis genera il report PDF della giornata: prenotazioni, incassi, stato
+            delle biciclette e utilizzo per fascia oraria. Il report viene inviato per email all&apos;indirizzo
+            dell&apos;amministrazione; qui sono disponibili gli ultimi 30.
+          </p>
+        </div>
+      </header>
+      <main className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
+        <ReportsBody />
+      </main>
+    </div>
+  );
+}
