@@ -4,6 +4,7 @@
  */
 import { benchAvailability } from './availability.js';
 import { benchLogin } from './login.js';
+import { benchReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchStats } from './stats.js';
 
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
   login: benchLogin,
+  report: benchReport,
   stats: benchStats,
 };
 
