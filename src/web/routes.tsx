@@ -16,6 +16,7 @@ import {
   PaymentScreen,
   ReportsScreen,
   SimulatedCheckoutScreen,
+  StatsScreen,
 } from './screens';
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
@@ -43,6 +44,7 @@ export function AppRoutes() {
       <Route path="/cambio-password" component={ChangePasswordPage} />
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
+      <Route path="/admin/statistiche" component={StatsScreen} />
       <Route path="/doc" component={ReportsScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />

@@ -8,6 +8,7 @@ import { FullScreenSpinner } from './components/ui/spinner';
  */
 export const loadDashboard = () => import('./features/dashboard/dashboard-page').then((m) => m.DashboardPage);
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
+export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
 const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
@@ -31,6 +32,7 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
 const LOADING = 'Caricamento BiciElis...';
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
+export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
 export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
 export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
@@ -45,5 +47,6 @@ export function preloadScreenFor(path: string): void {
   if (path.startsWith('/dashboard')) void loadDashboard();
   else if (path.startsWith('/payment/')) void loadPayment();
   else if (path.startsWith('/doc')) void loadReports();
+  else if (path.startsWith('/admin/statistiche')) void loadStats();
   else if (path.startsWith('/admin')) void loadAdmin();
 }
