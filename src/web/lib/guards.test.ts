@@ -20,7 +20,7 @@ describe('decideRoute', () => {
     },
   );
 
-  it.each(['/admin', '/admin/utenti'])('guards %s by role', (path) => {
+  it.each(['/admin', '/admin/utenti', '/admin/statistiche'])('guards %s by role', (path) => {
     expect(decideRoute(path, null)).toEqual({ kind: 'login' });
     expect(decideRoute(path, user)).toEqual({ kind: 'redirect', to: '/dashboard' });
     expect(decideRoute(path, admin)).toEqual({ kind: 'render' });

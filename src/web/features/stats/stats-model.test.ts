@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { StatsDay } from '../../../shared/schemas/stats';
+import { bucketsFor, fileNameFrom, percent } from './stats-model';
+
+const day = (date: string, rides: number, revenueCents = 0): StatsDay => ({
+  date,
+  rides,
+  cancellations: 0,
+  releasedHolds: 0,
+  revenueCents,
+});
+
+describe('bucketsFor', () => {
+  it('keeps one bar a day for 7 and 30 days, with Italian labels', () => {
+    const b = bucketsFor([day('2026-11-20', 2), day('2026-11-21', 1)], 7);
+    expect(b.map((x) => [x.label, x.longLabel, x.rides])).toEqual([
+      ['20/11', 'venerdì 20 novembre 2026', 2],
+      ['21/11', 'sabato 21 novembre 2026', 1],
+    ]);
+  });
+
+  it('sums 365 days by month', () => {
+    const b = bucketsFor([day('2025-11-30', 1, 250), day('2025-12-01', 2, 250), day('2025-12-31', 3)], 365);
+    expect(b.map((x) => [x.label, x.longLabel, x.rides, x.revenueCents])).toEqual([
+      ['nov 25', 'novembre 2025', 1, 250],
+      ['dic 25', 'dicembre 2025', 5, 250],
+    ]);
+  });
+});
+
+describe('helpers', () => {
+  it('percent and the Content-Disposition file name', () => {
+    expect(percent(1, 3)).toBe('33%');
+    expect(percent(0, 0)).toBe('0%');
+    expect(fileNameFrom('attachment; filename="prenotazioni_2026-11-15_2026-11-21.csv"', 'x.csv')).toBe(
+      'prenotazioni_2026-11-15_2026-11-21.csv',
+    );
+    expect(fileNameFrom(null, 'x.csv')).toBe('x.csv');
+  });
+});
