@@ -72,8 +72,9 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
       await writeAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: toPublicUser(target), after }, now);
       return after;
     });
-    // This process forgets the user's cached sessions at once; others hear the NOTIFY.
-    if (!updated.attiva) deps.sessionCache?.evictUser(id);
+    // This process forgets the user's cached sessions at once (role, name, access); others
+    // hear the NOTIFY of the users trigger (drizzle/0001).
+    deps.sessionCache?.evictUser(id);
     return updated;
   } catch (err) {
     if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'users_email_unique') {
