@@ -87,16 +87,29 @@ export function Pager({
 }) {
   const pages = pageCount(total, pageSize);
   return (
-    <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-2">
-      <Button variant="outline" size="sm" onClick={() => onPage(page - 1)} disabled={page <= 1}>
-        <ChevronLeftIcon aria-hidden="true" />
-        Precedente
-      </Button>
-      <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
+    // On a phone the page number sits above the two buttons; from `sm` up, between them.
+    <nav aria-label={label} className="grid grid-cols-2 items-center gap-2 sm:flex sm:justify-between">
+      <p className="col-span-2 text-center text-sm text-muted-foreground tabular-nums sm:order-2" aria-live="polite">
         Pagina {Math.min(page, pages)} di {pages}
         <span className="sr-only"> ({total} risultati)</span>
       </p>
-      <Button variant="outline" size="sm" onClick={() => onPage(page + 1)} disabled={page >= pages}>
+      <Button
+        variant="outline"
+        size="sm"
+        className="justify-self-start sm:order-1"
+        onClick={() => onPage(page - 1)}
+        disabled={page <= 1}
+      >
+        <ChevronLeftIcon aria-hidden="true" />
+        Precedente
+      </Button>
+      <Button
+        variant="outline"
+        size="sm"
+        className="justify-self-end sm:order-3"
+        onClick={() => onPage(page + 1)}
+        disabled={page >= pages}
+      >
         Successiva
         <ChevronRightIcon aria-hidden="true" />
       </Button>
