@@ -60,6 +60,9 @@ async function importedResidentContext(browser: Browser, baseURL: string | undef
 const closeAll = async (contexts: BrowserContext[]) => Promise.all(contexts.map((c) => c.close()));
 
 test.describe('admin dashboard', () => {
+  // Two or three browsers per test (admin, user) and several round trips each.
+  test.describe.configure({ timeout: 60_000 });
+
   test('imports the residents; an imported resident logs in and must change the password', async ({ page, browser, baseURL }) => {
     await openAdmin(page, '/admin?tab=utenti');
     await expect(page.getByRole('tab', { name: 'Utenti' })).toHaveAttribute('aria-selected', 'true');
