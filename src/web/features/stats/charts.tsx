@@ -69,7 +69,7 @@ export function BarChart({
   // A label every `step` bars, so that labels about 34 px wide never overlap.
   const step = Math.max(1, Math.ceil((data.length * 34) / Math.max(1, innerW)));
   return (
-    <div ref={ref} className="w-full">
+    <div ref={ref} className="w-full min-w-0 overflow-hidden">
       {width > 0 && (
         <svg width={width} height={height} role="img" aria-label={description}>
           <Group left={margin.left} top={margin.top}>
@@ -134,13 +134,13 @@ export function HorizontalBarChart({
   const [ref, width] = useWidth();
   const row = 24;
   const labelW = 52;
-  const valueW = 92;
+  const valueW = 112;
   const height = data.length * row + 4;
   const innerW = Math.max(0, width - labelW - valueW);
   const max = Math.max(1, ...data.map((d) => d.value));
   const x = scaleLinear<number>({ domain: [0, max], range: [0, innerW] });
   return (
-    <div ref={ref} className="w-full">
+    <div ref={ref} className="w-full min-w-0 overflow-hidden">
       {width > 0 && (
         <svg width={width} height={height} role="img" aria-label={description}>
           {data.map((d, i) => (
@@ -176,7 +176,7 @@ export function SplitBar({
   const starts = parts.map((_, i) => parts.slice(0, i).reduce((s, p) => s + p.value, 0));
   return (
     <div className="space-y-2">
-      <div ref={ref} className="w-full">
+      <div ref={ref} className="w-full min-w-0 overflow-hidden">
         {width > 0 && (
           <svg width={width} height={28} role="img" aria-label={description}>
             <rect width={width} height={28} rx={4} fill={GRID} />

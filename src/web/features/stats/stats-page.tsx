@@ -21,7 +21,13 @@ function DataTable({ caption, head, rows }: { caption: string; head: string[]; r
   return (
     <details className="mt-3 rounded-md border text-sm">
       <summary className="cursor-pointer px-3 py-2 font-medium text-primary">Mostra dati</summary>
-      <div className="max-h-80 overflow-auto border-t">
+      {/* Scrollable, so reachable by keyboard (focusable and named). */}
+      <div
+        className="max-h-80 overflow-auto border-t focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        tabIndex={0}
+        role="region"
+        aria-label={`Tabella: ${caption}`}
+      >
         <table className="w-full">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-muted">
@@ -38,7 +44,7 @@ function DataTable({ caption, head, rows }: { caption: string; head: string[]; r
               <tr key={i} className="border-t">
                 {r.map((c, j) =>
                   j === 0 ? (
-                    <th key={j} scope="row" className="px-3 py-1 text-left font-normal">
+                    <th key={j} scope="row" className="px-3 py-1 text-left font-normal whitespace-nowrap">
                       {c}
                     </th>
                   ) : (
@@ -58,7 +64,7 @@ function DataTable({ caption, head, rows }: { caption: string; head: string[]; r
 
 function ChartCard({ id, title, note, children }: { id: string; title: string; note?: ReactNode; children: ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-xl border bg-card p-4 shadow-sm">
+    <section aria-labelledby={id} className="min-w-0 rounded-xl border bg-card p-4 shadow-sm">
       <h2 id={id} className="text-lg font-semibold">
         {title}
       </h2>
@@ -140,7 +146,7 @@ function Charts({ stats }: { stats: StatsResponse }) {
           data={stats.bikes.map((b) => ({ label: `n. ${b.numero}`, value: b.hours }))}
           color={COLORS.rides}
           description="Grafico a barre orizzontali delle ore di uso per bici, dalla più usata. I numeri sono nella tabella."
-          valueText={(i) => `${hours1.format(stats.bikes[i]!.hours)} h · ${stats.bikes[i]!.rides}`}
+          valueText={(i) => `${hours1.format(stats.bikes[i]!.hours)} h · ${stats.bikes[i]!.rides} ${stats.bikes[i]!.rides === 1 ? 'corsa' : 'corse'}`}
         />
         <DataTable
           caption="Uso per bici"
