@@ -138,13 +138,16 @@ test.describe('admin dashboard', () => {
 
   test('a bike put in maintenance leaves the booking form of the user dashboard', async ({ page, browser, baseURL }) => {
     const residentContext = await loggedInContext(browser, baseURL, resident);
-    const bikes = (await (await residentContext.request.get('/api/biciclette')).json()) as { id: number; numero: string; stato: string }[];
-    const bike = bikes.filter((b) => b.stato === 'disponibile').at(-1)!;
-    const bikeRadio = (p: Page) => p.getByRole('radio', { name: new RegExp(`^Bici ${bike.numero}\\b`) });
+    const bikes = (await (await residentContext.request.get('/api/biciclette')).json()) as { id: number; numero: string }[];
+    let bike: { id: number; numero: string } | undefined;
+    const bikeRadio = (p: Page) => p.getByRole('radio', { name: new RegExp(`^Bici ${bike!.numero}\\b`) });
     try {
       const user = await residentContext.newPage();
       await user.goto('/dashboard');
       await user.getByRole('button', { name: 'Nuova prenotazione' }).click();
+      // The last bike the form offers for its default window.
+      const offered = (await user.getByRole('radio').last().getAttribute('value'))!;
+      bike = bikes.find((b) => String(b.id) === offered)!;
       await expect(bikeRadio(user)).toBeVisible();
 
       await openAdmin(page, '/admin?tab=biciclette');
@@ -163,7 +166,7 @@ test.describe('admin dashboard', () => {
       await expect(user.getByRole('radio').first()).toBeVisible();
       await expect(bikeRadio(user)).toHaveCount(0);
     } finally {
-      await page.request.put(`/api/admin/biciclette/${bike.id}`, { data: { stato: 'disponibile' } });
+      if (bike) await page.request.put(`/api/admin/biciclette/${bike.id}`, { data: { stato: 'disponibile' } });
       await closeAll([residentContext]);
     }
   });
@@ -211,6 +214,8 @@ test.describe('admin dashboard', () => {
       await page.setViewportSize({ width: 375, height: 812 });
       await openAdmin(page);
       const table = page.getByRole('region', { name: 'Prenotazioni' });
+      await page.getByPlaceholder('Cerca per utente, bici o destinazione...').fill('Biblioteca nazionale');
+      await expect(table.getByRole('row')).toHaveCount(2);
       await expect(table.getByRole('row').nth(1)).toContainText('Marco Rossi');
       expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
