@@ -11,7 +11,9 @@ const user = DEMO_ACCOUNTS.find((a) => a.ruolo === 'user')!;
 test('an admin sees the reports and downloads a PDF under its file name', async ({ page }) => {
   await loginViaForm(page, admin);
   await page.waitForURL('**/admin');
-  await page.goto('/doc');
+  // The admin dashboard links to the reports.
+  await page.getByRole('link', { name: 'Report giornalieri' }).click();
+  await expect(page).toHaveURL(/\/doc$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Report di sistema' })).toBeVisible();
   await expect(page.getByText(/alle 23:00 \(ora italiana\)/)).toBeVisible();
   const list = page.getByRole('list', { name: 'Report disponibili' });
@@ -39,6 +41,9 @@ test('an admin sees the reports and downloads a PDF under its file name', async 
   expect(bytes.length).toBeGreaterThan(1000);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   await expect(page.getByRole('status').filter({ hasText: 'Download completato' })).toBeVisible();
+  // And back to the admin dashboard.
+  await page.getByRole('link', { name: 'Amministrazione' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
 });
 
 test('a user sees that reports are reserved to administrators (375 px)', async ({ page }) => {

@@ -52,7 +52,9 @@ test.describe('statistics', () => {
 
     await loginViaForm(page, admin);
     await expect(page).toHaveURL(/\/admin/);
-    await page.goto('/admin/statistiche');
+    // The admin dashboard links to the statistics.
+    await page.getByRole('link', { name: 'Statistiche' }).click();
+    await expect(page).toHaveURL(/\/admin\/statistiche$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Statistiche' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Ultimi 7 giorni' }).click();

@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, BikeIcon, CheckCircle2Icon, LogOutIcon, UsersIcon, type LucideIcon } from 'lucide-react';
+import { ArrowLeftIcon, BarChart3Icon, BikeIcon, CheckCircle2Icon, FileTextIcon, LogOutIcon, UsersIcon, type LucideIcon } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -30,6 +30,20 @@ function AdminHeader() {
       <div className="mx-auto max-w-6xl px-4 pt-3 pb-5 sm:px-6">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Dashboard Amministratore</h1>
         <p className="text-muted-foreground">Prenotazioni, biciclette e utenti di BiciElis.</p>
+        <nav aria-label="Altre sezioni" className="mt-3 flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link href="/admin/statistiche">
+              <BarChart3Icon aria-hidden="true" />
+              Statistiche
+            </Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link href="/doc">
+              <FileTextIcon aria-hidden="true" />
+              Report giornalieri
+            </Link>
+          </Button>
+        </nav>
       </div>
     </header>
   );

@@ -8,6 +8,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api';
+import { useCurrentUser } from '../../lib/session';
 import { downloadFileName, formatDateTime, formatFileSize, formatReportDate } from './reports-model';
 
 export const REPORTS_QUERY_KEY = ['/api/reports'] as const;
@@ -116,14 +117,16 @@ function ReportsBody() {
 
 /** /doc (spec §2 "Reports page"): any logged-in user may open it; the list is for admins. */
 export function ReportsPage() {
+  // Admins come here from /admin and go back there; anyone else to their dashboard.
+  const isAdmin = useCurrentUser().data?.ruolo === 'admin';
   return (
     <div className="min-h-dvh bg-background">
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-4xl items-center px-4 py-2 sm:px-6">
           <Button asChild variant="ghost" size="sm">
-            <Link href="/dashboard">
+            <Link href={isAdmin ? '/admin' : '/dashboard'}>
               <ArrowLeftIcon aria-hidden="true" />
-              Dashboard
+              {isAdmin ? 'Amministrazione' : 'Dashboard'}
             </Link>
           </Button>
         </div>
