@@ -69,7 +69,7 @@ function ImportResidents() {
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={importer.isPending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={importer.isPending}>
+          <AlertDialogAction variant="default" onClick={confirm} disabled={importer.isPending}>
             <ButtonIcon pending={importer.isPending} />
             Importa
           </AlertDialogAction>
