@@ -1,19 +1,9 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { useState, type MouseEvent } from 'react';
+import { useState } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../components/ui/alert-dialog';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import {
@@ -83,20 +73,10 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
 }
 
 function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
-  const [open, setOpen] = useState(false);
   const remove = useDeleteBooking();
-
-  function confirm(event: MouseEvent<HTMLButtonElement>) {
-    event.preventDefault();
-    remove.mutateAsync(booking.id).then(
-      () => setOpen(false),
-      () => setOpen(false),
-    );
-  }
-
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmDeleteDialog
+      trigger={
         <Button
           variant="outline"
           size="sm"
@@ -106,23 +86,11 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
           <Trash2Icon aria-hidden="true" />
           Elimina
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Eliminare la prenotazione #{booking.id}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={remove.isPending}>
-            <ButtonIcon pending={remove.isPending} />
-            Elimina
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Eliminare la prenotazione #${booking.id}?`}
+      description="Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile."
+      onConfirm={() => remove.mutateAsync(booking.id)}
+    />
   );
 }
 

@@ -13,6 +13,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '../../components/ui/alert-dialog';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
@@ -187,41 +188,19 @@ function EditUser({ user }: { user: AdminUserDto }) {
 }
 
 function DeleteUser({ user }: { user: AdminUserDto }) {
-  const [open, setOpen] = useState(false);
   const remove = useDeleteUser();
   const name = `${user.nome} ${user.cognome}`.trim();
-
-  function confirm(event: MouseEvent<HTMLButtonElement>) {
-    event.preventDefault();
-    remove.mutateAsync(user.id).then(
-      () => setOpen(false),
-      () => setOpen(false),
-    );
-  }
-
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmDeleteDialog
+      trigger={
         <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" aria-label={`Elimina ${name}`}>
           <Trash2Icon aria-hidden="true" />
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Eliminare {name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Verranno eliminati l&apos;utente {user.email} e tutte le sue prenotazioni. Questa azione è irreversibile.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={remove.isPending}>
-            <ButtonIcon pending={remove.isPending} />
-            Elimina
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Eliminare ${name}?`}
+      description={`Verranno eliminati l'utente ${user.email} e tutte le sue prenotazioni. Questa azione è irreversibile.`}
+      onConfirm={() => remove.mutateAsync(user.id)}
+    />
   );
 }
 

@@ -1,20 +1,9 @@
 import { CalendarIcon, ClockIcon, CreditCardIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
-import { useState, type MouseEvent } from 'react';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogAction,
-  AlertDialogTrigger,
-} from '../../components/ui/alert-dialog';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { BOOKING_STATO_BADGE, formatBookingDate, formatEuroCents, formatTimeRange, paymentDisplay } from './dashboard-model';
 import { useCancelBooking } from './queries';
 
@@ -41,49 +30,28 @@ function PaymentStatus({ booking }: { booking: BookingDto }) {
 }
 
 function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted: () => void }) {
-  const [open, setOpen] = useState(false);
   const cancel = useCancelBooking();
   const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
-
-  function confirm(event: MouseEvent<HTMLButtonElement>) {
-    // Keep the dialog open, with its button busy, until the server answers.
-    event.preventDefault();
-    cancel.mutateAsync(booking.id).then(
-      () => {
-        setOpen(false);
-        onDeleted();
-      },
-      () => setOpen(false),
-    );
-  }
-
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !cancel.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmDeleteDialog
+      trigger={
         <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" disabled={cancel.isPending}>
           <Trash2Icon aria-hidden="true" />
           Elimina
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Sei sicuro di voler eliminare questa prenotazione?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Bici {booking.biciNumero} ({booking.biciModello}), {when}.
-            {booking.paymentStatus === 'completed'
-              ? ` Se la elimini prima dell'inizio, i ${formatEuroCents(EXTERNAL_FEE_CENTS)} pagati ti verranno rimborsati.`
-              : null}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={cancel.isPending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={cancel.isPending}>
-            <ButtonIcon pending={cancel.isPending} />
-            Elimina
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Sei sicuro di voler eliminare questa prenotazione?"
+      description={
+        <>
+          Bici {booking.biciNumero} ({booking.biciModello}), {when}.
+          {booking.paymentStatus === 'completed'
+            ? ` Se la elimini prima dell'inizio, i ${formatEuroCents(EXTERNAL_FEE_CENTS)} pagati ti verranno rimborsati.`
+            : null}
+        </>
+      }
+      onConfirm={() => cancel.mutateAsync(booking.id)}
+      onDeleted={onDeleted}
+    />
   );
 }
 
