@@ -207,6 +207,32 @@ test.describe('admin dashboard', () => {
     }
   });
 
+  test('delete a user: the confirmation warns that their bookings go too, and both are gone', async ({ page, browser, baseURL }) => {
+    await openAdmin(page, '/admin?tab=utenti');
+    const userContext = await importedResidentContext(browser, baseURL, page, 'elis004@elis.org');
+    try {
+      const bookingId = await bookTomorrow(userContext.request, 'Eliminazione utente');
+      await page.getByLabel('Cerca utenti').fill('elis004@elis.org');
+      const table = page.getByRole('region', { name: 'Utenti' });
+      await expect(table.getByRole('row')).toHaveCount(2);
+      await table.getByRole('button', { name: /^Elimina/ }).click();
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog).toContainText('tutte le sue prenotazioni');
+      await expect(dialog).toContainText('irreversibile');
+      await dialog.getByRole('button', { name: 'Elimina', exact: true }).click();
+      await expect(notice(page, 'Utente eliminato')).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect(table).toContainText('Nessun utente');
+
+      // The booking went with the user, and the user's session with it.
+      const bookings = await page.request.get(`/api/admin/prenotazioni?q=${encodeURIComponent('Eliminazione utente')}`);
+      expect(((await bookings.json()) as { id: number }[]).map((b) => b.id)).not.toContain(bookingId);
+      expect((await userContext.request.get('/api/current-user')).status()).toBe(401);
+    } finally {
+      await closeAll([userContext]);
+    }
+  });
+
   test('on a 375 px phone: tables scroll sideways, no serious axe violations on any tab', async ({ page, browser, baseURL }, testInfo) => {
     const residentContext = await loggedInContext(browser, baseURL, resident);
     const booking = await bookTomorrow(residentContext.request, 'Biblioteca nazionale centrale');
