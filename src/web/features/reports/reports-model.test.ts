@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadFileName, formatFileSize, formatReportDate } from './reports-model';
+import { formatFileSize, formatReportDate } from './reports-model';
 
 describe('formatFileSize (base 1024)', () => {
   it.each([
@@ -22,16 +22,5 @@ describe('formatReportDate', () => {
   it('writes the day in Italian', () => {
     expect(formatReportDate('2026-11-23')).toBe('23 novembre 2026');
     expect(formatReportDate('2026-03-01')).toBe('01 marzo 2026');
-  });
-});
-
-describe('downloadFileName', () => {
-  it('reads the Content-Disposition file name, else Report_{id}.pdf', () => {
-    expect(downloadFileName('attachment; filename="Report_BiciElis_2026-11-23.pdf"', 4)).toBe('Report_BiciElis_2026-11-23.pdf');
-    expect(downloadFileName('attachment; filename=plain.pdf', 4)).toBe('plain.pdf');
-    expect(downloadFileName("attachment; filename*=UTF-8''r%C3%A9port.pdf; filename=\"x.pdf\"", 4)).toBe('réport.pdf');
-    expect(downloadFileName('attachment; filename="../../etc/passwd"', 4)).toBe('.._.._etc_passwd');
-    expect(downloadFileName('attachment', 4)).toBe('Report_4.pdf');
-    expect(downloadFileName(null, 7)).toBe('Report_7.pdf');
   });
 });

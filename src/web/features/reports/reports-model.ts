@@ -22,23 +22,3 @@ export function formatDateTime(iso: string): string {
   return format(new Date(iso), 'dd/MM/yyyy HH:mm', { locale: it });
 }
 
-/**
- * The file name of a `Content-Disposition` header (`filename*=UTF-8''…` or `filename="…"`),
- * or `Report_{id}.pdf` (spec §7). Path separators are never kept.
- */
-export function downloadFileName(header: string | null, id: number): string {
-  const fallback = `Report_${id}.pdf`;
-  if (!header) return fallback;
-  let name: string | undefined;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (star) {
-    try {
-      name = decodeURIComponent(star[1]!.trim());
-    } catch {
-      name = undefined;
-    }
-  }
-  name ??= /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/.exec(header)?.[1];
-  const clean = name?.replace(/[/\\]/g, '_').trim();
-  return clean ? clean : fallback;
-}

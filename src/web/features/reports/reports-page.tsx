@@ -9,7 +9,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/session';
-import { downloadFileName, formatDateTime, formatFileSize, formatReportDate } from './reports-model';
+import { saveResponseAsFile } from '../../lib/download';
+import { formatDateTime, formatFileSize, formatReportDate } from './reports-model';
 
 export const REPORTS_QUERY_KEY = ['/api/reports'] as const;
 
@@ -17,15 +18,8 @@ export const REPORTS_QUERY_KEY = ['/api/reports'] as const;
 async function downloadReport(id: number): Promise<void> {
   const res = await fetch(`/api/reports/download/${id}`, { credentials: 'include' });
   if (!res.ok) throw new Error(`${res.status}`);
-  const name = downloadFileName(res.headers.get('Content-Disposition'), id);
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // The default name of spec §7 when the header gives none.
+  await saveResponseAsFile(res, `Report_${id}.pdf`);
 }
 
 function ReportRow({ report }: { report: ReportSummary }) {

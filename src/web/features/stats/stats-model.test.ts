@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatsDay } from '../../../shared/schemas/stats';
-import { bucketsFor, fileNameFrom, percent } from './stats-model';
+import { bucketsFor, percent } from './stats-model';
 
 const day = (date: string, rides: number, revenueCents = 0): StatsDay => ({
   date,
@@ -29,12 +29,8 @@ describe('bucketsFor', () => {
 });
 
 describe('helpers', () => {
-  it('percent and the Content-Disposition file name', () => {
+  it('percent', () => {
     expect(percent(1, 3)).toBe('33%');
     expect(percent(0, 0)).toBe('0%');
-    expect(fileNameFrom('attachment; filename="prenotazioni_2026-11-15_2026-11-21.csv"', 'x.csv')).toBe(
-      'prenotazioni_2026-11-15_2026-11-21.csv',
-    );
-    expect(fileNameFrom(null, 'x.csv')).toBe('x.csv');
   });
 });

@@ -76,12 +76,3 @@ export function bucketsFor(days: StatsDay[], period: StatsPeriod): Bucket[] {
 export function percent(part: number, whole: number): string {
   return whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`;
 }
-
-/** The file name of a `Content-Disposition` header, or `fallback`. */
-export function fileNameFrom(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star) return decodeURIComponent(star[1]!);
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain ? plain[1]! : fallback;
-}

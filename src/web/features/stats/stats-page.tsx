@@ -10,7 +10,8 @@ import { toast } from '../../components/ui/use-toast';
 import { apiFetch } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { BarChart, COLORS, HorizontalBarChart, SplitBar } from './charts';
-import { bucketsFor, fileNameFrom, percent, PERIOD_LABELS } from './stats-model';
+import { saveResponseAsFile } from '../../lib/download';
+import { bucketsFor, percent, PERIOD_LABELS } from './stats-model';
 
 const statsUrl = (period: StatsPeriod) => `/api/admin/stats?period=${period}`;
 const hours1 = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 1 });
@@ -89,15 +90,7 @@ function Legend({ items }: { items: { label: string; color: string }[] }) {
 
 async function downloadCsv(period: StatsPeriod) {
   const res = await apiFetch('GET', `/api/admin/stats/export.csv?period=${period}`);
-  const name = fileNameFrom(res.headers.get('content-disposition'), `prenotazioni_${period}_giorni.csv`);
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  await saveResponseAsFile(res, `prenotazioni_${period}_giorni.csv`);
 }
 
 function Charts({ stats }: { stats: StatsResponse }) {
