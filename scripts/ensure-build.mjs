@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const STAMP = 'dist/.build-stamp';
-const INPUTS = ['src', 'drizzle', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'];
+const INPUTS = ['src', 'drizzle', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts'];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

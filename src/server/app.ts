@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -73,6 +74,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
 
   const headers = registerSecurityHeaders(app, { secure: deps.config.secureCookies, stripe: Boolean(deps.config.stripe) });
+  // Answers over 1 KB leave compressed (brotli at quality 4, else gzip); the built assets
+  // are compressed once at build time and served as such by @fastify/static below.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
@@ -103,6 +107,8 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined, payme
       root: webRoot!,
       wildcard: true,
       index: ['index.html'],
+      // dist/web/**/*.br and *.gz, written by scripts/precompress.mjs after `vite build`.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const rel = path.relative(webRoot!, filePath);
         reply.header(
