@@ -2,11 +2,59 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
+/** The pages whose first screen is pre-rendered: file written, address rendered, screen (routes.tsx `firstScreen`). */
+const PRERENDERED = [
+  { file: 'index.html', path: '/', screen: 'loading' },
+  { file: 'login.html', path: '/login', screen: 'login' },
+] as const;
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/**
+ * Puts the app's first screen into the built HTML (src/web/prerender.tsx, rendered through a
+ * throw-away Vite server): index.html gets the loading state, login.html the login form.
+ * The server sends login.html at /login and index.html elsewhere (src/server/app.ts).
+ * docs/decisions/019-first-paint.md.
+ */
+function prerenderPlugin(): Plugin {
+  return {
+    name: 'bicielis-prerender',
+    apply: 'build',
+    enforce: 'post',
+    async generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset' || typeof index.source !== 'string') this.error('index.html mancante nel build');
+      const template = index.source as string;
+      if (!template.includes(ROOT_ELEMENT)) this.error(`index.html senza ${ROOT_ELEMENT}`);
+      const server = await createServer({
+        configFile: false,
+        root: path.join(repoRoot, 'src', 'web'),
+        logLevel: 'error',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, ws: false },
+        plugins: [react()],
+      });
+      try {
+        const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => string };
+        for (const page of PRERENDERED) {
+          const html = template.replace(
+            ROOT_ELEMENT,
+            `<div id="root" data-prerendered="${page.screen}">${render(page.path)}</div>`,
+          );
+          if (page.file === 'index.html') index.source = html;
+          else this.emitFile({ type: 'asset', fileName: page.file, source: html });
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
 const PAYMENT_MODULES = /src[\\/](web[\\/]features[\\/]payment[\\/](?!stripe-payment)|shared[\\/]schemas[\\/]payment)/;
 
 export default defineConfig({
@@ -34,6 +82,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    prerenderPlugin(),
     VitePWA({
       registerType: 'autoUpdate',
       // A separate registerSW.js file (not inline): the CSP allows only same-origin scripts.

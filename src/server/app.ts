@@ -99,9 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
 /** Pages whose HTML may load Stripe.js (security-headers.ts): the card form, `/payment/:id`. */
 const PAYMENT_PAGE = /^\/payment\/[^/]+\/?$/;
+const LOGIN_PAGE = /^\/login\/?$/;
 
 function registerWebApp(app: FastifyInstance, webRoot: string | undefined, paymentPageHeaders: Record<string, string> | null) {
   const hasWeb = Boolean(webRoot && existsSync(path.join(webRoot, 'index.html')));
+  const hasLoginPage = Boolean(webRoot && existsSync(path.join(webRoot, 'login.html')));
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: webRoot!,
@@ -125,7 +127,10 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined, payme
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) {
       if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      // Each page's HTML holds its first screen pre-rendered (vite.config.ts): the login form
+      // at /login, the loading state elsewhere.
+      const page = LOGIN_PAGE.test(pathname) && hasLoginPage ? 'login.html' : 'index.html';
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(page);
     }
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
   });

@@ -1,16 +1,11 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from './components/ui/toaster';
-import { TooltipProvider } from './components/ui/tooltip';
-import { queryClient } from './lib/query-client';
+import { LazyToaster } from './components/ui/lazy-toaster';
 import { AppRoutes } from './routes';
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <AppRoutes />
-        <Toaster />
-      </TooltipProvider>
-    </QueryClientProvider>
+    <>
+      <AppRoutes />
+      <LazyToaster />
+    </>
   );
 }

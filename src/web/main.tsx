@@ -1,17 +1,31 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
+import { refreshSession } from './lib/session';
+import { firstScreen } from './routes';
 import { preloadScreenFor } from './screens';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Elemento #root mancante in index.html');
 
-// The chunk of the screen being opened downloads while the session is read.
+// The session is asked for and the chunk of the screen being opened starts downloading
+// before React renders anything.
+void refreshSession();
 preloadScreenFor(window.location.pathname);
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The served HTML holds this screen pre-rendered (vite.config.ts): React adopts it instead of
+// painting it again. A page pre-rendered for another first screen (the service worker's
+// offline copy of index.html opened at /login) is replaced.
+if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
+  hydrateRoot(container, app);
+} else {
+  container.replaceChildren();
+  createRoot(container).render(app);
+}

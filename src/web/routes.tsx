@@ -1,23 +1,34 @@
 import { useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
-import { ChangePasswordPage } from './features/auth/change-password-page';
 import { LoginPage } from './features/auth/login-page';
-import { RecoveryPage } from './features/auth/recovery-page';
-import { RegistrationPage } from './features/auth/registration-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,
+  ChangePasswordScreen,
   CheckoutScreen,
   CheckoutSuccessScreen,
   DashboardScreen,
+  LOADING,
   PaymentScreen,
+  RecoveryScreen,
+  RegistrationScreen,
   ReportsScreen,
   SimulatedCheckoutScreen,
   StatsScreen,
 } from './screens';
+
+/**
+ * What a path shows while the session is being read: the login form at /login (a person
+ * with a session is sent on when the answer comes), the loading state anywhere else. The
+ * HTML served for a path is this screen pre-rendered (scripts/prerender.mjs), so the
+ * browser paints it before any script runs and React hydrates it.
+ */
+export function firstScreen(path: string): 'login' | 'loading' {
+  return path === '/login' || path === '/login/' ? 'login' : 'loading';
+}
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
 export function AppRoutes() {
@@ -29,19 +40,19 @@ export function AppRoutes() {
     window.scrollTo(0, 0);
   }, [location]);
 
-  if (isPending) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+  if (isPending) return firstScreen(location) === 'login' ? <LoginPage /> : <FullScreenSpinner label={LOADING} />;
 
   const decision = decideRoute(location, user ?? null);
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
   if (decision.kind === 'login') return <LoginPage />;
 
-  // The account screens are in the first download; every other screen is its own chunk (screens.tsx).
+  // The login screen is in the first download; every other screen is in a chunk (screens.tsx).
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />
-      <Route path="/registrazione" component={RegistrationPage} />
-      <Route path="/recupera-password" component={RecoveryPage} />
-      <Route path="/cambio-password" component={ChangePasswordPage} />
+      <Route path="/registrazione" component={RegistrationScreen} />
+      <Route path="/recupera-password" component={RecoveryScreen} />
+      <Route path="/cambio-password" component={ChangePasswordScreen} />
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />

@@ -2,10 +2,11 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
 
 /**
- * The screens loaded on demand, each a chunk of its own ("Fast by construction"): the
- * first download carries the account screens (login is shown in place of any guarded
- * page) and nothing else. Each loader is also callable to fetch a chunk ahead of time.
+ * The screens loaded on demand, each group a chunk of its own ("Fast by construction"):
+ * the first download carries the login screen (shown in place of any guarded page) and
+ * nothing else. Each loader is also callable to fetch a chunk ahead of time.
  */
+export const loadAccountScreens = () => import('./features/auth/account-screens');
 export const loadDashboard = () => import('./features/dashboard/dashboard-page').then((m) => m.DashboardPage);
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
@@ -16,9 +17,23 @@ const loadCheckoutSuccess = () => import('./features/payment/checkout-success-pa
 const loadSimulatedCheckout = () =>
   import('./features/payment/simulated-checkout-page').then((m) => m.SimulatedCheckoutPage);
 
-/** A lazily loaded screen, with a spinner saying what is loading until its chunk is there. */
+const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.QueryProvider);
+
+/**
+ * A lazily loaded screen, with a spinner saying what is loading until its chunk is there,
+ * inside the app's QueryClientProvider (which comes with the first such screen).
+ */
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: string): ComponentType<P> {
-  const Screen = lazy(async () => ({ default: await load() }));
+  const Screen = lazy(async () => {
+    const [Component, QueryProvider] = await Promise.all([load(), loadQueryProvider()]);
+    return {
+      default: (props: P) => (
+        <QueryProvider>
+          <Component {...props} />
+        </QueryProvider>
+      ),
+    };
+  });
   function LazyScreen(props: P) {
     return (
       <Suspense fallback={<FullScreenSpinner label={label} />}>
@@ -29,7 +44,11 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
   return LazyScreen;
 }
 
-const LOADING = 'Caricamento BiciElis...';
+/** The label of the loading state, also in the pre-rendered HTML (prerender.tsx). */
+export const LOADING = 'Caricamento BiciElis...';
+export const RegistrationScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RegistrationPage), LOADING);
+export const RecoveryScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RecoveryPage), LOADING);
+export const ChangePasswordScreen = lazyScreen(() => loadAccountScreens().then((m) => m.ChangePasswordPage), LOADING);
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
@@ -39,12 +58,15 @@ export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
 export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Caricamento del pagamento...');
 
+const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password'];
+
 /**
  * Called at start-up with the address being opened: a page that needs its own chunk starts
  * fetching it while the session is read, instead of after.
  */
 export function preloadScreenFor(path: string): void {
-  if (path.startsWith('/dashboard')) void loadDashboard();
+  if (ACCOUNT_PATHS.some((prefix) => path.startsWith(prefix))) void loadAccountScreens();
+  else if (path.startsWith('/dashboard')) void loadDashboard();
   else if (path.startsWith('/payment/')) void loadPayment();
   else if (path.startsWith('/doc')) void loadReports();
   else if (path.startsWith('/admin/statistiche')) void loadStats();

@@ -85,18 +85,17 @@ export function queryKeyToUrl(queryKey: readonly unknown[]): string {
   return queryKey.filter((part) => typeof part === 'string' || typeof part === 'number').join('/');
 }
 
+/** GETs JSON with the session cookie; with `on401: 'returnNull'` a 401 yields `null` instead of an error. */
+export async function apiGet<T>(url: string, on401: UnauthorizedBehavior, signal?: AbortSignal): Promise<T | null> {
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'include', signal });
+  if (on401 === 'returnNull' && res.status === 401) return null;
+  if (!res.ok) throw await toApiError(res);
+  return (await res.json()) as T;
+}
+
 /** A GET query function; with `on401: 'returnNull'` a 401 yields `null` instead of an error. */
 export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>;
 export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>;
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKeyToUrl(queryKey), {
-      headers: { Accept: 'application/json' },
-      credentials: 'include',
-      signal,
-    });
-    if (on401 === 'returnNull' && res.status === 401) return null;
-    if (!res.ok) throw await toApiError(res);
-    return (await res.json()) as T;
-  };
+  return ({ queryKey, signal }) => apiGet<T>(queryKeyToUrl(queryKey), on401, signal);
 }

@@ -1,24 +1,73 @@
-import { useQuery, type QueryFunction } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api-types';
-import { getQueryFn } from './api';
+import { apiGet } from './api';
 
-export const CURRENT_USER_QUERY_KEY = ['/api/current-user'] as const;
+/**
+ * Who is logged in, read from GET /api/current-user once per page load and kept until a
+ * screen says otherwise (login, registration, logout, password change). A small store of
+ * its own rather than a TanStack query: the first screen (login, or the loading state) needs
+ * only this, so the query library stays out of the first download and comes with the
+ * screens that use it (screens.tsx). docs/decisions/019-first-paint.md.
+ */
+export interface SessionSnapshot {
+  /** The user; `null` when anonymous; `undefined` while the first read runs. */
+  data: SessionUser | null | undefined;
+  isPending: boolean;
+}
 
-const fetchCurrentUser = getQueryFn<SessionUser>({ on401: 'returnNull' });
+const PENDING: SessionSnapshot = { data: undefined, isPending: true };
+let snapshot: SessionSnapshot = PENDING;
+let started = false;
+/** Bumped by every change: a read that began before it does not overwrite it. */
+let version = 0;
+const listeners = new Set<() => void>();
+
+function publish(next: SessionSnapshot) {
+  snapshot = next;
+  for (const listener of listeners) listener();
+}
 
 /**
  * A 401 means anonymous. Any other failure (network down, server error) is also treated
  * as anonymous, so the login screen shows instead of a blank page.
  */
-const currentUserQueryFn: QueryFunction<SessionUser | null> = async (context) => {
+async function readCurrentUser(): Promise<SessionUser | null> {
   try {
-    return await fetchCurrentUser(context);
+    return await apiGet<SessionUser>('/api/current-user', 'returnNull');
   } catch {
     return null;
   }
-};
+}
 
-/** The logged-in user (`null` when anonymous), read once and kept until invalidated. */
-export function useCurrentUser() {
-  return useQuery({ queryKey: CURRENT_USER_QUERY_KEY, queryFn: currentUserQueryFn });
+/** Reads the session again (now, or at start-up from main.tsx before the first render). */
+export function refreshSession(): Promise<void> {
+  started = true;
+  const mine = ++version;
+  return readCurrentUser().then((user) => {
+    if (mine === version) publish({ data: user, isPending: false });
+  });
+}
+
+/** The session as a screen just learnt it (the user of a login or registration, or `null`). */
+export function setSessionUser(user: SessionUser | null): void {
+  started = true;
+  version++;
+  publish({ data: user, isPending: false });
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!started) void refreshSession();
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+const getSnapshot = () => snapshot;
+/** At build time (pre-rendering) and while hydrating, the session is not known yet. */
+const getServerSnapshot = () => PENDING;
+
+/** The logged-in user (`data: null` when anonymous), as `{ data, isPending }`. */
+export function useCurrentUser(): SessionSnapshot {
+  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
 }

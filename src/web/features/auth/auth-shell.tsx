@@ -23,6 +23,8 @@ interface AuthShellProps {
 export function AuthShell({ title, description, children, footer, wide = false, focusKey }: AuthShellProps) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
+    // Not away from a field: on a pre-rendered page a person may be typing before it is live.
+    if (document.activeElement?.matches('input, textarea, select')) return;
     titleRef.current?.focus({ preventScroll: true });
   }, [focusKey]);
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { KeyRoundIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,7 +8,7 @@ import type { ChangePasswordRequest } from '../../../shared/schemas/auth';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
-import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { setSessionUser } from '../../lib/session';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { FormField } from './form-field';
@@ -28,7 +28,6 @@ export const SESSION_EXPIRED_MESSAGE = 'Sessione scaduta, riprova ad accedere';
 export function ChangePasswordPage() {
   const [, navigate] = useLocation();
   const search = useSearch();
-  const queryClient = useQueryClient();
   const [storedUserId] = useState(pendingPasswordChangeUser);
   const userId = passwordChangeUserId(search, storedUserId);
 
@@ -53,7 +52,7 @@ export function ChangePasswordPage() {
       forgetPasswordChangeUser();
       toast({ title: 'Password aggiornata!', description: 'Ora accedi con la nuova password.' });
       // The change ends every session of the user: whoever was logged in is not any more.
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      setSessionUser(null);
       navigate('/login');
     },
     onError: (error) => {

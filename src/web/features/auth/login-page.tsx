@@ -1,21 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LogInIcon } from 'lucide-react';
-import { useForm, type FieldErrors } from 'react-hook-form';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ApiErrorBody, SessionUser } from '../../../shared/api-types';
 import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
-import {
-  loginSchema,
-  REQUIRED_LOGIN_MESSAGE,
-  type LoginInput,
-  type LoginRequest,
-} from '../../../shared/schemas/auth';
+import type { LoginRequest } from '../../../shared/schemas/auth';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
-import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
-import { preloadScreenFor } from '../../screens';
+import { useHydrated } from '../../lib/hydrated';
+import { whenIdle } from '../../lib/idle';
+import { refreshSession, setSessionUser } from '../../lib/session';
+import { loadAccountScreens, preloadScreenFor } from '../../screens';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
@@ -23,6 +18,16 @@ import { FormField } from './form-field';
 import { PasswordInput } from './password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
 import { SubmitButton } from './submit-button';
+
+/**
+ * The shared schema of POST /api/login, with zod, is not in the first download: it is
+ * fetched once the screen is idle (or at the first submit) and checks the form as the
+ * server will. See docs/decisions/019-first-paint.md.
+ */
+const loadLoginValidation = () => import('./login-validation');
+
+type LoginField = 'email' | 'password';
+type LoginErrors = Partial<Record<LoginField, string>>;
 
 type PasswordChangeBody = ApiErrorBody & { requiresPasswordChange: true; userId: number };
 
@@ -35,44 +40,104 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
 /** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
 export function LoginPage() {
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
-  const form = useForm<LoginInput, unknown, LoginRequest>({
-    resolver: zodResolver(loginSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors } = form.formState;
+  const hydrated = useHydrated();
+  const [errors, setErrors] = useState<LoginErrors>({});
+  /** After a refused submit the fields are checked again as they change (as forms do here). */
+  const [checked, setChecked] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
 
-  const login = useMutation({
-    mutationFn: (credentials: LoginRequest) => apiRequest<SessionUser>('POST', '/api/login', credentials),
-    onSuccess: (user) => {
-      toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
-      // The next screen's chunk downloads during the spec's 100 ms pause.
-      preloadScreenFor(homePathFor(user));
-      setTimeout(() => {
-        // Address first, then the session: the guard never sees the old address with the
-        // new user (which would send an admin through /dashboard on the way to /admin).
-        navigate(homePathFor(user));
-        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
-        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
-      }, LOGIN_REDIRECT_DELAY_MS);
-    },
-    onError: (error) => {
-      const change = passwordChangeRequired(error);
-      if (change) {
-        rememberPasswordChangeUser(change.userId);
-        toast({ title: 'Cambio password richiesto', description: 'Devi impostare una nuova password.' });
-        navigate('/cambio-password');
-        return;
-      }
-      toast({ variant: 'destructive', title: 'Errore di accesso', description: serverMessage(error) ?? 'Login failed' });
-      // What was typed stays; the password is selected, ready to be typed again.
-      form.setFocus('password', { shouldSelect: true });
-    },
-  });
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void loadLoginValidation();
+        // The next account screens too: "Registrati" and "Password dimenticata?" open at once.
+        void loadAccountScreens();
+      }),
+    [],
+  );
 
-  function onInvalid(invalid: FieldErrors<LoginInput>) {
-    const missing = Object.values(invalid).some((e) => e?.message === REQUIRED_LOGIN_MESSAGE);
-    if (missing) toast({ variant: 'destructive', title: 'Campi obbligatori', description: REQUIRED_LOGIN_MESSAGE });
+  function focusPassword() {
+    const input = formRef.current?.elements.namedItem('password');
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  }
+
+  /** The login request: one at a time (TanStack Query is not in this screen's download). */
+  const [pending, setPending] = useState(false);
+
+  function loggedIn(user: SessionUser) {
+    toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
+    // The next screen's chunk downloads during the spec's 100 ms pause.
+    preloadScreenFor(homePathFor(user));
+    setTimeout(() => {
+      // Address first, then the session: the guard never sees the old address with the
+      // new user (which would send an admin through /dashboard on the way to /admin).
+      navigate(homePathFor(user));
+      setSessionUser(user);
+      void refreshSession();
+    }, LOGIN_REDIRECT_DELAY_MS);
+  }
+
+  function refused(error: unknown) {
+    const change = passwordChangeRequired(error);
+    if (change) {
+      rememberPasswordChangeUser(change.userId);
+      toast({ title: 'Cambio password richiesto', description: 'Devi impostare una nuova password.' });
+      navigate('/cambio-password');
+      return;
+    }
+    toast({ variant: 'destructive', title: 'Errore di accesso', description: serverMessage(error) ?? 'Login failed' });
+    // What was typed stays; the password is selected, ready to be typed again.
+    focusPassword();
+  }
+
+  async function logIn(credentials: LoginRequest) {
+    setPending(true);
+    try {
+      const user = await apiRequest<SessionUser>('POST', '/api/login', credentials);
+      setPending(false);
+      loggedIn(user);
+    } catch (error) {
+      setPending(false);
+      refused(error);
+    }
+  }
+
+  async function validate(form: HTMLFormElement) {
+    const { checkLogin } = await loadLoginValidation();
+    const data = new FormData(form);
+    return checkLogin({ email: data.get('email'), password: data.get('password') });
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = event.currentTarget;
+    let result: Awaited<ReturnType<typeof validate>>;
+    try {
+      result = await validate(form);
+    } catch {
+      toast({ variant: 'destructive', title: 'Errore di accesso', description: 'Errore di connessione. Riprova più tardi.' });
+      return;
+    }
+    setChecked(true);
+    setErrors(result.errors);
+    if (result.ok) {
+      void logIn(result.request);
+      return;
+    }
+    const first = (['email', 'password'] as const).find((field) => result.errors[field]);
+    const input = first ? form.elements.namedItem(first) : null;
+    if (input instanceof HTMLInputElement) input.focus();
+    if (result.missing) toast({ variant: 'destructive', title: 'Campi obbligatori', description: result.missingMessage });
+  }
+
+  async function onChange(event: FormEvent<HTMLFormElement>) {
+    if (!checked) return;
+    const result = await validate(event.currentTarget).catch(() => null);
+    if (result) setErrors(result.errors);
   }
 
   return (
@@ -93,19 +158,29 @@ export function LoginPage() {
         </>
       }
     >
+      {/* method="post": a submit before the page is live (impossible: the button waits) never
+          puts the password in an address. */}
       <form
+        ref={formRef}
+        method="post"
         className="grid gap-4"
         noValidate
-        aria-busy={login.isPending}
-        onSubmit={form.handleSubmit((credentials) => login.mutate(credentials), onInvalid)}
+        aria-busy={pending}
+        onSubmit={(event) => void onSubmit(event)}
+        onChange={(event) => void onChange(event)}
       >
-        <FormField id="login-email" label="Email" error={errors.email?.message} required>
-          {(control) => <EmailInput {...control} {...form.register('email')} />}
+        <FormField id="login-email" label="Email" error={errors.email} required>
+          {(control) => <EmailInput {...control} name="email" />}
         </FormField>
-        <FormField id="login-password" label="Password" error={errors.password?.message} required>
-          {(control) => <PasswordInput {...control} {...form.register('password')} autoComplete="current-password" />}
+        <FormField id="login-password" label="Password" error={errors.password} required>
+          {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" />}
         </FormField>
-        <SubmitButton pending={login.isPending} pendingLabel="Accesso in corso..." icon={<LogInIcon aria-hidden="true" />}>
+        <SubmitButton
+          pending={pending}
+          disabled={!hydrated}
+          pendingLabel="Accesso in corso..."
+          icon={<LogInIcon aria-hidden="true" />}
+        >
           Accedi
         </SubmitButton>
       </form>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { BadgeCheckIcon, EuroIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
 import { useEffect, useEffectEvent } from 'react';
 import { useForm, useWatch, type FieldPath } from 'react-hook-form';
@@ -11,7 +11,7 @@ import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathAfterRegistration } from '../../lib/guards';
-import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { refreshSession, setSessionUser } from '../../lib/session';
 import { serverFieldErrors, serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
@@ -82,7 +82,6 @@ function AccountTypeBadge({ status }: { status: SiglaStatus }) {
 /** Registration (spec §2, §5): a resident code makes bookings free. */
 export function RegistrationPage() {
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
     resolver: zodResolver(registrationFormSchema),
     defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
@@ -116,8 +115,8 @@ export function RegistrationPage() {
         description: "Ti abbiamo inviato un'email di benvenuto: controlla la tua casella di posta.",
       });
       navigate(homePathAfterRegistration(user));
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
-      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
+      setSessionUser(user);
+      void refreshSession();
     },
     onError: (error) => {
       toast({

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
-import { CURRENT_USER_QUERY_KEY } from '../../lib/session';
+import { setSessionUser } from '../../lib/session';
 import { serverMessage } from './api-errors';
 
 /**
@@ -21,7 +21,7 @@ export function useLogout() {
       navigate('/login');
       queryClient.clear();
       // Known anonymous at once: the login screen shows without reading the session again.
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      setSessionUser(null);
       toast({ title: 'Arrivederci!', description: 'Sei uscito da BiciElis.' });
     },
     onError: (error) => {

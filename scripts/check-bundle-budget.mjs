@@ -1,0 +1,52 @@
+// The JavaScript a phone downloads before the login screen works: every script and
+// modulepreload of the built login.html (and of index.html, the other pages' HTML), gzip -9
+// as a CDN would send it. Fails (exit 1) above the budget: 90 KB by default (issue 11),
+// `--budget-kb N` to change it. Run by `npm test` after the build.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const args = process.argv.slice(2);
+const budgetAt = args.indexOf('--budget-kb');
+const budgetKb = budgetAt >= 0 ? Number(args[budgetAt + 1]) : 90;
+const webRoot = path.resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--budget-kb') ?? 'dist/web');
+if (!Number.isFinite(budgetKb) || budgetKb <= 0) throw new Error('--budget-kb: un numero positivo');
+
+/** The same-origin .js files an HTML page loads before any user action. */
+function scriptsOf(html) {
+  const files = new Set();
+  for (const match of html.matchAll(/<(script|link)\b[^>]*>/g)) {
+    const tag = match[0];
+    const isScript = match[1] === 'script';
+    if (!isScript && !/\brel="modulepreload"/.test(tag)) continue;
+    const url = /\b(?:src|href)="(\/[^"]+\.js)"/.exec(tag)?.[1];
+    if (url) files.add(url);
+  }
+  return [...files];
+}
+
+let failed = false;
+for (const page of ['login.html', 'index.html']) {
+  const file = path.join(webRoot, page);
+  if (!existsSync(file)) {
+    console.error(`check-bundle-budget: ${file} non c'è (npm run build)`);
+    process.exit(1);
+  }
+  const rows = scriptsOf(readFileSync(file, 'utf8')).map((url) => {
+    const data = readFileSync(path.join(webRoot, url));
+    return { url, raw: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length, brotli: zlib.brotliCompressSync(data).length };
+  });
+  const total = rows.reduce((sum, r) => ({ raw: sum.raw + r.raw, gzip: sum.gzip + r.gzip, brotli: sum.brotli + r.brotli }), {
+    raw: 0,
+    gzip: 0,
+    brotli: 0,
+  });
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  for (const r of rows) console.log(`  ${page.padEnd(11)} ${r.url.padEnd(40)} ${kb(r.raw).padStart(9)}  gzip ${kb(r.gzip).padStart(8)}  brotli ${kb(r.brotli).padStart(8)}`);
+  const ok = total.gzip <= budgetKb * 1024;
+  failed ||= !ok;
+  console.log(
+    `${ok ? 'PASS' : 'FAIL'}  ${page}: JavaScript before the first screen ${kb(total.gzip)} gzip (${kb(total.brotli)} brotli, ${kb(total.raw)} raw); budget ${budgetKb} KB gzip`,
+  );
+}
+process.exit(failed ? 1 : 0);
