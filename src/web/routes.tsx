@@ -40,7 +40,9 @@ export function AppRoutes() {
     window.scrollTo(0, 0);
   }, [location]);
 
-  if (isPending) return firstScreen(location) === 'login' ? <LoginPage /> : <FullScreenSpinner label={LOADING} />;
+  // At /login the form shows at once, in the same place in the tree as once the session is
+  // known (the <Switch> below): it is not mounted again, and nothing typed meanwhile is lost.
+  if (isPending && firstScreen(location) !== 'login') return <FullScreenSpinner label={LOADING} />;
 
   const decision = decideRoute(location, user ?? null);
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;

@@ -79,8 +79,12 @@ export async function benchDatabase(): Promise<BenchDb> {
   };
 }
 
-/** The real app on `database`, listening on a free loopback port. */
-export async function listenApp(database: Database, url: string): Promise<{ app: FastifyInstance; base: string }> {
+/** The real app on `database`, listening on a free loopback port (with the built web app from `webRoot`). */
+export async function listenApp(
+  database: Database,
+  url: string,
+  options: { webRoot?: string } = {},
+): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
   // As in main.ts: the session and availability caches, kept coherent by the database's notifications.
   const sessionCache = new SessionCache();
@@ -90,7 +94,14 @@ export async function listenApp(database: Database, url: string): Promise<{ app:
     createLogger('warn'),
   );
   await listener.ready;
-  const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    sessionCache,
+    clock: systemClock,
+    logger: false,
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+  });
   app.addHook('onClose', () => listener.stop());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -3,6 +3,7 @@
  * `npm run bench -- startup` runs one.
  */
 import { benchAvailability } from './availability.js';
+import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchReport } from './report.js';
 import { benchStartup } from './startup.js';
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   login: benchLogin,
   report: benchReport,
   stats: benchStats,
+  lighthouse: benchLighthouse,
 };
 
 const only = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 import { temporaryPasswordFor } from './outbox';
 
 /**
@@ -17,7 +17,6 @@ function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
 }
 
-const notice = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title });
 
 /** The registration form's fields, by their visible labels. */
 function registrationForm(page: Page) {

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 /**
  * The admin dashboard of issue 9, used as the college's staff would. This file runs in its
@@ -15,7 +15,6 @@ const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user
 const INITIAL_PASSWORD = 'benvenuto-elis-2026';
 
 const tomorrow = () => addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
-const notice = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title });
 const tag = () => Math.random().toString(36).slice(2, 8);
 
 async function openAdmin(page: Page, path = '/admin') {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { defaultBookingForm } from '../../src/web/features/dashboard/dashboard-model.js';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 const resident = DEMO_ACCOUNTS.find((a) => a.sigla !== null && a.ruolo === 'user')!;
 const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user')!;
@@ -153,7 +153,7 @@ test.describe('user dashboard: bookings', () => {
     const [bikeTitle, bikeModel] = chosenLabel as [string, string];
 
     await page.getByRole('button', { name: 'Prenota', exact: true }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Prenotazione creata!' })).toBeVisible();
+    await expect(notice(page, 'Prenotazione creata!')).toBeVisible();
     // The form is gone: the focus goes to the list the booking joined.
     const activeHeading = page.getByRole('heading', { level: 2, name: 'Le tue prenotazioni attive' });
     await expect(activeHeading).toBeFocused();
@@ -185,7 +185,7 @@ test.describe('user dashboard: bookings', () => {
 
     await item.getByRole('button', { name: 'Elimina', exact: true }).click();
     await dialog.getByRole('button', { name: 'Elimina', exact: true }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Prenotazione eliminata' })).toBeVisible();
+    await expect(notice(page, 'Prenotazione eliminata')).toBeVisible();
     await expect(page.getByText('Nessuna prenotazione attiva')).toBeVisible();
     await expect(activeHeading).toBeFocused();
     await expect(statValue(page, 'Prenotazioni attive')).toHaveText('0');
@@ -212,7 +212,7 @@ test.describe('user dashboard: bookings', () => {
     );
     await page.getByRole('button', { name: 'Prenota', exact: true }).click();
     const booking = (await (await answer).json()) as { id: number };
-    await expect(page.getByRole('status').filter({ hasText: 'Prenotazione creata!' })).toBeVisible();
+    await expect(notice(page, 'Prenotazione creata!')).toBeVisible();
 
     const item = page.getByRole('region', { name: 'Le tue prenotazioni attive' }).getByRole('listitem').first();
     const pay = item.getByRole('link', { name: 'Paga 2,50 €' });
@@ -280,8 +280,8 @@ test.describe('user dashboard: bookings', () => {
     await page.getByRole('group', { name: 'Consigliate' }).getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Prenota', exact: true }).click();
 
-    const notice = page.getByRole('status').filter({ hasText: 'Errore' });
-    await expect(notice).toContainText('La bicicletta non è disponibile nella fascia oraria scelta');
+    const errorToast = notice(page, 'Errore');
+    await expect(errorToast).toContainText('La bicicletta non è disponibile nella fascia oraria scelta');
     await expect(page.getByLabel('Data', { exact: true })).toHaveValue(tomorrow());
     await expect(page.getByLabel('Ora di inizio')).toHaveValue('15:00');
     await expect(page.getByLabel('Ora di fine')).toHaveValue('17:00');
@@ -358,7 +358,7 @@ test.describe('user dashboard: bookings', () => {
 
     await page.getByRole('button', { name: 'Esci' }).click();
     await expect(page).toHaveURL('/login');
-    await expect(page.getByRole('status').filter({ hasText: 'Arrivederci!' })).toBeVisible();
+    await expect(notice(page, 'Arrivederci!')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
     await page.goto('/dashboard');
     await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();

@@ -64,3 +64,11 @@ export async function loginViaForm(page: Page, account: { email: string; passwor
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Accedi' }).click();
 }
+
+/**
+ * A toast with `text` in it, for as long as it is on screen. (Radix also announces it in a
+ * separate role="status" region, but only for its first second.)
+ */
+export function notice(page: Page, text: string) {
+  return page.locator('[data-slot="toast"]').filter({ hasText: text });
+}

@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 const account = (ruolo: 'admin' | 'user') => DEMO_ACCOUNTS.find((a) => a.ruolo === ruolo)!;
 
@@ -28,6 +28,40 @@ test.describe('foundation', () => {
     await expect(page.getByRole('link', { name: 'Password dimenticata?' })).toHaveAttribute('href', '/recupera-password');
     await expect(page.getByRole('link', { name: 'Registrati' })).toHaveAttribute('href', '/registrazione');
     await expect(page).toHaveURL('/');
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the login screen is in the HTML: painted before any script, then brought to life', async ({ browser, page }) => {
+    // Without JavaScript: the form is there to see, its button waits.
+    const noScript = await browser.newContext({ javaScriptEnabled: false, baseURL: test.info().project.use.baseURL });
+    const still = await noScript.newPage();
+    await still.goto('/login');
+    await expect(still.getByRole('heading', { level: 2, name: 'Accedi' })).toBeVisible();
+    await expect(still.getByLabel('Email')).toBeVisible();
+    await expect(still.getByRole('button', { name: 'Accedi' })).toBeDisabled();
+    await noScript.close();
+
+    // With it, hold the session call: the pre-rendered form is adopted (no new paint, no
+    // hydration error — the fixture fails on any console error) and works before the
+    // session is known; what was typed before that stays.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/current-user', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login');
+    await page.getByLabel('Email').fill('nessuno@example.org');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeEnabled();
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expect(page.getByLabel('Email')).toHaveValue('nessuno@example.org');
+    release();
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect(page.locator('#login-password-error')).toHaveText('Inserisci email e password');
+    await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
     await expectNoSeriousA11yViolations(page);
   });
 
@@ -64,14 +98,14 @@ test.describe('foundation', () => {
     await page.getByLabel('Password', { exact: true }).fill('sbagliata');
     await page.getByRole('button', { name: 'Accedi' }).click();
 
-    const notice = page.getByRole('status').filter({ hasText: 'Errore di accesso' });
-    await expect(notice).toContainText('Email o password non corretti');
+    const errorToast = notice(page, 'Errore di accesso');
+    await expect(errorToast).toContainText('Email o password non corretti');
     await expectNoSeriousA11yViolations(page);
   });
 
   test('a successful login greets the user and goes to /dashboard, or /admin for admins', async ({ page }) => {
     await loginViaForm(page, account('user'));
-    await expect(page.getByRole('status').filter({ hasText: 'Benvenuto!' })).toBeVisible();
+    await expect(notice(page, 'Benvenuto!')).toBeVisible();
     await expect(page).toHaveURL('/dashboard');
     await page.goto('/admin');
     await expect(page).toHaveURL('/dashboard');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 /**
  * Payments with the simulated provider (the e2e server has no Stripe keys): the card form on
@@ -19,7 +19,6 @@ const CARD_DECLINED = '4000 0000 0000 0002';
 /** A card valid until the end of next year, whatever today is. */
 const EXPIRY = `12/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
 
-const notice = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title });
 
 /** A new external user (no sigla), logged in in the page's browser context. */
 async function registerExternal(page: Page, label: string) {

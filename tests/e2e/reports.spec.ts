@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 /**
  * /doc. The e2e server starts on a fresh database: its start-up catch-up (decision 016)
@@ -40,7 +40,7 @@ test('an admin sees the reports and downloads a PDF under its file name', async 
   const bytes = await fs.readFile(file);
   expect(bytes.length).toBeGreaterThan(1000);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
-  await expect(page.getByRole('status').filter({ hasText: 'Download completato' })).toBeVisible();
+  await expect(notice(page, 'Download completato')).toBeVisible();
   // And back to the admin dashboard.
   await page.getByRole('link', { name: 'Amministrazione' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
