@@ -2,24 +2,50 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { createServer, defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
-/** The pages whose first screen is pre-rendered: file written, address rendered, screen (routes.tsx `firstScreen`). */
-const PRERENDERED = [
-  { file: 'index.html', path: '/', screen: 'loading' },
-  { file: 'login.html', path: '/login', screen: 'login' },
-] as const;
+/**
+ * The pages whose first screen is pre-rendered: the file written, the address rendered, the
+ * screen that shows (routes.tsx `firstScreen`) and the lazily loaded modules whose chunks the
+ * page preloads, so they download alongside the entry rather than after it. The server
+ * maps addresses to these files (src/server/http/pages.ts).
+ */
+const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading'; preload: string[] }[] = [
+  { file: 'index.html', path: '/', screen: 'loading', preload: [] },
+  { file: 'login.html', path: '/login', screen: 'login', preload: [] },
+  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx'] },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx'] },
+];
+/** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
+const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';
 
 /**
  * Puts the app's first screen into the built HTML (src/web/prerender.tsx, rendered through a
- * throw-away Vite server): index.html gets the loading state, login.html the login form.
- * The server sends login.html at /login and index.html elsewhere (src/server/app.ts).
+ * throw-away Vite server): login.html the login form, the others the loading state.
  * docs/decisions/019-first-paint.md.
  */
+/** The files of the chunk holding `moduleSuffix` and of every chunk it imports, the entry excepted. */
+function chunkFiles(bundle: Rolldown.OutputBundle, moduleSuffix: string): string[] {
+  const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+  const start = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/web/${moduleSuffix}`));
+  if (!start) throw new Error(`prerender: nessun chunk per ${moduleSuffix}`);
+  const files = new Set<string>();
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (chunk.isEntry || files.has(chunk.fileName)) return;
+    files.add(chunk.fileName);
+    for (const name of chunk.imports) {
+      const next = bundle[name];
+      if (next?.type === 'chunk') visit(next);
+    }
+  };
+  visit(start);
+  return [...files];
+}
+
 function prerenderPlugin(): Plugin {
   return {
     name: 'bicielis-prerender',
@@ -41,10 +67,12 @@ function prerenderPlugin(): Plugin {
       try {
         const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => string };
         for (const page of PRERENDERED) {
-          const html = template.replace(
-            ROOT_ELEMENT,
-            `<div id="root" data-prerendered="${page.screen}">${render(page.path)}</div>`,
+          const preloads = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))].map(
+            (file) => `<link rel="modulepreload" crossorigin href="/${file}">`,
           );
+          const html = template
+            .replace('</head>', `${[SESSION_PRELOAD, ...preloads].join('')}</head>`)
+            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${render(page.path)}</div>`);
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });
         }
@@ -55,7 +83,10 @@ function prerenderPlugin(): Plugin {
   };
 }
 
-const PAYMENT_MODULES = /src[\\/](web[\\/]features[\\/]payment[\\/](?!stripe-payment)|shared[\\/]schemas[\\/]payment)/;
+/** Radix and what it is built on: the dialogs, menus and toasts of every screen but the first. */
+const UI_MODULES =
+  /node_modules[\\/](radix-ui|@radix-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|@floating-ui|tslib|detect-node-es)[\\/]/;
+const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts|schemas[\\/])/;
 
 export default defineConfig({
   root: path.join(repoRoot, 'src', 'web'),
@@ -63,17 +94,23 @@ export default defineConfig({
   build: {
     outDir: path.join(repoRoot, 'dist', 'web'),
     emptyOutDir: true,
-    // Chunks ("Fast by construction"): everything the first page needs in one file (the
-    // entry), the payment screens in one chunk (Stripe Elements in another, see
-    // features/payment/stripe-payment.tsx), what the dashboard and the payment screens
-    // share in a small common chunk, the dashboard in its own.
+    // Chunks ("Fast by construction", decision 019): everything the first screen needs in one
+    // file (the entry: React, the router, the login screen); libraries that only some screens
+    // use in chunks of their own, so a screen downloads what it uses — zod with the shared
+    // schemas (the login form's validation loads just that), TanStack Query, the form library,
+    // Radix (the toaster loads just that); each screen group its own chunk (React.lazy,
+    // screens.tsx; Stripe Elements apart, see features/payment/stripe-payment.tsx); the app
+    // code several screens share in a common chunk.
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
-            { name: 'app', tags: ['$initial'], priority: 3 },
-            { name: 'common', minShareCount: 2, priority: 2, test: (id) => !PAYMENT_MODULES.test(id) },
-            { name: 'payment', test: PAYMENT_MODULES, priority: 1 },
+            { name: 'app', tags: ['$initial'], priority: 10 },
+            { name: 'schemas', test: SCHEMA_MODULES, priority: 6 },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 6 },
+            { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 6 },
+            { name: 'ui', test: UI_MODULES, priority: 5 },
+            { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/, priority: 5 },
           ],
         },
       },
@@ -85,8 +122,9 @@ export default defineConfig({
     prerenderPlugin(),
     VitePWA({
       registerType: 'autoUpdate',
-      // A separate registerSW.js file (not inline): the CSP allows only same-origin scripts.
-      injectRegister: 'script',
+      // A separate registerSW.js file (not inline: the CSP allows only same-origin scripts),
+      // deferred: it must not hold back the first paint.
+      injectRegister: 'script-defer',
       manifest: {
         id: '/',
         name: 'BiciElis',

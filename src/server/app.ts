@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
@@ -13,6 +13,7 @@ import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
+import { pageFor } from './http/pages.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
@@ -99,11 +100,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
 /** Pages whose HTML may load Stripe.js (security-headers.ts): the card form, `/payment/:id`. */
 const PAYMENT_PAGE = /^\/payment\/[^/]+\/?$/;
-const LOGIN_PAGE = /^\/login\/?$/;
 
 function registerWebApp(app: FastifyInstance, webRoot: string | undefined, paymentPageHeaders: Record<string, string> | null) {
   const hasWeb = Boolean(webRoot && existsSync(path.join(webRoot, 'index.html')));
-  const hasLoginPage = Boolean(webRoot && existsSync(path.join(webRoot, 'login.html')));
+  const builtPages = new Set(hasWeb ? readdirSync(webRoot!).filter((file) => file.endsWith('.html')) : []);
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: webRoot!,
@@ -127,10 +127,11 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined, payme
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) {
       if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
-      // Each page's HTML holds its first screen pre-rendered (vite.config.ts): the login form
-      // at /login, the loading state elsewhere.
-      const page = LOGIN_PAGE.test(pathname) && hasLoginPage ? 'login.html' : 'index.html';
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(page);
+      // Each page's HTML holds its first screen pre-rendered (http/pages.ts).
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile(pageFor(pathname, (file) => builtPages.has(file)));
     }
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
   });

@@ -19,6 +19,7 @@ beforeAll(async () => {
   await fs.mkdir(path.join(webRoot, 'assets'));
   await fs.writeFile(path.join(webRoot, 'index.html'), '<!doctype html><div id="root" data-prerendered="loading"></div>');
   await fs.writeFile(path.join(webRoot, 'login.html'), '<!doctype html><div id="root" data-prerendered="login"></div>');
+  await fs.writeFile(path.join(webRoot, 'dashboard.html'), '<!doctype html><link rel="modulepreload" href="/assets/dashboard.js">');
   await fs.writeFile(path.join(webRoot, 'sw.js'), 'self.skipWaiting();');
   const asset = path.join(webRoot, 'assets', 'index-abc123.js');
   await fs.writeFile(asset, SCRIPT);
@@ -72,7 +73,11 @@ describe('static assets', () => {
     for (const url of ['/login', '/login/', '/login?next=1']) {
       expect((await ctx.app.inject({ method: 'GET', url })).body, url).toContain('data-prerendered="login"');
     }
-    for (const url of ['/', '/dashboard', '/registrazione', '/admin/statistiche', '/loginx']) {
+    for (const url of ['/dashboard', '/dashboard/', '/dashboard?x=1']) {
+      expect((await ctx.app.inject({ method: 'GET', url })).body, url).toContain('/assets/dashboard.js');
+    }
+    // /admin has no admin.html in this build: the loading page, as for every other address.
+    for (const url of ['/', '/admin', '/registrazione', '/admin/statistiche', '/loginx', '/dashboardx']) {
       expect((await ctx.app.inject({ method: 'GET', url })).body, url).toContain('data-prerendered="loading"');
     }
   });

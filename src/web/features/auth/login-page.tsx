@@ -8,7 +8,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
 import { useHydrated } from '../../lib/hydrated';
-import { whenIdle } from '../../lib/idle';
+import { whenInteracted } from '../../lib/interaction';
 import { refreshSession, setSessionUser } from '../../lib/session';
 import { loadAccountScreens, preloadScreenFor } from '../../screens';
 import { serverMessage } from './api-errors';
@@ -21,10 +21,17 @@ import { SubmitButton } from './submit-button';
 
 /**
  * The shared schema of POST /api/login, with zod, is not in the first download: it is
- * fetched once the screen is idle (or at the first submit) and checks the form as the
+ * fetched at the first touch or key (or at the first submit) and checks the form as the
  * server will. See docs/decisions/019-first-paint.md.
  */
 const loadLoginValidation = () => import('./login-validation');
+
+/** The other account screens' chunk starts downloading when a link to them is about to be followed. */
+const prefetchAccountScreens = {
+  onPointerEnter: () => void loadAccountScreens(),
+  onFocus: () => void loadAccountScreens(),
+  onTouchStart: () => void loadAccountScreens(),
+};
 
 type LoginField = 'email' | 'password';
 type LoginErrors = Partial<Record<LoginField, string>>;
@@ -46,15 +53,8 @@ export function LoginPage() {
   const [checked, setChecked] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
-  useEffect(
-    () =>
-      whenIdle(() => {
-        void loadLoginValidation();
-        // The next account screens too: "Registrati" and "Password dimenticata?" open at once.
-        void loadAccountScreens();
-      }),
-    [],
-  );
+  // The validation (zod and the shared schema) comes as soon as the person starts using the form.
+  useEffect(() => whenInteracted(() => void loadLoginValidation()), []);
 
   function focusPassword() {
     const input = formRef.current?.elements.namedItem('password');
@@ -146,12 +146,12 @@ export function LoginPage() {
       description="Inserisci l'email e la password del tuo account."
       footer={
         <>
-          <Link href="/recupera-password" className={authLinkClass}>
+          <Link href="/recupera-password" className={authLinkClass} {...prefetchAccountScreens}>
             Password dimenticata?
           </Link>
           <p className="text-muted-foreground">
             Non hai un account?{' '}
-            <Link href="/registrazione" className={authLinkClass}>
+            <Link href="/registrazione" className={authLinkClass} {...prefetchAccountScreens}>
               Registrati
             </Link>
           </p>

@@ -1,0 +1,18 @@
+/**
+ * The built HTML page to send for an address of the web app (vite.config.ts `PRERENDERED`):
+ * each holds the first screen pre-rendered, and the dashboard's and the admin area's also
+ * preload their screen's chunks. Any other address gets index.html (the loading state).
+ */
+const PAGES: Record<string, string> = {
+  '/login': 'login.html',
+  '/dashboard': 'dashboard.html',
+  '/admin': 'admin.html',
+};
+
+export const DEFAULT_PAGE = 'index.html';
+
+/** The page file for `pathname` ('/dashboard/' as '/dashboard'); `exists` says which files the build has. */
+export function pageFor(pathname: string, exists: (file: string) => boolean): string {
+  const page = PAGES[pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname];
+  return page && exists(page) ? page : DEFAULT_PAGE;
+}
