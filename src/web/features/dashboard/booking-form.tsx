@@ -6,10 +6,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
+import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
-  availabilityWindow,
   defaultBookingForm,
-  validateBookingForm,
   type BookingFormErrors,
   type BookingFormField,
   type BookingFormValues,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BikeDto, BookingDto } from '../../../shared/schemas/booking';
+import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
-  availabilityWindow,
   bookingDateBounds,
   dashboardStats,
   defaultBookingForm,
@@ -11,7 +11,6 @@ import {
   paymentDisplay,
   selectActiveBookings,
   selectPastBookings,
-  validateBookingForm,
 } from './dashboard-model';
 
 let nextId = 1;

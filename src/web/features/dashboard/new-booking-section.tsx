@@ -1,10 +1,18 @@
 import { PlusIcon, TriangleAlertIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
-import { BookingForm } from './booking-form';
 import { bookingDateBounds, FALLBACK_TIME_ZONE } from './dashboard-model';
+
+/** The form (with zod and the shared schemas) is its own chunk: it downloads when the form is about to open. */
+const loadBookingForm = () => import('./booking-form');
+const BookingForm = lazy(() => loadBookingForm().then((m) => ({ default: m.BookingForm })));
+const prefetchForm = {
+  onPointerEnter: () => void loadBookingForm(),
+  onFocus: () => void loadBookingForm(),
+  onTouchStart: () => void loadBookingForm(),
+};
 
 interface NewBookingSectionProps {
   /** Whether the user has an `attiva` booking; undefined while the bookings load. */
@@ -48,7 +56,13 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
     );
   } else if (!open) {
     body = (
-      <Button ref={openButtonRef} size="lg" className="w-full sm:w-auto sm:justify-self-start" onClick={() => setOpen(true)}>
+      <Button
+        ref={openButtonRef}
+        size="lg"
+        className="w-full sm:w-auto sm:justify-self-start"
+        onClick={() => setOpen(true)}
+        {...prefetchForm}
+      >
         <PlusIcon aria-hidden="true" />
         Nuova prenotazione
       </Button>
@@ -59,19 +73,21 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
     const { min, max } = bookingDateBounds(new Date(), timeZone, config.data?.bookingHorizonDays);
     body = (
       <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
-        <BookingForm
-          today={min}
-          timeZone={timeZone}
-          maxDate={max}
-          onCancel={() => {
-            returnFocus.current = true;
-            setOpen(false);
-          }}
-          onCreated={() => {
-            setOpen(false);
-            onCreated();
-          }}
-        />
+        <Suspense fallback={<Spinner label="Caricamento del modulo..." showLabel className="py-2" />}>
+          <BookingForm
+            today={min}
+            timeZone={timeZone}
+            maxDate={max}
+            onCancel={() => {
+              returnFocus.current = true;
+              setOpen(false);
+            }}
+            onCreated={() => {
+              setOpen(false);
+              onCreated();
+            }}
+          />
+        </Suspense>
       </div>
     );
   }
