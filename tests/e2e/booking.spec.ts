@@ -182,6 +182,8 @@ test.describe('user dashboard: bookings', () => {
     await dialog.getByRole('button', { name: 'Annulla', exact: true }).click();
     await expect(dialog).toBeHidden();
     await expect(item).toHaveCount(1);
+    // The focus is back on the button that opened the dialog.
+    await expect(item.getByRole('button', { name: 'Elimina', exact: true })).toBeFocused();
 
     await item.getByRole('button', { name: 'Elimina', exact: true }).click();
     await dialog.getByRole('button', { name: 'Elimina', exact: true }).click();

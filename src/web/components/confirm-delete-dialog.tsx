@@ -1,20 +1,11 @@
-import { useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from './ui/alert-dialog';
-import { ButtonIcon } from './ui/button';
+import { cloneElement, lazy, Suspense, useRef, useState, type ReactElement, type ReactNode } from 'react';
+
+const loadContent = () => import('./confirm-delete-dialog-content');
+const ConfirmDeleteDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmDeleteDialogContent })));
 
 interface ConfirmDeleteDialogProps {
-  /** The button that opens the dialog (rendered as the trigger, `asChild`). */
-  trigger: ReactElement;
+  /** The button that opens the dialog (given the click, the ARIA state and a ref). */
+  trigger: ReactElement<TriggerProps>;
   title: ReactNode;
   description: ReactNode;
   /** The deletion; its failure is told by the caller (a toast), the dialog just closes. */
@@ -23,46 +14,56 @@ interface ConfirmDeleteDialogProps {
   onDeleted?: () => void;
 }
 
+interface TriggerProps {
+  ref?: unknown;
+  onClick?: unknown;
+  onPointerEnter?: unknown;
+  onFocus?: unknown;
+  onTouchStart?: unknown;
+  'aria-haspopup'?: unknown;
+  'aria-expanded'?: unknown;
+}
+
 /**
  * A deletion asked for twice: the dialog stays open, its button busy, until the server
  * answers, and cannot be dismissed meanwhile; then it closes whatever the outcome.
+ * The dialog (Radix, ~22 KB gzip with its helpers) downloads when the button is pointed at,
+ * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
 export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted }: ConfirmDeleteDialogProps) {
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-
-  function confirm(event: MouseEvent<HTMLButtonElement>) {
-    event.preventDefault();
-    setPending(true);
-    onConfirm().then(
-      () => {
-        setPending(false);
-        setOpen(false);
-        onDeleted?.();
-      },
-      () => {
-        setPending(false);
-        setOpen(false);
-      },
-    );
-  }
+  /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
+  const [mounted, setMounted] = useState(false);
+  const triggerRef = useRef<HTMLElement>(null);
+  const prefetch = () => void loadContent();
 
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={pending}>
-            <ButtonIcon pending={pending} />
-            Elimina
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <>
+      {cloneElement(trigger, {
+        ref: triggerRef,
+        'aria-haspopup': 'dialog',
+        'aria-expanded': open,
+        onPointerEnter: prefetch,
+        onFocus: prefetch,
+        onTouchStart: prefetch,
+        onClick: () => {
+          setMounted(true);
+          setOpen(true);
+        },
+      })}
+      {mounted ? (
+        <Suspense fallback={null}>
+          <ConfirmDeleteDialogContent
+            open={open}
+            setOpen={setOpen}
+            triggerRef={triggerRef}
+            title={title}
+            description={description}
+            onConfirm={onConfirm}
+            onDeleted={onDeleted}
+          />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
