@@ -63,7 +63,9 @@ function subscribe(listener: () => void) {
   };
 }
 
-const getSnapshot = () => snapshot;
+/** The session as last known (what `useCurrentUser` renders). */
+export const currentSession = (): SessionSnapshot => snapshot;
+const getSnapshot = currentSession;
 /** At build time (pre-rendering) and while hydrating, the session is not known yet. */
 const getServerSnapshot = () => PENDING;
 

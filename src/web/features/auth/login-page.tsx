@@ -52,6 +52,10 @@ export function LoginPage() {
   /** After a refused submit the fields are checked again as they change (as forms do here). */
   const [checked, setChecked] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  /** The login request: one at a time (TanStack Query is not in this screen's download). */
+  const [pending, setPending] = useState(false);
+  /** Set from the submit to the answer, across the validation's await too: one request per submit. */
+  const submitting = useRef(false);
 
   // The validation (zod and the shared schema) comes as soon as the person starts using the form.
   useEffect(() => whenInteracted(() => void loadLoginValidation()), []);
@@ -63,9 +67,6 @@ export function LoginPage() {
       input.select();
     }
   }
-
-  /** The login request: one at a time (TanStack Query is not in this screen's download). */
-  const [pending, setPending] = useState(false);
 
   function loggedIn(user: SessionUser) {
     toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
@@ -113,8 +114,16 @@ export function LoginPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (pending) return;
-    const form = event.currentTarget;
+    if (submitting.current) return;
+    submitting.current = true;
+    try {
+      await submit(event.currentTarget);
+    } finally {
+      submitting.current = false;
+    }
+  }
+
+  async function submit(form: HTMLFormElement) {
     let result: Awaited<ReturnType<typeof validate>>;
     try {
       result = await validate(form);
@@ -125,7 +134,7 @@ export function LoginPage() {
     setChecked(true);
     setErrors(result.errors);
     if (result.ok) {
-      void logIn(result.request);
+      await logIn(result.request);
       return;
     }
     const first = (['email', 'password'] as const).find((field) => result.errors[field]);
