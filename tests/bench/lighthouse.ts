@@ -57,7 +57,20 @@ function summarise(result: RunnerResult): PageScore {
   };
 }
 
-async function audit(url: string, port: number, headers: Record<string, string>): Promise<PageScore> {
+/** One Lighthouse run in a Chromium of its own (a reused one sometimes loses the trace: NO_NAVSTART). */
+async function audit(url: string, headers: Record<string, string>): Promise<PageScore> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    return await auditIn(chrome.port, url, headers);
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function auditIn(port: number, url: string, headers: Record<string, string>): Promise<PageScore> {
   const flags: Flags = {
     port,
     output: 'json',
@@ -76,10 +89,6 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 export async function benchLighthouse(): Promise<boolean> {
   if (!existsSync(path.join(WEB_ROOT, 'login.html'))) throw new Error('dist/web manca: npm run build');
   const bench = await benchDatabase();
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
-  });
   try {
     await seedDemo(bench.database.db, createLogger('warn'));
     const { app, base } = await listenApp(bench.database, bench.url, { webRoot: WEB_ROOT });
@@ -101,7 +110,7 @@ export async function benchLighthouse(): Promise<boolean> {
       let ok = true;
       for (const page of pages) {
         const runs: PageScore[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, chrome.port, page.headers));
+        for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, page.headers));
         const sorted = [...runs].sort((a, b) => a.performance - b.performance);
         const m = sorted[Math.floor(sorted.length / 2)]!;
         console.log(
@@ -130,7 +139,6 @@ export async function benchLighthouse(): Promise<boolean> {
       await app.close();
     }
   } finally {
-    chrome.kill();
     await bench.close();
   }
 }
