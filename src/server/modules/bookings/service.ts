@@ -98,7 +98,9 @@ export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
  * The hot read of the booking form, prepared once per database handle. PostgreSQL builds
  * the JSON array itself (the `BikeDto` shape), so Node neither parses rows nor serialises
  * them; the same round trip says whether the life cycle is due, so the usual case is one
- * query. See docs/decisions/007-availability-hot-path.md.
+ * query. The bikes taken in the window are found by one scan of the active bookings'
+ * range index (an uncorrelated sub-select, run once), not by one probe per bike.
+ * See docs/decisions/007-availability-hot-path.md and 018-availability-uncached.md.
  */
 function prepareAvailable(db: Db) {
   return db
@@ -111,11 +113,11 @@ function prepareAvailable(db: Db) {
                order by lpad(b.numero, 20, '0'), b.numero)
           from ${biciclette} b
          where b.stato in ('disponibile', 'prenotata')
-           and not exists (
-             select 1 from ${prenotazioni} p
-              where p.bici_id = b.id and p.stato = 'attiva'
+           and b.id <> all (array(
+             select p.bici_id from ${prenotazioni} p
+              where p.stato = 'attiva'
                 and tstzrange(p.inizio, p.fine, '[)')
-                    && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)'))
+                    && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)')))
       ), '[]')::text`,
     })
     .from(sql`(select ${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'))} as due) as lifecycle`)
