@@ -252,60 +252,57 @@ export interface CreateBookingInput extends AvailabilityRequest {
  * Creates a booking. The two invariants (no overlap on a bike, one active booking per
  * user) are left to PostgreSQL: the insert either succeeds or violates a constraint,
  * which becomes a 409. No check-then-insert.
+ *
+ * One statement, so one round trip and an implicit transaction (decision 018): the bike is
+ * locked FOR SHARE (an admin cannot put it in maintenance meanwhile) and checked, the
+ * booking inserted, the external user's pending payment inserted, and the booking returned
+ * in the `BookingDto` shape. The locks the statistics' triggers take (decision 017) are held
+ * for that one statement only, not across five round trips as a BEGIN … COMMIT would.
  */
 export async function createBooking(deps: BookingDeps, user: BookingUser, input: CreateBookingInput): Promise<BookingDto> {
   const { inizio, fine } = resolveWindow(deps, input);
   // Bookings whose time is up must not hold a bike or count as the user's active one.
   await lifecycle(deps);
-  const now = deps.clock.now();
-  let id: number;
+  const now = deps.clock.now().toISOString();
+  const provider = deps.config.stripe ? 'stripe' : 'simulated';
+  let row: CreatedRow | undefined;
   try {
-    id = await deps.db.transaction(async (tx) => {
-      // FOR SHARE: an admin cannot put the bike in maintenance between this check and the insert.
-      const [bike] = await tx
-        .select({ id: biciclette.id, stato: biciclette.stato })
-        .from(biciclette)
-        .where(eq(biciclette.id, input.biciId))
-        .for('share');
-      if (!bike) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
-      if (bike.stato === 'manutenzione' || bike.stato === 'fuori_servizio') {
-        throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
-      }
-      const [created] = await tx
-        .insert(prenotazioni)
-        .values({
-          userId: user.id,
-          biciId: input.biciId,
-          dataPrenotazione: input.dataPrenotazione,
-          orarioInizio: input.orarioInizio,
-          orarioFine: input.orarioFine,
-          inizio,
-          fine,
-          destinazione: input.destinazione,
-          stato: 'attiva',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: prenotazioni.id });
-      if (!user.isResidente) {
-        await tx.insert(pagamenti).values({
-          prenotazioneId: created!.id,
-          provider: deps.config.stripe ? 'stripe' : 'simulated',
-          amount: EXTERNAL_FEE_CENTS,
-          currency: CURRENCY,
-          status: 'pending',
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
-      return created!.id;
-    });
+    const result = await deps.db.execute<CreatedRow>(sql`
+      with bike as (
+        select id, stato, numero, modello from ${biciclette} where id = ${input.biciId} for share
+      ), created as (
+        insert into ${prenotazioni} (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
+                                     destinazione, stato, created_at, updated_at)
+        select ${user.id}, bike.id, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
+               ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
+               'attiva', ${now}::timestamptz, ${now}::timestamptz
+          from bike
+         where bike.stato not in ('manutenzione', 'fuori_servizio')
+        returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, stato, created_at
+      ), payment as (
+        insert into ${pagamenti} (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
+        select created.id, ${provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${now}::timestamptz, ${now}::timestamptz
+          from created
+         where not ${user.isResidente}
+        returning status
+      )
+      select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
+             created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
+             bike.numero as "biciNumero", bike.modello as "biciModello", created.stato,
+             (select status from payment) as "paymentStatus", created.created_at as "createdAt"
+        from bike left join created on true`);
+    row = result.rows[0];
   } catch (err) {
     throw mapBookingConflict(err);
   }
+  if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+  if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
   invalidateAvailability(deps.db);
-  return getUserBooking(deps, user.id, id);
+  return bookingDto({ ...row, id: row.id, createdAt: new Date(row.createdAt) });
 }
+
+/** The row of the booking statement: the booking's columns are null when the bike was not bookable. */
+type CreatedRow = Omit<BookingDto, 'id' | 'createdAt'> & { id: number | null; createdAt: Date | string };
 
 function mapBookingConflict(err: unknown): unknown {
   if (err instanceof AppError) return err;
