@@ -2,6 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/db/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { lifecycleDue } from '../../src/server/modules/bookings/lifecycle.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;
@@ -152,6 +153,24 @@ describe('bikes and availability', () => {
     const after = await Promise.all(windows.map((w) => available(c, w)));
     for (const res of after) expect(res.json().map((x: { id: number }) => x.id)).not.toContain(ids[2]);
     expect((await Promise.all(before)).every((res) => res.statusCode === 200)).toBe(true);
+  });
+
+  it('the active ranges’ index (migration 0006) serves the taken-bikes query and the life-cycle probe', async () => {
+    // The shapes of the availability query and the life-cycle probe (service.ts, lifecycle.ts)
+    // must match the index of migration 0006 exactly (expression and partial predicate);
+    // with sequential scans priced out, PostgreSQL uses it if, and only if, it can.
+    const plans = await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const explain = async (q: ReturnType<typeof sql>) =>
+        ((await tx.execute(sql`explain ${q}`)).rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+      return [
+        await explain(sql`select p.bici_id from prenotazioni p where p.stato = 'attiva'
+          and tstzrange(p.inizio, p.fine, '[)') && tstzrange(now(), now() + interval '1 hour', '[)')`),
+        // The life-cycle probe itself, as every read sends it.
+        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`)}`),
+      ];
+    });
+    for (const plan of plans) expect(plan).toContain('prenotazioni_active_range_idx');
   });
 
   it('validates the window', async () => {
