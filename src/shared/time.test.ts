@@ -27,6 +27,21 @@ describe('time in the college time zone', () => {
     expect(zonedToday(new Date('2026-11-21T22:59:00Z'), 'Europe/Rome')).toBe('2026-11-21');
   });
 
+  it("remembers today only within the same minute and zone", () => {
+    // Asked again and again in one minute, then the minute of midnight in Rome.
+    expect(zonedToday(new Date('2026-11-21T22:59:00.000Z'), 'Europe/Rome')).toBe('2026-11-21');
+    expect(zonedToday(new Date('2026-11-21T22:59:59.999Z'), 'Europe/Rome')).toBe('2026-11-21');
+    expect(zonedToday(new Date('2026-11-21T23:00:00.000Z'), 'Europe/Rome')).toBe('2026-11-22');
+    // The same minute in another zone is another question.
+    expect(zonedToday(new Date('2026-11-21T23:00:00.000Z'), 'UTC')).toBe('2026-11-21');
+    expect(zonedToday(new Date('2026-11-21T23:00:30.000Z'), 'Europe/Rome')).toBe('2026-11-22');
+    // Back in time too (an injected clock may go back).
+    expect(zonedToday(new Date('2026-11-21T22:59:30.000Z'), 'Europe/Rome')).toBe('2026-11-21');
+    // The night daylight saving time ends: midnight is 22:00 UTC in summer time.
+    expect(zonedToday(new Date('2026-10-24T21:59:00.000Z'), 'Europe/Rome')).toBe('2026-10-24');
+    expect(zonedToday(new Date('2026-10-24T22:00:00.000Z'), 'Europe/Rome')).toBe('2026-10-25');
+  });
+
   it('adds calendar days', () => {
     expect(addDays('2026-11-21', 30)).toBe('2026-12-21');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');

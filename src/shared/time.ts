@@ -44,9 +44,17 @@ function computeZonedInstant(date: string, time: string, timeZone: string): Date
 
 /** Today's date (`YYYY-MM-DD`) in `timeZone` at `now`. */
 export function zonedToday(now: Date, timeZone: string): string {
+  // Asked at every booking request; a zone's offset only changes on a whole minute, so the
+  // date is the same all through a minute: the last answer is remembered for its minute.
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (todayMemo.minute === minute && todayMemo.timeZone === timeZone) return todayMemo.today;
   const z = new TZDate(now.getTime(), timeZone);
-  return `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
+  const today = `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
+  todayMemo = { minute, timeZone, today };
+  return today;
 }
+
+let todayMemo = { minute: Number.NaN, timeZone: '', today: '' };
 
 /** The wall-clock time (`HH:mm`) in `timeZone` at `now`. */
 export function zonedClock(now: Date, timeZone: string): string {

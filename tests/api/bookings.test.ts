@@ -2,6 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/db/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { lifecycleDue } from '../../src/server/modules/bookings/lifecycle.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;
@@ -121,6 +122,55 @@ describe('bikes and availability', () => {
       inizio: new Date('2026-11-22T09:00:00Z'), fine: new Date('2026-11-22T10:00:00Z'),
     });
     expect(await ids()).toEqual([]);
+  });
+
+  it('concurrent requests, answered by shared queries, each get their own window’s answer', async () => {
+    const [a, b] = [await user(), await user()];
+    const ids = [await bike('1'), await bike('2'), await bike('3')];
+    // Bike 1 taken 10–12, bike 2 taken 11–13 tomorrow.
+    expect((await book(a, { dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '12:00', biciId: ids[0] })).statusCode).toBe(201);
+    expect((await book(b, { dataPrenotazione: TOMORROW, orarioInizio: '11:00', orarioFine: '13:00', biciId: ids[1] })).statusCode).toBe(201);
+    const c = await user();
+    const windows = Array.from({ length: 40 }, (_, i) => {
+      const start = 8 + (i % 8); // 08:00 … 15:00, some windows asked several times
+      const pad = (h: number) => `${String(h).padStart(2, '0')}:00`;
+      return { dataPrenotazione: TOMORROW, orarioInizio: pad(start), orarioFine: pad(start + 1) };
+    });
+    const expected = (w: { orarioInizio: string }) => {
+      const h = Number(w.orarioInizio.slice(0, 2));
+      return ids.filter((_, i) => !(i === 0 && h >= 10 && h < 12) && !(i === 1 && h >= 11 && h < 13));
+    };
+    // All at once: more than the batcher sends separately, so most share a query.
+    const answers = await Promise.all(windows.map((w) => available(c, w)));
+    answers.forEach((res, i) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.json().map((x: { id: number }) => x.id)).toEqual(expected(windows[i]!));
+    });
+    // A booking made while others are still asking shows in every answer asked after it.
+    const before = windows.map((w) => available(c, w));
+    const booked = await book(c, { dataPrenotazione: TOMORROW, orarioInizio: '08:00', orarioFine: '16:00', biciId: ids[2] });
+    expect(booked.statusCode).toBe(201);
+    const after = await Promise.all(windows.map((w) => available(c, w)));
+    for (const res of after) expect(res.json().map((x: { id: number }) => x.id)).not.toContain(ids[2]);
+    expect((await Promise.all(before)).every((res) => res.statusCode === 200)).toBe(true);
+  });
+
+  it('the active ranges’ index (migration 0006) serves the taken-bikes query and the life-cycle probe', async () => {
+    // The shapes of the availability query and the life-cycle probe (service.ts, lifecycle.ts)
+    // must match the index of migration 0006 exactly (expression and partial predicate);
+    // with sequential scans priced out, PostgreSQL uses it if, and only if, it can.
+    const plans = await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const explain = async (q: ReturnType<typeof sql>) =>
+        ((await tx.execute(sql`explain ${q}`)).rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+      return [
+        await explain(sql`select p.bici_id from prenotazioni p where p.stato = 'attiva'
+          and tstzrange(p.inizio, p.fine, '[)') && tstzrange(now(), now() + interval '1 hour', '[)')`),
+        // The life-cycle probe itself, as every read sends it.
+        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`)}`),
+      ];
+    });
+    for (const plan of plans) expect(plan).toContain('prenotazioni_active_range_idx');
   });
 
   it('validates the window', async () => {

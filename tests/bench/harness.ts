@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { build } from 'esbuild';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { systemClock } from '../../src/server/clock.js';
@@ -15,9 +16,13 @@ import { listenForChanges } from '../../src/server/db/notifications.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { AVAILABILITY_CHANNEL, availabilityCacheFor } from '../../src/server/modules/bookings/availability-cache.js';
 import { ROOT } from '../helpers/server-process.js';
+import type { LoadPlan } from './load-process.js';
 
 export interface LoadResult {
   requestsPerSec: number;
+  /** Requests completed, and over how many seconds. */
+  total: number;
+  seconds: number;
   p99Ms: number;
   p50Ms: number;
   non2xx: number;
@@ -25,34 +30,143 @@ export interface LoadResult {
 }
 
 /**
- * Runs autocannon in its own process (so the load generator does not share the server's
- * event loop) against `url` and returns its summary.
+ * Runs autocannon in its own process (tests/bench/load-process.ts, through autocannon's API,
+ * so the load generator never shares the server's event loop) against `url` and returns its
+ * summary. `bodies` and `cookies` vary the requests (see load-process.ts).
  */
 export async function load(
   url: string,
-  options: { connections: number; seconds: number; method?: string; body?: string; headers?: Record<string, string> },
+  options: Omit<LoadPlan, 'url' | 'method' | 'headers'> & { method?: string; body?: string; headers?: Record<string, string> },
 ): Promise<LoadResult> {
-  const args = ['-c', String(options.connections), '-d', String(options.seconds), '-j', '--renderStatusCodes'];
-  if (options.method) args.push('-m', options.method);
-  if (options.body) args.push('-b', options.body);
-  for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/autocannon'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { body, ...rest } = options;
+  const plan: LoadPlan = {
+    ...rest,
+    url,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(body !== undefined ? { bodies: [body] } : {}),
+  };
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-load-'));
+  const planFile = path.join(dir, 'plan.json');
+  await fs.writeFile(planFile, JSON.stringify(plan));
+  try {
+    const child = spawn(process.execPath, [path.join(await bundle(), 'load-process.mjs'), planFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`load generator failed (${String(code)}): ${err}`);
+    const json = JSON.parse(out) as {
+      requests: { average: number; total: number };
+      latency: { p99: number; p50: number };
+      duration: number;
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    };
+    return {
+      requestsPerSec: json.requests.average,
+      total: json.requests.total,
+      seconds: json.duration,
+      p99Ms: json.latency.p99,
+      p50Ms: json.latency.p50,
+      non2xx: json.non2xx,
+      errors: json.errors + json.timeouts,
+    };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * The two child scripts (load-process.ts, app-process.ts) bundled with esbuild into
+ * .tmp/bench/, as `npm run build` bundles the server: plain node runs them, without tsx's
+ * loader thread (about 100 MB of RSS and CPU samples that production does not have).
+ */
+function bundle(): Promise<string> {
+  bundled ??= (async () => {
+    const outdir = path.join(ROOT, '.tmp', 'bench');
+    await fs.rm(outdir, { recursive: true, force: true });
+    await build({
+      entryPoints: { 'load-process': path.join(import.meta.dirname, 'load-process.ts'), 'app-process': path.join(import.meta.dirname, 'app-process.ts') },
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      splitting: true,
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return outdir;
+  })();
+  return bundled;
+}
+
+/** A server under load, in its own process (tests/bench/app-process.ts). */
+export interface BenchServer {
+  base: string;
+  pid: number;
+  /** Highest RSS of the server process seen since `resetPeakRss` (sampled every 100 ms), MB. */
+  peakRssMb(): number;
+  resetPeakRss(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts tests/bench/app-process.ts with `env` (BENCH_MODE, DATABASE_URL, …). With
+ * BENCH_CPU_PROF=1 in this process's environment the server writes a V8 CPU profile to
+ * .tmp/cpu-prof/ when it stops.
+ */
+export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const profile = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', path.join(ROOT, '.tmp', 'cpu-prof')] : [];
+  const child = spawn(process.execPath, [...profile, path.join(await bundle(), 'app-process.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise((resolve) => child.on('exit', resolve));
-  const json = JSON.parse(out) as {
-    requests: { average: number };
-    latency: { p99: number; p50: number };
-    non2xx: number;
-    errors: number;
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /PORT (\d+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(Number(m[1]));
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`bench server exited: ${out}`));
+      }
+    }, 20);
+  });
+  let peak = 0;
+  const sample = async () => {
+    const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peak = Math.max(peak, kb / 1024);
   };
+  const sampler = setInterval(() => void sample(), 100);
   return {
-    requestsPerSec: json.requests.average,
-    p99Ms: json.latency.p99,
-    p50Ms: json.latency.p50,
-    non2xx: json.non2xx,
-    errors: json.errors,
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    peakRssMb: () => peak,
+    resetPeakRss: () => {
+      peak = 0;
+    },
+    async stop() {
+      clearInterval(sampler);
+      child.kill('SIGTERM');
+      await exited;
+    },
   };
 }
 
@@ -109,27 +223,25 @@ export async function listenApp(
   return { app, base: `http://127.0.0.1:${port}` };
 }
 
-/** A bare Fastify route returning a constant: the ceiling of this machine for comparison. */
+/**
+ * A bare Fastify process answering a constant (the same bytes the real route answered, with
+ * the same compression plugin): the ceiling of this machine for comparison.
+ */
 export async function bareBaseline(
-  connections: number,
-  seconds: number,
-  method: 'GET' | 'POST',
+  options: Omit<Parameters<typeof load>[1], 'method'> & { method: 'GET' | 'POST' },
   constantBody: string,
-): Promise<LoadResult> {
-  const app = Fastify({ logger: false });
-  // The same bytes the real route answered, sent as a constant.
-  app.route({ method, url: '/const', handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(constantBody) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const result = await load(`http://127.0.0.1:${port}/const`, {
-    connections,
-    seconds,
-    method,
-    ...(method === 'POST' ? { body: '{"a":1}', headers: { 'content-type': 'application/json' } } : {}),
-  });
-  await app.close();
-  return result;
+): Promise<LoadResult & { rssMb: number }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-bare-'));
+  const bodyFile = path.join(dir, 'body.json');
+  await fs.writeFile(bodyFile, constantBody);
+  const server = await startBenchServer({ BENCH_MODE: 'bare', BENCH_BARE_METHOD: options.method, BENCH_BARE_BODY: bodyFile });
+  try {
+    const result = await load(`${server.base}/const`, options);
+    return { ...result, rssMb: server.peakRssMb() };
+  } finally {
+    await server.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function sqlQuery(url: string, text: string): Promise<pg.QueryResult> {

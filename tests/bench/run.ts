@@ -3,6 +3,7 @@
  * `npm run bench -- startup` runs one.
  */
 import { benchAvailability } from './availability.js';
+import { benchBookings } from './bookings.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchReport } from './report.js';
@@ -12,6 +13,7 @@ import { benchStats } from './stats.js';
 const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
+  bookings: benchBookings,
   login: benchLogin,
   report: benchReport,
   stats: benchStats,

@@ -34,7 +34,11 @@ export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placehold
     or exists (select 1 from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id
                 where pay.status = 'pending' and p.stato = 'attiva'
                   and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz))
-    or exists (select 1 from biciclette b where b.stato = 'disponibile' and ${inProgress(sql`b.id`)})
+    -- From the bookings in progress (one scan of the active ranges' index, a few rows) to
+    -- their bikes, rather than from every bike to its bookings (one probe per bike).
+    or exists (select 1 from prenotazioni p join biciclette b on b.id = p.bici_id
+                where p.stato = 'attiva' and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz
+                  and b.stato = 'disponibile')
     or exists (select 1 from biciclette b where b.stato = 'prenotata' and b.stato_auto and not ${inProgress(sql`b.id`)}))`;
 }
 
