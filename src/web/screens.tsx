@@ -7,7 +7,13 @@ import { FullScreenSpinner } from './components/ui/spinner';
  * nothing else. Each loader is also callable to fetch a chunk ahead of time.
  */
 export const loadAccountScreens = () => import('./features/auth/account-screens');
-export const loadDashboard = () => import('./features/dashboard/dashboard-page').then((m) => m.DashboardPage);
+export const loadDashboard = () =>
+  Promise.all([import('./features/dashboard/dashboard-page'), import('./features/dashboard/queries'), import('./lib/query-client')]).then(
+    ([page, queries, { queryClient }]) => {
+      queries.prefetchDashboard(queryClient);
+      return page.DashboardPage;
+    },
+  );
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);

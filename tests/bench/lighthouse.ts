@@ -6,13 +6,15 @@
  * performance score) and every run's score.
  */
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import { createLogger } from '../../src/server/logger.js';
 import { seedDemo } from '../../src/server/db/seed.js';
-import { ROOT } from '../helpers/server-process.js';
-import { benchDatabase, listenApp } from './harness.js';
+import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
+import { benchDatabase } from './harness.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -30,6 +32,8 @@ interface PageScore {
   jsKb: number;
   totalKb: number;
   failed: string[];
+  /** What moved, when something did: Lighthouse's layout-shifts audit, element and score. */
+  shifts: string[];
 }
 
 function summarise(result: RunnerResult): PageScore {
@@ -42,7 +46,11 @@ function summarise(result: RunnerResult): PageScore {
     .filter((c) => c.id !== 'performance')
     .flatMap((c) => c.auditRefs.filter((r) => r.weight > 0 && audits[r.id]?.score !== null && (audits[r.id]?.score ?? 1) < 1))
     .map((r) => r.id);
+  const shiftItems =
+    (audits['layout-shifts']?.details as { items?: { node?: { selector?: string; snippet?: string }; score?: number }[] } | undefined)
+      ?.items ?? [];
   return {
+    shifts: shiftItems.map((i) => `${i.node?.selector ?? '?'} ${(i.score ?? 0).toFixed(3)} ${i.node?.snippet?.slice(0, 80) ?? ''}`),
     performance: Math.round((categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
     bestPractices: Math.round((categories['best-practices']?.score ?? 0) * 100),
@@ -91,7 +99,19 @@ export async function benchLighthouse(): Promise<boolean> {
   const bench = await benchDatabase();
   try {
     await seedDemo(bench.database.db, createLogger('warn'));
-    const { app, base } = await listenApp(bench.database, bench.url, { webRoot: WEB_ROOT });
+    // The built server in a process of its own, as `npm start` runs it: Lighthouse's own work
+    // in this process must not delay its answers.
+    const port = String(await freePort());
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-lighthouse-'));
+    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
+      PORT: port,
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      DATABASE_URL: bench.url,
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    const base = server.url;
     try {
       const login = await fetch(`${base}/api/login`, {
         method: 'POST',
@@ -130,13 +150,16 @@ export async function benchLighthouse(): Promise<boolean> {
           ].join(' '),
         );
         if (m.failed.length > 0) console.log(`      audits below 100 (accessibility, best practices): ${m.failed.join(', ')}`);
+        for (const [i, r] of runs.entries()) for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
         const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
         console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);
         ok &&= pass;
       }
       return ok;
     } finally {
-      await app.close();
+      stopGroup(server.child, 'SIGTERM');
+      await waitForExit(server.child);
+      await rm(dataDir, { recursive: true, force: true });
     }
   } finally {
     await bench.close();

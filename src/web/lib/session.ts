@@ -63,6 +63,24 @@ function subscribe(listener: () => void) {
   };
 }
 
+/**
+ * Calls `then` with the user once the session is known (at once if it is): for work that
+ * can start before any screen renders, such as a screen's first reads.
+ */
+export function whenSessionKnown(then: (user: SessionUser | null) => void): void {
+  if (!snapshot.isPending) {
+    then(snapshot.data ?? null);
+    return;
+  }
+  const listener = () => {
+    if (snapshot.isPending) return;
+    listeners.delete(listener);
+    then(snapshot.data ?? null);
+  };
+  listeners.add(listener);
+  if (!started) void refreshSession();
+}
+
 /** The session as last known (what `useCurrentUser` renders). */
 export const currentSession = (): SessionSnapshot => snapshot;
 const getSnapshot = currentSession;

@@ -40,7 +40,8 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
 
   let body;
   if (hasActiveBooking === undefined || config.isPending) {
-    body = <Spinner label="Caricamento..." className="py-2" />;
+    // As tall as the button that replaces it: nothing below moves when it comes.
+    body = <Spinner label="Caricamento..." className="h-12" />;
   } else if (hasActiveBooking) {
     body = (
       <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">

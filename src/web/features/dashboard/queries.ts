@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ApiErrorBody } from '../../../shared/api-types';
 import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest } from '../../../shared/schemas/booking';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
+import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
+import { whenSessionKnown } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
 
@@ -13,6 +15,21 @@ export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
 export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
 const availabilityKey = (w: AvailabilityRequest) =>
   [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine] as const;
+
+/**
+ * The dashboard's first reads (own bookings, bikes, the public configuration), started as
+ * soon as its chunk has loaded and the session is known to be a user, rather than once the
+ * screen has rendered: they travel while React works. The screen's queries find them in
+ * flight or done.
+ */
+export function prefetchDashboard(queryClient: QueryClient): void {
+  whenSessionKnown((user) => {
+    if (!user) return;
+    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY]) {
+      void queryClient.prefetchQuery({ queryKey });
+    }
+  });
+}
 
 export function useOwnBookings() {
   return useQuery<BookingDto[]>({ queryKey: OWN_BOOKINGS_QUERY_KEY });
