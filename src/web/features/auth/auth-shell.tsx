@@ -29,7 +29,9 @@ export function AuthShell({ title, description, children, footer, wide = false, 
   }, [focusKey]);
 
   return (
-    <main className="flex min-h-dvh items-center justify-center px-4 py-8">
+    // Top-aligned, not centred: the page is painted from the HTML as it arrives, and a centred
+    // card would jump up as the rest of it came in (a layout shift).
+    <main className="flex min-h-dvh items-start justify-center px-4 pt-10 pb-8 sm:pt-16">
       <div className={cn('w-full', wide ? 'max-w-lg' : 'max-w-sm')}>
         <div className="mb-6 flex flex-col items-center gap-3 text-center">
           <span className="flex size-16 items-center justify-center rounded-2xl bg-primary text-primary-foreground shadow-md">
