@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -157,4 +157,15 @@ describe('availability, correct at every instant across processes', () => {
     expect(await numbers(a)).toContain('SQL-2');
   });
 
+  it('the availability NOTIFY triggers of migration 0002 are gone (migration 0007)', async () => {
+    const triggers = await ctx.database.db.execute<{ tgname: string }>(
+      sql`select tgname from pg_trigger where tgname in ('biciclette_notify_availability', 'prenotazioni_notify_availability')`,
+    );
+    expect(triggers.rows).toEqual([]);
+    const functions = await ctx.database.db.execute(sql`select 1 from pg_proc where proname = 'bicielis_notify_availability'`);
+    expect(functions.rows).toEqual([]);
+    // The session cache's triggers (migration 0001) are still there.
+    const auth = await ctx.database.db.execute(sql`select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid where p.prosrc like '%bicielis_auth%'`);
+    expect(auth.rows.length).toBeGreaterThan(0);
+  });
 });
