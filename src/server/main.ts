@@ -13,8 +13,6 @@ import { createLogger } from './logger.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
 import { purgeExpiredSessions } from './modules/auth/sessions.js';
 import { applyLifecycle } from './modules/bookings/lifecycle.js';
-import { AVAILABILITY_CHANNEL, availabilityCacheFor } from './modules/bookings/availability-cache.js';
-import { invalidateAvailability } from './modules/bookings/service.js';
 import { runNightlyReports } from './modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from './modules/reports/schedule.js';
 
@@ -49,8 +47,8 @@ async function main(cfg: Config) {
   const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log, cfg.admin?.email) : [];
 
   const sessionCache = new SessionCache();
-  // One connection LISTENing for both caches (decisions 008 and 011).
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [AVAILABILITY_CHANNEL]: availabilityCacheFor(database.db) }, log);
+  // One connection LISTENing for the session cache (decision 008).
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, log);
   await listener.ready;
 
   const app = await buildApp({
@@ -63,8 +61,7 @@ async function main(cfg: Config) {
   });
 
   const lifecycleJob = async () => {
-    const changed = await applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
-    if (changed.released + changed.completed + changed.bikesInUse + changed.bikesFreed > 0) invalidateAvailability(database.db);
+    await applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
   };
   // Catch up at once on what happened while the server was down, then every minute.
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob);

@@ -113,9 +113,8 @@ describe('bikes and availability', () => {
     expect(await ids()).toEqual([id1, id2]);
     expect((await book(b, { ...window, biciId: id1 })).statusCode).toBe(201);
     expect(await ids()).toEqual([id2]);
-    // Another app process writes straight to the database. This app has no listener, so its
-    // answer cache is off (tests/api/availability-cache.test.ts: with one, the notification
-    // empties it within moments).
+    // Another app process writes straight to the database: there is no answer cache, so the
+    // next answer has it (tests/api/availability-coherence.test.ts: across app instances).
     const [u] = await ctx.database.db.insert(users).values({ nome: 'X', cognome: 'Y', email: 'altro@test.it', passwordHash: 'x' }).returning();
     await ctx.database.db.insert(prenotazioni).values({
       userId: u!.id, biciId: id2, dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '11:00',

@@ -3,10 +3,8 @@
  * (`startBenchServer`) so that its CPU and RSS are its own and it can be profiled
  * (`BENCH_CPU_PROF=1 npm run bench -- availability` writes .cpuprofile files to .tmp/cpu-prof).
  *
- * BENCH_MODE=app: the real app on DATABASE_URL, as main.ts builds it (session and
- * availability caches kept coherent by notifications); BENCH_AVAILABILITY_CACHE=off leaves
- * the availability cache disconnected, so every availability request queries PostgreSQL
- * (sessions stay cached, as in production).
+ * BENCH_MODE=app: the real app on DATABASE_URL, as main.ts builds it (the session cache kept
+ * coherent by notifications; every availability request queries PostgreSQL).
  * BENCH_MODE=bare: a bare Fastify process with the same compression plugin and options as
  * the app, answering `BENCH_BARE_METHOD /const` with the bytes of the file BENCH_BARE_BODY.
  *
@@ -16,7 +14,7 @@ import fs from 'node:fs';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 
-async function appServer(url: string, availabilityCache: boolean): Promise<FastifyInstance> {
+async function appServer(url: string): Promise<FastifyInstance> {
   // Loaded only here: the bare process should not carry the app's modules in its RSS.
   const { buildApp } = await import('../../src/server/app.js');
   const { systemClock } = await import('../../src/server/clock.js');
@@ -25,17 +23,10 @@ async function appServer(url: string, availabilityCache: boolean): Promise<Fasti
   const { listenForChanges } = await import('../../src/server/db/notifications.js');
   const { createLogger } = await import('../../src/server/logger.js');
   const { AUTH_CHANNEL, SessionCache } = await import('../../src/server/modules/auth/session-cache.js');
-  const { AVAILABILITY_CHANNEL, availabilityCacheFor } = await import('../../src/server/modules/bookings/availability-cache.js');
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1' });
   const database = connectDatabase(url);
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(
-    url,
-    availabilityCache
-      ? { [AUTH_CHANNEL]: sessionCache, [AVAILABILITY_CHANNEL]: availabilityCacheFor(database.db) }
-      : { [AUTH_CHANNEL]: sessionCache },
-    createLogger('warn'),
-  );
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
   await listener.ready;
   const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
   app.addHook('onClose', async () => {
@@ -56,7 +47,7 @@ async function bareServer(method: 'GET' | 'POST', body: string): Promise<Fastify
 const app =
   process.env.BENCH_MODE === 'bare'
     ? await bareServer(process.env.BENCH_BARE_METHOD === 'GET' ? 'GET' : 'POST', fs.readFileSync(process.env.BENCH_BARE_BODY!, 'utf8'))
-    : await appServer(process.env.DATABASE_URL!, process.env.BENCH_AVAILABILITY_CACHE !== 'off');
+    : await appServer(process.env.DATABASE_URL!);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`);

@@ -5,7 +5,7 @@
  * one-hour slot of the horizon (16 a day from 06:00, days today+1…today+30), so at any
  * moment the 50 requests in flight are on 50 different bikes and nothing overlaps. Half the
  * users are residents, half externals (whose booking also creates a pending payment).
- * The app runs as deployed (caches on) in its own process; the load generator in another;
+ * The app runs as deployed (session cache on) in its own process; the load generator in another;
  * a bare Fastify process answering a constant of the same size is measured in each round.
  * Afterwards every request must have been a 201 and the database must hold exactly that
  * many active bookings. Rounds: BENCH_ROUNDS (default 3, at most 3: the horizon has 24,000

@@ -14,7 +14,6 @@ import { runMigrations } from '../../src/server/db/migrate.js';
 import { createLogger } from '../../src/server/logger.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
-import { AVAILABILITY_CHANNEL, availabilityCacheFor } from '../../src/server/modules/bookings/availability-cache.js';
 import { ROOT } from '../helpers/server-process.js';
 import type { LoadPlan } from './load-process.js';
 
@@ -200,13 +199,9 @@ export async function listenApp(
   options: { webRoot?: string } = {},
 ): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
-  // As in main.ts: the session and availability caches, kept coherent by the database's notifications.
+  // As in main.ts: the session cache, kept coherent by the database's notifications.
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(
-    url,
-    { [AUTH_CHANNEL]: sessionCache, [AVAILABILITY_CHANNEL]: availabilityCacheFor(database.db) },
-    createLogger('warn'),
-  );
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
   await listener.ready;
   const app = await buildApp({
     config,

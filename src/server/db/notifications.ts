@@ -18,8 +18,9 @@ export const LISTENER_APPLICATION_NAME = 'bicielis-listener';
  * Keeps one dedicated connection LISTENing on every channel of `caches` (channel → cache)
  * and feeds each cache its channel's payloads. Every cache is switched on once all the
  * LISTENs are in place and off when the connection is lost; it reconnects by itself with a
- * growing delay. One connection per process, whatever the number of caches.
- * docs/decisions/008-session-cache.md, 011-availability-cache-coherence.md.
+ * growing delay. One connection per process, whatever the number of caches (today one:
+ * the session cache, channel `bicielis_auth`; the availability cache and its channel are
+ * gone, decision 018). docs/decisions/008-session-cache.md.
  */
 export function listenForChanges(url: string, caches: Record<string, NotifiedCache>, log: Logger) {
   const channels = Object.keys(caches);

@@ -4,7 +4,6 @@ import type { BikeDto, BikeStato } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { biciclette, prenotazioni, users, type Bike } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { invalidateAvailability } from '../bookings/service.js';
 import { writeAudit, type Actor } from './audit.js';
 import { runLifecycle, type AdminDeps } from './deps.js';
 import { bikeUnavailableEmail } from './emails.js';
@@ -86,7 +85,6 @@ export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number,
     );
     return { bike: after!, affected };
   });
-  invalidateAvailability(deps.db);
   const notified = new Set<number>();
   for (const a of affected) {
     notified.add(a.userId);
@@ -114,7 +112,6 @@ export async function createBike(deps: AdminDeps, actor: Actor, input: AdminBike
       await writeAudit(tx, actor, { action: 'bike.create', entity: 'bike', entityId: row!.id, after: auditBike(row!) }, now);
       return row!;
     });
-    invalidateAvailability(deps.db);
     return bikeDto(bike);
   } catch (err) {
     if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'biciclette_numero_unique') {

@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import type { AdminDeleteBookingResponse } from '../../../shared/schemas/admin.js';
 import { pagamenti, prenotazioni } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { invalidateAvailability } from '../bookings/service.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { writeAudit, type Actor } from './audit.js';
 import { runLifecycle, type AdminDeps } from './deps.js';
@@ -64,6 +63,5 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
     );
     return outcome === 'refunded';
   });
-  invalidateAvailability(deps.db);
   return { id, refunded };
 }

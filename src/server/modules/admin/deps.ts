@@ -6,7 +6,6 @@ import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { PaymentLog } from '../payments/settle.js';
 import { ensureLifecycle } from '../bookings/lifecycle.js';
-import { invalidateAvailability } from '../bookings/service.js';
 
 /** What the admin services need. */
 export interface AdminDeps {
@@ -25,7 +24,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Brings the booking life cycle up to date before a read or a write (cheap when nothing is due). */
 export async function runLifecycle(deps: Pick<AdminDeps, 'db' | 'clock' | 'config'>): Promise<void> {
-  if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) invalidateAvailability(deps.db);
+  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
 }
 
 /** `q` as a literal ILIKE pattern: `%`, `_` and `\` match themselves. */

@@ -5,7 +5,6 @@ import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { pagamenti, prenotazioni, users } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { endAllSessionsOfUser, sessionUserColumns, type SessionUser } from '../auth/sessions.js';
-import { invalidateAvailability } from '../bookings/service.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { toPublicUser } from '../users/public-user.js';
 import { writeAudit, type Actor } from './audit.js';
@@ -146,6 +145,5 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
     return { id, deletedBookings: ids.length, refundedPayments };
   });
   deps.sessionCache?.evictUser(id);
-  if (result.deletedBookings) invalidateAvailability(deps.db);
   return result;
 }

@@ -9,7 +9,6 @@ import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
-import { availabilityCacheFor } from './availability-cache.js';
 import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
 import { QueryBatcher } from './query-batcher.js';
 
@@ -75,7 +74,7 @@ export function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest): Wi
 
 /** Brings the life cycle up to date before a read or a write (cheap when nothing is due). */
 async function lifecycle(deps: BookingReadDeps) {
-  if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) invalidateAvailability(deps.db);
+  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
 }
 
 const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
@@ -131,12 +130,6 @@ function prepareAvailable(db: Db) {
 /** Availability queries running at once per process; requests beyond wait and share the next. */
 export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 
-interface AvailabilityAnswer {
-  json: JsonText<BikeDto[]>;
-  /** The life cycle was applied (and the cache emptied) on the way: not to be cached. */
-  lifecycleRan: boolean;
-}
-
 /**
  * One query for the windows of every request waiting (decision 018). The life-cycle flag is
  * the same for the whole batch: when due, the life cycle runs and the batch is asked again.
@@ -144,7 +137,7 @@ interface AvailabilityAnswer {
  */
 function availabilityBatcher(db: Db) {
   const statement = prepareAvailable(db);
-  return new QueryBatcher<{ window: Window; deps: BookingReadDeps }, AvailabilityAnswer>(
+  return new QueryBatcher<{ window: Window; deps: BookingReadDeps }, JsonText<BikeDto[]>>(
     async (asked) => {
       const { clock, config } = asked[0]!.deps;
       const now = clock.now();
@@ -155,13 +148,11 @@ function availabilityBatcher(db: Db) {
         hold: config.paymentHoldMinutes,
       };
       let rows = await statement.execute(params);
-      const lifecycleRan = Boolean(rows[0]?.due);
-      if (lifecycleRan) {
+      if (rows[0]?.due) {
         await applyLifecycle(db, now, config.paymentHoldMinutes);
-        invalidateAvailability(db);
         rows = await statement.execute(params);
       }
-      return asked.map((_, i) => ({ json: (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>, lifecycleRan }));
+      return asked.map((_, i) => (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>);
     },
     ({ window }) => `${window.inizio.getTime()}-${window.fine.getTime()}`,
     // One query at a time: under load every query carries all the windows that came while
@@ -171,19 +162,14 @@ function availabilityBatcher(db: Db) {
 }
 const batchers = new WeakMap<Db, ReturnType<typeof availabilityBatcher>>();
 
-/**
- * Forgets cached availability at once: call after any write of this process that changes
- * bookings or bikes. The database's notification would do it too, a moment later
- * (availability-cache.ts); this closes that window for the writer's own next read.
- */
-export function invalidateAvailability(db: Db): void {
-  availabilityCacheFor(db).clear();
-}
-
 /** JSON text of a value of type T, ready to send as the body of a reply. */
 export type JsonText<T> = string & { readonly __json: T };
 
-/** Bikes free in a window: not in maintenance or out of service, no active overlapping booking. */
+/**
+ * Bikes free in a window: not in maintenance or out of service, no active overlapping booking.
+ * Every answer comes from PostgreSQL as of the query that carried it (no answer cache, so a
+ * commit anywhere shows in the next request); concurrent requests share that query.
+ */
 export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest): Promise<JsonText<BikeDto[]>> {
   const window = resolveWindow(deps, w);
   let batcher = batchers.get(deps.db);
@@ -191,15 +177,7 @@ export async function availableBikes(deps: BookingReadDeps, w: AvailabilityReque
     batcher = availabilityBatcher(deps.db);
     batchers.set(deps.db, batcher);
   }
-  const now = deps.clock.now();
-  const cache = availabilityCacheFor(deps.db);
-  const key = `${window.inizio.getTime()}-${window.fine.getTime()}`;
-  const cached = cache.get(key, now);
-  if (cached) return cached;
-  const version = cache.version;
-  const { json, lifecycleRan } = await batcher.ask({ window, deps });
-  if (!lifecycleRan) cache.set(key, json, now, version);
-  return json;
+  return batcher.ask({ window, deps });
 }
 
 const bookingColumns = {
@@ -297,7 +275,6 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
   }
   if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
-  invalidateAvailability(deps.db);
   return bookingDto({ ...row, id: row.id, createdAt: new Date(row.createdAt) });
 }
 
@@ -343,6 +320,5 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
     return id;
   });
-  invalidateAvailability(deps.db);
   return getUserBooking(deps, userId, updated);
 }

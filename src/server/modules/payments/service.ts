@@ -15,7 +15,6 @@ import {
   type PaymentMetadata,
 } from '../../integrations/payments/provider.js';
 import { KeyedMutex } from '../../lib/keyed-mutex.js';
-import { availabilityCacheFor } from '../bookings/availability-cache.js';
 import { ensureLifecycle } from '../bookings/lifecycle.js';
 import {
   applyProviderRefund,
@@ -66,7 +65,7 @@ function bookingMutex(deps: PaymentDeps): KeyedMutex {
 
 /** Brings holds and ends up to date first: a payment never lands on a stale booking. */
 async function lifecycle(deps: PaymentDeps) {
-  if (await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes)) availabilityCacheFor(deps.db).clear();
+  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
 }
 
 /** Calls the provider; its failures become 502 with an Italian message. */
