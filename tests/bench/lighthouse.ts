@@ -65,16 +65,24 @@ function summarise(result: RunnerResult): PageScore {
   };
 }
 
-/** One Lighthouse run in a Chromium of its own (a reused one sometimes loses the trace: NO_NAVSTART). */
+/**
+ * One Lighthouse run in a Chromium of its own. Headless Chromium now and then loses the
+ * trace of the load (Lighthouse's NO_NAVSTART): that run is made again, at most twice.
+ */
 async function audit(url: string, headers: Record<string, string>): Promise<PageScore> {
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
-  });
-  try {
-    return await auditIn(chrome.port, url, headers);
-  } finally {
-    chrome.kill();
+  for (let attempt = 1; ; attempt++) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      return await auditIn(chrome.port, url, headers);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('NO_NAVSTART')) throw error;
+      console.log(`      (${url}: the trace was lost, run again)`);
+    } finally {
+      chrome.kill();
+    }
   }
 }
 
