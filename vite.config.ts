@@ -49,13 +49,17 @@ function chunkFiles(bundle: Rolldown.OutputBundle, moduleSuffix: string): string
 /**
  * The app's one stylesheet (8 KB gzip) put in the page itself: the first paint needs it, and
  * as a file it was a second round trip before anything showed, competing with the scripts.
- * The CSP allows inline styles ('unsafe-inline' in style-src).
+ * The CSP allows inline styles ('unsafe-inline' in style-src). A `disabled` link to the file
+ * stays: Vite's loader of lazy chunks, which lists the entry's stylesheet among their
+ * dependencies, finds it there and does not load it again; browsers fetch no disabled
+ * stylesheet. The file itself is still emitted, for any other reader.
  */
 function inlineStylesheet(html: string, bundle: Rolldown.OutputBundle): string {
   return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
     const css = bundle[file];
     if (css?.type !== 'asset') return tag;
-    return `<style>${String(css.source).replaceAll('</style', '<\\/style')}</style>`;
+    const inline = String(css.source).replaceAll('</style', '<\\/style');
+    return `<style>${inline}</style><link rel="stylesheet" href="/${file}" disabled>`;
   });
 }
 
@@ -89,8 +93,6 @@ function prerenderPlugin(): Plugin {
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });
         }
-        // Inlined in every page: the file itself is not needed (nor precached).
-        for (const [name, file] of Object.entries(bundle)) if (file.type === 'asset' && name.endsWith('.css')) delete bundle[name];
       } finally {
         await server.close();
       }

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, loginViaForm, notice, test } from './fixtures';
 import { temporaryPasswordFor } from './outbox';
 
 /**
@@ -300,14 +300,7 @@ test.describe('accounts', () => {
     await page.keyboard.type(user.password);
 
     // While the answer is on its way the button is disabled and says so.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/login', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/login');
     await page.keyboard.press('Enter');
     const pending = page.getByRole('button', { name: 'Accedi Accesso in corso...' });
     await expect(pending).toBeDisabled();

@@ -72,3 +72,19 @@ export async function loginViaForm(page: Page, account: { email: string; passwor
 export function notice(page: Page, text: string) {
   return page.locator('[data-slot="toast"]').filter({ hasText: text });
 }
+
+/**
+ * Holds every request to `pattern` until the returned function is called, so what a screen
+ * shows while waiting can be seen (then they go through).
+ */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -1,18 +1,11 @@
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, loginViaForm, notice, test } from './fixtures';
 
 const account = (ruolo: 'admin' | 'user') => DEMO_ACCOUNTS.find((a) => a.ruolo === ruolo)!;
 
 test.describe('foundation', () => {
   test('/ shows the session spinner, then the login screen to an anonymous visitor', async ({ page }) => {
     // Hold the session call so the loading state can be seen, then let it through.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/current-user', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/current-user');
 
     await page.goto('/');
     const spinner = page.getByRole('status').filter({ hasText: 'Caricamento BiciElis...' });
@@ -44,14 +37,7 @@ test.describe('foundation', () => {
     // With it, hold the session call: the pre-rendered form is adopted (no new paint, no
     // hydration error — the fixture fails on any console error) and works before the
     // session is known; what was typed before that stays.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/current-user', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/current-user');
     await page.goto('/login');
     await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login');
     await page.getByLabel('Email').fill('nessuno@example.org');
