@@ -1,4 +1,5 @@
 import { cloneElement, lazy, Suspense, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { prefetchOnIntent } from '../lib/interaction';
 
 const loadContent = () => import('./confirm-delete-dialog-content');
 const ConfirmDeleteDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmDeleteDialogContent })));
@@ -35,7 +36,6 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
   /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
   const [mounted, setMounted] = useState(false);
   const triggerRef = useRef<HTMLElement>(null);
-  const prefetch = () => void loadContent();
 
   return (
     <>
@@ -43,9 +43,7 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
         ref: triggerRef,
         'aria-haspopup': 'dialog',
         'aria-expanded': open,
-        onPointerEnter: prefetch,
-        onFocus: prefetch,
-        onTouchStart: prefetch,
+        ...prefetchOnIntent(loadContent),
         onClick: () => {
           setMounted(true);
           setOpen(true);

@@ -25,3 +25,13 @@ export function whenInteracted(task: () => void, timeoutMs?: number): () => void
     stop();
   };
 }
+
+/**
+ * Props for an element that leads to code loaded on demand: `load` starts when the pointer
+ * comes over it, it takes the focus or a finger touches it — before the click, so the chunk
+ * is usually there when it is needed. `load` must be safe to call many times (an `import()`).
+ */
+export function prefetchOnIntent(load: () => Promise<unknown>) {
+  const start = () => void load();
+  return { onPointerEnter: start, onFocus: start, onTouchStart: start };
+}

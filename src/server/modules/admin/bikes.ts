@@ -5,7 +5,8 @@ import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { biciclette, prenotazioni, users, type Bike } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from './audit.js';
-import { runLifecycle, type AdminDeps } from './deps.js';
+import type { AdminDeps } from './deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { bikeUnavailableEmail } from './emails.js';
 
 export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
@@ -45,7 +46,7 @@ export function bikeUpdateMessage(futureBookings: number, notifiedUsers: number)
  * request), and the answer says how many.
  */
 export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number, stato: BikeStato): Promise<AdminBikeUpdateResponse> {
-  await runLifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const { bike, affected } = await deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');

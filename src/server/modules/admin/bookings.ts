@@ -4,9 +4,8 @@ import { pagamenti, prenotazioni } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { writeAudit, type Actor } from './audit.js';
-import { runLifecycle, type AdminDeps } from './deps.js';
-
-import type { Tx } from './deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import type { AdminDeps, Tx } from './deps.js';
 
 /**
  * Before bookings are deleted: their open payments are closed (`pending` → `failed`, they can
@@ -33,7 +32,7 @@ export async function detachPayments(tx: Tx, bookingIds: number[], now: Date): P
  * A failed refund is a 502 and nothing changes. The payment row stays, detached.
  */
 export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDeleteBookingResponse> {
-  await runLifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const refunded = await deps.db.transaction(async (tx) => {
     const [booking] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');

@@ -5,7 +5,6 @@ import type { Mailer } from '../../integrations/mailer.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { PaymentLog } from '../payments/settle.js';
-import { ensureLifecycle } from '../bookings/lifecycle.js';
 
 /** What the admin services need. */
 export interface AdminDeps {
@@ -21,11 +20,6 @@ export interface AdminDeps {
 
 /** A transaction of the app's database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-/** Brings the booking life cycle up to date before a read or a write (cheap when nothing is due). */
-export async function runLifecycle(deps: Pick<AdminDeps, 'db' | 'clock' | 'config'>): Promise<void> {
-  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
-}
 
 /** `q` as a literal ILIKE pattern: `%`, `_` and `\` match themselves. */
 export function containsPattern(q: string): string {

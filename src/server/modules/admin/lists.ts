@@ -6,7 +6,8 @@ import { biciclette, pagamenti, prenotazioni, users } from '../../db/schema.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { listBikes } from '../bookings/service.js';
 import { toPublicUser } from '../users/public-user.js';
-import { containsPattern, runLifecycle, type AdminDeps } from './deps.js';
+import { containsPattern, type AdminDeps } from './deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -28,7 +29,7 @@ function startOfDay(date: string, timeZone: string): Date {
 
 /** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
 export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
-  await runLifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
@@ -74,7 +75,7 @@ export async function adminBookings(
   deps: ReadDeps,
   query: PageQuery & { stato: 'tutti' | 'attiva' | 'completata' | 'cancellata' },
 ): Promise<Page<AdminBookingDto>> {
-  await runLifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const conditions: SQL[] = [];
   if (query.stato !== 'tutti') conditions.push(eq(prenotazioni.stato, query.stato));
   if (query.q) {

@@ -9,7 +9,8 @@ import { refundBookingPayment } from '../payments/settle.js';
 import { toPublicUser } from '../users/public-user.js';
 import { writeAudit, type Actor } from './audit.js';
 import { detachPayments } from './bookings.js';
-import { runLifecycle, type AdminDeps, type Tx } from './deps.js';
+import type { AdminDeps, Tx } from './deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 
 export const MSG_USER_NOT_FOUND = 'Utente non trovato';
 export const MSG_EMAIL_TAKEN = 'Email già registrata';
@@ -94,7 +95,7 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
     // Checked before the lookup: the admin's own account exists anyway.
     throw conflict(MSG_DELETE_SELF, 'DELETE_SELF');
   }
-  await runLifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx) => {
     const { target, activeAdmins } = await lockUserAndAdmins(tx, id);

@@ -1,4 +1,6 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { pgErrorCode } from '../../db/client.js';
 
@@ -61,6 +63,18 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): P
   if (!row?.due) return false;
   await applyLifecycle(db, now, holdMinutes);
   return true;
+}
+
+/**
+ * What every service does before a read or a write of bookings, bikes or payments: bring the
+ * life cycle up to date at the clock's now (cheap when nothing is due).
+ */
+export async function bringLifecycleUpToDate(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'paymentHoldMinutes'>;
+}): Promise<void> {
+  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
 }
 
 export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {

@@ -9,7 +9,7 @@ import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
-import { applyLifecycle, ensureLifecycle, lifecycleDue } from './lifecycle.js';
+import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue } from './lifecycle.js';
 import { QueryBatcher } from './query-batcher.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
@@ -72,11 +72,6 @@ export function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest): Wi
   return { inizio, fine };
 }
 
-/** Brings the life cycle up to date before a read or a write (cheap when nothing is due). */
-async function lifecycle(deps: BookingReadDeps) {
-  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
-}
-
 const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
   id: b.id,
   numero: b.numero,
@@ -89,7 +84,7 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedA
 const byNumero = sql`lpad(${biciclette.numero}, 20, '0'), ${biciclette.numero}`;
 
 export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const rows = await deps.db.select().from(biciclette).orderBy(byNumero);
   return rows.map(bikeDto);
 }
@@ -208,7 +203,7 @@ function selectBookings(db: Db) {
 }
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const rows = await selectBookings(deps.db)
     .where(eq(prenotazioni.userId, userId))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
@@ -240,7 +235,7 @@ export interface CreateBookingInput extends AvailabilityRequest {
 export async function createBooking(deps: BookingDeps, user: BookingUser, input: CreateBookingInput): Promise<BookingDto> {
   const { inizio, fine } = resolveWindow(deps, input);
   // Bookings whose time is up must not hold a bike or count as the user's active one.
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now().toISOString();
   const provider = deps.config.stripe ? 'stripe' : 'simulated';
   let row: CreatedRow | undefined;
@@ -297,7 +292,7 @@ function mapBookingConflict(err: unknown): unknown {
  * if the refund fails, the cancel fails (502) and nothing changes. After the start: no refund.
  */
 export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx

@@ -15,7 +15,7 @@ import {
   type PaymentMetadata,
 } from '../../integrations/payments/provider.js';
 import { KeyedMutex } from '../../lib/keyed-mutex.js';
-import { ensureLifecycle } from '../bookings/lifecycle.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import {
   applyProviderRefund,
   recordEvent,
@@ -63,10 +63,6 @@ function bookingMutex(deps: PaymentDeps): KeyedMutex {
   return m;
 }
 
-/** Brings holds and ends up to date first: a payment never lands on a stale booking. */
-async function lifecycle(deps: PaymentDeps) {
-  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
-}
 
 /** Calls the provider; its failures become 502 with an Italian message. */
 async function callProvider<T>(deps: PaymentDeps, what: string, call: () => Promise<T>): Promise<T> {
@@ -149,7 +145,8 @@ const isOurs = (deps: PaymentDeps, info: IntentInfo, bookingId: number) =>
  * make one intent.
  */
 export async function createPaymentIntent(deps: PaymentDeps, userId: number, bookingId: number): Promise<PaymentIntentResponse> {
-  await lifecycle(deps);
+  // Holds and ends up to date first: a payment never lands on a stale booking.
+  await bringLifecycleUpToDate(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, async () => {
     const now = deps.clock.now();
     const result = await deps.db.transaction(async (tx) => {
@@ -202,7 +199,7 @@ const CHECKOUT_REUSE_MIN_MS = 5 * 60_000;
  * cancel to /checkout/:bookingId. An open session with time left is reused.
  */
 export async function createCheckout(deps: PaymentDeps, userId: number, bookingId: number): Promise<CheckoutResponse> {
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, () =>
     deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
@@ -246,7 +243,7 @@ export async function confirmPayment(
   input: { bookingId: number; paymentIntentId: string },
 ): Promise<ConfirmPaymentResponse> {
   const { bookingId, paymentIntentId } = input;
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const row = await ownedBooking(deps.db, userId, bookingId, false);
   const paid: ConfirmPaymentResponse = { bookingId, paymentStatus: 'completed' };
   if (row.status === 'completed' && row.providerPaymentId === paymentIntentId) return paid;
@@ -302,7 +299,7 @@ export async function handleWebhook(
     if (!(err instanceof InvalidSignatureError)) throw err;
     throw badRequest(MSG_INVALID_SIGNATURE, 'INVALID_SIGNATURE');
   }
-  await lifecycle(deps);
+  await bringLifecycleUpToDate(deps);
   const record: EventRecord = { id: verified.id, type: verified.type, payload: verified.payload };
   const { event } = verified;
   const settle = async (bookingId: number, paymentIntentId: string) => {

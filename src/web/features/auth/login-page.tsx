@@ -8,7 +8,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathFor } from '../../lib/guards';
 import { useHydrated } from '../../lib/hydrated';
-import { whenInteracted } from '../../lib/interaction';
+import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
 import { refreshSession, setSessionUser } from '../../lib/session';
 import { loadAccountScreens, preloadScreenFor } from '../../screens';
 import { serverMessage } from './api-errors';
@@ -27,11 +27,7 @@ import { SubmitButton } from './submit-button';
 const loadLoginValidation = () => import('./login-validation');
 
 /** The other account screens' chunk starts downloading when a link to them is about to be followed. */
-const prefetchAccountScreens = {
-  onPointerEnter: () => void loadAccountScreens(),
-  onFocus: () => void loadAccountScreens(),
-  onTouchStart: () => void loadAccountScreens(),
-};
+const prefetchAccountScreens = prefetchOnIntent(loadAccountScreens);
 
 type LoginField = 'email' | 'password';
 type LoginErrors = Partial<Record<LoginField, string>>;

@@ -2,17 +2,14 @@ import { PlusIcon, TriangleAlertIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { prefetchOnIntent } from '../../lib/interaction';
 import { usePublicConfig } from '../../lib/public-config';
 import { bookingDateBounds, FALLBACK_TIME_ZONE } from './dashboard-model';
 
 /** The form (with zod and the shared schemas) is its own chunk: it downloads when the form is about to open. */
 const loadBookingForm = () => import('./booking-form');
 const BookingForm = lazy(() => loadBookingForm().then((m) => ({ default: m.BookingForm })));
-const prefetchForm = {
-  onPointerEnter: () => void loadBookingForm(),
-  onFocus: () => void loadBookingForm(),
-  onTouchStart: () => void loadBookingForm(),
-};
+const prefetchForm = prefetchOnIntent(loadBookingForm);
 
 interface NewBookingSectionProps {
   /** Whether the user has an `attiva` booking; undefined while the bookings load. */
