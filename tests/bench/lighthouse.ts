@@ -34,6 +34,30 @@ interface PageScore {
   failed: string[];
   /** What moved, when something did: Lighthouse's layout-shifts audit, element and score. */
   shifts: string[];
+  /** With LIGHTHOUSE_DETAIL=1: the LCP element, the long tasks and the script costs. */
+  detail: string[];
+}
+
+type Items = { items?: Record<string, unknown>[] } | undefined;
+
+/** Where the time went, for the one who wants to move the score: printed with LIGHTHOUSE_DETAIL=1. */
+function detailOf(audits: RunnerResult['lhr']['audits']): string[] {
+  const items = (id: string) => ((audits[id]?.details as Items)?.items ?? []) as Record<string, unknown>[];
+  const lines: string[] = [];
+  const lcp = items('largest-contentful-paint-element')[0] as { items?: { node?: { snippet?: string } }[] } | undefined;
+  const lcpNode = lcp?.items?.[0]?.node?.snippet ?? (lcp as { node?: { snippet?: string } } | undefined)?.node?.snippet;
+  if (lcpNode) lines.push(`LCP element: ${lcpNode.slice(0, 120)}`);
+  for (const phase of (lcp === undefined ? [] : items('largest-contentful-paint-element')[1]?.items) as
+    | { phase?: string; timing?: number }[]
+    | undefined ?? [])
+    lines.push(`  LCP phase ${phase.phase}: ${Math.round(phase.timing ?? 0)} ms`);
+  for (const t of items('long-tasks') as { url?: string; startTime?: number; duration?: number }[])
+    lines.push(`long task at ${Math.round(t.startTime ?? 0)} ms: ${Math.round(t.duration ?? 0)} ms ${t.url ?? ''}`);
+  for (const b of items('bootup-time') as { url?: string; total?: number; scripting?: number; scriptParseCompile?: number }[])
+    lines.push(`script ${b.url}: total ${Math.round(b.total ?? 0)} ms, run ${Math.round(b.scripting ?? 0)}, parse ${Math.round(b.scriptParseCompile ?? 0)}`);
+  for (const w of items('mainthread-work-breakdown') as { groupLabel?: string; duration?: number }[])
+    lines.push(`main thread ${w.groupLabel}: ${Math.round(w.duration ?? 0)} ms`);
+  return lines;
 }
 
 function summarise(result: RunnerResult): PageScore {
@@ -62,6 +86,7 @@ function summarise(result: RunnerResult): PageScore {
     jsKb: bytes((t) => t === 'Script'),
     totalKb: bytes(() => true),
     failed,
+    detail: process.env.LIGHTHOUSE_DETAIL === '1' ? detailOf(audits) : [],
   };
 }
 
@@ -136,7 +161,8 @@ export async function benchLighthouse(): Promise<boolean> {
       console.log(`\n## Lighthouse 12, mobile preset, ${CHROMIUM}, median of ${RUNS} runs`);
       console.log('page        perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
       let ok = true;
-      for (const page of pages) {
+      const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+      for (const page of pages.filter((p) => !only || only.includes(p.name))) {
         const runs: PageScore[] = [];
         for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, page.headers));
         const sorted = [...runs].sort((a, b) => a.performance - b.performance);
@@ -159,6 +185,7 @@ export async function benchLighthouse(): Promise<boolean> {
         );
         if (m.failed.length > 0) console.log(`      audits below 100 (accessibility, best practices): ${m.failed.join(', ')}`);
         for (const [i, r] of runs.entries()) for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
+        for (const line of m.detail) console.log(`      ${line}`);
         const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
         console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);
         ok &&= pass;
