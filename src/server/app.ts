@@ -13,6 +13,7 @@ import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
+import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './http/pages.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
@@ -79,8 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // are compressed once at build time and served as such by @fastify/static below.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyCookie);
+  // Counters in PostgreSQL: every process on this database shares them (issue 12).
   await app.register(fastifyRateLimit, {
     global: false,
+    store: postgresRateLimitStore(deps.database.pool),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: tooManyAttemptsMessage(ctx.ttl) }),
   });
   registerOriginCheck(app, deps.config.publicOrigin);

@@ -8,13 +8,10 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
+import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
-import { purgeExpiredSessions } from './modules/auth/sessions.js';
-import { applyLifecycle } from './modules/bookings/lifecycle.js';
-import { runNightlyReports } from './modules/reports/service.js';
-import { REPORT_CRON, REPORT_GRACE_MS } from './modules/reports/schedule.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -60,30 +57,10 @@ async function main(cfg: Config) {
     webRoot: path.join(projectRoot, 'dist', 'web'),
   });
 
-  const lifecycleJob = async () => {
-    await applyLifecycle(database.db, systemClock.now(), cfg.paymentHoldMinutes);
-  };
+  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
-  await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob);
-  // The nightly report (decision 016): missing due days made and unsent ones emailed.
-  const reportJob = (graceMs = 0) =>
-    runNightlyReports({ db: database.db, clock: systemClock, mailer: app.deps.mailer, config: cfg, log }, { graceMs });
-  const scheduler = startScheduler(
-    database.pool,
-    cfg.timeZone,
-    [
-      { name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob },
-      {
-        // Expired sessions are refused anyway; this only keeps the table small.
-        name: 'session-purge',
-        pattern: '17 * * * *',
-        lock: JOB_LOCKS.sessions,
-        run: () => purgeExpiredSessions(database.db, systemClock.now()),
-      },
-      { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: () => reportJob(REPORT_GRACE_MS) },
-    ],
-    log,
-  );
+  await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob(jobDeps));
+  const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -114,7 +91,7 @@ async function main(cfg: Config) {
   await app.listen({ port: cfg.port, host: cfg.host });
   log.info({ ms: Math.round(performance.now() - started), url: cfg.publicUrl }, 'BiciElis ready');
   // Reports missed while the server was down, after the port opens (rendering takes time).
-  runExclusive(database.pool, JOB_LOCKS.reports, () => reportJob()).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
+  runExclusive(database.pool, JOB_LOCKS.reports, reportJob(jobDeps)).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
   if (demoAccounts.length > 0) {
     const lines = demoAccounts.map((a) => `  ${a.ruolo === 'admin' ? 'admin    ' : a.sigla ? 'residente' : 'esterno  '}  ${a.email}  /  ${a.password}`);
     console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\nAccount dimostrativi:\n${lines.join('\n')}\n`);

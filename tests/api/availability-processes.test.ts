@@ -2,14 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Two real processes on one database: the app serving, and the built CLI importing bikes.
@@ -19,24 +18,14 @@ import { freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess
  * notification to wait for (decision 018, follow-up).
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
 let outdir: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await fs.mkdir(path.join(ROOT, '.tmp'), { recursive: true });
-  outdir = await fs.mkdtemp(path.join(ROOT, '.tmp', 'availability-build-'));
-  await build({
-    entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts' },
-    absWorkingDir: ROOT,
-    outdir,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  bundle = await bundleEntryPoints('availability-build');
+  outdir = bundle.dir;
 });
 
 afterAll(async () => {
@@ -45,7 +34,7 @@ afterAll(async () => {
     await waitForExit(server.child).catch(() => undefined);
   }
   await database.drop();
-  await fs.rm(outdir, { recursive: true, force: true });
+  await bundle.remove();
 });
 
 function runCli(args: string[]) {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExclusive } from '../../src/server/jobs/scheduler.js';
+import { purgeOldJobRuns, runExclusive, runOccurrence } from '../../src/server/jobs/scheduler.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -30,5 +30,42 @@ describe('jobs run in one process at a time (advisory lock)', () => {
     expect(await runExclusive(other, 99, async () => void (runs += 1))).toBe(true);
     expect(runs).toBe(2);
     await other.end();
+  });
+});
+
+describe('each occurrence of a job runs once, whichever process asks (job_runs)', () => {
+  it('the first to claim runs it; a second process, even later, skips it; the next occurrence runs again', async () => {
+    const other = new pg.Pool({ connectionString: database.url, max: 2 });
+    let runs = 0;
+    const job = { name: 'prova', pattern: '* * * * *', lock: 98, run: async () => void (runs += 1) };
+    const at = new Date('2026-11-21T10:00:00Z');
+    expect(await runOccurrence(database.pool, job, at)).toBe(true);
+    expect(await runOccurrence(other, job, at)).toBe(false);
+    expect(await runOccurrence(other, job, new Date('2026-11-21T10:01:00Z'))).toBe(true);
+    expect(runs).toBe(2);
+    const { rows } = await database.pool.query('select finished_at is not null as finished, error from job_runs where job = $1', ['prova']);
+    expect(rows).toEqual([
+      { finished: true, error: null },
+      { finished: true, error: null },
+    ]);
+    await other.end();
+  });
+
+  it('a failed run is recorded with its error and not run again by another process', async () => {
+    const failing = { name: 'guasta', pattern: '* * * * *', lock: 97, run: () => Promise.reject(new Error('SMTP non raggiungibile')) };
+    const at = new Date('2026-11-21T11:00:00Z');
+    await expect(runOccurrence(database.pool, failing, at)).rejects.toThrow('SMTP non raggiungibile');
+    expect(await runOccurrence(database.pool, { ...failing, run: async () => undefined }, at)).toBe(false);
+    const { rows } = await database.pool.query('select error from job_runs where job = $1', ['guasta']);
+    expect(rows).toEqual([{ error: 'SMTP non raggiungibile' }]);
+  });
+
+  it('rows older than 14 days are purged', async () => {
+    await database.pool.query(
+      `insert into job_runs (job, scheduled_at, runner) values ('vecchia', now() - interval '15 days', 'x'), ('recente', now() - interval '13 days', 'x')`,
+    );
+    expect(await purgeOldJobRuns(database.pool)).toBe(1);
+    const { rows } = await database.pool.query(`select job from job_runs where job in ('vecchia', 'recente')`);
+    expect(rows).toEqual([{ job: 'recente' }]);
   });
 });

@@ -82,3 +82,34 @@ export function waitForExit(child: ChildProcess, timeoutMs = 30_000): Promise<nu
     });
   });
 }
+
+/**
+ * The server's entry points (and any extra ones, e.g. a test's own runner) bundled as
+ * `npm run build` bundles them (scripts/build-server.mjs), into a folder of the caller's own
+ * under .tmp/ (dist/ is left alone): real processes of today's source. `remove()` deletes it.
+ */
+export async function bundleEntryPoints(
+  name: string,
+  extra: Record<string, string> = {},
+): Promise<{ dir: string; file(entry: string): string; remove(): Promise<void> }> {
+  const { build } = await import('esbuild');
+  const fs = await import('node:fs/promises');
+  await fs.mkdir(path.join(ROOT, '.tmp'), { recursive: true });
+  const dir = await fs.mkdtemp(path.join(ROOT, '.tmp', `${name}-`));
+  await build({
+    entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts', ...extra },
+    absWorkingDir: ROOT,
+    outdir: dir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return {
+    dir,
+    file: (entry) => path.join(dir, `${entry}.js`),
+    remove: () => fs.rm(dir, { recursive: true, force: true }),
+  };
+}

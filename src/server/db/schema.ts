@@ -381,3 +381,40 @@ export type Bike = typeof biciclette.$inferSelect;
 export type Booking = typeof prenotazioni.$inferSelect;
 export type Payment = typeof pagamenti.$inferSelect;
 export type Resident = typeof residenti.$inferSelect;
+
+/**
+ * Counters of the rate limits (behaviour.md §5), shared by every app process on this
+ * database (src/server/http/rate-limit-store.ts): one row per limit and client (or email),
+ * its hits in the current window and when the window ends. Expired rows are purged hourly.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: tstz('reset_at').notNull(),
+  },
+  (t) => [check('rate_limits_hits_positive', sql`${t.hits} > 0`), index('rate_limits_reset_idx').on(t.resetAt)],
+);
+
+/**
+ * One row per occurrence of a scheduled job that some process ran (src/server/jobs/scheduler.ts):
+ * the process that inserts the row first runs it, the others skip it, however far apart
+ * their timers fire. Kept 14 days, so the table also tells when each job last ran and how.
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    scheduledAt: tstz('scheduled_at').notNull(),
+    startedAt: tstz('started_at').notNull().defaultNow(),
+    finishedAt: tstz('finished_at'),
+    /** Who ran it: host name and process id. */
+    runner: text('runner').notNull(),
+    error: text('error'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.job, t.scheduledAt] }),
+    check('job_runs_finished_after_start', sql`${t.finishedAt} is null or ${t.finishedAt} >= ${t.startedAt}`),
+  ],
+);

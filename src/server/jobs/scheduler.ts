@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Cron } from 'croner';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -34,14 +35,73 @@ export interface JobSpec {
   run: () => Promise<unknown>;
 }
 
-/** Starts the jobs with croner; `stop()` ends them (waiting for none: each run is short). */
+/** Who runs an occurrence, in `job_runs.runner`. */
+const RUNNER = `${os.hostname()}:${process.pid}`;
+
+/**
+ * Claims one occurrence of a job for this process: true for the first process (of any
+ * machine) to ask, false for every other. The row stays as the record of the run.
+ */
+export async function claimOccurrence(pool: pg.Pool, job: string, scheduledAt: Date): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    'insert into job_runs (job, scheduled_at, runner) values ($1, $2, $3) on conflict do nothing',
+    [job, scheduledAt, RUNNER],
+  );
+  return rowCount === 1;
+}
+
+async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: unknown) {
+  await pool.query('update job_runs set finished_at = now(), error = $3 where job = $1 and scheduled_at = $2', [
+    job,
+    scheduledAt,
+    error === undefined ? null : (error instanceof Error ? error.message : String(error)).slice(0, 500),
+  ]);
+}
+
+/**
+ * Runs one occurrence of `job` (its scheduled instant `scheduledAt`) in exactly one of the
+ * processes whose timers fire for it: the first to claim it in `job_runs` runs it, under
+ * the job's advisory lock so that it never overlaps a slow previous run. A timer that fires
+ * late, or on a machine whose clock is a little off, finds the occurrence taken. Returns
+ * whether this process ran it.
+ */
+export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date): Promise<boolean> {
+  if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
+  try {
+    const ran = await runExclusive(pool, job.lock, job.run);
+    // A previous occurrence still running (hours-long, in theory) keeps the lock: this one is
+    // skipped, and says so.
+    await recordEnd(pool, job.name, scheduledAt, ran ? undefined : 'saltata: esecuzione precedente ancora in corso');
+    return ran;
+  } catch (err) {
+    await recordEnd(pool, job.name, scheduledAt, err).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Rows of `job_runs` older than this are purged (the hourly purge job). */
+export const JOB_RUNS_KEPT_DAYS = 14;
+
+export async function purgeOldJobRuns(pool: pg.Pool): Promise<number> {
+  const { rowCount } = await pool.query(`delete from job_runs where scheduled_at < now() - make_interval(days => $1)`, [
+    JOB_RUNS_KEPT_DAYS,
+  ]);
+  return rowCount ?? 0;
+}
+
+/**
+ * Starts the jobs with croner; `stop()` ends them (waiting for none: each run is short).
+ * Every process may start the same jobs: each occurrence runs once among them.
+ */
 export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[], log: Logger) {
   const crons = jobs.map(
     (job) =>
-      new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, async () => {
+      new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, async (self: Cron) => {
+        // The occurrence this timer fired for: the latest scheduled instant up to now.
+        const scheduledAt = self.previousRuns(1, new Date())[0] ?? new Date();
         try {
-          const ran = await runExclusive(pool, job.lock, job.run);
-          log.debug({ job: job.name, ran }, 'job tick');
+          const ran = await runOccurrence(pool, job, scheduledAt);
+          log.debug({ job: job.name, scheduledAt, ran }, 'job tick');
         } catch (err) {
           log.error({ err, job: job.name }, 'job failed');
         }

@@ -1,7 +1,8 @@
 /**
- * Rate limits of the account routes (behaviour.md §5). In memory, per process (the
- * @fastify/rate-limit local store): each app instance, and so each test file, starts clean.
- * "Per client" means per IP as Fastify sees it (X-Forwarded-For only with TRUST_PROXY).
+ * Rate limits of the account routes (behaviour.md §5). The counters are in PostgreSQL
+ * (http/rate-limit-store.ts), so every app process on one database shares them; each test
+ * file, with a database of its own, starts clean. "Per client" means per IP as Fastify sees
+ * it (X-Forwarded-For only with TRUST_PROXY).
  */
 export const AUTH_RATE_LIMITS = {
   /** Failed logins (wrong email or password) for one email. Successful logins are not counted. */

@@ -45,10 +45,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Only failed logins count, so the counters are read before checking the password and
   // incremented after a failure (the plugin's own hooks would count every request).
-  const emailOf = (request: FastifyRequest) => `email:${(request.body as { email: string }).email}`;
-  const loginFailuresByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.loginFailuresPerEmail, keyGenerator: emailOf });
-  const loginFailuresByIp = app.createRateLimit({ ...AUTH_RATE_LIMITS.loginFailuresPerIp });
-  const resetsByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.resetPerEmail, keyGenerator: emailOf });
+  // These limits have no route of their own: each key says which limit it counts for.
+  const emailOf = (limit: string) => (request: FastifyRequest) => `${limit}|email:${(request.body as { email: string }).email}`;
+  const loginFailuresByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.loginFailuresPerEmail, keyGenerator: emailOf('login') });
+  const loginFailuresByIp = app.createRateLimit({
+    ...AUTH_RATE_LIMITS.loginFailuresPerIp,
+    keyGenerator: (request) => `login|ip:${request.ip}`,
+  });
+  const resetsByEmail = app.createRateLimit({ ...AUTH_RATE_LIMITS.resetPerEmail, keyGenerator: emailOf('reset') });
 
   app.post(
     '/register',

@@ -1,0 +1,51 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { purgeExpiredRateLimits } from '../http/rate-limit-store.js';
+import type { Mailer } from '../integrations/mailer.js';
+import type { Logger } from '../logger.js';
+import { purgeExpiredSessions } from '../modules/auth/sessions.js';
+import { applyLifecycle } from '../modules/bookings/lifecycle.js';
+import { runNightlyReports } from '../modules/reports/service.js';
+import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
+import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
+
+export interface JobDeps {
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  config: Config;
+  log: Logger;
+}
+
+/** The booking life cycle at the clock's now (behaviour.md §6): holds released, rides ended. */
+export const lifecycleJob = (deps: JobDeps) => () =>
+  applyLifecycle(deps.database.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+
+/** The nightly report (decision 016): missing due days made and unsent ones emailed. */
+export const reportJob =
+  (deps: JobDeps, graceMs = 0) =>
+  () =>
+    runNightlyReports({ db: deps.database.db, clock: deps.clock, mailer: deps.mailer, config: deps.config, log: deps.log }, { graceMs });
+
+/**
+ * The app's scheduled jobs. Every app process starts them; each occurrence runs in one
+ * process only (scheduler.ts, `runOccurrence`).
+ */
+export function appJobs(deps: JobDeps): JobSpec[] {
+  return [
+    { name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob(deps) },
+    {
+      // Expired sessions and rate-limit windows are ignored anyway; this only keeps the tables small.
+      name: 'purge',
+      pattern: '17 * * * *',
+      lock: JOB_LOCKS.sessions,
+      run: async () => {
+        await purgeExpiredSessions(deps.database.db, deps.clock.now());
+        await purgeExpiredRateLimits(deps.database.pool);
+        await purgeOldJobRuns(deps.database.pool);
+      },
+    },
+    { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },
+  ];
+}

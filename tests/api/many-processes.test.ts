@@ -1,0 +1,256 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * Issue 12, "many processes, one database": two real app processes (today's source, bundled
+ * as `npm run build` bundles it) on one PostgreSQL. Rate limits are counted once for both,
+ * the booking invariants hold under 2,000 concurrent attempts spread over both, and two
+ * job runners started together run each occurrence of each job once.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
+const servers: ServerProcess[] = [];
+const TZ = 'Europe/Rome';
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  bundle = await bundleEntryPoints('many-processes', { 'job-runner': 'tests/helpers/job-runner.ts' });
+  for (const name of ['a', 'b']) {
+    const port = String(await freePort());
+    servers.push(
+      await startServer(['node', bundle.file('main')], {
+        PORT: port,
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        DATA_DIR: path.join(bundle.dir, `data-${name}`),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+      }),
+    );
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of servers) {
+    stopGroup(s.child, 'SIGTERM');
+    await waitForExit(s.child).catch(() => stopGroup(s.child, 'SIGKILL'));
+  }
+  await database?.drop();
+  await bundle?.remove();
+});
+
+function post(server: ServerProcess, url: string, body: unknown, cookie?: string) {
+  return fetch(`${server.url}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Users with sessions of their own, made with SQL (argon2 for thousands would take minutes). */
+async function usersWithSessions(prefix: string, count: number): Promise<string[]> {
+  const ids = await database.db.execute<{ id: number }>(sql`
+    insert into users (nome, cognome, email, password_hash, is_residente)
+    select 'Utente', ${prefix} || g, ${prefix} || g || '@example.it', 'x', g % 2 = 0 from generate_series(1, ${count}::int) g
+    returning id`);
+  const tokens = ids.rows.map(() => randomBytes(32).toString('base64url'));
+  const rows = tokens.map((t, i) => ({ h: createHash('sha256').update(t).digest('hex'), u: ids.rows[i]!.id }));
+  await database.db.execute(sql`
+    insert into sessions (token_hash, user_id, kind, expires_at)
+    select r.h, r.u, 'session', now() + interval '1 day' from json_to_recordset(${JSON.stringify(rows)}::json) as r(h text, u int)`);
+  return tokens.map((t) => `bicielis_session=${t}`);
+}
+
+describe('rate limits are shared by every process', () => {
+  it('10 failed logins for one email, spread over two processes, block the 11th on both', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    for (let i = 0; i < 10; i++) {
+      const res = await post(i % 2 === 0 ? a : b, '/api/login', { email: 'bersaglio@example.it', password: `sbagliata-${i}` });
+      expect(res.status).toBe(401);
+    }
+    for (const server of [a, b]) {
+      const res = await post(server, '/api/login', { email: 'bersaglio@example.it', password: 'ancora-sbagliata' });
+      expect(res.status).toBe(429);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^Troppi tentativi\. Riprova tra \d+ minuti\.$/);
+    }
+    // Another email is counted apart.
+    expect((await post(b, '/api/login', { email: 'altra@example.it', password: 'sbagliata' })).status).toBe(401);
+  });
+
+  it('a route limit (60 resident-code checks a minute per client) counts both processes together', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    for (let i = 0; i < 60; i++) {
+      const res = await fetch(`${(i % 2 === 0 ? a : b).url}/api/validate-sigla/ABC${i}`);
+      expect(res.status).toBe(200);
+    }
+    expect((await fetch(`${a.url}/api/validate-sigla/ABC99`)).status).toBe(429);
+    expect((await fetch(`${b.url}/api/validate-sigla/ABC99`)).status).toBe(429);
+    const rows = await database.db.execute<{ key: string; hits: number }>(sql`select key, hits from rate_limits order by key`);
+    expect(rows.rows).toEqual(
+      expect.arrayContaining([
+        { key: 'login|email:bersaglio@example.it', hits: 10 },
+        { key: expect.stringMatching(/^GET \/api\/validate-sigla\/:code\|/), hits: 62 },
+      ]),
+    );
+  });
+});
+
+describe('2,000 booking attempts at two processes at once', () => {
+  it('every attempt gets 201 or 409, and SQL finds no overlap and no user with two', { timeout: 180_000 }, async () => {
+    const BIKES = 5;
+    const USERS = 400;
+    const ATTEMPTS = 2000;
+    const bikeIds = await database.db.execute<{ id: number }>(sql`
+      insert into biciclette (numero, modello) select 'MP-' || g, 'City Bike' from generate_series(1, ${BIKES}::int) g returning id`);
+    const cookies = await usersWithSessions('mp', USERS);
+    const today = zonedToday(new Date(), TZ);
+    // A fixed seed: the same attempts every run.
+    let seed = 12;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    const attempts = Array.from({ length: ATTEMPTS }, () => {
+      const start = 6 * 60 + 30 * random(28); // 06:00 … 19:30
+      const end = start + 30 * (1 + random(6)); // 30 min … 3 h
+      return {
+        cookie: cookies[random(USERS)]!,
+        body: {
+          dataPrenotazione: addDays(today, 1 + random(3)),
+          orarioInizio: hhmm(start),
+          orarioFine: hhmm(end),
+          destinazione: 'Centro',
+          biciId: bikeIds.rows[random(BIKES)]!.id,
+        },
+      };
+    });
+
+    const limit = pLimit(64);
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      attempts.map((attempt, i) =>
+        limit(async () => {
+          const res = await post(servers[i % 2]!, '/api/prenotazioni', attempt.body, attempt.cookie);
+          const body = (await res.json()) as { message?: string };
+          return { status: res.status, message: body.message };
+        }),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+
+    const byStatus = new Map<number, number>();
+    for (const o of outcomes) byStatus.set(o.status, (byStatus.get(o.status) ?? 0) + 1);
+    console.log(
+      `      2,000 attempts in ${seconds.toFixed(1)} s (${Math.round(ATTEMPTS / seconds)}/s): ` +
+        [...byStatus].map(([s, n]) => `${n}× ${s}`).join(', '),
+    );
+    expect([...byStatus.keys()].sort()).toEqual([201, 409]);
+    for (const o of outcomes.filter((x) => x.status === 409)) expect(o.message).toMatch(/^[A-ZÈ][^\n]{5,}$/);
+
+    const overlaps = await database.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from prenotazioni a join prenotazioni b
+          on a.bici_id = b.bici_id and a.id < b.id
+       where a.stato = 'attiva' and b.stato = 'attiva'
+         and tstzrange(a.inizio, a.fine, '[)') && tstzrange(b.inizio, b.fine, '[)')`);
+    expect(overlaps.rows[0]!.n).toBe(0);
+    const doubles = await database.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from (select user_id from prenotazioni where stato = 'attiva' group by user_id having count(*) > 1) d`);
+    expect(doubles.rows[0]!.n).toBe(0);
+    // Every 201 is a booking in the database, and nothing else is.
+    const active = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from prenotazioni where stato = 'attiva'`);
+    expect(active.rows[0]!.n).toBe(byStatus.get(201));
+  });
+});
+
+describe('jobs run once across processes', () => {
+  it('two runners started together run each occurrence of each job once, and the report is sent once', { timeout: 60_000 }, async () => {
+    // Something for each job to do at 23:00:30 today: a booking that has ended, an expired
+    // session and an ended rate-limit window, and the day's report to make and send.
+    const now = new Date(`${zonedToday(new Date(), TZ)}T22:00:30Z`); // 23:00:30 in Rome in winter, 00:00:30 in summer
+    const [cookie] = await usersWithSessions('job', 1);
+    const user = await database.db.execute<{ id: number }>(sql`select id from users where email = 'job1@example.it'`);
+    const bike = await database.db.execute<{ id: number }>(sql`insert into biciclette (numero, modello) values ('JOB-1', 'City Bike') returning id`);
+    const ended = new Date(now.getTime() - 2 * 3600_000);
+    await database.db.execute(sql`
+      insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+      values (${user.rows[0]!.id}, ${bike.rows[0]!.id}, ${zonedToday(ended, TZ)}, '00:00', '00:00',
+              ${new Date(ended.getTime() - 3600_000)}, ${ended}, 'attiva')`);
+    await database.db.execute(sql`update sessions set expires_at = now() - interval '1 minute' where user_id = ${user.rows[0]!.id}`);
+    await database.db.execute(sql`insert into rate_limits (key, hits, reset_at) values ('old', 3, now() - interval '1 minute')`);
+    expect(cookie).toBeDefined();
+
+    const startAt = Date.now() + 1500;
+    const runners = ['r1', 'r2'].map((name) => {
+      const child = spawn('node', [bundle.file('job-runner')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATABASE_URL: database.url,
+          DATA_DIR: path.join(bundle.dir, `jobs-${name}`),
+          PUBLIC_URL: 'http://127.0.0.1:1',
+          REPORT_EMAIL: 'segreteria@example.it',
+          JOB_NOW: now.toISOString(),
+          START_AT: String(startAt),
+          RUN_MS: '3500',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      return { name, done: new Promise<number | null>((r) => child.on('exit', r)), output: () => out };
+    });
+    for (const r of runners) expect(await r.done, r.output()).toBe(0);
+
+    // Every tick of both runners, by occurrence.
+    const ticks = new Map<string, { runner: string; ran: boolean }[]>();
+    for (const r of runners) {
+      for (const line of r.output().split('\n')) {
+        if (!line.includes('"job tick"')) continue;
+        const { job, scheduledAt, ran } = JSON.parse(line) as { job: string; scheduledAt: string; ran: boolean };
+        const key = `${job} ${scheduledAt}`;
+        ticks.set(key, [...(ticks.get(key) ?? []), { runner: r.name, ran }]);
+      }
+    }
+    const contested = [...ticks.values()].filter((t) => t.length === 2);
+    // Both runners' timers fired for the same occurrences of all three jobs…
+    expect(contested.length).toBeGreaterThanOrEqual(6);
+    // …and exactly one of them ran each.
+    for (const [key, t] of ticks) expect(t.filter((x) => x.ran).length, key).toBe(1);
+    const runs = await database.db.execute<{ n: number; failed: number }>(
+      sql`select count(*)::int as n, count(*) filter (where error is not null or finished_at is null)::int as failed from job_runs`,
+    );
+    expect(runs.rows[0]).toEqual({ n: ticks.size, failed: 0 });
+
+    // The effects, once: the ride completed, the session and the window purged, each due
+    // report made once and emailed once, one email per report across both outboxes.
+    const booking = await database.db.execute<{ stato: string }>(sql`select stato from prenotazioni where bici_id = ${bike.rows[0]!.id}`);
+    expect(booking.rows[0]!.stato).toBe('completata');
+    const left = await database.db.execute<{ s: number; r: number }>(sql`
+      select (select count(*) from sessions where user_id = ${user.rows[0]!.id})::int as s,
+             (select count(*) from rate_limits where key = 'old')::int as r`);
+    expect(left.rows[0]).toEqual({ s: 0, r: 0 });
+    const reports = await database.db.execute<{ report_date: string; email_sent: boolean; email_attempts: number }>(
+      sql`select report_date, email_sent, email_attempts from reports order by report_date`,
+    );
+    expect(reports.rows.length).toBeGreaterThanOrEqual(1);
+    for (const r of reports.rows) expect(r).toMatchObject({ email_sent: true, email_attempts: 1 });
+    const emails = (
+      await Promise.all(
+        runners.map((r) =>
+          fs.readdir(path.join(bundle.dir, `jobs-${r.name}`, 'outbox')).catch(() => [] as string[]),
+        ),
+      )
+    ).flat();
+    expect(emails.filter((f) => f.endsWith('.eml'))).toHaveLength(reports.rows.length);
+  });
+});

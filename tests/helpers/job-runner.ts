@@ -1,0 +1,33 @@
+/**
+ * A process that runs the app's scheduled jobs (src/server/jobs/app-jobs.ts) as main.ts
+ * starts them, but every second instead of on their real schedule, and with its clock
+ * standing at JOB_NOW; for RUN_MS milliseconds, then it exits. Each tick's outcome is a
+ * JSON line on stdout (the scheduler's own `job tick` log line). Used by
+ * tests/api/many-processes.test.ts to start two of them on one database.
+ */
+import { ManualClock } from '../../src/server/clock.js';
+import { loadConfig } from '../../src/server/config.js';
+import { connectDatabase } from '../../src/server/db/client.js';
+import { mailerFromConfig } from '../../src/server/integrations/mailer.js';
+import { appJobs } from '../../src/server/jobs/app-jobs.js';
+import { startScheduler } from '../../src/server/jobs/scheduler.js';
+import { createLogger } from '../../src/server/logger.js';
+
+const config = loadConfig(process.env);
+const log = createLogger('debug');
+const database = connectDatabase(config.databaseUrl!);
+const clock = new ManualClock(new Date(process.env.JOB_NOW!));
+const mailer = mailerFromConfig(config, log);
+const jobs = appJobs({ database, clock, mailer, config, log }).map((job) => ({ ...job, pattern: '* * * * * *' }));
+
+// Both runners start their timers at the same wall-clock instant (START_AT), as two app
+// processes started together would.
+await new Promise((r) => setTimeout(r, Math.max(0, Number(process.env.START_AT) - Date.now())));
+const scheduler = startScheduler(database.pool, config.timeZone, jobs, log);
+await new Promise((r) => setTimeout(r, Number(process.env.RUN_MS ?? 3000)));
+scheduler.stop();
+// A tick still running finishes before the pool closes.
+await new Promise((r) => setTimeout(r, 1500));
+await mailer.idle();
+await database.close();
+process.exit(0);
