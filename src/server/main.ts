@@ -73,7 +73,10 @@ async function main(cfg: Config) {
     }, 20_000).unref();
     try {
       scheduler.stop();
+      // Connections that fall idle while the answers in flight finish are closed as they do.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
       await app.close();
+      clearInterval(reaper);
       await listener.stop();
       await database.close();
       await embedded?.stop();

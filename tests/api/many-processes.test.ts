@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedToday } from '../../src/shared/time.js';
+import { usersWithSessions as bulkUsers } from '../helpers/bulk-users.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
@@ -54,19 +54,7 @@ function post(server: ServerProcess, url: string, body: unknown, cookie?: string
   });
 }
 
-/** Users with sessions of their own, made with SQL (argon2 for thousands would take minutes). */
-async function usersWithSessions(prefix: string, count: number): Promise<string[]> {
-  const ids = await database.db.execute<{ id: number }>(sql`
-    insert into users (nome, cognome, email, password_hash, is_residente)
-    select 'Utente', ${prefix} || g, ${prefix} || g || '@example.it', 'x', g % 2 = 0 from generate_series(1, ${count}::int) g
-    returning id`);
-  const tokens = ids.rows.map(() => randomBytes(32).toString('base64url'));
-  const rows = tokens.map((t, i) => ({ h: createHash('sha256').update(t).digest('hex'), u: ids.rows[i]!.id }));
-  await database.db.execute(sql`
-    insert into sessions (token_hash, user_id, kind, expires_at)
-    select r.h, r.u, 'session', now() + interval '1 day' from json_to_recordset(${JSON.stringify(rows)}::json) as r(h text, u int)`);
-  return tokens.map((t) => `bicielis_session=${t}`);
-}
+const usersWithSessions = async (prefix: string, count: number) => (await bulkUsers(database.db, prefix, count)).cookies;
 
 describe('rate limits are shared by every process', () => {
   it('10 failed logins for one email, spread over two processes, block the 11th on both', async () => {
