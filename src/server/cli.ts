@@ -139,7 +139,9 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 function printTables(out: CliContext['out'], summary: BackupSummary) {
   const width = Math.max(...summary.tables.map((t) => t.table.length));
-  for (const t of summary.tables) out(`  ${t.table.padEnd(width)}  ${String(t.rows).padStart(8)} righe  ${kB(t.bytes).padStart(12)}`);
+  for (const t of summary.tables) {
+    out(`  ${t.table.padEnd(width)}  ${String(t.rows).padStart(8)} ${t.rows === 1 ? 'riga ' : 'righe'}  ${kB(t.bytes).padStart(12)}`);
+  }
 }
 
 const dbBackup: Command = async (ctx, args) => {

@@ -197,7 +197,7 @@ describe('db restore', () => {
     try {
       const r = await run(database, 'db', 'restore', backupFile);
       expect(r.code, r.output).toBe(0);
-      expect(r.output).toMatch(/^ {2}prenotazioni +5 righe/m);
+      expect(r.output).toMatch(/^ {2}prenotazioni +5 righe +\d+\.\d kB$/m);
       expect(r.output).toMatch(new RegExp(`Ripristino completato .* \\d+ righe in ${Object.keys(seeded).length} tabelle`));
       expect(await digests(database)).toEqual(seeded);
       await expect.poll(() => payloads).toEqual(['restore']);
@@ -360,7 +360,7 @@ describe('the CLI as a process', () => {
       expect(b.stdout).toMatch(/Backup completato: .*cli\.bicielis\.gz — \d+ righe in \d+ tabelle, [\d.]+ kB compressi/);
       await scribble(target);
       const r = await cli('db', 'restore', file);
-      expect(r.stdout).toMatch(/^ {2}reports +1 righe/m);
+      expect(r.stdout).toMatch(/^ {2}reports +1 riga +\d+\.\d kB$/m);
       expect(r.stdout).toMatch(/Ripristino completato/);
       expect(await digests(target)).toEqual(original);
       await expect(cli('db', 'restore', path.join(dir, 'absent.gz'))).rejects.toMatchObject({
