@@ -297,7 +297,13 @@ export async function restoreDatabase(pool: pg.Pool, file: string): Promise<Back
   const stat = await fs.stat(file).catch(() => undefined);
   if (!stat?.isFile()) throw new BackupError(`File di backup non trovato: ${file}`);
   const lines = fileLines(file);
-  const header = checkHeader(parseJson(await nextLine(lines), "l'intestazione"));
+  let header: BackupHeader;
+  try {
+    header = checkHeader(parseJson(await nextLine(lines), "l'intestazione"));
+  } catch (err) {
+    await lines.return(undefined).catch(() => undefined);
+    throw err;
+  }
   const client = await pool.connect();
   const summary: TableSummary[] = [];
   try {
