@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../shared/constants.js';
 import { normaliseEmail } from '../shared/sigla.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { backupDatabase, BackupError, restoreDatabase, type BackupSummary } from './db/backup.js';
 import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
@@ -26,6 +27,11 @@ Comandi:
   admin create <email> <password> [nome] [cognome]  crea un amministratore
   report generate [AAAA-MM-GG] [--send]          genera (o rigenera) il report PDF del giorno (default: oggi
                                                  in TZ_APP); con --send lo invia a REPORT_EMAIL
+  db backup <file>                               salva tutto il database (incorporato o DATABASE_URL) in un file
+                                                 compresso; si può fare con l'app in funzione
+  db restore <file>                              sostituisce TUTTI i dati del database con quelli del backup, in
+                                                 una sola transazione (meglio con l'app ferma); lo schema deve
+                                                 avere le stesse migrazioni del backup
 `;
 
 class UsageError extends Error {}
@@ -129,6 +135,50 @@ const reportGenerate: Command = async (ctx, args) => {
   }
 };
 
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+function printTables(out: CliContext['out'], summary: BackupSummary) {
+  const width = Math.max(...summary.tables.map((t) => t.table.length));
+  for (const t of summary.tables) {
+    out(`  ${t.table.padEnd(width)}  ${String(t.rows).padStart(8)} ${t.rows === 1 ? 'riga ' : 'righe'}  ${kB(t.bytes).padStart(12)}`);
+  }
+}
+
+const dbBackup: Command = async (ctx, args) => {
+  const [file] = args;
+  if (!file || args.length > 1) throw new UsageError('Serve un solo argomento: il file di backup');
+  try {
+    const s = await backupDatabase(ctx.database.pool, file);
+    printTables(ctx.out, s);
+    ctx.out(
+      `Backup completato: ${file} — ${s.rows} righe in ${s.tables.length} tabelle, ${kB(s.fileBytes)} compressi, ` +
+        `${s.seconds.toFixed(2)} s (PostgreSQL ${s.header.serverVersion}, ${s.header.migrations.length} migrazioni)`,
+    );
+    return 0;
+  } catch (err) {
+    ctx.out(`Backup non riuscito, nessun file scritto: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+};
+
+const dbRestore: Command = async (ctx, args) => {
+  const [file] = args;
+  if (!file || args.length > 1) throw new UsageError('Serve un solo argomento: il file di backup');
+  try {
+    const s = await restoreDatabase(ctx.database.pool, file);
+    printTables(ctx.out, s);
+    ctx.out(
+      `Ripristino completato da ${file} (backup del ${s.header.createdAt}) — ${s.rows} righe in ${s.tables.length} tabelle, ` +
+        `${kB(s.fileBytes)} letti, ${s.seconds.toFixed(2)} s`,
+    );
+    return 0;
+  } catch (err) {
+    const why = err instanceof BackupError ? err.message : `errore del database: ${err instanceof Error ? err.message : String(err)}`;
+    ctx.out(`Ripristino non riuscito, nessuna modifica al database. ${why}`);
+    return 1;
+  }
+};
+
 const errorText = (o: object) => {
   const err = (o as { err?: unknown }).err;
   return err instanceof Error ? err.message : String(err);
@@ -139,6 +189,8 @@ export const COMMANDS: Record<string, Command> = {
   'bikes import': importCommand('Biciclette', importBikes),
   'admin create': adminCreate,
   'report generate': reportGenerate,
+  'db backup': dbBackup,
+  'db restore': dbRestore,
 };
 
 /** Runs one CLI command against a database; returns the exit code. Exported for tests. */
