@@ -4,7 +4,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BODY_LIMIT_BYTES } from '../shared/constants.js';
 import type { Clock } from './clock.js';
@@ -44,6 +44,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
   paymentProvider?: PaymentProvider;
+  /** Told of every route as it is registered (tests list the whole API from the app itself). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -62,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log);
   const payments =
     deps.paymentProvider ?? paymentProviderFromConfig(deps.config, deps.database.db, deps.clock, app.log);
