@@ -3,7 +3,7 @@ import { buildApp, type AppDeps } from '../../src/server/app.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { createTestDatabase } from './db.js';
-import { collectingLogger, noteRequestSecrets, noteResponseSecrets } from './leak-scan.js';
+import { collectingLogger, FUZZ_HEADER, noteRequestSecrets, noteResponseSecrets, noteSecret } from './leak-scan.js';
 
 export const TEST_NOW = new Date('2026-11-21T09:00:00Z');
 
@@ -57,7 +57,15 @@ export async function createTestApp(
       }
     },
   });
-  app.addHook('preHandler', async (request) => noteRequestSecrets(request.cookies, request.body));
+  // Passwords and secret keys of the configuration must not show up either.
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (/PASSWORD|SECRET/.test(key)) noteSecret(value);
+  }
+  app.addHook('preHandler', async (request) => {
+    // A fuzzed body's "password" is hostile input, not a credential: it may well be echoed
+    // legitimately elsewhere (the same string fuzzed into a name), so it is not noted.
+    noteRequestSecrets(request.cookies, request.headers[FUZZ_HEADER] ? undefined : request.body);
+  });
   app.addHook('onSend', async (_request, reply) => noteResponseSecrets(reply.getHeader('set-cookie')));
   options.register?.(app);
   await app.ready();

@@ -14,6 +14,9 @@ export const collectedLogLines: string[] = [];
 /** Values that must appear nowhere: tokens issued or used, plaintext passwords. */
 export const knownSecrets = new Set<string>([DEFAULT_PASSWORD]);
 
+/** Header of the fuzz's requests: their body passwords are hostile input, not credentials. */
+export const FUZZ_HEADER = 'x-test-fuzz';
+
 /** Short strings would match by chance (a fuzzed password "abc"): only these are noted. */
 const MIN_SECRET_LENGTH = 10;
 
@@ -30,7 +33,7 @@ export function collectingLogger(level: string = process.env.TEST_LOG_LEVEL ?? '
 const PATTERNS: [string, RegExp][] = [
   ['password hash', /\$argon2(?:id|i|d)\$/],
   ['Stripe secret key', /\b[sr]k_(?:test|live)_[A-Za-z0-9]{6,}/],
-  ['Stripe webhook secret', /\bwhsec_[A-Za-z0-9]{6,}/],
+  ['Stripe webhook secret', /\bwhsec_[A-Za-z0-9_]{6,}/],
   ['stack trace', /"stack"\s*:|(?:\\n|\n)\s+at\s+\S.*:\d+:\d+/],
   // SQL as the app's driver writes it (drizzle quotes identifiers): a fuzzed "' OR 1=1 --"
   // echoed in a logged URL is not SQL text of the app.
