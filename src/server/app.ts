@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandler } from './http/errors.js';
+import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
 import { pageFor } from './http/pages.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -62,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../src/server/db/schema.js';
-import { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
+import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { capturingMailer, person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
