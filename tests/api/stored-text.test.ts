@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../src/server/modules/reports/service.js';
 import { capturingMailer, person } from '../helpers/admin-fixtures.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
-import { addBike, bookThroughApi, sessionUser } from '../helpers/booking-fixtures.js';
+import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';
 import { pdfPages } from '../helpers/pdf-text.js';
 import { reportBikes, reportUsers, seedBookings } from '../helpers/report-fixtures.js';
 
