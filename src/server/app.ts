@@ -4,14 +4,14 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BODY_LIMIT_BYTES } from '../shared/constants.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandler } from './http/errors.js';
+import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './http/pages.js';
@@ -45,6 +45,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
   paymentProvider?: PaymentProvider;
+  /** Told of every route as it is registered (tests list the whole API from the app itself). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -64,7 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // While the server drains (SIGTERM), a request that arrives on a connection still open is
     // answered as usual rather than with a 503 (issue 12: no 5xx on a clean stop); see below.
     return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // Draining: from the moment close() starts, every answer (those in flight included) says
   // `Connection: close`, so each keep-alive connection ends with its last answer instead of

@@ -3,6 +3,7 @@ import { buildApp, type AppDeps } from '../../src/server/app.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { createTestDatabase } from './db.js';
+import { collectingLogger, FUZZ_HEADER, noteRequestSecrets, noteResponseSecrets, noteSecret } from './leak-scan.js';
 
 export const TEST_NOW = new Date('2026-11-21T09:00:00Z');
 
@@ -25,18 +26,52 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-/** The real app on a database of its own, with a clock that stands still at TEST_NOW. */
+/** One registered route of the app (its method and full URL, e.g. `DELETE /api/prenotazioni/:id`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+/**
+ * The real app on a database of its own, with a clock that stands still at TEST_NOW.
+ * It logs (pino, level debug) into the test file's collector, and notes every token and
+ * password that goes through it, for the leak scan after the file (tests/helpers/leak-scan.ts).
+ * `routes` lists every route the app registered, as Fastify's onRoute saw it.
+ */
 export async function createTestApp(
   options: { env?: Record<string, string>; deps?: Partial<AppDeps>; register?: (app: FastifyInstance) => void } = {},
-): Promise<TestContext> {
+): Promise<TestContext & { routes: RouteEntry[] }> {
   const database = await createTestDatabase();
   const clock = new ManualClock(TEST_NOW);
   const config = testConfig(options.env);
-  const app = await buildApp({ config, database, clock, logger: false, ...options.deps });
+  const routes: RouteEntry[] = [];
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    logger: collectingLogger(),
+    ...options.deps,
+    onRoute: (route) => {
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+        routes.push({ method, url: route.url });
+      }
+    },
+  });
+  // Passwords and secret keys of the configuration must not show up either.
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (/PASSWORD|SECRET/.test(key)) noteSecret(value);
+  }
+  app.addHook('preHandler', async (request) => {
+    // A fuzzed body's "password" is hostile input, not a credential: it may well be echoed
+    // legitimately elsewhere (the same string fuzzed into a name), so it is not noted.
+    noteRequestSecrets(request.cookies, request.headers[FUZZ_HEADER] ? undefined : request.body);
+  });
+  app.addHook('onSend', async (_request, reply) => noteResponseSecrets(reply.getHeader('set-cookie')));
   options.register?.(app);
   await app.ready();
   return {
     app,
+    routes,
     clock,
     config,
     database,

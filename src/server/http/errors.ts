@@ -48,6 +48,9 @@ function mapDatabaseError(err: unknown): AppError | undefined {
   if (code === '23514' || code === '22P02' || code === '22007' || code === '22008' || code === '22001') {
     return badRequest('Dati non validi', 'INVALID_DATA');
   }
+  // A NUL character (JSON allows "\u0000") or one the database's encoding cannot hold: the
+  // text cannot be stored or compared, so it is invalid input, not a server error.
+  if (code === '22021' || code === '22P05') return badRequest('Dati non validi: il testo contiene caratteri non ammessi', 'INVALID_DATA');
   return undefined;
 }
 
@@ -67,6 +70,17 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Il corpo della richiesta JSON è vuoto'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'JSON non valido'],
 };
+
+/**
+ * Errors Fastify raises before any route runs (a URL that is not valid percent-encoding),
+ * which the error handler never sees: Fastify's own answer is English and echoes the URL.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.status(400).send({ message: 'Indirizzo della richiesta non valido', code: 'BAD_URL' });
+  }
+  return reply.status(400).send({ message: 'Richiesta non valida', code: 'BAD_REQUEST' });
+}
 
 /** Turns any error into behaviour.md §4's JSON body. 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance) {

@@ -1,0 +1,286 @@
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reports } from '../../src/server/db/schema.js';
+import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
+import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { capturingMailer, person } from '../helpers/admin-fixtures.js';
+import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
+import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
+import { bookThroughApi } from '../helpers/booking-fixtures.js';
+import { tableDigests } from '../helpers/db-digest.js';
+import { createResident, createUser } from '../helpers/factories.js';
+import { findLeaks } from '../helpers/leak-scan.js';
+
+/**
+ * Every /api route the app registers × {anonymous, the resource's owner, another user, an
+ * admin}, with valid requests on real fixtures (fresh for each case), so that the status
+ * shows authorisation, not validation. The table below is written by hand from
+ * behaviour.md (§4: 401 anonymous, 403 not allowed, 404 for another user's booking or
+ * payment; §8/§9: admin routes 401/403) and must name exactly the routes the app has.
+ */
+
+type Role = 'anonymous' | 'user' | 'other' | 'admin';
+const ROLES: Role[] = ['anonymous', 'user', 'other', 'admin'];
+
+interface Fixtures {
+  cookies: Record<Role, string | null>;
+  ownerId: number;
+  ownerEmail: string;
+  ownerPassword: string;
+  targetId: number;
+  bikeId: number;
+  freeBikeId: number;
+  bookingId: number;
+  targetBookingId: number;
+  intentId: string;
+  clientSecret: string;
+  checkoutId: string;
+  reportId: number;
+  sigla: string;
+  webhookSignature: (payload: string) => Promise<string>;
+}
+
+interface Req {
+  url: string;
+  payload?: string | object;
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  request: (f: Fixtures) => Req;
+  expect: Record<Role, number>;
+}
+
+const PUBLIC = { anonymous: 200, user: 200, other: 200, admin: 200 };
+const LOGGED_IN = { anonymous: 401, user: 200, other: 200, admin: 200 };
+/** The resource (booking, payment, checkout) is the user's: anyone else gets 404 (§4). */
+const OWNER_ONLY = { anonymous: 401, user: 200, other: 404, admin: 404 };
+const ADMIN_ONLY = { anonymous: 401, user: 403, other: 403, admin: 200 };
+const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
+const WEBHOOK_EVENT = JSON.stringify({ id: 'evt_matrix_1', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1' } } });
+
+const MATRIX: Record<string, Row> = {
+  'GET /api/health': { request: () => ({ url: '/api/health' }), expect: PUBLIC },
+  'GET /api/config': { request: () => ({ url: '/api/config' }), expect: PUBLIC },
+  // Public (§5); a logged-in browser registering gets a new session like anyone else.
+  'POST /api/register': {
+    request: () => ({ url: '/api/register', payload: { nome: 'Nuovo', cognome: 'Iscritto', email: 'nuovo.iscritto@example.it', password: 'Nuova-Password-1' } }),
+    expect: { anonymous: 201, user: 201, other: 201, admin: 201 },
+  },
+  'POST /api/login': {
+    request: (f) => ({ url: '/api/login', payload: { email: f.ownerEmail, password: f.ownerPassword } }),
+    expect: PUBLIC,
+  },
+  'POST /api/logout': { request: () => ({ url: '/api/logout' }), expect: PUBLIC },
+  'GET /api/user': { request: () => ({ url: '/api/user' }), expect: LOGGED_IN },
+  'GET /api/current-user': { request: () => ({ url: '/api/current-user' }), expect: LOGGED_IN },
+  'GET /api/validate-sigla/:code': { request: (f) => ({ url: `/api/validate-sigla/${f.sigla}` }), expect: PUBLIC },
+  // Always 200, the same body whether the email exists or not (§5).
+  'POST /api/reset-password': { request: (f) => ({ url: '/api/reset-password', payload: { email: f.ownerEmail } }), expect: PUBLIC },
+  // Only the user's own session (or their grant cookie): anyone else 403, nothing changes (§5).
+  'POST /api/change-password': {
+    request: (f) => ({ url: '/api/change-password', payload: { userId: f.ownerId, newPassword: 'Cambiata-Ora-2026' } }),
+    expect: { anonymous: 403, user: 200, other: 403, admin: 403 },
+  },
+  'GET /api/biciclette': { request: () => ({ url: '/api/biciclette' }), expect: LOGGED_IN },
+  'POST /api/biciclette/available': {
+    request: () => ({ url: '/api/biciclette/available', payload: { dataPrenotazione: '2026-11-22', orarioInizio: '14:00', orarioFine: '15:00' } }),
+    expect: LOGGED_IN,
+  },
+  'GET /api/prenotazioni/user': { request: () => ({ url: '/api/prenotazioni/user' }), expect: LOGGED_IN },
+  // The owner already has an active booking (the fixture): 409 "Hai già una prenotazione attiva".
+  'POST /api/prenotazioni': {
+    request: (f) => ({ url: '/api/prenotazioni', payload: { dataPrenotazione: '2026-11-22', orarioInizio: '14:00', orarioFine: '15:00', biciId: f.freeBikeId } }),
+    expect: { anonymous: 401, user: 409, other: 201, admin: 201 },
+  },
+  'DELETE /api/prenotazioni/:id': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}` }), expect: OWNER_ONLY },
+  // No login, no role: a verified signature is what authorises (§7); without one, 400.
+  'POST /api/payments/webhook': {
+    request: () => ({ url: '/api/payments/webhook', payload: WEBHOOK_EVENT, headers: { 'content-type': 'application/json' } }),
+    expect: PUBLIC,
+  },
+  'POST /api/create-payment-intent': { request: (f) => ({ url: '/api/create-payment-intent', payload: { bookingId: f.bookingId } }), expect: OWNER_ONLY },
+  // The owner's intent is not paid yet: 409 (§7 "otherwise 400/409"); not the owner: 404.
+  'POST /api/confirm-payment': {
+    request: (f) => ({ url: '/api/confirm-payment', payload: { paymentIntentId: f.intentId, bookingId: f.bookingId } }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
+  'POST /api/external-bookings/:bookingId/payment': { request: (f) => ({ url: `/api/external-bookings/${f.bookingId}/payment` }), expect: OWNER_ONLY },
+  'POST /api/payments/simulated/intents/:intentId/confirm': {
+    request: (f) => ({ url: `/api/payments/simulated/intents/${f.intentId}/confirm`, payload: { ...CARD, clientSecret: f.clientSecret } }),
+    expect: OWNER_ONLY,
+  },
+  'GET /api/payments/simulated/checkout/:sessionId': { request: (f) => ({ url: `/api/payments/simulated/checkout/${f.checkoutId}` }), expect: OWNER_ONLY },
+  'POST /api/payments/simulated/checkout/:sessionId/pay': {
+    request: (f) => ({ url: `/api/payments/simulated/checkout/${f.checkoutId}/pay`, payload: CARD }),
+    expect: OWNER_ONLY,
+  },
+  'GET /api/reports': { request: () => ({ url: '/api/reports' }), expect: ADMIN_ONLY },
+  'GET /api/reports/download/:id': { request: (f) => ({ url: `/api/reports/download/${f.reportId}` }), expect: ADMIN_ONLY },
+  'GET /api/admin/summary': { request: () => ({ url: '/api/admin/summary' }), expect: ADMIN_ONLY },
+  'GET /api/admin/prenotazioni': { request: () => ({ url: '/api/admin/prenotazioni?page=1&pageSize=10&stato=attiva&q=a' }), expect: ADMIN_ONLY },
+  'DELETE /api/admin/prenotazioni/:id': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.targetBookingId}` }), expect: ADMIN_ONLY },
+  'GET /api/admin/users': { request: () => ({ url: '/api/admin/users?page=1&pageSize=10' }), expect: ADMIN_ONLY },
+  'PUT /api/admin/users/:id': {
+    request: (f) => ({
+      url: `/api/admin/users/${f.targetId}`,
+      payload: { nome: 'Cambiato', cognome: 'Nome', email: 'cambiato@example.it', ruolo: 'user', isResidente: true, attiva: true },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'DELETE /api/admin/users/:id': { request: (f) => ({ url: `/api/admin/users/${f.targetId}` }), expect: ADMIN_ONLY },
+  'GET /api/admin/biciclette': { request: () => ({ url: '/api/admin/biciclette' }), expect: ADMIN_ONLY },
+  'PUT /api/admin/biciclette/:id': { request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}`, payload: { stato: 'manutenzione' } }), expect: ADMIN_ONLY },
+  'POST /api/admin/biciclette': {
+    request: () => ({ url: '/api/admin/biciclette', payload: { numero: 'M-1', modello: 'City Bike' } }),
+    expect: { ...ADMIN_ONLY, admin: 201 },
+  },
+  'POST /api/admin/import-residents': { request: () => ({ url: '/api/admin/import-residents' }), expect: ADMIN_ONLY },
+  'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
+  'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
+};
+
+let ctx: TestContext & { routes: RouteEntry[] };
+const apiRoutes = () => ctx.routes.filter((r) => r.url.startsWith('/api/'));
+const key = (r: RouteEntry) => `${r.method} ${r.url}`;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Matrice-2026' }, deps: { mailer: capturingMailer() } });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+async function fixtures(): Promise<Fixtures> {
+  const db = ctx.database.db;
+  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
+    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
+  const owner = await createUser(db, { isResidente: false });
+  const { token } = await createSession(db, owner.id, 'session', ctx.clock.now());
+  const ownerCookie = `bicielis_session=${token}`;
+  const other = await person(ctx, { residente: false });
+  const admin = await person(ctx, { ruolo: 'admin' });
+  const target = await person(ctx);
+  const resident = await createResident(db);
+  const bikeId = await insertBike(db);
+  const freeBikeId = await insertBike(db);
+  const bookingId = await bookThroughApi(ctx.app, { id: owner.id, cookie: ownerCookie }, bikeId);
+  const targetBookingId = await insertBooking(db, { userId: target.id, biciId: freeBikeId, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'completata' });
+  const asOwner = (url: string, payload?: object) =>
+    ctx.app.inject({ method: 'POST', url, headers: { cookie: ownerCookie }, ...(payload ? { payload } : {}) });
+  const intent = (await asOwner('/api/create-payment-intent', { bookingId })).json();
+  const checkout = (await asOwner(`/api/external-bookings/${bookingId}/payment`)).json();
+  const checkoutId = /cs_sim_[A-Za-z0-9]+/.exec(checkout.paymentUrl)![0];
+  const [report] = await db
+    .insert(reports)
+    .values({ fileName: 'Report_BiciElis_2026-11-20.pdf', reportDate: '2026-11-20', pdf: Buffer.from('%PDF-1.4\n%%EOF\n'), fileSize: 15 })
+    .returning({ id: reports.id });
+  const provider = ctx.app.deps.payments as SimulatedProvider;
+  const secret = await provider.signingSecret();
+  return {
+    cookies: { anonymous: null, user: ownerCookie, other: other.cookie, admin: admin.cookie },
+    ownerId: owner.id,
+    ownerEmail: owner.email,
+    ownerPassword: owner.password,
+    targetId: target.id,
+    bikeId,
+    freeBikeId,
+    bookingId,
+    targetBookingId,
+    intentId: intent.paymentIntentId,
+    clientSecret: intent.clientSecret,
+    checkoutId,
+    reportId: report!.id,
+    sigla: resident.sigla,
+    webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+  };
+}
+
+describe('the authorisation matrix', () => {
+  it('has a row for every /api route the app registers, and no row for a route it does not', () => {
+    const registered = new Set(apiRoutes().filter((r) => r.method !== 'HEAD').map(key));
+    expect(registered.size).toBeGreaterThan(30);
+    expect([...registered].filter((k) => !(k in MATRIX)), 'routes without a row').toEqual([]);
+    expect(Object.keys(MATRIX).filter((k) => !registered.has(k)), 'rows without a route').toEqual([]);
+    // HEAD routes are Fastify's mirrors of GET routes: each must have its GET row.
+    const heads = apiRoutes().filter((r) => r.method === 'HEAD');
+    expect(heads.filter((r) => !(`GET ${r.url}` in MATRIX))).toEqual([]);
+  });
+
+  it('fails when a registered route has no row (the check is not blind)', () => {
+    const withExtra = [...apiRoutes(), { method: 'PATCH', url: '/api/prenotazioni/:id' }];
+    expect(withExtra.filter((r) => r.method !== 'HEAD').map(key).filter((k) => !(k in MATRIX))).toEqual(['PATCH /api/prenotazioni/:id']);
+  });
+
+  const cases = () =>
+    apiRoutes().flatMap((route) => {
+      const row = MATRIX[key(route)] ?? MATRIX[`GET ${route.url}`];
+      return row ? ROLES.map((role) => ({ route, role, row })) : [];
+    });
+
+  it('answers each route and role with the expected status; a refusal writes nothing and says why in Italian', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    // Fixtures are made again only when a case changed the database (most cases are
+    // refusals or reads): the same state for every case, at a fraction of the cost.
+    let current: { f: Fixtures; digest: string } | undefined;
+    for (const { route, role, row } of cases()) {
+      const before = await tableDigests(ctx.database.db);
+      if (!current || JSON.stringify(before) !== current.digest) {
+        const f = await fixtures();
+        current = { f, digest: JSON.stringify(await tableDigests(ctx.database.db)) };
+      }
+      const f = current.f;
+      const req = row.request(f);
+      const headers: Record<string, string> = { ...req.headers };
+      const cookie = f.cookies[role];
+      if (cookie) headers.cookie = cookie;
+      if (route.url === '/api/payments/webhook') headers['stripe-signature'] = await f.webhookSignature(req.payload as string);
+      const res = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: req.url,
+        headers,
+        ...(req.payload !== undefined ? { payload: req.payload } : {}),
+      });
+      checked += 1;
+      const label = `${route.method} ${req.url} as ${role}`;
+      const expected = row.expect[role];
+      if (res.statusCode !== expected) {
+        failures.push(`${label}: ${res.statusCode} (expected ${expected}) ${res.body.slice(0, 200)}`);
+        continue;
+      }
+      const leaks = findLeaks(res.body);
+      if (leaks.length) failures.push(`${label}: leaks ${JSON.stringify(leaks)}`);
+      if (res.statusCode >= 400 && route.method !== 'HEAD') {
+        const message = (res.json() as { message?: unknown }).message;
+        if (typeof message !== 'string' || message.length === 0) failures.push(`${label}: no message`);
+        if ([401, 403, 404].includes(res.statusCode)) {
+          const after = await tableDigests(ctx.database.db);
+          if (JSON.stringify(after) !== current.digest) failures.push(`${label}: a refused request wrote to the database`);
+        }
+        if (res.statusCode === 401 && message !== 'Non autenticato') failures.push(`${label}: 401 says ${String(message)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBe(apiRoutes().length * ROLES.length);
+  }, 120_000);
+
+  it('the webhook without a valid signature: 400 for everyone, nothing changes', async () => {
+    for (const role of ROLES) {
+      const f = await fixtures();
+      const before = await tableDigests(ctx.database.db);
+      for (const signature of [undefined, 't=1,v1=deadbeef']) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/payments/webhook',
+          payload: WEBHOOK_EVENT,
+          headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}), ...(f.cookies[role] ? { cookie: f.cookies[role] } : {}) },
+        });
+        expect(res.statusCode, role).toBe(400);
+        expect(res.json().message).toBe('Firma non valida');
+      }
+      expect(await tableDigests(ctx.database.db)).toEqual(before);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,20 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../src/server/db/client.js';
+
+/**
+ * One md5 per table of the public schema, over all its rows (as text, in a fixed order), in
+ * one round trip: two equal digests mean no row was written, changed or deleted.
+ */
+export async function tableDigests(db: Db, exclude: readonly string[] = []): Promise<Record<string, string>> {
+  const tables = (
+    await db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)
+  ).rows
+    .map((r) => r.tablename)
+    .filter((t) => !exclude.includes(t));
+  const parts = tables.map(
+    (t) =>
+      `select '${t}' as t, md5(coalesce(string_agg(x::text, ',' order by x::text), '')) as d from public."${t}" x`,
+  );
+  const rows = (await db.execute<{ t: string; d: string }>(sql.raw(parts.join(' union all ')))).rows;
+  return Object.fromEntries(rows.map((r) => [r.t, r.d]));
+}
