@@ -49,7 +49,7 @@ describe('findLeaks', () => {
   });
 });
 
-describe('the logger writes errors without stack or SQL', () => {
+describe('the logger writes errors without SQL, with the stack’s frames', () => {
   it('a driver error wrapped by drizzle: its cause message, code and constraint only', () => {
     const cause = Object.assign(new Error('duplicate key value violates unique constraint "users_email_unique"'), {
       code: '23505',
@@ -64,12 +64,17 @@ describe('the logger writes errors without stack or SQL', () => {
       message: 'duplicate key value violates unique constraint "users_email_unique"',
       code: '23505',
       constraint: 'users_email_unique',
+      stack: expect.stringMatching(/^\s+at .*leak-scan\.test\.ts:\d+:\d+/),
     });
     const before = collectedLogLines.length;
     collectingLogger('info').error({ err: wrapped }, 'unhandled error');
     const line = collectedLogLines.splice(before)[0]!;
     expect(line).toContain('users_email_unique');
-    expect(findLeaks(line, [])).toEqual([]);
+    expect(findLeaks(line, [], { inLog: true })).toEqual([]);
+    expect(line).not.toContain('Failed query');
+    expect(line).not.toContain('a@b.it');
+    // A response with the same stack would be caught.
+    expect(findLeaks(line, []).map((l) => l.what)).toEqual(['stack trace']);
     // Without the serializer the same line would be caught (the scanner is not blind).
     expect(findLeaks(JSON.stringify({ err: { message: wrapped.message, stack: wrapped.stack } }), []).length).toBeGreaterThan(0);
   });

@@ -45,11 +45,15 @@ export interface Leak {
   excerpt: string;
 }
 
-/** Every secret or internal detail found in `text` (empty when clean). */
-export function findLeaks(text: string, secrets: Iterable<string> = knownSecrets): Leak[] {
+/**
+ * Every secret or internal detail found in `text` (empty when clean). A log line may carry a
+ * stack's frames (`inLog`: the operator needs them behind a 500); a response never.
+ */
+export function findLeaks(text: string, secrets: Iterable<string> = knownSecrets, options: { inLog?: boolean } = {}): Leak[] {
   const leaks: Leak[] = [];
   const excerpt = (at: number) => text.slice(Math.max(0, at - 60), at + 80);
   for (const [what, pattern] of PATTERNS) {
+    if (options.inLog && what === 'stack trace') continue;
     const m = pattern.exec(text);
     if (m) leaks.push({ what, excerpt: excerpt(m.index) });
   }
