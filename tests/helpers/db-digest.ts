@@ -18,3 +18,10 @@ export async function tableDigests(db: Db, exclude: readonly string[] = []): Pro
   const rows = (await db.execute<{ t: string; d: string }>(sql.raw(parts.join(' union all ')))).rows;
   return Object.fromEntries(rows.map((r) => [r.t, r.d]));
 }
+
+/**
+ * Tables a refused request may write, by design: the rate-limit counters (decision 021)
+ * count attempts, refused ones above all (a limited route counts every request before it is
+ * validated, a failed login counts after). Everything else must stay as it was.
+ */
+export const WRITTEN_BY_REFUSALS = ['rate_limits'] as const;
