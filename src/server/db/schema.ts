@@ -96,6 +96,8 @@ export const biciclette = pgTable(
 );
 
 export const BOOKING_STATES = ['attiva', 'completata', 'cancellata'] as const;
+/** Why a booking was cancelled: by its owner, by an admin, its payment hold ran out, never picked up. */
+export const CANCELLATION_REASONS = ['utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro'] as const;
 
 /**
  * Bookings. `dataPrenotazione`/`orarioInizio`/`orarioFine` are what the person chose
@@ -124,11 +126,31 @@ export const prenotazioni = pgTable(
      * at insert (drizzle/0005_stats.sql), read by the statistics (decision 017).
      */
     residente: boolean('residente').notNull().default(false),
+    /** The ride (decision 022): when the owner took the bike (`Ritirata`) and brought it back. */
+    ritirataAt: tstz('ritirata_at'),
+    riconsegnataAt: tstz('riconsegnata_at'),
+    /** Why a `cancellata` booking was cancelled (null for bookings cancelled before issue 13). */
+    motivoCancellazione: text('motivo_cancellazione', { enum: CANCELLATION_REASONS }),
+    /** When each reminder / overdue notice went out: each is sent once, claimed by an UPDATE. */
+    promemoriaInizioAt: tstz('promemoria_inizio_at'),
+    promemoriaFineAt: tstz('promemoria_fine_at'),
+    ritardoAvvisatoAt: tstz('ritardo_avvisato_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('prenotazioni_window', sql`${t.inizio} < ${t.fine}`),
+    // A bike cannot be returned before it was taken; a returned booking is completed.
+    check(
+      'prenotazioni_riconsegna_dopo_ritiro',
+      sql`${t.riconsegnataAt} is null or (${t.ritirataAt} is not null and ${t.riconsegnataAt} >= ${t.ritirataAt} and ${t.stato} = 'completata')`,
+    ),
+    // Taken only while the booking was (or is) active: not for a cancelled one.
+    check('prenotazioni_ritiro_non_cancellata', sql`${t.ritirataAt} is null or ${t.stato} <> 'cancellata' or ${t.motivoCancellazione} = 'admin'`),
+    check(
+      'prenotazioni_motivo_valid',
+      sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro'))`,
+    ),
     check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata')`),
     check('prenotazioni_orari_format', sql`${t.orarioInizio} ~ '^[0-2][0-9]:[0-5][0-9]$' and ${t.orarioFine} ~ '^[0-2][0-9]:[0-5][0-9]$'`),
     check('prenotazioni_destinazione_length', sql`${t.destinazione} is null or length(${t.destinazione}) <= 200`),
@@ -418,3 +440,68 @@ export const jobRuns = pgTable(
     check('job_runs_finished_after_start', sql`${t.finishedAt} is null or ${t.finishedAt} >= ${t.startedAt}`),
   ],
 );
+
+export const DAMAGE_CATEGORIES = ['freni', 'ruote', 'catena', 'luci', 'telaio', 'altro'] as const;
+
+/**
+ * Damage reported when a bike is returned (decision 022): the bike goes to `manutenzione`
+ * and the admins are emailed. `risoltaAt` is set by an admin when the bike is repaired.
+ */
+export const segnalazioniDanni = pgTable(
+  'segnalazioni_danni',
+  {
+    id: serial('id').primaryKey(),
+    prenotazioneId: integer('prenotazione_id').references(() => prenotazioni.id, { onDelete: 'set null' }),
+    biciId: integer('bici_id')
+      .notNull()
+      .references(() => biciclette.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    categoria: text('categoria', { enum: DAMAGE_CATEGORIES }).notNull(),
+    descrizione: text('descrizione').notNull(),
+    createdAt: createdAt(),
+    risoltaAt: tstz('risolta_at'),
+  },
+  (t) => [
+    check('segnalazioni_categoria_valid', sql`${t.categoria} in ('freni', 'ruote', 'catena', 'luci', 'telaio', 'altro')`),
+    check('segnalazioni_descrizione_length', sql`length(${t.descrizione}) between 1 and 500`),
+    uniqueIndex('segnalazioni_una_per_prenotazione').on(t.prenotazioneId),
+    index('segnalazioni_aperte_idx').on(t.createdAt).where(sql`${t.risoltaAt} is null`),
+  ],
+);
+
+/** A user's choices of the profile page (decision 022): reminders, and the private calendar feed. */
+export const preferenzeUtente = pgTable('preferenze_utente', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  promemoria: boolean('promemoria').notNull().default(true),
+  /** SHA-256 of the calendar feed's token (the token itself is shown once, in the URL). */
+  calendarioTokenHash: text('calendario_token_hash').unique(),
+  updatedAt: updatedAt(),
+});
+
+/** Web-push subscriptions of the installed app (one per browser), for the reminders. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+);
+
+/**
+ * Settings the app makes for itself once and every process shares (decision 022): the web-push
+ * VAPID key pair when VAPID_* are not configured. One row per key.
+ */
+export const impostazioni = pgTable('impostazioni', {
+  chiave: text('chiave').primaryKey(),
+  valore: text('valore').notNull(),
+  createdAt: createdAt(),
+});
