@@ -18,13 +18,16 @@ import { pageFor } from './http/pages.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
+import { createPushSender } from './integrations/push.js';
 import type { Logger } from './logger.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
+import { calendarRoutes } from './modules/calendar/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
+import { profileRoutes } from './modules/profile/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -47,11 +50,19 @@ export interface AppDeps {
   paymentProvider?: PaymentProvider;
   /** Told of every route as it is registered (tests list the whole API from the app itself). */
   onRoute?: (route: RouteOptions) => void;
+  /** Web-push notifications; default: the web-push sender of integrations/push.ts (VAPID keys from the configuration or the database). */
+  push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps & { mailer: Mailer; payments: PaymentProvider };
+    deps: AppDeps & {
+      mailer: Mailer;
+      payments: PaymentProvider;
+      push: NonNullable<AppDeps['push']>;
+      /** The VAPID public key browsers subscribe with; null when it cannot be had (push not offered). */
+      pushPublicKey: () => Promise<string | null>;
+    };
   }
 }
 
@@ -86,7 +97,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log);
   const payments =
     deps.paymentProvider ?? paymentProviderFromConfig(deps.config, deps.database.db, deps.clock, app.log);
-  app.decorate('deps', { ...deps, mailer, payments });
+  const pushSender = createPushSender({ db: deps.database.db, config: deps.config, log: app.log });
+  const push = deps.push ?? pushSender;
+  // The key is the same whichever sender is used: the configured pair or the stored one.
+  const pushPublicKey = () =>
+    pushSender.publicKey().catch((err: unknown) => {
+      app.log.warn({ err }, 'chiave VAPID non disponibile: notifiche push non offerte');
+      return null;
+    });
+  app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey });
   // Emails still leaving in the background finish first; a mailer we made is released.
   app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);
@@ -114,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
   await app.register(reportRoutes, { prefix: '/api' });
+  await app.register(profileRoutes, { prefix: '/api' });
+  await app.register(calendarRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(statsRoutes, { prefix: '/api/admin/stats' });
 

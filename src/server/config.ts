@@ -53,6 +53,16 @@ const envSchema = z.object({
   BOOKING_HORIZON_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
   PAYMENT_HOLD_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(30)),
   TRUST_PROXY: optional(booleanFromEnv),
+  // Web push (decision 022): the VAPID key pair as `npx web-push generate-vapid-keys` prints it.
+  VAPID_PUBLIC_KEY: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'deve essere una chiave pubblica VAPID (65 byte in base64url, 87 caratteri)'),
+  ),
+  VAPID_PRIVATE_KEY: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'deve essere una chiave privata VAPID (32 byte in base64url, 43 caratteri)'),
+  ),
+  VAPID_SUBJECT: optional(
+    z.string().regex(/^(?:mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'deve essere mailto:indirizzo oppure un URL https://'),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -86,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new ConfigError(['ADMIN_EMAIL, ADMIN_PASSWORD: vanno impostate entrambe o nessuna']);
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(['VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: vanno impostate entrambe o nessuna']);
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -121,6 +134,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
+    /** Configured VAPID key pair; absent = one made once and kept in `impostazioni` (integrations/push.ts). */
+    vapid:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
+    /** Who runs the push sender, for the push services: VAPID_SUBJECT, else mailto: the MAIL_FROM address. */
+    vapidSubject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM.trim()}`,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -47,9 +47,43 @@ export function serializeError(value: unknown): LoggedError | unknown {
   };
 }
 
+/** The calendar feed's token is in its path (decision 022): logged URLs show `***` instead. */
+const CALENDAR_FEED_PATH = /(\/api\/calendario\/)[^?#]*/gi;
+
+/** A request URL as a log line may show it: the calendar feed's token masked. */
+export function maskUrl(url: string): string {
+  return url.replace(CALENDAR_FEED_PATH, '$1***');
+}
+
+interface LoggableRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * The `req` of a log line: Fastify's own request serializer (method, url, version, host,
+ * remote address and port), with the URL masked by maskUrl. Fastify lets the logger
+ * instance's serializers override its defaults, so this one is used for every request line.
+ */
+export function serializeRequest(req: LoggableRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? maskUrl(req.url) : req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /**
  * JSON logs on stdout (pino), or on `destination` (tests collect them). Secrets in requests
- * are never written; errors are written without SQL (serializeError).
+ * are never written, nor the calendar feed's token (serializeRequest); errors are written
+ * without SQL (serializeError).
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
@@ -58,7 +92,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       remove: true,
     },
-    serializers: { err: serializeError, error: serializeError },
+    serializers: { err: serializeError, error: serializeError, req: serializeRequest },
   };
   return destination ? pino(options, destination) : pino(options);
 }

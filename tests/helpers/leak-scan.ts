@@ -75,7 +75,7 @@ export function noteRequestSecrets(cookies: Record<string, string | undefined>, 
   for (const value of Object.values(cookies)) noteSecret(value);
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
-    for (const key of ['password', 'newPassword']) noteSecret(b[key]);
+    for (const key of ['password', 'newPassword', 'passwordAttuale', 'nuovaPassword']) noteSecret(b[key]);
   }
 }
 

@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { biciclette, preferenzeUtente, prenotazioni } from '../../db/schema.js';
+import { buildCalendar, type CalendarEvent } from './ical.js';
+
+/** The feed shows the bookings of the last 90 days and every future one. */
+export const FEED_PAST_DAYS = 90;
+
+/** A new calendar-feed token: 32 random bytes, base64url (43 characters). Shown once, in the URL. */
+export function newCalendarToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What the database keeps of a feed token: its SHA-256, hex. */
+export function hashCalendarToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export const calendarFeedUrl = (publicUrl: string, token: string) => `${publicUrl}/api/calendario/${token}`;
+
+/** The user whose feed this token opens, or null (unknown or revoked). */
+export async function userOfCalendarToken(db: Db, token: string): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: preferenzeUtente.userId })
+    .from(preferenzeUtente)
+    .where(eq(preferenzeUtente.calendarioTokenHash, hashCalendarToken(token)));
+  return row?.userId ?? null;
+}
+
+const bookingColumns = {
+  id: prenotazioni.id,
+  inizio: prenotazioni.inizio,
+  fine: prenotazioni.fine,
+  destinazione: prenotazioni.destinazione,
+  stato: prenotazioni.stato,
+  updatedAt: prenotazioni.updatedAt,
+  numero: biciclette.numero,
+  modello: biciclette.modello,
+};
+
+type BookingRow = {
+  id: number;
+  inizio: Date;
+  fine: Date;
+  destinazione: string | null;
+  stato: 'attiva' | 'completata' | 'cancellata';
+  updatedAt: Date;
+  numero: string;
+  modello: string;
+};
+
+function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>): CalendarEvent {
+  const host = new URL(config.publicUrl).hostname;
+  const description = [
+    row.destinazione ? `Destinazione: ${row.destinazione}` : null,
+    `Prenotazione n. ${row.id}: ritira e riconsegna la bicicletta dalla tua area personale.`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    uid: `prenotazione-${row.id}@${host}`,
+    start: row.inizio,
+    end: row.fine,
+    summary: `Bicicletta ${row.numero} (${row.modello})`,
+    location: row.destinazione,
+    description,
+    status: row.stato === 'cancellata' ? 'CANCELLED' : 'CONFIRMED',
+    lastModified: row.updatedAt,
+    // Seconds since the epoch of the last change: grows with every change, as SEQUENCE must.
+    sequence: Math.floor(row.updatedAt.getTime() / 1000),
+    url: `${config.publicUrl}/dashboard`,
+  };
+}
+
+/**
+ * The user's feed: active and completed bookings whose end is within the last 90 days or
+ * later. Cancelled bookings are left out: a subscribed calendar is replaced as a whole at
+ * each refresh, so a booking that leaves the feed leaves the calendar too, while a
+ * STATUS:CANCELLED event would stay there (struck through in some clients) for every
+ * no-show and expired payment.
+ */
+export async function calendarFeed(db: Db, config: Pick<Config, 'publicUrl' | 'timeZone'>, userId: number, now: Date): Promise<string> {
+  const since = new Date(now.getTime() - FEED_PAST_DAYS * 24 * 60 * 60 * 1000);
+  const rows = await db
+    .select(bookingColumns)
+    .from(prenotazioni)
+    .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
+    .where(and(eq(prenotazioni.userId, userId), inArray(prenotazioni.stato, ['attiva', 'completata']), gte(prenotazioni.fine, since)))
+    .orderBy(asc(prenotazioni.inizio), asc(prenotazioni.id));
+  return buildCalendar(
+    rows.map((r) => toEvent(r, config)),
+    { timeZone: config.timeZone, now, name: 'BiciElis: le mie prenotazioni', method: 'PUBLISH' },
+  );
+}
+
+/**
+ * One booking of its owner as an .ics file (`Aggiungi al calendario`), or null when the
+ * booking is not theirs. A cancelled booking comes out as STATUS:CANCELLED with the same
+ * UID, so that importing it cancels the event added earlier.
+ */
+export async function bookingCalendar(
+  db: Db,
+  config: Pick<Config, 'publicUrl' | 'timeZone'>,
+  userId: number,
+  bookingId: number,
+  now: Date,
+): Promise<string | null> {
+  const [row] = await db
+    .select(bookingColumns)
+    .from(prenotazioni)
+    .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
+    .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId)));
+  if (!row) return null;
+  return buildCalendar([toEvent(row, config)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
+}

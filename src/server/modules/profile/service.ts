@@ -1,0 +1,139 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { ProfileDto, ProfileUpdateRequest, PushSubscriptionInput } from '../../../shared/schemas/profile.js';
+import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/schemas/profile.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/client.js';
+import { preferenzeUtente, pushSubscriptions, sessions, users } from '../../db/schema.js';
+import { badRequest, unauthorized } from '../../http/errors.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { hashCalendarToken, newCalendarToken } from '../calendar/service.js';
+
+export interface ProfileDeps {
+  db: Db;
+  clock: Clock;
+  /** The VAPID public key, or null when it cannot be had (push is then not offered). */
+  pushPublicKey: () => Promise<string | null>;
+}
+
+/** The profile of an account (GET /api/profilo): its name, email, reminder choice, feed and push key. */
+export async function getProfile(deps: ProfileDeps, userId: number): Promise<ProfileDto> {
+  const [row] = await deps.db
+    .select({
+      nome: users.nome,
+      cognome: users.cognome,
+      email: users.email,
+      promemoria: preferenzeUtente.promemoria,
+      tokenHash: preferenzeUtente.calendarioTokenHash,
+    })
+    .from(users)
+    .leftJoin(preferenzeUtente, eq(preferenzeUtente.userId, users.id))
+    .where(eq(users.id, userId));
+  if (!row) throw unauthorized();
+  return {
+    nome: row.nome,
+    cognome: row.cognome,
+    email: row.email,
+    // No row yet = the defaults: reminders on, no feed.
+    promemoria: row.promemoria ?? true,
+    calendarioAttivo: row.tokenHash !== null,
+    push: { publicKey: await deps.pushPublicKey() },
+  };
+}
+
+/**
+ * Changes the name and/or the reminder choice. The preferences row is made at the first
+ * change. A changed name reaches every process's session cache through the users trigger's
+ * notification (drizzle/0001_auth_notify.sql).
+ */
+export async function updateProfile(deps: ProfileDeps, userId: number, input: ProfileUpdateRequest): Promise<ProfileDto> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    if (input.nome !== undefined || input.cognome !== undefined) {
+      await tx
+        .update(users)
+        .set({
+          ...(input.nome !== undefined ? { nome: input.nome } : {}),
+          ...(input.cognome !== undefined ? { cognome: input.cognome } : {}),
+          updatedAt: now,
+        })
+        .where(eq(users.id, userId));
+    }
+    if (input.promemoria !== undefined) {
+      await tx
+        .insert(preferenzeUtente)
+        .values({ userId, promemoria: input.promemoria, updatedAt: now })
+        .onConflictDoUpdate({ target: preferenzeUtente.userId, set: { promemoria: input.promemoria, updatedAt: now } });
+    }
+  });
+  return getProfile(deps, userId);
+}
+
+/**
+ * Changes the password of a logged-in user who knows the current one. Every other session
+ * of the user (and any password-change grant) ends; the session of this request stays. The
+ * deleted sessions leave every process's cache through the sessions trigger's notification.
+ * Returns false when the current password is wrong (nothing changes).
+ */
+export async function changeOwnPassword(
+  deps: ProfileDeps,
+  userId: number,
+  input: { passwordAttuale: string; nuovaPassword: string },
+  currentSessionHash: string,
+): Promise<boolean> {
+  const [row] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  if (!row) throw unauthorized();
+  if (!(await verifyPassword(row.passwordHash, input.passwordAttuale))) return false;
+  const passwordHash = await hashPassword(input.nuovaPassword);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    // Only if the password is still the one just verified: of two changes racing, one wins.
+    const updated = await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: false, tempPasswordHash: null, tempPasswordExpiresAt: null, updatedAt: now })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, row.passwordHash), eq(users.attiva, true)))
+      .returning({ id: users.id });
+    if (updated.length === 0) throw badRequest(WRONG_CURRENT_PASSWORD_MESSAGE, 'WRONG_PASSWORD');
+    await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, currentSessionHash)));
+  });
+  return true;
+}
+
+/** A new calendar-feed token for the user (the previous one stops working); returns the token. */
+export async function rotateCalendarToken(deps: ProfileDeps, userId: number): Promise<string> {
+  const token = newCalendarToken();
+  const tokenHash = hashCalendarToken(token);
+  const now = deps.clock.now();
+  await deps.db
+    .insert(preferenzeUtente)
+    .values({ userId, calendarioTokenHash: tokenHash, updatedAt: now })
+    .onConflictDoUpdate({ target: preferenzeUtente.userId, set: { calendarioTokenHash: tokenHash, updatedAt: now } });
+  return token;
+}
+
+/** Revokes the user's feed (nothing to do when there is none). */
+export async function revokeCalendarToken(deps: ProfileDeps, userId: number): Promise<void> {
+  await deps.db
+    .update(preferenzeUtente)
+    .set({ calendarioTokenHash: null, updatedAt: deps.clock.now() })
+    .where(and(eq(preferenzeUtente.userId, userId), sql`${preferenzeUtente.calendarioTokenHash} is not null`));
+}
+
+/**
+ * Records a browser's push subscription for the user. Keyed by endpoint: a browser that
+ * subscribes again (new keys), or that another account now uses, replaces its row.
+ */
+export async function subscribePush(deps: ProfileDeps, userId: number, input: Pick<PushSubscriptionInput, 'endpoint' | 'keys'>) {
+  const now = deps.clock.now();
+  await deps.db
+    .insert(pushSubscriptions)
+    .values({ userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, createdAt: now })
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, createdAt: now },
+    });
+}
+
+/** Removes the user's subscription with this endpoint, if any (another user's is left alone). */
+export async function unsubscribePush(deps: ProfileDeps, userId: number, endpoint: string): Promise<void> {
+  await deps.db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+}

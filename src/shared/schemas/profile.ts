@@ -1,0 +1,108 @@
+import { PASSWORD_MAX } from '../constants.js';
+import { z } from '../zod-it.js';
+import { NAME_MAX, newPasswordField } from './auth.js';
+
+/**
+ * The profile page (decision 022): name, reminders, password, calendar feed, web push.
+ * Shared by the server routes and the React forms; messages are Italian, for a person.
+ */
+
+export const NAME_REQUIRED_MESSAGE = 'Il campo non può essere vuoto';
+export const NAME_TOO_LONG_MESSAGE = `Al massimo ${NAME_MAX} caratteri`;
+export const NOTHING_TO_CHANGE_MESSAGE = 'Indica almeno un dato da modificare';
+export const CURRENT_PASSWORD_REQUIRED_MESSAGE = 'Inserisci la password attuale';
+export const WRONG_CURRENT_PASSWORD_MESSAGE = 'La password attuale non è corretta';
+export const SAME_PASSWORD_MESSAGE = 'La nuova password deve essere diversa da quella attuale';
+export const CALENDAR_NOT_FOUND_MESSAGE = 'Calendario non trovato: il link non è valido o è stato revocato';
+export const INVALID_SUBSCRIPTION_MESSAGE = 'Iscrizione alle notifiche non valida';
+
+const nameField = z
+  .string({ error: NAME_REQUIRED_MESSAGE })
+  .trim()
+  .min(1, NAME_REQUIRED_MESSAGE)
+  .max(NAME_MAX, NAME_TOO_LONG_MESSAGE);
+
+/** PATCH /api/profilo: only the fields sent change; at least one. Other fields are ignored (the email is not changed here). */
+export const profileUpdateSchema = z
+  .object({
+    nome: nameField.optional(),
+    cognome: nameField.optional(),
+    promemoria: z.boolean({ error: 'Scegli se ricevere i promemoria' }).optional(),
+  })
+  .refine((v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined, NOTHING_TO_CHANGE_MESSAGE);
+export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
+export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
+
+/** POST /api/profilo/password. The new password follows the registration rules (6–128 characters). */
+export const profilePasswordSchema = z
+  .object({
+    passwordAttuale: z
+      .string({ error: CURRENT_PASSWORD_REQUIRED_MESSAGE })
+      .min(1, CURRENT_PASSWORD_REQUIRED_MESSAGE)
+      .max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD_MESSAGE),
+    nuovaPassword: newPasswordField('Inserisci la nuova password'),
+  })
+  .refine((v) => v.passwordAttuale !== v.nuovaPassword, { message: SAME_PASSWORD_MESSAGE, path: ['nuovaPassword'] });
+export type ProfilePasswordInput = z.input<typeof profilePasswordSchema>;
+export type ProfilePasswordRequest = z.output<typeof profilePasswordSchema>;
+
+/** The token of the calendar feed: 32 random bytes, base64url (43 characters). */
+export const CALENDAR_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** GET /api/calendario/:token (any shape is accepted here; a wrong one is simply not found). */
+export const calendarFeedParamsSchema = z.object({
+  token: z.string().max(200),
+});
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+const base64UrlKey = (min: number, max: number) =>
+  z
+    .string({ error: INVALID_SUBSCRIPTION_MESSAGE })
+    .min(min, INVALID_SUBSCRIPTION_MESSAGE)
+    .max(max, INVALID_SUBSCRIPTION_MESSAGE)
+    .regex(BASE64URL, INVALID_SUBSCRIPTION_MESSAGE);
+
+/** The address a browser's push service gave: https only, bounded. */
+const endpointField = z
+  .string({ error: INVALID_SUBSCRIPTION_MESSAGE })
+  .max(2048, INVALID_SUBSCRIPTION_MESSAGE)
+  .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: INVALID_SUBSCRIPTION_MESSAGE }));
+
+/**
+ * POST /api/push/iscrizioni: a browser's PushSubscription as `toJSON()` gives it
+ * (`expirationTime` allowed and ignored). p256dh is a 65-byte P-256 point (87 characters
+ * in base64url), auth 16 bytes (22 characters).
+ */
+export const pushSubscriptionSchema = z.object({
+  endpoint: endpointField,
+  expirationTime: z.number().nullish(),
+  keys: z.object(
+    {
+      p256dh: base64UrlKey(80, 100),
+      auth: base64UrlKey(16, 32),
+    },
+    { error: INVALID_SUBSCRIPTION_MESSAGE },
+  ),
+});
+export type PushSubscriptionInput = z.input<typeof pushSubscriptionSchema>;
+
+/** DELETE /api/push/iscrizioni */
+export const pushUnsubscribeSchema = z.object({ endpoint: endpointField });
+
+/** GET and PATCH /api/profilo */
+export interface ProfileDto {
+  nome: string;
+  cognome: string;
+  email: string;
+  /** Reminders (email and web push) before the start and before the end of a ride. */
+  promemoria: boolean;
+  /** Whether a calendar feed link exists (the link itself is shown only when made). */
+  calendarioAttivo: boolean;
+  /** The VAPID public key for `pushManager.subscribe`; null when push cannot be offered. */
+  push: { publicKey: string | null };
+}
+
+/** POST /api/profilo/calendario */
+export interface CalendarLinkDto {
+  url: string;
+}
