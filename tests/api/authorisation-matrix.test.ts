@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
 import { capturingMailer, person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { bookThroughApi } from '../helpers/booking-fixtures.js';
 import { tableDigests } from '../helpers/db-digest.js';
 import { createResident, createUser } from '../helpers/factories.js';
-import { findLeaks } from '../helpers/leak-scan.js';
+import { findLeaks, noteSecret } from '../helpers/leak-scan.js';
 
 /**
  * Every /api route the app registers × {anonymous, the resource's owner, another user, an
@@ -38,6 +39,8 @@ interface Fixtures {
   checkoutId: string;
   reportId: number;
   sigla: string;
+  /** The owner's calendar-feed token. */
+  calendarToken: string;
   webhookSignature: (payload: string) => Promise<string>;
 }
 
@@ -139,6 +142,27 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/import-residents': { request: () => ({ url: '/api/admin/import-residents' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
+  // The profile page (decision 022): each user's own profile, so every logged-in user may.
+  'GET /api/profilo': { request: () => ({ url: '/api/profilo' }), expect: LOGGED_IN },
+  'PATCH /api/profilo': { request: () => ({ url: '/api/profilo', payload: { nome: 'Rinominato', promemoria: false } }), expect: LOGGED_IN },
+  // The owner's password is the current one; the others' is not: 400 "La password attuale non è corretta".
+  'POST /api/profilo/password': {
+    request: (f) => ({ url: '/api/profilo/password', payload: { passwordAttuale: f.ownerPassword, nuovaPassword: 'Cambiata-Profilo-2026' } }),
+    expect: { anonymous: 401, user: 200, other: 400, admin: 400 },
+  },
+  'POST /api/profilo/calendario': { request: () => ({ url: '/api/profilo/calendario' }), expect: LOGGED_IN },
+  'DELETE /api/profilo/calendario': { request: () => ({ url: '/api/profilo/calendario' }), expect: { anonymous: 401, user: 204, other: 204, admin: 204 } },
+  'POST /api/push/iscrizioni': {
+    request: () => ({ url: '/api/push/iscrizioni', payload: { endpoint: 'https://push.example.net/matrice/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } } }),
+    expect: { anonymous: 401, user: 201, other: 201, admin: 201 },
+  },
+  'DELETE /api/push/iscrizioni': {
+    request: () => ({ url: '/api/push/iscrizioni', payload: { endpoint: 'https://push.example.net/matrice/1' } }),
+    expect: { anonymous: 401, user: 204, other: 204, admin: 204 },
+  },
+  // No session: the token in the path is the credential (the owner's feed, whoever asks).
+  'GET /api/calendario/:token': { request: (f) => ({ url: `/api/calendario/${f.calendarToken}` }), expect: PUBLIC },
+  'GET /api/prenotazioni/:id/calendario.ics': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/calendario.ics` }), expect: OWNER_ONLY },
 };
 
 let ctx: TestContext & { routes: RouteEntry[] };
@@ -178,6 +202,10 @@ async function fixtures(): Promise<Fixtures> {
     .returning({ id: reports.id });
   const provider = ctx.app.deps.payments as SimulatedProvider;
   const secret = await provider.signingSecret();
+  const calendarToken = await rotateCalendarToken({ db, clock: ctx.clock, pushPublicKey: async () => null }, owner.id);
+  noteSecret(calendarToken);
+  // The VAPID pair is made before the cases, as a deployment's first profile view would.
+  await ctx.app.deps.pushPublicKey();
   return {
     cookies: { anonymous: null, user: ownerCookie, other: other.cookie, admin: admin.cookie },
     ownerId: owner.id,
@@ -193,6 +221,7 @@ async function fixtures(): Promise<Fixtures> {
     checkoutId,
     reportId: report!.id,
     sigla: resident.sigla,
+    calendarToken,
     webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),
   };
 }

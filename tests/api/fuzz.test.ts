@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
 import { capturingMailer, person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
@@ -66,6 +67,9 @@ async function makeFixtures(): Promise<Fixtures> {
     await ctx.app.inject({ method: 'POST', url: `/api/external-bookings/${bookingId}/payment`, headers: { cookie: userCookie } })
   ).json();
   await (ctx.app.deps.payments as SimulatedProvider).signingSecret();
+  // Made here, not by the first accepted request (decision 022's VAPID pair, like the signing secret).
+  await ctx.app.deps.pushPublicKey();
+  const calendarToken = await rotateCalendarToken({ db, clock: ctx.clock, pushPublicKey: async () => null }, user.id);
   return {
     cookies: { anonymous: null, user: userCookie, admin: admin.cookie },
     real: {
@@ -74,6 +78,7 @@ async function makeFixtures(): Promise<Fixtures> {
       code: resident.sigla,
       intentId: intent.paymentIntentId,
       sessionId: /cs_sim_[A-Za-z0-9]+/.exec(checkout.paymentUrl)![0],
+      token: calendarToken,
     },
   };
 }
@@ -157,6 +162,10 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/users/:id': { nome: 'A', cognome: 'B', email: 'a@example.it', ruolo: 'user', isResidente: false, attiva: true },
   'PUT /api/admin/biciclette/:id': { stato: 'manutenzione' },
   'POST /api/admin/biciclette': { numero: 'F-1', modello: 'City Bike' },
+  'PATCH /api/profilo': { nome: 'Anna', cognome: 'Rossi', promemoria: false },
+  'POST /api/profilo/password': { passwordAttuale: 'Password-Lunga-1', nuovaPassword: 'Nuova-Password-1' },
+  'POST /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } },
+  'DELETE /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1' },
 };
 
 type Body =
