@@ -39,6 +39,7 @@ export function escapeText(value: string): string {
     .replace(/,/g, '\\,')
     .replace(/\r\n|\r|\n/g, '\\n')
     // Other control characters are not allowed in a TEXT value (§3.3.11): dropped.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 }
 
