@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../src/server/db/seed.js';
-import { freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-crash-'));
 const servers: ServerProcess[] = [];
@@ -39,15 +39,6 @@ async function login(server: ServerProcess) {
   });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
-}
-
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('crash recovery', () => {

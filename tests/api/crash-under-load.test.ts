@@ -8,7 +8,7 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { stripeEvent } from '../helpers/fake-stripe.js';
-import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Issue 12, "crash and restart": the app on its embedded PostgreSQL, as `npm start` runs it,
@@ -126,15 +126,6 @@ async function until(condition: () => boolean, timeoutMs = 30_000) {
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -72,6 +72,16 @@ export function stopGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
+/** Whether a process with this pid exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function waitForExit(child: ChildProcess, timeoutMs = 30_000): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve, reject) => {
