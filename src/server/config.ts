@@ -52,6 +52,7 @@ const envSchema = z.object({
   ),
   BOOKING_HORIZON_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
   PAYMENT_HOLD_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(30)),
+  NO_SHOW_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(240).default(30)),
   TRUST_PROXY: optional(booleanFromEnv),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -120,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     timeZone: e.TZ_APP,
     bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
+    noShowMinutes: e.NO_SHOW_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
     logLevel: e.LOG_LEVEL,
   };

@@ -166,10 +166,12 @@ describe('bikes and availability', () => {
         await explain(sql`select p.bici_id from prenotazioni p where p.stato = 'attiva'
           and tstzrange(p.inizio, p.fine, '[)') && tstzrange(now(), now() + interval '1 hour', '[)')`),
         // The life-cycle probe itself, as every read sends it.
-        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`)}`),
+        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`, sql`30`)}`),
       ];
     });
     for (const plan of plans) expect(plan).toContain('prenotazioni_active_range_idx');
+    // The probe reads active bookings through their partial indexes only (decision 022 kept it cheap).
+    expect(plans[1]).not.toMatch(/Seq Scan on prenotazioni/);
   });
 
   it('validates the window', async () => {
