@@ -60,7 +60,7 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/prenotazioni/:id/riconsegna',
-    { schema: { params: bookingIdParamsSchema, body: returnRequestSchema.optional() } },
+    { schema: { params: bookingIdParamsSchema, body: returnRequestSchema.nullish() } },
     async (request) => returnBike(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {}),
   );
 };
