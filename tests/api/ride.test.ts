@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/server/db/client.js';
+import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { biciclette, pagamenti, preferenzeUtente, prenotazioni, segnalazioniDanni } from '../../src/server/db/schema.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
@@ -36,7 +36,7 @@ beforeEach(async () => {
 
 const db = () => ctx.database.db;
 const log = createLogger('silent');
-const jobDeps = (database = ctx.database) => ({
+const jobDeps = (database: Database = ctx.database) => ({
   database,
   clock: ctx.clock,
   mailer,
@@ -48,7 +48,7 @@ const jobDeps = (database = ctx.database) => ({
     },
   },
 });
-const runJob = (database = ctx.database) => lifecycleJob(jobDeps(database))();
+const runJob = (database: Database = ctx.database) => lifecycleJob(jobDeps(database))();
 
 async function book(who: Person, biciId: number, window: { date?: string; from?: string; to?: string } = {}) {
   return call(ctx.app, who, 'POST', '/api/prenotazioni', {
