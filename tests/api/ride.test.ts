@@ -4,6 +4,8 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { biciclette, pagamenti, preferenzeUtente, prenotazioni, segnalazioniDanni } from '../../src/server/db/schema.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
+import { loadDayReport } from '../../src/server/modules/reports/data.js';
+import { computeStats } from '../../src/server/modules/stats/service.js';
 import type { PushPayload } from '../../src/server/modules/notifications/notify.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
@@ -164,6 +166,11 @@ describe('no-show', () => {
     expect(await available(other, { from: '10:40', to: '11:00' })).toContain(bike);
     const late = await pickUp(ext, id);
     expect(late.statusCode).toBe(409);
+    const stats = await computeStats({ db: db(), clock: ctx.clock, config: ctx.config }, 7);
+    expect(stats.days.find((d) => d.date === TOMORROW)).toMatchObject({ noShows: 1 });
+    const report = await loadDayReport(db(), TOMORROW, ctx.clock.now(), 'Europe/Rome');
+    expect(report.rides).toContainEqual({ label: 'Non ritirate', value: '1' });
+    expect(report.rows[0]!.stato).toBe('Non ritirata');
   });
 
   it('a booking shorter than the no-show delay is released at its end', async () => {
@@ -296,6 +303,19 @@ describe('return', () => {
     expect((await call(ctx.app, admin, 'POST', '/api/admin/danni/999999/risolta')).statusCode).toBe(404);
     expect((await auditRows(db()))[0]).toMatchObject({ action: 'damage.resolve', entity: 'damage', entityId: String(damageId) });
     expect((await call(ctx.app, admin, 'GET', '/api/admin/summary')).json()).toMatchObject({ danniAperti: 0 });
+    // The day's report and the statistics count the ride and its damage report.
+    const report = await loadDayReport(db(), TOMORROW, ctx.clock.now(), 'Europe/Rome');
+    expect(report.rides).toEqual([
+      { label: 'Ritirate', value: '1' },
+      { label: 'Riconsegnate', value: '1' },
+      { label: 'Non ritirate', value: '0' },
+      { label: 'In ritardo', value: '0' },
+      { label: 'Danni segnalati', value: '1' },
+    ]);
+    expect(report.damages).toEqual([{ ora: '11:30', bici: 'n. 07', categoria: 'Freni', descrizione: text, utente: 'Mario Bianchi' }]);
+    const stats = await computeStats({ db: db(), clock: ctx.clock, config: ctx.config }, 7);
+    expect(stats.days.find((d) => d.date === TOMORROW)).toMatchObject({ damageReports: 1, noShows: 0 });
+    expect(stats.totals).toMatchObject({ damageReports: 1 });
     // A second report for the same booking is impossible (one per booking).
     await expect(
       db().insert(segnalazioniDanni).values({ prenotazioneId: id, biciId: bike, categoria: 'luci', descrizione: 'x' }),
