@@ -52,6 +52,7 @@ const envSchema = z.object({
   ),
   BOOKING_HORIZON_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
   PAYMENT_HOLD_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(30)),
+  NO_SHOW_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(240).default(30)),
   TRUST_PROXY: optional(booleanFromEnv),
   // Web push (decision 022): the VAPID key pair as `npx web-push generate-vapid-keys` prints it.
   VAPID_PUBLIC_KEY: optional(
@@ -133,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     timeZone: e.TZ_APP,
     bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
+    noShowMinutes: e.NO_SHOW_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
     /** Configured VAPID key pair; absent = one made once and kept in `impostazioni` (integrations/push.ts). */
     vapid:

@@ -41,7 +41,9 @@ async function main(cfg: Config) {
   // The configured admin first, then the demo data, which does not count that admin as
   // content: on a new database both are there (behaviour.md §1).
   if (cfg.admin) await ensureAdmin(database.db, cfg.admin, log);
-  const demoAccounts = cfg.seedDemo ? await seedDemo(database.db, log, cfg.admin?.email) : [];
+  const demoAccounts = cfg.seedDemo
+    ? await seedDemo(database.db, log, cfg.admin?.email, { now: systemClock.now(), timeZone: cfg.timeZone })
+    : [];
 
   const sessionCache = new SessionCache();
   // One connection LISTENing for the session cache (decision 008).
@@ -57,7 +59,7 @@ async function main(cfg: Config) {
     webRoot: path.join(projectRoot, 'dist', 'web'),
   });
 
-  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, config: cfg, log };
+  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob(jobDeps));
   const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log);

@@ -110,7 +110,14 @@ describe('PUT /api/admin/biciclette/:id', () => {
     const manual = await insertBike(db());
     const auto = await insertBike(db());
     const rider = await person(ctx);
-    await insertBooking(db(), { userId: rider.id, biciId: auto, date: '2026-11-21', from: '09:30', to: '11:00' });
+    const ride = await insertBooking(db(), {
+      userId: rider.id,
+      biciId: auto,
+      date: '2026-11-21',
+      from: '09:30',
+      to: '11:00',
+      ritirataAt: new Date('2026-11-21T08:30:00Z'),
+    });
     expect((await setState(manual, 'prenotata')).json().bike.stato).toBe('prenotata');
 
     // Now (10:00) the ride on `auto` is in progress: the life cycle marks it.
@@ -118,8 +125,9 @@ describe('PUT /api/admin/biciclette/:id', () => {
     expect(await bikeRow(auto)).toMatchObject({ stato: 'prenotata', statoAuto: true });
     expect(await bikeRow(manual)).toMatchObject({ stato: 'prenotata', statoAuto: false });
 
-    // After the ride, hours later: only the bike the life cycle marked is free again.
+    // After the ride (returned, decision 022), hours later: only the bike the life cycle marked is free again.
     ctx.clock.set(new Date(TEST_NOW.getTime() + 3 * HOUR));
+    expect((await call(ctx.app, rider, 'POST', `/api/prenotazioni/${ride}/riconsegna`)).statusCode).toBe(200);
     const bikes = (await call(ctx.app, admin, 'GET', '/api/admin/biciclette')).json();
     expect(bikes.find((b: { id: number }) => b.id === auto).stato).toBe('disponibile');
     expect(bikes.find((b: { id: number }) => b.id === manual).stato).toBe('prenotata');
@@ -131,7 +139,14 @@ describe('PUT /api/admin/biciclette/:id', () => {
 
   it('an admin setting a marked bike by hand takes it over', async () => {
     const bike = await insertBike(db());
-    await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: '2026-11-21', from: '09:30', to: '11:00' });
+    await insertBooking(db(), {
+      userId: (await person(ctx)).id,
+      biciId: bike,
+      date: '2026-11-21',
+      from: '09:30',
+      to: '11:00',
+      ritirataAt: new Date('2026-11-21T08:30:00Z'),
+    });
     await call(ctx.app, admin, 'GET', '/api/admin/biciclette');
     expect((await bikeRow(bike)).statoAuto).toBe(true);
     await setState(bike, 'prenotata');

@@ -311,6 +311,10 @@ describe('lists: paging, filter, search', () => {
       biciModello: 'City Bike',
       paymentStatus: null,
       createdAt: expect.any(String),
+      fase: 'da_ritirare',
+      ritirataAt: null,
+      riconsegnataAt: null,
+      motivoCancellazione: null,
     });
     const tooBig = await list(`?pageSize=${ADMIN_PAGE_SIZE_MAX + 1}`);
     expect(tooBig.statusCode).toBe(400);
@@ -354,7 +358,15 @@ describe('GET /api/admin/summary', () => {
     await insertBike(db(), { stato: 'manutenzione' });
     const [u1, u2, u3] = [await person(ctx), await person(ctx), await person(ctx)];
     // Now is 2026-11-21 10:00 in Rome.
-    await insertBooking(db(), { userId: u1.id, biciId: inUse, date: '2026-11-21', from: '09:30', to: '11:00' });
+    // Picked up at its start (decision 022: else it would be a no-show by now).
+    const ride = await insertBooking(db(), {
+      userId: u1.id,
+      biciId: inUse,
+      date: '2026-11-21',
+      from: '09:30',
+      to: '11:00',
+      ritirataAt: new Date('2026-11-21T08:30:00Z'),
+    });
     await insertBooking(db(), { userId: u2.id, biciId: free, date: TOMORROW, from: '09:30', to: '11:00' });
     await insertBooking(db(), { userId: u3.id, biciId: free, date: '2026-11-21', from: '07:00', to: '08:00', stato: 'completata' });
     // Ends at 00:30 in Rome = 23:30 UTC of the day before: today in TZ_APP.
@@ -373,9 +385,14 @@ describe('GET /api/admin/summary', () => {
       completateOggi: 2,
       bikesByStato: { disponibile: 1, prenotata: 1, manutenzione: 1, fuori_servizio: 0 },
       bookingsByStato: { attiva: 2, completata: 3, cancellata: 1 },
+      ritardi: 0,
+      danniAperti: 0,
     });
-    // At 11:30 the ride in progress is over: completed today, the bike free again.
+    // At 11:30 the ride is past its end, not returned: in ritardo, the bike still in use.
     ctx.clock.set(new Date('2026-11-21T10:30:00Z'));
+    expect((await call(ctx.app, admin, 'GET', '/api/admin/summary')).json()).toMatchObject({ ritardi: 1, biciDisponibili: 1 });
+    // Returned: completed today, the bike free again.
+    expect((await call(ctx.app, u1, 'POST', `/api/prenotazioni/${ride}/riconsegna`)).statusCode).toBe(200);
     const later = (await call(ctx.app, admin, 'GET', '/api/admin/summary')).json();
     expect(later).toMatchObject({ biciInUsoOra: 0, completateOggi: 3, biciDisponibili: 2, prenotazioniAttive: 1 });
     // The next day, nothing of yesterday counts.

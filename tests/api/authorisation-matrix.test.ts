@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reports } from '../../src/server/db/schema.js';
+import { reports, segnalazioniDanni } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -33,6 +33,8 @@ interface Fixtures {
   bikeId: number;
   freeBikeId: number;
   bookingId: number;
+  damageId: number;
+  rideId: number;
   targetBookingId: number;
   intentId: string;
   clientSecret: string;
@@ -98,6 +100,15 @@ const MATRIX: Record<string, Row> = {
     expect: { anonymous: 401, user: 409, other: 201, admin: 201 },
   },
   'DELETE /api/prenotazioni/:id': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}` }), expect: OWNER_ONLY },
+  // The owner's booking is tomorrow (too early to pick up) and not picked up (nothing to return): 409.
+  'POST /api/prenotazioni/:id/ritiro': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/ritiro` }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
+  'POST /api/prenotazioni/:id/riconsegna': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/riconsegna`, payload: {} }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
   // No login, no role: a verified signature is what authorises (§7); without one, 400.
   'POST /api/payments/webhook': {
     request: () => ({ url: '/api/payments/webhook', payload: WEBHOOK_EVENT, headers: { 'content-type': 'application/json' } }),
@@ -140,6 +151,10 @@ const MATRIX: Record<string, Row> = {
     expect: { ...ADMIN_ONLY, admin: 201 },
   },
   'POST /api/admin/import-residents': { request: () => ({ url: '/api/admin/import-residents' }), expect: ADMIN_ONLY },
+  'GET /api/admin/danni': { request: () => ({ url: '/api/admin/danni' }), expect: ADMIN_ONLY },
+  'POST /api/admin/danni/:id/risolta': { request: (f) => ({ url: `/api/admin/danni/${f.damageId}/risolta` }), expect: ADMIN_ONLY },
+  'GET /api/admin/ritardi': { request: () => ({ url: '/api/admin/ritardi' }), expect: ADMIN_ONLY },
+  'POST /api/admin/prenotazioni/:id/rilascia': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/rilascia` }), expect: ADMIN_ONLY },
   'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
   // The profile page (decision 022): each user's own profile, so every logged-in user may.
@@ -191,6 +206,19 @@ async function fixtures(): Promise<Fixtures> {
   const freeBikeId = await insertBike(db);
   const bookingId = await bookThroughApi(ctx.app, { id: owner.id, cookie: ownerCookie }, bikeId);
   const targetBookingId = await insertBooking(db, { userId: target.id, biciId: freeBikeId, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'completata' });
+  const [damage] = await db
+    .insert(segnalazioniDanni)
+    .values({ prenotazioneId: targetBookingId, biciId: freeBikeId, userId: target.id, categoria: 'luci', descrizione: 'Luce posteriore rotta' })
+    .returning({ id: segnalazioniDanni.id });
+  // A ride in progress now (picked up at its start), for the admin's release.
+  const rideId = await insertBooking(db, {
+    userId: target.id,
+    biciId: freeBikeId,
+    date: '2026-11-21',
+    from: '09:30',
+    to: '11:00',
+    ritirataAt: new Date('2026-11-21T08:30:00Z'),
+  });
   const asOwner = (url: string, payload?: object) =>
     ctx.app.inject({ method: 'POST', url, headers: { cookie: ownerCookie }, ...(payload ? { payload } : {}) });
   const intent = (await asOwner('/api/create-payment-intent', { bookingId })).json();
@@ -216,6 +244,8 @@ async function fixtures(): Promise<Fixtures> {
     freeBikeId,
     bookingId,
     targetBookingId,
+    damageId: damage!.id,
+    rideId,
     intentId: intent.paymentIntentId,
     clientSecret: intent.clientSecret,
     checkoutId,

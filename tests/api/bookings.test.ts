@@ -166,10 +166,12 @@ describe('bikes and availability', () => {
         await explain(sql`select p.bici_id from prenotazioni p where p.stato = 'attiva'
           and tstzrange(p.inizio, p.fine, '[)') && tstzrange(now(), now() + interval '1 hour', '[)')`),
         // The life-cycle probe itself, as every read sends it.
-        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`)}`),
+        await explain(sql`select ${lifecycleDue(sql`now()`, sql`30`, sql`30`)}`),
       ];
     });
-    for (const plan of plans) expect(plan).toContain('prenotazioni_active_range_idx');
+    // The probe reads active bookings through their partial indexes only (decision 022 kept it cheap).
+    expect(plans[1], plans[1]).not.toMatch(/Seq Scan on prenotazioni/);
+    for (const plan of plans) expect(plan, plan).toContain('prenotazioni_active_range_idx');
   });
 
   it('validates the window', async () => {
@@ -208,6 +210,13 @@ describe('creating a booking', () => {
       stato: 'attiva',
       paymentStatus: null,
       createdAt: TEST_NOW.toISOString(),
+      ritirataAt: null,
+      riconsegnataAt: null,
+      motivoCancellazione: null,
+      fase: 'da_ritirare',
+      // Ten minutes before 08:00 in Rome.
+      ritiroDa: '2026-11-22T06:50:00.000Z',
+      danno: null,
     });
     const [row] = await ctx.database.db.select().from(prenotazioni);
     // 08:00 and 18:00 in Rome (UTC+1 in November).
@@ -376,19 +385,24 @@ describe('own bookings and cancelling', () => {
 });
 
 describe('life cycle at chosen instants', () => {
-  it('a booking in progress shows its bike as prenotata, then completes and frees it', async () => {
+  it('a booking in its window shows its bike as prenotata; picked up and returned, it completes and frees it', async () => {
     const u = await user();
     const id = await bike('1');
-    await book(u, { dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '12:00', biciId: id });
+    const created = (await book(u, { dataPrenotazione: TOMORROW, orarioInizio: '10:00', orarioFine: '12:00', biciId: id })).json();
     const bikes = () => ctx.app.inject({ method: 'GET', url: '/api/biciclette', headers: { cookie: u.cookie } }).then((r) => r.json()[0].stato);
     const mine = () => ctx.app.inject({ method: 'GET', url: '/api/prenotazioni/user', headers: { cookie: u.cookie } }).then((r) => r.json()[0].stato);
     expect(await bikes()).toBe('disponibile');
     ctx.clock.set('2026-11-22T09:00:00Z'); // 10:00 in Rome: it starts
     expect(await bikes()).toBe('prenotata');
     expect(await mine()).toBe('attiva');
-    ctx.clock.set('2026-11-22T10:59:59Z');
-    expect(await mine()).toBe('attiva');
+    const picked = await ctx.app.inject({ method: 'POST', url: `/api/prenotazioni/${created.id}/ritiro`, headers: { cookie: u.cookie } });
+    expect(picked.statusCode).toBe(200);
+    // Its end passing no longer completes it (decision 022): a ride ends when the bike is returned.
     ctx.clock.set('2026-11-22T11:00:00Z'); // 12:00 in Rome: it ends
+    expect(await mine()).toBe('attiva');
+    expect(await bikes()).toBe('prenotata');
+    const returned = await ctx.app.inject({ method: 'POST', url: `/api/prenotazioni/${created.id}/riconsegna`, headers: { cookie: u.cookie } });
+    expect(returned.statusCode).toBe(200);
     expect(await mine()).toBe('completata');
     expect(await bikes()).toBe('disponibile');
     // Once completed, the user may book again.

@@ -228,10 +228,12 @@ describe('jobs run once across processes', () => {
     }
     expect(runs.rows.filter((r) => r.error === null).length).toBeGreaterThanOrEqual(6);
 
-    // The effects, once: the ride completed, the session and the window purged, each due
+    // The effects, once: the booking never picked up released as a no-show (decision 022), the session and the window purged, each due
     // report made once and emailed once, one email per report across both outboxes.
-    const booking = await database.db.execute<{ stato: string }>(sql`select stato from prenotazioni where bici_id = ${bike.rows[0]!.id}`);
-    expect(booking.rows[0]!.stato).toBe('completata');
+    const booking = await database.db.execute<{ stato: string; motivo: string | null }>(
+      sql`select stato, motivo_cancellazione as motivo from prenotazioni where bici_id = ${bike.rows[0]!.id}`,
+    );
+    expect(booking.rows[0]).toEqual({ stato: 'cancellata', motivo: 'mancato_ritiro' });
     const left = await database.db.execute<{ s: number; r: number }>(sql`
       select (select count(*) from sessions where user_id = ${user.rows[0]!.id})::int as s,
              (select count(*) from rate_limits where key = 'old')::int as r`);

@@ -135,6 +135,8 @@ describe('GET /api/admin/stats', () => {
       revenueCents: 550,
       residentRides: 1,
       externalRides: 2,
+      noShows: 0,
+      damageReports: 0,
     });
   });
 

@@ -28,6 +28,8 @@ export async function insertBooking(
     stato?: 'attiva' | 'completata' | 'cancellata';
     destinazione?: string | null;
     createdAt?: Date;
+    /** When the bike was picked up (decision 022); not picked up by default. */
+    ritirataAt?: Date;
   },
 ): Promise<number> {
   const [row] = await db
@@ -43,6 +45,7 @@ export async function insertBooking(
       destinazione: b.destinazione ?? null,
       stato: b.stato ?? 'attiva',
       ...(b.createdAt ? { createdAt: b.createdAt } : {}),
+      ...(b.ritirataAt ? { ritirataAt: b.ritirataAt } : {}),
     })
     .returning({ id: prenotazioni.id });
   return row!.id;

@@ -1,8 +1,9 @@
 import { count, eq, ne } from 'drizzle-orm';
+import { zonedClock, zonedInstant, zonedToday } from '../../shared/time.js';
 import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/password.js';
 import type { Db } from './client.js';
-import { biciclette, residenti, users } from './schema.js';
+import { biciclette, prenotazioni, residenti, users } from './schema.js';
 
 export const DEMO_BIKES: { numero: string; modello: string }[] = [
   { numero: '01', modello: 'City Bike Classic' },
@@ -44,7 +45,14 @@ export const DEMO_ACCOUNTS = [
  * admin (`configuredAdmin`), which start-up may have created already: behaviour.md §1 wants
  * both on a new database.
  */
-export async function seedDemo(db: Db, log: Logger, configuredAdmin?: string): Promise<typeof DEMO_ACCOUNTS> {
+export async function seedDemo(
+  db: Db,
+  log: Logger,
+  configuredAdmin?: string,
+  options: { now?: Date; timeZone?: string } = {},
+): Promise<typeof DEMO_ACCOUNTS> {
+  const now = options.now ?? new Date();
+  const timeZone = options.timeZone ?? 'Europe/Rome';
   const others = configuredAdmin ? ne(users.email, configuredAdmin.trim().toLowerCase()) : undefined;
   const [row] = await db.select({ n: count() }).from(users).where(others);
   const [bikes] = await db.select({ n: count() }).from(biciclette);
@@ -56,7 +64,7 @@ export async function seedDemo(db: Db, log: Logger, configuredAdmin?: string): P
   await db.transaction(async (tx) => {
     await tx.insert(biciclette).values(DEMO_BIKES);
     await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
-    await tx.insert(users).values(
+    const created = await tx.insert(users).values(
       accounts.map((a, i) => ({
         email: a.email,
         passwordHash: hashes[i]!,
@@ -66,10 +74,45 @@ export async function seedDemo(db: Db, log: Logger, configuredAdmin?: string): P
         isResidente: a.sigla !== null,
         siglaResidente: a.sigla,
       })),
-    );
+    ).returning({ id: users.id, email: users.email });
+    // A ride in progress (decision 022): the demo resident took bike 01 half an hour ago
+    // and brings it back in an hour and a half.
+    const resident = created.find((u) => u.email === 'residente@bicielis.demo');
+    const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
+    if (resident && bike) await tx.insert(prenotazioni).values(demoRide(resident.id, bike.id, now, timeZone));
   });
   log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length }, 'demo data loaded');
   return accounts;
+}
+
+/**
+ * The demo ride around `now` (the real clock at start-up): picked up 30 minutes ago, ending
+ * in 90, on whole minutes, kept within today's wall-clock day in `timeZone` (a booking is on
+ * one day): near midnight the window is cut at 00:00 / 23:59.
+ */
+export function demoRide(userId: number, biciId: number, now: Date, timeZone: string): typeof prenotazioni.$inferInsert {
+  const minute = 60_000;
+  const today = zonedToday(now, timeZone);
+  const clock = zonedClock(now, timeZone);
+  const nowMinute = zonedInstant(today, clock, timeZone) ?? new Date(Math.floor(now.getTime() / minute) * minute);
+  const dayStart = zonedInstant(today, '00:00', timeZone) ?? zonedInstant(today, '01:00', timeZone)!;
+  const dayEnd = zonedInstant(today, '23:59', timeZone)!;
+  const inizio = new Date(Math.max(nowMinute.getTime() - 30 * minute, dayStart.getTime()));
+  const fine = new Date(Math.max(Math.min(nowMinute.getTime() + 90 * minute, dayEnd.getTime()), inizio.getTime() + minute));
+  return {
+    userId,
+    biciId,
+    dataPrenotazione: today,
+    orarioInizio: zonedClock(inizio, timeZone),
+    orarioFine: zonedClock(fine, timeZone),
+    inizio,
+    fine,
+    destinazione: 'Villa Borghese',
+    stato: 'attiva',
+    ritirataAt: inizio,
+    createdAt: new Date(inizio.getTime() - 60 * minute),
+    updatedAt: inizio,
+  };
 }
 
 /** Makes sure the admin named by ADMIN_EMAIL exists. Never changes an existing account. */

@@ -6,6 +6,8 @@ import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
 import { purgeExpiredSessions } from '../modules/auth/sessions.js';
 import { applyLifecycle } from '../modules/bookings/lifecycle.js';
+import { sendRideNotices } from '../modules/bookings/notices.js';
+import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
@@ -16,11 +18,22 @@ export interface JobDeps {
   mailer: Mailer;
   config: Config;
   log: Logger;
+  /** Web push (AppDeps.push), when available: reminders and overdue notices use it too. */
+  push?: PushSender | undefined;
 }
 
-/** The booking life cycle at the clock's now (behaviour.md §6): holds released, rides ended. */
-export const lifecycleJob = (deps: JobDeps) => () =>
-  applyLifecycle(deps.database.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+/**
+ * The booking life cycle at the clock's now (behaviour.md §6 as changed by decision 022):
+ * holds released, no-shows released, bikes marked; then the ride's notices (reminders,
+ * overdue rides), each claimed once.
+ */
+export const lifecycleJob = (deps: JobDeps) => async () => {
+  const now = deps.clock.now();
+  const db = deps.database.db;
+  const lifecycle = await applyLifecycle(db, now, deps.config.paymentHoldMinutes, deps.config.noShowMinutes);
+  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
+  return { ...lifecycle, ...notices };
+};
 
 /** The nightly report (decision 016): missing due days made and unsent ones emailed. */
 export const reportJob =

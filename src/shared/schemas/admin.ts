@@ -1,5 +1,5 @@
 import type { SessionUser } from '../api-types.js';
-import type { BikeDto, BikeStato, BookingStato, PaymentStatus } from './booking.js';
+import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason, DamageCategory, PaymentStatus } from './booking.js';
 import { z } from '../zod-it.js';
 import { emailField } from './auth.js';
 
@@ -41,6 +41,10 @@ const paging = {
 export const adminBookingsQuerySchema = z.object({
   ...paging,
   stato: z.enum(['tutti', 'attiva', 'completata', 'cancellata'], { error: 'Stato non valido' }).default('tutti'),
+  /** The ride's phase at now (decision 022); with `stato`, both apply. */
+  fase: z
+    .enum(['tutte', 'da_ritirare', 'in_corso', 'in_ritardo', 'conclusa', 'cancellata'], { error: 'Fase non valida' })
+    .default('tutte'),
 });
 export type AdminBookingsQuery = z.input<typeof adminBookingsQuerySchema>;
 
@@ -61,6 +65,45 @@ export interface AdminBookingDto {
   biciModello: string;
   paymentStatus: PaymentStatus;
   createdAt: string;
+  fase: BookingPhase;
+  ritirataAt: string | null;
+  riconsegnataAt: string | null;
+  motivoCancellazione: CancellationReason | null;
+}
+
+/** GET /api/admin/danni — one damage report (open ones first, then those resolved in the last 30 days). */
+export interface AdminDamageDto {
+  id: number;
+  prenotazioneId: number | null;
+  biciId: number;
+  biciNumero: string;
+  biciModello: string;
+  /** The bike's state now (the admin decides it: resolving a report does not change it). */
+  biciStato: BikeStato;
+  /** "Nome Cognome" of who reported it; null once that account is deleted. */
+  utente: string | null;
+  userEmail: string | null;
+  categoria: DamageCategory;
+  descrizione: string;
+  createdAt: string;
+  risoltaAt: string | null;
+}
+
+/** GET /api/admin/ritardi — the rides in ritardo now, the latest-overdue first. */
+export interface AdminOverdueDto {
+  id: number;
+  utente: string;
+  userEmail: string;
+  biciId: number;
+  biciNumero: string;
+  dataPrenotazione: string;
+  orarioInizio: string;
+  orarioFine: string;
+  fine: string;
+  ritirataAt: string;
+  minutiRitardo: number;
+  /** The bike's next active booking, whose owner was warned. */
+  prossima: { id: number; utente: string; dataPrenotazione: string; orarioInizio: string; orarioFine: string } | null;
 }
 
 /** GET /api/admin/users?q=&page=&pageSize= — by id. */
@@ -84,6 +127,10 @@ export interface AdminSummary {
   completateOggi: number;
   bikesByStato: Record<BikeStato, number>;
   bookingsByStato: Record<BookingStato, number>;
+  /** Rides picked up and not returned by their end (decision 022). */
+  ritardi: number;
+  /** Damage reports not yet marked resolved. */
+  danniAperti: number;
 }
 
 /** DELETE /api/admin/prenotazioni/:id → 200; a paid booking is refunded first (502 if the provider fails, nothing changes). */

@@ -27,6 +27,10 @@ export interface StatsDay {
   releasedHolds: number;
   /** Completed payments of that day's bookings, euro cents (refunded payments excluded). */
   revenueCents: number;
+  /** That day's bookings released because the bike was never picked up (decision 022). */
+  noShows: number;
+  /** Damage reports made that day (TZ_APP), at the return of a ride. */
+  damageReports: number;
 }
 
 export interface StatsBike {
@@ -51,6 +55,8 @@ export interface StatsResponse {
     revenueCents: number;
     residentRides: number;
     externalRides: number;
+    noShows: number;
+    damageReports: number;
   };
   days: StatsDay[];
   /** 24 entries, hour 0–23 of the start in TZ_APP: rides (not cancelled). */

@@ -26,6 +26,10 @@ export interface DayReportData {
   revenue: { label: string; value: string }[];
   revenueNote: string;
   bikes: { label: string; value: string }[];
+  /** The ride's events of the day (decision 022): picked up, returned, no-shows, late, damage. */
+  rides: { label: string; value: string }[];
+  /** The damage reports made that day, in order. */
+  damages: { ora: string; bici: string; categoria: string; descrizione: string; utente: string }[];
   /** 24 counts: bookings in use during each hour (wall clock of the time zone). */
   hourly: number[];
   rows: DayReportRow[];
@@ -77,8 +81,10 @@ export function renderDayReport(data: DayReportData, creationDate: Date): Promis
 
   header(doc, data);
   summary(doc, data);
+  rideSummary(doc, data);
   chart(doc, data.hourly);
   table(doc, data.rows);
+  damageList(doc, data.damages);
   pageNumbers(doc);
   doc.end();
   return done;
@@ -121,6 +127,30 @@ function summary(doc: Doc, data: DayReportData) {
   });
   doc.fillColor(GREY).font('Helvetica').fontSize(7).text(toWinAnsi(data.revenueNote), MARGIN, top + h + 4, { width: CONTENT_W });
   doc.y += 10;
+}
+
+/** One line of the ride's figures of the day. */
+function rideSummary(doc: Doc, data: DayReportData) {
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text('Corse del giorno', MARGIN, doc.y);
+  const line = data.rides.map((r) => `${r.label}: ${r.value}`).join('   ');
+  doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(line), MARGIN, doc.y + 3, { width: CONTENT_W });
+  doc.y += 10;
+}
+
+/** The damage reports of the day, each with its text (wrapped), after the bookings' table. */
+function damageList(doc: Doc, damages: DayReportData['damages']) {
+  if (doc.y + 40 > BOTTOM) doc.addPage();
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(`Danni segnalati (${damages.length})`, MARGIN, doc.y + 12);
+  if (damages.length === 0) {
+    doc.fillColor(GREY).font('Helvetica').fontSize(9).text('Nessun danno segnalato in questa giornata.', MARGIN, doc.y + 4);
+    return;
+  }
+  for (const d of damages) {
+    const text = toWinAnsi(`${d.ora} - bici ${d.bici} - ${d.categoria} - ${d.utente}: ${d.descrizione}`);
+    const h = doc.font('Helvetica').fontSize(FONT_SIZE).heightOfString(text, { width: CONTENT_W });
+    if (doc.y + h + 4 > BOTTOM) doc.addPage();
+    doc.fillColor(TEXT).text(text, MARGIN, doc.y + 4, { width: CONTENT_W });
+  }
 }
 
 /** Bars per hour of bookings in use (vector drawing), with a light grid and a y scale. */

@@ -13,7 +13,9 @@ export type AuditAction =
   | 'user.delete'
   | 'bike.update'
   | 'bike.create'
-  | 'residents.import';
+  | 'residents.import'
+  | 'booking.release'
+  | 'damage.resolve';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert'>;
@@ -25,7 +27,7 @@ export type AuditTx = Pick<Db, 'insert'>;
 export async function writeAudit(
   tx: AuditTx,
   actor: Actor,
-  entry: { action: AuditAction; entity: 'booking' | 'user' | 'bike'; entityId: number | null; before?: unknown; after?: unknown },
+  entry: { action: AuditAction; entity: 'booking' | 'user' | 'bike' | 'damage'; entityId: number | null; before?: unknown; after?: unknown },
   now: Date,
 ): Promise<void> {
   await tx.insert(auditLog).values({

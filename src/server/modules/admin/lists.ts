@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
-import type { BikeDto } from '../../../shared/schemas/booking.js';
+import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
-import { biciclette, pagamenti, prenotazioni, users } from '../../db/schema.js';
+import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
+import { bookingPhase } from '../bookings/service.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { listBikes } from '../bookings/service.js';
 import { toPublicUser } from '../users/public-user.js';
@@ -47,7 +48,9 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
       (select count(*) filter (where stato = 'disponibile') from ${biciclette})::int as "disponibile",
       (select count(*) filter (where stato = 'prenotata') from ${biciclette})::int as "prenotata",
       (select count(*) filter (where stato = 'manutenzione') from ${biciclette})::int as "manutenzione",
-      (select count(*) filter (where stato = 'fuori_servizio') from ${biciclette})::int as "fuoriServizio"
+      (select count(*) filter (where stato = 'fuori_servizio') from ${biciclette})::int as "fuoriServizio",
+      count(*) filter (where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz)::int as "ritardi",
+      (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"
     from ${prenotazioni} p`);
   const r = result.rows[0]!;
   return {
@@ -64,6 +67,8 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
       fuori_servizio: r.fuoriServizio!,
     },
     bookingsByStato: { attiva: r.attive!, completata: r.completate!, cancellata: r.cancellate! },
+    ritardi: r.ritardi!,
+    danniAperti: r.danniAperti!,
   };
 }
 
@@ -73,11 +78,16 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
  */
 export async function adminBookings(
   deps: ReadDeps,
-  query: PageQuery & { stato: 'tutti' | 'attiva' | 'completata' | 'cancellata' },
+  query: PageQuery & {
+    stato: 'tutti' | 'attiva' | 'completata' | 'cancellata';
+    fase?: 'tutte' | BookingPhase | undefined;
+  },
 ): Promise<Page<AdminBookingDto>> {
   await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
   const conditions: SQL[] = [];
   if (query.stato !== 'tutti') conditions.push(eq(prenotazioni.stato, query.stato));
+  if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now));
   if (query.q) {
     const pattern = containsPattern(query.q);
     // Users and bikes are matched first (a few thousand rows at most), then bookings by
@@ -120,6 +130,10 @@ export async function adminBookings(
         stato: prenotazioni.stato,
         paymentStatus: pagamenti.status,
         createdAt: prenotazioni.createdAt,
+        fine: prenotazioni.fine,
+        ritirataAt: prenotazioni.ritirataAt,
+        riconsegnataAt: prenotazioni.riconsegnataAt,
+        motivoCancellazione: prenotazioni.motivoCancellazione,
       })
       .from(prenotazioni)
       .innerJoin(users, eq(users.id, prenotazioni.userId))
@@ -149,8 +163,29 @@ export async function adminBookings(
       biciModello: r.biciModello,
       paymentStatus: r.paymentStatus,
       createdAt: r.createdAt.toISOString(),
+      fase: bookingPhase(r, now),
+      ritirataAt: r.ritirataAt?.toISOString() ?? null,
+      riconsegnataAt: r.riconsegnataAt?.toISOString() ?? null,
+      motivoCancellazione: r.motivoCancellazione,
     })),
   };
+}
+
+/** The rows in a ride's phase at `now` (decision 022, "Derived state"), as SQL. */
+function phaseCondition(fase: BookingPhase, now: Date): SQL {
+  const at = now.toISOString();
+  switch (fase) {
+    case 'da_ritirare':
+      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is null`;
+    case 'in_corso':
+      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} > ${at}::timestamptz`;
+    case 'in_ritardo':
+      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} <= ${at}::timestamptz`;
+    case 'conclusa':
+      return sql`${prenotazioni.stato} = 'completata'`;
+    case 'cancellata':
+      return sql`${prenotazioni.stato} = 'cancellata'`;
+  }
 }
 
 /** One page of users by id; `q` over name, surname, "name surname", email and sigla. */

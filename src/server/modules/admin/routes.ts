@@ -16,6 +16,7 @@ import { deleteBooking } from './bookings.js';
 import type { AdminDeps } from './deps.js';
 import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js';
 import { importResidents } from './residents.js';
+import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
 
 /** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
@@ -71,4 +72,17 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post('/import-residents', async (request) => importResidents(deps(), actor(request)));
+
+  // The ride (decision 022): damage reports, overdue bikes, a return recorded by the staff.
+  app.get('/danni', async () => adminDamages(deps()));
+
+  app.post('/danni/:id/risolta', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    resolveDamage(deps(), actor(request), request.params.id),
+  );
+
+  app.get('/ritardi', async () => adminOverdue(deps()));
+
+  app.post('/prenotazioni/:id/rilascia', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    releaseRide(deps(), actor(request), request.params.id),
+  );
 };

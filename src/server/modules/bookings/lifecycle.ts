@@ -4,64 +4,96 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { pgErrorCode } from '../../db/client.js';
 
+/** How long before its start a booking's bike may be picked up (decision 022). */
+export const PICKUP_EARLY_MINUTES = 10;
+
 export interface LifecycleResult {
   released: number;
-  completed: number;
+  noShows: number;
   bikesInUse: number;
   bikesFreed: number;
 }
 
 /**
- * Applies the booking life cycle of behaviour.md §6 as of `now`, in one statement:
+ * The bookings that hold their bike now, as a condition on the row `p` (an `attiva` row):
+ * picked up and not returned (in progress, or in ritardo after its end), or inside its window
+ * (waiting to be picked up). `candidates` is the same set widened so that the partial indexes
+ * on active rows can find it: a ride is picked up at most PICKUP_EARLY_MINUTES before its
+ * start, so a picked-up ride either overlaps [at, at + early] (range index) or has ended
+ * (`fine` index); the exact condition then filters those few rows.
+ */
+function holdsBike(at: SQL | Placeholder | string) {
+  return sql`(p.ritirata_at is not null or tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz)`;
+}
+function holdingCandidates(at: SQL | Placeholder | string) {
+  return sql`(tstzrange(p.inizio, p.fine, '[)') && tstzrange(${at}::timestamptz, ${at}::timestamptz + make_interval(mins => ${PICKUP_EARLY_MINUTES}), '[]')
+              or p.fine <= ${at}::timestamptz)`;
+}
+
+/**
+ * A booking not picked up by `least(inizio + N minutes, fine)` is a no-show. Written as two
+ * index-friendly arms: the start N minutes ago or more (range index: the range meets
+ * (-inf, at - N]), or the end passed (`fine` index).
+ */
+function noShowDue(at: SQL | Placeholder | string, noShowMinutes: SQL | Placeholder | number) {
+  return sql`(p.ritirata_at is null
+              and (tstzrange(p.inizio, p.fine, '[)') && tstzrange('-infinity', ${at}::timestamptz - make_interval(mins => ${noShowMinutes}::int), '(]')
+                   or p.fine <= ${at}::timestamptz))`;
+}
+
+/**
+ * Applies the booking life cycle of behaviour.md §6, as changed by decision 022, as of `now`,
+ * in one statement:
  * 1. an external booking still unpaid `holdMinutes` after creation, or at its start if
- *    sooner, becomes `cancellata` and its payment `failed` (the bike is free again);
- * 2. an `attiva` booking whose end has passed becomes `completata`;
- * 3. a bike with a booking in progress is shown `prenotata` (marked `stato_auto`), and back
- *    to `disponibile` after only if the life cycle marked it: a bike an admin put in
- *    `prenotata`, `manutenzione` or `fuori_servizio` is left alone (decision 014).
+ *    sooner, becomes `cancellata` (reason `pagamento_scaduto`) and its payment `failed`;
+ * 2. an `attiva` booking not picked up by its start + `noShowMinutes` (or its end, if sooner)
+ *    becomes `cancellata`, reason `mancato_ritiro` (its payment untouched: no refund);
+ *    a picked-up booking stays `attiva` until it is returned, even after its end (in ritardo);
+ * 3. a bike held by a booking (in its window, or picked up and not returned) is shown
+ *    `prenotata` (marked `stato_auto`), and back to `disponibile` after only if the life
+ *    cycle marked it: a bike an admin put in `prenotata`, `manutenzione` or `fuori_servizio`
+ *    is left alone (decision 014).
  * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
  * both from the minute job and before every read that shows bookings or bikes.
  */
 /**
  * True when `applyLifecycle` would change something at `at` (an SQL expression, e.g. a
  * placeholder): a read-only probe with no locks, so reads can skip the write when, as
- * nearly always, nothing is due. Mirrors the four steps of `applyLifecycle`.
+ * nearly always, nothing is due. Mirrors the steps of `applyLifecycle`.
  */
-export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placeholder) {
-  const inProgress = (bike: SQL) => sql`exists (
-    select 1 from prenotazioni p where p.bici_id = ${bike} and p.stato = 'attiva'
-       and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz)`;
+export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placeholder, noShowMinutes: SQL | Placeholder) {
   return sql<boolean>`(
-    exists (select 1 from prenotazioni where stato = 'attiva' and fine <= ${at}::timestamptz)
+    exists (select 1 from prenotazioni p where p.stato = 'attiva' and ${noShowDue(at, noShowMinutes)})
     or exists (select 1 from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id
                 where pay.status = 'pending' and p.stato = 'attiva'
                   and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz))
-    -- From the bookings in progress (one scan of the active ranges' index, a few rows) to
+    -- From the bookings holding a bike (one scan of the active ranges' index, a few rows) to
     -- their bikes, rather than from every bike to its bookings (one probe per bike).
     or exists (select 1 from prenotazioni p join biciclette b on b.id = p.bici_id
-                where p.stato = 'attiva' and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz
+                where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
                   and b.stato = 'disponibile')
-    or exists (select 1 from biciclette b where b.stato = 'prenotata' and b.stato_auto and not ${inProgress(sql`b.id`)}))`;
+    or exists (select 1 from biciclette b where b.stato = 'prenotata' and b.stato_auto
+                  and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato = 'attiva' and ${holdsBike(at)})))`;
 }
 
 const dueStatements = new WeakMap<Db, ReturnType<typeof prepareDue>>();
 function prepareDue(db: Db) {
   return db
-    .select({ due: lifecycleDue(sql.placeholder('at'), sql.placeholder('hold')) })
+    .select({ due: lifecycleDue(sql.placeholder('at'), sql.placeholder('hold'), sql.placeholder('noShow')) })
     .from(sql`(select 1) as one`)
     .prepare('lifecycle_due');
 }
 
 /** Applies the life cycle only if something is due (what every read runs first); true if it ran. */
-export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): Promise<boolean> {
+export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
     statement = prepareDue(db);
     dueStatements.set(db, statement);
   }
-  const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes });
+  const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes, noShow: noShowMinutes });
   if (!row?.due) return false;
-  await applyLifecycle(db, now, holdMinutes);
+  await applyLifecycle(db, now, holdMinutes, noShowMinutes);
   return true;
 }
 
@@ -72,12 +104,20 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number): P
 export async function bringLifecycleUpToDate(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'paymentHoldMinutes'>;
+  config: Pick<Config, 'paymentHoldMinutes'> & Partial<Pick<Config, 'noShowMinutes'>>;
 }): Promise<void> {
-  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes);
+  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes, deps.config.noShowMinutes);
 }
 
-export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Promise<LifecycleResult> {
+/** NO_SHOW_MINUTES's default, for callers without a configuration (tests, tools). */
+export const DEFAULT_NO_SHOW_MINUTES = 30;
+
+export async function applyLifecycle(
+  db: Db,
+  now: Date,
+  holdMinutes: number,
+  noShowMinutes = DEFAULT_NO_SHOW_MINUTES,
+): Promise<LifecycleResult> {
   const at = now.toISOString();
   const statement = sql`
     with due as (
@@ -93,7 +133,7 @@ export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Pr
          for update of p, pay
     ), released as (
       update prenotazioni p
-         set stato = 'cancellata', updated_at = ${at}::timestamptz
+         set stato = 'cancellata', motivo_cancellazione = 'pagamento_scaduto', updated_at = ${at}::timestamptz
        where p.id in (select id from due)
       returning p.id
     ), failed as (
@@ -101,17 +141,19 @@ export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Pr
          set status = 'failed', updated_at = ${at}::timestamptz
        where prenotazione_id in (select id from released) and status = 'pending'
       returning id
-    ), completed as (
-      update prenotazioni
-         set stato = 'completata', updated_at = ${at}::timestamptz
-       where stato = 'attiva' and fine <= ${at}::timestamptz
-         and id not in (select id from released)
-      returning id
+    ), no_shows as (
+      -- Never picked up: released, the payment (if any, completed) left as it is. A pick-up
+      -- committed meanwhile is seen (the row is re-read after its commit) and wins.
+      update prenotazioni p
+         set stato = 'cancellata', motivo_cancellazione = 'mancato_ritiro', updated_at = ${at}::timestamptz
+       where p.stato = 'attiva' and ${noShowDue(at, noShowMinutes)}
+         and p.id not in (select id from released)
+      returning p.id
     ), in_use as (
-      select distinct bici_id from prenotazioni
-       where stato = 'attiva' and inizio <= ${at}::timestamptz and fine > ${at}::timestamptz
-         and id not in (select id from released)
-         and id not in (select id from completed)
+      select distinct p.bici_id from prenotazioni p
+       where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
+         and p.id not in (select id from released)
+         and p.id not in (select id from no_shows)
     ), marked as (
       update biciclette set stato = 'prenotata', stato_auto = true, updated_at = ${at}::timestamptz
        where stato = 'disponibile' and id in (select bici_id from in_use)
@@ -123,12 +165,12 @@ export async function applyLifecycle(db: Db, now: Date, holdMinutes: number): Pr
       returning id
     )
     select (select count(*) from released)::int as released,
-           (select count(*) from completed)::int as completed,
+           (select count(*) from no_shows)::int as "noShows",
            (select count(*) from marked)::int as "bikesInUse",
            (select count(*) from freed)::int as "bikesFreed"`;
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await db.execute<{ released: number; completed: number; bikesInUse: number; bikesFreed: number }>(
+      const result = await db.execute<LifecycleResult & Record<string, unknown>>(
         statement,
       );
       return result.rows[0]!;

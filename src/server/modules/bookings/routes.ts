@@ -3,6 +3,7 @@ import {
   availabilityRequestSchema,
   bookingIdParamsSchema,
   bookingRequestSchema,
+  returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
 import {
@@ -13,6 +14,7 @@ import {
   listUserBookings,
   type BookingDeps,
 } from './service.js';
+import { pickUp, returnBike, type RideDeps } from './ride.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,6 +23,13 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     clock: app.deps.clock,
     config: app.deps.config,
     payments: app.deps.payments,
+    log: app.log,
+  });
+  const rideDeps = (): RideDeps => ({
+    db: app.deps.database.db,
+    clock: app.deps.clock,
+    config: app.deps.config,
+    mailer: app.deps.mailer,
     log: app.log,
   });
   // onRequest: the login is checked before the body is even parsed or validated.
@@ -42,5 +51,16 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/prenotazioni/:id', { schema: { params: bookingIdParamsSchema } }, async (request) =>
     cancelBooking(deps(), authenticatedUser(request).id, request.params.id),
+  );
+
+  // The ride (decision 022): the owner marks the bike taken, then brought back.
+  app.post('/prenotazioni/:id/ritiro', { schema: { params: bookingIdParamsSchema } }, async (request) =>
+    pickUp(rideDeps(), authenticatedUser(request).id, request.params.id),
+  );
+
+  app.post(
+    '/prenotazioni/:id/riconsegna',
+    { schema: { params: bookingIdParamsSchema, body: returnRequestSchema.nullish() } },
+    async (request) => returnBike(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {}),
   );
 };

@@ -1,15 +1,28 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { AvailabilityRequest, BikeDto, BookingDto } from '../../../shared/schemas/booking.js';
+import type {
+  AvailabilityRequest,
+  BikeDto,
+  BookingDto,
+  BookingPhase,
+  BookingStato,
+  DamageCategory,
+} from '../../../shared/schemas/booking.js';
 import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
-import { biciclette, pagamenti, prenotazioni, type Bike } from '../../db/schema.js';
+import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
-import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue } from './lifecycle.js';
+import {
+  applyLifecycle,
+  bringLifecycleUpToDate,
+  DEFAULT_NO_SHOW_MINUTES,
+  lifecycleDue,
+  PICKUP_EARLY_MINUTES,
+} from './lifecycle.js';
 import { QueryBatcher } from './query-batcher.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
@@ -17,11 +30,13 @@ export const START_GRACE_MINUTES = 5;
 
 export const MSG_BIKE_UNAVAILABLE = 'La bicicletta non è disponibile nella fascia oraria scelta';
 export const MSG_ALREADY_ACTIVE = 'Hai già una prenotazione attiva';
+export const MSG_ALREADY_PICKED_UP = 'Hai già ritirato la bicicletta: riconsegnala';
 
 export interface BookingDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'timeZone' | 'bookingHorizonDays' | 'paymentHoldMinutes' | 'stripe'>;
+  config: Pick<Config, 'timeZone' | 'bookingHorizonDays' | 'paymentHoldMinutes' | 'stripe'> &
+    Partial<Pick<Config, 'noShowMinutes'>>;
   /** Refunds a paid booking cancelled before its start. */
   payments: PaymentProvider;
   log?: PaymentLog | undefined;
@@ -101,7 +116,7 @@ export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
 function prepareAvailable(db: Db) {
   return db
     .select({
-      due: sql<boolean>`${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'))}`,
+      due: sql<boolean>`${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'), sql.placeholder('noShow'))}`,
       json: sql<string>`coalesce((
         select json_agg(json_build_object(
                  'id', b.id, 'numero', b.numero, 'modello', b.modello, 'stato', b.stato,
@@ -112,7 +127,13 @@ function prepareAvailable(db: Db) {
            and b.id <> all (array(
              select p.bici_id from ${prenotazioni} p
               where p.stato = 'attiva'
-                and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')))
+                and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
+             -- A ride in ritardo keeps its bike until it is returned (decision 022): found
+             -- by the active ends' index (past ends are few: the overdue rides).
+             union all
+             select p.bici_id from ${prenotazioni} p
+              where p.stato = 'attiva' and p.fine <= ${sql.placeholder('now')}::timestamptz
+                and p.ritirata_at is not null))
       ), '[]')::text`,
     })
     .from(
@@ -141,10 +162,11 @@ function availabilityBatcher(db: Db) {
         to: asked.map((a) => a.window.fine.toISOString()),
         now: now.toISOString(),
         hold: config.paymentHoldMinutes,
+        noShow: config.noShowMinutes ?? DEFAULT_NO_SHOW_MINUTES,
       };
       let rows = await statement.execute(params);
       if (rows[0]?.due) {
-        await applyLifecycle(db, now, config.paymentHoldMinutes);
+        await applyLifecycle(db, now, config.paymentHoldMinutes, params.noShow);
         rows = await statement.execute(params);
       }
       return asked.map((_, i) => (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>);
@@ -187,19 +209,73 @@ const bookingColumns = {
   stato: prenotazioni.stato,
   paymentStatus: pagamenti.status,
   createdAt: prenotazioni.createdAt,
+  inizio: prenotazioni.inizio,
+  fine: prenotazioni.fine,
+  ritirataAt: prenotazioni.ritirataAt,
+  riconsegnataAt: prenotazioni.riconsegnataAt,
+  motivoCancellazione: prenotazioni.motivoCancellazione,
+  dannoCategoria: segnalazioniDanni.categoria,
+  dannoDescrizione: segnalazioniDanni.descrizione,
 };
 
-const bookingDto = (r: Omit<BookingDto, 'createdAt'> & { createdAt: Date }): BookingDto => ({
-  ...r,
-  createdAt: r.createdAt.toISOString(),
-});
+/** A booking row as read (`bookingColumns`): instants as dates, the damage as two columns. */
+export type BookingRow = Omit<
+  BookingDto,
+  'createdAt' | 'ritirataAt' | 'riconsegnataAt' | 'fase' | 'ritiroDa' | 'danno'
+> & {
+  createdAt: Date;
+  inizio: Date;
+  fine: Date;
+  ritirataAt: Date | null;
+  riconsegnataAt: Date | null;
+  dannoCategoria: DamageCategory | null;
+  dannoDescrizione: string | null;
+};
 
-function selectBookings(db: Db) {
+/** The ride's phase at `now` (decision 022, "Derived state"). */
+export function bookingPhase(
+  r: { stato: BookingStato; ritirataAt: Date | null; fine: Date },
+  now: Date,
+): BookingPhase {
+  if (r.stato === 'completata') return 'conclusa';
+  if (r.stato === 'cancellata') return 'cancellata';
+  if (!r.ritirataAt) return 'da_ritirare';
+  return now.getTime() < r.fine.getTime() ? 'in_corso' : 'in_ritardo';
+}
+
+/** The instant from which a booking's bike may be picked up. */
+export const pickupFrom = (inizio: Date) => new Date(inizio.getTime() - PICKUP_EARLY_MINUTES * 60_000);
+
+export function bookingDto(r: BookingRow, now: Date): BookingDto {
+  return {
+    id: r.id,
+    dataPrenotazione: r.dataPrenotazione,
+    orarioInizio: r.orarioInizio,
+    orarioFine: r.orarioFine,
+    destinazione: r.destinazione,
+    biciId: r.biciId,
+    biciNumero: r.biciNumero,
+    biciModello: r.biciModello,
+    stato: r.stato,
+    paymentStatus: r.paymentStatus,
+    createdAt: r.createdAt.toISOString(),
+    ritirataAt: r.ritirataAt?.toISOString() ?? null,
+    riconsegnataAt: r.riconsegnataAt?.toISOString() ?? null,
+    motivoCancellazione: r.motivoCancellazione,
+    fase: bookingPhase(r, now),
+    ritiroDa: pickupFrom(r.inizio).toISOString(),
+    danno:
+      r.dannoCategoria && r.dannoDescrizione !== null ? { categoria: r.dannoCategoria, descrizione: r.dannoDescrizione } : null,
+  };
+}
+
+export function selectBookings(db: Db) {
   return db
     .select(bookingColumns)
     .from(prenotazioni)
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
-    .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id));
+    .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
+    .leftJoin(segnalazioniDanni, eq(segnalazioniDanni.prenotazioneId, prenotazioni.id));
 }
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
@@ -207,13 +283,14 @@ export async function listUserBookings(deps: BookingReadDeps, userId: number): P
   const rows = await selectBookings(deps.db)
     .where(eq(prenotazioni.userId, userId))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
-  return rows.map(bookingDto);
+  const now = deps.clock.now();
+  return rows.map((r) => bookingDto(r, now));
 }
 
 export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
   const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)));
   if (!row) throw notFound('Prenotazione non trovata');
-  return bookingDto(row);
+  return bookingDto(row, deps.clock.now());
 }
 
 export interface CreateBookingInput extends AvailabilityRequest {
@@ -251,6 +328,10 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
                'attiva', ${now}::timestamptz, ${now}::timestamptz
           from bike
          where bike.stato not in ('manutenzione', 'fuori_servizio')
+           -- A ride in ritardo on this bike: not bookable until it is returned (decision 022).
+           and not exists (select 1 from ${prenotazioni} late
+                            where late.bici_id = bike.id and late.stato = 'attiva'
+                              and late.ritirata_at is not null and late.fine <= ${now}::timestamptz)
         returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, stato, created_at
       ), payment as (
         insert into ${pagamenti} (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
@@ -270,11 +351,28 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
   }
   if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
-  return bookingDto({ ...row, id: row.id, createdAt: new Date(row.createdAt) });
+  return bookingDto(
+    {
+      ...row,
+      id: row.id,
+      createdAt: new Date(row.createdAt),
+      inizio,
+      fine,
+      ritirataAt: null,
+      riconsegnataAt: null,
+      motivoCancellazione: null,
+      dannoCategoria: null,
+      dannoDescrizione: null,
+    },
+    deps.clock.now(),
+  );
 }
 
 /** The row of the booking statement: the booking's columns are null when the bike was not bookable. */
-type CreatedRow = Omit<BookingDto, 'id' | 'createdAt'> & { id: number | null; createdAt: Date | string };
+type CreatedRow = Pick<
+  BookingDto,
+  'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'stato' | 'paymentStatus'
+> & { id: number | null; createdAt: Date | string };
 
 function mapBookingConflict(err: unknown): unknown {
   if (err instanceof AppError) return err;
@@ -287,16 +385,17 @@ function mapBookingConflict(err: unknown): unknown {
 }
 
 /**
- * The owner cancels an active booking; it stays, `cancellata`, for history and reports.
- * Paid and not yet started: the payment is refunded through the provider first (`refunded`);
- * if the refund fails, the cancel fails (502) and nothing changes. After the start: no refund.
+ * The owner cancels an active booking (reason `utente`); it stays, `cancellata`, for history
+ * and reports. Paid and not yet started: the payment is refunded through the provider first
+ * (`refunded`); if the refund fails, the cancel fails (502) and nothing changes. After the
+ * start: no refund. Once the bike is picked up the booking cannot be cancelled: it is returned.
  */
 export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio })
+      .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio, ritirataAt: prenotazioni.ritirataAt })
       .from(prenotazioni)
       .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
       .for('update');
@@ -304,10 +403,14 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
     if (row.stato !== 'attiva') {
       throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
     }
+    if (row.ritirataAt) throw conflict(MSG_ALREADY_PICKED_UP, 'PICKED_UP');
     if (row.inizio.getTime() > now.getTime()) {
       await refundBookingPayment({ db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log }, id, tx);
     }
-    await tx.update(prenotazioni).set({ stato: 'cancellata', updatedAt: now }).where(eq(prenotazioni.id, id));
+    await tx
+      .update(prenotazioni)
+      .set({ stato: 'cancellata', motivoCancellazione: 'utente', updatedAt: now })
+      .where(eq(prenotazioni.id, id));
     // An unpaid payment can no longer be paid: it is closed as failed.
     await tx
       .update(pagamenti)

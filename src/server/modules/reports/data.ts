@@ -6,6 +6,8 @@ import { APP_NAME } from '../../../shared/constants.js';
 import { formatEuroCents } from '../../../shared/money.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
+import type { DamageCategory } from '../../../shared/schemas/booking.js';
+import { DAMAGE_LABELS } from '../bookings/emails.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
@@ -36,6 +38,18 @@ interface BookingRow extends Record<string, unknown> {
   modello: string;
   pay_status: string | null;
   amount: number | null;
+  fine: string;
+  ritirata_at: string | null;
+  riconsegnata_at: string | null;
+  motivo_cancellazione: string | null;
+}
+
+/** The ride's word for a row (decision 022): a no-show, a ride in ritardo, else the state. */
+function statusLabel(r: BookingRow, now: Date): string {
+  if (r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro') return 'Non ritirata';
+  if (r.stato === 'attiva' && r.ritirata_at && new Date(r.fine) <= now) return 'In ritardo';
+  if (r.stato === 'attiva' && r.ritirata_at) return 'In corso';
+  return STATUS_LABEL[r.stato] ?? r.stato;
 }
 
 function paymentLabel(row: BookingRow): string {
@@ -79,7 +93,8 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
   const bookings = await db.execute<BookingRow>(sql`
     select p.user_id, p.orario_inizio, p.orario_fine, p.destinazione, p.stato,
            u.nome, u.cognome, u.is_residente, b.numero, b.modello,
-           pay.status as pay_status, pay.amount
+           pay.status as pay_status, pay.amount,
+           p.fine, p.ritirata_at, p.riconsegnata_at, p.motivo_cancellazione
       from prenotazioni p
       join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
@@ -94,6 +109,19 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
     sql`select stato, count(*)::int as n from biciclette group by stato`,
   );
   const rows = bookings.rows;
+  // The ride's events of the day (decision 022), by when they happened in TZ_APP.
+  const onDay = (column: string) => sql`(${sql.raw(column)} at time zone ${timeZone})::date = ${date}::date`;
+  const rides = await db.execute<{ picked: number; returned: number; late: number }>(sql`
+    select (select count(*) from prenotazioni where ${onDay('ritirata_at')})::int as picked,
+           (select count(*) from prenotazioni where ${onDay('riconsegnata_at')})::int as returned,
+           (select count(*) from prenotazioni p where p.data_prenotazione = ${date} and p.ritirata_at is not null
+               and (p.riconsegnata_at > p.fine or (p.stato = 'attiva' and p.fine <= ${now.toISOString()}::timestamptz)))::int as late`);
+  const damages = await db.execute<{ numero: string; categoria: string; descrizione: string; nome: string | null; cognome: string | null; created_at: string }>(sql`
+    select b.numero, d.categoria, d.descrizione, u.nome, u.cognome, d.created_at
+      from segnalazioni_danni d join biciclette b on b.id = d.bici_id left join users u on u.id = d.user_id
+     where ${onDay('d.created_at')}
+     order by d.created_at, d.id`);
+  const ride = rides.rows[0]!;
 
   const count = (pred: (r: BookingRow) => boolean) => rows.filter(pred).length;
   const sum = (status: string) =>
@@ -111,7 +139,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
     residente: r.is_residente,
     bici: `n. ${r.numero} ${r.modello}`,
     destinazione: r.destinazione?.trim() || 'Non specificata',
-    stato: STATUS_LABEL[r.stato] ?? r.stato,
+    stato: statusLabel(r, now),
     pagamento: paymentLabel(r),
   }));
 
@@ -145,6 +173,20 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
       ...Object.entries(BIKE_LABEL).map(([stato, label]) => ({ label, value: String(bikeCount.get(stato) ?? 0) })),
       { label: 'Totale', value: String(bikeTotal) },
     ],
+    rides: [
+      { label: 'Ritirate', value: String(ride.picked) },
+      { label: 'Riconsegnate', value: String(ride.returned) },
+      { label: 'Non ritirate', value: String(count((r) => r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro')) },
+      { label: 'In ritardo', value: String(ride.late) },
+      { label: 'Danni segnalati', value: String(damages.rows.length) },
+    ],
+    damages: damages.rows.map((d) => ({
+      ora: format(new TZDate(new Date(d.created_at).getTime(), timeZone), 'HH:mm'),
+      bici: `n. ${d.numero}`,
+      categoria: DAMAGE_LABELS[d.categoria as DamageCategory] ?? d.categoria,
+      descrizione: d.descrizione,
+      utente: d.nome === null ? 'Account eliminato' : `${d.nome} ${d.cognome ?? ''}`.trim(),
+    })),
     hourly: hourlyUsage(rows.map((r) => ({ orarioInizio: r.orario_inizio, orarioFine: r.orario_fine, stato: r.stato }))),
     rows: tableRows,
   };

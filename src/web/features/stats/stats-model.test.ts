@@ -8,6 +8,8 @@ const day = (date: string, rides: number, revenueCents = 0): StatsDay => ({
   cancellations: 0,
   releasedHolds: 0,
   revenueCents,
+  noShows: 0,
+  damageReports: 0,
 });
 
 describe('bucketsFor', () => {

@@ -1,0 +1,169 @@
+import { eq, sql } from 'drizzle-orm';
+import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin.js';
+import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
+import { prenotazioni, segnalazioniDanni } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { endRide } from '../bookings/ride.js';
+import { writeAudit, type Actor } from './audit.js';
+import type { AdminDeps } from './deps.js';
+
+type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
+
+/** How far back resolved damage reports are still listed. */
+export const RESOLVED_DAMAGE_DAYS = 30;
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+/** Open damage reports (oldest first), then those resolved in the last 30 days (latest first). */
+export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
+  const since = new Date(deps.clock.now().getTime() - RESOLVED_DAMAGE_DAYS * 86_400_000).toISOString();
+  const result = await deps.db.execute<{
+    id: number;
+    prenotazione_id: number | null;
+    bici_id: number;
+    numero: string;
+    modello: string;
+    bici_stato: BikeStato;
+    nome: string | null;
+    cognome: string | null;
+    email: string | null;
+    categoria: DamageCategory;
+    descrizione: string;
+    created_at: string;
+    risolta_at: string | null;
+  }>(sql`
+    select d.id, d.prenotazione_id, d.bici_id, b.numero, b.modello, b.stato as bici_stato,
+           u.nome, u.cognome, u.email, d.categoria, d.descrizione, d.created_at, d.risolta_at
+      from segnalazioni_danni d
+      join biciclette b on b.id = d.bici_id
+      left join users u on u.id = d.user_id
+     where d.risolta_at is null or d.risolta_at >= ${since}::timestamptz
+     order by d.risolta_at is not null, case when d.risolta_at is null then d.created_at end, d.risolta_at desc, d.id`);
+  return result.rows.map((r) => ({
+    id: r.id,
+    prenotazioneId: r.prenotazione_id,
+    biciId: r.bici_id,
+    biciNumero: r.numero,
+    biciModello: r.modello,
+    biciStato: r.bici_stato,
+    utente: r.nome === null ? null : `${r.nome} ${r.cognome ?? ''}`.trim(),
+    userEmail: r.email,
+    categoria: r.categoria,
+    descrizione: r.descrizione,
+    createdAt: iso(r.created_at),
+    risoltaAt: r.risolta_at === null ? null : iso(r.risolta_at),
+  }));
+}
+
+/** Marks a damage report resolved (the bike's state stays the admin's own choice). */
+export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDamageDto> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
+    if (!before) throw notFound('Segnalazione non trovata');
+    if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
+    await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
+    await writeAudit(
+      tx,
+      actor,
+      { action: 'damage.resolve', entity: 'damage', entityId: id, before: { risoltaAt: null }, after: { risoltaAt: now.toISOString() } },
+      now,
+    );
+  });
+  const row = (await adminDamages(deps)).find((d) => d.id === id);
+  return row!;
+}
+
+/** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
+export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
+  await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const result = await deps.db.execute<{
+    id: number;
+    nome: string;
+    cognome: string;
+    email: string;
+    bici_id: number;
+    numero: string;
+    data_prenotazione: string;
+    orario_inizio: string;
+    orario_fine: string;
+    fine: string;
+    ritirata_at: string;
+    next_id: number | null;
+    next_nome: string | null;
+    next_cognome: string | null;
+    next_data: string | null;
+    next_inizio: string | null;
+    next_fine: string | null;
+  }>(sql`
+    select p.id, u.nome, u.cognome, u.email, p.bici_id, b.numero, p.data_prenotazione::text as data_prenotazione,
+           p.orario_inizio, p.orario_fine, p.fine, p.ritirata_at,
+           n.id as next_id, nu.nome as next_nome, nu.cognome as next_cognome, n.data_prenotazione::text as next_data,
+           n.orario_inizio as next_inizio, n.orario_fine as next_fine
+      from prenotazioni p
+      join users u on u.id = p.user_id
+      join biciclette b on b.id = p.bici_id
+      left join lateral (
+        select x.id, x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine from prenotazioni x
+         where x.bici_id = p.bici_id and x.stato = 'attiva' and x.id <> p.id and x.inizio >= p.fine
+         order by x.inizio limit 1) n on true
+      left join users nu on nu.id = n.user_id
+     where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz
+     order by p.fine, p.id`);
+  return result.rows.map((r) => ({
+    id: r.id,
+    utente: `${r.nome} ${r.cognome}`.trim(),
+    userEmail: r.email,
+    biciId: r.bici_id,
+    biciNumero: r.numero,
+    dataPrenotazione: r.data_prenotazione,
+    orarioInizio: r.orario_inizio,
+    orarioFine: r.orario_fine,
+    fine: iso(r.fine),
+    ritirataAt: iso(r.ritirata_at),
+    minutiRitardo: Math.floor((now.getTime() - new Date(r.fine).getTime()) / 60_000),
+    prossima:
+      r.next_id === null
+        ? null
+        : {
+            id: r.next_id,
+            utente: `${r.next_nome ?? ''} ${r.next_cognome ?? ''}`.trim(),
+            dataPrenotazione: r.next_data!,
+            orarioInizio: r.next_inizio!,
+            orarioFine: r.next_fine!,
+          },
+  }));
+}
+
+/**
+ * An admin records the return of a ride on the owner's behalf (an overdue bike found, or
+ * brought to the desk): `completata`, `riconsegnata_at` now, the bike free again.
+ */
+export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Promise<{ id: number; riconsegnataAt: string }> {
+  await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
+    if (!row) throw notFound('Prenotazione non trovata');
+    if (row.stato !== 'attiva' || !row.ritirataAt) {
+      throw conflict('Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata', 'NOT_IN_RIDE');
+    }
+    await endRide(tx, { id, biciId: row.biciId, userId: row.userId }, now);
+    await writeAudit(
+      tx,
+      actor,
+      {
+        action: 'booking.release',
+        entity: 'booking',
+        entityId: id,
+        before: { stato: row.stato, ritirataAt: row.ritirataAt.toISOString(), riconsegnataAt: null },
+        after: { stato: 'completata', riconsegnataAt: now.toISOString() },
+      },
+      now,
+    );
+  });
+  return { id, riconsegnataAt: now.toISOString() };
+}

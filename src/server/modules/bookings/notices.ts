@@ -1,0 +1,153 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import type { Mailer } from '../../integrations/mailer.js';
+import { activeAdminEmails, notifyUser, type PushSender } from '../notifications/notify.js';
+import {
+  endReminder,
+  nextBookingWarning,
+  overdueAdminsEmail,
+  overdueUserNotice,
+  startReminder,
+  type OverdueLine,
+  type RideInfo,
+} from './emails.js';
+
+/** Minutes before the start, and before the end, at which the reminders go out. */
+export const START_REMINDER_MINUTES = 30;
+export const END_REMINDER_MINUTES = 15;
+
+export interface NoticeDeps {
+  db: Db;
+  mailer: Mailer;
+  push?: PushSender | undefined;
+  config: { publicUrl: string };
+  log: { error(obj: object, msg: string): void };
+}
+
+export interface NoticeResult {
+  startReminders: number;
+  endReminders: number;
+  overdue: number;
+  nextWarned: number;
+}
+
+interface ClaimedRow extends Record<string, unknown> {
+  id: number;
+  user_id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  numero: string;
+  data_prenotazione: string;
+  orario_inizio: string;
+  orario_fine: string;
+}
+
+const rideInfo = (r: ClaimedRow): RideInfo => ({
+  nome: r.nome,
+  biciNumero: r.numero,
+  dataPrenotazione: r.data_prenotazione,
+  orarioInizio: r.orario_inizio,
+  orarioFine: r.orario_fine,
+});
+
+/** Reminders are on unless the user turned them off (no row: on). */
+const remindersOn = sql`coalesce((select pu.promemoria from preferenze_utente pu where pu.user_id = p.user_id), true)`;
+
+/**
+ * The ride's notices due at `now` (decision 022), run by the life-cycle job after the life
+ * cycle itself. Each notice is claimed by one UPDATE … WHERE x_at IS NULL … RETURNING before
+ * it is sent: two processes (or two runs) racing claim each booking once, since the second
+ * UPDATE waits for the first's row lock and then sees the column set. A claimed notice whose
+ * email then fails is not retried (logged): a reminder late by a minute is worth less than
+ * a reminder sent twice.
+ */
+export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<NoticeResult> {
+  const at = now.toISOString();
+  const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero,
+    p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
+
+  // 30 minutes before the start, not picked up; not for bookings made inside that half hour.
+  const starts = await deps.db.execute<ClaimedRow>(sql`
+    update prenotazioni p set promemoria_inizio_at = ${at}::timestamptz
+      from users u, biciclette b
+     where u.id = p.user_id and b.id = p.bici_id
+       and p.promemoria_inizio_at is null and p.stato = 'attiva' and p.ritirata_at is null
+       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${at}::timestamptz, ${at}::timestamptz + make_interval(mins => ${START_REMINDER_MINUTES}), '(]')
+       and p.inizio > ${at}::timestamptz
+       and p.created_at <= p.inizio - make_interval(mins => ${START_REMINDER_MINUTES})
+       and ${remindersOn}
+    returning ${claimedColumns}`);
+
+  // 15 minutes before the end of a ride in progress.
+  const ends = await deps.db.execute<ClaimedRow>(sql`
+    update prenotazioni p set promemoria_fine_at = ${at}::timestamptz
+      from users u, biciclette b
+     where u.id = p.user_id and b.id = p.bici_id
+       and p.promemoria_fine_at is null and p.stato = 'attiva' and p.ritirata_at is not null
+       and p.fine > ${at}::timestamptz
+       and p.fine <= ${at}::timestamptz + make_interval(mins => ${END_REMINDER_MINUTES})
+       and ${remindersOn}
+    returning ${claimedColumns}`);
+
+  // At the end of a ride not returned: in ritardo. Whatever the reminder preference (this is
+  // not a reminder). With each, the owner of the bike's next active booking, if any.
+  const late = await deps.db.execute<
+    ClaimedRow & { next_user_id: number | null; next_nome: string | null; next_data: string | null; next_inizio: string | null; next_fine: string | null }
+  >(sql`
+    with claimed as (
+      update prenotazioni p set ritardo_avvisato_at = ${at}::timestamptz
+       where p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
+         and p.fine <= ${at}::timestamptz
+      returning p.id, p.user_id, p.bici_id, p.fine, p.data_prenotazione, p.orario_inizio, p.orario_fine
+    )
+    select c.id, c.user_id, u.nome, u.cognome, u.email, b.numero, c.data_prenotazione::text as data_prenotazione,
+           c.orario_inizio, c.orario_fine,
+           n.user_id as next_user_id, nu.nome as next_nome, n.data_prenotazione::text as next_data,
+           n.orario_inizio as next_inizio, n.orario_fine as next_fine
+      from claimed c
+      join users u on u.id = c.user_id
+      join biciclette b on b.id = c.bici_id
+      left join lateral (
+        select x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine from prenotazioni x
+         where x.bici_id = c.bici_id and x.stato = 'attiva' and x.id <> c.id and x.inizio >= c.fine
+         order by x.inizio limit 1) n on true
+      left join users nu on nu.id = n.user_id
+     order by c.fine, c.id`);
+
+  const url = deps.config.publicUrl;
+  for (const r of starts.rows) await notifyUser(deps, r.user_id, startReminder(rideInfo(r), url));
+  for (const r of ends.rows) await notifyUser(deps, r.user_id, endReminder(rideInfo(r), url));
+  let nextWarned = 0;
+  for (const r of late.rows) {
+    await notifyUser(deps, r.user_id, overdueUserNotice(rideInfo(r), url));
+    if (r.next_user_id !== null) {
+      nextWarned += 1;
+      await notifyUser(
+        deps,
+        r.next_user_id,
+        nextBookingWarning(
+          { nome: r.next_nome!, biciNumero: r.numero, dataPrenotazione: r.next_data!, orarioInizio: r.next_inizio!, orarioFine: r.next_fine! },
+          url,
+        ),
+      );
+    }
+  }
+  if (late.rows.length > 0) {
+    const lines: OverdueLine[] = late.rows.map((r) => ({
+      utente: `${r.nome} ${r.cognome}`.trim(),
+      email: r.email,
+      biciNumero: r.numero,
+      dataPrenotazione: r.data_prenotazione,
+      orarioFine: r.orario_fine,
+    }));
+    for (const to of await activeAdminEmails(deps.db)) {
+      try {
+        await deps.mailer.send(overdueAdminsEmail(to, lines, url));
+      } catch (err) {
+        deps.log.error({ err }, 'overdue list email not sent');
+      }
+    }
+  }
+  return { startReminders: starts.rows.length, endReminders: ends.rows.length, overdue: late.rows.length, nextWarned };
+}

@@ -1,0 +1,70 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import type { Mailer, MailMessage } from '../../integrations/mailer.js';
+
+/** What a web-push notification carries (the installed app shows it, and opens `url`). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  url: string;
+}
+
+/** Web push, when configured (src/server/integrations/push.ts): every subscription of a user. */
+export interface PushSender {
+  send(userId: number, payload: PushPayload): Promise<void>;
+}
+
+export interface NotifyDeps {
+  db: Db;
+  mailer: Mailer;
+  push?: PushSender | undefined;
+  log: { error(obj: object, msg: string): void };
+}
+
+export interface UserNotice {
+  subject: string;
+  text: string;
+  html?: string;
+  push: PushPayload;
+}
+
+/**
+ * Tells a user something by email and, where the user's browsers subscribed, by web push.
+ * Never throws: a failed delivery is logged (the notice was claimed once already, and one
+ * lost email must not stop the others). Returns whether the email left.
+ */
+export async function notifyUser(deps: NotifyDeps, userId: number, notice: UserNotice): Promise<boolean> {
+  const [user] = await deps.db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.attiva, true)));
+  if (!user) return false;
+  const message: MailMessage = { to: user.email, subject: notice.subject, text: notice.text };
+  if (notice.html) message.html = notice.html;
+  let sent = false;
+  try {
+    await deps.mailer.send(message);
+    sent = true;
+  } catch (err) {
+    deps.log.error({ err, userId, subject: notice.subject }, 'notice email not sent');
+  }
+  if (deps.push) {
+    try {
+      await deps.push.send(userId, notice.push);
+    } catch (err) {
+      deps.log.error({ err, userId }, 'push notice not sent');
+    }
+  }
+  return sent;
+}
+
+/** The email addresses of every active admin (for the damage reports and the overdue list). */
+export async function activeAdminEmails(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.ruolo, 'admin'), eq(users.attiva, true)))
+    .orderBy(users.id);
+  return rows.map((r) => r.email);
+}
