@@ -48,14 +48,13 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
   paymentProvider?: PaymentProvider;
-  /**
-   * Web push of the installed app (src/server/integrations/push.ts), when available: the
-   * reminders and the overdue notices go through it besides email.
-   */
-  push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
   /** Told of every route as it is registered (tests list the whole API from the app itself). */
   onRoute?: (route: RouteOptions) => void;
-  /** Web-push notifications; default: the web-push sender of integrations/push.ts (VAPID keys from the configuration or the database). */
+  /**
+   * Web push of the installed app: the reminders and the overdue notices go through it
+   * besides email. Default: the web-push sender of integrations/push.ts (VAPID keys from the
+   * configuration or the database).
+   */
   push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
 }
 
