@@ -1,5 +1,5 @@
 import type { SessionUser } from '../api-types.js';
-import type { BikeDto, BikeStato, BookingStato, PaymentStatus } from './booking.js';
+import type { BikeDto, BikeStato, BookingPhase, BookingStato, DamageCategory, PaymentStatus } from './booking.js';
 import { z } from '../zod-it.js';
 import { emailField } from './auth.js';
 
@@ -61,6 +61,41 @@ export interface AdminBookingDto {
   biciModello: string;
   paymentStatus: PaymentStatus;
   createdAt: string;
+  /** Where the ride is (decision 022); the list filters on it with `?fase=`. */
+  fase: BookingPhase;
+}
+
+/** GET /api/admin/danni — open reports first, then the last 30 days' resolved ones (decision 022). */
+export interface AdminDamageReportDto {
+  id: number;
+  prenotazioneId: number | null;
+  biciId: number;
+  biciNumero: string;
+  biciModello: string;
+  categoria: DamageCategory;
+  descrizione: string;
+  /** Who reported it ("Nome Cognome"), null once that account is gone. */
+  utente: string | null;
+  userEmail: string | null;
+  createdAt: string;
+  risoltaAt: string | null;
+}
+
+/** GET /api/admin/ritardi — rides picked up and not returned by their end (decision 022). */
+export interface AdminOverdueRideDto {
+  /** The booking's id (POST /api/admin/prenotazioni/:id/rilascia). */
+  id: number;
+  utente: string;
+  userEmail: string;
+  biciNumero: string;
+  biciModello: string;
+  dataPrenotazione: string;
+  orarioFine: string;
+  /** The end as an ISO instant. */
+  fine: string;
+  minutiRitardo: number;
+  /** The bike's next `attiva` booking, if any. */
+  prossimaPrenotazione: { id: number; utente: string; dataPrenotazione: string; orarioInizio: string } | null;
 }
 
 /** GET /api/admin/users?q=&page=&pageSize= — by id. */
@@ -84,6 +119,10 @@ export interface AdminSummary {
   completateOggi: number;
   bikesByStato: Record<BikeStato, number>;
   bookingsByStato: Record<BookingStato, number>;
+  /** Rides picked up and not returned by their end (decision 022). */
+  ritardi: number;
+  /** Damage reports not yet resolved. */
+  danniAperti: number;
 }
 
 /** DELETE /api/admin/prenotazioni/:id → 200; a paid booking is refunded first (502 if the provider fails, nothing changes). */

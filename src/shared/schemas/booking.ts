@@ -49,6 +49,17 @@ export const bookingIdParamsSchema = z.object({
 });
 
 export type BookingStato = 'attiva' | 'completata' | 'cancellata';
+/** Where a booking is in the ride's life, derived at read time (decision 022). */
+export type BookingPhase = 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'conclusa' | 'cancellata';
+/** Why a `cancellata` booking was cancelled (null for bookings cancelled before issue 13). */
+export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro';
+export const DAMAGE_CATEGORIES = ['freni', 'ruote', 'catena', 'luci', 'telaio', 'altro'] as const;
+export type DamageCategory = (typeof DAMAGE_CATEGORIES)[number];
+export const DAMAGE_DESCRIPTION_MAX = 500;
+/** POST /api/prenotazioni/:id/riconsegna — the bike returned, optionally with a damage report. */
+export interface ReturnRequest {
+  danno?: { categoria: DamageCategory; descrizione: string };
+}
 export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'refunded' | null;
 export type BikeStato = 'disponibile' | 'prenotata' | 'manutenzione' | 'fuori_servizio';
 
@@ -65,6 +76,15 @@ export interface BookingDto {
   stato: BookingStato;
   paymentStatus: PaymentStatus;
   createdAt: string;
+  /** When the owner took the bike (`Ritirata`), and brought it back (`Riconsegnata`). */
+  ritirataAt: string | null;
+  riconsegnataAt: string | null;
+  motivoCancellazione: CancellationReason | null;
+  fase: BookingPhase;
+  /** ISO instant from which `Ritirata` is allowed (start minus the pick-up grace). */
+  ritiroDa: string;
+  /** The damage reported at the return, if any. */
+  danno: { categoria: DamageCategory; descrizione: string } | null;
 }
 
 export interface BikeDto {
