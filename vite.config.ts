@@ -173,6 +173,9 @@ export default defineConfig({
         globIgnores: ['**/stripe-payment-*.js'],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/payment\//],
+        // Web push (decision 022): the generated worker imports this same-origin script
+        // (src/web/public/push-sw.js), which shows the notifications and opens their page.
+        importScripts: ['push-sw.js'],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,

@@ -13,6 +13,7 @@ import {
   DashboardScreen,
   LOADING,
   PaymentScreen,
+  ProfileScreen,
   RecoveryScreen,
   RegistrationScreen,
   ReportsScreen,
@@ -58,6 +59,7 @@ export function AppRoutes() {
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />
+      <Route path="/profilo" component={ProfileScreen} />
       <Route path="/doc" component={ReportsScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />

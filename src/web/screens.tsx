@@ -17,6 +17,7 @@ export const loadDashboard = () =>
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
+export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
 const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
 const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
@@ -59,6 +60,7 @@ export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
+export const ProfileScreen = lazyScreen(loadProfile, 'Caricamento del profilo...');
 export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
 export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
@@ -74,6 +76,7 @@ export function preloadScreenFor(path: string): void {
   if (ACCOUNT_PATHS.some((prefix) => path.startsWith(prefix))) void loadAccountScreens();
   else if (path.startsWith('/dashboard')) void loadDashboard();
   else if (path.startsWith('/payment/')) void loadPayment();
+  else if (path.startsWith('/profilo')) void loadProfile();
   else if (path.startsWith('/doc')) void loadReports();
   else if (path.startsWith('/admin/statistiche')) void loadStats();
   else if (path.startsWith('/admin')) void loadAdmin();

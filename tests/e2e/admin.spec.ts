@@ -113,7 +113,7 @@ test.describe('admin dashboard', () => {
       await expect(row).toContainText('Marco Rossi');
       await expect(row).toContainText('10:00-11:00');
       await expect(row).toContainText(/\d\d\/\d\d\/\d\d/);
-      await expect(row).toContainText('Attiva');
+      await expect(row).toContainText('Da ritirare');
 
       await row.getByRole('button', { name: /^Dettagli/ }).click();
       const details = page.getByRole('dialog');

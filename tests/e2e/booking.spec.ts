@@ -165,7 +165,7 @@ test.describe('user dashboard: bookings', () => {
     await expect(item).toContainText(italianDate(tomorrow()));
     await expect(item).toContainText('10:00–12:00');
     await expect(item).toContainText('centro città');
-    await expect(item.getByText('Attiva', { exact: true })).toBeVisible();
+    await expect(item.getByText('Da ritirare', { exact: true })).toBeVisible();
     await expect(item.getByText('Gratuita', { exact: true })).toBeVisible();
     await expect(statValue(page, 'Prenotazioni attive')).toHaveText('1');
 

@@ -20,6 +20,8 @@ export interface ConfirmDeleteDialogContentProps {
   description: ReactNode;
   onConfirm: () => Promise<unknown>;
   onDeleted?: (() => void) | undefined;
+  /** The confirming button's text (default `Elimina`). */
+  confirmLabel?: string | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export function ConfirmDeleteDialogContent({
   description,
   onConfirm,
   onDeleted,
+  confirmLabel = 'Elimina',
 }: ConfirmDeleteDialogContentProps) {
   const [pending, setPending] = useState(false);
 
@@ -71,7 +74,7 @@ export function ConfirmDeleteDialogContent({
           <AlertDialogCancel disabled={pending}>Annulla</AlertDialogCancel>
           <AlertDialogAction onClick={confirm} disabled={pending}>
             <ButtonIcon pending={pending} />
-            Elimina
+            {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

@@ -13,6 +13,8 @@ interface ConfirmDeleteDialogProps {
   onConfirm: () => Promise<unknown>;
   /** After a successful deletion (e.g. move the focus somewhere that still exists). */
   onDeleted?: () => void;
+  /** The confirming button's text (default `Elimina`): `Revoca`, `Rilascia`… */
+  confirmLabel?: string;
 }
 
 interface TriggerProps {
@@ -31,7 +33,7 @@ interface TriggerProps {
  * The dialog (Radix, ~22 KB gzip with its helpers) downloads when the button is pointed at,
  * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
-export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel }: ConfirmDeleteDialogProps) {
   const [open, setOpen] = useState(false);
   /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
   const [mounted, setMounted] = useState(false);
@@ -59,6 +61,7 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
             description={description}
             onConfirm={onConfirm}
             onDeleted={onDeleted}
+            confirmLabel={confirmLabel}
           />
         </Suspense>
       ) : null}

@@ -11,7 +11,7 @@ describe('decideRoute', () => {
     expect(decideRoute('/', admin)).toEqual({ kind: 'redirect', to: '/dashboard' });
   });
 
-  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever', '/pagamento-simulato/cs_sim_abcdefgh'])(
+  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever', '/pagamento-simulato/cs_sim_abcdefgh', '/profilo'])(
     'shows login in place at %s without a user, the screen with one',
     (path) => {
       expect(decideRoute(path, null)).toEqual({ kind: 'login' });

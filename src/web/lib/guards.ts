@@ -16,9 +16,9 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
 /**
  * Paths that need a logged-in user (any role). Matched as prefixes, as the spec words it.
  * `/pagamento-simulato` is the simulated provider's hosted checkout: it pays for a booking
- * of the logged-in user, like /payment.
+ * of the logged-in user, like /payment. `/profilo` is the user's profile page (decision 022).
  */
-const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato'] as const;
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo'] as const;
 
 type GuardUser = Pick<SessionUser, 'ruolo'>;
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adminBookingBadge,
   adminPaymentLabel,
+  bookingFilterParams,
+  formatDelay,
   bookingDeletedToast,
   formatShortDate,
   importToast,
@@ -55,5 +58,31 @@ describe('display', () => {
       title: 'Importazione completata',
       description: 'Importati: 7, saltati: 1',
     });
+  });
+});
+
+describe('the ride in the admin lists', () => {
+  it('filters by state or, for active bookings, by phase', () => {
+    expect(bookingFilterParams('tutti')).toEqual({ stato: 'tutti' });
+    expect(bookingFilterParams('attiva')).toEqual({ stato: 'attiva' });
+    expect(bookingFilterParams('in_ritardo')).toEqual({ fase: 'in_ritardo' });
+    expect(bookingFilterParams('da_ritirare')).toEqual({ fase: 'da_ritirare' });
+    expect(listUrl('/api/admin/prenotazioni', { ...bookingFilterParams('in_corso'), page: 1 })).toBe(
+      '/api/admin/prenotazioni?fase=in_corso&page=1',
+    );
+  });
+
+  it('shows the phase of an active booking, the state of the others', () => {
+    expect(adminBookingBadge({ stato: 'attiva', fase: 'in_ritardo' })).toEqual({ label: 'In ritardo', tone: 'danger' });
+    expect(adminBookingBadge({ stato: 'completata', fase: 'conclusa' }).label).toBe('Completata');
+  });
+
+  it('says a delay in minutes, hours and days', () => {
+    expect(formatDelay(0)).toBe('0 min');
+    expect(formatDelay(45)).toBe('45 min');
+    expect(formatDelay(120)).toBe('2 h');
+    expect(formatDelay(80)).toBe('1 h 20 min');
+    expect(formatDelay(27 * 60 + 5)).toBe('1 g 3 h');
+    expect(formatDelay(48 * 60)).toBe('2 g');
   });
 });

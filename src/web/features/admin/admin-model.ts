@@ -3,11 +3,13 @@ import { it as italian } from 'date-fns/locale';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
-import type { BikeStato, PaymentStatus } from '../../../shared/schemas/booking';
+import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../../../shared/schemas/booking';
 import { isRealDate } from '../../../shared/time';
 import type { BadgeTone } from '../dashboard/dashboard-model';
 
-export { BOOKING_STATO_BADGE } from '../dashboard/dashboard-model';
+import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/dashboard-model';
+
+export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
 export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti';
 export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti'];
@@ -18,13 +20,46 @@ export function tabFromSearch(search: string): AdminTab {
   return ADMIN_TABS.includes(tab as AdminTab) ? (tab as AdminTab) : 'prenotazioni';
 }
 
-export type BookingFilter = 'tutti' | 'attiva' | 'completata' | 'cancellata';
+/** The list's one filter: a state, or (for active bookings) where the ride is (decision 022). */
+export type BookingFilter = 'tutti' | 'attiva' | 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'completata' | 'cancellata';
 export const BOOKING_FILTERS: readonly { value: BookingFilter; label: string }[] = [
   { value: 'tutti', label: 'Tutti gli stati' },
   { value: 'attiva', label: 'Attive' },
+  { value: 'da_ritirare', label: 'Attive: da ritirare' },
+  { value: 'in_corso', label: 'Attive: in corso' },
+  { value: 'in_ritardo', label: 'Attive: in ritardo' },
   { value: 'completata', label: 'Completate' },
   { value: 'cancellata', label: 'Cancellate' },
 ];
+
+/** The query parameters of a filter: `stato=` for a state, `fase=` for a phase of the ride. */
+export function bookingFilterParams(filter: BookingFilter): { stato?: BookingStato | 'tutti'; fase?: BookingPhase } {
+  switch (filter) {
+    case 'da_ritirare':
+    case 'in_corso':
+    case 'in_ritardo':
+      return { fase: filter };
+    default:
+      return { stato: filter };
+  }
+}
+
+/** The badge of a booking in the admin lists: its phase while active, else its state. */
+export function adminBookingBadge(b: Pick<AdminBookingDto, 'stato' | 'fase'>): { label: string; tone: BadgeTone } {
+  return b.stato === 'attiva' ? BOOKING_PHASE_BADGE[b.fase] : BOOKING_STATO_BADGE[b.stato];
+}
+
+/** Minutes of delay as a person says them: "45 min", "2 h", "1 h 20 min", "1 g 3 h". */
+export function formatDelay(minutes: number): string {
+  const m = Math.max(0, Math.floor(minutes));
+  if (m < 60) return `${m} min`;
+  const hours = Math.floor(m / 60);
+  if (hours < 24) return m % 60 === 0 ? `${hours} h` : `${hours} h ${m % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} g` : `${days} g ${hours % 24} h`;
+}
+
+export { DAMAGE_CATEGORY_LABELS } from '../dashboard/dashboard-model';
 
 /** Bike badges: available green, booked orange, maintenance red, out of service dark grey. */
 export const BIKE_STATO_BADGE: Record<BikeStato, { label: string; tone: BadgeTone; className?: string }> = {

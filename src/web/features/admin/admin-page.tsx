@@ -1,4 +1,15 @@
-import { ArrowLeftIcon, BarChart3Icon, BikeIcon, CheckCircle2Icon, FileTextIcon, LogOutIcon, UsersIcon, type LucideIcon } from 'lucide-react';
+import {
+  AlarmClockIcon,
+  ArrowLeftIcon,
+  BarChart3Icon,
+  BikeIcon,
+  CheckCircle2Icon,
+  FileTextIcon,
+  LogOutIcon,
+  UsersIcon,
+  WrenchIcon,
+  type LucideIcon,
+} from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -9,6 +20,7 @@ import { tabFromSearch, type AdminTab } from './admin-model';
 import { BikesTab } from './bikes-tab';
 import { BookingsTab } from './bookings-tab';
 import { useAdminSummary } from './queries';
+import { DamageReportsSection, OverdueRidesSection } from './ride-sections';
 import { UsersTab } from './users-tab';
 
 function AdminHeader() {
@@ -59,13 +71,15 @@ function SummaryCards({ summary, isPending }: { summary: AdminSummary | undefine
     },
     { label: 'Utenti totali', icon: UsersIcon, value: summary && String(summary.utentiTotali) },
     { label: 'Completate Oggi', icon: CheckCircle2Icon, value: summary && String(summary.completateOggi) },
+    { label: 'Bici in ritardo', icon: AlarmClockIcon, value: summary && String(summary.ritardi) },
+    { label: 'Danni da controllare', icon: WrenchIcon, value: summary && String(summary.danniAperti) },
   ];
   return (
     <section aria-labelledby="riepilogo-admin">
       <h2 id="riepilogo-admin" className="sr-only">
         Riepilogo
       </h2>
-      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">
         {cards.map(({ label, icon: Icon, value }) => (
           <div key={label} className="flex flex-col gap-2 rounded-xl border bg-card p-4 shadow-sm">
             <dt className="flex items-start justify-between gap-2 text-sm font-medium text-muted-foreground">
@@ -107,6 +121,8 @@ export function AdminPage() {
       <AdminHeader />
       <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-6 sm:px-6">
         <SummaryCards summary={summary.data} isPending={summary.isPending} />
+        <OverdueRidesSection />
+        <DamageReportsSection />
         <Tabs value={tab} onValueChange={selectTab}>
           <TabsList aria-label="Sezioni">
             <TabsTrigger value={'prenotazioni' satisfies AdminTab}>Prenotazioni</TabsTrigger>

@@ -1,4 +1,4 @@
-import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, RotateCwIcon, SearchIcon } from 'lucide-react';
+import { ChevronLeftIcon, ChevronRightIcon, RotateCwIcon, SearchIcon } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -121,24 +121,8 @@ export function Pager({
  * A native select, styled like the inputs: phone pickers, keyboard and screen readers for
  * free, and no popover positioning code (Radix Select would pull it into the first page's chunk).
  */
-export function NativeSelect({ className, ...props }: ComponentProps<'select'>) {
-  return (
-    <div className={cn('relative', className)}>
-      <select
-        className={cn(
-          'h-11 w-full cursor-pointer appearance-none rounded-md border border-input bg-card py-2 pr-9 pl-3 text-base shadow-xs sm:h-10 sm:text-sm',
-          'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring',
-          'disabled:cursor-not-allowed disabled:opacity-50',
-        )}
-        {...props}
-      />
-      <ChevronDownIcon
-        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 opacity-70"
-        aria-hidden="true"
-      />
-    </div>
-  );
-}
+/** The filters' select (shared with the other screens). */
+export { NativeSelect } from '../../components/ui/native-select';
 
 /** One "label: value" line of a details dialog. */
 export function Detail({ label, children }: { label: string; children: ReactNode }) {

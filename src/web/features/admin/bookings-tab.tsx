@@ -7,9 +7,9 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import {
+  adminBookingBadge,
   adminPaymentLabel,
   BOOKING_FILTERS,
-  BOOKING_STATO_BADGE,
   bookingTime,
   formatDateTime,
   formatShortDate,
@@ -19,7 +19,7 @@ import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from '
 import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
 
 function BookingDetails({ booking }: { booking: AdminBookingDto }) {
-  const stato = BOOKING_STATO_BADGE[booking.stato];
+  const stato = adminBookingBadge(booking);
   return (
     <Dialog>
       <DialogTrigger asChild>
@@ -94,7 +94,7 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
   );
 }
 
-/** Prenotazioni tab (spec §2): search, status filter, server paging, details and delete. */
+/** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
   const [search, setSearch] = useState('');
   const [stato, setStato] = useState<BookingFilter>('tutti');
@@ -118,7 +118,7 @@ export function BookingsTab() {
           }}
         />
         <NativeSelect
-          className="sm:w-48"
+          className="sm:w-56"
           aria-label="Filtra per stato"
           value={stato}
           onChange={(e) => {
@@ -157,7 +157,7 @@ export function BookingsTab() {
             />
           ) : (
             rows.map((b) => {
-              const badge = BOOKING_STATO_BADGE[b.stato];
+              const badge = adminBookingBadge(b);
               return (
                 <TableRow key={b.id}>
                   <TableCell className="tabular-nums">{b.id}</TableCell>

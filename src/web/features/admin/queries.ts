@@ -7,6 +7,8 @@ import {
   type AdminBikeDto,
   type AdminBikeUpdateResponse,
   type AdminBookingDto,
+  type AdminDamageReportDto,
+  type AdminOverdueRideDto,
   type AdminDeleteBookingResponse,
   type AdminDeleteUserResponse,
   type AdminSummary,
@@ -19,7 +21,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { serverMessage } from '../auth/api-errors';
-import { bookingDeletedToast, importToast, listUrl, type BookingFilter } from './admin-model';
+import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
 
@@ -48,7 +50,7 @@ export function useAdminSummary() {
 }
 
 export function useAdminBookings(params: { q: string; stato: BookingFilter; page: number }) {
-  const url = listUrl('/api/admin/prenotazioni', { ...params, stato: params.stato, pageSize: PAGE_SIZE });
+  const url = listUrl('/api/admin/prenotazioni', { q: params.q, ...bookingFilterParams(params.stato), page: params.page, pageSize: PAGE_SIZE });
   return useQuery<Page<AdminBookingDto>>({
     queryKey: [...ADMIN_KEY, 'prenotazioni', params],
     queryFn: logged('le prenotazioni', () => apiGetPage<AdminBookingDto>(url, TOTAL_COUNT_HEADER)),
@@ -75,6 +77,24 @@ export function useAdminBikes() {
   });
 }
 
+/** GET /api/admin/danni: open reports first, then the recently resolved ones. */
+export function useDamageReports() {
+  return useQuery<AdminDamageReportDto[]>({
+    queryKey: [...ADMIN_KEY, 'danni'],
+    queryFn: logged('i danni segnalati', () => apiRequest<AdminDamageReportDto[]>('GET', '/api/admin/danni')),
+    ...adminListQueryOptions,
+  });
+}
+
+/** GET /api/admin/ritardi: rides not returned by their end. */
+export function useOverdueRides() {
+  return useQuery<AdminOverdueRideDto[]>({
+    queryKey: [...ADMIN_KEY, 'ritardi'],
+    queryFn: logged('le biciclette in ritardo', () => apiRequest<AdminOverdueRideDto[]>('GET', '/api/admin/ritardi')),
+    ...adminListQueryOptions,
+  });
+}
+
 /** After any admin change every admin list, the summary and the user-facing bike lists may be out of date. */
 function useRefreshAdmin() {
   const queryClient = useQueryClient();
@@ -97,6 +117,33 @@ export function useDeleteBooking() {
       toast(bookingDeletedToast(answer.refunded));
     },
     onError: failure('Impossibile eliminare la prenotazione'),
+  });
+}
+
+export function useResolveDamage() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest('POST', `/api/admin/danni/${id}/risolta`),
+    onSuccess: async () => {
+      await refresh();
+      toast({
+        title: 'Segnalazione risolta',
+        description: 'Quando la bicicletta è pronta, rimettila disponibile dalla scheda Biciclette.',
+      });
+    },
+    onError: failure('Impossibile segnare la segnalazione come risolta'),
+  });
+}
+
+export function useReleaseRide() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest('POST', `/api/admin/prenotazioni/${id}/rilascia`),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Bicicletta rilasciata', description: 'La prenotazione è conclusa e la bicicletta di nuovo prenotabile.' });
+    },
+    onError: failure('Impossibile rilasciare la bicicletta'),
   });
 }
 

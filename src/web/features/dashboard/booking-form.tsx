@@ -1,9 +1,11 @@
 import { CalendarPlusIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { DESTINATION_MAX } from '../../../shared/constants';
+import { DESTINATION_MAX, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import { formatEuroCents } from '../../../shared/money';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { NO_SHOW_NOT_REFUNDED } from '../../lib/no-show';
 import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
@@ -22,6 +24,8 @@ interface BookingFormProps {
   timeZone: string;
   /** The last bookable date, when the booking horizon is known. */
   maxDate: string | undefined;
+  /** An external pays for the booking: the form says how much, and that a no-show is not refunded. */
+  isExternal: boolean;
   onCancel: () => void;
   onCreated: () => void;
 }
@@ -66,7 +70,7 @@ const describedBy = (id: string, error: string | undefined, hint = false) =>
  * The new-booking form. Mounted when opened and unmounted when closed, so every opening
  * starts from the defaults of spec §4. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, timeZone, onCancel, onCreated }: BookingFormProps) {
+export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, onCreated }: BookingFormProps) {
   const [values, setValues] = useState<BookingFormValues>(() => defaultBookingForm(new Date(), timeZone));
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const create = useCreateBooking();
@@ -198,6 +202,13 @@ export function BookingForm({ today, maxDate, timeZone, onCancel, onCreated }: B
         error={shown.biciId}
         errorId={`${id('biciId')}-error`}
       />
+
+      {isExternal ? (
+        <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
+          La prenotazione costa {formatEuroCents(EXTERNAL_FEE_CENTS)}: la paghi subito dopo averla creata, per confermarla.{" "}
+          {NO_SHOW_NOT_REFUNDED}
+        </p>
+      ) : null}
 
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onCancel} disabled={create.isPending}>

@@ -1,11 +1,24 @@
-import { CalendarIcon, ClockIcon, CreditCardIcon, MapPinIcon, Trash2Icon } from 'lucide-react';
+import { CalendarIcon, CalendarPlusIcon, ClockIcon, CreditCardIcon, HandIcon, MapPinIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { BOOKING_STATO_BADGE, formatBookingDate, formatEuroCents, formatTimeRange, paymentDisplay } from './dashboard-model';
-import { useCancelBooking } from './queries';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { usePublicConfig } from '../../lib/public-config';
+import {
+  BOOKING_PHASE_BADGE,
+  BOOKING_STATO_BADGE,
+  FALLBACK_TIME_ZONE,
+  formatBookingDate,
+  formatEuroCents,
+  formatTimeRange,
+  pastRideNote,
+  paymentDisplay,
+  pickUpState,
+} from './dashboard-model';
+import { useCancelBooking, usePickUp } from './queries';
+import { ReturnButton } from './return-dialog';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const payment = paymentDisplay(booking);
@@ -55,9 +68,106 @@ function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted:
   );
 }
 
-/** One booking: bike, date, time range, destination, status, payment; deletable while active. */
-export function BookingItem({ booking, onDeleted }: { booking: BookingDto; onDeleted?: () => void }) {
-  const stato = BOOKING_STATO_BADGE[booking.stato];
+function useTimeZone(): string {
+  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
+}
+
+/** The current time, read again when `at` (ms) passes: a button that becomes usable at a given instant. */
+function useNowPassing(at: number | null): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    if (at === null) return;
+    const wait = at - Date.now();
+    if (wait <= 0) return;
+    // setTimeout takes at most ~24.8 days; a later instant is simply looked at again then.
+    const timer = setTimeout(() => setNow(new Date()), Math.min(wait + 250, 2_147_483_647));
+    return () => clearTimeout(timer);
+  }, [at, now]);
+  return now;
+}
+
+/** `Ritirata`, usable from `ritiroDa`; before that, a hint says from when. */
+function PickUp({ booking }: { booking: BookingDto }) {
+  const timeZone = useTimeZone();
+  const pickUp = usePickUp();
+  const initial = pickUpState(booking, new Date(), timeZone);
+  const now = useNowPassing(initial.kind === 'early' ? initial.at : null);
+  const state = pickUpState(booking, now, timeZone);
+  const hintId = `ritiro-${booking.id}-hint`;
+  return (
+    <div className="grid gap-1 sm:justify-items-end">
+      <Button
+        size="sm"
+        disabled={state.kind === 'early' || pickUp.isPending}
+        aria-describedby={state.kind === 'early' ? hintId : undefined}
+        onClick={() => pickUp.mutate(booking.id)}
+      >
+        <ButtonIcon pending={pickUp.isPending} icon={<HandIcon aria-hidden="true" />} />
+        Ritirata
+      </Button>
+      {state.kind === 'early' ? (
+        <p id={hintId} className="text-sm text-muted-foreground">
+          {state.hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A plain download of the booking as an iCalendar event, for the phone's calendar. */
+function AddToCalendar({ booking }: { booking: BookingDto }) {
+  return (
+    <Button asChild variant="outline" size="sm">
+      <a href={`/api/prenotazioni/${booking.id}/calendario.ics`} download={`prenotazione-${booking.id}.ics`}>
+        <CalendarPlusIcon aria-hidden="true" />
+        Aggiungi al calendario
+      </a>
+    </Button>
+  );
+}
+
+function OverdueWarning({ booking }: { booking: BookingDto }) {
+  return (
+    <p className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900">
+      <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden="true" />
+      La prenotazione è finita alle {booking.orarioFine}: riporta subito la bicicletta e segna la riconsegna. Finché non
+      torna, nessun altro può prenotarla.
+    </p>
+  );
+}
+
+/** What an active booking lets its owner do now, by phase (decision 022). */
+function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingDto; onDeleted?: () => void; onRideChanged?: () => void }) {
+  const awaitingPayment = booking.paymentStatus === 'pending';
+  return (
+    <>
+      {booking.fase === 'da_ritirare' && !awaitingPayment ? <PickUp booking={booking} /> : null}
+      {booking.fase === 'in_corso' || booking.fase === 'in_ritardo' ? <ReturnButton booking={booking} onReturned={onRideChanged} /> : null}
+      <AddToCalendar booking={booking} />
+      {booking.fase === 'da_ritirare' && onDeleted ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
+    </>
+  );
+}
+
+/**
+ * One booking: bike, date, time range, destination, where the ride is, payment. An active
+ * one offers the next step of the ride (`Ritirata`, `Riconsegnata`), the calendar event, and
+ * deletion until the bike is picked up; a past one says when it was returned, or that it
+ * was never picked up.
+ */
+export function BookingItem({
+  booking,
+  onDeleted,
+  onRideChanged,
+}: {
+  booking: BookingDto;
+  onDeleted?: () => void;
+  onRideChanged?: () => void;
+}) {
+  const timeZone = useTimeZone();
+  const active = booking.stato === 'attiva';
+  const stato = active ? BOOKING_PHASE_BADGE[booking.fase] : BOOKING_STATO_BADGE[booking.stato];
+  const note = active ? null : pastRideNote(booking, timeZone);
   return (
     <li className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
       <div className="grid min-w-0 gap-2">
@@ -65,8 +175,10 @@ export function BookingItem({ booking, onDeleted }: { booking: BookingDto; onDel
           <h3 className="font-semibold">
             Bici {booking.biciNumero} · {booking.biciModello}
           </h3>
-          <Badge variant={stato.tone}>{stato.label}</Badge>
+          {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
+          {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}
         </div>
+        {booking.fase === 'in_ritardo' ? <OverdueWarning booking={booking} /> : null}
         <ul className="grid gap-1 text-sm text-muted-foreground">
           <li className="flex items-center gap-2">
             <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />
@@ -91,7 +203,7 @@ export function BookingItem({ booking, onDeleted }: { booking: BookingDto; onDel
       </div>
       <div className="flex flex-wrap items-center gap-2 sm:justify-end">
         <PaymentStatus booking={booking} />
-        {booking.stato === 'attiva' && onDeleted ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
+        {active ? <RideActions booking={booking} onDeleted={onDeleted} onRideChanged={onRideChanged} /> : null}
       </div>
     </li>
   );

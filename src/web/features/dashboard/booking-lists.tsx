@@ -52,7 +52,7 @@ function ListBody({
   return (
     <ul className="grid gap-3">
       {state.bookings.map((booking) => (
-        <BookingItem key={booking.id} booking={booking} onDeleted={onDeleted} />
+        <BookingItem key={booking.id} booking={booking} onDeleted={onDeleted} onRideChanged={onDeleted} />
       ))}
     </ul>
   );

@@ -1,11 +1,11 @@
-import { BikeIcon, LogOutIcon, ShieldCheckIcon } from 'lucide-react';
+import { BikeIcon, LogOutIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useLogout } from '../auth/use-logout';
 
-/** Top bar (brand, admin button, logout) and the welcome line with the user's name. */
+/** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
   const logout = useLogout();
 
@@ -27,6 +27,12 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
               </Link>
             </Button>
           ) : null}
+          <Button asChild variant="ghost" size="sm">
+            <Link href="/profilo">
+              <UserRoundIcon aria-hidden="true" />
+              Profilo
+            </Link>
+          </Button>
           <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
             <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
             Esci

@@ -8,9 +8,13 @@ import {
   formatBookingDate,
   formatEuroCents,
   formatTimeRange,
+  BOOKING_PHASE_BADGE,
+  pastRideNote,
   paymentDisplay,
+  pickUpState,
   selectActiveBookings,
   selectPastBookings,
+  validateReturnForm,
 } from './dashboard-model';
 
 let nextId = 1;
@@ -28,6 +32,12 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
     stato: 'attiva',
     paymentStatus: null,
     createdAt: '2026-11-20T10:00:00.000Z',
+    ritirataAt: null,
+    riconsegnataAt: null,
+    motivoCancellazione: null,
+    fase: 'da_ritirare',
+    ritiroDa: '2026-11-22T06:50:00.000Z',
+    danno: null,
     ...overrides,
   };
 }
@@ -53,6 +63,13 @@ describe('selecting bookings', () => {
     expect(selectPastBookings(list).map((b) => b.dataPrenotazione)).toEqual(['2026-10-05', '2026-10-03', '2026-10-01']);
     expect(selectPastBookings(list, 1)).toHaveLength(1);
     expect(selectPastBookings([booking()])).toEqual([]);
+  });
+
+  it('counts a booking released as a no-show among the past ones, not other cancellations', () => {
+    const noShow = booking({ stato: 'cancellata', motivoCancellazione: 'mancato_ritiro', fase: 'cancellata', dataPrenotazione: '2026-10-09' });
+    const byUser = booking({ stato: 'cancellata', motivoCancellazione: 'utente', fase: 'cancellata', dataPrenotazione: '2026-10-10' });
+    const done = booking({ stato: 'completata', fase: 'conclusa', dataPrenotazione: '2026-10-08' });
+    expect(selectPastBookings([done, byUser, noShow])).toEqual([noShow, done]);
   });
 
   it('does not reorder the list it is given', () => {
@@ -174,5 +191,59 @@ describe('the booking form', () => {
       request: { dataPrenotazione: '2026-11-22', orarioInizio: '08:00', orarioFine: '18:00', destinazione: 'centro città', biciId: 5 },
     });
     expect(validateBookingForm({ ...values, destinazione: '   ' })).toMatchObject({ ok: true, request: { destinazione: null } });
+  });
+});
+
+describe('the ride', () => {
+  const ROME = 'Europe/Rome';
+
+  it('names each phase, the late one as a danger', () => {
+    expect(BOOKING_PHASE_BADGE.da_ritirare.label).toBe('Da ritirare');
+    expect(BOOKING_PHASE_BADGE.in_corso.label).toBe('In corso');
+    expect(BOOKING_PHASE_BADGE.in_ritardo).toEqual({ label: 'In ritardo', tone: 'danger' });
+  });
+
+  it('allows the pick-up from ritiroDa, and before that says from when on the college clock', () => {
+    const b = { ritiroDa: '2026-11-22T06:50:00.000Z' }; // 07:50 in Rome
+    expect(pickUpState(b, new Date('2026-11-22T06:30:00Z'), ROME)).toEqual({
+      kind: 'early',
+      hint: 'Potrai ritirarla dalle 07:50',
+      at: Date.parse('2026-11-22T06:50:00Z'),
+    });
+    expect(pickUpState(b, new Date('2026-11-22T06:50:00Z'), ROME)).toEqual({ kind: 'ready' });
+    expect(pickUpState(b, new Date('2026-11-22T09:00:00Z'), ROME)).toEqual({ kind: 'ready' });
+    // Summer time: 07:50 in Rome is 05:50 UTC.
+    expect(pickUpState({ ritiroDa: '2026-07-01T05:50:00Z' }, new Date('2026-07-01T05:00:00Z'), ROME)).toMatchObject({
+      hint: 'Potrai ritirarla dalle 07:50',
+    });
+  });
+
+  it('says a past booking was not picked up, or when it was returned', () => {
+    expect(pastRideNote({ stato: 'cancellata', motivoCancellazione: 'mancato_ritiro', riconsegnataAt: null }, ROME)).toEqual({
+      label: 'Non ritirata',
+      tone: 'warning',
+    });
+    expect(pastRideNote({ stato: 'completata', motivoCancellazione: null, riconsegnataAt: '2026-11-22T16:05:00Z' }, ROME)).toEqual({
+      label: 'Riconsegnata alle 17:05',
+      tone: 'info',
+    });
+    // Completed before issue 13: nothing to add.
+    expect(pastRideNote({ stato: 'completata', motivoCancellazione: null, riconsegnataAt: null }, ROME)).toBeNull();
+  });
+
+  it('returns without a report, or asks for a category and a short text', () => {
+    expect(validateReturnForm({ segnalaDanno: false, categoria: '', descrizione: 'ignorato' })).toEqual({ ok: true, request: {} });
+    expect(validateReturnForm({ segnalaDanno: true, categoria: '', descrizione: '  ' })).toEqual({
+      ok: false,
+      errors: { categoria: 'Scegli il tipo di danno', descrizione: 'Descrivi il danno' },
+    });
+    expect(validateReturnForm({ segnalaDanno: true, categoria: 'freni', descrizione: 'x'.repeat(501) })).toEqual({
+      ok: false,
+      errors: { descrizione: 'Al massimo 500 caratteri' },
+    });
+    expect(validateReturnForm({ segnalaDanno: true, categoria: 'freni', descrizione: ' Il freno posteriore non frena ' })).toEqual({
+      ok: true,
+      request: { danno: { categoria: 'freni', descrizione: 'Il freno posteriore non frena' } },
+    });
   });
 });

@@ -2,7 +2,14 @@ import { format } from 'date-fns';
 import { it as italian } from 'date-fns/locale';
 import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
-import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas/booking';
+import {
+  DAMAGE_DESCRIPTION_MAX,
+  type BikeDto,
+  type BookingDto,
+  type BookingPhase,
+  type DamageCategory,
+  type PaymentStatus,
+} from '../../../shared/schemas/booking';
 import { formatEuroCents } from '../../../shared/money';
 import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 
@@ -20,10 +27,17 @@ export function selectActiveBookings(bookings: readonly BookingDto[]): BookingDt
   return bookings.filter((b) => b.stato === 'attiva').sort(byWhen);
 }
 
-/** The most recent `completata` bookings, latest first, at most `limit` (spec §9: 3). */
+/** A booking released because its bike was never picked up (decision 022). */
+export const isNoShow = (b: Pick<BookingDto, 'stato' | 'motivoCancellazione'>) =>
+  b.stato === 'cancellata' && b.motivoCancellazione === 'mancato_ritiro';
+
+/**
+ * The most recent past rides, latest first, at most `limit` (spec §9: 3): the `completata`
+ * bookings and the ones released because the bike was not picked up (shown as such).
+ */
 export function selectPastBookings(bookings: readonly BookingDto[], limit = PAST_BOOKINGS_SHOWN): BookingDto[] {
   return bookings
-    .filter((b) => b.stato === 'completata')
+    .filter((b) => b.stato === 'completata' || isNoShow(b))
     .sort((a, b) => byWhen(b, a))
     .slice(0, limit);
 }
@@ -74,6 +88,81 @@ export const BOOKING_STATO_BADGE: Record<BookingDto['stato'], { label: string; t
   completata: { label: 'Completata', tone: 'info' },
   cancellata: { label: 'Cancellata', tone: 'muted' },
 };
+
+// ---------------------------------------------------------------------------------------
+// The ride (decision 022)
+
+/** The phase of an active booking as its card shows it; `in_ritardo` is a warning. */
+export const BOOKING_PHASE_BADGE: Record<BookingPhase, { label: string; tone: BadgeTone }> = {
+  da_ritirare: { label: 'Da ritirare', tone: 'info' },
+  in_corso: { label: 'In corso', tone: 'success' },
+  in_ritardo: { label: 'In ritardo', tone: 'danger' },
+  conclusa: { label: 'Conclusa', tone: 'muted' },
+  cancellata: { label: 'Cancellata', tone: 'muted' },
+};
+
+/** An ISO instant as "HH:mm" on the college's clock, or null when it is not a date. */
+export function formatClock(iso: string, timeZone: string): string | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : zonedClock(date, timeZone);
+}
+
+export type PickUpState =
+  /** `Ritirata` can be pressed now. */
+  | { kind: 'ready' }
+  /** Not yet: `hint` says from when; `at` is that instant (ms), to enable the button then. */
+  | { kind: 'early'; hint: string; at: number };
+
+/** Whether a `da_ritirare` booking can be marked `Ritirata` at `now`, or from when. */
+export function pickUpState(booking: Pick<BookingDto, 'ritiroDa'>, now: Date, timeZone: string): PickUpState {
+  const at = new Date(booking.ritiroDa).getTime();
+  if (Number.isNaN(at) || now.getTime() >= at) return { kind: 'ready' };
+  return { kind: 'early', hint: `Potrai ritirarla dalle ${formatClock(booking.ritiroDa, timeZone) ?? ''}`, at };
+}
+
+/** What a past booking says about its ride: not picked up, or returned at what time. */
+export function pastRideNote(
+  booking: Pick<BookingDto, 'stato' | 'motivoCancellazione' | 'riconsegnataAt'>,
+  timeZone: string,
+): { label: string; tone: BadgeTone } | null {
+  if (isNoShow(booking)) return { label: 'Non ritirata', tone: 'warning' };
+  const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
+  return clock ? { label: `Riconsegnata alle ${clock}`, tone: 'info' } : null;
+}
+
+/** The damage categories of the return form, in the order shown. */
+export const DAMAGE_CATEGORY_LABELS: Record<DamageCategory, string> = {
+  freni: 'Freni',
+  ruote: 'Ruote',
+  catena: 'Catena',
+  luci: 'Luci',
+  telaio: 'Telaio',
+  altro: 'Altro',
+};
+
+export { DAMAGE_DESCRIPTION_MAX };
+
+export interface ReturnFormValues {
+  segnalaDanno: boolean;
+  categoria: DamageCategory | '';
+  descrizione: string;
+}
+
+export type ReturnFormResult =
+  | { ok: true; request: { danno?: { categoria: DamageCategory; descrizione: string } } }
+  | { ok: false; errors: { categoria?: string; descrizione?: string } };
+
+/** The return form's checks (the server repeats them): a damage report needs a category and a short text. */
+export function validateReturnForm(values: ReturnFormValues): ReturnFormResult {
+  if (!values.segnalaDanno) return { ok: true, request: {} };
+  const descrizione = values.descrizione.trim();
+  const errors: { categoria?: string; descrizione?: string } = {};
+  if (values.categoria === '') errors.categoria = 'Scegli il tipo di danno';
+  if (descrizione === '') errors.descrizione = 'Descrivi il danno';
+  else if (descrizione.length > DAMAGE_DESCRIPTION_MAX) errors.descrizione = `Al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri`;
+  if (values.categoria === '' || errors.descrizione) return { ok: false, errors };
+  return { ok: true, request: { danno: { categoria: values.categoria, descrizione } } };
+}
 
 export type PaymentDisplay = { kind: 'pay'; href: string; label: string } | { kind: 'label'; label: string; tone: BadgeTone };
 

@@ -47,6 +47,7 @@ function Dashboard({ user }: { user: SessionUser }) {
         <NewBookingSection
           hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
           onCreated={focusActiveBookings}
+          isExternal={!user.isResidente}
         />
         <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />
         <PastBookings state={listState('past')} />

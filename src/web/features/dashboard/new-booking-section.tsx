@@ -16,13 +16,15 @@ interface NewBookingSectionProps {
   hasActiveBooking: boolean | undefined;
   /** Called once a booking is created (the page moves the focus to the list). */
   onCreated: () => void;
+  /** Not a resident: the booking is paid for. */
+  isExternal: boolean;
 }
 
 /**
  * 'Nuova prenotazione' opens the form on demand (spec §4). While the user has an active
  * booking, a warning takes the place of both.
  */
-export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSectionProps) {
+export function NewBookingSection({ hasActiveBooking, onCreated, isExternal }: NewBookingSectionProps) {
   const [open, setOpen] = useState(false);
   const openButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -46,8 +48,8 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
         <div className="grid gap-1">
           <p className="font-semibold">Hai già una prenotazione attiva</p>
           <p className="text-sm">
-            Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o
-            attendi che si concluda.
+            Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o,
+            se l&apos;hai già ritirata, riconsegnala.
           </p>
         </div>
       </div>
@@ -76,6 +78,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated }: NewBookingSec
             today={min}
             timeZone={timeZone}
             maxDate={max}
+            isExternal={isExternal}
             onCancel={() => {
               returnFocus.current = true;
               setOpen(false);

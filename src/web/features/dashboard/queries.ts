@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ApiErrorBody } from '../../../shared/api-types';
-import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest } from '../../../shared/schemas/booking';
+import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest, ReturnRequest } from '../../../shared/schemas/booking';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
@@ -31,8 +31,14 @@ export function prefetchDashboard(queryClient: QueryClient): void {
   });
 }
 
+/** While a ride is on, its phase moves with the clock (in ritardo at the end): read again every minute. */
+const RIDE_REFRESH_MS = 60_000;
+
 export function useOwnBookings() {
-  return useQuery<BookingDto[]>({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+  return useQuery<BookingDto[]>({
+    queryKey: OWN_BOOKINGS_QUERY_KEY,
+    refetchInterval: (query) => (query.state.data?.some((b) => b.stato === 'attiva') ? RIDE_REFRESH_MS : false),
+  });
 }
 
 export function useBikes() {
@@ -122,4 +128,48 @@ export function useCancelBooking() {
       }
     },
   });
+}
+
+/**
+ * A step of the ride (decision 022): `Ritirata` (POST …/ritiro) or `Riconsegnata` (POST
+ * …/riconsegna, optionally with a damage report). The server's Italian message is the toast
+ * of a refusal (too early, payment missing…); after a refusal the bookings are read again,
+ * since the refusal usually means they changed.
+ */
+function useRideStep<V>(request: (vars: V) => Promise<BookingDto>, done: (booking: BookingDto) => { title: string; description?: string }, fallback: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookingsAndBikes();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: async (booking) => {
+      await refresh();
+      toast(done(booking));
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      }
+    },
+  });
+}
+
+export function usePickUp() {
+  return useRideStep(
+    (id: number) => apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/ritiro`),
+    () => ({ title: 'Buon viaggio!', description: 'Ricordati di segnare la riconsegna quando riporti la bicicletta.' }),
+    'Impossibile segnare il ritiro',
+  );
+}
+
+export function useReturnBike() {
+  return useRideStep(
+    ({ id, request }: { id: number; request: ReturnRequest }) =>
+      apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/riconsegna`, request),
+    (booking) =>
+      booking.danno
+        ? { title: 'Bicicletta riconsegnata', description: 'Grazie della segnalazione: la bicicletta verrà controllata.' }
+        : { title: 'Bicicletta riconsegnata', description: 'Grazie!' },
+    'Impossibile segnare la riconsegna',
+  );
 }

@@ -1,0 +1,157 @@
+import { CircleCheckIcon, RotateCwIcon, Undo2Icon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { AdminDamageReportDto, AdminOverdueRideDto } from '../../../shared/schemas/admin';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
+import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+
+/** A section's body: spinner, error with retry, empty text, or its list. */
+function ListState<T>({
+  query,
+  label,
+  empty,
+  children,
+}: {
+  query: { data: T[] | undefined; isPending: boolean; isError: boolean; refetch: () => unknown };
+  label: string;
+  empty: string;
+  children: (rows: T[]) => ReactNode;
+}) {
+  if (query.isPending) return <Spinner label={`Caricamento ${label}...`} showLabel className="py-4" />;
+  if (query.isError || !query.data) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare {label}.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  }
+  if (query.data.length === 0) {
+    return <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">{empty}</p>;
+  }
+  return <ul className="grid gap-3">{children(query.data)}</ul>;
+}
+
+function ReleaseRide({ ride }: { ride: AdminOverdueRideDto }) {
+  const release = useReleaseRide();
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button size="sm" variant="outline" aria-label={`Rilascia la bici ${ride.biciNumero}`}>
+          <Undo2Icon aria-hidden="true" />
+          Rilascia
+        </Button>
+      }
+      title={`Rilasciare la bici ${ride.biciNumero}?`}
+      description={`La prenotazione di ${ride.utente} viene conclusa come riconsegnata adesso e la bicicletta torna prenotabile. Fallo quando la bicicletta è di nuovo al collegio.`}
+      confirmLabel="Rilascia"
+      onConfirm={() => release.mutateAsync(ride.id)}
+    />
+  );
+}
+
+/** Rides picked up and not returned by their end (decision 022), with who is waiting for the bike next. */
+export function OverdueRidesSection() {
+  const rides = useOverdueRides();
+  return (
+    <section aria-labelledby="ritardi-title" className="grid gap-3">
+      <h2 id="ritardi-title" className="text-xl font-semibold">
+        Biciclette in ritardo
+      </h2>
+      <ListState query={rides} label="le biciclette in ritardo" empty="Nessuna bicicletta in ritardo">
+        {(rows) =>
+          rows.map((ride) => (
+            <li
+              key={ride.id}
+              className="flex flex-col gap-3 rounded-xl border border-red-300 bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between"
+            >
+              <div className="grid min-w-0 gap-1 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="text-base font-semibold">
+                    Bici {ride.biciNumero} · {ride.biciModello}
+                  </h3>
+                  <Badge variant="danger">In ritardo di {formatDelay(ride.minutiRitardo)}</Badge>
+                </div>
+                <p>
+                  {ride.utente} <span className="break-all text-muted-foreground">({ride.userEmail})</span>
+                </p>
+                <p className="text-muted-foreground">
+                  Fine prevista: {formatShortDate(ride.dataPrenotazione)} alle {ride.orarioFine}
+                </p>
+                <p className="text-muted-foreground">
+                  {ride.prossimaPrenotazione
+                    ? `Prossima prenotazione: ${ride.prossimaPrenotazione.utente}, ${formatShortDate(ride.prossimaPrenotazione.dataPrenotazione)} alle ${ride.prossimaPrenotazione.orarioInizio}`
+                    : 'Nessuna prenotazione successiva di questa bicicletta'}
+                </p>
+              </div>
+              <ReleaseRide ride={ride} />
+            </li>
+          ))
+        }
+      </ListState>
+    </section>
+  );
+}
+
+function ResolveDamage({ report }: { report: AdminDamageReportDto }) {
+  const resolve = useResolveDamage();
+  const pending = resolve.isPending && resolve.variables === report.id;
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      disabled={resolve.isPending}
+      aria-label={`Segna come risolto il danno della bici ${report.biciNumero}`}
+      onClick={() => resolve.mutate(report.id)}
+    >
+      <ButtonIcon pending={pending} icon={<CircleCheckIcon aria-hidden="true" />} />
+      Segna come risolto
+    </Button>
+  );
+}
+
+/** Damage reported at the returns: open ones first, then those resolved in the last 30 days. */
+export function DamageReportsSection() {
+  const reports = useDamageReports();
+  return (
+    <section aria-labelledby="danni-title" className="grid gap-3">
+      <h2 id="danni-title" className="text-xl font-semibold">
+        Danni segnalati
+      </h2>
+      <ListState query={reports} label="i danni segnalati" empty="Nessun danno segnalato">
+        {(rows) =>
+          rows.map((report) => (
+            <li
+              key={report.id}
+              className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between"
+            >
+              <div className="grid min-w-0 gap-1 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="text-base font-semibold">
+                    Bici {report.biciNumero} · {report.biciModello}
+                  </h3>
+                  <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
+                  {report.risoltaAt ? <Badge variant="success">Risolto</Badge> : <Badge variant="danger">Da controllare</Badge>}
+                </div>
+                <p className="break-words whitespace-pre-line">{report.descrizione}</p>
+                <p className="text-muted-foreground">
+                  Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt)}
+                  {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt)}` : ''}
+                </p>
+              </div>
+              {report.risoltaAt ? null : <ResolveDamage report={report} />}
+            </li>
+          ))
+        }
+      </ListState>
+    </section>
+  );
+}

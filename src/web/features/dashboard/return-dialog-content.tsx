@@ -1,0 +1,161 @@
+import { PackageCheckIcon } from 'lucide-react';
+import { useId, useState, type FormEvent, type RefObject } from 'react';
+import type { BookingDto } from '../../../shared/schemas/booking';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Label } from '../../components/ui/label';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Switch } from '../../components/ui/switch';
+import { Textarea } from '../../components/ui/textarea';
+import {
+  DAMAGE_CATEGORY_LABELS,
+  DAMAGE_DESCRIPTION_MAX,
+  validateReturnForm,
+  type ReturnFormResult,
+  type ReturnFormValues,
+} from './dashboard-model';
+import { useReturnBike } from './queries';
+
+export interface ReturnDialogContentProps {
+  booking: BookingDto;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  /** The button that opened the dialog: the focus goes back to it when it closes, if it is still there. */
+  triggerRef: RefObject<HTMLElement | null>;
+  /** After the return (the button is gone: move the focus somewhere that still exists). */
+  onReturned?: (() => void) | undefined;
+}
+
+type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
+
+/**
+ * `Riconsegnata`'s dialog (decision 022), in a chunk of its own with Radix: the return, with
+ * an optional damage report (a category and a short text). It stays open until the server
+ * answers; a refusal is a toast and keeps what was typed.
+ */
+export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
+  const [values, setValues] = useState<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const returnBike = useReturnBike();
+  const pending = returnBike.isPending;
+  const ids = useId();
+  const id = (field: string) => `${ids}-${field}`;
+
+  function update(next: Partial<ReturnFormValues>) {
+    setValues((current) => ({ ...current, ...next }));
+    setErrors((current) => {
+      const rest = { ...current };
+      for (const key of Object.keys(next)) delete rest[key as keyof Errors];
+      return rest;
+    });
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const result = validateReturnForm(values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      document.getElementById(id(result.errors.categoria ? 'categoria' : 'descrizione'))?.focus();
+      return;
+    }
+    returnBike.mutateAsync({ id: booking.id, request: result.request }).then(
+      () => {
+        setOpen(false);
+        onReturned?.();
+      },
+      () => undefined,
+    );
+  }
+
+  const length = values.descrizione.length;
+  return (
+    <Dialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          if (triggerRef.current?.isConnected) triggerRef.current.focus();
+        }}
+      >
+        <DialogHeader>
+          <DialogTitle>Riconsegna della bicicletta</DialogTitle>
+          <DialogDescription>
+            Bici {booking.biciNumero} · {booking.biciModello}. Se hai notato un problema segnalalo: la bicicletta verrà
+            controllata prima di essere prenotata di nuovo.
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
+          <div className="flex items-center gap-3">
+            <Switch
+              id={id('segnala')}
+              checked={values.segnalaDanno}
+              disabled={pending}
+              onChange={(e) => update({ segnalaDanno: e.target.checked })}
+            />
+            <Label htmlFor={id('segnala')}>Segnala un danno</Label>
+          </div>
+          {values.segnalaDanno ? (
+            <>
+              <div className="grid gap-2">
+                <Label htmlFor={id('categoria')}>Tipo di danno</Label>
+                <NativeSelect
+                  id={id('categoria')}
+                  value={values.categoria}
+                  disabled={pending}
+                  onChange={(e) => update({ categoria: e.target.value as ReturnFormValues['categoria'] })}
+                  aria-invalid={Boolean(errors.categoria) || undefined}
+                  aria-describedby={errors.categoria ? `${id('categoria')}-error` : undefined}
+                >
+                  <option value="">Scegli…</option>
+                  {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </NativeSelect>
+                {errors.categoria ? (
+                  <p id={`${id('categoria')}-error`} className="text-sm font-medium text-destructive">
+                    {errors.categoria}
+                  </p>
+                ) : null}
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor={id('descrizione')}>Descrizione del danno</Label>
+                <Textarea
+                  id={id('descrizione')}
+                  value={values.descrizione}
+                  maxLength={DAMAGE_DESCRIPTION_MAX}
+                  rows={4}
+                  disabled={pending}
+                  placeholder="Es. il freno posteriore non frena bene"
+                  onChange={(e) => update({ descrizione: e.target.value })}
+                  aria-invalid={Boolean(errors.descrizione) || undefined}
+                  aria-describedby={[errors.descrizione ? `${id('descrizione')}-error` : null, `${id('descrizione')}-count`]
+                    .filter(Boolean)
+                    .join(' ')}
+                />
+                <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
+                  {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
+                </p>
+                {errors.descrizione ? (
+                  <p id={`${id('descrizione')}-error`} className="text-sm font-medium text-destructive">
+                    {errors.descrizione}
+                  </p>
+                ) : null}
+              </div>
+            </>
+          ) : null}
+          <DialogFooter>
+            <Button type="button" variant="outline" disabled={pending} onClick={() => setOpen(false)}>
+              Annulla
+            </Button>
+            <Button type="submit" disabled={pending}>
+              <ButtonIcon pending={pending} icon={<PackageCheckIcon aria-hidden="true" />} />
+              Conferma riconsegna
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,470 @@
+import {
+  ArrowLeftIcon,
+  BellOffIcon,
+  BellRingIcon,
+  CalendarPlusIcon,
+  CopyIcon,
+  KeyRoundIcon,
+  LinkIcon,
+  LogOutIcon,
+  RefreshCwIcon,
+  RotateCwIcon,
+  SaveIcon,
+  Trash2Icon,
+} from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { ProfileDto } from '../../../shared/schemas/profile';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
+import { Switch } from '../../components/ui/switch';
+import { toast } from '../../components/ui/use-toast';
+import { useCurrentUser } from '../../lib/session';
+import { serverMessage } from '../auth/api-errors';
+import { FormField } from '../auth/form-field';
+import { PasswordInput } from '../auth/password-input';
+import { useLogout } from '../auth/use-logout';
+import {
+  PASSWORD_FIELDS,
+  validateNames,
+  validatePasswordChange,
+  type NameErrors,
+  type PasswordErrors,
+  type PasswordValues,
+} from './profile-model';
+import { browserPushSupport, currentSubscription, PushRefused, subscribeToPush, unsubscribeFromPush } from './push';
+import {
+  useChangeOwnPassword,
+  useCreateCalendarLink,
+  useProfile,
+  useRevokeCalendarLink,
+  useUpdateProfile,
+} from './queries';
+
+function ProfileHeader() {
+  const logout = useLogout();
+  return (
+    <header className="border-b bg-card">
+      <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
+        <Button asChild variant="ghost" size="sm">
+          <Link href="/dashboard">
+            <ArrowLeftIcon aria-hidden="true" />
+            Dashboard
+          </Link>
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
+          Esci
+        </Button>
+      </div>
+      <div className="mx-auto max-w-3xl px-4 pt-3 pb-5 sm:px-6">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Il tuo profilo</h1>
+        <p className="text-muted-foreground">Dati personali, password, promemoria e calendario.</p>
+      </div>
+    </header>
+  );
+}
+
+/** A card with a heading (h2) that labels it. */
+function Section({ id, title, description, children }: { id: string; title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
+      <div className="grid gap-1">
+        <h2 id={id} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function NamesSection({ profile }: { profile: ProfileDto }) {
+  const [values, setValues] = useState({ nome: profile.nome, cognome: profile.cognome });
+  const [errors, setErrors] = useState<NameErrors>({});
+  const update = useUpdateProfile(() => ({ title: 'Dati salvati' }), 'Impossibile salvare i dati');
+  const ids = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (update.isPending) return;
+    const result = validateNames(values, profile);
+    if (!result.ok) {
+      setErrors(result.errors);
+      document.getElementById(`${ids}-${result.errors.nome ? 'nome' : 'cognome'}`)?.focus();
+      return;
+    }
+    setErrors({});
+    if (Object.keys(result.changes).length === 0) {
+      toast({ title: 'Nessuna modifica da salvare' });
+      return;
+    }
+    update.mutate(result.changes);
+  }
+
+  return (
+    <Section id="profilo-dati" title="Dati personali">
+      <form noValidate onSubmit={submit} aria-busy={update.isPending} className="grid gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          {(['nome', 'cognome'] as const).map((field) => (
+            <FormField key={field} id={`${ids}-${field}`} label={field === 'nome' ? 'Nome' : 'Cognome'} error={errors[field]} required>
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete={field === 'nome' ? 'given-name' : 'family-name'}
+                  value={values[field]}
+                  maxLength={100}
+                  onChange={(e) => {
+                    const value = e.target.value;
+                    setValues((v) => ({ ...v, [field]: value }));
+                    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+                  }}
+                />
+              )}
+            </FormField>
+          ))}
+        </div>
+        <p className="text-sm text-muted-foreground">
+          Email: <span className="break-all text-foreground">{profile.email}</span>
+        </p>
+        <Button type="submit" className="sm:justify-self-start" disabled={update.isPending}>
+          <ButtonIcon pending={update.isPending} icon={<SaveIcon aria-hidden="true" />} />
+          Salva
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+const EMPTY_PASSWORDS: PasswordValues = { passwordAttuale: '', nuovaPassword: '', confermaPassword: '' };
+const PASSWORD_LABELS: Record<keyof PasswordValues, string> = {
+  passwordAttuale: 'Password attuale',
+  nuovaPassword: 'Nuova password',
+  confermaPassword: 'Conferma la nuova password',
+};
+
+function PasswordSection() {
+  const [values, setValues] = useState<PasswordValues>(EMPTY_PASSWORDS);
+  const [errors, setErrors] = useState<PasswordErrors>({});
+  const change = useChangeOwnPassword();
+  const ids = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (change.isPending) return;
+    const result = validatePasswordChange(values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      const first = PASSWORD_FIELDS.find((f) => result.errors[f]);
+      if (first) document.getElementById(`${ids}-${first}`)?.focus();
+      return;
+    }
+    setErrors({});
+    change.mutate(result.request, { onSuccess: () => setValues(EMPTY_PASSWORDS) });
+  }
+
+  return (
+    <Section id="profilo-password" title="Password" description="Cambiandola, gli altri dispositivi collegati al tuo account verranno disconnessi.">
+      <form noValidate onSubmit={submit} aria-busy={change.isPending} className="grid gap-4">
+        {PASSWORD_FIELDS.map((field) => (
+          <FormField key={field} id={`${ids}-${field}`} label={PASSWORD_LABELS[field]} error={errors[field]} required>
+            {(control) => (
+              <PasswordInput
+                {...control}
+                autoComplete={field === 'passwordAttuale' ? 'current-password' : 'new-password'}
+                value={values[field]}
+                onChange={(e) => {
+                  const value = e.target.value;
+                  setValues((v) => ({ ...v, [field]: value }));
+                  if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+                }}
+              />
+            )}
+          </FormField>
+        ))}
+        <Button type="submit" className="sm:justify-self-start" disabled={change.isPending}>
+          <ButtonIcon pending={change.isPending} icon={<KeyRoundIcon aria-hidden="true" />} />
+          Cambia password
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+function RemindersSection({ profile }: { profile: ProfileDto }) {
+  const update = useUpdateProfile(
+    (p) => ({ title: p.promemoria ? 'Promemoria attivati' : 'Promemoria disattivati' }),
+    'Impossibile salvare la preferenza',
+  );
+  const checked = update.isPending && update.variables.promemoria !== undefined ? update.variables.promemoria : profile.promemoria;
+  return (
+    <Section id="profilo-promemoria" title="Promemoria">
+      <div className="flex items-start gap-3">
+        <Switch
+          id="promemoria"
+          className="mt-0.5"
+          checked={checked}
+          disabled={update.isPending}
+          aria-describedby="promemoria-hint"
+          onChange={(e) => update.mutate({ promemoria: e.target.checked })}
+        />
+        <div className="grid gap-1">
+          <label htmlFor="promemoria" className="font-medium">
+            Promemoria
+          </label>
+          <p id="promemoria-hint" className="text-sm text-muted-foreground">
+            Un&apos;email (e una notifica, se le hai attivate) 30 minuti prima dell&apos;inizio di una prenotazione e 15
+            minuti prima della fine.
+          </p>
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+function PushSection({ profile }: { profile: ProfileDto }) {
+  const support = browserPushSupport(profile.push.publicKey);
+  const [subscription, setSubscription] = useState<PushSubscription | null | undefined>(undefined);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (support !== 'supported') return;
+    let live = true;
+    currentSubscription().then(
+      (s) => live && setSubscription(s),
+      () => live && setSubscription(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [support]);
+
+  async function run(task: () => Promise<void>, fallback: string) {
+    setPending(true);
+    try {
+      await task();
+    } catch (error) {
+      const description = error instanceof PushRefused ? error.message : (serverMessage(error) ?? fallback);
+      toast({ variant: 'destructive', title: 'Errore', description });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  let body: ReactNode;
+  if (support === 'unsupported') {
+    body = (
+      <p className="text-sm text-muted-foreground">
+        Questo browser non può ricevere notifiche. Sul telefono, aggiungi BiciElis alla schermata Home e aprila da lì.
+      </p>
+    );
+  } else if (support === 'unavailable') {
+    body = <p className="text-sm text-muted-foreground">Le notifiche non sono disponibili in questo momento.</p>;
+  } else if (support === 'denied') {
+    body = (
+      <p className="text-sm text-muted-foreground">
+        Hai bloccato le notifiche per BiciElis: puoi consentirle dalle impostazioni del browser.
+      </p>
+    );
+  } else if (subscription === undefined) {
+    body = <Spinner label="Controllo delle notifiche..." />;
+  } else if (subscription) {
+    body = (
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="text-sm">Le notifiche sono attive su questo dispositivo.</p>
+        <Button
+          variant="outline"
+          disabled={pending}
+          onClick={() =>
+            run(async () => {
+              await unsubscribeFromPush(subscription);
+              setSubscription(null);
+              toast({ title: 'Notifiche disattivate' });
+            }, 'Impossibile disattivare le notifiche')
+          }
+        >
+          <ButtonIcon pending={pending} icon={<BellOffIcon aria-hidden="true" />} />
+          Disattiva
+        </Button>
+      </div>
+    );
+  } else {
+    const publicKey = profile.push.publicKey ?? '';
+    body = (
+      <Button
+        className="justify-self-start"
+        disabled={pending}
+        onClick={() =>
+          run(async () => {
+            setSubscription(await subscribeToPush(publicKey));
+            toast({ title: 'Notifiche attivate', description: 'Riceverai i promemoria anche su questo dispositivo.' });
+          }, 'Impossibile attivare le notifiche')
+        }
+      >
+        <ButtonIcon pending={pending} icon={<BellRingIcon aria-hidden="true" />} />
+        Attiva le notifiche
+      </Button>
+    );
+  }
+
+  return (
+    <Section id="profilo-notifiche" title="Notifiche" description="I promemoria arrivano anche come notifica su questo dispositivo.">
+      {body}
+    </Section>
+  );
+}
+
+function CalendarSection({ profile }: { profile: ProfileDto }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const create = useCreateCalendarLink();
+  const revoke = useRevokeCalendarLink();
+  const urlRef = useRef<HTMLInputElement>(null);
+  const pending = create.isPending || revoke.isPending;
+
+  function makeLink(again: boolean) {
+    create.mutate(undefined, {
+      onSuccess: (link) => {
+        setUrl(link.url);
+        toast({ title: again ? 'Nuovo link creato' : 'Link creato', description: again ? 'Il link precedente non funziona più.' : undefined });
+      },
+    });
+  }
+
+  async function copy() {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: 'Link copiato' });
+    } catch {
+      // Without clipboard access (an old browser, no permission): the link is selected, to copy by hand.
+      urlRef.current?.focus();
+      urlRef.current?.select();
+      toast({ title: 'Copia il link a mano', description: 'Il link è selezionato: usa Copia dal menu.' });
+    }
+  }
+
+  const revokeButton = (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button variant="outline" className="text-destructive hover:text-destructive" disabled={pending}>
+          <Trash2Icon aria-hidden="true" />
+          Revoca
+        </Button>
+      }
+      title="Revocare il link del calendario?"
+      description="I calendari in cui lo hai aggiunto smetteranno di mostrare le tue prenotazioni."
+      confirmLabel="Revoca"
+      onConfirm={() => revoke.mutateAsync().then(() => setUrl(null))}
+    />
+  );
+
+  let body: ReactNode;
+  if (!profile.calendarioAttivo) {
+    body = (
+      <Button className="justify-self-start" disabled={pending} onClick={() => makeLink(false)}>
+        <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
+        Crea il link del calendario
+      </Button>
+    );
+  } else {
+    body = (
+      <>
+        {url ? (
+          <>
+            <div className="grid gap-2">
+              <label htmlFor="calendario-url" className="text-sm font-medium">
+                Link del calendario
+              </label>
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Input ref={urlRef} id="calendario-url" readOnly value={url} onFocus={(e) => e.target.select()} />
+                <Button variant="outline" onClick={() => void copy()}>
+                  <CopyIcon aria-hidden="true" />
+                  Copia
+                </Button>
+              </div>
+            </div>
+            <div className="grid gap-1 text-sm text-muted-foreground">
+              <p>
+                <strong className="text-foreground">Google Calendar</strong>: dal computer apri Altri calendari → Da URL e
+                incolla il link.
+              </p>
+              <p>
+                <strong className="text-foreground">iPhone e iPad</strong>: Impostazioni → Calendario → Account → Aggiungi
+                account → Altro → Aggiungi calendario sottoscritto, e incolla il link.
+              </p>
+              <p>Non condividerlo: chi ha il link vede le tue prenotazioni.</p>
+            </div>
+          </>
+        ) : (
+          <p className="flex items-start gap-2 text-sm">
+            <LinkIcon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+            Il link del calendario è attivo. Per motivi di sicurezza non viene mostrato di nuovo: se ti serve, rigeneralo
+            (quello vecchio smetterà di funzionare).
+          </p>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" disabled={pending} onClick={() => makeLink(true)}>
+            <ButtonIcon pending={create.isPending} icon={<RefreshCwIcon aria-hidden="true" />} />
+            Rigenera
+          </Button>
+          {revokeButton}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <Section
+      id="profilo-calendario"
+      title="Calendario privato"
+      description="Un link personale che mostra le tue prenotazioni nel calendario del telefono e le tiene aggiornate."
+    >
+      {body}
+    </Section>
+  );
+}
+
+/** /profilo (decision 022). The route guard guarantees a logged-in user. */
+export function ProfilePage() {
+  const { data: user } = useCurrentUser();
+  const profile = useProfile();
+  // Only while logging out: the session is gone before the address changes.
+  if (!user) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+
+  let body: ReactNode;
+  if (profile.isPending) {
+    body = <Spinner label="Caricamento del profilo..." showLabel className="py-6" />;
+  } else if (profile.isError) {
+    body = (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
+        <p role="alert" className="text-destructive">
+          {serverMessage(profile.error) ?? 'Impossibile caricare il profilo.'}
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void profile.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <NamesSection profile={profile.data} />
+        <PasswordSection />
+        <RemindersSection profile={profile.data} />
+        <PushSection profile={profile.data} />
+        <CalendarSection profile={profile.data} />
+      </>
+    );
+  }
+
+  return (
+    <div className="min-h-dvh pb-12">
+      <ProfileHeader />
+      <main className="mx-auto grid max-w-3xl gap-6 px-4 pt-6 sm:px-6">{body}</main>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { apiRequest } from '../../lib/api';
+import { base64UrlToBytes, pushSupport, type PushSupport } from './profile-model';
+
+/*
+ * Web push in this browser (decision 022): the subscription lives in the app's service
+ * worker registration (vite-plugin-pwa's, which imports public/push-sw.js to show the
+ * notifications); the server keeps its endpoint and keys (POST/DELETE /api/push/iscrizioni).
+ */
+
+/** What this browser allows, given the server's key. */
+export function browserPushSupport(publicKey: string | null): PushSupport {
+  return pushSupport(
+    {
+      serviceWorker: 'serviceWorker' in navigator,
+      pushManager: typeof window.PushManager !== 'undefined',
+      notification: typeof window.Notification !== 'undefined' ? Notification.permission : null,
+    },
+    publicKey,
+  );
+}
+
+/** The app's service worker registration, or null (not registered: e.g. the dev server). */
+async function registration(): Promise<ServiceWorkerRegistration | null> {
+  return (await navigator.serviceWorker.getRegistration('/')) ?? null;
+}
+
+/** This browser's current subscription, if any. */
+export async function currentSubscription(): Promise<PushSubscription | null> {
+  const reg = await registration();
+  return reg ? reg.pushManager.getSubscription() : null;
+}
+
+export class PushRefused extends Error {
+  override readonly name = 'PushRefused';
+}
+
+/** Asks permission, subscribes with the server's key and tells the server. */
+export async function subscribeToPush(publicKey: string): Promise<PushSubscription> {
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') {
+    throw new PushRefused('Le notifiche sono bloccate per questo sito: puoi consentirle dalle impostazioni del browser.');
+  }
+  const reg = await registration();
+  if (!reg) throw new PushRefused("L'app non è ancora pronta per le notifiche: ricarica la pagina e riprova.");
+  const subscription =
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));
+  const { endpoint, keys } = subscription.toJSON();
+  try {
+    await apiRequest('POST', '/api/push/iscrizioni', { endpoint, keys });
+  } catch (error) {
+    // Not kept on the server: not kept here either, so the button stays truthful.
+    await subscription.unsubscribe().catch(() => undefined);
+    throw error;
+  }
+  return subscription;
+}
+
+/** Tells the server, then unsubscribes this browser. */
+export async function unsubscribeFromPush(subscription: PushSubscription): Promise<void> {
+  await apiRequest('DELETE', '/api/push/iscrizioni', { endpoint: subscription.endpoint });
+  await subscription.unsubscribe();
+}
