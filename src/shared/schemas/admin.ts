@@ -96,6 +96,7 @@ export interface AdminOverdueDto {
   userEmail: string;
   biciId: number;
   biciNumero: string;
+  biciModello: string;
   dataPrenotazione: string;
   orarioInizio: string;
   orarioFine: string;

@@ -87,6 +87,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
     email: string;
     bici_id: number;
     numero: string;
+    modello: string;
     data_prenotazione: string;
     orario_inizio: string;
     orario_fine: string;
@@ -99,7 +100,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
     next_inizio: string | null;
     next_fine: string | null;
   }>(sql`
-    select p.id, u.nome, u.cognome, u.email, p.bici_id, b.numero, p.data_prenotazione::text as data_prenotazione,
+    select p.id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
            p.orario_inizio, p.orario_fine, p.fine, p.ritirata_at,
            n.id as next_id, nu.nome as next_nome, nu.cognome as next_cognome, n.data_prenotazione::text as next_data,
            n.orario_inizio as next_inizio, n.orario_fine as next_fine
@@ -119,6 +120,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
     userEmail: r.email,
     biciId: r.bici_id,
     biciNumero: r.numero,
+    biciModello: r.modello,
     dataPrenotazione: r.data_prenotazione,
     orarioInizio: r.orario_inizio,
     orarioFine: r.orario_fine,

@@ -7,8 +7,8 @@ import {
   type AdminBikeDto,
   type AdminBikeUpdateResponse,
   type AdminBookingDto,
-  type AdminDamageReportDto,
-  type AdminOverdueRideDto,
+  type AdminDamageDto,
+  type AdminOverdueDto,
   type AdminDeleteBookingResponse,
   type AdminDeleteUserResponse,
   type AdminSummary,
@@ -79,18 +79,18 @@ export function useAdminBikes() {
 
 /** GET /api/admin/danni: open reports first, then the recently resolved ones. */
 export function useDamageReports() {
-  return useQuery<AdminDamageReportDto[]>({
+  return useQuery<AdminDamageDto[]>({
     queryKey: [...ADMIN_KEY, 'danni'],
-    queryFn: logged('i danni segnalati', () => apiRequest<AdminDamageReportDto[]>('GET', '/api/admin/danni')),
+    queryFn: logged('i danni segnalati', () => apiRequest<AdminDamageDto[]>('GET', '/api/admin/danni')),
     ...adminListQueryOptions,
   });
 }
 
 /** GET /api/admin/ritardi: rides not returned by their end. */
 export function useOverdueRides() {
-  return useQuery<AdminOverdueRideDto[]>({
+  return useQuery<AdminOverdueDto[]>({
     queryKey: [...ADMIN_KEY, 'ritardi'],
-    queryFn: logged('le biciclette in ritardo', () => apiRequest<AdminOverdueRideDto[]>('GET', '/api/admin/ritardi')),
+    queryFn: logged('le biciclette in ritardo', () => apiRequest<AdminOverdueDto[]>('GET', '/api/admin/ritardi')),
     ...adminListQueryOptions,
   });
 }

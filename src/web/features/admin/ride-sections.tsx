@@ -1,6 +1,6 @@
 import { CircleCheckIcon, RotateCwIcon, Undo2Icon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { AdminDamageReportDto, AdminOverdueRideDto } from '../../../shared/schemas/admin';
+import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -40,7 +40,7 @@ function ListState<T>({
   return <ul className="grid gap-3">{children(query.data)}</ul>;
 }
 
-function ReleaseRide({ ride }: { ride: AdminOverdueRideDto }) {
+function ReleaseRide({ ride }: { ride: AdminOverdueDto }) {
   const release = useReleaseRide();
   return (
     <ConfirmDeleteDialog
@@ -87,8 +87,8 @@ export function OverdueRidesSection() {
                   Fine prevista: {formatShortDate(ride.dataPrenotazione)} alle {ride.orarioFine}
                 </p>
                 <p className="text-muted-foreground">
-                  {ride.prossimaPrenotazione
-                    ? `Prossima prenotazione: ${ride.prossimaPrenotazione.utente}, ${formatShortDate(ride.prossimaPrenotazione.dataPrenotazione)} alle ${ride.prossimaPrenotazione.orarioInizio}`
+                  {ride.prossima
+                    ? `Prossima prenotazione: ${ride.prossima.utente}, ${formatShortDate(ride.prossima.dataPrenotazione)} alle ${ride.prossima.orarioInizio}`
                     : 'Nessuna prenotazione successiva di questa bicicletta'}
                 </p>
               </div>
@@ -101,7 +101,7 @@ export function OverdueRidesSection() {
   );
 }
 
-function ResolveDamage({ report }: { report: AdminDamageReportDto }) {
+function ResolveDamage({ report }: { report: AdminDamageDto }) {
   const resolve = useResolveDamage();
   const pending = resolve.isPending && resolve.variables === report.id;
   return (
