@@ -74,7 +74,8 @@ async function main(cfg: Config) {
       process.exit(1);
     }, 20_000).unref();
     try {
-      scheduler.stop();
+      // Job runs in flight finish before anything they use closes.
+      await scheduler.stop();
       // Connections that fall idle while the answers in flight finish are closed as they do.
       const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
       await app.close();

@@ -31,11 +31,12 @@ async function start() {
 }
 
 async function login(server: ServerProcess) {
-  const resident = DEMO_ACCOUNTS.find((a) => a.ruolo === "user" && a.sigla)!;
+  // The demo external: the demo resident is on a ride already (the demo data has one).
+  const account = DEMO_ACCOUNTS.find((a) => a.ruolo === 'user' && !a.sigla)!;
   const res = await fetch(`${server.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: resident.email, password: resident.password }),
+    body: JSON.stringify({ email: account.email, password: account.password }),
   });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;

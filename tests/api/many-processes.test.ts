@@ -220,6 +220,8 @@ describe('jobs run once across processes', () => {
     const runs = await database.db.execute<{ job: string; scheduled_at: string; error: string | null; finished: boolean }>(
       sql`select job, scheduled_at, error, finished_at is not null as finished from job_runs`,
     );
+    const untold = runs.rows.filter((r) => !ticks.has(`${r.job} ${new Date(r.scheduled_at).toISOString()}`));
+    expect(untold, runners.map((r) => r.output().split('\n').filter((l) => !l.includes('"job tick"')).slice(-15).join('\n')).join('\n---\n')).toEqual([]);
     expect(runs.rows).toHaveLength(ticks.size);
     for (const run of runs.rows) {
       expect(run.finished).toBe(true);

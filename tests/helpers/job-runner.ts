@@ -25,9 +25,10 @@ const jobs = appJobs({ database, clock, mailer, config, log }).map((job) => ({ .
 await new Promise((r) => setTimeout(r, Math.max(0, Number(process.env.START_AT) - Date.now())));
 const scheduler = startScheduler(database.pool, config.timeZone, jobs, log);
 await new Promise((r) => setTimeout(r, Number(process.env.RUN_MS ?? 3000)));
-scheduler.stop();
-// A tick still running finishes before the pool closes.
-await new Promise((r) => setTimeout(r, 1500));
+// Ticks still running finish before the pool closes.
+await scheduler.stop();
 await mailer.idle();
 await database.close();
+// Every tick's line is out before the process ends (stdout is a pipe here).
+await new Promise<void>((resolve) => log.flush(() => resolve()));
 process.exit(0);

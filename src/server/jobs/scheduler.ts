@@ -90,26 +90,30 @@ export async function purgeOldJobRuns(pool: pg.Pool): Promise<number> {
 }
 
 /**
- * Starts the jobs with croner; `stop()` ends them (waiting for none: each run is short).
- * Every process may start the same jobs: each occurrence runs once among them.
+ * Starts the jobs with croner. Every process may start the same jobs: each occurrence runs
+ * once among them. `stop()` stops the timers and resolves when the runs in flight have
+ * finished, so that the caller may then close the pool under them.
  */
 export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[], log: Logger) {
+  const inFlight = new Set<Promise<void>>();
   const crons = jobs.map(
     (job) =>
-      new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, async (self: Cron) => {
+      new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, (self: Cron) => {
         // The occurrence this timer fired for: the latest scheduled instant up to now.
         const scheduledAt = self.previousRuns(1, new Date())[0] ?? new Date();
-        try {
-          const ran = await runOccurrence(pool, job, scheduledAt);
-          log.debug({ job: job.name, scheduledAt, ran }, 'job tick');
-        } catch (err) {
-          log.error({ err, job: job.name }, 'job failed');
-        }
+        const tick = runOccurrence(pool, job, scheduledAt).then(
+          (ran) => log.debug({ job: job.name, scheduledAt, ran }, 'job tick'),
+          (err: unknown) => log.error({ err, job: job.name }, 'job failed'),
+        );
+        inFlight.add(tick);
+        void tick.finally(() => inFlight.delete(tick));
+        return tick;
       }),
   );
   return {
-    stop() {
+    async stop() {
       for (const c of crons) c.stop();
+      await Promise.all([...inFlight]);
     },
   };
 }
