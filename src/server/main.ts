@@ -99,7 +99,8 @@ async function main(cfg: Config) {
   // Reports missed while the server was down, after the port opens (rendering takes time).
   runExclusive(database.pool, JOB_LOCKS.reports, reportJob(jobDeps)).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
   if (demoAccounts.length > 0) {
-    const lines = demoAccounts.map((a) => `  ${a.ruolo === 'admin' ? 'admin    ' : a.sigla ? 'residente' : 'esterno  '}  ${a.email}  /  ${a.password}`);
+    const width = Math.max(...demoAccounts.map((a) => a.descrizione.length));
+    const lines = demoAccounts.map((a) => `  ${a.descrizione.padEnd(width)}  ${a.email}  /  ${a.password}`);
     console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\nAccount dimostrativi:\n${lines.join('\n')}\n`);
   } else {
     console.log(`\nBiciElis è pronto su ${cfg.publicUrl}\n`);

@@ -97,7 +97,7 @@ describe('start-up', () => {
 
   it('loads demo data on an empty database only, with at least 12 bikes of three kinds', async () => {
     const created = await seedDemo(database.db, silent);
-    expect(created.map((a) => a.ruolo).sort()).toEqual(['admin', 'user', 'user']);
+    expect(created.map((a) => a.ruolo).sort()).toEqual(['admin', 'user', 'user', 'user']);
     const bikes = await database.db.select().from(biciclette);
     expect(bikes.length).toBeGreaterThanOrEqual(12);
     for (const kind of ['city', 'hybrid', 'mountain']) {
@@ -108,6 +108,12 @@ describe('start-up', () => {
     const [row] = await database.db.select().from(users).where(eq(users.email, resident.email));
     expect(row).toMatchObject({ isResidente: true, siglaResidente: resident.sigla });
     expect(await verifyPassword(row!.passwordHash, resident.password)).toBe(true);
+    // A ride in progress (decision 022): the demo cyclist picked up bike 01 before now and
+    // brings it back after; the demo resident has no booking and may book at once.
+    const rides = await database.db.execute<{ email: string; numero: string; started: boolean; ends_later: boolean; picked_up: boolean }>(sql`
+      select u.email, b.numero, p.inizio <= now() as started, p.fine > now() as ends_later, p.ritirata_at <= now() as picked_up
+        from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id where p.stato = 'attiva'`);
+    expect(rides.rows).toEqual([{ email: 'ciclista@bicielis.demo', numero: '01', started: true, ends_later: true, picked_up: true }]);
     expect(await seedDemo(database.db, silent)).toEqual([]);
     expect((await database.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
   });

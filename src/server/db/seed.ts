@@ -34,9 +34,11 @@ export const DEMO_RESIDENTS = [
 ];
 
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@bicielis.demo', password: 'admin-demo-2026', nome: 'Anna', cognome: 'Admin', ruolo: 'admin' as const, sigla: null },
-  { email: 'residente@bicielis.demo', password: 'residente-demo-2026', nome: 'Marco', cognome: 'Rossi', ruolo: 'user' as const, sigla: 'ELIS001' },
-  { email: 'esterno@bicielis.demo', password: 'esterno-demo-2026', nome: 'Laura', cognome: 'Verdi', ruolo: 'user' as const, sigla: null },
+  { email: 'admin@bicielis.demo', password: 'admin-demo-2026', nome: 'Anna', cognome: 'Admin', ruolo: 'admin' as const, sigla: null, descrizione: 'admin' },
+  { email: 'residente@bicielis.demo', password: 'residente-demo-2026', nome: 'Marco', cognome: 'Rossi', ruolo: 'user' as const, sigla: 'ELIS001', descrizione: 'residente' },
+  { email: 'esterno@bicielis.demo', password: 'esterno-demo-2026', nome: 'Laura', cognome: 'Verdi', ruolo: 'user' as const, sigla: null, descrizione: 'esterno' },
+  // On a ride at start-up (decision 022): what a ride in progress looks like, on both dashboards.
+  { email: 'ciclista@bicielis.demo', password: 'ciclista-demo-2026', nome: 'Elena', cognome: 'Marino', ruolo: 'user' as const, sigla: 'ELIS008', descrizione: 'residente in bici' },
 ];
 
 /**
@@ -75,9 +77,9 @@ export async function seedDemo(
         siglaResidente: a.sigla,
       })),
     ).returning({ id: users.id, email: users.email });
-    // A ride in progress (decision 022): the demo resident took bike 01 half an hour ago
-    // and brings it back in an hour and a half.
-    const resident = created.find((u) => u.email === 'residente@bicielis.demo');
+    // A ride in progress (decision 022): the demo cyclist took bike 01 half an hour ago and
+    // brings it back in an hour and a half. (The demo resident stays free to book.)
+    const resident = created.find((u) => u.email === 'ciclista@bicielis.demo');
     const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
     if (resident && bike) await tx.insert(prenotazioni).values(demoRide(resident.id, bike.id, now, timeZone));
   });

@@ -18,7 +18,7 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
           </span>
           BiciElis
         </span>
-        <nav aria-label="Account" className="flex items-center gap-2">
+        <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
           {user.ruolo === 'admin' ? (
             <Button asChild variant="outline" size="sm">
               <Link href="/dashboard-admin">
@@ -28,9 +28,10 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
             </Button>
           ) : null}
           <Button asChild variant="ghost" size="sm">
-            <Link href="/profilo">
+            {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
+            <Link href="/profilo" title="Profilo">
               <UserRoundIcon aria-hidden="true" />
-              Profilo
+              <span className="sr-only sm:not-sr-only">Profilo</span>
             </Link>
           </Button>
           <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
