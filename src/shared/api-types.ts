@@ -5,6 +5,8 @@ export interface PublicConfig {
   payment: { provider: 'stripe' | 'simulated'; publishableKey: string | null };
   timeZone: string;
   bookingHorizonDays: number;
+  /** Minutes after its start by which a bike must be picked up (NO_SHOW_MINUTES, decision 022). */
+  noShowMinutes: number;
 }
 
 export interface HealthStatus {

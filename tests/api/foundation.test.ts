@@ -55,7 +55,7 @@ describe('health and config', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ version: '1.0.0', payment: { provider: 'simulated', publishableKey: null } });
+    expect(body).toMatchObject({ version: '1.0.0', payment: { provider: 'simulated', publishableKey: null }, noShowMinutes: 30 });
     expect(JSON.stringify(body)).not.toMatch(/sk_|whsec_|password/i);
   });
 });

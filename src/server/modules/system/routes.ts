@@ -30,5 +30,6 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
       : { provider: 'simulated', publishableKey: null },
     timeZone: config.timeZone,
     bookingHorizonDays: config.bookingHorizonDays,
+    noShowMinutes: config.noShowMinutes,
   }));
 };

@@ -5,7 +5,7 @@ import { formatEuroCents } from '../../../shared/money';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { NO_SHOW_NOT_REFUNDED } from '../../lib/no-show';
+import { useNoShowNotice } from '../../lib/no-show';
 import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
@@ -74,6 +74,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
   const [values, setValues] = useState<BookingFormValues>(() => defaultBookingForm(new Date(), timeZone));
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const create = useCreateBooking();
+  const noShowNotice = useNoShowNotice();
   const formRef = useRef<HTMLFormElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const ids = useId();
@@ -206,7 +207,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
       {isExternal ? (
         <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
           La prenotazione costa {formatEuroCents(EXTERNAL_FEE_CENTS)}: la paghi subito dopo averla creata, per confermarla.{" "}
-          {NO_SHOW_NOT_REFUNDED}
+          {noShowNotice}
         </p>
       ) : null}
 

@@ -103,7 +103,7 @@ function Charts({ stats }: { stats: StatsResponse }) {
   const residentsTotal = totals.residentRides + totals.externalRides;
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate).`}>
+      <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate); ${totals.noShows} ${totals.noShows === 1 ? 'bici non ritirata' : 'bici non ritirate'}, ${totals.damageReports} ${totals.damageReports === 1 ? 'danno segnalato' : 'danni segnalati'}.`}>
         <BarChart
           data={buckets.map((b) => ({ label: b.label, values: [b.rides] }))}
           series={[{ name: 'Corse', color: COLORS.rides }]}
