@@ -55,6 +55,16 @@ export type BookingPhase = 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'conclusa
 export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro';
 export const DAMAGE_CATEGORIES = ['freni', 'ruote', 'catena', 'luci', 'telaio', 'altro'] as const;
 export type DamageCategory = (typeof DAMAGE_CATEGORIES)[number];
+
+/** The damage categories in Italian, in the order of the return form (emails, PDF, pages). */
+export const DAMAGE_CATEGORY_LABELS: Record<DamageCategory, string> = {
+  freni: 'Freni',
+  ruote: 'Ruote',
+  catena: 'Catena',
+  luci: 'Luci',
+  telaio: 'Telaio',
+  altro: 'Altro',
+};
 export const DAMAGE_DESCRIPTION_MAX = 500;
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;

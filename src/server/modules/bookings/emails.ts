@@ -1,4 +1,4 @@
-import type { DamageCategory } from '../../../shared/schemas/booking.js';
+import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/schemas/booking.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/notify.js';
 
@@ -7,14 +7,6 @@ import type { UserNotice } from '../notifications/notify.js';
 /** dd/MM/yyyy of a `YYYY-MM-DD` date. */
 const italianDate = (date: string) => date.split('-').reverse().join('/');
 
-export const DAMAGE_LABELS: Record<DamageCategory, string> = {
-  freni: 'Freni',
-  ruote: 'Ruote',
-  catena: 'Catena',
-  luci: 'Luci',
-  telaio: 'Telaio',
-  altro: 'Altro',
-};
 
 export interface RideInfo {
   nome: string;
@@ -144,7 +136,7 @@ export interface DamageInfo {
 export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string): MailMessage {
   const subject = `BiciElis: danno segnalato sulla bici n. ${d.biciNumero}`;
   const adminUrl = `${publicUrl}/admin`;
-  const category = DAMAGE_LABELS[d.categoria];
+  const category = DAMAGE_CATEGORY_LABELS[d.categoria];
   const text = [
     `${d.utente} (${d.email}) ha riconsegnato la bicicletta n. ${d.biciNumero} (${d.biciModello}) segnalando un danno.`,
     '',

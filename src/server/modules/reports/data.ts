@@ -6,8 +6,7 @@ import { APP_NAME } from '../../../shared/constants.js';
 import { formatEuroCents } from '../../../shared/money.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
-import type { DamageCategory } from '../../../shared/schemas/booking.js';
-import { DAMAGE_LABELS } from '../bookings/emails.js';
+import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/schemas/booking.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
@@ -183,7 +182,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
     damages: damages.rows.map((d) => ({
       ora: format(new TZDate(new Date(d.created_at).getTime(), timeZone), 'HH:mm'),
       bici: `n. ${d.numero}`,
-      categoria: DAMAGE_LABELS[d.categoria as DamageCategory] ?? d.categoria,
+      categoria: DAMAGE_CATEGORY_LABELS[d.categoria as DamageCategory] ?? d.categoria,
       descrizione: d.descrizione,
       utente: d.nome === null ? 'Account eliminato' : `${d.nome} ${d.cognome ?? ''}`.trim(),
     })),

@@ -1,21 +1,19 @@
 import {
   AlarmClockIcon,
-  ArrowLeftIcon,
   BarChart3Icon,
   BikeIcon,
   CheckCircle2Icon,
   FileTextIcon,
-  LogOutIcon,
   UsersIcon,
   WrenchIcon,
   type LucideIcon,
 } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
-import { Button, ButtonIcon } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useLogout } from '../auth/use-logout';
 import { tabFromSearch, type AdminTab } from './admin-model';
 import { BikesTab } from './bikes-tab';
 import { BookingsTab } from './bookings-tab';
@@ -24,24 +22,8 @@ import { DamageReportsSection, OverdueRidesSection } from './ride-sections';
 import { UsersTab } from './users-tab';
 
 function AdminHeader() {
-  const logout = useLogout();
   return (
-    <header className="border-b bg-card">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
-        <Button asChild variant="ghost" size="sm">
-          <Link href="/dashboard">
-            <ArrowLeftIcon aria-hidden="true" />
-            Dashboard
-          </Link>
-        </Button>
-        <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-          <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-          Esci
-        </Button>
-      </div>
-      <div className="mx-auto max-w-6xl px-4 pt-3 pb-5 sm:px-6">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Dashboard Amministratore</h1>
-        <p className="text-muted-foreground">Prenotazioni, biciclette e utenti di BiciElis.</p>
+    <SubpageHeader title="Dashboard Amministratore" description="Prenotazioni, biciclette e utenti di BiciElis." width="max-w-6xl">
         <nav aria-label="Altre sezioni" className="mt-3 flex flex-wrap gap-2">
           <Button asChild variant="outline" size="sm">
             <Link href="/admin/statistiche">
@@ -56,8 +38,7 @@ function AdminHeader() {
             </Link>
           </Button>
         </nav>
-      </div>
-    </header>
+    </SubpageHeader>
   );
 }
 

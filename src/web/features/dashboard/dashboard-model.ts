@@ -130,15 +130,6 @@ export function pastRideNote(
   return clock ? { label: `Riconsegnata alle ${clock}`, tone: 'info' } : null;
 }
 
-/** The damage categories of the return form, in the order shown. */
-export const DAMAGE_CATEGORY_LABELS: Record<DamageCategory, string> = {
-  freni: 'Freni',
-  ruote: 'Ruote',
-  catena: 'Catena',
-  luci: 'Luci',
-  telaio: 'Telaio',
-  altro: 'Altro',
-};
 
 export { DAMAGE_DESCRIPTION_MAX };
 

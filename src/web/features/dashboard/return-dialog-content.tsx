@@ -1,6 +1,6 @@
 import { PackageCheckIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
-import type { BookingDto } from '../../../shared/schemas/booking';
+import { DAMAGE_CATEGORY_LABELS, type BookingDto } from '../../../shared/schemas/booking';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
@@ -8,7 +8,6 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Textarea } from '../../components/ui/textarea';
 import {
-  DAMAGE_CATEGORY_LABELS,
   DAMAGE_DESCRIPTION_MAX,
   validateReturnForm,
   type ReturnFormResult,

@@ -1,21 +1,19 @@
 import {
-  ArrowLeftIcon,
   BellOffIcon,
   BellRingIcon,
   CalendarPlusIcon,
   CopyIcon,
   KeyRoundIcon,
   LinkIcon,
-  LogOutIcon,
   RefreshCwIcon,
   RotateCwIcon,
   SaveIcon,
   Trash2Icon,
 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'wouter';
 import type { ProfileDto } from '../../../shared/schemas/profile';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { SubpageHeader } from '../../components/subpage-header';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
@@ -25,7 +23,6 @@ import { useCurrentUser } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { FormField } from '../auth/form-field';
 import { PasswordInput } from '../auth/password-input';
-import { useLogout } from '../auth/use-logout';
 import {
   PASSWORD_FIELDS,
   validateNames,
@@ -44,27 +41,7 @@ import {
 } from './queries';
 
 function ProfileHeader() {
-  const logout = useLogout();
-  return (
-    <header className="border-b bg-card">
-      <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
-        <Button asChild variant="ghost" size="sm">
-          <Link href="/dashboard">
-            <ArrowLeftIcon aria-hidden="true" />
-            Dashboard
-          </Link>
-        </Button>
-        <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-          <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-          Esci
-        </Button>
-      </div>
-      <div className="mx-auto max-w-3xl px-4 pt-3 pb-5 sm:px-6">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Il tuo profilo</h1>
-        <p className="text-muted-foreground">Dati personali, password, promemoria e calendario.</p>
-      </div>
-    </header>
-  );
+  return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria e calendario." width="max-w-3xl" />;
 }
 
 /** A card with a heading (h2) that labels it. */

@@ -1,0 +1,45 @@
+import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useLogout } from '../features/auth/use-logout';
+import { Button, ButtonIcon } from './ui/button';
+
+/**
+ * The bar of a page reached from the dashboard (admin, profile): back to the dashboard and
+ * `Esci`, then the page's title and what it holds; `children` go under them (links).
+ */
+export function SubpageHeader({
+  title,
+  description,
+  width,
+  children,
+}: {
+  title: string;
+  description: string;
+  /** The page's content width, so that the bar lines up with it. */
+  width: 'max-w-3xl' | 'max-w-6xl';
+  children?: ReactNode;
+}) {
+  const logout = useLogout();
+  return (
+    <header className="border-b bg-card">
+      <div className={`mx-auto flex ${width} items-center justify-between gap-3 px-4 py-2 sm:px-6`}>
+        <Button asChild variant="ghost" size="sm">
+          <Link href="/dashboard">
+            <ArrowLeftIcon aria-hidden="true" />
+            Dashboard
+          </Link>
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
+          Esci
+        </Button>
+      </div>
+      <div className={`mx-auto ${width} px-4 pt-3 pb-5 sm:px-6`}>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+        <p className="text-muted-foreground">{description}</p>
+        {children}
+      </div>
+    </header>
+  );
+}
