@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { preferenzeUtente, sessions, users } from '../../src/server/db/schema.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import { hashSessionToken } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createUser, loginAs } from '../helpers/factories.js';
 
@@ -68,8 +69,14 @@ describe('GET /api/profilo', () => {
 describe('PATCH /api/profilo', () => {
   it('changes the name (trimmed) and the session sees it; the email cannot be changed here', async () => {
     const { user, cookie } = await account();
+    // The session is cached (with the old name) by a first read.
+    expect((await get(cookie, '/api/current-user')).statusCode).toBe(200);
+    const tokenHash = hashSessionToken(cookie.split('=')[1]!);
+    expect(cache.get(tokenHash)).toBeDefined();
     const res = await send('PATCH', '/api/profilo', cookie, { nome: '  Anna Maria ', cognome: "D'Angelo ", email: 'altro@example.it' });
     expect(res.statusCode).toBe(200);
+    // Gone from this process's cache with the answer, not when the notification comes.
+    expect(cache.get(tokenHash)).toBeUndefined();
     expect(res.json()).toMatchObject({ nome: 'Anna Maria', cognome: "D'Angelo", email: user.email, promemoria: true });
     const me = (await get(cookie, '/api/current-user')).json();
     expect(me).toMatchObject({ nome: 'Anna Maria', cognome: "D'Angelo", email: user.email });

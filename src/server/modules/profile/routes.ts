@@ -52,9 +52,15 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/profilo', async (request) => getProfile(deps(), authenticatedUser(request).id));
 
-  app.patch('/profilo', { schema: { body: profileUpdateSchema } }, async (request) =>
-    updateProfile(deps(), authenticatedUser(request).id, request.body),
-  );
+  app.patch('/profilo', { schema: { body: profileUpdateSchema } }, async (request) => {
+    const userId = authenticatedUser(request).id;
+    const profile = await updateProfile(deps(), userId, request.body);
+    // The sessions cached with the old name: the users trigger's notification evicts them in
+    // every process just after the commit, but this process's next request must not wait
+    // for it (the same as a password change, and as an admin's edit).
+    app.deps.sessionCache?.evictUser(userId);
+    return profile;
+  });
 
   app.post('/profilo/password', { schema: { body: profilePasswordSchema } }, async (request, reply) => {
     const user = authenticatedUser(request);
