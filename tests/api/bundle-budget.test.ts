@@ -59,3 +59,31 @@ describe('the login JavaScript budget check (npm test runs it on the real build)
     expect(result.stdout).toMatch(/FAIL {2}login\.html: JavaScript before the first screen (29|30)\.\d KB gzip/);
   });
 });
+
+describe('the dashboard page has a budget of its own', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-budget-dash-'));
+    await fakeBuild(dir, 30_000);
+    // The dashboard preloads its screen's chunks: here ~75 KB gzip of them.
+    await writeFile(path.join(dir, 'assets', 'screen.js'), randomBytes(75_000).toString('base64'));
+    await writeFile(
+      path.join(dir, 'dashboard.html'),
+      `<!doctype html><html><head><script type="module" src="/assets/entry.js"></script>
+       <link rel="modulepreload" href="/assets/screen.js"></head><body></body></html>`,
+    );
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('fails when the dashboard loads more than its budget, whatever the login page does', async () => {
+    const { stdout: passing } = await run(process.execPath, [SCRIPT, dir, '--budget-kb', '60', '--dashboard-budget-kb', '120']);
+    expect(passing).toMatch(/PASS {2}dashboard\.html/);
+    const failing = await run(process.execPath, [SCRIPT, dir, '--budget-kb', '60', '--dashboard-budget-kb', '80']).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/PASS {2}login\.html/);
+    expect(failing.stdout).toMatch(/FAIL {2}dashboard\.html: JavaScript before the first screen (8\d|9\d|10\d)\.\d KB gzip/);
+  });
+});

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import {
   bigint,
   bigserial,
@@ -441,7 +442,6 @@ export const jobRuns = pgTable(
   ],
 );
 
-export const DAMAGE_CATEGORIES = ['freni', 'ruote', 'catena', 'luci', 'telaio', 'altro'] as const;
 
 /**
  * Damage reported when a bike is returned (decision 022): the bike goes to `manutenzione`

@@ -1,4 +1,5 @@
 import { DESTINATION_MAX } from '../constants.js';
+import { DAMAGE_CATEGORIES, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
 
@@ -53,19 +54,7 @@ export type BookingStato = 'attiva' | 'completata' | 'cancellata';
 export type BookingPhase = 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'conclusa' | 'cancellata';
 /** Why a `cancellata` booking was cancelled (null for bookings cancelled before issue 13). */
 export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro';
-export const DAMAGE_CATEGORIES = ['freni', 'ruote', 'catena', 'luci', 'telaio', 'altro'] as const;
-export type DamageCategory = (typeof DAMAGE_CATEGORIES)[number];
-
-/** The damage categories in Italian, in the order of the return form (emails, PDF, pages). */
-export const DAMAGE_CATEGORY_LABELS: Record<DamageCategory, string> = {
-  freni: 'Freni',
-  ruote: 'Ruote',
-  catena: 'Catena',
-  luci: 'Luci',
-  telaio: 'Telaio',
-  altro: 'Altro',
-};
-export const DAMAGE_DESCRIPTION_MAX = 500;
+export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
 

@@ -1,4 +1,4 @@
-import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/schemas/booking.js';
+import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/notify.js';
 

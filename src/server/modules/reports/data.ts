@@ -6,7 +6,7 @@ import { APP_NAME } from '../../../shared/constants.js';
 import { formatEuroCents } from '../../../shared/money.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
-import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/schemas/booking.js';
+import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 

@@ -59,7 +59,7 @@ export function formatDelay(minutes: number): string {
   return hours % 24 === 0 ? `${days} g` : `${days} g ${hours % 24} h`;
 }
 
-export { DAMAGE_CATEGORY_LABELS } from '../../../shared/schemas/booking';
+export { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
 
 /** Bike badges: available green, booked orange, maintenance red, out of service dark grey. */
 export const BIKE_STATO_BADGE: Record<BikeStato, { label: string; tone: BadgeTone; className?: string }> = {

@@ -2,14 +2,8 @@ import { format } from 'date-fns';
 import { it as italian } from 'date-fns/locale';
 import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
-import {
-  DAMAGE_DESCRIPTION_MAX,
-  type BikeDto,
-  type BookingDto,
-  type BookingPhase,
-  type DamageCategory,
-  type PaymentStatus,
-} from '../../../shared/schemas/booking';
+import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
+import type { BikeDto, BookingDto, BookingPhase, PaymentStatus } from '../../../shared/schemas/booking';
 import { formatEuroCents } from '../../../shared/money';
 import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 

@@ -1,6 +1,7 @@
 import { PackageCheckIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
-import { DAMAGE_CATEGORY_LABELS, type BookingDto } from '../../../shared/schemas/booking';
+import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
+import type { BookingDto } from '../../../shared/schemas/booking';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
