@@ -188,7 +188,7 @@ describe('jobs run once across processes', () => {
           REPORT_EMAIL: 'segreteria@example.it',
           JOB_NOW: now.toISOString(),
           START_AT: String(startAt),
-          RUN_MS: '3500',
+          RUN_MS: '5000',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -210,8 +210,10 @@ describe('jobs run once across processes', () => {
       }
     }
     const contested = [...ticks.values()].filter((t) => t.length === 2);
-    // Both runners' timers fired for the same occurrences of all three jobs…
-    expect(contested.length).toBeGreaterThanOrEqual(6);
+    // Both runners' timers fired for the same occurrences… (how many depends on the machine:
+    // croner skips a tick of a job whose previous run in that process is still going, as the
+    // first report run is, rendering a week of PDFs)
+    expect(contested.length).toBeGreaterThanOrEqual(3);
     // …and never did both run one.
     for (const [key, t] of ticks) expect(t.filter((x) => x.ran).length, key).toBeLessThanOrEqual(1);
     // Each occurrence was claimed by exactly one of them (job_runs' primary key), and ran
