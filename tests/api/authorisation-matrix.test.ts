@@ -1,11 +1,10 @@
-import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports, segnalazioniDanni } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
-import { capturingMailer, person } from '../helpers/admin-fixtures.js';
+import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { bookThroughApi } from '../helpers/booking-fixtures.js';
@@ -193,8 +192,7 @@ afterAll(async () => {
 
 async function fixtures(): Promise<Fixtures> {
   const db = ctx.database.db;
-  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
-    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
+  await truncateAll(db);
   const owner = await createUser(db, { isResidente: false });
   const { token } = await createSession(db, owner.id, 'session', ctx.clock.now());
   const ownerCookie = `bicielis_session=${token}`;

@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
-import { capturingMailer, person } from '../helpers/admin-fixtures.js';
+import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { bookThroughApi } from '../helpers/booking-fixtures.js';
@@ -50,8 +49,7 @@ afterAll(async () => {
 
 async function makeFixtures(): Promise<Fixtures> {
   const db = ctx.database.db;
-  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
-    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
+  await truncateAll(db);
   const user = await createUser(db, { isResidente: false });
   const { token } = await createSession(db, user.id, 'session', ctx.clock.now());
   const userCookie = `bicielis_session=${token}`;

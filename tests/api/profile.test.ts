@@ -1,9 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForChanges } from '../../src/server/db/notifications.js';
 import { preferenzeUtente, sessions, users } from '../../src/server/db/schema.js';
-import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import type { SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { hashSessionToken } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createUser, loginAs } from '../helpers/factories.js';
@@ -12,18 +10,12 @@ import { createUser, loginAs } from '../helpers/factories.js';
 
 let ctx: TestContext;
 let cache: SessionCache;
-let listener: ReturnType<typeof listenForChanges>;
 
 beforeAll(async () => {
-  // With the session cache and its listener, as in production: ended sessions must stop
-  // working at once even though this process had them cached.
-  cache = new SessionCache();
-  ctx = await createTestApp({ deps: { sessionCache: cache } });
-  listener = listenForChanges(ctx.database.url, { [AUTH_CHANNEL]: cache }, pino({ level: 'silent' }));
-  await listener.ready;
+  ctx = await createTestApp({ sessionCache: true });
+  cache = ctx.sessionCache!;
 });
 afterAll(async () => {
-  await listener?.stop();
   await ctx?.close();
 });
 

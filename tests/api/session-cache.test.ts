@@ -1,26 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/db/schema.js';
-import { listenForChanges } from '../../src/server/db/notifications.js';
-import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
+import type { SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { createSession, hashSessionToken } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 
 let ctx: TestContext;
 let cache: SessionCache;
-let listener: ReturnType<typeof listenForChanges>;
 
 beforeAll(async () => {
-  cache = new SessionCache();
-  ctx = await createTestApp({ deps: { sessionCache: cache } });
-  listener = listenForChanges(ctx.database.url, { [AUTH_CHANNEL]: cache }, pino({ level: 'silent' }));
-  await listener.ready;
+  ctx = await createTestApp({ sessionCache: true });
+  cache = ctx.sessionCache!;
 });
 afterAll(async () => {
-  await listener.stop();
-  await ctx.close();
+  await ctx?.close();
 });
 
 async function until(check: () => boolean) {

@@ -72,8 +72,12 @@ export async function auditRows(db: Db) {
   return db.select().from(auditLog).orderBy(desc(auditLog.id));
 }
 
-/** Empties what the admin tests write. */
+/**
+ * Empties what the API writes (the tables of users cascade: preferences, push subscriptions,
+ * damage reports), ids restarting at 1. Not the provider's signing secret, the settings or
+ * the rate-limit counters.
+ */
 export async function truncateAll(db: Db): Promise<void> {
-  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti,
+  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
     simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/server/app.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
+import { listenForChanges } from '../../src/server/db/notifications.js';
+import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { createTestDatabase } from './db.js';
 import { collectingLogger, FUZZ_HEADER, noteRequestSecrets, noteResponseSecrets, noteSecret } from './leak-scan.js';
 
@@ -12,6 +14,8 @@ export interface TestContext {
   clock: ManualClock;
   config: Config;
   database: Awaited<ReturnType<typeof createTestDatabase>>;
+  /** With `sessionCache: true`: the cache, kept coherent by its own LISTEN connection. */
+  sessionCache?: SessionCache;
   close(): Promise<void>;
 }
 
@@ -36,12 +40,24 @@ export interface RouteEntry {
  * The real app on a database of its own, with a clock that stands still at TEST_NOW.
  * It logs (pino, level debug) into the test file's collector, and notes every token and
  * password that goes through it, for the leak scan after the file (tests/helpers/leak-scan.ts).
- * `routes` lists every route the app registered, as Fastify's onRoute saw it.
+ * `routes` lists every route the app registered, as Fastify's onRoute saw it. With
+ * `sessionCache`, sessions are cached as in production (main.ts): the cache and the LISTEN
+ * connection that keeps it coherent, stopped by `close()`.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; deps?: Partial<AppDeps>; register?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: Partial<AppDeps>;
+    register?: (app: FastifyInstance) => void;
+    sessionCache?: boolean;
+  } = {},
 ): Promise<TestContext & { routes: RouteEntry[] }> {
   const database = await createTestDatabase();
+  const sessionCache = options.sessionCache ? new SessionCache() : undefined;
+  const listener = sessionCache
+    ? listenForChanges(database.url, { [AUTH_CHANNEL]: sessionCache }, collectingLogger('warn'))
+    : undefined;
+  await listener?.ready;
   const clock = new ManualClock(TEST_NOW);
   const config = testConfig(options.env);
   const routes: RouteEntry[] = [];
@@ -50,6 +66,7 @@ export async function createTestApp(
     database,
     clock,
     logger: collectingLogger(),
+    ...(sessionCache ? { sessionCache } : {}),
     ...options.deps,
     onRoute: (route) => {
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
@@ -75,8 +92,10 @@ export async function createTestApp(
     clock,
     config,
     database,
+    ...(sessionCache ? { sessionCache } : {}),
     async close() {
       await app.close();
+      await listener?.stop();
       await database.drop();
     },
   };
