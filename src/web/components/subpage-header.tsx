@@ -20,7 +20,6 @@ export function SubpageHeader({
   width: 'max-w-3xl' | 'max-w-6xl';
   children?: ReactNode;
 }) {
-  const logout = useLogout();
   return (
     <header className="border-b bg-card">
       <div className={`mx-auto flex ${width} items-center justify-between gap-3 px-4 py-2 sm:px-6`}>
@@ -30,10 +29,7 @@ export function SubpageHeader({
             Dashboard
           </Link>
         </Button>
-        <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-          <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-          Esci
-        </Button>
+        <LogoutButton />
       </div>
       <div className={`mx-auto ${width} px-4 pt-3 pb-5 sm:px-6`}>
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
@@ -41,5 +37,16 @@ export function SubpageHeader({
         {children}
       </div>
     </header>
+  );
+}
+
+/** `Esci`: ends the session (a spinner while it does). */
+export function LogoutButton() {
+  const logout = useLogout();
+  return (
+    <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+      <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
+      Esci
+    </Button>
   );
 }

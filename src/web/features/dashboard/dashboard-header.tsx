@@ -1,14 +1,12 @@
-import { BikeIcon, LogOutIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
+import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
-import { useLogout } from '../auth/use-logout';
+import { LogoutButton } from '../../components/subpage-header';
+import { Button } from '../../components/ui/button';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
-  const logout = useLogout();
-
   return (
     <header className="border-b bg-card">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
@@ -34,10 +32,7 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
               <span className="sr-only sm:not-sr-only">Profilo</span>
             </Link>
           </Button>
-          <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-            <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-            Esci
-          </Button>
+          <LogoutButton />
         </nav>
       </div>
       <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 pt-5 pb-6 sm:px-6">
