@@ -26,6 +26,11 @@ const envSchema = z.object({
   DATABASE_URL: optional(
     z.string().regex(/^postgres(ql)?:\/\//, 'deve essere un URL postgres:// o postgresql://'),
   ),
+  // Database connections of this process, and how long / how many requests may queue for one
+  // before the answer is 503 (decision 023).
+  DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(500).default(10)),
+  DATABASE_POOL_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(5_000)),
+  DATABASE_POOL_QUEUE_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'deve essere un URL http(s)' })),
   ADMIN_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
@@ -109,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    pool: { max: e.DATABASE_POOL_MAX, waitMs: e.DATABASE_POOL_WAIT_MS, queueMax: e.DATABASE_POOL_QUEUE_MAX },
     embeddedDatabase: embedded,
     dataDir,
     publicUrl,

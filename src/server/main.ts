@@ -36,7 +36,7 @@ async function main(cfg: Config) {
     embedded = await startEmbeddedPostgres(cfg.dataDir, log);
     url = embedded.url;
   }
-  const database = connectDatabase(url);
+  const database = connectDatabase(url, cfg.pool);
   await runMigrations(database.db);
   // The configured admin first, then the demo data, which does not count that admin as
   // content: on a new database both are there (behaviour.md §1).

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { pgConstraint, pgErrorCode } from '../db/client.js';
+import { isPoolBusy, pgConstraint, pgErrorCode } from '../db/client.js';
 
 /** An error meant for the person using the app: its message is Italian and safe to show. */
 export class AppError extends Error {
@@ -82,6 +82,10 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   return reply.status(400).send({ message: 'Richiesta non valida', code: 'BAD_REQUEST' });
 }
 
+export const MSG_BUSY = 'Servizio momentaneamente occupato, riprova tra qualche secondo';
+/** Seconds a client is asked to wait after a 503 for overload (decision 023). */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
 /** Turns any error into behaviour.md §4's JSON body. 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -104,6 +108,15 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(400)
         .send({ message: Object.values(fields)[0] ?? 'Dati non validi', code: 'VALIDATION_ERROR', fields });
+    }
+    if (isPoolBusy(error)) {
+      // No database connection within the bound: an overload, not a fault. The step that
+      // needed the connection did not run; every transaction is whole or absent.
+      request.log.warn({ err: error }, 'database pool busy: answered 503');
+      return reply
+        .status(503)
+        .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
+        .send({ message: MSG_BUSY, code: 'BUSY' });
     }
     const mapped = mapDatabaseError(error);
     if (mapped) {
