@@ -17,6 +17,21 @@ export default tseslint.config(
     },
   },
   {
+    // Every transaction goes through runTransaction (src/server/db/transaction.ts): it runs a
+    // deadlock victim again, once per effect outside the database (decision 023).
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']",
+          message: 'Use runTransaction(db, fn) from src/server/db/transaction.ts (retried on deadlock, decision 023).',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },

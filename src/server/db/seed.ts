@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/password.js';
 import type { Db } from './client.js';
 import { biciclette, prenotazioni, residenti, users } from './schema.js';
+import { runTransaction } from './transaction.js';
 
 export const DEMO_BIKES: { numero: string; modello: string }[] = [
   { numero: '01', modello: 'City Bike Classic' },
@@ -63,7 +64,7 @@ export async function seedDemo(
   // An ADMIN_EMAIL that is also a demo address keeps its configured password.
   const accounts = DEMO_ACCOUNTS.filter((a) => a.email !== configuredAdmin?.trim().toLowerCase());
   const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
-  await db.transaction(async (tx) => {
+  await runTransaction(db, async (tx) => {
     await tx.insert(biciclette).values(DEMO_BIKES);
     await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
     const created = await tx.insert(users).values(

@@ -24,6 +24,7 @@ import {
 } from './provider.js';
 import { CHECKOUT_SESSION_MINUTES } from './stripe-provider.js';
 import { checkTestCard } from './test-cards.js';
+import { runTransaction } from '../../db/transaction.js';
 
 /** Receives a webhook as the provider would POST it: raw JSON body and Stripe-Signature header. */
 export type WebhookReceiver = (rawBody: Buffer, signature: string) => Promise<unknown>;
@@ -151,7 +152,7 @@ export class SimulatedProvider implements PaymentProvider {
   }
 
   async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await runTransaction(this.db, async (tx) => {
       const [intent] = await tx
         .select()
         .from(simulatedPaymentIntents)
@@ -213,7 +214,7 @@ export class SimulatedProvider implements PaymentProvider {
    */
   async confirmIntent(intentId: string, clientSecret: string, card: SimulatedCard): Promise<IntentRow> {
     const now = this.options.clock.now();
-    const outcome = await this.db.transaction(async (tx) => {
+    const outcome = await runTransaction(this.db, async (tx) => {
       const [intent] = await tx.select().from(simulatedPaymentIntents).where(eq(simulatedPaymentIntents.id, intentId)).for('update');
       if (!intent) throw new ProviderError(`simulated: no such payment_intent ${intentId}`, 'resource_missing');
       if (intent.clientSecret !== clientSecret) throw badRequest('Pagamento non valido', 'INVALID_CLIENT_SECRET');
@@ -244,7 +245,7 @@ export class SimulatedProvider implements PaymentProvider {
    */
   async payCheckoutSession(sessionId: string, card: SimulatedCard): Promise<{ redirectUrl: string }> {
     const now = this.options.clock.now();
-    const outcome = await this.db.transaction(async (tx) => {
+    const outcome = await runTransaction(this.db, async (tx) => {
       const [session] = await tx
         .select()
         .from(simulatedCheckoutSessions)

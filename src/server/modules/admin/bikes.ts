@@ -8,6 +8,7 @@ import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { bikeUnavailableEmail } from './emails.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
 export const MSG_BIKE_NUMBER_TAKEN = 'Esiste già una bicicletta con questo numero';
@@ -48,7 +49,7 @@ export function bikeUpdateMessage(futureBookings: number, notifiedUsers: number)
 export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number, stato: BikeStato): Promise<AdminBikeUpdateResponse> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const { bike, affected } = await deps.db.transaction(async (tx) => {
+  const { bike, affected } = await runTransaction(deps.db, async (tx) => {
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');
     if (!before) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
     const [after] = await tx
@@ -105,7 +106,7 @@ export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number,
 export async function createBike(deps: AdminDeps, actor: Actor, input: AdminBikeCreate): Promise<BikeDto> {
   const now = deps.clock.now();
   try {
-    const bike = await deps.db.transaction(async (tx) => {
+    const bike = await runTransaction(deps.db, async (tx) => {
       const [row] = await tx
         .insert(biciclette)
         .values({ numero: input.numero.trim(), modello: input.modello.trim(), stato: 'disponibile', createdAt: now, updatedAt: now })

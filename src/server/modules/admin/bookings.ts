@@ -6,6 +6,7 @@ import { refundBookingPayment } from '../payments/settle.js';
 import { writeAudit, type Actor } from './audit.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import type { AdminDeps, Tx } from './deps.js';
+import { runTransaction } from '../../db/transaction.js';
 
 /**
  * Before bookings are deleted: their open payments are closed (`pending` → `failed`, they can
@@ -34,7 +35,7 @@ export async function detachPayments(tx: Tx, bookingIds: number[], now: Date): P
 export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDeleteBookingResponse> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const refunded = await deps.db.transaction(async (tx) => {
+  const refunded = await runTransaction(deps.db, async (tx) => {
     const [booking] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
     if (!booking) throw notFound('Prenotazione non trovata');
     const [payment] = await tx

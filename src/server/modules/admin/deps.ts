@@ -18,8 +18,7 @@ export interface AdminDeps {
   sessionCache?: SessionCache | undefined;
 }
 
-/** A transaction of the app's database. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx } from '../../db/transaction.js';
 
 /** `q` as a literal ILIKE pattern: `%`, `_` and `\` match themselves. */
 export function containsPattern(q: string): string {

@@ -5,6 +5,7 @@ import { conflict } from '../../http/errors.js';
 import { hashPassword } from '../auth/password.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export const MSG_NO_INITIAL_PASSWORD =
   "Importazione non disponibile: la password iniziale dei residenti (RESIDENT_INITIAL_PASSWORD) non è configurata sul server. Chiedi a chi gestisce il server di impostarla.";
@@ -22,7 +23,7 @@ export async function importResidents(deps: AdminDeps, actor: Actor): Promise<Im
   const passwordHash = await hashPassword(password);
   const domain = deps.config.residentEmailDomain;
   const now = deps.clock.now().toISOString();
-  return deps.db.transaction(async (tx) => {
+  return runTransaction(deps.db, async (tx) => {
     const res = await tx.execute<{ imported: number; total: number; ids: number[] | null }>(sql`
       with candidates as (
         select r.sigla, r.nome, r.cognome, lower(r.sigla) || '@' || ${domain}::text as email

@@ -4,9 +4,10 @@ import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.
 import { prenotazioni, segnalazioniDanni } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
-import { endRide } from '../bookings/ride.js';
+import { endRide, lockBikeOfBooking } from '../bookings/ride.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
+import { runTransaction } from '../../db/transaction.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -59,7 +60,7 @@ export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
 /** Marks a damage report resolved (the bike's state stays the admin's own choice). */
 export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDamageDto> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
     const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
     if (!before) throw notFound('Segnalazione non trovata');
     if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
@@ -147,7 +148,9 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
 export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Promise<{ id: number; riconsegnataAt: string }> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
+    // The bike first, then the booking (decision 023): endRide may free the bike.
+    await lockBikeOfBooking(tx, id);
     const [row] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
     if (!row) throw notFound('Prenotazione non trovata');
     if (row.stato !== 'attiva' || !row.ritirataAt) {

@@ -11,6 +11,7 @@ import { writeAudit, type Actor } from './audit.js';
 import { detachPayments } from './bookings.js';
 import type { AdminDeps, Tx } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export const MSG_USER_NOT_FOUND = 'Utente non trovato';
 export const MSG_EMAIL_TAKEN = 'Email già registrata';
@@ -48,7 +49,7 @@ const isActiveAdmin = (u: Pick<SessionUser, 'ruolo' | 'attiva'>) => u.ruolo === 
 export async function updateUser(deps: AdminDeps, actor: Actor, id: number, input: AdminUserUpdate): Promise<AdminUserDto> {
   const now = deps.clock.now();
   try {
-    const updated = await deps.db.transaction(async (tx) => {
+    const updated = await runTransaction(deps.db, async (tx) => {
       const { target, activeAdmins } = await lockUserAndAdmins(tx, id);
       const next = {
         nome: input.nome,
@@ -97,7 +98,7 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
   }
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const result = await deps.db.transaction(async (tx) => {
+  const result = await runTransaction(deps.db, async (tx) => {
     const { target, activeAdmins } = await lockUserAndAdmins(tx, id);
     if (isActiveAdmin(target) && activeAdmins <= 1) throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
     const bookings = await tx

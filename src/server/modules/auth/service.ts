@@ -18,6 +18,7 @@ import {
   sessionUserColumns,
   type SessionUser,
 } from './sessions.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export interface AuthDeps {
   db: Db;
@@ -59,7 +60,7 @@ export async function registerUser(
   const sigla = input.siglaResidente ? normaliseSigla(input.siglaResidente) : null;
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
-  const result = await deps.db.transaction(async (tx) => {
+  const result = await runTransaction(deps.db, async (tx) => {
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (taken) throw conflict(EMAIL_TAKEN_MESSAGE, 'EMAIL_TAKEN');
     if (sigla) {
@@ -135,7 +136,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
   if (!user.attiva) return { kind: 'disabled' };
 
   if (user.mustChangePassword || usedTemporary) {
-    const grant = await deps.db.transaction(async (tx) => {
+    const grant = await runTransaction(deps.db, async (tx) => {
       // One grant at a time: an earlier, unused one stops working.
       await endAllSessionsOfUser(tx, user.id, 'password_change');
       return createSession(tx, user.id, 'password_change', now);
@@ -201,7 +202,7 @@ export async function changePassword(
     grantHash = grant.tokenHash;
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
     if (grantHash) {
       // Consumed: of two requests racing with one grant, only one gets here with a row.
       const used = await tx

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { BIKE_STATES, biciclette } from '../../db/schema.js';
 import { parseCsv } from '../../lib/csv.js';
 import { MalformedFileError, type ImportReport } from '../residents/import.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export const bikeRowSchema = z.object({
   numero: z.string().min(1, 'numero obbligatorio').max(20, 'numero troppo lungo (massimo 20)'),
@@ -34,7 +35,10 @@ export async function importBikes(db: Db, csv: string): Promise<ImportReport> {
   let updated = 0;
   const withState = rows.filter((r) => r.value.stato);
   const withoutState = rows.filter((r) => !r.value.stato);
-  await db.transaction(async (tx) => {
+  await runTransaction(db, async (tx) => {
+    // Counted afresh by each attempt (a retried transaction runs this body again).
+    inserted = 0;
+    updated = 0;
     for (const [group, setState] of [[withState, true], [withoutState, false]] as const) {
       if (group.length === 0) continue;
       const result = await tx

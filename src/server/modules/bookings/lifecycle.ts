@@ -2,7 +2,7 @@ import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { pgErrorCode } from '../../db/client.js';
+import { retryTransient } from '../../db/transaction.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
 export const PICKUP_EARLY_MINUTES = 10;
@@ -119,7 +119,12 @@ export async function applyLifecycle(
   noShowMinutes = DEFAULT_NO_SHOW_MINUTES,
 ): Promise<LifecycleResult> {
   const at = now.toISOString();
-  const statement = sql`
+  // Two statements, each its own transaction, in the order of decision 023: the bookings
+  // and their payments first, the bikes after. Bookings are inserted under their bike's lock
+  // (createBooking), so a statement that held a booking while it waited for a bike could meet
+  // an insert holding that bike while it waited for the booking (its exclusion check): a
+  // deadlock. Here no statement holds a booking while it waits for a bike.
+  const releases = sql`
     with due as (
       -- Both rows locked, booking then payment (the order every writer of a payment uses):
       -- a payment completed meanwhile (modules/payments/settle.ts) is seen as such, re-read after
@@ -149,11 +154,14 @@ export async function applyLifecycle(
        where p.stato = 'attiva' and ${noShowDue(at, noShowMinutes)}
          and p.id not in (select id from released)
       returning p.id
-    ), in_use as (
+    )
+    select (select count(*) from released)::int as released,
+           (select count(*) from no_shows)::int as "noShows"`;
+  // The bikes, read after the releases committed: only bookings still holding a bike count.
+  const bikes = sql`
+    with in_use as (
       select distinct p.bici_id from prenotazioni p
        where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
-         and p.id not in (select id from released)
-         and p.id not in (select id from no_shows)
     ), marked as (
       update biciclette set stato = 'prenotata', stato_auto = true, updated_at = ${at}::timestamptz
        where stato = 'disponibile' and id in (select bici_id from in_use)
@@ -164,21 +172,13 @@ export async function applyLifecycle(
        where stato = 'prenotata' and stato_auto and id not in (select bici_id from in_use)
       returning id
     )
-    select (select count(*) from released)::int as released,
-           (select count(*) from no_shows)::int as "noShows",
-           (select count(*) from marked)::int as "bikesInUse",
+    select (select count(*) from marked)::int as "bikesInUse",
            (select count(*) from freed)::int as "bikesFreed"`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await db.execute<LifecycleResult & Record<string, unknown>>(
-        statement,
-      );
-      return result.rows[0]!;
-    } catch (err) {
-      // Two runs at once may wait on each other's rows; PostgreSQL breaks the tie by
-      // aborting one, which simply runs again.
-      if (attempt < 3 && (pgErrorCode(err) === '40P01' || pgErrorCode(err) === '40001')) continue;
-      throw err;
-    }
-  }
+  // Two runs at once may still wait on each other's rows (two processes releasing the same
+  // bookings in different orders); PostgreSQL breaks the tie by aborting one, which runs again.
+  const first = await retryTransient(() => db.execute<Pick<LifecycleResult, 'released' | 'noShows'> & Record<string, unknown>>(releases));
+  const second = await retryTransient(() => db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed'> & Record<string, unknown>>(bikes));
+  const { released, noShows } = first.rows[0]!;
+  const { bikesInUse, bikesFreed } = second.rows[0]!;
+  return { released, noShows, bikesInUse, bikesFreed };
 }

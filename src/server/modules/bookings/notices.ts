@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { activeAdminEmails, notifyUser, type PushSender } from '../notifications/notify.js';
 import {
@@ -51,6 +52,23 @@ const rideInfo = (r: ClaimedRow): RideInfo => ({
   orarioFine: r.orario_fine,
 });
 
+/**
+ * A claim (an UPDATE of active booking rows) in the lock order of decision 023: the bikes of
+ * the bookings `due` selects first, in id order, then the bookings. An active booking whose
+ * row is rewritten is checked again by the exclusion constraint, which could otherwise wait
+ * on a booking being inserted under its bike's lock while that insert waits for this row.
+ */
+async function claimUnderBikeLocks<T>(db: Db, due: SQL, claim: (tx: Tx) => Promise<T>): Promise<T> {
+  return runTransaction(db, async (tx) => {
+    await tx.execute(sql`
+      select b.id from biciclette b
+       where b.id in (select p.bici_id from prenotazioni p where ${due})
+       order by b.id
+         for no key update of b`);
+    return claim(tx);
+  });
+}
+
 /** Reminders are on unless the user turned them off (no row: on). */
 const remindersOn = sql`coalesce((select pu.promemoria from preferenze_utente pu where pu.user_id = p.user_id), true)`;
 
@@ -68,37 +86,43 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
     p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
 
   // 30 minutes before the start, not picked up; not for bookings made inside that half hour.
-  const starts = await deps.db.execute<ClaimedRow>(sql`
-    update prenotazioni p set promemoria_inizio_at = ${at}::timestamptz
-      from users u, biciclette b
-     where u.id = p.user_id and b.id = p.bici_id
-       and p.promemoria_inizio_at is null and p.stato = 'attiva' and p.ritirata_at is null
+  const startDue = sql`p.promemoria_inizio_at is null and p.stato = 'attiva' and p.ritirata_at is null
        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${at}::timestamptz, ${at}::timestamptz + make_interval(mins => ${START_REMINDER_MINUTES}), '(]')
        and p.inizio > ${at}::timestamptz
        and p.created_at <= p.inizio - make_interval(mins => ${START_REMINDER_MINUTES})
-       and ${remindersOn}
-    returning ${claimedColumns}`);
+       and ${remindersOn}`;
+  const starts = await claimUnderBikeLocks(deps.db, startDue, (tx) =>
+    tx.execute<ClaimedRow>(sql`
+      update prenotazioni p set promemoria_inizio_at = ${at}::timestamptz
+        from users u, biciclette b
+       where u.id = p.user_id and b.id = p.bici_id and ${startDue}
+      returning ${claimedColumns}`),
+  );
 
   // 15 minutes before the end of a ride in progress.
-  const ends = await deps.db.execute<ClaimedRow>(sql`
-    update prenotazioni p set promemoria_fine_at = ${at}::timestamptz
-      from users u, biciclette b
-     where u.id = p.user_id and b.id = p.bici_id
-       and p.promemoria_fine_at is null and p.stato = 'attiva' and p.ritirata_at is not null
+  const endDue = sql`p.promemoria_fine_at is null and p.stato = 'attiva' and p.ritirata_at is not null
        and p.fine > ${at}::timestamptz
        and p.fine <= ${at}::timestamptz + make_interval(mins => ${END_REMINDER_MINUTES})
-       and ${remindersOn}
-    returning ${claimedColumns}`);
+       and ${remindersOn}`;
+  const ends = await claimUnderBikeLocks(deps.db, endDue, (tx) =>
+    tx.execute<ClaimedRow>(sql`
+      update prenotazioni p set promemoria_fine_at = ${at}::timestamptz
+        from users u, biciclette b
+       where u.id = p.user_id and b.id = p.bici_id and ${endDue}
+      returning ${claimedColumns}`),
+  );
 
   // At the end of a ride not returned: in ritardo. Whatever the reminder preference (this is
   // not a reminder). With each, the owner of the bike's next active booking, if any.
-  const late = await deps.db.execute<
-    ClaimedRow & { next_user_id: number | null; next_nome: string | null; next_data: string | null; next_inizio: string | null; next_fine: string | null }
-  >(sql`
+  const lateDue = sql`p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
+         and p.fine <= ${at}::timestamptz`;
+  const late = await claimUnderBikeLocks(deps.db, lateDue, (tx) =>
+    tx.execute<
+      ClaimedRow & { next_user_id: number | null; next_nome: string | null; next_data: string | null; next_inizio: string | null; next_fine: string | null }
+    >(sql`
     with claimed as (
       update prenotazioni p set ritardo_avvisato_at = ${at}::timestamptz
-       where p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
-         and p.fine <= ${at}::timestamptz
+       where ${lateDue}
       returning p.id, p.user_id, p.bici_id, p.fine, p.data_prenotazione, p.orario_inizio, p.orario_fine
     )
     select c.id, c.user_id, u.nome, u.cognome, u.email, b.numero, c.data_prenotazione::text as data_prenotazione,
@@ -113,7 +137,8 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
          where x.bici_id = c.bici_id and x.stato = 'attiva' and x.id <> c.id and x.inizio >= c.fine
          order by x.inizio limit 1) n on true
       left join users nu on nu.id = n.user_id
-     order by c.fine, c.id`);
+     order by c.fine, c.id`),
+  );
 
   const url = deps.config.publicUrl;
   for (const r of starts.rows) await notifyUser(deps, r.user_id, startReminder(rideInfo(r), url));

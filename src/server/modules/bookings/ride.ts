@@ -2,7 +2,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { BookingDto, ReturnRequest } from '../../../shared/schemas/booking.js';
 import { zonedClock } from '../../../shared/time.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
@@ -10,6 +9,7 @@ import { activeAdminEmails } from '../notifications/notify.js';
 import { damageAdminEmail, type DamageInfo } from './emails.js';
 import { bringLifecycleUpToDate, DEFAULT_NO_SHOW_MINUTES } from './lifecycle.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
 
 export const MSG_NOT_ACTIVE_RIDE = 'La prenotazione non è attiva';
 export const MSG_ALREADY_TAKEN = 'Hai già segnato il ritiro di questa bicicletta';
@@ -23,8 +23,17 @@ export interface RideDeps extends BookingReadDeps {
   log: { error(obj: object, msg: string): void };
 }
 
-/** A transaction of the app's database. */
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * Locks the bike of a booking, FOR NO KEY UPDATE: the first lock of every transaction that
+ * writes a booking row and may then write its bike (decision 023: bike, then booking).
+ * Bookings never change bike, so the bike read here is the one the booking keeps.
+ */
+export async function lockBikeOfBooking(tx: Tx, bookingId: number): Promise<void> {
+  await tx.execute(sql`
+    select b.id from ${biciclette} b
+     where b.id = (select p.bici_id from ${prenotazioni} p where p.id = ${bookingId})
+       for no key update of b`);
+}
 
 /**
  * The owner marks `Ritirata` (decision 022): from PICKUP_EARLY_MINUTES before the start
@@ -37,7 +46,8 @@ export async function pickUp(deps: RideDeps, userId: number, id: number): Promis
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const noShowMinutes = deps.config.noShowMinutes ?? DEFAULT_NO_SHOW_MINUTES;
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
+    await lockBikeOfBooking(tx, id);
     const [row] = await tx
       .select({
         stato: prenotazioni.stato,
@@ -122,7 +132,8 @@ export async function endRide(
 export async function returnBike(deps: RideDeps, userId: number, id: number, body: ReturnRequest): Promise<BookingDto> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const damage = await deps.db.transaction(async (tx) => {
+  const damage = await runTransaction(deps.db, async (tx) => {
+    await lockBikeOfBooking(tx, id);
     const [row] = await tx
       .select({ stato: prenotazioni.stato, ritirataAt: prenotazioni.ritirataAt, biciId: prenotazioni.biciId })
       .from(prenotazioni)

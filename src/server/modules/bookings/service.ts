@@ -24,6 +24,7 @@ import {
   PICKUP_EARLY_MINUTES,
 } from './lifecycle.js';
 import { QueryBatcher } from './query-batcher.js';
+import { retryTransient, runTransaction } from '../../db/transaction.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
 export const START_GRACE_MINUTES = 5;
@@ -304,10 +305,16 @@ export interface CreateBookingInput extends AvailabilityRequest {
  * which becomes a 409. No check-then-insert.
  *
  * One statement, so one round trip and an implicit transaction (decision 018): the bike is
- * locked FOR SHARE (an admin cannot put it in maintenance meanwhile) and checked, the
- * booking inserted, the external user's pending payment inserted, and the booking returned
- * in the `BookingDto` shape. The locks the statistics' triggers take (decision 017) are held
- * for that one statement only, not across five round trips as a BEGIN … COMMIT would.
+ * locked and checked, the booking inserted, the external user's pending payment inserted,
+ * and the booking returned in the `BookingDto` shape.
+ *
+ * The bike's row is locked FOR NO KEY UPDATE, the first lock of every writer of a bike's
+ * bookings (decision 023): bookings of one bike are inserted one after the other, so two of
+ * them never wait on each other inside the exclusion constraint's check (which PostgreSQL
+ * can only resolve as a deadlock), and an admin cannot put the bike in maintenance meanwhile.
+ * FK checks still take KEY SHARE on the bike, which this lock does not block.
+ * A deadlock or serialisation failure all the same (a writer outside this order: psql, a
+ * future job) runs the statement again (`retryTransient`): it has no effect outside the database.
  */
 export async function createBooking(deps: BookingDeps, user: BookingUser, input: CreateBookingInput): Promise<BookingDto> {
   const { inizio, fine } = resolveWindow(deps, input);
@@ -317,9 +324,9 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
   const provider = deps.config.stripe ? 'stripe' : 'simulated';
   let row: CreatedRow | undefined;
   try {
-    const result = await deps.db.execute<CreatedRow>(sql`
+    const result = await retryTransient(() => deps.db.execute<CreatedRow>(sql`
       with bike as (
-        select id, stato, numero, modello from ${biciclette} where id = ${input.biciId} for share
+        select id, stato, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
       ), created as (
         insert into ${prenotazioni} (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
                                      destinazione, stato, created_at, updated_at)
@@ -344,7 +351,7 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
              created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
              bike.numero as "biciNumero", bike.modello as "biciModello", created.stato,
              (select status from payment) as "paymentStatus", created.created_at as "createdAt"
-        from bike left join created on true`);
+        from bike left join created on true`));
     row = result.rows[0];
   } catch (err) {
     throw mapBookingConflict(err);
@@ -393,7 +400,7 @@ function mapBookingConflict(err: unknown): unknown {
 export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const updated = await deps.db.transaction(async (tx) => {
+  const updated = await runTransaction(deps.db, async (tx) => {
     const [row] = await tx
       .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio, ritirataAt: prenotazioni.ritirataAt })
       .from(prenotazioni)

@@ -25,6 +25,7 @@ import {
   type PaymentCoreDeps,
   type SettleOutcome,
 } from './settle.js';
+import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
 
 export { refundBookingPayment } from './settle.js';
 
@@ -65,9 +66,14 @@ function bookingMutex(deps: PaymentDeps): KeyedMutex {
 
 
 /** Calls the provider; its failures become 502 with an Italian message. */
-async function callProvider<T>(deps: PaymentDeps, what: string, call: () => Promise<T>): Promise<T> {
+/**
+ * One call to the provider; `key` names it (the call and the object it is about) so that a
+ * transaction run again after a deadlock reuses the first attempt's answer instead of calling
+ * again (db/transaction.ts, decision 023).
+ */
+async function callProvider<T>(deps: PaymentDeps, what: string, key: string, call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await onceAcrossRetries(`${what}:${key}`, call);
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     deps.log?.warn({ err, what }, 'payment provider call failed');
@@ -149,12 +155,12 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
   await bringLifecycleUpToDate(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, async () => {
     const now = deps.clock.now();
-    const result = await deps.db.transaction(async (tx) => {
+    const result = await runTransaction(deps.db, async (tx) => {
       const row = await ownedBooking(tx, userId, bookingId, true);
       assertPayable(row, deps.config.paymentHoldMinutes);
       if (row.providerPaymentId) {
         const stored = row.providerPaymentId;
-        const info = await callProvider(deps, 'retrieve intent', () => deps.provider.retrieveIntent(stored));
+        const info = await callProvider(deps, 'retrieve intent', stored, () => deps.provider.retrieveIntent(stored));
         if (info && isOurs(deps, info, bookingId)) {
           if (info.status === 'succeeded') return { kind: 'succeeded' as const, id: info.id };
           if (info.status === 'processing') {
@@ -167,7 +173,7 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
         // Cancelled, unknown to this provider, or not ours: a new intent replaces it.
       }
       const idempotencyKey = `bicielis-pi-${bookingId}-${row.paymentCreatedAt.getTime()}${row.providerPaymentId ? `-after-${row.providerPaymentId}` : ''}`;
-      const created = await callProvider(deps, 'create intent', () =>
+      const created = await callProvider(deps, 'create intent', idempotencyKey, () =>
         deps.provider.createIntent({ bookingId, amount: EXTERNAL_FEE_CENTS, currency: CURRENCY, idempotencyKey }),
       );
       await tx
@@ -201,26 +207,27 @@ const CHECKOUT_REUSE_MIN_MS = 5 * 60_000;
 export async function createCheckout(deps: PaymentDeps, userId: number, bookingId: number): Promise<CheckoutResponse> {
   await bringLifecycleUpToDate(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, () =>
-    deps.db.transaction(async (tx) => {
+    runTransaction(deps.db, async (tx) => {
       const now = deps.clock.now();
       const row = await ownedBooking(tx, userId, bookingId, true);
       assertPayable(row, deps.config.paymentHoldMinutes);
       if (row.providerCheckoutId) {
         const stored = row.providerCheckoutId;
-        const session = await callProvider(deps, 'retrieve checkout', () => deps.provider.retrieveCheckoutSession(stored));
+        const session = await callProvider(deps, 'retrieve checkout', stored, () => deps.provider.retrieveCheckoutSession(stored));
         if (session?.status === 'open' && session.url && session.expiresAt.getTime() - now.getTime() >= CHECKOUT_REUSE_MIN_MS) {
           return { paymentUrl: session.url };
         }
       }
       const base = deps.config.publicUrl;
-      const created = await callProvider(deps, 'create checkout', () =>
+      const idempotencyKey = `bicielis-cs-${bookingId}-${row.paymentCreatedAt.getTime()}-${row.providerCheckoutId ?? 'first'}`;
+      const created = await callProvider(deps, 'create checkout', idempotencyKey, () =>
         deps.provider.createCheckoutSession({
           bookingId,
           amount: EXTERNAL_FEE_CENTS,
           currency: CURRENCY,
           successUrl: `${base}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
           cancelUrl: `${base}/checkout/${bookingId}`,
-          idempotencyKey: `bicielis-cs-${bookingId}-${row.paymentCreatedAt.getTime()}-${row.providerCheckoutId ?? 'first'}`,
+          idempotencyKey,
         }),
       );
       await tx
@@ -248,7 +255,7 @@ export async function confirmPayment(
   const paid: ConfirmPaymentResponse = { bookingId, paymentStatus: 'completed' };
   if (row.status === 'completed' && row.providerPaymentId === paymentIntentId) return paid;
 
-  const info = await callProvider(deps, 'retrieve intent', () => deps.provider.retrieveIntent(paymentIntentId));
+  const info = await callProvider(deps, 'retrieve intent', paymentIntentId, () => deps.provider.retrieveIntent(paymentIntentId));
   if (!info) throw badRequest(MSG_PAYMENT_NOT_FOUND, 'PAYMENT_NOT_FOUND');
   if (info.metadata.bookingId !== String(bookingId) || !ourSite(deps, info.metadata)) {
     throw badRequest(MSG_PAYMENT_OTHER_BOOKING, 'PAYMENT_MISMATCH');

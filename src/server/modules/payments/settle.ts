@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { pagamenti, prenotazioni, providerEvents } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ProviderError, type PaymentProvider } from '../../integrations/payments/provider.js';
+import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
 
 /** The few logger methods the payments module uses (pino and Fastify's logger both fit). */
 export interface PaymentLog {
@@ -32,7 +33,8 @@ export const refundKey = (paymentIntentId: string) => `bicielis-refund-${payment
 /** Refunds an intent through the provider; a failure becomes 502 and undoes the caller's transaction. */
 export async function refundIntent(deps: PaymentCoreDeps, paymentIntentId: string, reason: string): Promise<void> {
   try {
-    await deps.provider.refund(paymentIntentId, refundKey(paymentIntentId));
+    // Once per retried transaction (decision 023); the idempotency key makes it once per intent anyway.
+    await onceAcrossRetries(`refund:${paymentIntentId}`, () => deps.provider.refund(paymentIntentId, refundKey(paymentIntentId)));
     deps.log?.info({ paymentIntentId, reason }, 'payment refunded');
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
@@ -97,7 +99,7 @@ export interface SettleInput {
 export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): Promise<SettleOutcome> {
   const now = deps.clock.now();
   const { bookingId, paymentIntentId } = input;
-  return deps.db.transaction(async (tx) => {
+  return runTransaction(deps.db, async (tx) => {
     if (input.event && !(await recordEvent(tx, deps.provider.name, input.event, now))) return { kind: 'duplicate_event' };
     const [row] = await tx
       .select({
@@ -161,7 +163,7 @@ export async function applyProviderRefund(
   event: EventRecord,
 ): Promise<{ duplicate: boolean }> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  return runTransaction(deps.db, async (tx) => {
     if (!(await recordEvent(tx, deps.provider.name, event, now))) return { duplicate: true };
     await tx
       .update(pagamenti)
@@ -198,7 +200,7 @@ export async function refundBookingPayment(
     return 'refunded' as const;
   };
   if (tx) return run(tx);
-  return deps.db.transaction(async (t) => {
+  return runTransaction(deps.db, async (t) => {
     await t.select({ id: prenotazioni.id }).from(prenotazioni).where(eq(prenotazioni.id, bookingId)).for('update');
     return run(t);
   });

@@ -7,6 +7,7 @@ import { preferenzeUtente, pushSubscriptions, sessions, users } from '../../db/s
 import { badRequest, unauthorized } from '../../http/errors.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { hashCalendarToken, newCalendarToken } from '../calendar/service.js';
+import { runTransaction } from '../../db/transaction.js';
 
 export interface ProfileDeps {
   db: Db;
@@ -47,7 +48,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
  */
 export async function updateProfile(deps: ProfileDeps, userId: number, input: ProfileUpdateRequest): Promise<ProfileDto> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
     if (input.nome !== undefined || input.cognome !== undefined) {
       await tx
         .update(users)
@@ -85,7 +86,7 @@ export async function changeOwnPassword(
   if (!(await verifyPassword(row.passwordHash, input.passwordAttuale))) return false;
   const passwordHash = await hashPassword(input.nuovaPassword);
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
     // Only if the password is still the one just verified: of two changes racing, one wins.
     const updated = await tx
       .update(users)

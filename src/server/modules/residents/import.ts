@@ -4,6 +4,7 @@ import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
 import { residenti } from '../../db/schema.js';
 import { parseCsv, type CsvRejection } from '../../lib/csv.js';
+import { runTransaction } from '../../db/transaction.js';
 
 const boolCell = z
   .string()
@@ -70,7 +71,7 @@ export async function importResidents(db: Db, csv: string): Promise<ImportReport
   let inserted = 0;
   let updated = 0;
   if (rows.length > 0) {
-    await db.transaction(async (tx) => {
+    await runTransaction(db, async (tx) => {
       const result = await tx
         .insert(residenti)
         .values(rows.map((r) => r.value))
