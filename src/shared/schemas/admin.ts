@@ -2,6 +2,7 @@ import type { SessionUser } from '../api-types.js';
 import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason, DamageCategory, PaymentStatus } from './booking.js';
 import { z } from '../zod-it.js';
 import { emailField } from './auth.js';
+import { idParam } from './ids.js';
 
 /**
  * The admin API (behaviour.md §8, spec §2 "Admin dashboard", §3 admin view) — one source
@@ -16,10 +17,7 @@ export const ADMIN_PAGE_SIZE_DEFAULT = 50;
 export const ADMIN_PAGE_SIZE_MAX = 200;
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 
-const id = (what: string) =>
-  z.coerce.number({ error: `${what} non trovato` }).int(`${what} non trovato`).positive(`${what} non trovato`).max(2_147_483_647, `${what} non trovato`);
-
-export const adminIdParamsSchema = z.object({ id: id('Elemento') });
+export const adminIdParamsSchema = z.object({ id: idParam('Elemento non trovato') });
 
 const paging = {
   page: z.coerce.number().int().min(1, 'Pagina non valida').max(1_000_000, 'Pagina non valida').default(1),

@@ -2,6 +2,7 @@ import { DESTINATION_MAX } from '../constants.js';
 import { DAMAGE_CATEGORIES, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
+import { idBody, idParam } from './ids.js';
 
 const date = z
   .string({ error: 'Seleziona una data per la prenotazione' })
@@ -37,17 +38,12 @@ export const bookingRequestSchema = z
       .transform((v) => (v ?? '').trim())
       .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
       .transform((v) => (v === '' ? null : v)),
-    biciId: z.coerce
-      .number({ error: 'Seleziona una bicicletta' })
-      .int('Seleziona una bicicletta')
-      .positive('Seleziona una bicicletta'),
+    biciId: idBody('Seleziona una bicicletta'),
   })
   .refine(startBeforeEnd, startBeforeEndIssue);
 export type BookingRequest = z.input<typeof bookingRequestSchema>;
 
-export const bookingIdParamsSchema = z.object({
-  id: z.coerce.number({ error: 'Prenotazione non trovata' }).int().positive().max(2_147_483_647),
-});
+export const bookingIdParamsSchema = z.object({ id: idParam('Prenotazione non trovata') });
 
 export type BookingStato = 'attiva' | 'completata' | 'cancellata';
 /** Where a booking is in the ride's life, derived at read time (decision 022). */

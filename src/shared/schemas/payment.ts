@@ -1,15 +1,14 @@
 import { z } from '../zod-it.js';
+import { idBody, idParam } from './ids.js';
 
 /**
  * The payment API (behaviour.md §7, spec §7) — one source for the routes and the pages.
  * The amount is never sent by the client: it is EXTERNAL_FEE_CENTS, fixed on the server.
  */
 
-const bookingId = z.coerce
-  .number({ error: 'Prenotazione non valida' })
-  .int('Prenotazione non valida')
-  .positive('Prenotazione non valida')
-  .max(2_147_483_647, 'Prenotazione non valida');
+/** A booking's id in a JSON body, and in an address (`/external-bookings/:bookingId/payment`, `/payment/:bookingId`). */
+const bookingId = idBody('Prenotazione non valida');
+export const bookingIdParam = idParam('Prenotazione non valida');
 
 /** POST /api/create-payment-intent */
 export const createPaymentIntentSchema = z.object({ bookingId });
@@ -33,7 +32,7 @@ export interface ConfirmPaymentResponse {
 }
 
 /** Params of POST /api/external-bookings/:bookingId/payment */
-export const externalBookingParamsSchema = z.object({ bookingId });
+export const externalBookingParamsSchema = z.object({ bookingId: bookingIdParam });
 /** Answer of POST /api/external-bookings/:bookingId/payment: the hosted checkout's address. */
 export interface CheckoutResponse {
   paymentUrl: string;

@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { idParam } from './ids.js';
 
 /** One report of GET /api/reports (spec §3 Report): never the PDF bytes. */
 export interface ReportSummary {
@@ -17,7 +18,7 @@ export interface ReportSummary {
 
 /** Params of GET /api/reports/download/:id */
 export const reportIdParamsSchema = z.object({
-  id: z.coerce.number({ error: 'Report non valido' }).int('Report non valido').positive('Report non valido').max(2_147_483_647, 'Report non valido'),
+  id: idParam('Report non valido'),
 });
 
 /** `Report_BiciElis_2026-11-23.pdf` */

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../../../shared/api-types';
-import { createPaymentIntentSchema } from '../../../shared/schemas/payment';
+import { bookingIdParam } from '../../../shared/schemas/payment';
 import { ApiError } from '../../lib/api';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 
@@ -21,8 +21,8 @@ export const PAYMENT_TEXT = {
 /** The booking id of an address (`/payment/12`), or null when it is not one. */
 export function parseBookingId(raw: string | undefined): number | null {
   if (raw === undefined) return null;
-  const parsed = createPaymentIntentSchema.safeParse({ bookingId: raw });
-  return parsed.success ? parsed.data.bookingId : null;
+  const parsed = bookingIdParam.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Where the checkout's back button goes (spec §2): the external dashboard of a sigla, else /dashboard. */

@@ -1,0 +1,194 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../../src/server/modules/auth/sessions.js';
+import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
+import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';
+import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
+import { createUser } from '../helpers/factories.js';
+
+/**
+ * Issue 19, "Strict ids": an id in a path or a body is a canonical positive integer. Before,
+ * `DELETE /api/admin/prenotazioni/%201` (a space and 1) deleted booking 1: the id was
+ * coerced. Every route with a path parameter must be named below, so a new one cannot be
+ * forgotten; every integer id is refused in every other spelling, and nothing changes.
+ */
+let ctx: TestContext & { routes: RouteEntry[] };
+let cookies: { admin: string; owner: string; external: string };
+let ids: { booking: number; externalBooking: number; user: number; bike: number };
+
+type Role = keyof typeof cookies;
+interface IdRoute {
+  role: Role;
+  /** The id of a thing that exists, so that a lenient parser would find it. */
+  id: () => number;
+  payload?: object;
+}
+
+/** Routes whose path parameter is an integer id. */
+const ID_ROUTES: Record<string, IdRoute> = {
+  'DELETE /api/prenotazioni/:id': { role: 'owner', id: () => ids.booking },
+  'POST /api/prenotazioni/:id/ritiro': { role: 'owner', id: () => ids.booking },
+  'POST /api/prenotazioni/:id/riconsegna': { role: 'owner', id: () => ids.booking, payload: {} },
+  'GET /api/prenotazioni/:id/calendario.ics': { role: 'owner', id: () => ids.booking },
+  'POST /api/external-bookings/:bookingId/payment': { role: 'external', id: () => ids.externalBooking },
+  'GET /api/reports/download/:id': { role: 'admin', id: () => 1 },
+  'DELETE /api/admin/prenotazioni/:id': { role: 'admin', id: () => ids.booking },
+  'POST /api/admin/prenotazioni/:id/rilascia': { role: 'admin', id: () => ids.booking },
+  'PUT /api/admin/users/:id': {
+    role: 'admin',
+    id: () => ids.user,
+    payload: { nome: 'Cambiato', cognome: 'Nome', email: 'cambiato@example.it', ruolo: 'user', isResidente: false, attiva: true },
+  },
+  'DELETE /api/admin/users/:id': { role: 'admin', id: () => ids.user },
+  'PUT /api/admin/biciclette/:id': { role: 'admin', id: () => ids.bike, payload: { stato: 'fuori_servizio' } },
+  'POST /api/admin/danni/:id/risolta': { role: 'admin', id: () => 1 },
+};
+
+/** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
+const OTHER_PARAM_ROUTES = [
+  'GET /api/validate-sigla/:code', // a resident code (accounts tests)
+  'GET /api/calendario/:token', // the private feed's token (calendar tests)
+  'POST /api/payments/simulated/intents/:intentId/confirm', // pi_sim_… (payments tests)
+  'GET /api/payments/simulated/checkout/:sessionId', // cs_sim_…
+  'POST /api/payments/simulated/checkout/:sessionId/pay',
+];
+
+/** Every spelling of `n` that is not the canonical one, and ids out of range. */
+const malformed = (n: number) => [
+  `%20${n}`,
+  `${n}%20`,
+  `%09${n}`,
+  `+${n}`,
+  `0${n}`,
+  `${n}.0`,
+  `${n}e0`,
+  `0x${n.toString(16)}`,
+  `%E2%80%8B${n}`,
+  `${n}a`,
+  `-${n}`,
+  '0',
+  '2147483648',
+  '99999999999999999999',
+];
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const admin = await createUser(db, { email: 'admin.ids@example.it', ruolo: 'admin' });
+  const owner = await createUser(db, { email: 'owner.ids@example.it', isResidente: true });
+  const external = await createUser(db, { email: 'external.ids@example.it', isResidente: false });
+  const target = await createUser(db, { email: 'target.ids@example.it' });
+  const cookie = async (id: number) => `bicielis_session=${(await createSession(db, id, 'session', now)).token}`;
+  cookies = { admin: await cookie(admin.id), owner: await cookie(owner.id), external: await cookie(external.id) };
+  const bike = await addBike(db);
+  const otherBike = await addBike(db);
+  ids = {
+    booking: await bookThroughApi(ctx.app, { id: owner.id, cookie: cookies.owner }, bike),
+    externalBooking: await bookThroughApi(ctx.app, { id: external.id, cookie: cookies.external }, otherBike),
+    user: target.id,
+    bike,
+  };
+});
+afterAll(async () => ctx?.close());
+
+const methodOf = (key: string) => key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+const pathOf = (key: string) => key.split(' ')[1]!;
+
+describe('every route with a path parameter is named here', () => {
+  it('the app registers no parameterised route this test does not know', () => {
+    const known = new Set([...Object.keys(ID_ROUTES), ...OTHER_PARAM_ROUTES]);
+    const withParams = [...new Set(ctx.routes.filter((r) => r.url.includes('/:') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`))];
+    expect(withParams.filter((r) => !known.has(r))).toEqual([]);
+    expect([...known].filter((r) => !withParams.includes(r))).toEqual([]);
+  });
+});
+
+describe('an integer id in a path: only its canonical spelling', () => {
+  for (const [key, route] of Object.entries(ID_ROUTES)) {
+    it(`${key}: 14 other spellings are 400 or 404 in Italian, and change nothing`, async () => {
+      const before = await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS);
+      for (const bad of malformed(route.id())) {
+        const url = pathOf(key).replace(/:[A-Za-z]+/, bad);
+        const res = await ctx.app.inject({
+          method: methodOf(key),
+          url,
+          headers: { cookie: cookies[route.role] },
+          ...(route.payload ? { payload: route.payload } : {}),
+        });
+        expect([400, 404], `${key} with ${bad}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
+        const body = res.json<{ message: string }>();
+        expect(body.message, url).toMatch(/^[A-ZÈ][^\n]{3,}$/);
+        expect(res.body, url).not.toMatch(/select|insert|delete|at \w+ \(|node_modules|Error:/i);
+      }
+      expect(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)).toEqual(before);
+    });
+  }
+
+  it('the issue\'s case: DELETE /api/admin/prenotazioni/%20<id> leaves the booking; the canonical id deletes it', async () => {
+    const exists = async () =>
+      (await ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from prenotazioni where id = ${ids.booking}`)).rows[0]!.n;
+    const spaced = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/prenotazioni/%20${ids.booking}`, headers: { cookie: cookies.admin } });
+    expect(spaced.statusCode).toBe(400);
+    expect(await exists()).toBe(1);
+    const canonical = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/prenotazioni/${ids.booking}`, headers: { cookie: cookies.admin } });
+    expect(canonical.statusCode).toBe(200);
+    expect(await exists()).toBe(0);
+  });
+});
+
+describe('an integer id in a JSON body: a JSON integer from 1 to 2147483647', () => {
+  const bodies = (field: string, n: number) => [
+    `"${n}"`,
+    `" ${n}"`,
+    `${n}.5`,
+    '0',
+    `-${n}`,
+    '1e400',
+    '2147483648',
+    'true',
+    'null',
+    `[${n}]`,
+  ].map((v) => ({ value: v, json: (rest: Record<string, unknown>) => `{${Object.entries(rest).map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`).concat(`"${field}":${v}`).join(',')}}` }));
+
+  it('POST /api/prenotazioni: biciId in any other form is 400 with the field named, and nothing is booked', async () => {
+    const bike = await addBike(ctx.database.db, 'IDS-BODY');
+    const user = await createUser(ctx.database.db, { email: 'body.ids@example.it', isResidente: true });
+    const cookie = `bicielis_session=${(await createSession(ctx.database.db, user.id, 'session', ctx.clock.now())).token}`;
+    const before = await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS);
+    for (const { value, json } of bodies('biciId', bike)) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/prenotazioni',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: json({ dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' }),
+      });
+      expect(res.statusCode, `biciId ${value}: ${res.body}`).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty('biciId');
+    }
+    expect(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)).toEqual(before);
+    // The canonical form books.
+    const ok = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/prenotazioni',
+      headers: { cookie },
+      payload: { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', biciId: bike },
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it('POST /api/create-payment-intent and /api/confirm-payment: bookingId in any other form is 400', async () => {
+    for (const url of ['/api/create-payment-intent', '/api/confirm-payment']) {
+      for (const { value, json } of bodies('bookingId', ids.externalBooking)) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url,
+          headers: { cookie: cookies.external, 'content-type': 'application/json' },
+          payload: json(url.endsWith('confirm-payment') ? { paymentIntentId: 'pi_sim_abcdefgh' } : {}),
+        });
+        expect(res.statusCode, `${url} bookingId ${value}: ${res.body}`).toBe(400);
+        expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty('bookingId');
+      }
+    }
+  });
+});
