@@ -10,6 +10,7 @@ import { sendRideNotices } from '../modules/bookings/notices.js';
 import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
+import { foldStatsDelta } from '../modules/stats/fold.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
 export interface JobDeps {
@@ -60,5 +61,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
       },
     },
     { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },
+    // The statistics' deltas into the rollup (decision 023); reads add what is not folded yet.
+    { name: 'stats-fold', pattern: '30 * * * * *', lock: JOB_LOCKS.stats, run: () => foldStatsDelta(deps.database.db) },
   ];
 }

@@ -20,15 +20,26 @@ export function periodRange(deps: StatsDeps, period: StatsPeriod): { from: strin
  * Bookings are counted by their start (`inizio`), on its wall-clock day and hour in TZ_APP
  * (stored as `data_prenotazione` / `orario_inizio`: correct across DST changes). The
  * numbers come from the rollup `stats_giornaliere`, kept exact by triggers on bookings and
- * payments (drizzle/0005_stats.sql, decision 017): a period reads at most ~90 rows a day
- * by its primary key (kind, day, key), whatever the number of bookings.
+ * payments (drizzle/0005_stats.sql, decision 017) through the deltas they insert and the
+ * minute's fold (0010, decision 023): a period reads at most ~90 rows a day by its primary
+ * key (kind, day, key), plus the few deltas not folded yet, whatever the number of bookings.
  */
 const int = (v: unknown): number => Number(v ?? 0);
 
 export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
   const { from, to } = periodRange(deps, period);
   const { db } = deps;
-  const range = (kind: string) => sql`s.kind = ${kind} and s.day between ${from}::date and ${to}::date`;
+  // One kind's rows of the period: the rollup plus the deltas not folded yet (decision 023).
+  // One statement, one snapshot: a delta is either still in stats_delta or already folded.
+  const rollup = (kind: string) => sql`(
+    select u.day, u.key, sum(u.rides) as rides, sum(u.cancellations) as cancellations, sum(u.seconds) as seconds,
+           sum(u.revenue_cents) as revenue_cents, sum(u.released_holds) as released_holds
+      from (select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_giornaliere
+             where kind = ${kind} and day between ${from}::date and ${to}::date
+            union all
+            select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_delta
+             where kind = ${kind} and day between ${from}::date and ${to}::date) u
+     group by u.day, u.key)`;
 
   const [daysRes, hoursRes, bikesRes, residentsRes, rideRes] = await Promise.all([
     // Every day of the period, zero-filled.
@@ -39,18 +50,18 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
              coalesce(s.released_holds, 0) as released,
              coalesce(s.revenue_cents, 0) as revenue
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
-        left join stats_giornaliere s on s.kind = 'day' and s.key = 0 and s.day = d::date
+        left join ${rollup('day')} s on s.key = 0 and s.day = d::date
        order by d`),
     db.execute<{ hour: number; rides: string }>(sql`
-      select s.key as hour, sum(s.rides) as rides from stats_giornaliere s where ${range('hour')} group by s.key`),
+      select s.key as hour, sum(s.rides) as rides from ${rollup('hour')} s group by s.key`),
     // Every bike, also those never taken in the period.
     db.execute<{ id: number; numero: string; modello: string; rides: string; seconds: string }>(sql`
       select b.id, b.numero, b.modello, coalesce(a.rides, 0) as rides, coalesce(a.seconds, 0) as seconds
         from biciclette b
         left join (select s.key, sum(s.rides) as rides, sum(s.seconds) as seconds
-                     from stats_giornaliere s where ${range('bike')} group by s.key) a on a.key = b.id`),
+                     from ${rollup('bike')} s group by s.key) a on a.key = b.id`),
     db.execute<{ key: number; rides: string }>(sql`
-      select s.key, sum(s.rides) as rides from stats_giornaliere s where ${range('res')} group by s.key`),
+      select s.key, sum(s.rides) as rides from ${rollup('res')} s group by s.key`),
     // No-shows and damage reports (decision 022) are counted at read time, not in the rollup:
     // the no-shows of a period are read by the bookings' day index (a few per day at most:
     // they are the cancelled bookings with that reason), and the damage reports are a small
