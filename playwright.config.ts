@@ -36,8 +36,10 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 2,
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // The app, its PostgreSQL, two Chromiums and the test runner share 2 cores in CI, often
+  // with other work: a screen's test waits for states, and these bounds only catch a hang.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     baseURL: BASE_URL,

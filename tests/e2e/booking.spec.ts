@@ -91,7 +91,7 @@ const bikeGroup = (page: Page) => page.getByRole('group', { name: 'Bicicletta' }
 test.describe('user dashboard: bookings', () => {
   test('a resident books a recommended bike for tomorrow, sees it listed as free, then deletes it', async ({ page }) => {
     // One long flow as a person goes through it, with four axe checks on the way.
-    test.setTimeout(60_000);
+    test.slow();
     await openDashboard(page, resident);
     await expect(page.getByRole('heading', { level: 1, name: `Benvenuto, ${resident.nome} ${resident.cognome}` })).toBeVisible();
     await expect(page.getByRole('banner').getByText('Residente', { exact: true })).toBeVisible();

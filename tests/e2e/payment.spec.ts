@@ -63,7 +63,7 @@ test.describe('card payment on a phone (375 × 812)', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
   test('an external user books, a declined card fails, 4242 4242 4242 4242 pays, and the dashboard says Pagata', async ({ page }, testInfo) => {
-    test.setTimeout(60_000);
+    test.slow();
     // With the simulated provider neither Stripe.js nor the Stripe Elements chunk is fetched.
     const stripeRequests: string[] = [];
     page.on('request', (request) => {
@@ -172,7 +172,7 @@ test.describe('card payment on a phone (375 × 812)', () => {
 
 test.describe('hosted checkout', () => {
   test('/checkout/<id> → the provider page → /checkout-success → the dashboard with Pagata', async ({ page }, testInfo) => {
-    test.setTimeout(60_000);
+    test.slow();
     await registerExternal(page, 'checkout');
     const id = await bookThroughApi(page, '11:00', '12:00');
 
