@@ -174,7 +174,9 @@ describe('crash and restart under a booking load (embedded PostgreSQL)', () => {
 
     const second = await start();
     console.log(`      kill -9 after ${created.length} bookings (201); restart answered in ${Math.round(second.readyMs)} ms`);
-    expect(second.readyMs).toBeLessThan(15_000);
+    // A bound on a hang, not a speed target (the start-up benchmark measures that): a busy
+    // 2-core machine recovering the killed cluster can take several seconds.
+    expect(second.readyMs).toBeLessThan(30_000);
     const after = (await connect()).db;
     const ids = created.map((o) => o.id!);
     const found = await after.execute<{ n: number }>(

@@ -20,8 +20,8 @@ describe('jobs run in one process at a time (advisory lock)', () => {
       runs += 1;
       await gate;
     });
-    // Let the first runner take the lock.
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait until the first runner holds the lock (its job has started), however busy the machine.
+    while (runs === 0) await new Promise((r) => setTimeout(r, 10));
     // A second "process": its own connection pool on the same database.
     const other = new pg.Pool({ connectionString: database.url, max: 1 });
     expect(await runExclusive(other, 99, async () => void (runs += 1))).toBe(false);
