@@ -22,6 +22,13 @@ const startBeforeEnd = (v: { orarioInizio: string; orarioFine: string }) => v.or
 const startBeforeEndIssue = {
   message: "L'orario di fine deve essere successivo all'orario di inizio",
   path: ['orarioFine'],
+  // Checked whenever both times are well formed, even when another field (a bike not chosen,
+  // a date missing) failed: the form then shows every mistake at once. Zod skips an object's
+  // refinements after a type error in any field unless told when they can run.
+  when: (payload: { value: unknown; issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    !payload.issues.some((i) => i.path?.[0] === 'orarioInizio' || i.path?.[0] === 'orarioFine') &&
+    typeof (payload.value as { orarioInizio?: unknown }).orarioInizio === 'string' &&
+    typeof (payload.value as { orarioFine?: unknown }).orarioFine === 'string',
 };
 
 /** POST /api/biciclette/available */
