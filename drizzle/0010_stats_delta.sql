@@ -11,6 +11,8 @@ CREATE TABLE "stats_delta" (
 );
 --> statement-breakpoint
 CREATE INDEX "stats_delta_kind_day_idx" ON "stats_delta" USING btree ("kind","day");--> statement-breakpoint
+CREATE INDEX "prenotazioni_no_show_day_idx" ON "prenotazioni" USING btree ("data_prenotazione") WHERE "prenotazioni"."motivo_cancellazione" = 'mancato_ritiro';
+--> statement-breakpoint
 -- Hand-written (decision 023): the statistics' rollup leaves the writers' lock graph. The
 -- triggers of 0005 keep their names and their arithmetic, but now only INSERT their deltas
 -- into stats_delta (no unique key: an insert never waits for another transaction). The
