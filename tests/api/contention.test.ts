@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { MAX_ATTEMPTS, onceAcrossRetries, retryCounts, retryTransient, runTransaction } from '../../src/server/db/transaction.js';
@@ -7,6 +7,7 @@ import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import { pickUp } from '../../src/server/modules/bookings/ride.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { addBike, sessionUser } from '../helpers/booking-fixtures.js';
+import { rawClients } from '../helpers/raw-clients.js';
 
 /**
  * Issue 19 / decision 023: the lock order of the booking path, the retry of deadlock
@@ -15,22 +16,17 @@ import { addBike, sessionUser } from '../helpers/booking-fixtures.js';
  * createBooking's statement does first), against the real service function.
  */
 let ctx: TestContext;
-const clients: pg.Client[] = [];
+const raw = rawClients(() => ctx.database.url);
 
 beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(async () => {
-  for (const c of clients) await c.end().catch(() => undefined);
+  await raw.closeAll();
   await ctx?.close();
 });
 
-async function rawClient(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: ctx.database.url });
-  await c.connect();
-  clients.push(c);
-  return c;
-}
+const rawClient = () => raw.connect();
 
 const minutes = (n: number) => new Date(TEST_NOW.getTime() + n * 60_000);
 

@@ -1,31 +1,27 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../src/server/modules/stats/service.js';
 import { foldStatsDelta } from '../../src/server/modules/stats/fold.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { addBike, sessionUser } from '../helpers/booking-fixtures.js';
+import { rawClients } from '../helpers/raw-clients.js';
 
 /**
  * Decision 023: the statistics' triggers only insert deltas, a fold moves them into the
  * rollup. Reads are exact at every instant, and no writer waits for another on the rollup.
  */
 let ctx: TestContext;
-const clients: pg.Client[] = [];
+const raw = rawClients(() => ctx.database.url);
 beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(async () => {
-  for (const c of clients) await c.end().catch(() => undefined);
+  await raw.closeAll();
   await ctx?.close();
 });
 
-async function rawClient(): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: ctx.database.url });
-  await c.connect();
-  clients.push(c);
-  return c;
-}
+const rawClient = () => raw.connect();
 
 const stats = () => computeStats({ db: ctx.database.db, clock: ctx.clock, config: ctx.config }, 7);
 const deltas = async () => (await ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from stats_delta`)).rows[0]!.n;
