@@ -31,6 +31,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { ensureRulesRow } from './modules/rules/store.js';
 
 export interface AppDeps {
   config: Config;
@@ -72,6 +73,11 @@ declare module 'fastify' {
 
 /** Builds the whole HTTP application. `main.ts` listens with it; tests `inject` into it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // The service's rules exist from the first start, from the environment's defaults (issue 20).
+  // main.ts has made the row already (a failure there stops the start); here it serves the apps
+  // that tests and benchmarks build on a fresh database. A database that does not answer is
+  // not this function's to report: /api/health says so.
+  await ensureRulesRow(deps.database.db, deps.config).catch(() => undefined);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,

@@ -7,6 +7,7 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
+import { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './modules/rules/store.js';
 import { ensureAdmin, seedDemo } from './db/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
@@ -40,14 +41,16 @@ async function main(cfg: Config) {
   await runMigrations(database.db);
   // The configured admin first, then the demo data, which does not count that admin as
   // content: on a new database both are there (behaviour.md §1).
+  // The service's rules, from the environment's defaults at the first start only (issue 20).
+  await ensureRulesRow(database.db, cfg);
   if (cfg.admin) await ensureAdmin(database.db, cfg.admin, log);
   const demoAccounts = cfg.seedDemo
     ? await seedDemo(database.db, log, cfg.admin?.email, { now: systemClock.now(), timeZone: cfg.timeZone })
     : [];
 
   const sessionCache = new SessionCache();
-  // One connection LISTENing for the session cache (decision 008).
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, log);
+  // One connection LISTENing for the session cache (decision 008) and the rules (decision 024).
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db) }, log);
   await listener.ready;
 
   const app = await buildApp({

@@ -4,9 +4,13 @@ export interface PublicConfig {
   production: boolean;
   payment: { provider: 'stripe' | 'simulated'; publishableKey: string | null };
   timeZone: string;
-  bookingHorizonDays: number;
-  /** Minutes after its start by which a bike must be picked up (NO_SHOW_MINUTES, decision 022). */
-  noShowMinutes: number;
+  /** Days ahead a booking may be made; null: no limit (the rules of /admin → Regole, issue 20). */
+  bookingHorizonDays: number | null;
+  /**
+   * Minutes after its start by which a bike must be picked up (decision 022; a rule of
+   * /admin → Regole, first from NO_SHOW_MINUTES); null: until the booking's end.
+   */
+  noShowMinutes: number | null;
 }
 
 export interface HealthStatus {

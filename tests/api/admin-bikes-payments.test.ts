@@ -6,12 +6,11 @@ import { applyLifecycle, ensureLifecycle } from '../../src/server/modules/bookin
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
-import { bookThroughApi, paymentOf } from '../helpers/booking-fixtures.js';
+import { bookThroughApi, paymentOf, payThroughApi } from '../helpers/booking-fixtures.js';
 
 let ctx: TestContext;
 let admin: Person;
 const mailer = capturingMailer();
-const VISA = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' };
 const TOMORROW = '2026-11-22';
 const HOUR = 3_600_000;
 
@@ -38,13 +37,7 @@ const availableIds = async (u: Person, window = { dataPrenotazione: TOMORROW, or
 async function paidBooking(biciId: number, who?: Person) {
   const u = who ?? (await person(ctx, { residente: false }));
   const bookingId = await bookThroughApi(ctx.app, u, biciId);
-  const intent = (await call(ctx.app, u, 'POST', '/api/create-payment-intent', { bookingId })).json();
-  const paid = await call(ctx.app, u, 'POST', `/api/payments/simulated/intents/${intent.paymentIntentId}/confirm`, {
-    clientSecret: intent.clientSecret,
-    ...VISA,
-  });
-  expect(paid.statusCode).toBe(200);
-  expect((await paymentOf(db(), bookingId))?.status).toBe('completed');
+  await payThroughApi(ctx.app, db(), u, bookingId);
   return { u, bookingId };
 }
 

@@ -71,3 +71,24 @@ export async function truncatePaymentTables(db: Db): Promise<void> {
   await db.execute(sql`truncate prenotazioni, pagamenti, provider_events, sessions, users, biciclette,
     simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
 }
+
+/** The simulated provider's test card that pays. */
+export const VISA = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' };
+
+/**
+ * Pays an external user's booking with the simulated provider's test card, through the API
+ * as the payment page does; throws unless the payment is then `completed`.
+ */
+export async function payThroughApi(app: FastifyInstance, db: Db, user: { cookie: string }, bookingId: number): Promise<void> {
+  const headers = { cookie: user.cookie };
+  const intent = (await app.inject({ method: 'POST', url: '/api/create-payment-intent', headers, payload: { bookingId } })).json();
+  const paid = await app.inject({
+    method: 'POST',
+    url: `/api/payments/simulated/intents/${intent.paymentIntentId}/confirm`,
+    headers,
+    payload: { clientSecret: intent.clientSecret, ...VISA },
+  });
+  if (paid.statusCode !== 200) throw new Error(`payment failed: ${paid.statusCode} ${paid.body}`);
+  const status = (await paymentOf(db, bookingId))?.status;
+  if (status !== 'completed') throw new Error(`payment ${status ?? 'missing'} after paying`);
+}

@@ -63,6 +63,11 @@ export const users = pgTable(
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     tempPasswordHash: text('temp_password_hash'),
     tempPasswordExpiresAt: tstz('temp_password_expires_at'),
+    /**
+     * When an admin last lifted this user's no-show suspension (issue 20): no-shows before it
+     * no longer count. The suspension itself is derived from the no-shows at read time.
+     */
+    sospensioneRevocataAt: tstz('sospensione_revocata_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -98,7 +103,7 @@ export const biciclette = pgTable(
 
 export const BOOKING_STATES = ['attiva', 'completata', 'cancellata'] as const;
 /** Why a booking was cancelled: by its owner, by an admin, its payment hold ran out, never picked up. */
-export const CANCELLATION_REASONS = ['utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro'] as const;
+export const CANCELLATION_REASONS = ['utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'] as const;
 
 /**
  * Bookings. `dataPrenotazione`/`orarioInizio`/`orarioFine` are what the person chose
@@ -150,7 +155,7 @@ export const prenotazioni = pgTable(
     check('prenotazioni_ritiro_non_cancellata', sql`${t.ritirataAt} is null or ${t.stato} <> 'cancellata' or ${t.motivoCancellazione} = 'admin'`),
     check(
       'prenotazioni_motivo_valid',
-      sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro'))`,
+      sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'))`,
     ),
     check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata')`),
     check('prenotazioni_orari_format', sql`${t.orarioInizio} ~ '^[0-2][0-9]:[0-5][0-9]$' and ${t.orarioFine} ~ '^[0-2][0-9]:[0-5][0-9]$'`),
@@ -528,3 +533,80 @@ export const impostazioni = pgTable('impostazioni', {
   valore: text('valore').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The service's rules (issue 20, decision 024): one row (id 1), edited in /admin → Regole.
+ * A null limit is switched off. Made at the first start from the environment's defaults
+ * (BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES); a change NOTIFYs every
+ * process (channel `bicielis_regole`, drizzle/0011).
+ */
+export const regole = pgTable(
+  'regole',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** Seven entries, Monday first: `{ apertura, chiusura }` (HH:mm) or null (closed). */
+    orari: jsonb('orari').notNull(),
+    durataMassimaMinuti: integer('durata_massima_minuti'),
+    prenotazioniSettimanaliMax: integer('prenotazioni_settimanali_max'),
+    preavvisoMinimoMinuti: integer('preavviso_minimo_minuti'),
+    orizzonteGiorni: integer('orizzonte_giorni'),
+    attesaPagamentoMinuti: integer('attesa_pagamento_minuti'),
+    mancatoRitiroMinuti: integer('mancato_ritiro_minuti'),
+    sospensioneSoglia: integer('sospensione_soglia'),
+    sospensioneFinestraGiorni: integer('sospensione_finestra_giorni'),
+    sospensioneGiorni: integer('sospensione_giorni'),
+    updatedAt: updatedAt(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [
+    check('regole_one_row', sql`${t.id} = 1`),
+    check('regole_orari_week', sql`jsonb_typeof(${t.orari}) = 'array' and jsonb_array_length(${t.orari}) = 7`),
+    check(
+      'regole_sospensione_all_or_none',
+      sql`(${t.sospensioneSoglia} is null) = (${t.sospensioneFinestraGiorni} is null) and (${t.sospensioneSoglia} is null) = (${t.sospensioneGiorni} is null)`,
+    ),
+  ],
+);
+
+/** Days the service is closed (issue 20): nothing may be booked from `dal` to `al`, both included. */
+export const chiusure = pgTable(
+  'chiusure',
+  {
+    id: serial('id').primaryKey(),
+    dal: date('dal', { mode: 'string' }).notNull(),
+    al: date('al', { mode: 'string' }).notNull(),
+    motivo: text('motivo').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('chiusure_range', sql`${t.dal} <= ${t.al}`),
+    check('chiusure_motivo_length', sql`length(btrim(${t.motivo})) between 1 and 200`),
+    index('chiusure_al_idx').on(t.al),
+  ],
+);
+
+/**
+ * Planned maintenance of one bike (issue 20): offered to nobody from `inizio` to `fine`; the
+ * life cycle shows it `manutenzione` (stato_auto) inside the period. Two periods of one bike
+ * never overlap (an EXCLUDE constraint written by hand in drizzle/0011).
+ */
+export const manutenzioni = pgTable(
+  'manutenzioni',
+  {
+    id: serial('id').primaryKey(),
+    biciId: integer('bici_id')
+      .notNull()
+      .references(() => biciclette.id, { onDelete: 'cascade' }),
+    inizio: tstz('inizio').notNull(),
+    fine: tstz('fine').notNull(),
+    motivo: text('motivo').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('manutenzioni_window', sql`${t.inizio} < ${t.fine}`),
+    check('manutenzioni_motivo_length', sql`length(btrim(${t.motivo})) between 1 and 200`),
+    index('manutenzioni_fine_idx').on(t.fine),
+  ],
+);

@@ -11,6 +11,7 @@ import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
 import { foldStatsDelta } from '../modules/stats/fold.js';
+import { currentRules, lifecycleMinutes } from '../modules/rules/store.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
 export interface JobDeps {
@@ -31,7 +32,8 @@ export interface JobDeps {
 export const lifecycleJob = (deps: JobDeps) => async () => {
   const now = deps.clock.now();
   const db = deps.database.db;
-  const lifecycle = await applyLifecycle(db, now, deps.config.paymentHoldMinutes, deps.config.noShowMinutes);
+  const { hold, noShow } = lifecycleMinutes(await currentRules(db));
+  const lifecycle = await applyLifecycle(db, now, hold, noShow);
   const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
   return { ...lifecycle, ...notices };
 };

@@ -107,7 +107,10 @@ export interface AdminOverdueDto {
 
 /** GET /api/admin/users?q=&page=&pageSize= — by id. */
 export const adminUsersQuerySchema = z.object(paging);
-export type AdminUserDto = SessionUser;
+export type AdminUserDto = SessionUser & {
+  /** Suspended after repeated no-shows until this instant (ISO), or null (issue 20). */
+  sospesoFino: string | null;
+};
 
 /** GET /api/admin/biciclette — the whole fleet (bounded: at most 1,000 bikes), by number. */
 export type AdminBikeDto = BikeDto;

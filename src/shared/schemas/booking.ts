@@ -56,7 +56,7 @@ export type BookingStato = 'attiva' | 'completata' | 'cancellata';
 /** Where a booking is in the ride's life, derived at read time (decision 022). */
 export type BookingPhase = 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'conclusa' | 'cancellata';
 /** Why a `cancellata` booking was cancelled (null for bookings cancelled before issue 13). */
-export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro';
+export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro' | 'chiusura' | 'manutenzione';
 export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;

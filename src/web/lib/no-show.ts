@@ -6,8 +6,9 @@ import { usePublicConfig } from './public-config';
  * in GET /api/config); until the configuration is read the sentence names no number. A
  * module of its own: the booking form and the payment pages are different chunks.
  */
-export function noShowNotRefunded(minutes: number | undefined): string {
-  const within = minutes ? `entro ${minutes} minuti dall'inizio` : "entro il tempo previsto dall'inizio";
+export function noShowNotRefunded(minutes: number | null | undefined): string {
+  const within =
+    minutes === null ? 'entro la fine della prenotazione' : minutes ? `entro ${minutes} minuti dall'inizio` : "entro il tempo previsto dall'inizio";
   return `Se non ritiri la bicicletta ${within}, la prenotazione viene annullata e non rimborsata.`;
 }
 

@@ -15,7 +15,14 @@ export type AuditAction =
   | 'bike.create'
   | 'residents.import'
   | 'booking.release'
-  | 'damage.resolve';
+  | 'damage.resolve'
+  | 'rules.update'
+  | 'closure.create'
+  | 'closure.delete'
+  | 'maintenance.create'
+  | 'maintenance.delete'
+  | 'booking.create_for_user'
+  | 'suspension.lift';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert'>;
@@ -27,7 +34,7 @@ export type AuditTx = Pick<Db, 'insert'>;
 export async function writeAudit(
   tx: AuditTx,
   actor: Actor,
-  entry: { action: AuditAction; entity: 'booking' | 'user' | 'bike' | 'damage'; entityId: number | null; before?: unknown; after?: unknown },
+  entry: { action: AuditAction; entity: 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance'; entityId: number | null; before?: unknown; after?: unknown },
   now: Date,
 ): Promise<void> {
   await tx.insert(auditLog).values({

@@ -9,6 +9,8 @@ import { listBikes } from '../bookings/service.js';
 import { toPublicUser } from '../users/public-user.js';
 import { containsPattern, type AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { suspendedUntilSql } from '../rules/fair-use.js';
+import { currentRules } from '../rules/store.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -201,9 +203,11 @@ export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page
       ilike(users.siglaResidente, pattern),
     );
   }
+  const rules = await currentRules(deps.db);
+  const now = deps.clock.now();
   const [rows, [totalRow]] = await Promise.all([
     deps.db
-      .select(sessionUserColumns)
+      .select({ ...sessionUserColumns, sospesoFino: sql<Date | string | null>`${suspendedUntilSql(sql`${users}`, rules, now)}` })
       .from(users)
       .where(where)
       .orderBy(asc(users.id))
@@ -211,7 +215,17 @@ export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page
       .offset((query.page - 1) * query.pageSize),
     deps.db.select({ n: count() }).from(users).where(where),
   ]);
-  return { total: totalRow?.n ?? 0, rows: rows.map(toPublicUser) };
+  return {
+    total: totalRow?.n ?? 0,
+    rows: rows.map(({ sospesoFino, ...r }) => ({ ...toPublicUser(r), sospesoFino: suspendedAfter(sospesoFino, now) })),
+  };
+}
+
+/** A suspension's end as an ISO instant while it is in force, else null. */
+export function suspendedAfter(until: Date | string | null, now: Date): string | null {
+  if (until === null) return null;
+  const at = new Date(until);
+  return at.getTime() > now.getTime() ? at.toISOString() : null;
 }
 
 /** The whole fleet by number, life cycle applied first (at most a few hundred bikes). */

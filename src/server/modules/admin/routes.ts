@@ -18,6 +18,26 @@ import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js'
 import { importResidents } from './residents.js';
 import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
+import {
+  adminBookingRequestSchema,
+  closureRequestSchema,
+  maintenanceRequestSchema,
+  rulesUpdateSchema,
+} from '../../../shared/schemas/rules.js';
+import {
+  bookForUser,
+  createClosure,
+  createMaintenance,
+  deleteClosure,
+  deleteMaintenance,
+  getRules,
+  liftSuspension,
+  listClosures,
+  listMaintenance,
+  previewClosure,
+  previewMaintenance,
+  updateRules,
+} from '../rules/admin.js';
 
 /** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -81,6 +101,49 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/ritardi', async () => adminOverdue(deps()));
+
+  // The service's rules (issue 20, decision 024).
+  app.get('/regole', async () => getRules(deps()));
+
+  app.put('/regole', { schema: { body: rulesUpdateSchema } }, async (request) => updateRules(deps(), actor(request), request.body));
+
+  app.get('/chiusure', async () => listClosures(deps()));
+
+  app.post('/chiusure/anteprima', { schema: { body: closureRequestSchema } }, async (request) => previewClosure(deps(), request.body));
+
+  app.post('/chiusure', { schema: { body: closureRequestSchema } }, async (request, reply) =>
+    reply.status(201).send(await createClosure(deps(), actor(request), request.body)),
+  );
+
+  app.delete('/chiusure/:id', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    deleteClosure(deps(), actor(request), request.params.id),
+  );
+
+  app.get('/manutenzioni', async () => listMaintenance(deps()));
+
+  app.post(
+    '/biciclette/:id/manutenzioni/anteprima',
+    { schema: { params: adminIdParamsSchema, body: maintenanceRequestSchema } },
+    async (request) => previewMaintenance(deps(), request.params.id, request.body),
+  );
+
+  app.post(
+    '/biciclette/:id/manutenzioni',
+    { schema: { params: adminIdParamsSchema, body: maintenanceRequestSchema } },
+    async (request, reply) => reply.status(201).send(await createMaintenance(deps(), actor(request), request.params.id, request.body)),
+  );
+
+  app.delete('/manutenzioni/:id', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    deleteMaintenance(deps(), actor(request), request.params.id),
+  );
+
+  app.post('/prenotazioni', { schema: { body: adminBookingRequestSchema } }, async (request, reply) =>
+    reply.status(201).send(await bookForUser(deps(), actor(request), request.body)),
+  );
+
+  app.post('/users/:id/revoca-sospensione', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    liftSuspension(deps(), actor(request), request.params.id),
+  );
 
   app.post('/prenotazioni/:id/rilascia', { schema: { params: adminIdParamsSchema } }, async (request) =>
     releaseRide(deps(), actor(request), request.params.id),

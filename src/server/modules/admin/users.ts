@@ -12,6 +12,8 @@ import { detachPayments } from './bookings.js';
 import type { AdminDeps, Tx } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { runTransaction } from '../../db/transaction.js';
+import { suspensionOf } from '../rules/fair-use.js';
+import { loadRules } from '../rules/store.js';
 
 export const MSG_USER_NOT_FOUND = 'Utente non trovato';
 export const MSG_EMAIL_TAKEN = 'Email già registrata';
@@ -69,7 +71,9 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
         .where(eq(users.id, id))
         .returning(sessionUserColumns);
       if (!next.attiva) await endAllSessionsOfUser(tx, id);
-      const after = toPublicUser(row!);
+      const rules = await loadRules(tx);
+      const suspension = await suspensionOf(tx, id, rules, now, deps.config.timeZone);
+      const after: AdminUserDto = { ...toPublicUser(row!), sospesoFino: suspension?.fino ?? null };
       await writeAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: toPublicUser(target), after }, now);
       return after;
     });

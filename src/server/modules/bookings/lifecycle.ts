@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
 export const PICKUP_EARLY_MINUTES = 10;
@@ -12,6 +13,9 @@ export interface LifecycleResult {
   noShows: number;
   bikesInUse: number;
   bikesFreed: number;
+  /** Bikes shown `manutenzione` / `disponibile` again by their planned maintenance (issue 20). */
+  maintenanceStarted: number;
+  maintenanceEnded: number;
 }
 
 /**
@@ -73,7 +77,13 @@ export function lifecycleDue(at: SQL | Placeholder, holdMinutes: SQL | Placehold
                 where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
                   and b.stato = 'disponibile')
     or exists (select 1 from biciclette b where b.stato = 'prenotata' and b.stato_auto
-                  and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato = 'attiva' and ${holdsBike(at)})))`;
+                  and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato = 'attiva' and ${holdsBike(at)}))
+    -- Planned maintenance starting or ended (issue 20); the table holds a few rows per bike.
+    or exists (select 1 from manutenzioni m join biciclette b on b.id = m.bici_id
+                where tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz and b.stato in ('disponibile', 'prenotata'))
+    or exists (select 1 from biciclette b where b.stato = 'manutenzione' and b.stato_auto
+                  and not exists (select 1 from manutenzioni m where m.bici_id = b.id
+                                     and tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz)))`;
 }
 
 const dueStatements = new WeakMap<Db, ReturnType<typeof prepareDue>>();
@@ -99,14 +109,12 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
 
 /**
  * What every service does before a read or a write of bookings, bikes or payments: bring the
- * life cycle up to date at the clock's now (cheap when nothing is due).
+ * life cycle up to date at the clock's now (cheap when nothing is due), with the payment hold
+ * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
-export async function bringLifecycleUpToDate(deps: {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'paymentHoldMinutes'> & Partial<Pick<Config, 'noShowMinutes'>>;
-}): Promise<void> {
-  await ensureLifecycle(deps.db, deps.clock.now(), deps.config.paymentHoldMinutes, deps.config.noShowMinutes);
+export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock }): Promise<void> {
+  const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
+  await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow);
 }
 
 /** NO_SHOW_MINUTES's default, for callers without a configuration (tests, tools). */
@@ -162,23 +170,41 @@ export async function applyLifecycle(
     with in_use as (
       select distinct p.bici_id from prenotazioni p
        where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
+    ), in_maintenance as (
+      -- Planned maintenance under way (issue 20): the bike shows manutenzione, marked as the
+      -- life cycle's own (stato_auto), and is disponibile again at the period's end.
+      select distinct m.bici_id from manutenzioni m where tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz
     ), marked as (
       update biciclette set stato = 'prenotata', stato_auto = true, updated_at = ${at}::timestamptz
        where stato = 'disponibile' and id in (select bici_id from in_use)
+         and id not in (select bici_id from in_maintenance)
       returning id
     ), freed as (
       -- Only the bikes the life cycle itself marked: an admin's prenotata stays (decision 014).
       update biciclette set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
        where stato = 'prenotata' and stato_auto and id not in (select bici_id from in_use)
+         and id not in (select bici_id from in_maintenance)
+      returning id
+    ), maintenance_started as (
+      update biciclette set stato = 'manutenzione', stato_auto = true, updated_at = ${at}::timestamptz
+       where stato in ('disponibile', 'prenotata') and id in (select bici_id from in_maintenance)
+      returning id
+    ), maintenance_ended as (
+      update biciclette set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
+       where stato = 'manutenzione' and stato_auto and id not in (select bici_id from in_maintenance)
       returning id
     )
     select (select count(*) from marked)::int as "bikesInUse",
-           (select count(*) from freed)::int as "bikesFreed"`;
+           (select count(*) from freed)::int as "bikesFreed",
+           (select count(*) from maintenance_started)::int as "maintenanceStarted",
+           (select count(*) from maintenance_ended)::int as "maintenanceEnded"`;
   // Two runs at once may still wait on each other's rows (two processes releasing the same
   // bookings in different orders); PostgreSQL breaks the tie by aborting one, which runs again.
   const first = await retryTransient(() => db.execute<Pick<LifecycleResult, 'released' | 'noShows'> & Record<string, unknown>>(releases));
-  const second = await retryTransient(() => db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed'> & Record<string, unknown>>(bikes));
+  const second = await retryTransient(() =>
+    db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed' | 'maintenanceStarted' | 'maintenanceEnded'> & Record<string, unknown>>(bikes),
+  );
   const { released, noShows } = first.rows[0]!;
-  const { bikesInUse, bikesFreed } = second.rows[0]!;
-  return { released, noShows, bikesInUse, bikesFreed };
+  const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second.rows[0]!;
+  return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
 }

@@ -7,7 +7,8 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { activeAdminEmails } from '../notifications/notify.js';
 import { damageAdminEmail, type DamageInfo } from './emails.js';
-import { bringLifecycleUpToDate, DEFAULT_NO_SHOW_MINUTES } from './lifecycle.js';
+import { bringLifecycleUpToDate } from './lifecycle.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 
@@ -45,7 +46,7 @@ export async function lockBikeOfBooking(tx: Tx, bookingId: number): Promise<void
 export async function pickUp(deps: RideDeps, userId: number, id: number): Promise<BookingDto> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const noShowMinutes = deps.config.noShowMinutes ?? DEFAULT_NO_SHOW_MINUTES;
+  const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
   await runTransaction(deps.db, async (tx) => {
     await lockBikeOfBooking(tx, id);
     const [row] = await tx

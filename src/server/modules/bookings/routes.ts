@@ -15,6 +15,7 @@ import {
   type BookingDeps,
 } from './service.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
+import { publicRules } from '../rules/admin.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -37,9 +38,15 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/biciclette', async () => listBikes(deps()));
 
+  // An admin's window is not held to the fair-use limits (issue 20): the desk books for others.
   app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await availableBikes(deps(), request.body)),
+    reply
+      .type('application/json; charset=utf-8')
+      .send(await availableBikes(deps(), request.body, authenticatedUser(request).ruolo !== 'admin')),
   );
+
+  // The rules the booking form shows and applies, and the user's own suspension (issue 20).
+  app.get('/regole', async (request) => publicRules(deps(), authenticatedUser(request).id));
 
   app.get('/prenotazioni/user', async (request) => listUserBookings(deps(), authenticatedUser(request).id));
 

@@ -8,26 +8,21 @@ import type {
   DamageCategory,
 } from '../../../shared/schemas/booking.js';
 import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
-import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
-import {
-  applyLifecycle,
-  bringLifecycleUpToDate,
-  DEFAULT_NO_SHOW_MINUTES,
-  lifecycleDue,
-  PICKUP_EARLY_MINUTES,
-} from './lifecycle.js';
+import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue, PICKUP_EARLY_MINUTES } from './lifecycle.js';
 import { QueryBatcher } from './query-batcher.js';
-import { retryTransient, runTransaction } from '../../db/transaction.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { checkWindow, type Window } from '../rules/check.js';
+import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
+import { currentRules, lifecycleMinutes, loadRules, type Rules } from '../rules/store.js';
 
-/** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
-export const START_GRACE_MINUTES = 5;
+export { START_GRACE_MINUTES } from '../rules/check.js';
 
 export const MSG_BIKE_UNAVAILABLE = 'La bicicletta non è disponibile nella fascia oraria scelta';
 export const MSG_ALREADY_ACTIVE = 'Hai già una prenotazione attiva';
@@ -49,43 +44,20 @@ export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config'>;
 export interface BookingUser {
   id: number;
   isResidente: boolean;
+  /** An admin's own bookings are not subject to the fair-use limits (issue 20). */
+  ruolo?: 'admin' | 'user';
 }
 
-interface Window {
-  inizio: Date;
-  fine: Date;
-}
+/** The namespace of the per-user advisory lock every booking takes first (decision 024). */
+export const USER_BOOKING_LOCK = 4_202;
 
 /**
- * Checks a window against the rules of behaviour.md §6 and turns it into instants.
- * Dates and times are wall-clock in TZ_APP; the schema has already checked their format
- * and that start < end as text.
+ * Checks a window against behaviour.md §6 and the service's rules (issue 20) as this process
+ * knows them, and turns it into instants. `limits`: the fair-use limits apply (not to admins).
  */
-export function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest): Window {
-  const { timeZone, bookingHorizonDays } = deps.config;
-  const now = deps.clock.now();
-  const today = zonedToday(now, timeZone);
-  if (w.dataPrenotazione < today) {
-    throw badRequest('Non puoi prenotare per una data passata', 'DATE_IN_PAST', { fields: { dataPrenotazione: 'Data passata' } });
-  }
-  const last = addDays(today, bookingHorizonDays);
-  if (w.dataPrenotazione > last) {
-    throw badRequest(`Puoi prenotare al massimo ${bookingHorizonDays} giorni in anticipo`, 'BEYOND_HORIZON', {
-      fields: { dataPrenotazione: 'Data troppo lontana' },
-    });
-  }
-  const inizio = zonedInstant(w.dataPrenotazione, w.orarioInizio, timeZone);
-  const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
-  if (!inizio || !fine) {
-    throw badRequest("Orario inesistente in quel giorno per il passaggio all'ora legale", 'NONEXISTENT_TIME');
-  }
-  if (inizio >= fine) {
-    throw badRequest("L'orario di fine deve essere successivo all'orario di inizio", 'INVALID_WINDOW');
-  }
-  if (inizio.getTime() < now.getTime() - START_GRACE_MINUTES * 60_000) {
-    throw badRequest("L'orario di inizio è già passato", 'START_IN_PAST', { fields: { orarioInizio: 'Orario passato' } });
-  }
-  return { inizio, fine };
+export async function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<Window & { rules: Rules }> {
+  const rules = await currentRules(deps.db);
+  return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules };
 }
 
 const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
@@ -124,7 +96,10 @@ function prepareAvailable(db: Db) {
                  'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                order by lpad(b.numero, 20, '0'), b.numero)
           from ${biciclette} b
-         where b.stato in ('disponibile', 'prenotata')
+         where (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
+           -- Planned maintenance (issue 20): the bike is offered to nobody inside its periods.
+           and not exists (select 1 from manutenzioni m
+                            where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && tstzrange(w.starts, w.ends, '[)'))
            and b.id <> all (array(
              select p.bici_id from ${prenotazioni} p
               where p.stato = 'attiva'
@@ -154,20 +129,21 @@ export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
  */
 function availabilityBatcher(db: Db) {
   const statement = prepareAvailable(db);
-  return new QueryBatcher<{ window: Window; deps: BookingReadDeps }, JsonText<BikeDto[]>>(
+  return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules }, JsonText<BikeDto[]>>(
     async (asked) => {
-      const { clock, config } = asked[0]!.deps;
+      const { clock } = asked[0]!.deps;
       const now = clock.now();
+      const { hold, noShow } = lifecycleMinutes(asked[0]!.rules);
       const params = {
         from: asked.map((a) => a.window.inizio.toISOString()),
         to: asked.map((a) => a.window.fine.toISOString()),
         now: now.toISOString(),
-        hold: config.paymentHoldMinutes,
-        noShow: config.noShowMinutes ?? DEFAULT_NO_SHOW_MINUTES,
+        hold,
+        noShow,
       };
       let rows = await statement.execute(params);
       if (rows[0]?.due) {
-        await applyLifecycle(db, now, config.paymentHoldMinutes, params.noShow);
+        await applyLifecycle(db, now, hold, noShow);
         rows = await statement.execute(params);
       }
       return asked.map((_, i) => (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>);
@@ -188,14 +164,14 @@ export type JsonText<T> = string & { readonly __json: T };
  * Every answer comes from PostgreSQL as of the query that carried it (no answer cache, so a
  * commit anywhere shows in the next request); concurrent requests share that query.
  */
-export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest): Promise<JsonText<BikeDto[]>> {
-  const window = resolveWindow(deps, w);
+export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<JsonText<BikeDto[]>> {
+  const { rules, ...window } = await resolveWindow(deps, w, limits);
   let batcher = batchers.get(deps.db);
   if (!batcher) {
     batcher = availabilityBatcher(deps.db);
     batchers.set(deps.db, batcher);
   }
-  return batcher.ask({ window, deps });
+  return batcher.ask({ window, deps, rules });
 }
 
 const bookingColumns = {
@@ -304,29 +280,56 @@ export interface CreateBookingInput extends AvailabilityRequest {
  * user) are left to PostgreSQL: the insert either succeeds or violates a constraint,
  * which becomes a 409. No check-then-insert.
  *
- * One statement, so one round trip and an implicit transaction (decision 018): the bike is
- * locked and checked, the booking inserted, the external user's pending payment inserted,
- * and the booking returned in the `BookingDto` shape.
+ * One transaction, its locks in the order of decision 023/024: the user's advisory lock
+ * (USER_BOOKING_LOCK, id), then the bike's row FOR NO KEY UPDATE, then the insert. Only
+ * after both locks does it read the rules, the closures, the user's suspension and week
+ * (a fresh snapshot, READ COMMITTED): two bookings of one user run one after the other, so
+ * the weekly limit holds across processes; a closure or a maintenance planned meanwhile
+ * (each locks the bikes first) is seen. The insert statement (decision 018) then checks the
+ * bike's state and planned maintenance, inserts the booking and an external's pending
+ * payment, and returns the booking. A deadlock victim runs again (`runTransaction`).
  *
- * The bike's row is locked FOR NO KEY UPDATE, the first lock of every writer of a bike's
- * bookings (decision 023): bookings of one bike are inserted one after the other, so two of
- * them never wait on each other inside the exclusion constraint's check (which PostgreSQL
- * can only resolve as a deadlock), and an admin cannot put the bike in maintenance meanwhile.
- * FK checks still take KEY SHARE on the bike, which this lock does not block.
- * A deadlock or serialisation failure all the same (a writer outside this order: psql, a
- * future job) runs the statement again (`retryTransient`): it has no effect outside the database.
+ * `override`: a booking made by an admin for a user at the desk (issue 20): the fair-use
+ * limits and any suspension do not apply; hours, closures, maintenance and the invariants do.
+ * An admin's own booking is treated the same.
  */
-export async function createBooking(deps: BookingDeps, user: BookingUser, input: CreateBookingInput): Promise<BookingDto> {
-  const { inizio, fine } = resolveWindow(deps, input);
+export async function createBooking(
+  deps: BookingDeps,
+  user: BookingUser,
+  input: CreateBookingInput,
+  opts: {
+    override?: boolean;
+    /** Runs in the booking's transaction once it is inserted (the desk's audit row). */
+    inTransaction?: (tx: Tx, bookingId: number) => Promise<void>;
+  } = {},
+): Promise<BookingDto> {
+  const limits = !opts.override && user.ruolo !== 'admin';
+  // A refusal by the rules this process knows needs no transaction.
+  await resolveWindow(deps, input, limits);
   // Bookings whose time is up must not hold a bike or count as the user's active one.
   await bringLifecycleUpToDate(deps);
-  const now = deps.clock.now().toISOString();
+  const clockNow = deps.clock.now();
+  const now = clockNow.toISOString();
   const provider = deps.config.stripe ? 'stripe' : 'simulated';
-  let row: CreatedRow | undefined;
+  let created: { row: CreatedRow | undefined; window: Window };
   try {
-    const result = await retryTransient(() => deps.db.execute<CreatedRow>(sql`
+    created = await runTransaction(deps.db, async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
+      const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
+      if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+      const rules = await loadRules(tx);
+      const { inizio, fine } = checkWindow(rules, input, { now: clockNow, timeZone: deps.config.timeZone, limits });
+      if (limits) {
+        const suspension = await suspensionOf(tx, user.id, rules, clockNow, deps.config.timeZone);
+        if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
+        const max = rules.prenotazioniSettimanaliMax;
+        if (max !== null && (await fullestWeek(tx, user.id, input.dataPrenotazione)) >= max) {
+          throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
+        }
+      }
+      const result = await tx.execute<CreatedRow>(sql`
       with bike as (
-        select id, stato, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
+        select id, stato, stato_auto, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
       ), created as (
         insert into ${prenotazioni} (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
                                      destinazione, stato, created_at, updated_at)
@@ -334,7 +337,11 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
                ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
                'attiva', ${now}::timestamptz, ${now}::timestamptz
           from bike
-         where bike.stato not in ('manutenzione', 'fuori_servizio')
+         where (bike.stato in ('disponibile', 'prenotata') or (bike.stato = 'manutenzione' and bike.stato_auto))
+           -- Planned maintenance (issue 20): not inside one of the bike's periods.
+           and not exists (select 1 from manutenzioni m
+                            where m.bici_id = bike.id
+                              and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))
            -- A ride in ritardo on this bike: not bookable until it is returned (decision 022).
            and not exists (select 1 from ${prenotazioni} late
                             where late.bici_id = bike.id and late.stato = 'attiva'
@@ -351,11 +358,15 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
              created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
              bike.numero as "biciNumero", bike.modello as "biciModello", created.stato,
              (select status from payment) as "paymentStatus", created.created_at as "createdAt"
-        from bike left join created on true`));
-    row = result.rows[0];
+        from bike left join created on true`);
+      const inserted = result.rows[0];
+      if (inserted?.id != null && opts.inTransaction) await opts.inTransaction(tx, inserted.id);
+      return { row: inserted, window: { inizio, fine } };
+    });
   } catch (err) {
     throw mapBookingConflict(err);
   }
+  const { row, window } = created;
   if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
   return bookingDto(
@@ -363,8 +374,8 @@ export async function createBooking(deps: BookingDeps, user: BookingUser, input:
       ...row,
       id: row.id,
       createdAt: new Date(row.createdAt),
-      inizio,
-      fine,
+      inizio: window.inizio,
+      fine: window.fine,
       ritirataAt: null,
       riconsegnataAt: null,
       motivoCancellazione: null,

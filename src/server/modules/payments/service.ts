@@ -15,6 +15,7 @@ import {
   type PaymentMetadata,
 } from '../../integrations/payments/provider.js';
 import { KeyedMutex } from '../../lib/keyed-mutex.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import {
   applyProviderRefund,
@@ -30,8 +31,11 @@ import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
 export { refundBookingPayment } from './settle.js';
 
 export interface PaymentDeps extends PaymentCoreDeps {
-  config: Pick<Config, 'paymentHoldMinutes' | 'publicUrl' | 'publicOrigin'>;
+  config: Pick<Config, 'publicUrl' | 'publicOrigin'>;
 }
+
+/** The payment hold of the service's rules (issue 20), read before any transaction opens. */
+const paymentHold = async (deps: Pick<PaymentDeps, 'db'>): Promise<number> => lifecycleMinutes(await currentRules(deps.db)).hold;
 
 export const MSG_BOOKING_NOT_FOUND = 'Prenotazione non trovata';
 export const MSG_NO_PAYMENT_REQUIRED = 'Le prenotazioni dei residenti sono gratuite: non c’è nulla da pagare';
@@ -153,11 +157,12 @@ const isOurs = (deps: PaymentDeps, info: IntentInfo, bookingId: number) =>
 export async function createPaymentIntent(deps: PaymentDeps, userId: number, bookingId: number): Promise<PaymentIntentResponse> {
   // Holds and ends up to date first: a payment never lands on a stale booking.
   await bringLifecycleUpToDate(deps);
+  const hold = await paymentHold(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, async () => {
     const now = deps.clock.now();
     const result = await runTransaction(deps.db, async (tx) => {
       const row = await ownedBooking(tx, userId, bookingId, true);
-      assertPayable(row, deps.config.paymentHoldMinutes);
+      assertPayable(row, hold);
       if (row.providerPaymentId) {
         const stored = row.providerPaymentId;
         const info = await callProvider(deps, 'retrieve intent', stored, () => deps.provider.retrieveIntent(stored));
@@ -184,7 +189,7 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
     });
     if (result.kind === 'succeeded') {
       // Paid, but the news had not arrived yet: settle it now.
-      await settlePayment(deps, { bookingId, paymentIntentId: result.id, holdMinutes: deps.config.paymentHoldMinutes });
+      await settlePayment(deps, { bookingId, paymentIntentId: result.id, holdMinutes: hold });
       throw conflict(MSG_ALREADY_PAID, 'ALREADY_PAID');
     }
     return {
@@ -206,11 +211,12 @@ const CHECKOUT_REUSE_MIN_MS = 5 * 60_000;
  */
 export async function createCheckout(deps: PaymentDeps, userId: number, bookingId: number): Promise<CheckoutResponse> {
   await bringLifecycleUpToDate(deps);
+  const hold = await paymentHold(deps);
   return bookingMutex(deps).run(`booking:${bookingId}`, () =>
     runTransaction(deps.db, async (tx) => {
       const now = deps.clock.now();
       const row = await ownedBooking(tx, userId, bookingId, true);
-      assertPayable(row, deps.config.paymentHoldMinutes);
+      assertPayable(row, hold);
       if (row.providerCheckoutId) {
         const stored = row.providerCheckoutId;
         const session = await callProvider(deps, 'retrieve checkout', stored, () => deps.provider.retrieveCheckoutSession(stored));
@@ -263,7 +269,7 @@ export async function confirmPayment(
   if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(MSG_PAYMENT_WRONG_AMOUNT, 'PAYMENT_MISMATCH');
   if (info.status !== 'succeeded') throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
 
-  const outcome = await settlePayment(deps, { bookingId, paymentIntentId, holdMinutes: deps.config.paymentHoldMinutes });
+  const outcome = await settlePayment(deps, { bookingId, paymentIntentId, holdMinutes: await paymentHold(deps) });
   return answerOf(outcome, paid);
 }
 
@@ -307,10 +313,11 @@ export async function handleWebhook(
     throw badRequest(MSG_INVALID_SIGNATURE, 'INVALID_SIGNATURE');
   }
   await bringLifecycleUpToDate(deps);
+  const hold = await paymentHold(deps);
   const record: EventRecord = { id: verified.id, type: verified.type, payload: verified.payload };
   const { event } = verified;
   const settle = async (bookingId: number, paymentIntentId: string) => {
-    const outcome = await settlePayment(deps, { bookingId, paymentIntentId, event: record, holdMinutes: deps.config.paymentHoldMinutes });
+    const outcome = await settlePayment(deps, { bookingId, paymentIntentId, event: record, holdMinutes: hold });
     return { duplicate: outcome.kind === 'duplicate_event' };
   };
   switch (event.kind) {

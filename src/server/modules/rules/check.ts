@@ -1,0 +1,75 @@
+import type { AvailabilityRequest } from '../../../shared/schemas/booking.js';
+import { closureSentence, hoursSentence, italianDuration, weekdayIndex } from '../../../shared/rules-text.js';
+import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
+import { badRequest } from '../../http/errors.js';
+import type { Rules } from './store.js';
+
+/** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
+export const START_GRACE_MINUTES = 5;
+
+export interface Window {
+  inizio: Date;
+  fine: Date;
+}
+
+export interface WindowCheck {
+  now: Date;
+  timeZone: string;
+  /**
+   * Apply the fair-use limits (maximum duration, minimum notice, horizon). False for a
+   * booking made by an admin (issue 20): hours, closures and every invariant still apply.
+   */
+  limits: boolean;
+}
+
+/**
+ * Checks a window against the time rules of behaviour.md §6 and the service's rules (issue
+ * 20) and turns it into instants. Dates and times are wall-clock in TZ_APP: the day's hours
+ * are compared as wall times, the duration as real time (a 01:00–04:00 booking on the night
+ * the clocks go forward lasts 2 hours). The schema has already checked the formats and that
+ * start < end as text. Throws a 400 with an Italian message; returns the window otherwise.
+ */
+export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowCheck): Window {
+  const { now, timeZone, limits } = at;
+  const today = zonedToday(now, timeZone);
+  if (w.dataPrenotazione < today) {
+    throw badRequest('Non puoi prenotare per una data passata', 'DATE_IN_PAST', { fields: { dataPrenotazione: 'Data passata' } });
+  }
+  if (limits && rules.orizzonteGiorni !== null && w.dataPrenotazione > addDays(today, rules.orizzonteGiorni)) {
+    throw badRequest(`Puoi prenotare al massimo ${rules.orizzonteGiorni} giorni in anticipo`, 'BEYOND_HORIZON', {
+      fields: { dataPrenotazione: 'Data troppo lontana' },
+    });
+  }
+  const closure = rules.chiusure.find((c) => c.dal <= w.dataPrenotazione && w.dataPrenotazione <= c.al);
+  if (closure) {
+    throw badRequest(closureSentence(closure), 'CLOSED', { fields: { dataPrenotazione: 'Servizio chiuso' } });
+  }
+  const hours = rules.orari[weekdayIndex(w.dataPrenotazione)] ?? null;
+  if (!hours || w.orarioInizio < hours.apertura || w.orarioFine > hours.chiusura) {
+    throw badRequest(hoursSentence(w.dataPrenotazione, hours), 'OUTSIDE_HOURS', {
+      fields: hours ? { orarioInizio: 'Fuori orario' } : { dataPrenotazione: 'Servizio chiuso' },
+    });
+  }
+  const inizio = zonedInstant(w.dataPrenotazione, w.orarioInizio, timeZone);
+  const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
+  if (!inizio || !fine) {
+    throw badRequest("Orario inesistente in quel giorno per il passaggio all'ora legale", 'NONEXISTENT_TIME');
+  }
+  if (inizio >= fine) {
+    throw badRequest("L'orario di fine deve essere successivo all'orario di inizio", 'INVALID_WINDOW');
+  }
+  if (inizio.getTime() < now.getTime() - START_GRACE_MINUTES * 60_000) {
+    throw badRequest("L'orario di inizio è già passato", 'START_IN_PAST', { fields: { orarioInizio: 'Orario passato' } });
+  }
+  if (limits && rules.durataMassimaMinuti !== null && fine.getTime() - inizio.getTime() > rules.durataMassimaMinuti * 60_000) {
+    throw badRequest(`Una prenotazione può durare al massimo ${italianDuration(rules.durataMassimaMinuti)}`, 'TOO_LONG', {
+      fields: { orarioFine: 'Troppo lunga' },
+    });
+  }
+  if (limits && rules.preavvisoMinimoMinuti !== null && inizio.getTime() - now.getTime() < rules.preavvisoMinimoMinuti * 60_000) {
+    throw badRequest(`Prenota almeno ${italianDuration(rules.preavvisoMinimoMinuti)} prima dell'inizio`, 'TOO_SHORT_NOTICE', {
+      fields: { orarioInizio: 'Preavviso insufficiente' },
+    });
+  }
+  return { inizio, fine };
+}

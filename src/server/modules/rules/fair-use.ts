@@ -1,0 +1,61 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { SuspensionDto } from '../../../shared/schemas/rules.js';
+import { italianDate } from '../../../shared/rules-text.js';
+import { zonedClock, zonedToday } from '../../../shared/time.js';
+import type { Executor, Rules } from './store.js';
+
+/** A booking that counts towards the weekly limit: made and kept, or made and not picked up. */
+const COUNTS = sql`(p.stato in ('attiva', 'completata') or p.motivo_cancellazione = 'mancato_ritiro')`;
+
+/**
+ * The most bookings of `userId` in any 7 consecutive days that contain `date` (issue 20's
+ * "maximum bookings per user in any 7 days"): the seven weeks that contain the day, each
+ * counted, the fullest one returned. The new booking would add one to each of them.
+ */
+export async function fullestWeek(db: Executor, userId: number, date: string): Promise<number> {
+  const { rows } = await db.execute<{ n: number | string | null }>(sql`
+    select max((select count(*) from prenotazioni p
+                 where p.user_id = ${userId} and ${COUNTS}
+                   and p.data_prenotazione between ${date}::date - k and ${date}::date - k + 6)) as n
+      from generate_series(0, 6) k`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Until when `user` (an SQL expression for the users row's alias, e.g. `u`) is suspended,
+ * as an SQL expression: the latest no-show that made `soglia` no-shows within `finestraGiorni`
+ * days, plus `giorni` days; null when none did. Only the no-shows after the last lift count.
+ * Derived at read time from the bookings, so nothing has to be written when a suspension
+ * starts or ends (issue 20).
+ */
+export function suspendedUntilSql(userAlias: SQL, rules: Pick<Rules, 'sospensione'>, now: Date): SQL {
+  const s = rules.sospensione;
+  if (!s) return sql`null::timestamptz`;
+  return sql`(
+    with ns as (
+      select p.inizio as t from prenotazioni p
+       where p.user_id = ${userAlias}.id and p.motivo_cancellazione = 'mancato_ritiro'
+         and p.inizio > ${now.toISOString()}::timestamptz - make_interval(days => ${s.finestraGiorni + s.giorni})
+         and p.inizio > coalesce(${userAlias}.sospensione_revocata_at, '-infinity'::timestamptz))
+    select max(a.t) + make_interval(days => ${s.giorni}) from ns a
+     where (select count(*) from ns b where b.t <= a.t and b.t > a.t - make_interval(days => ${s.finestraGiorni})) >= ${s.soglia})`;
+}
+
+/** The suspension of one user in force at `now`, with the sentence the dashboard shows. */
+export async function suspensionOf(db: Executor, userId: number, rules: Pick<Rules, 'sospensione'>, now: Date, timeZone: string): Promise<SuspensionDto | null> {
+  if (!rules.sospensione) return null;
+  const { rows } = await db.execute<{ fino: Date | string | null }>(sql`
+    select ${suspendedUntilSql(sql`u`, rules, now)} as fino from users u where u.id = ${userId}`);
+  const fino = rows[0]?.fino ? new Date(rows[0].fino) : null;
+  if (!fino || fino.getTime() <= now.getTime()) return null;
+  return { fino: fino.toISOString(), motivo: suspensionReason(rules.sospensione) };
+}
+
+export const suspensionReason = (s: NonNullable<Rules['sospensione']>): string =>
+  `${s.soglia} ${s.soglia === 1 ? 'mancato ritiro' : 'mancati ritiri'} in ${s.finestraGiorni} giorni`;
+
+/** `Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni`. */
+export function suspensionSentence(s: SuspensionDto, timeZone: string): string {
+  const fino = new Date(s.fino);
+  return `Non puoi prenotare fino al ${italianDate(zonedToday(fino, timeZone))} alle ${zonedClock(fino, timeZone)}: ${s.motivo}`;
+}

@@ -1,0 +1,167 @@
+import { sql } from 'drizzle-orm';
+import type { DayHours, RulesUpdate } from '../../../shared/schemas/rules.js';
+import { END_OF_DAY } from '../../../shared/schemas/rules.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { NotifiedCache } from '../../db/notifications.js';
+
+/** The channel the triggers of drizzle/0011 notify on every change of the rules or closures. */
+export const RULES_CHANNEL = 'bicielis_regole';
+
+/**
+ * A limit switched off where the life cycle needs a number: ten years. A payment hold that is
+ * off lasts until the booking's start; a no-show that is off is released at the booking's end.
+ */
+export const OFF_MINUTES = 5_256_000;
+
+export interface ClosureRule {
+  id: number;
+  dal: string;
+  al: string;
+  motivo: string;
+}
+
+/** The rules as every check reads them: the row of `regole` and the closures still to come. */
+export interface Rules extends RulesUpdate {
+  chiusure: ClosureRule[];
+  updatedAt: Date;
+  updatedBy: string | null;
+}
+
+const OPEN_ALL_DAY: NonNullable<DayHours> = { apertura: '00:00', chiusura: END_OF_DAY };
+
+/** The rules before an admin sets any: today's behaviour (the environment's horizon, hold and no-show). */
+export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes'>): RulesUpdate {
+  return {
+    orari: Array.from({ length: 7 }, (): DayHours => OPEN_ALL_DAY),
+    durataMassimaMinuti: null,
+    prenotazioniSettimanaliMax: null,
+    preavvisoMinimoMinuti: null,
+    orizzonteGiorni: config.bookingHorizonDays,
+    attesaPagamentoMinuti: config.paymentHoldMinutes,
+    mancatoRitiroMinuti: config.noShowMinutes,
+    sospensione: null,
+  };
+}
+
+/**
+ * Writes the first-start row from the environment's defaults, once: an existing row (an admin's
+ * rules) is never overwritten. Environment variables are only first-start defaults (issue 20).
+ */
+export async function ensureRulesRow(db: Db, config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes'>): Promise<void> {
+  const d = defaultRules(config);
+  await db.execute(sql`
+    insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti)
+    values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti})
+    on conflict (id) do nothing`);
+}
+
+type RulesRow = {
+  orari: DayHours[];
+  durata_massima_minuti: number | null;
+  prenotazioni_settimanali_max: number | null;
+  preavviso_minimo_minuti: number | null;
+  orizzonte_giorni: number | null;
+  attesa_pagamento_minuti: number | null;
+  mancato_ritiro_minuti: number | null;
+  sospensione_soglia: number | null;
+  sospensione_finestra_giorni: number | null;
+  sospensione_giorni: number | null;
+  updated_at: Date | string;
+  updated_by: string | null;
+  chiusure: ClosureRule[];
+};
+
+/** A handle that can run a statement: the pool or a transaction. */
+export type Executor = Pick<Db, 'execute'>;
+
+/**
+ * Reads the rules and the closures not over yet (ending yesterday or later, in the database's
+ * date: a day of margin for every time zone). In a transaction, after its locks, this is
+ * the rules as of that moment (the booking's own check, decision 024).
+ */
+export async function loadRules(db: Executor): Promise<Rules> {
+  const { rows } = await db.execute<RulesRow>(sql`
+    select r.*,
+           coalesce((select json_agg(json_build_object('id', c.id, 'dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo) order by c.dal)
+                       from chiusure c where c.al >= current_date - 1), '[]'::json) as chiusure
+      from regole r where r.id = 1`);
+  const r = rows[0];
+  if (!r) throw new Error('the rules row is missing (ensureRulesRow runs at start)');
+  return {
+    orari: r.orari,
+    durataMassimaMinuti: r.durata_massima_minuti,
+    prenotazioniSettimanaliMax: r.prenotazioni_settimanali_max,
+    preavvisoMinimoMinuti: r.preavviso_minimo_minuti,
+    orizzonteGiorni: r.orizzonte_giorni,
+    attesaPagamentoMinuti: r.attesa_pagamento_minuti,
+    mancatoRitiroMinuti: r.mancato_ritiro_minuti,
+    sospensione:
+      r.sospensione_soglia !== null && r.sospensione_finestra_giorni !== null && r.sospensione_giorni !== null
+        ? { soglia: r.sospensione_soglia, finestraGiorni: r.sospensione_finestra_giorni, giorni: r.sospensione_giorni }
+        : null,
+    chiusure: r.chiusure,
+    updatedAt: new Date(r.updated_at),
+    updatedBy: r.updated_by,
+  };
+}
+
+/**
+ * The rules in memory, one copy per process, dropped on every notification of the channel
+ * (any process's change) and not used at all while the listening connection is down: then
+ * every read goes to the database, as for the session cache (decision 008). A load that a
+ * notification overtook is not kept.
+ */
+export class RulesCache implements NotifiedCache {
+  private active = false;
+  private generation = 0;
+  private value: Promise<Rules> | undefined;
+
+  apply(): void {
+    this.generation++;
+    this.value = undefined;
+  }
+
+  setActive(active: boolean): void {
+    this.active = active;
+    this.generation++;
+    this.value = undefined;
+  }
+
+  get(db: Executor): Promise<Rules> {
+    if (!this.active) return loadRules(db);
+    if (this.value) return this.value;
+    const generation = this.generation;
+    const loading = loadRules(db);
+    this.value = loading;
+    loading.then(
+      () => {
+        if (this.generation !== generation && this.value === loading) this.value = undefined;
+      },
+      () => {
+        if (this.value === loading) this.value = undefined;
+      },
+    );
+    return loading;
+  }
+}
+
+const caches = new WeakMap<Db, RulesCache>();
+
+/** The rules cache of a database handle (registered with the process's listener in main.ts). */
+export function rulesCacheFor(db: Db): RulesCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new RulesCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** The current rules, from the process's cache when it is live, else from the database. */
+export const currentRules = (db: Db): Promise<Rules> => rulesCacheFor(db).get(db);
+
+/** The life cycle's numbers: a switched-off hold or no-show as OFF_MINUTES. */
+export function lifecycleMinutes(rules: Pick<Rules, 'attesaPagamentoMinuti' | 'mancatoRitiroMinuti'>) {
+  return { hold: rules.attesaPagamentoMinuti ?? OFF_MINUTES, noShow: rules.mancatoRitiroMinuti ?? OFF_MINUTES };
+}
