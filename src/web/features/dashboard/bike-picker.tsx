@@ -10,6 +10,8 @@ export const BIKE_RADIO_NAME = 'biciId';
 interface BikePickerProps {
   /** Whether the window (date and both times) is complete, so bikes can be asked for. */
   windowReady: boolean;
+  /** What to say while it is not (default: choose the date and the times). */
+  notReadyText?: string | undefined;
   bikes: BikeDto[] | undefined;
   loading: boolean;
   /** The message of a failed availability call, e.g. 'Non puoi prenotare per una data passata'. */
@@ -81,6 +83,7 @@ const optionsGrid = 'grid grid-cols-2 gap-2 lg:grid-cols-3';
  */
 export function BikePicker({
   windowReady,
+  notReadyText = 'Scegli la data e gli orari per vedere le biciclette libere.',
   bikes,
   loading,
   loadError,
@@ -111,7 +114,7 @@ export function BikePicker({
 
   let body: ReactNode;
   if (!windowReady) {
-    body = <p className="text-sm text-muted-foreground">Scegli la data e gli orari per vedere le biciclette libere.</p>;
+    body = <p className="text-sm text-muted-foreground">{notReadyText}</p>;
   } else if (loading) {
     body = <Spinner label="Ricerca delle biciclette disponibili..." showLabel className="py-2 text-sm" />;
   } else if (loadError) {

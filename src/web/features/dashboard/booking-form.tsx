@@ -8,6 +8,7 @@ import { Label } from '../../components/ui/label';
 import { useNoShowNotice } from '../../lib/no-show';
 import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
+import { dayHoursText, dayStatus, fitWindow, maxDurationText, ruleErrors, type FormRules } from './booking-rules';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
   defaultBookingForm,
@@ -26,6 +27,8 @@ interface BookingFormProps {
   maxDate: string | undefined;
   /** An external pays for the booking: the form says how much, and that a no-show is not refunded. */
   isExternal: boolean;
+  /** The service's rules (GET /api/regole), applied before asking the server; undefined when they could not be read. */
+  rules: FormRules | undefined;
   onCancel: () => void;
   onCreated: () => void;
 }
@@ -50,7 +53,7 @@ function Field({
       <Label htmlFor={id}>{label}</Label>
       {children}
       {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+        <p id={`${id}-hint`} aria-live="polite" className="text-sm text-muted-foreground">
           {hint}
         </p>
       ) : null}
@@ -66,12 +69,22 @@ function Field({
 const describedBy = (id: string, error: string | undefined, hint = false) =>
   [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
 
+/** The fields in screen order: the first with an error gets the focus. */
+const FIELD_ORDER: BookingFormField[] = ['dataPrenotazione', 'orarioInizio', 'orarioFine', 'destinazione', 'biciId'];
+
 /**
  * The new-booking form. Mounted when opened and unmounted when closed, so every opening
- * starts from the defaults of spec §4. A failed submission keeps what was typed.
+ * starts from the defaults of spec §4, moved to the first window the rules allow (issue 20).
+ * The day's hours and the maximum duration are shown; a window the rules refuse is said by
+ * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, onCreated }: BookingFormProps) {
-  const [values, setValues] = useState<BookingFormValues>(() => defaultBookingForm(new Date(), timeZone));
+export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated }: BookingFormProps) {
+  // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
+  const [openedAt] = useState(() => new Date());
+  const [values, setValues] = useState<BookingFormValues>(() => {
+    const defaults = defaultBookingForm(openedAt, timeZone);
+    return rules ? fitWindow(defaults, rules, { now: openedAt, timeZone }) : defaults;
+  });
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const create = useCreateBooking();
   const noShowNotice = useNoShowNotice();
@@ -82,10 +95,18 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
 
   // Only the date and the two times decide which bikes are free; the destination does not.
   const { dataPrenotazione, orarioInizio, orarioFine } = values;
-  const slot = useMemo(
-    () => availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }),
-    [dataPrenotazione, orarioInizio, orarioFine],
+  const broken = useMemo(
+    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone }) : {}),
+    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone],
   );
+  const windowAllowed = Object.keys(broken).length === 0;
+  const slot = useMemo(
+    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
+    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
+  );
+  const day = rules ? dayStatus(rules, dataPrenotazione) : null;
+  const open = day?.kind === 'open' ? day : null;
+  const longest = rules ? maxDurationText(rules) : null;
   const available = useAvailableBikes(slot);
   const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
   // A bike chosen for another window, or taken meanwhile, is no longer a choice.
@@ -96,7 +117,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
   }, []);
 
   const endBeforeStart = orarioInizio !== '' && orarioFine !== '' && orarioFine <= orarioInizio;
-  const shown: BookingFormErrors = { ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
+  const shown: BookingFormErrors = { ...broken, ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
 
   function update<K extends BookingFormField>(field: K, value: BookingFormValues[K]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -120,7 +141,13 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
     const result = validateBookingForm({ ...values, biciId: selectedId }, availableIds);
     if (!result.ok) {
       setErrors(result.errors);
-      focusField(result.first);
+      const all: BookingFormErrors = { ...broken, ...result.errors };
+      focusField(FIELD_ORDER.find((f) => all[f] !== undefined) ?? result.first);
+      return;
+    }
+    const firstBroken = FIELD_ORDER.find((f) => broken[f] !== undefined);
+    if (firstBroken) {
+      focusField(firstBroken);
       return;
     }
     setErrors({});
@@ -134,7 +161,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
   return (
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={create.isPending} className="grid gap-5">
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field id={id('dataPrenotazione')} label="Data" error={shown.dataPrenotazione}>
+        <Field id={id('dataPrenotazione')} label="Data" hint={day ? dayHoursText(day) : undefined} error={shown.dataPrenotazione}>
           <Input
             ref={dateRef}
             id={id('dataPrenotazione')}
@@ -144,7 +171,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
             max={maxDate}
             onChange={(e) => update('dataPrenotazione', e.target.value)}
             aria-invalid={Boolean(shown.dataPrenotazione) || undefined}
-            aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione)}
+            aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione, day !== null)}
           />
         </Field>
         <Field id={id('orarioInizio')} label="Ora di inizio" error={shown.orarioInizio}>
@@ -152,19 +179,23 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
             id={id('orarioInizio')}
             type="time"
             value={orarioInizio}
+            min={open?.apertura}
+            max={open?.chiusura}
             onChange={(e) => update('orarioInizio', e.target.value)}
             aria-invalid={Boolean(shown.orarioInizio) || undefined}
             aria-describedby={describedBy(id('orarioInizio'), shown.orarioInizio)}
           />
         </Field>
-        <Field id={id('orarioFine')} label="Ora di fine" error={shown.orarioFine}>
+        <Field id={id('orarioFine')} label="Ora di fine" hint={longest ?? undefined} error={shown.orarioFine}>
           <Input
             id={id('orarioFine')}
             type="time"
             value={orarioFine}
+            min={open?.apertura}
+            max={open?.chiusura}
             onChange={(e) => update('orarioFine', e.target.value)}
             aria-invalid={Boolean(shown.orarioFine) || undefined}
-            aria-describedby={describedBy(id('orarioFine'), shown.orarioFine)}
+            aria-describedby={describedBy(id('orarioFine'), shown.orarioFine, longest !== null)}
           />
         </Field>
       </div>
@@ -194,6 +225,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, onCancel, on
 
       <BikePicker
         windowReady={slot !== null}
+        notReadyText={windowAllowed ? undefined : 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.'}
         bikes={available.data}
         loading={available.isFetching}
         loadError={loadError}

@@ -216,3 +216,18 @@ export function bookingDateBounds(now: Date, timeZone: string, horizonDays: numb
   return { min, max: horizonDays === undefined ? undefined : addDays(min, horizonDays) };
 }
 
+
+// ---------------------------------------------------------------------------------------
+// The service's rules (issue 20)
+
+/**
+ * `Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni` (the
+ * server's words), on the college's clock. Here, not with the form's rules: the dashboard
+ * shows it without loading the form.
+ */
+export function suspensionText(s: { fino: string; motivo: string }, timeZone: string): string {
+  const fino = new Date(s.fino);
+  if (Number.isNaN(fino.getTime())) return `Non puoi prenotare: ${s.motivo}`;
+  const [y, m, d] = zonedToday(fino, timeZone).split('-');
+  return `Non puoi prenotare fino al ${d}/${m}/${y} alle ${zonedClock(fino, timeZone)}: ${s.motivo}`;
+}

@@ -48,6 +48,7 @@ function Dashboard({ user }: { user: SessionUser }) {
           hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
           onCreated={focusActiveBookings}
           isExternal={!user.isResidente}
+          isAdmin={user.ruolo === 'admin'}
         />
         <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />
         <PastBookings state={listState('past')} />

@@ -1,10 +1,11 @@
-import { PlusIcon, TriangleAlertIcon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { BanIcon, PlusIcon, TriangleAlertIcon } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { usePublicConfig } from '../../lib/public-config';
-import { bookingDateBounds, FALLBACK_TIME_ZONE } from './dashboard-model';
+import { bookingDateBounds, FALLBACK_TIME_ZONE, suspensionText } from './dashboard-model';
+import { usePublicRules } from './queries';
 
 /** The form (with zod and the shared schemas) is its own chunk: it downloads when the form is about to open. */
 const loadBookingForm = () => import('./booking-form');
@@ -18,17 +19,26 @@ interface NewBookingSectionProps {
   onCreated: () => void;
   /** Not a resident: the booking is paid for. */
   isExternal: boolean;
+  /** An admin's own bookings are not held to the fair-use limits (issue 20): only hours and closures apply. */
+  isAdmin?: boolean;
 }
 
 /**
  * 'Nuova prenotazione' opens the form on demand (spec §4). While the user has an active
- * booking, a warning takes the place of both.
+ * booking, a warning takes the place of both; while the user is suspended for repeated
+ * no-shows (issue 20), an alert says until when and why, and the button is disabled.
  */
-export function NewBookingSection({ hasActiveBooking, onCreated, isExternal }: NewBookingSectionProps) {
+export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false }: NewBookingSectionProps) {
   const [open, setOpen] = useState(false);
   const openButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
   const config = usePublicConfig();
+  // GET /api/regole: the form applies the rules; when they cannot be read, the server alone does.
+  const rules = usePublicRules();
+  const formRules =
+    rules.data && isAdmin ? { ...rules.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null } : rules.data;
+  const suspensionId = useId();
+  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
 
   useEffect(() => {
     if (!open && returnFocus.current) {
@@ -38,9 +48,28 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal }: N
   }, [open]);
 
   let body;
-  if (hasActiveBooking === undefined || config.isPending) {
+  const suspension = rules.data?.sospensione ?? null;
+  if (hasActiveBooking === undefined || config.isPending || rules.isPending) {
     // As tall as the button that replaces it: nothing below moves when it comes.
     body = <Spinner label="Caricamento..." className="h-12" />;
+  } else if (suspension) {
+    body = (
+      <>
+        <div id={suspensionId} className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-950">
+          <BanIcon className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
+          <div className="grid gap-1">
+            <p className="font-semibold">{suspensionText(suspension, timeZone)}</p>
+            <p className="text-sm">
+              Le prenotazioni non ritirate tolgono la bicicletta agli altri. Per chiarimenti rivolgiti alla reception.
+            </p>
+          </div>
+        </div>
+        <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={suspensionId}>
+          <PlusIcon aria-hidden="true" />
+          Nuova prenotazione
+        </Button>
+      </>
+    );
   } else if (hasActiveBooking) {
     body = (
       <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
@@ -69,8 +98,8 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal }: N
     );
   } else {
     // Today in the college's time zone, read at the moment the form opens.
-    const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
-    const { min, max } = bookingDateBounds(new Date(), timeZone, config.data?.bookingHorizonDays);
+    const horizon = formRules ? formRules.orizzonteGiorni : config.data?.bookingHorizonDays;
+    const { min, max } = bookingDateBounds(new Date(), timeZone, horizon ?? undefined);
     body = (
       <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
         <Suspense fallback={<Spinner label="Caricamento del modulo..." showLabel className="py-2" />}>
@@ -79,6 +108,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal }: N
             timeZone={timeZone}
             maxDate={max}
             isExternal={isExternal}
+            rules={formRules}
             onCancel={() => {
               returnFocus.current = true;
               setOpen(false);

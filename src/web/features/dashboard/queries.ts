@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ApiErrorBody } from '../../../shared/api-types';
 import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest, ReturnRequest } from '../../../shared/schemas/booking';
+import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
@@ -13,6 +14,8 @@ import { formatEuroCents } from '../../../shared/money';
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
 /** GET /api/biciclette. Also the prefix of the availability queries, so one invalidation refreshes both. */
 export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
+/** GET /api/regole: the service's rules as the booking form applies them, and the user's own suspension (issue 20). */
+export const PUBLIC_RULES_QUERY_KEY = ['/api/regole'] as const;
 const availabilityKey = (w: AvailabilityRequest) =>
   [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine] as const;
 
@@ -25,7 +28,7 @@ const availabilityKey = (w: AvailabilityRequest) =>
 export function prefetchDashboard(queryClient: QueryClient): void {
   whenSessionKnown((user) => {
     if (!user) return;
-    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY]) {
+    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY]) {
       void queryClient.prefetchQuery({ queryKey });
     }
   });
@@ -39,6 +42,14 @@ export function useOwnBookings() {
     queryKey: OWN_BOOKINGS_QUERY_KEY,
     refetchInterval: (query) => (query.state.data?.some((b) => b.stato === 'attiva') ? RIDE_REFRESH_MS : false),
   });
+}
+
+/**
+ * The rules, read when the dashboard opens and again after a refused booking (an admin may
+ * have changed them meanwhile, or a suspension may have started).
+ */
+export function usePublicRules() {
+  return useQuery<PublicRulesDto>({ queryKey: PUBLIC_RULES_QUERY_KEY });
 }
 
 export function useBikes() {
@@ -94,6 +105,10 @@ export function useCreateBooking() {
         void queryClient.invalidateQueries({ queryKey: BIKES_QUERY_KEY });
       } else if (code === 'ALREADY_ACTIVE') {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      }
+      // A rule may have changed since the form read them (hours, a closure, a suspension).
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+        void queryClient.invalidateQueries({ queryKey: PUBLIC_RULES_QUERY_KEY });
       }
     },
   });
