@@ -22,6 +22,8 @@ export interface ConfirmDeleteDialogContentProps {
   onDeleted?: (() => void) | undefined;
   /** The confirming button's text (default `Elimina`). */
   confirmLabel?: string | undefined;
+  /** The dismissing button's text (default `Annulla`). */
+  cancelLabel?: string | undefined;
 }
 
 /**
@@ -37,6 +39,7 @@ export function ConfirmDeleteDialogContent({
   onConfirm,
   onDeleted,
   confirmLabel = 'Elimina',
+  cancelLabel = 'Annulla',
 }: ConfirmDeleteDialogContentProps) {
   const [pending, setPending] = useState(false);
 
@@ -71,7 +74,7 @@ export function ConfirmDeleteDialogContent({
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Annulla</AlertDialogCancel>
+          <AlertDialogCancel disabled={pending}>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction onClick={confirm} disabled={pending}>
             <ButtonIcon pending={pending} />
             {confirmLabel}

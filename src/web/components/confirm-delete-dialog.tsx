@@ -15,6 +15,8 @@ interface ConfirmDeleteDialogProps {
   onDeleted?: () => void;
   /** The confirming button's text (default `Elimina`): `Revoca`, `Rilascia`… */
   confirmLabel?: string;
+  /** The dismissing button's text (default `Annulla`; `Indietro` when the action itself is an `Annulla`). */
+  cancelLabel?: string;
 }
 
 interface TriggerProps {
@@ -33,7 +35,7 @@ interface TriggerProps {
  * The dialog (Radix, ~22 KB gzip with its helpers) downloads when the button is pointed at,
  * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
-export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, cancelLabel }: ConfirmDeleteDialogProps) {
   const [open, setOpen] = useState(false);
   /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
   const [mounted, setMounted] = useState(false);
@@ -62,6 +64,7 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
             onConfirm={onConfirm}
             onDeleted={onDeleted}
             confirmLabel={confirmLabel}
+            cancelLabel={cancelLabel}
           />
         </Suspense>
       ) : null}

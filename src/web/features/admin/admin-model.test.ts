@@ -16,6 +16,7 @@ describe('tabFromSearch', () => {
   it('reads ?tab= and falls back to Prenotazioni', () => {
     expect(tabFromSearch('tab=utenti')).toBe('utenti');
     expect(tabFromSearch('?tab=biciclette')).toBe('biciclette');
+    expect(tabFromSearch('tab=regole')).toBe('regole');
     expect(tabFromSearch('')).toBe('prenotazioni');
     expect(tabFromSearch('tab=altro')).toBe('prenotazioni');
   });

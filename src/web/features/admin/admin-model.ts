@@ -11,8 +11,8 @@ import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/dashboard
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
-export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti';
-export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti'];
+export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti' | 'regole';
+export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti', 'regole'];
 
 /** The tab named in `?tab=`, the default (Prenotazioni) for anything else. */
 export function tabFromSearch(search: string): AdminTab {

@@ -17,27 +17,32 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { tabFromSearch, type AdminTab } from './admin-model';
 import { BikesTab } from './bikes-tab';
 import { BookingsTab } from './bookings-tab';
+import { DeskBooking } from './desk-booking';
 import { useAdminSummary } from './queries';
 import { DamageReportsSection, OverdueRidesSection } from './ride-sections';
+import { RulesTab } from './rules-tab';
 import { UsersTab } from './users-tab';
 
 function AdminHeader() {
   return (
-    <SubpageHeader title="Dashboard Amministratore" description="Prenotazioni, biciclette e utenti di BiciElis." width="max-w-6xl">
-        <nav aria-label="Altre sezioni" className="mt-3 flex flex-wrap gap-2">
-          <Button asChild variant="outline" size="sm">
-            <Link href="/admin/statistiche">
-              <BarChart3Icon aria-hidden="true" />
-              Statistiche
-            </Link>
-          </Button>
-          <Button asChild variant="outline" size="sm">
-            <Link href="/doc">
-              <FileTextIcon aria-hidden="true" />
-              Report giornalieri
-            </Link>
-          </Button>
-        </nav>
+    <SubpageHeader title="Dashboard Amministratore" description="Prenotazioni, biciclette, utenti e regole di BiciElis." width="max-w-6xl">
+        <div className="mt-3 flex flex-wrap gap-2">
+          <DeskBooking />
+          <nav aria-label="Altre sezioni" className="flex flex-wrap gap-2">
+            <Button asChild variant="outline" size="sm">
+              <Link href="/admin/statistiche">
+                <BarChart3Icon aria-hidden="true" />
+                Statistiche
+              </Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link href="/doc">
+                <FileTextIcon aria-hidden="true" />
+                Report giornalieri
+              </Link>
+            </Button>
+          </nav>
+        </div>
     </SubpageHeader>
   );
 }
@@ -109,6 +114,7 @@ export function AdminPage() {
             <TabsTrigger value={'prenotazioni' satisfies AdminTab}>Prenotazioni</TabsTrigger>
             <TabsTrigger value={'biciclette' satisfies AdminTab}>Biciclette</TabsTrigger>
             <TabsTrigger value={'utenti' satisfies AdminTab}>Utenti</TabsTrigger>
+            <TabsTrigger value={'regole' satisfies AdminTab}>Regole</TabsTrigger>
           </TabsList>
           <TabsContent value="prenotazioni">
             <BookingsTab />
@@ -118,6 +124,9 @@ export function AdminPage() {
           </TabsContent>
           <TabsContent value="utenti">
             <UsersTab />
+          </TabsContent>
+          <TabsContent value="regole">
+            <RulesTab />
           </TabsContent>
         </Tabs>
       </main>

@@ -18,6 +18,7 @@ import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
@@ -140,7 +141,7 @@ function AddBike() {
   );
 }
 
-/** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike. */
+/** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike; planned maintenance (issue 20). */
 export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
   const bikes = useAdminBikes();
   const rows = bikes.isError ? [] : (bikes.data ?? []);
@@ -198,7 +199,10 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
                   </TableCell>
                   <TableCell className="tabular-nums">{formatDateTime(bike.updatedAt)}</TableCell>
                   <TableCell>
-                    <EditBike bike={bike} />
+                    <div className="flex gap-2">
+                      <EditBike bike={bike} />
+                      <PlanMaintenance bike={bike} />
+                    </div>
                   </TableCell>
                 </TableRow>
               );
@@ -206,6 +210,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
           )}
         </TableBody>
       </ScrollTable>
+      <MaintenanceList />
     </div>
   );
 }

@@ -16,18 +16,33 @@ import {
   type AdminUserUpdate,
   type ImportResidentsResponse,
 } from '../../../shared/schemas/admin';
-import type { BikeStato } from '../../../shared/schemas/booking';
+import type { BikeStato, BookingDto } from '../../../shared/schemas/booking';
+import type {
+  AdminBookingRequest,
+  ClosureDto,
+  ClosureOutcomeDto,
+  ClosureRequest,
+  MaintenanceDto,
+  MaintenanceOutcomeDto,
+  MaintenanceRequest,
+  RulesDto,
+  RulesUpdate,
+} from '../../../shared/schemas/rules';
 import { toast } from '../../components/ui/use-toast';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { serverMessage } from '../auth/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
+import { closureToast, maintenanceSummary, userName } from './rules-model';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
 
 /** Every admin query starts with this key: one invalidation refreshes lists and summary. */
 const ADMIN_KEY = ['admin'] as const;
 const SUMMARY_KEY = [...ADMIN_KEY, 'summary'] as const;
+const RULES_KEY = [...ADMIN_KEY, 'regole'] as const;
+/** GET /api/regole, the user's view of the rules (dashboard/queries.ts reads it). */
+const PUBLIC_RULES_KEY = ['/api/regole'] as const;
 
 /** Spec §8: a list that fails to load is logged and shown empty (the screen offers a retry). */
 function logged<T>(what: string, load: () => Promise<T>): () => Promise<T> {
@@ -102,6 +117,8 @@ function useRefreshAdmin() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ADMIN_KEY }),
       queryClient.invalidateQueries({ queryKey: ['/api/biciclette'] }),
+      // The rules as a user's booking form reads them (the admin may open their own dashboard).
+      queryClient.invalidateQueries({ queryKey: PUBLIC_RULES_KEY }),
     ]);
 }
 
@@ -218,6 +235,157 @@ export function useDeleteUser() {
       });
     },
     onError: failure("Impossibile eliminare l'utente"),
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The service's rules (issue 20)
+
+export function useRules() {
+  return useQuery<RulesDto>({
+    queryKey: RULES_KEY,
+    queryFn: logged('le regole', () => apiRequest<RulesDto>('GET', '/api/admin/regole')),
+    ...adminListQueryOptions,
+  });
+}
+
+/** PUT /api/admin/regole. A refusal (400 with `fields`) is told by the form, next to the fields. */
+export function useSaveRules() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (rules: RulesUpdate) => apiRequest<RulesDto>('PUT', '/api/admin/regole', rules),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(RULES_KEY, saved);
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ['/api/config'] })]);
+      toast({ title: 'Regole salvate', description: 'Valgono da subito per ogni nuova prenotazione.' });
+    },
+    onError: failure('Impossibile salvare le regole'),
+  });
+}
+
+export function useClosures() {
+  return useQuery<ClosureDto[]>({
+    queryKey: [...ADMIN_KEY, 'chiusure'],
+    queryFn: logged('le chiusure', () => apiRequest<ClosureDto[]>('GET', '/api/admin/chiusure')),
+    ...adminListQueryOptions,
+  });
+}
+
+/** POST /api/admin/chiusure/anteprima: the bookings a closure would cancel; nothing changes. */
+export function useClosurePreview() {
+  return useMutation({
+    mutationFn: (closure: ClosureRequest) => apiRequest<ClosureOutcomeDto>('POST', '/api/admin/chiusure/anteprima', closure),
+    onError: failure('Impossibile verificare la chiusura'),
+  });
+}
+
+export function useCreateClosure() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (closure: ClosureRequest) => apiRequest<ClosureOutcomeDto>('POST', '/api/admin/chiusure', closure),
+    onSuccess: async (outcome) => {
+      await refresh();
+      toast(closureToast(outcome));
+    },
+    onError: failure('Impossibile aggiungere la chiusura'),
+  });
+}
+
+export function useDeleteClosure() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<ClosureDto>('DELETE', `/api/admin/chiusure/${id}`),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Chiusura eliminata', description: 'Quei giorni tornano prenotabili.' });
+    },
+    onError: failure('Impossibile eliminare la chiusura'),
+  });
+}
+
+export function useMaintenances() {
+  return useQuery<MaintenanceDto[]>({
+    queryKey: [...ADMIN_KEY, 'manutenzioni'],
+    queryFn: logged('le manutenzioni programmate', () => apiRequest<MaintenanceDto[]>('GET', '/api/admin/manutenzioni')),
+    ...adminListQueryOptions,
+  });
+}
+
+/** POST …/manutenzioni/anteprima: which bookings would move, which would be cancelled; nothing changes. */
+export function useMaintenancePreview() {
+  return useMutation({
+    mutationFn: ({ biciId, request }: { biciId: number; request: MaintenanceRequest }) =>
+      apiRequest<MaintenanceOutcomeDto>('POST', `/api/admin/biciclette/${biciId}/manutenzioni/anteprima`, request),
+    onError: failure('Impossibile verificare la manutenzione'),
+  });
+}
+
+export function useCreateMaintenance() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: ({ biciId, request }: { biciId: number; request: MaintenanceRequest }) =>
+      apiRequest<MaintenanceOutcomeDto>('POST', `/api/admin/biciclette/${biciId}/manutenzioni`, request),
+    onSuccess: async (outcome) => {
+      await refresh();
+      toast({ title: 'Manutenzione pianificata', description: maintenanceSummary(outcome) });
+    },
+    onError: failure('Impossibile pianificare la manutenzione'),
+  });
+}
+
+export function useDeleteMaintenance() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<MaintenanceDto>('DELETE', `/api/admin/manutenzioni/${id}`),
+    onSuccess: async (m) => {
+      await refresh();
+      toast({ title: 'Manutenzione annullata', description: `La bici ${m.biciNumero} torna prenotabile in quel periodo.` });
+    },
+    onError: failure('Impossibile annullare la manutenzione'),
+  });
+}
+
+/** The desk's user search: at most 10 matches by name, email or sigla; nothing asked for an empty text. */
+export function useUserSearch(q: string) {
+  const url = listUrl('/api/admin/users', { q, pageSize: 10 });
+  return useQuery<Page<AdminUserDto>>({
+    queryKey: [...ADMIN_KEY, 'users', 'ricerca', q],
+    queryFn: logged('gli utenti', () => apiGetPage<AdminUserDto>(url, TOTAL_COUNT_HEADER)),
+    enabled: q !== '',
+    placeholderData: keepPreviousData,
+    ...adminListQueryOptions,
+  });
+}
+
+/** POST /api/admin/prenotazioni: a booking made at the desk for `user` (fair-use limits overridden). */
+export function useAdminCreateBooking() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: ({ request }: { request: AdminBookingRequest; user: AdminUserDto }) =>
+      apiRequest<BookingDto>('POST', '/api/admin/prenotazioni', request),
+    onSuccess: async (booking, { user }) => {
+      await refresh();
+      toast({
+        title: 'Prenotazione creata',
+        description:
+          `Bici ${booking.biciNumero} per ${userName(user)}, ${booking.orarioInizio}–${booking.orarioFine}.` +
+          (booking.paymentStatus === 'pending' ? " L'utente riceve via email il link per pagare." : " L'utente riceve una email di conferma."),
+      });
+    },
+    onError: failure('Impossibile creare la prenotazione'),
+  });
+}
+
+export function useLiftSuspension() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<AdminUserDto>('POST', `/api/admin/users/${id}/revoca-sospensione`),
+    onSuccess: async (user) => {
+      await refresh();
+      toast({ title: 'Sospensione revocata', description: `${userName(user)} può di nuovo prenotare.` });
+    },
+    onError: failure('Impossibile revocare la sospensione'),
   });
 }
 

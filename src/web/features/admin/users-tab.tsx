@@ -1,4 +1,4 @@
-import { PencilIcon, Trash2Icon, UploadIcon } from 'lucide-react';
+import { PencilIcon, Trash2Icon, UndoDotIcon, UploadIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type MouseEvent } from 'react';
 import type { Ruolo } from '../../../shared/api-types';
 import type { AdminUserDto } from '../../../shared/schemas/admin';
@@ -29,9 +29,9 @@ import {
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { formatDay } from './admin-model';
+import { formatDateTime, formatDay } from './admin-model';
 import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useUpdateUser } from './queries';
+import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useLiftSuspension, useUpdateUser } from './queries';
 
 function ImportResidents() {
   const [open, setOpen] = useState(false);
@@ -204,6 +204,26 @@ function DeleteUser({ user }: { user: AdminUserDto }) {
   );
 }
 
+/** `Revoca sospensione`: a user suspended after repeated no-shows may book again (issue 20; audited). */
+function LiftSuspension({ user }: { user: AdminUserDto }) {
+  const lift = useLiftSuspension();
+  const name = `${user.nome} ${user.cognome}`.trim();
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button variant="outline" size="sm" aria-label={`Revoca sospensione di ${name}`}>
+          <UndoDotIcon aria-hidden="true" />
+          Revoca sospensione
+        </Button>
+      }
+      title={`Revocare la sospensione di ${name}?`}
+      description={`L'account di ${name} è sospeso fino al ${formatDateTime(user.sospesoFino ?? '')} per i mancati ritiri. Revocando la sospensione può prenotare subito, e i mancati ritiri di prima non contano più.`}
+      confirmLabel="Revoca"
+      onConfirm={() => lift.mutateAsync(user.id)}
+    />
+  );
+}
+
 /** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
 export function UsersTab() {
   const [search, setSearch] = useState('');
@@ -260,6 +280,11 @@ export function UsersTab() {
                       Disattivato
                     </Badge>
                   )}
+                  {u.sospesoFino ? (
+                    <Badge variant="warning" className="mt-1 flex">
+                      Sospeso fino al {formatDateTime(u.sospesoFino)}
+                    </Badge>
+                  ) : null}
                 </TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell>
@@ -270,6 +295,7 @@ export function UsersTab() {
                 <TableCell className="tabular-nums">{formatDay(u.createdAt)}</TableCell>
                 <TableCell>
                   <div className="flex gap-2">
+                    {u.sospesoFino ? <LiftSuspension user={u} /> : null}
                     <EditUser user={u} />
                     <DeleteUser user={u} />
                   </div>

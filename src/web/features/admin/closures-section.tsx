@@ -1,0 +1,210 @@
+import { CalendarXIcon, RotateCwIcon, Trash2Icon } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { serverFieldErrors } from '../auth/api-errors';
+import { AffectedBookings } from './affected-bookings';
+import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
+import { closurePeriod, closureRange, plural, validateClosure, type ClosureField } from './rules-model';
+import { FieldError, RulesCard } from './rules-parts';
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function DeleteClosure({ closure }: { closure: ClosureDto }) {
+  const remove = useDeleteClosure();
+  const range = closureRange(closure);
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Elimina la chiusura ${range}`}>
+          <Trash2Icon aria-hidden="true" />
+          Elimina
+        </Button>
+      }
+      title="Eliminare la chiusura?"
+      description={`${capitalized(closurePeriod(closure))} (${closure.motivo}) si potrà di nuovo prenotare. Le prenotazioni già annullate non tornano.`}
+      onConfirm={() => remove.mutateAsync(closure.id)}
+    />
+  );
+}
+
+function ClosureList() {
+  const closures = useClosures();
+  if (closures.isPending) return <Spinner label="Caricamento delle chiusure..." showLabel className="py-2" />;
+  if (closures.isError || !closures.data) {
+    return (
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare le chiusure.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void closures.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  }
+  if (closures.data.length === 0) {
+    return <p className="rounded-lg border border-dashed px-3 py-4 text-center text-sm text-muted-foreground">Nessuna chiusura programmata</p>;
+  }
+  return (
+    <ul aria-label="Chiusure programmate" className="grid gap-2">
+      {closures.data.map((c) => (
+        <li key={c.id} className="flex flex-col gap-2 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
+          <div className="grid min-w-0 gap-0.5">
+            <p className="font-medium tabular-nums">{closureRange(c)}</p>
+            <p className="text-sm break-words text-muted-foreground">{c.motivo}</p>
+          </div>
+          <DeleteClosure closure={c} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
+
+/**
+ * `Aggiungi chiusura` asks the server first which bookings the closure would cancel: none,
+ * and it is added at once; some, and a dialog says how many and whose before confirming.
+ */
+function AddClosure() {
+  const [values, setValues] = useState<ClosureRequest>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<ClosureField, string>>>({});
+  const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
+  const preview = useClosurePreview();
+  const create = useCreateClosure();
+  const ids = useId();
+  const id = (field: ClosureField) => `${ids}-${field}`;
+  const busy = preview.isPending || create.isPending;
+
+  function set(field: ClosureField, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  }
+
+  function refused(error: unknown) {
+    const fields = serverFieldErrors(error);
+    setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
+  }
+
+  function add(request: ClosureRequest) {
+    return create.mutateAsync(request).then(
+      () => {
+        setValues(EMPTY);
+        setPending(null);
+      },
+      (error: unknown) => {
+        setPending(null);
+        refused(error);
+      },
+    );
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const checked = validateClosure(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      const first = (['dal', 'al', 'motivo'] as const).find((f) => checked.errors[f]);
+      if (first) document.getElementById(id(first))?.focus();
+      return;
+    }
+    setErrors({});
+    preview.mutateAsync(checked.request).then((outcome) => {
+      if (outcome.cancellate.length === 0) void add(checked.request);
+      else setPending({ request: checked.request, outcome });
+    }, refused);
+  }
+
+  const n = pending?.outcome.cancellate.length ?? 0;
+  const paid = pending?.outcome.cancellate.filter((b) => b.pagata).length ?? 0;
+
+  return (
+    <>
+      <form noValidate onSubmit={submit} aria-busy={busy} aria-labelledby={`${ids}-title`} className="grid gap-3 border-t pt-4">
+        <h3 id={`${ids}-title`} className="font-semibold">
+          Nuova chiusura
+        </h3>
+        <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
+          {(['dal', 'al'] as const).map((field) => (
+            <div key={field} className="grid content-start gap-1.5">
+              <Label htmlFor={id(field)}>{field === 'dal' ? 'Dal' : 'Al'}</Label>
+              <Input
+                id={id(field)}
+                type="date"
+                value={values[field]}
+                min={field === 'al' && values.dal ? values.dal : undefined}
+                onChange={(e) => set(field, e.target.value)}
+                aria-invalid={errors[field] ? true : undefined}
+                aria-describedby={errors[field] ? `${id(field)}-error` : undefined}
+              />
+              <FieldError id={id(field)} message={errors[field]} />
+            </div>
+          ))}
+          <div className="grid content-start gap-1.5">
+            <Label htmlFor={id('motivo')}>Motivo</Label>
+            <Input
+              id={id('motivo')}
+              value={values.motivo}
+              maxLength={200}
+              placeholder="Es. Chiusura natalizia"
+              onChange={(e) => set('motivo', e.target.value)}
+              aria-invalid={errors.motivo ? true : undefined}
+              aria-describedby={errors.motivo ? `${id('motivo')}-error` : undefined}
+            />
+            <FieldError id={id('motivo')} message={errors.motivo} />
+          </div>
+        </div>
+        <p className="text-sm text-muted-foreground">
+          Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.
+        </p>
+        <Button type="submit" disabled={busy} className="w-full sm:w-auto sm:justify-self-end">
+          <ButtonIcon pending={busy} icon={<CalendarXIcon aria-hidden="true" />} />
+          Aggiungi chiusura
+        </Button>
+      </form>
+
+      <Dialog open={pending !== null} onOpenChange={(open) => !open && !create.isPending && setPending(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Confermare la chiusura?</DialogTitle>
+            <DialogDescription>
+              {pending
+                ? `${capitalized(closurePeriod(pending.request))} (${pending.request.motivo.trim()}) vengono annullate ${plural(n, 'prenotazione', 'prenotazioni')}` +
+                  (paid > 0 ? `, ${plural(paid, 'pagata', 'pagate')} e quindi ${paid === 1 ? 'rimborsata' : 'rimborsate'}` : '') +
+                  ". Ogni utente riceve un'email con il motivo."
+                : null}
+            </DialogDescription>
+          </DialogHeader>
+          {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
+              Annulla
+            </Button>
+            <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
+              <ButtonIcon pending={create.isPending} />
+              Conferma chiusura
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+/** The closures: date ranges with a reason when nothing can be booked (issue 20). */
+export function ClosuresSection() {
+  return (
+    <RulesCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
+      <ClosureList />
+      <AddClosure />
+    </RulesCard>
+  );
+}

@@ -1,0 +1,268 @@
+import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, RotateCwIcon, XIcon } from 'lucide-react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { AdminBikeDto } from '../../../shared/schemas/admin';
+import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '../../../shared/schemas/rules';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { usePublicConfig } from '../../lib/public-config';
+import { serverFieldErrors } from '../auth/api-errors';
+import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
+import { AffectedBookings } from './affected-bookings';
+import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
+import { FieldError } from './rules-parts';
+import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance, type MaintenanceField } from './rules-model';
+
+type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
+
+/**
+ * `Pianifica manutenzione` for one bike: the period and the reason, then (`Continua`) what it
+ * will do to the bike's bookings in it (moved to another free bike, or cancelled and refunded),
+ * then `Conferma`.
+ */
+export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState<MaintenanceRequest>({ dal: '', al: '', motivo: '' });
+  const [errors, setErrors] = useState<Partial<Record<MaintenanceField, string>>>({});
+  const [step, setStep] = useState<Step>({ kind: 'form' });
+  const preview = useMaintenancePreview();
+  const create = useCreateMaintenance();
+  const config = usePublicConfig();
+  const ids = useId();
+  const id = (field: MaintenanceField) => `${ids}-${field}`;
+  const busy = preview.isPending || create.isPending;
+  // The step's content takes the focus when it comes (its button is gone): the preview is read out, the form's first field is ready.
+  const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
+  const focusFirstField = useCallback((form: HTMLFormElement | null) => form?.querySelector('input')?.focus(), []);
+
+  function set(field: MaintenanceField, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  }
+
+  function refused(error: unknown) {
+    const fields = serverFieldErrors(error);
+    setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
+    setStep({ kind: 'form' });
+  }
+
+  function next(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const checked = validateMaintenance(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      const first = (['dal', 'al', 'motivo'] as const).find((f) => checked.errors[f]);
+      if (first) document.getElementById(id(first))?.focus();
+      return;
+    }
+    setErrors({});
+    preview.mutateAsync({ biciId: bike.id, request: checked.request }).then(
+      (outcome) => setStep({ kind: 'preview', request: checked.request, outcome }),
+      refused,
+    );
+  }
+
+  function confirm() {
+    if (step.kind !== 'preview' || create.isPending) return;
+    create.mutateAsync({ biciId: bike.id, request: step.request }).then(() => setOpen(false), refused);
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (busy) return;
+        if (next) {
+          setValues(defaultMaintenance(new Date(), config.data?.timeZone ?? FALLBACK_TIME_ZONE));
+          setErrors({});
+          setStep({ kind: 'form' });
+        }
+        setOpen(next);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`Pianifica manutenzione della bici ${bike.numero}`}>
+          <CalendarClockIcon aria-hidden="true" />
+          Pianifica manutenzione
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Pianifica manutenzione · bici {bike.numero}</DialogTitle>
+          <DialogDescription>
+            {step.kind === 'form'
+              ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
+              : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`}
+          </DialogDescription>
+        </DialogHeader>
+        {step.kind === 'form' ? (
+          <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={next} aria-busy={busy} className="grid gap-4">
+            <div className="grid gap-4 sm:grid-cols-2">
+              {(['dal', 'al'] as const).map((field) => (
+                <div key={field} className="grid content-start gap-1.5">
+                  <Label htmlFor={id(field)}>{field === 'dal' ? 'Dal' : 'Al'}</Label>
+                  <Input
+                    id={id(field)}
+                    type="datetime-local"
+                    value={values[field]}
+                    min={field === 'al' && values.dal ? values.dal : undefined}
+                    onChange={(e) => set(field, e.target.value)}
+                    aria-invalid={errors[field] ? true : undefined}
+                    aria-describedby={errors[field] ? `${id(field)}-error` : undefined}
+                  />
+                  <FieldError id={id(field)} message={errors[field]} />
+                </div>
+              ))}
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor={id('motivo')}>Motivo</Label>
+              <Input
+                id={id('motivo')}
+                value={values.motivo}
+                maxLength={200}
+                placeholder="Es. Revisione freni"
+                onChange={(e) => set('motivo', e.target.value)}
+                aria-invalid={errors.motivo ? true : undefined}
+                aria-describedby={errors.motivo ? `${id('motivo')}-error` : undefined}
+              />
+              <FieldError id={id('motivo')} message={errors.motivo} />
+            </div>
+          </form>
+        ) : (
+          <div ref={focusOnMount} tabIndex={-1} className="grid gap-4 focus-visible:outline-none">
+            <p className="font-medium">{maintenanceSummary(step.outcome)}</p>
+            {step.outcome.spostate.length > 0 ? (
+              <section aria-labelledby={`${ids}-moved`} className="grid gap-2">
+                <h3 id={`${ids}-moved`} className="font-semibold">
+                  Spostate su un&apos;altra bici ({step.outcome.spostate.length})
+                </h3>
+                <AffectedBookings bookings={step.outcome.spostate} label="Prenotazioni spostate" moved />
+              </section>
+            ) : null}
+            {step.outcome.cancellate.length > 0 ? (
+              <section aria-labelledby={`${ids}-cancelled`} className="grid gap-2">
+                <h3 id={`${ids}-cancelled`} className="font-semibold">
+                  Annullate, nessuna bici libera ({step.outcome.cancellate.length})
+                </h3>
+                <AffectedBookings bookings={step.outcome.cancellate} label="Prenotazioni annullate" />
+              </section>
+            ) : null}
+            {step.outcome.spostate.length + step.outcome.cancellate.length > 0 ? (
+              <p className="text-sm text-muted-foreground">Ogni utente coinvolto riceve un&apos;email.</p>
+            ) : null}
+          </div>
+        )}
+        <DialogFooter>
+          {step.kind === 'form' ? (
+            <>
+              <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
+                Annulla
+              </Button>
+              <Button type="submit" form={`${ids}-form`} disabled={busy}>
+                <ButtonIcon pending={preview.isPending} />
+                Continua
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
+                <ArrowLeftIcon aria-hidden="true" />
+                Indietro
+              </Button>
+              <Button onClick={confirm} disabled={busy}>
+                <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
+                Conferma
+              </Button>
+            </>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CancelMaintenance({ maintenance }: { maintenance: MaintenanceDto }) {
+  const remove = useDeleteMaintenance();
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button variant="outline" size="sm" aria-label={`Annulla la manutenzione della bici ${maintenance.biciNumero} dal ${formatLocalDateTime(maintenance.dal)}`}>
+          <XIcon aria-hidden="true" />
+          Annulla
+        </Button>
+      }
+      title={`Annullare la manutenzione della bici ${maintenance.biciNumero}?`}
+      description={`Dal ${formatLocalDateTime(maintenance.dal)} al ${formatLocalDateTime(maintenance.al)} la bici torna prenotabile. Le prenotazioni già spostate o annullate restano come sono.`}
+      confirmLabel="Annulla manutenzione"
+      cancelLabel="Indietro"
+      onConfirm={() => remove.mutateAsync(maintenance.id)}
+    />
+  );
+}
+
+/** `Manutenzioni programmate`: the periods in course and to come, each cancellable. */
+export function MaintenanceList() {
+  const list = useMaintenances();
+  let body;
+  if (list.isPending) body = <Spinner label="Caricamento delle manutenzioni..." showLabel className="py-2" />;
+  else if (list.isError || !list.data) {
+    body = (
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare le manutenzioni programmate.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  } else if (list.data.length === 0) {
+    body = (
+      <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">
+        Nessuna manutenzione programmata
+      </p>
+    );
+  } else {
+    body = (
+      <ul className="grid gap-2">
+        {list.data.map((m) => (
+          <li key={m.id} className="flex flex-col gap-2 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
+            <div className="grid min-w-0 gap-1 text-sm">
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 className="text-base font-semibold">Bici {m.biciNumero}</h3>
+                {m.inCorso ? <Badge variant="danger">In corso</Badge> : <Badge variant="info">Programmata</Badge>}
+              </div>
+              <p className="tabular-nums">
+                Dal {formatLocalDateTime(m.dal)} al {formatLocalDateTime(m.al)}
+              </p>
+              <p className="break-words text-muted-foreground">{m.motivo}</p>
+            </div>
+            <CancelMaintenance maintenance={m} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <section aria-labelledby="manutenzioni-title" className="grid gap-3">
+      <h2 id="manutenzioni-title" className="text-xl font-semibold">
+        Manutenzioni programmate
+      </h2>
+      {body}
+    </section>
+  );
+}

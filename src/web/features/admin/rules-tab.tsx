@@ -1,0 +1,346 @@
+import { RotateCwIcon, SaveIcon } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { RulesDto } from '../../../shared/schemas/rules';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { Switch } from '../../components/ui/switch';
+import { cn } from '../../lib/utils';
+import { serverFieldErrors } from '../auth/api-errors';
+import { formatDateTime } from './admin-model';
+import { ClosuresSection } from './closures-section';
+import { FieldError, RulesCard } from './rules-parts';
+import {
+  DEFAULT_SUSPENSION,
+  firstErrorField,
+  formToRules,
+  generalErrors,
+  LIMITS,
+  rulesFieldId,
+  rulesToForm,
+  WEEKDAYS,
+  type DayForm,
+  type LimitKey,
+  type RulesForm,
+  type RulesFormErrors,
+  type SuspensionForm,
+} from './rules-model';
+import { useRules, useSaveRules } from './queries';
+
+function DayRow({
+  index,
+  day,
+  errors,
+  onChange,
+}: {
+  index: number;
+  day: DayForm;
+  errors: RulesFormErrors;
+  onChange: (day: DayForm) => void;
+}) {
+  const name = WEEKDAYS[index]!;
+  const lower = name.toLowerCase();
+  const closedId = rulesFieldId(`orari.${index}.chiuso`);
+  const time = (which: 'apertura' | 'chiusura') => {
+    const key = `orari.${index}.${which}`;
+    const id = rulesFieldId(key);
+    const error = errors[key];
+    return (
+      <div className="grid content-start gap-1.5">
+        <Label htmlFor={id}>
+          {which === 'apertura' ? 'Apertura' : 'Chiusura'}
+          <span className="sr-only"> {lower}</span>
+        </Label>
+        <Input
+          id={id}
+          type="time"
+          value={day[which]}
+          disabled={day.chiuso}
+          onChange={(e) => onChange({ ...day, [which]: e.target.value })}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <FieldError id={id} message={error} />
+      </div>
+    );
+  };
+  return (
+    <li className="grid gap-3 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[7rem_7rem_1fr_1fr] sm:items-start">
+      <p className="font-medium sm:pt-2.5">{name}</p>
+      <div className="flex items-center gap-3 sm:pt-2.5">
+        <Switch id={closedId} checked={day.chiuso} onChange={(e) => onChange({ ...day, chiuso: e.target.checked })} />
+        <Label htmlFor={closedId}>
+          Chiuso<span className="sr-only"> {lower}</span>
+        </Label>
+      </div>
+      <div className={cn('col-span-full grid grid-cols-2 gap-3 sm:col-span-2', day.chiuso && 'opacity-60')}>
+        {time('apertura')}
+        {time('chiusura')}
+      </div>
+    </li>
+  );
+}
+
+function LimitRow({
+  limit,
+  value,
+  error,
+  onChange,
+}: {
+  limit: (typeof LIMITS)[number];
+  value: RulesForm['limiti'][LimitKey];
+  error: string | undefined;
+  onChange: (value: RulesForm['limiti'][LimitKey]) => void;
+}) {
+  const id = rulesFieldId(limit.key);
+  const labelId = `${id}-label`;
+  const switchId = `${id}-attivo`;
+  const hintId = `${id}-hint`;
+  return (
+    <li className="grid gap-2 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[1fr_9rem] sm:items-center sm:gap-x-4">
+      <div className="flex items-center gap-3">
+        <Switch
+          id={switchId}
+          checked={value.attivo}
+          onChange={(e) => onChange({ ...value, attivo: e.target.checked })}
+          aria-describedby={hintId}
+        />
+        <Label htmlFor={switchId} id={labelId} className="leading-snug">
+          {limit.label}
+        </Label>
+      </div>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={limit.max}
+        step={1}
+        value={value.valore}
+        disabled={!value.attivo}
+        onChange={(e) => onChange({ ...value, valore: e.target.value })}
+        aria-labelledby={labelId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, error ? `${id}-error` : null].filter(Boolean).join(' ')}
+        className="sm:justify-self-end"
+      />
+      <p id={hintId} className="text-sm text-muted-foreground sm:col-span-2">
+        {value.attivo ? `Da 1 a ${limit.max}.` : `Disattivato: ${limit.off.charAt(0).toLowerCase()}${limit.off.slice(1)}`}
+      </p>
+      <div className="sm:col-span-2">
+        <FieldError id={id} message={error} />
+      </div>
+    </li>
+  );
+}
+
+const SUSPENSION_FIELDS: { key: keyof Omit<SuspensionForm, 'attiva'>; label: string; max: number }[] = [
+  { key: 'soglia', label: 'Mancati ritiri', max: 20 },
+  { key: 'finestraGiorni', label: 'In quanti giorni', max: 365 },
+  { key: 'giorni', label: 'Giorni di sospensione', max: 365 },
+];
+
+function SuspensionFields({
+  value,
+  errors,
+  onChange,
+}: {
+  value: SuspensionForm;
+  errors: RulesFormErrors;
+  onChange: (value: SuspensionForm) => void;
+}) {
+  const switchId = rulesFieldId('sospensione.attiva');
+  return (
+    <div className="grid gap-4">
+      <div className="flex items-center gap-3">
+        <Switch id={switchId} checked={value.attiva} onChange={(e) => onChange({ ...value, attiva: e.target.checked })} />
+        <Label htmlFor={switchId} className="leading-snug">
+          Sospendi chi non ritira la bicicletta più volte
+        </Label>
+      </div>
+      <div className={cn('grid gap-3 sm:grid-cols-3', !value.attiva && 'opacity-60')}>
+        {SUSPENSION_FIELDS.map(({ key, label, max }) => {
+          const field = `sospensione.${key}`;
+          const id = rulesFieldId(field);
+          const error = errors[field];
+          return (
+            <div key={key} className="grid content-start gap-1.5">
+              <Label htmlFor={id}>{label}</Label>
+              <Input
+                id={id}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={max}
+                step={1}
+                value={value[key]}
+                disabled={!value.attiva}
+                onChange={(e) => onChange({ ...value, [key]: e.target.value })}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-error` : undefined}
+              />
+              <FieldError id={id} message={error} />
+            </div>
+          );
+        })}
+      </div>
+      <p className="text-sm text-muted-foreground" aria-live="polite">
+        {value.attiva
+          ? `Dopo ${value.soglia || DEFAULT_SUSPENSION.soglia} mancati ritiri in ${value.finestraGiorni || DEFAULT_SUSPENSION.finestraGiorni} giorni l'utente non può prenotare per ${value.giorni || DEFAULT_SUSPENSION.giorni} giorni. Puoi revocare una sospensione dalla scheda Utenti.`
+          : 'Disattivata: i mancati ritiri non impediscono di prenotare.'}
+      </p>
+    </div>
+  );
+}
+
+function RulesEditor({ rules }: { rules: RulesDto }) {
+  const [form, setForm] = useState<RulesForm>(() => rulesToForm(rules));
+  const [errors, setErrors] = useState<RulesFormErrors>({});
+  const save = useSaveRules();
+  const statusId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+
+  function clear(...keys: string[]) {
+    if (keys.some((k) => errors[k] !== undefined)) {
+      setErrors((current) => Object.fromEntries(Object.entries(current).filter(([k]) => !keys.includes(k))));
+    }
+  }
+
+  function setDay(index: number, day: DayForm) {
+    setForm((f) => ({ ...f, orari: f.orari.map((d, i) => (i === index ? day : d)) }));
+    clear(`orari.${index}.apertura`, `orari.${index}.chiusura`, `orari.${index}`);
+  }
+
+  function focus(key: string) {
+    formRef.current?.querySelector<HTMLElement>(`#${rulesFieldId(key)}`)?.focus();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (save.isPending) return;
+    const result = formToRules(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      focus(result.first);
+      return;
+    }
+    setErrors({});
+    save.mutateAsync(result.rules).then(
+      (saved) => setForm(rulesToForm(saved)),
+      (error: unknown) => {
+        const fields = serverFieldErrors(error);
+        if (Object.keys(fields).length > 0) {
+          setErrors(fields);
+          focus(firstErrorField(fields));
+        }
+      },
+    );
+  }
+
+  const general = generalErrors(errors);
+  const errorCount = Object.keys(errors).length;
+
+  return (
+    <form ref={formRef} noValidate onSubmit={submit} aria-busy={save.isPending} className="grid gap-4">
+      <RulesCard
+        id="regole-orari"
+        title="Orari di apertura"
+        description="Una prenotazione deve iniziare e finire entro gli orari del suo giorno."
+      >
+        <ul className="grid gap-3">
+          {form.orari.map((day, i) => (
+            <DayRow key={WEEKDAYS[i]} index={i} day={day} errors={errors} onChange={(d) => setDay(i, d)} />
+          ))}
+        </ul>
+      </RulesCard>
+
+      <RulesCard
+        id="regole-limiti"
+        title="Limiti"
+        description="Ogni limite si può disattivare. Le prenotazioni fatte dagli amministratori non rispettano i limiti, ma gli orari e le chiusure sì."
+      >
+        <ul className="grid gap-3">
+          {LIMITS.map((limit) => (
+            <LimitRow
+              key={limit.key}
+              limit={limit}
+              value={form.limiti[limit.key]}
+              error={errors[limit.key]}
+              onChange={(value) => {
+                setForm((f) => ({ ...f, limiti: { ...f.limiti, [limit.key]: value } }));
+                clear(limit.key);
+              }}
+            />
+          ))}
+        </ul>
+      </RulesCard>
+
+      <RulesCard
+        id="regole-sospensione"
+        title="Sospensione per mancati ritiri"
+        description="Chi prenota e non ritira la bicicletta toglie il posto agli altri."
+      >
+        <SuspensionFields
+          value={form.sospensione}
+          errors={errors}
+          onChange={(value) => {
+            setForm((f) => ({ ...f, sospensione: value }));
+            clear('sospensione.soglia', 'sospensione.finestraGiorni', 'sospensione.giorni', 'sospensione');
+          }}
+        />
+      </RulesCard>
+
+      <div className="grid gap-3 sm:flex sm:items-center sm:justify-between">
+        <div id={statusId} aria-live="polite" className="grid gap-1 text-sm">
+          {errorCount > 0 ? (
+            <p className="font-medium text-destructive">
+              {errorCount === 1 ? 'Correggi il campo segnato per salvare.' : `Correggi i ${errorCount} campi segnati per salvare.`}
+            </p>
+          ) : null}
+          {general.map((message) => (
+            <p key={message} className="font-medium text-destructive">
+              {message}
+            </p>
+          ))}
+          <p className="text-muted-foreground">
+            {rules.updatedBy
+              ? `Ultima modifica: ${formatDateTime(rules.updatedAt)}, ${rules.updatedBy}`
+              : 'Valori iniziali: nessun amministratore li ha ancora modificati.'}
+          </p>
+        </div>
+        <Button type="submit" disabled={save.isPending} className="w-full sm:w-auto">
+          <ButtonIcon pending={save.isPending} icon={<SaveIcon aria-hidden="true" />} />
+          Salva regole
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** /admin?tab=regole (issue 20): hours, limits, the no-show suspension; then the closures. */
+export function RulesTab() {
+  const rules = useRules();
+  let editor: ReactNode;
+  if (rules.isPending) editor = <Spinner label="Caricamento delle regole..." showLabel className="py-4" />;
+  else if (rules.isError || !rules.data) {
+    editor = (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare le regole.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void rules.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  } else editor = <RulesEditor rules={rules.data} />;
+
+  return (
+    <div className="grid gap-6">
+      {editor}
+      <ClosuresSection />
+    </div>
+  );
+}
