@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reports, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -39,6 +39,10 @@ interface Fixtures {
   clientSecret: string;
   checkoutId: string;
   reportId: number;
+  closureId: number;
+  maintenanceId: number;
+  /** An active user with no booking, for the desk's booking. */
+  deskUserId: number;
   sigla: string;
   /** The owner's calendar-feed token. */
   calendarToken: string;
@@ -63,6 +67,19 @@ const OWNER_ONLY = { anonymous: 401, user: 200, other: 404, admin: 404 };
 const ADMIN_ONLY = { anonymous: 401, user: 403, other: 403, admin: 200 };
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 const WEBHOOK_EVENT = JSON.stringify({ id: 'evt_matrix_1', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1' } } });
+
+const RULES = {
+  orari: Array.from({ length: 7 }, () => ({ apertura: '07:00', chiusura: '23:00' })),
+  durataMassimaMinuti: 240,
+  prenotazioniSettimanaliMax: 5,
+  preavvisoMinimoMinuti: null,
+  orizzonteGiorni: 30,
+  attesaPagamentoMinuti: 30,
+  mancatoRitiroMinuti: 30,
+  sospensione: { soglia: 3, finestraGiorni: 30, giorni: 7 },
+};
+const CLOSURE = { dal: '2026-12-24', al: '2026-12-26', motivo: 'Chiusura natalizia' };
+const MAINTENANCE = { dal: '2026-12-01T08:00', al: '2026-12-01T12:00', motivo: 'Revisione' };
 
 const MATRIX: Record<string, Row> = {
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: PUBLIC },
@@ -154,6 +171,32 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/danni/:id/risolta': { request: (f) => ({ url: `/api/admin/danni/${f.damageId}/risolta` }), expect: ADMIN_ONLY },
   'GET /api/admin/ritardi': { request: () => ({ url: '/api/admin/ritardi' }), expect: ADMIN_ONLY },
   'POST /api/admin/prenotazioni/:id/rilascia': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/rilascia` }), expect: ADMIN_ONLY },
+  // The service's rules (issue 20).
+  'GET /api/regole': { request: () => ({ url: '/api/regole' }), expect: LOGGED_IN },
+  'GET /api/admin/regole': { request: () => ({ url: '/api/admin/regole' }), expect: ADMIN_ONLY },
+  'PUT /api/admin/regole': { request: () => ({ url: '/api/admin/regole', payload: RULES }), expect: ADMIN_ONLY },
+  'GET /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure' }), expect: ADMIN_ONLY },
+  'POST /api/admin/chiusure/anteprima': { request: () => ({ url: '/api/admin/chiusure/anteprima', payload: CLOSURE }), expect: ADMIN_ONLY },
+  'POST /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure', payload: CLOSURE }), expect: { ...ADMIN_ONLY, admin: 201 } },
+  'DELETE /api/admin/chiusure/:id': { request: (f) => ({ url: `/api/admin/chiusure/${f.closureId}` }), expect: ADMIN_ONLY },
+  'GET /api/admin/manutenzioni': { request: () => ({ url: '/api/admin/manutenzioni' }), expect: ADMIN_ONLY },
+  'POST /api/admin/biciclette/:id/manutenzioni/anteprima': {
+    request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}/manutenzioni/anteprima`, payload: MAINTENANCE }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/admin/biciclette/:id/manutenzioni': {
+    request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}/manutenzioni`, payload: MAINTENANCE }),
+    expect: { ...ADMIN_ONLY, admin: 201 },
+  },
+  'DELETE /api/admin/manutenzioni/:id': { request: (f) => ({ url: `/api/admin/manutenzioni/${f.maintenanceId}` }), expect: ADMIN_ONLY },
+  'POST /api/admin/prenotazioni': {
+    request: (f) => ({
+      url: '/api/admin/prenotazioni',
+      payload: { userId: f.deskUserId, dataPrenotazione: '2026-11-23', orarioInizio: '10:00', orarioFine: '12:00', destinazione: null, biciId: f.freeBikeId },
+    }),
+    expect: { ...ADMIN_ONLY, admin: 201 },
+  },
+  'POST /api/admin/users/:id/revoca-sospensione': { request: (f) => ({ url: `/api/admin/users/${f.targetId}/revoca-sospensione` }), expect: ADMIN_ONLY },
   'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
   // The profile page (decision 022): each user's own profile, so every logged-in user may.
@@ -226,6 +269,11 @@ async function fixtures(): Promise<Fixtures> {
     .insert(reports)
     .values({ fileName: 'Report_BiciElis_2026-11-20.pdf', reportDate: '2026-11-20', pdf: Buffer.from('%PDF-1.4\n%%EOF\n'), fileSize: 15 })
     .returning({ id: reports.id });
+  const [closure] = await db.insert(chiusure).values({ dal: '2027-01-10', al: '2027-01-11', motivo: 'Inventario' }).returning({ id: chiusure.id });
+  const [maintenance] = await db
+    .insert(manutenzioni)
+    .values({ biciId: freeBikeId, inizio: new Date('2026-12-05T08:00:00Z'), fine: new Date('2026-12-05T10:00:00Z'), motivo: 'Freni' })
+    .returning({ id: manutenzioni.id });
   const provider = ctx.app.deps.payments as SimulatedProvider;
   const secret = await provider.signingSecret();
   const calendarToken = await rotateCalendarToken({ db, clock: ctx.clock, pushPublicKey: async () => null }, owner.id);
@@ -248,6 +296,9 @@ async function fixtures(): Promise<Fixtures> {
     clientSecret: intent.clientSecret,
     checkoutId,
     reportId: report!.id,
+    closureId: closure!.id,
+    maintenanceId: maintenance!.id,
+    deskUserId: (await person(ctx)).id,
     sigla: resident.sigla,
     calendarToken,
     webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chiusure, manutenzioni } from '../../src/server/db/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';
@@ -14,7 +15,7 @@ import { createUser } from '../helpers/factories.js';
  */
 let ctx: TestContext & { routes: RouteEntry[] };
 let cookies: { admin: string; owner: string; external: string };
-let ids: { booking: number; externalBooking: number; user: number; bike: number };
+let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number };
 
 type Role = keyof typeof cookies;
 interface IdRoute {
@@ -23,6 +24,8 @@ interface IdRoute {
   id: () => number;
   payload?: object;
 }
+
+const MAINTENANCE = { dal: '2026-12-01T08:00', al: '2026-12-01T12:00', motivo: 'Revisione' };
 
 /** Routes whose path parameter is an integer id. */
 const ID_ROUTES: Record<string, IdRoute> = {
@@ -42,6 +45,11 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'DELETE /api/admin/users/:id': { role: 'admin', id: () => ids.user },
   'PUT /api/admin/biciclette/:id': { role: 'admin', id: () => ids.bike, payload: { stato: 'fuori_servizio' } },
   'POST /api/admin/danni/:id/risolta': { role: 'admin', id: () => 1 },
+  'DELETE /api/admin/chiusure/:id': { role: 'admin', id: () => ids.closure },
+  'DELETE /api/admin/manutenzioni/:id': { role: 'admin', id: () => ids.maintenance },
+  'POST /api/admin/biciclette/:id/manutenzioni': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
+  'POST /api/admin/biciclette/:id/manutenzioni/anteprima': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
+  'POST /api/admin/users/:id/revoca-sospensione': { role: 'admin', id: () => ids.user },
 };
 
 /** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
@@ -88,6 +96,13 @@ beforeAll(async () => {
     externalBooking: await bookThroughApi(ctx.app, { id: external.id, cookie: cookies.external }, otherBike),
     user: target.id,
     bike,
+    closure: (await db.insert(chiusure).values({ dal: '2027-01-10', al: '2027-01-11', motivo: 'Inventario' }).returning({ id: chiusure.id }))[0]!.id,
+    maintenance: (
+      await db
+        .insert(manutenzioni)
+        .values({ biciId: otherBike, inizio: new Date('2026-12-05T08:00:00Z'), fine: new Date('2026-12-05T10:00:00Z'), motivo: 'Freni' })
+        .returning({ id: manutenzioni.id })
+    )[0]!.id,
   };
 });
 afterAll(async () => ctx?.close());
