@@ -26,7 +26,9 @@ async function appServer(url: string): Promise<FastifyInstance> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1' });
   const database = connectDatabase(url);
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
+  const { RULES_CHANNEL, rulesCacheFor } = await import('../../src/server/modules/rules/store.js');
+  // As main.ts wires it: the sessions and the service's rules kept in memory, told of changes.
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db) }, createLogger('warn'));
   await listener.ready;
   const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
   app.addHook('onClose', async () => {

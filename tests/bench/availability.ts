@@ -167,6 +167,22 @@ export function printTable(rows: Row[]) {
   }
 }
 
+/** The rules of scenario (c): see benchAvailability. */
+async function setBenchRules(database: Database, today: string) {
+  const hours = JSON.stringify(Array.from({ length: 7 }, () => ({ apertura: '06:00', chiusura: '23:59' })));
+  await database.db.execute(sql`
+    update regole set orari = ${hours}::jsonb, durata_massima_minuti = 300, prenotazioni_settimanali_max = 10,
+                      sospensione_soglia = 3, sospensione_finestra_giorni = 30, sospensione_giorni = 7 where id = 1`);
+  await database.db.execute(sql`
+    insert into chiusure (dal, al, motivo) values
+      (${addDays(today, HORIZON + 5)}::date, ${addDays(today, HORIZON + 9)}::date, 'Chiusura di prova'),
+      (${addDays(today, HORIZON + 20)}::date, ${addDays(today, HORIZON + 20)}::date, 'Festa del collegio')`);
+  await database.db.execute(sql`
+    insert into manutenzioni (bici_id, inizio, fine, motivo)
+    select g, (${today}::date + (2 + g * 3) + time '08:00') at time zone ${TZ}, (${today}::date + (2 + g * 3) + time '18:00') at time zone ${TZ}, 'Revisione'
+      from generate_series(1, 3) g`);
+}
+
 export async function benchAvailability(): Promise<boolean> {
   const bench = await benchDatabase();
   const { database } = bench;
@@ -247,6 +263,45 @@ export async function benchAvailability(): Promise<boolean> {
       );
     }
 
+    // Issue 20: the same windows with the service's rules set — opening hours every day
+    // (06:00–23:59, so every window stays valid), 2 closures (after the windows' days, so each
+    // answer is still a 200 and every request checks them) and 3 planned maintenances inside
+    // the horizon (bikes 1–3, which the answers leave out inside their periods).
+    if (process.env.BENCH_SKIP_RULES !== '1') {
+      await setBenchRules(database, today);
+      const server2 = await startBenchServer({ BENCH_MODE: 'app', DATABASE_URL: bench.url });
+      try {
+        for (const [i, w] of windows.slice(0, 40).entries()) {
+          const res = await fetch(`${server2.base}/api/biciclette/available`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie: cookies[i]!, origin: server2.base },
+            body: JSON.stringify(w),
+          });
+          const free = ((await res.json()) as { id: number }[]).map((b) => b.id).sort((a, b) => a - b);
+          const expected = await database.db.execute<{ id: number }>(sql`
+            select b.id from biciclette b
+             where not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato = 'attiva'
+                                 and p.inizio < (${w.dataPrenotazione}::date + ${w.orarioFine}::time) at time zone ${TZ}
+                                 and p.fine > (${w.dataPrenotazione}::date + ${w.orarioInizio}::time) at time zone ${TZ})
+               and not exists (select 1 from manutenzioni m where m.bici_id = b.id
+                                 and m.inizio < (${w.dataPrenotazione}::date + ${w.orarioFine}::time) at time zone ${TZ}
+                                 and m.fine > (${w.dataPrenotazione}::date + ${w.orarioInizio}::time) at time zone ${TZ})
+             order by b.id`);
+          if (res.status !== 200 || JSON.stringify(free) !== JSON.stringify(expected.rows.map((r) => r.id))) {
+            throw new Error(`wrong answer with rules for ${JSON.stringify(w)}: ${res.status}`);
+          }
+        }
+      } finally {
+        await server2.stop();
+      }
+      rows.push({ scenario: '(c) app, the same 2,000 windows, rules set (hours, 2 closures, 3 maintenances)', runs: [] });
+      for (let round = 0; round < rounds; round++) {
+        const c = await runApp({ ...options, bodies, cookies });
+        rows[3]!.runs.push({ ...c, ratio: c.requestsPerSec / rows[2]!.runs[round]!.requestsPerSec });
+        console.log(`      round ${round + 1} with rules: (c) ${fmt(c.requestsPerSec)} req/s; p99 ${c.p99Ms} ms`);
+      }
+    }
+
     console.log(
       `\n## Availability: POST /api/biciclette/available — ${BIKES} bikes, ${fmt(future)} future active bookings, ${fmt(HISTORY)} past; ` +
         `${fmt(WINDOWS)} windows, ${SESSIONS} sessions, ${CONNECTIONS} clients, ${SECONDS} s, accept-encoding gzip, br; median of ${rounds} rounds`,
@@ -261,11 +316,22 @@ export async function benchAvailability(): Promise<boolean> {
     const okP99 = p99 < 25;
     const okErrors = rows.every((row) => row.runs.every((r) => r.errors === 0 && r.non2xx === 0));
     const okRss = rss < 200;
+    let okRules = true;
+    if (rows[3]) {
+      const withRules = median(rows[3].runs.map((r) => r.requestsPerSec));
+      const without = median(a.map((r) => r.requestsPerSec));
+      const p99Rules = median(rows[3].runs.map((r) => r.p99Ms));
+      okRules = withRules >= 0.9 * without && rows[3].runs.every((r) => r.errors === 0 && r.non2xx === 0);
+      console.log(
+        `${okRules ? 'PASS' : 'FAIL'}  (c) with rules: ${fmt(withRules)} req/s, ${fmt((withRules / without) * 100, 1)} % of (a) ` +
+          `(target ≥ 90 %), p99 ${p99Rules} ms against ${p99} ms`,
+      );
+    }
     console.log(`\n${okRatio ? 'PASS' : 'FAIL'}  (a) throughput: ${fmt(ratio * 100, 1)} % of bare (target ≥ 25 %)`);
     console.log(`${okP99 ? 'PASS' : 'FAIL'}  (a) p99: ${p99} ms (target < 25 ms)`);
     console.log(`${okErrors ? 'PASS' : 'FAIL'}  every answer 200, no errors`);
     console.log(`${okRss ? 'PASS' : 'FAIL'}  server RSS under load: ${fmt(rss)} MB (target < 200 MB)`);
-    if (process.env.BENCH_SKIP_GROWTH === '1') return okRatio && okP99 && okErrors && okRss;
+    if (process.env.BENCH_SKIP_GROWTH === '1') return okRatio && okP99 && okErrors && okRss && okRules;
 
     console.log('\n## Availability: growth with the number of bookings (query + life-cycle probe, 500 sequential calls)');
     const body = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
@@ -299,7 +365,7 @@ export async function benchAvailability(): Promise<boolean> {
     );
     console.log('      EXPLAIN ANALYZE of the availability query at 1,000,000 past bookings:');
     for (const row of plan.rows as { 'QUERY PLAN': string }[]) console.log(`        ${row['QUERY PLAN']}`);
-    return okRatio && okP99 && okErrors && okRss && okGrowth;
+    return okRatio && okP99 && okErrors && okRss && okRules && okGrowth;
   } finally {
     await bench.close();
   }

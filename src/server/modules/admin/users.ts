@@ -72,7 +72,7 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
         .returning(sessionUserColumns);
       if (!next.attiva) await endAllSessionsOfUser(tx, id);
       const rules = await loadRules(tx);
-      const suspension = await suspensionOf(tx, id, rules, now, deps.config.timeZone);
+      const suspension = await suspensionOf(tx, id, rules, now);
       const after: AdminUserDto = { ...toPublicUser(row!), sospesoFino: suspension?.fino ?? null };
       await writeAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: toPublicUser(target), after }, now);
       return after;

@@ -1,6 +1,5 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';

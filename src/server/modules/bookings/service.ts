@@ -320,7 +320,7 @@ export async function createBooking(
       const rules = await loadRules(tx);
       const { inizio, fine } = checkWindow(rules, input, { now: clockNow, timeZone: deps.config.timeZone, limits });
       if (limits) {
-        const suspension = await suspensionOf(tx, user.id, rules, clockNow, deps.config.timeZone);
+        const suspension = await suspensionOf(tx, user.id, rules, clockNow);
         if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
         const max = rules.prenotazioniSettimanaliMax;
         if (max !== null && (await fullestWeek(tx, user.id, input.dataPrenotazione)) >= max) {

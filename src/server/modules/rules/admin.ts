@@ -92,7 +92,7 @@ export async function publicRules(deps: { db: AdminDeps['db']; clock: AdminDeps[
     orizzonteGiorni: rules.orizzonteGiorni,
     prenotazioniSettimanaliMax: rules.prenotazioniSettimanaliMax,
     chiusure: rules.chiusure.filter((c) => c.al >= today).map(({ dal, al, motivo }) => ({ dal, al, motivo })),
-    sospensione: await suspensionOf(deps.db, userId, rules, now, deps.config.timeZone),
+    sospensione: await suspensionOf(deps.db, userId, rules, now),
   };
 }
 
@@ -444,7 +444,7 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
   if (!user || !user.attiva) throw notFound('Utente non trovato o non attivo', 'USER_NOT_FOUND');
   const now = deps.clock.now();
   const rules = await currentRules(deps.db);
-  const suspension = await suspensionOf(deps.db, user.id, rules, now, deps.config.timeZone);
+  const suspension = await suspensionOf(deps.db, user.id, rules, now);
   const booking = await createBooking(
     deps,
     { id: user.id, isResidente: user.isResidente },
@@ -488,7 +488,7 @@ export async function liftSuspension(deps: AdminDeps, actor: Actor, id: number):
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
     const rules = await loadRules(tx);
-    const before = await suspensionOf(tx, id, rules, now, deps.config.timeZone);
+    const before = await suspensionOf(tx, id, rules, now);
     const [row] = await tx
       .update(users)
       .set({ sospensioneRevocataAt: now, updatedAt: now })

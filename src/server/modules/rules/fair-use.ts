@@ -42,7 +42,7 @@ export function suspendedUntilSql(userAlias: SQL, rules: Pick<Rules, 'sospension
 }
 
 /** The suspension of one user in force at `now`, with the sentence the dashboard shows. */
-export async function suspensionOf(db: Executor, userId: number, rules: Pick<Rules, 'sospensione'>, now: Date, timeZone: string): Promise<SuspensionDto | null> {
+export async function suspensionOf(db: Executor, userId: number, rules: Pick<Rules, 'sospensione'>, now: Date): Promise<SuspensionDto | null> {
   if (!rules.sospensione) return null;
   const { rows } = await db.execute<{ fino: Date | string | null }>(sql`
     select ${suspendedUntilSql(sql`u`, rules, now)} as fino from users u where u.id = ${userId}`);
