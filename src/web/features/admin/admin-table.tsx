@@ -9,7 +9,8 @@ import { pageCount } from './admin-model';
 
 /**
  * A table in a box that scrolls sideways on a phone: a labelled, focusable region, so a
- * keyboard user can scroll it too.
+ * keyboard user can scroll it too. Positioned, so that what is absolutely placed inside (an
+ * `sr-only` header) scrolls with it instead of widening the page.
  */
 export function ScrollTable({ label, className, ...props }: ComponentProps<'table'> & { label: string }) {
   return (
@@ -18,7 +19,7 @@ export function ScrollTable({ label, className, ...props }: ComponentProps<'tabl
       aria-label={label}
       tabIndex={0}
       data-slot="table-container"
-      className="w-full overflow-x-auto rounded-xl border bg-card shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+      className="relative w-full overflow-x-auto rounded-xl border bg-card shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
     >
       <table data-slot="table" className={cn('w-full text-sm', className)} {...props} />
     </div>

@@ -7,11 +7,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
-import { serverFieldErrors } from '../auth/api-errors';
+import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { AffectedBookings } from './affected-bookings';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
-import { closurePeriod, closureRange, plural, validateClosure, type ClosureField } from './rules-model';
-import { FieldError, RulesCard } from './rules-parts';
+import { closurePeriod, closurePreviewText, closureRange, validateClosure, type ClosureField } from './rules-model';
+import { InlineError, FieldError, RulesCard } from './rules-parts';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -21,7 +21,12 @@ function DeleteClosure({ closure }: { closure: ClosureDto }) {
   return (
     <ConfirmDeleteDialog
       trigger={
-        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Elimina la chiusura ${range}`}>
+        <Button
+          variant="outline"
+          size="sm"
+          className="self-start text-destructive hover:text-destructive sm:self-auto"
+          aria-label={`Elimina la chiusura ${range}`}
+        >
           <Trash2Icon aria-hidden="true" />
           Elimina
         </Button>
@@ -77,6 +82,7 @@ function AddClosure() {
   const [values, setValues] = useState<ClosureRequest>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<ClosureField, string>>>({});
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
   const ids = useId();
@@ -91,6 +97,7 @@ function AddClosure() {
   function refused(error: unknown) {
     const fields = serverFieldErrors(error);
     setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
+    setFailure(serverMessage(error) ?? 'Impossibile aggiungere la chiusura');
   }
 
   function add(request: ClosureRequest) {
@@ -117,6 +124,7 @@ function AddClosure() {
       return;
     }
     setErrors({});
+    setFailure(null);
     preview.mutateAsync(checked.request).then((outcome) => {
       if (outcome.cancellate.length === 0) void add(checked.request);
       else setPending({ request: checked.request, outcome });
@@ -165,6 +173,7 @@ function AddClosure() {
         <p className="text-sm text-muted-foreground">
           Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.
         </p>
+        <InlineError message={failure} />
         <Button type="submit" disabled={busy} className="w-full sm:w-auto sm:justify-self-end">
           <ButtonIcon pending={busy} icon={<CalendarXIcon aria-hidden="true" />} />
           Aggiungi chiusura
@@ -176,11 +185,7 @@ function AddClosure() {
           <DialogHeader>
             <DialogTitle>Confermare la chiusura?</DialogTitle>
             <DialogDescription>
-              {pending
-                ? `${capitalized(closurePeriod(pending.request))} (${pending.request.motivo.trim()}) vengono annullate ${plural(n, 'prenotazione', 'prenotazioni')}` +
-                  (paid > 0 ? `, ${plural(paid, 'pagata', 'pagate')} e quindi ${paid === 1 ? 'rimborsata' : 'rimborsate'}` : '') +
-                  ". Ogni utente riceve un'email con il motivo."
-                : null}
+              {pending ? closurePreviewText(pending.request, n, paid) : null}
             </DialogDescription>
           </DialogHeader>
           {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}

@@ -18,14 +18,14 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
-import { serverMessage } from '../auth/api-errors';
+import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { BikePicker } from '../dashboard/bike-picker';
 import { dayHoursText, dayStatus, ruleErrors, type FormRules } from '../dashboard/booking-rules';
 import { availabilityWindow } from '../dashboard/booking-validation';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { useAvailableBikes } from '../dashboard/queries';
 import { useAdminCreateBooking, useClosures, useDebounced, useRules, useUserSearch } from './queries';
-import { FieldError } from './rules-parts';
+import { FieldError, InlineError } from './rules-parts';
 import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
 
 type Field = 'userId' | 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId';
@@ -131,6 +131,7 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
   const [values, setValues] = useState<Values>(() => ({ ...deskDefaultWindow(openedAt, timeZone), destinazione: '', biciId: null }));
   const [user, setUser] = useState<AdminUserDto | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const rulesQuery = useRules();
   const closures = useClosures();
@@ -195,7 +196,12 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
       return;
     }
     setErrors({});
-    create.mutateAsync({ request: parsed.data, user }).then(onDone, () => undefined);
+    setFailure(null);
+    create.mutateAsync({ request: parsed.data, user }).then(onDone, (error: unknown) => {
+      setFailure(serverMessage(error) ?? 'Impossibile creare la prenotazione');
+      const fields = serverFieldErrors(error);
+      setErrors(Object.fromEntries(Object.entries(fields).filter(([key]) => (FIELD_ORDER as string[]).includes(key))));
+    });
   }
 
   const loadError = available.error ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili') : null;
@@ -281,6 +287,8 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
         La prenotazione rispetta orari, chiusure e manutenzioni ma non i limiti d&apos;uso né una sospensione (la deroga resta
         nel registro). L&apos;utente riceve un&apos;email; un esterno paga con il link che trova nell&apos;email.
       </p>
+
+      <InlineError message={failure} />
 
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone} disabled={create.isPending}>

@@ -18,11 +18,11 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
-import { serverFieldErrors } from '../auth/api-errors';
+import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
-import { FieldError } from './rules-parts';
+import { InlineError, FieldError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance, type MaintenanceField } from './rules-model';
 
 type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
@@ -37,6 +37,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   const [values, setValues] = useState<MaintenanceRequest>({ dal: '', al: '', motivo: '' });
   const [errors, setErrors] = useState<Partial<Record<MaintenanceField, string>>>({});
   const [step, setStep] = useState<Step>({ kind: 'form' });
+  const [failure, setFailure] = useState<string | null>(null);
   const preview = useMaintenancePreview();
   const create = useCreateMaintenance();
   const config = usePublicConfig();
@@ -55,6 +56,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   function refused(error: unknown) {
     const fields = serverFieldErrors(error);
     setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
+    setFailure(serverMessage(error) ?? 'Impossibile pianificare la manutenzione');
     setStep({ kind: 'form' });
   }
 
@@ -69,6 +71,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
       return;
     }
     setErrors({});
+    setFailure(null);
     preview.mutateAsync({ biciId: bike.id, request: checked.request }).then(
       (outcome) => setStep({ kind: 'preview', request: checked.request, outcome }),
       refused,
@@ -77,6 +80,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
 
   function confirm() {
     if (step.kind !== 'preview' || create.isPending) return;
+    setFailure(null);
     create.mutateAsync({ biciId: bike.id, request: step.request }).then(() => setOpen(false), refused);
   }
 
@@ -88,6 +92,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         if (next) {
           setValues(defaultMaintenance(new Date(), config.data?.timeZone ?? FALLBACK_TIME_ZONE));
           setErrors({});
+          setFailure(null);
           setStep({ kind: 'form' });
         }
         setOpen(next);
@@ -108,6 +113,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
               : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`}
           </DialogDescription>
         </DialogHeader>
+        <InlineError message={failure} />
         {step.kind === 'form' ? (
           <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={next} aria-busy={busy} className="grid gap-4">
             <div className="grid gap-4 sm:grid-cols-2">

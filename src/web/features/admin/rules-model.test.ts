@@ -3,6 +3,7 @@ import type { AffectedBookingDto, RulesUpdate } from '../../../shared/schemas/ru
 import {
   affectedWhen,
   closurePeriod,
+  closurePreviewText,
   closureRange,
   closureToast,
   deskDefaultWindow,
@@ -13,6 +14,7 @@ import {
   maintenanceSummary,
   rulesFieldId,
   rulesToForm,
+  suspensionRuleText,
   userChoiceDetail,
   validateClosure,
   validateMaintenance,
@@ -86,6 +88,15 @@ describe('the rules form', () => {
     expect(rulesFieldId(result.first)).toBe('regole-orari-2-chiusura');
   });
 
+  it('says the suspension in a sentence, singular where it is one', () => {
+    const form = rulesToForm(RULES).sospensione;
+    expect(suspensionRuleText(form)).toBe('Disattivata: i mancati ritiri non impediscono di prenotare.');
+    expect(suspensionRuleText({ attiva: true, soglia: '1', finestraGiorni: '30', giorni: '1' })).toMatch(
+      /^Dopo 1 mancato ritiro in 30 giorni l'utente non può prenotare per 1 giorno\./,
+    );
+    expect(suspensionRuleText({ attiva: true, soglia: '', finestraGiorni: 'x', giorni: '7' })).toMatch(/^Dopo 3 mancati ritiri in 30 giorni/);
+  });
+
   it('ignores the hours of a closed day', () => {
     const form = rulesToForm(RULES);
     form.orari[6] = { chiuso: true, apertura: '', chiusura: '' };
@@ -121,6 +132,17 @@ describe('closures and maintenance', () => {
     const wrong = validateMaintenance({ dal: '2026-11-23T10:00', al: '2026-11-23T09:00', motivo: 'Freni' });
     expect(wrong).toEqual({ ok: false, errors: { al: 'La fine deve essere successiva all’inizio' } });
     expect(validateMaintenance({ dal: '', al: '2026-11-23T09:00', motivo: 'Freni' }).ok).toBe(false);
+  });
+
+  it('asks to confirm a closure saying how many bookings it cancels and refunds', () => {
+    const c = { dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' };
+    expect(closurePreviewText(c, 1, 0)).toBe(
+      "Dal 24/12/2026 al 06/01/2027 (Chiusura natalizia) viene annullata 1 prenotazione. Ogni utente riceve un'email con il motivo.",
+    );
+    expect(closurePreviewText({ ...c, al: c.dal }, 1, 1)).toBe(
+      "Il 24/12/2026 (Chiusura natalizia) viene annullata 1 prenotazione, già pagata: sarà rimborsata. Ogni utente riceve un'email con il motivo.",
+    );
+    expect(closurePreviewText(c, 3, 2)).toContain('vengono annullate 3 prenotazioni, di cui 2 pagate: saranno rimborsate.');
   });
 
   it('tells what a closure did and what a maintenance will do', () => {

@@ -104,6 +104,19 @@ export function rulesToForm(rules: RulesUpdate): RulesForm {
   };
 }
 
+/** The suspension in one sentence, as the form reads now (a field being typed keeps the default). */
+export function suspensionRuleText(s: SuspensionForm): string {
+  if (!s.attiva) return 'Disattivata: i mancati ritiri non impediscono di prenotare.';
+  const n = (value: string, fallback: number) => (/^\d+$/.test(value.trim()) && Number(value) > 0 ? Number(value) : fallback);
+  const soglia = n(s.soglia, DEFAULT_SUSPENSION.soglia);
+  const finestra = n(s.finestraGiorni, DEFAULT_SUSPENSION.finestraGiorni);
+  const giorni = n(s.giorni, DEFAULT_SUSPENSION.giorni);
+  return (
+    `Dopo ${plural(soglia, 'mancato ritiro', 'mancati ritiri')} in ${plural(finestra, 'giorno', 'giorni')} ` +
+    `l'utente non può prenotare per ${plural(giorni, 'giorno', 'giorni')}. Puoi revocare una sospensione dalla scheda Utenti.`
+  );
+}
+
 /** Field keys as the server names them in a 400's `fields`: `orari.0.chiusura`, `sospensione.soglia`. */
 export type RulesFormErrors = Record<string, string>;
 
@@ -206,6 +219,14 @@ export const validateClosure = (v: ClosureRequest) => check<ClosureRequest, Clos
 
 export type MaintenanceField = 'dal' | 'al' | 'motivo';
 export const validateMaintenance = (v: MaintenanceRequest) => check<MaintenanceRequest, MaintenanceField>(maintenanceRequestSchema, v);
+
+/** What the confirmation of a closure says: which days, why, how many bookings it cancels and refunds. */
+export function closurePreviewText(c: ClosureRequest, cancelled: number, paid: number): string {
+  const period = closurePeriod(c);
+  const what = cancelled === 1 ? 'viene annullata 1 prenotazione' : `vengono annullate ${cancelled} prenotazioni`;
+  const refund = paid === 0 ? '' : paid === 1 ? (cancelled === 1 ? ', già pagata: sarà rimborsata' : ', di cui 1 pagata: sarà rimborsata') : `, di cui ${paid} pagate: saranno rimborsate`;
+  return `${period.charAt(0).toUpperCase()}${period.slice(1)} (${c.motivo.trim()}) ${what}${refund}. Ogni utente riceve un'email con il motivo.`;
+}
 
 /** The toast after a closure is added: how many bookings it cancelled, how many refunded. */
 export function closureToast(outcome: ClosureOutcomeDto): { title: string; description?: string } {

@@ -22,3 +22,15 @@ export function FieldError({ id, message }: { id: string; message: string | unde
     </p>
   ) : null;
 }
+
+/**
+ * The server's refusal, told next to what was refused (the toast says it too, but in a modal
+ * dialog the toast is outside it, hidden from screen readers).
+ */
+export function InlineError({ message }: { message: string | null }) {
+  return (
+    <div role="alert" className="empty:hidden">
+      {message ? <p className="rounded-lg border border-destructive/40 bg-red-50 p-3 text-sm font-medium text-destructive">{message}</p> : null}
+    </div>
+  );
+}

@@ -12,13 +12,13 @@ import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
 import { FieldError, RulesCard } from './rules-parts';
 import {
-  DEFAULT_SUSPENSION,
   firstErrorField,
   formToRules,
   generalErrors,
   LIMITS,
   rulesFieldId,
   rulesToForm,
+  suspensionRuleText,
   WEEKDAYS,
   type DayForm,
   type LimitKey,
@@ -66,15 +66,17 @@ function DayRow({
     );
   };
   return (
-    <li className="grid gap-3 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[7rem_7rem_1fr_1fr] sm:items-start">
-      <p className="font-medium sm:pt-2.5">{name}</p>
-      <div className="flex items-center gap-3 sm:pt-2.5">
-        <Switch id={closedId} checked={day.chiuso} onChange={(e) => onChange({ ...day, chiuso: e.target.checked })} />
-        <Label htmlFor={closedId}>
-          Chiuso<span className="sr-only"> {lower}</span>
-        </Label>
+    <li className="grid gap-2 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[14rem_1fr] sm:items-start sm:gap-4">
+      <div className="flex items-center justify-between gap-3 sm:justify-start sm:pt-7">
+        <p className="font-medium sm:w-24">{name}</p>
+        <div className="flex items-center gap-3">
+          <Switch id={closedId} checked={day.chiuso} onChange={(e) => onChange({ ...day, chiuso: e.target.checked })} />
+          <Label htmlFor={closedId}>
+            Chiuso<span className="sr-only"> {lower}</span>
+          </Label>
+        </div>
       </div>
-      <div className={cn('col-span-full grid grid-cols-2 gap-3 sm:col-span-2', day.chiuso && 'opacity-60')}>
+      <div className={cn('grid grid-cols-2 gap-3', day.chiuso && 'opacity-60')}>
         {time('apertura')}
         {time('chiusura')}
       </div>
@@ -186,9 +188,7 @@ function SuspensionFields({
         })}
       </div>
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {value.attiva
-          ? `Dopo ${value.soglia || DEFAULT_SUSPENSION.soglia} mancati ritiri in ${value.finestraGiorni || DEFAULT_SUSPENSION.finestraGiorni} giorni l'utente non può prenotare per ${value.giorni || DEFAULT_SUSPENSION.giorni} giorni. Puoi revocare una sospensione dalla scheda Utenti.`
-          : 'Disattivata: i mancati ritiri non impediscono di prenotare.'}
+        {suspensionRuleText(value)}
       </p>
     </div>
   );
