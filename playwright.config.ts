@@ -50,10 +50,12 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /admin\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules)\.spec\.ts/, use: chromium },
     // The admin's changes reach every user (a bike out of service, the residents imported,
     // a sigla taken): they run after the other specs, alone on the shared server.
     { name: 'chromium-admin', testMatch: /admin\.spec\.ts/, dependencies: ['chromium'], use: chromium },
+    // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
+    { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
   ],
   webServer: {
     command: 'node tests/e2e/server.mjs',
