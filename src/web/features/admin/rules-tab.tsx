@@ -76,7 +76,7 @@ function DayRow({
           </Label>
         </div>
       </div>
-      <div className={cn('grid grid-cols-2 gap-3', day.chiuso && 'opacity-60')}>
+      <div className={cn('grid grid-cols-2 gap-3 sm:max-w-md', day.chiuso && 'opacity-60')}>
         {time('apertura')}
         {time('chiusura')}
       </div>
@@ -100,7 +100,7 @@ function LimitRow({
   const switchId = `${id}-attivo`;
   const hintId = `${id}-hint`;
   return (
-    <li className="grid gap-2 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[1fr_9rem] sm:items-center sm:gap-x-4">
+    <li className="grid gap-2 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[minmax(0,26rem)_9rem] sm:items-center sm:gap-x-4">
       <div className="flex items-center gap-3">
         <Switch
           id={switchId}
@@ -125,7 +125,6 @@ function LimitRow({
         aria-labelledby={labelId}
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, error ? `${id}-error` : null].filter(Boolean).join(' ')}
-        className="sm:justify-self-end"
       />
       <p id={hintId} className="text-sm text-muted-foreground sm:col-span-2">
         {value.attivo ? `Da 1 a ${limit.max}.` : `Disattivato: ${limit.off.charAt(0).toLowerCase()}${limit.off.slice(1)}`}
