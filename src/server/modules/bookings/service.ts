@@ -12,7 +12,8 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
 import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue, PICKUP_EARLY_MINUTES } from './lifecycle.js';
@@ -20,7 +21,7 @@ import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/check.js';
 import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
-import { currentRules, lifecycleMinutes, loadRules, type Rules } from '../rules/store.js';
+import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/store.js';
 
 export { START_GRACE_MINUTES } from '../rules/check.js';
 
@@ -304,22 +305,21 @@ export async function createBooking(
   } = {},
 ): Promise<BookingDto> {
   const limits = !opts.override && user.ruolo !== 'admin';
-  // A refusal by the rules this process knows needs no transaction.
-  await resolveWindow(deps, input, limits);
+  // The rules as this process knows them (decision 024): hours, horizon, duration, notice.
+  const { rules, inizio, fine } = await resolveWindow(deps, input, limits);
   // Bookings whose time is up must not hold a bike or count as the user's active one.
   await bringLifecycleUpToDate(deps);
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const provider = deps.config.stripe ? 'stripe' : 'simulated';
-  let created: { row: CreatedRow | undefined; window: Window };
+  await refuseEarly(deps, user.id, input.biciId, { inizio, fine });
+  let created: { row: CreatedRow | undefined; closedBy: string | null };
   try {
     created = await runTransaction(deps.db, async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
-      const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
-      if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
-      const rules = await loadRules(tx);
-      const { inizio, fine } = checkWindow(rules, input, { now: clockNow, timeZone: deps.config.timeZone, limits });
-      if (limits) {
+      if (limits && (rules.sospensione || rules.prenotazioniSettimanaliMax !== null)) {
+        // Two bookings of one user, one after the other in any process: the second counts
+        // the first (a fresh snapshot after the lock).
+        await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
         const suspension = await suspensionOf(tx, user.id, rules, clockNow);
         if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
         const max = rules.prenotazioniSettimanaliMax;
@@ -327,6 +327,10 @@ export async function createBooking(
           throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
         }
       }
+      // The bike's lock, in a statement of its own: the insert below starts after it, so it
+      // sees a closure or a maintenance committed meanwhile (each locks every bike first).
+      const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
+      if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
         select id, stato, stato_auto, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
@@ -338,7 +342,8 @@ export async function createBooking(
                'attiva', ${now}::timestamptz, ${now}::timestamptz
           from bike
          where (bike.stato in ('disponibile', 'prenotata') or (bike.stato = 'manutenzione' and bike.stato_auto))
-           -- Planned maintenance (issue 20): not inside one of the bike's periods.
+           -- Closures and planned maintenance (issue 20), as committed before the bike's lock.
+           and not exists (select 1 from chiusure c where ${input.dataPrenotazione}::date between c.dal and c.al)
            and not exists (select 1 from manutenzioni m
                             where m.bici_id = bike.id
                               and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))
@@ -357,17 +362,22 @@ export async function createBooking(
       select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
              created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
              bike.numero as "biciNumero", bike.modello as "biciModello", created.stato,
-             (select status from payment) as "paymentStatus", created.created_at as "createdAt"
+             (select status from payment) as "paymentStatus", created.created_at as "createdAt",
+             (select json_build_object('dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo)::text from chiusure c
+               where ${input.dataPrenotazione}::date between c.dal and c.al limit 1) as "closedBy"
         from bike left join created on true`);
       const inserted = result.rows[0];
       if (inserted?.id != null && opts.inTransaction) await opts.inTransaction(tx, inserted.id);
-      return { row: inserted, window: { inizio, fine } };
+      return { row: inserted, closedBy: inserted?.closedBy ?? null };
     });
   } catch (err) {
     throw mapBookingConflict(err);
   }
-  const { row, window } = created;
+  const { row, closedBy } = created;
+  const window = { inizio, fine };
   if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+  // A closure committed while this booking waited for its bike (the form's check came before it).
+  if (row.id === null && closedBy) throw badRequest(closureSentence(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
   return bookingDto(
     {
@@ -390,7 +400,23 @@ export async function createBooking(
 type CreatedRow = Pick<
   BookingDto,
   'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'stato' | 'paymentStatus'
-> & { id: number | null; createdAt: Date | string };
+> & { id: number | null; createdAt: Date | string; closedBy: string | null };
+
+/**
+ * The refusals a burst is mostly made of, found without a lock or a transaction: the user
+ * already has an active booking, or the bike is taken in the window, as committed now. Both
+ * are what the constraints would answer (a committed active booking is one either way), and
+ * a refusal here only means the request came a moment before a cancel. The constraints still
+ * decide every booking that gets past this (decision 024).
+ */
+async function refuseEarly(deps: Pick<BookingDeps, 'db'>, userId: number, biciId: number, w: Window): Promise<void> {
+  const { rows } = await deps.db.execute<{ active: boolean; taken: boolean }>(sql`
+    select exists (select 1 from ${prenotazioni} where user_id = ${userId} and stato = 'attiva') as active,
+           exists (select 1 from ${prenotazioni} p where p.bici_id = ${biciId} and p.stato = 'attiva'
+                     and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')) as taken`);
+  if (rows[0]?.active) throw conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
+  if (rows[0]?.taken) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+}
 
 function mapBookingConflict(err: unknown): unknown {
   if (err instanceof AppError) return err;
