@@ -326,7 +326,11 @@ describe('planned bike maintenance', () => {
     expect((await db().select().from(biciclette).where(eq(biciclette.id, a)))[0]).toMatchObject({ stato: 'disponibile', statoAuto: false });
 
     // Two periods of one bike never overlap.
-    const again = await call(ctx.app, admin, 'POST', `/api/admin/biciclette/${a}/manutenzioni`, { ...period, dal: `${MONDAY}T17:00`, al: `${MONDAY}T20:00` });
+    const overlapping = { ...period, dal: `${MONDAY}T17:00`, al: `${MONDAY}T20:00` };
+    expect((await call(ctx.app, admin, 'POST', `/api/admin/biciclette/${a}/manutenzioni/anteprima`, overlapping)).json()).toMatchObject({
+      code: 'MAINTENANCE_OVERLAP',
+    });
+    const again = await call(ctx.app, admin, 'POST', `/api/admin/biciclette/${a}/manutenzioni`, overlapping);
     expect(again.statusCode).toBe(409);
     expect((await auditRows(db()))[0]).toMatchObject({ action: 'maintenance.create' });
   });
@@ -369,7 +373,10 @@ describe('booking on behalf of a user (reception desk)', () => {
     expect(mailer.sent.at(-1)!.text).toContain('la reception ha prenotato per te la bici n. 01');
 
     // One active booking per user, the hours: still enforced for the desk.
-    expect((await call(ctx.app, admin, 'POST', '/api/admin/prenotazioni', { ...payload, dataPrenotazione: MONDAY })).json()).toMatchObject({ code: 'ALREADY_ACTIVE' });
+    expect((await call(ctx.app, admin, 'POST', '/api/admin/prenotazioni', { ...payload, dataPrenotazione: MONDAY })).json()).toEqual({
+      message: "L'utente ha già una prenotazione attiva",
+      code: 'ALREADY_ACTIVE',
+    });
     const other = await person(ctx);
     expect((await call(ctx.app, admin, 'POST', '/api/admin/prenotazioni', { ...payload, userId: other.id, orarioInizio: '19:00', orarioFine: '21:00' })).json()).toMatchObject({
       code: 'OUTSIDE_HOURS',

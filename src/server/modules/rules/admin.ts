@@ -18,7 +18,7 @@ import { zonedClock, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../admin/audit.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
@@ -317,6 +317,11 @@ export async function previewMaintenance(deps: AdminDeps, bikeId: number, input:
   await bringLifecycleUpToDate(deps);
   const w = maintenanceWindow(deps, input);
   await bikeNumber(deps.db, bikeId);
+  // What the confirmation would refuse (the EXCLUDE constraint), said before it.
+  const { rows: overlapping } = await deps.db.execute(sql`
+    select 1 from manutenzioni m where m.bici_id = ${bikeId}
+       and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')`);
+  if (overlapping.length > 0) throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
   const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false);
   return outcome(await planMoves(deps.db, rows, deps.clock.now()), null);
 }
@@ -471,7 +476,11 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
           now,
         ),
     },
-  );
+  ).catch((err: unknown) => {
+    // Said of the user, not of the admin who asks.
+    if (err instanceof AppError && err.code === 'ALREADY_ACTIVE') throw conflict("L'utente ha già una prenotazione attiva", 'ALREADY_ACTIVE');
+    throw err;
+  });
   deps.mailer.sendInBackground(
     deskBookingEmail(
       { ...booking, email: user.email, nome: user.nome },
