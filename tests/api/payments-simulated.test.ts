@@ -296,7 +296,7 @@ describe('its webhook signature', () => {
 
 describe('demo data', () => {
   it('the demo external account can book and pay right after start-up', async () => {
-    await seedDemo(ctx.database.db, createLogger('silent'));
+    await seedDemo(ctx.database.db, createLogger('silent'), undefined, { now: ctx.clock.now(), timeZone: 'Europe/Rome' });
     const cookie = await loginAs(ctx.app, 'esterno@bicielis.demo', 'esterno-demo-2026');
     const u = { id: 0, cookie };
     const bikes = (await get(u, '/api/biciclette')).json() as { id: number }[];

@@ -6,7 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, biciclette, residenti } from '../../src/server/db/schema.js';
-import { DEMO_ACCOUNTS, DEMO_BIKES, ensureAdmin, seedDemo } from '../../src/server/db/seed.js';
+import { DEMO_ACCOUNTS, DEMO_BIKES, DEMO_RESIDENTS, ensureAdmin, seedDemo } from '../../src/server/db/seed.js';
+import { HISTORY_EXTERNALS, HISTORY_RESIDENTS } from '../../src/server/db/seed-history.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
@@ -75,7 +76,7 @@ describe('start-up', () => {
       for (const demo of DEMO_ACCOUNTS) await login(demo.email, demo.password);
       expect(server.output()).toContain('residente@bicielis.demo');
       const codes = await fresh.db.execute(sql`select count(*)::int as n from residenti`);
-      expect(codes.rows[0]).toEqual({ n: 8 });
+      expect(codes.rows[0]).toEqual({ n: DEMO_RESIDENTS.length + HISTORY_RESIDENTS });
     } finally {
       stopGroup(server.child, 'SIGTERM');
       expect(await waitForExit(server.child)).toBe(0);
@@ -127,7 +128,8 @@ describe('start-up', () => {
       expect(created).toHaveLength(DEMO_ACCOUNTS.length);
       expect((await fresh.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
       expect(await seedDemo(fresh.db, silent, 'capo@collegio.it')).toEqual([]);
-      expect((await fresh.db.select().from(users)).length).toBe(DEMO_ACCOUNTS.length + 1);
+      // The demo accounts, the configured admin, and the people of the demo's past (issue 20).
+      expect((await fresh.db.select().from(users)).length).toBe(DEMO_ACCOUNTS.length + 1 + HISTORY_RESIDENTS + HISTORY_EXTERNALS);
     } finally {
       await fresh.drop();
     }

@@ -4,7 +4,9 @@ import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/password.js';
 import type { Db } from './client.js';
 import { biciclette, prenotazioni, residenti, users } from './schema.js';
+import { seedHistory } from './seed-history.js';
 import { runTransaction } from './transaction.js';
+import { randomBytes } from 'node:crypto';
 
 export const DEMO_BIKES: { numero: string; modello: string }[] = [
   { numero: '01', modello: 'City Bike Classic' },
@@ -63,7 +65,11 @@ export async function seedDemo(
   if ((row?.n ?? 0) > 0 || (bikes?.n ?? 0) > 0 || (codes?.n ?? 0) > 0) return [];
   // An ADMIN_EMAIL that is also a demo address keeps its configured password.
   const accounts = DEMO_ACCOUNTS.filter((a) => a.email !== configuredAdmin?.trim().toLowerCase());
-  const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
+  // The demo's past people cannot log in: one hash of a random secret serves them all.
+  const [hashes, historyHash] = await Promise.all([
+    Promise.all(accounts.map((a) => hashPassword(a.password))),
+    hashPassword(randomBytes(24).toString('base64url')),
+  ]);
   await runTransaction(db, async (tx) => {
     await tx.insert(biciclette).values(DEMO_BIKES);
     await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
@@ -83,6 +89,13 @@ export async function seedDemo(
     const resident = created.find((u) => u.email === 'ciclista@bicielis.demo');
     const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
     if (resident && bike) await tx.insert(prenotazioni).values(demoRide(resident.id, bike.id, now, timeZone));
+    // About 60 days of past rides, a closure next month, a maintenance next week (issue 20).
+    const fleet = await tx.select({ id: biciclette.id, numero: biciclette.numero }).from(biciclette).orderBy(biciclette.numero);
+    const demoUsers = created.flatMap((c) => {
+      const account = accounts.find((a) => a.email === c.email);
+      return account && account.ruolo !== 'admin' ? [{ id: c.id, residente: account.sigla !== null }] : [];
+    });
+    await seedHistory(tx, { now, timeZone, passwordHash: historyHash, demoUsers, bikes: fleet });
   });
   log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length }, 'demo data loaded');
   return accounts;
