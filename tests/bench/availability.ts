@@ -14,6 +14,7 @@
  * Then how the request's database work grows from 1,000 to 1,000,000 bookings (target:
  * < 2×), with the query plan (BENCH_SKIP_GROWTH=1 skips it).
  */
+import { seededRandom } from '../../src/server/lib/seeded-random.js';
 import { sql } from 'drizzle-orm';
 import { systemClock } from '../../src/server/clock.js';
 import type { Database } from '../../src/server/db/client.js';
@@ -32,17 +33,7 @@ const WINDOWS = 2000;
 const HORIZON = 30;
 const HISTORY = 200_000;
 
-/** A small seeded generator (mulberry32): the same data and windows at every run. */
-export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 const hhmm = (quarter: number) => `${String(Math.floor(quarter / 4)).padStart(2, '0')}:${String((quarter % 4) * 15).padStart(2, '0')}`;
 

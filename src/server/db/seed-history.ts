@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import { addDays, zonedInstant, zonedToday } from '../../shared/time.js';
+import { seededRandom } from '../lib/seeded-random.js';
 import type { Tx } from './transaction.js';
 
 /**
@@ -10,17 +11,6 @@ import type { Tx } from './transaction.js';
  * written in a few multi-row statements.
  */
 
-/** mulberry32: a small seeded generator. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const FIRST_NAMES = ['Alessandro', 'Beatrice', 'Davide', 'Francesca', 'Giorgio', 'Ilaria', 'Lorenzo', 'Martina', 'Nicola', 'Federica',
   'Riccardo', 'Silvia', 'Tommaso', 'Valentina', 'Matteo', 'Aurora', 'Gabriele', 'Noemi', 'Simone', 'Camilla', 'Stefano', 'Alice',
@@ -71,7 +61,7 @@ export async function seedHistory(
   },
 ): Promise<{ rides: number }> {
   const { now, timeZone } = opts;
-  const random = seeded(20_261_124);
+  const random = seededRandom(20_261_124);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const today = zonedToday(now, timeZone);
 

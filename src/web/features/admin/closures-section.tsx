@@ -4,14 +4,12 @@ import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../sha
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { AffectedBookings } from './affected-bookings';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
 import { closurePeriod, closurePreviewText, closureRange, validateClosure, type ClosureField } from './rules-model';
-import { InlineError, FieldError, RulesCard } from './rules-parts';
+import { CheckedField, InlineError, RulesCard } from './rules-parts';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -142,33 +140,26 @@ function AddClosure() {
         </h3>
         <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
           {(['dal', 'al'] as const).map((field) => (
-            <div key={field} className="grid content-start gap-1.5">
-              <Label htmlFor={id(field)}>{field === 'dal' ? 'Dal' : 'Al'}</Label>
-              <Input
-                id={id(field)}
-                type="date"
-                value={values[field]}
-                min={field === 'al' && values.dal ? values.dal : undefined}
-                onChange={(e) => set(field, e.target.value)}
-                aria-invalid={errors[field] ? true : undefined}
-                aria-describedby={errors[field] ? `${id(field)}-error` : undefined}
-              />
-              <FieldError id={id(field)} message={errors[field]} />
-            </div>
-          ))}
-          <div className="grid content-start gap-1.5">
-            <Label htmlFor={id('motivo')}>Motivo</Label>
-            <Input
-              id={id('motivo')}
-              value={values.motivo}
-              maxLength={200}
-              placeholder="Es. Chiusura natalizia"
-              onChange={(e) => set('motivo', e.target.value)}
-              aria-invalid={errors.motivo ? true : undefined}
-              aria-describedby={errors.motivo ? `${id('motivo')}-error` : undefined}
+            <CheckedField
+              key={field}
+              id={id(field)}
+              label={field === 'dal' ? 'Dal' : 'Al'}
+              type="date"
+              value={values[field]}
+              min={field === 'al' && values.dal ? values.dal : undefined}
+              onValue={(v) => set(field, v)}
+              error={errors[field]}
             />
-            <FieldError id={id('motivo')} message={errors.motivo} />
-          </div>
+          ))}
+          <CheckedField
+            id={id('motivo')}
+            label="Motivo"
+            value={values.motivo}
+            maxLength={200}
+            placeholder="Es. Chiusura natalizia"
+            onValue={(v) => set('motivo', v)}
+            error={errors.motivo}
+          />
         </div>
         <p className="text-sm text-muted-foreground">
           Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.

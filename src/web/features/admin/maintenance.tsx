@@ -14,15 +14,13 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
-import { InlineError, FieldError } from './rules-parts';
+import { CheckedField, InlineError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance, type MaintenanceField } from './rules-model';
 
 type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
@@ -118,34 +116,27 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
           <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={next} aria-busy={busy} className="grid gap-4">
             <div className="grid gap-4 sm:grid-cols-2">
               {(['dal', 'al'] as const).map((field) => (
-                <div key={field} className="grid content-start gap-1.5">
-                  <Label htmlFor={id(field)}>{field === 'dal' ? 'Dal' : 'Al'}</Label>
-                  <Input
-                    id={id(field)}
-                    type="datetime-local"
-                    value={values[field]}
-                    min={field === 'al' && values.dal ? values.dal : undefined}
-                    onChange={(e) => set(field, e.target.value)}
-                    aria-invalid={errors[field] ? true : undefined}
-                    aria-describedby={errors[field] ? `${id(field)}-error` : undefined}
-                  />
-                  <FieldError id={id(field)} message={errors[field]} />
-                </div>
+                <CheckedField
+                  key={field}
+                  id={id(field)}
+                  label={field === 'dal' ? 'Dal' : 'Al'}
+                  type="datetime-local"
+                  value={values[field]}
+                  min={field === 'al' && values.dal ? values.dal : undefined}
+                  onValue={(v) => set(field, v)}
+                  error={errors[field]}
+                />
               ))}
             </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor={id('motivo')}>Motivo</Label>
-              <Input
-                id={id('motivo')}
-                value={values.motivo}
-                maxLength={200}
-                placeholder="Es. Revisione freni"
-                onChange={(e) => set('motivo', e.target.value)}
-                aria-invalid={errors.motivo ? true : undefined}
-                aria-describedby={errors.motivo ? `${id('motivo')}-error` : undefined}
-              />
-              <FieldError id={id('motivo')} message={errors.motivo} />
-            </div>
+            <CheckedField
+              id={id('motivo')}
+              label="Motivo"
+              value={values.motivo}
+              maxLength={200}
+              placeholder="Es. Revisione freni"
+              onValue={(v) => set('motivo', v)}
+              error={errors.motivo}
+            />
           </form>
         ) : (
           <div ref={focusOnMount} tabIndex={-1} className="grid gap-4 focus-visible:outline-none">

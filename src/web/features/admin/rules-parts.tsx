@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
 
 /** A box with a heading: one part of the rules. */
 export function RulesCard({ title, description, children, id }: { title: string; description: ReactNode; children: ReactNode; id: string }) {
@@ -21,6 +23,32 @@ export function FieldError({ id, message }: { id: string; message: string | unde
       {message}
     </p>
   ) : null;
+}
+
+/** A labelled input with its error below it, tied by aria-describedby (the rules' forms). */
+export function CheckedField({
+  id,
+  label,
+  error,
+  onValue,
+  ...input
+}: { id: string; label: string; error: string | undefined; onValue: (value: string) => void } & Omit<
+  ComponentProps<typeof Input>,
+  'id' | 'onChange' | 'aria-invalid' | 'aria-describedby'
+>) {
+  return (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        {...input}
+        onChange={(e) => onValue(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      <FieldError id={id} message={error} />
+    </div>
+  );
 }
 
 /**
