@@ -32,8 +32,8 @@ export const MSG_ALREADY_PICKED_UP = 'Hai già ritirato la bicicletta: riconsegn
 export interface BookingDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'timeZone' | 'bookingHorizonDays' | 'paymentHoldMinutes' | 'stripe'> &
-    Partial<Pick<Config, 'noShowMinutes'>>;
+  /** The horizon, hold and no-show minutes are the service's rules now (decision 024), not configuration. */
+  config: Pick<Config, 'timeZone' | 'stripe'>;
   /** Refunds a paid booking cancelled before its start. */
   payments: PaymentProvider;
   log?: PaymentLog | undefined;
@@ -49,7 +49,10 @@ export interface BookingUser {
   ruolo?: 'admin' | 'user';
 }
 
-/** The namespace of the per-user advisory lock every booking takes first (decision 024). */
+/**
+ * The namespace of the per-user advisory lock a booking takes first when the weekly limit or
+ * the suspension is on (decision 024): a user's bookings then run one after the other.
+ */
 export const USER_BOOKING_LOCK = 4_202;
 
 /**
