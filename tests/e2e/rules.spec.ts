@@ -109,7 +109,9 @@ test.describe('the service rules', () => {
       await closures.getByLabel('Motivo').fill(`Chiusura prova ${t}`);
       await closures.getByRole('button', { name: 'Aggiungi chiusura' }).click();
       const preview = page.getByRole('dialog', { name: 'Confermare la chiusura?' });
-      await expect(preview).toContainText(`Il ${italianDate(closedDay)} (Chiusura prova ${t}) viene annullata 1 prenotazione.`);
+      // Other specs' bookings of that day may be there too (one server for the whole suite).
+      const closedSentence = `Il ${italianDate(closedDay)} \\(Chiusura prova ${t}\\) (viene annullata 1 prenotazione|vengono annullate \\d+ prenotazioni)`;
+      await expect(preview).toContainText(new RegExp(closedSentence));
       const affected = preview.getByRole('list', { name: 'Prenotazioni da annullare' });
       await expect(affected).toContainText('Marco Rossi');
       await expect(affected).toContainText(resident.email);
@@ -117,7 +119,7 @@ test.describe('the service rules', () => {
       await expect(affected).toContainText(`${italianDate(closedDay)}, 10:00–11:00`);
       await expectNoSeriousA11yViolations(page);
       await preview.getByRole('button', { name: 'Conferma chiusura' }).click();
-      await expect(notice(page, 'Chiusura aggiunta')).toContainText('1 prenotazione annullata');
+      await expect(notice(page, 'Chiusura aggiunta')).toContainText(/\d+ prenotazion[ei] annullat[ae]/);
       const listed = closures.getByRole('listitem').filter({ hasText: `Chiusura prova ${t}` });
       await expect(listed).toContainText(italianDate(closedDay));
       cleanup.push(async () => {
@@ -132,12 +134,14 @@ test.describe('the service rules', () => {
       await expect(page).toHaveURL('/admin?tab=biciclette');
       await page.getByRole('button', { name: `Pianifica manutenzione della bici ${moved.biciNumero}` }).click();
       const plan = page.getByRole('dialog', { name: `Pianifica manutenzione · bici ${moved.biciNumero}` });
-      await plan.getByLabel('Dal', { exact: true }).fill(`${maintenanceDay}T08:00`);
-      await plan.getByLabel('Al', { exact: true }).fill(`${maintenanceDay}T18:00`);
+      // The booking's own hour: other specs' bookings of that bike and day (the suite shares
+      // one server) are left out as far as they can be; the preview may still move them.
+      await plan.getByLabel('Dal', { exact: true }).fill(`${maintenanceDay}T10:00`);
+      await plan.getByLabel('Al', { exact: true }).fill(`${maintenanceDay}T11:00`);
       await plan.getByLabel('Motivo').fill(`Revisione ${t}`);
       await expectNoSeriousA11yViolations(page);
       await plan.getByRole('button', { name: 'Continua' }).click();
-      await expect(plan).toContainText('1 prenotazione spostata su un’altra bici.');
+      await expect(plan).toContainText(/\d+ prenotazion[ei] spostat[ae] su/);
       const movedList = plan.getByRole('list', { name: 'Prenotazioni spostate' });
       await expect(movedList).toContainText('Marco Rossi');
       await expect(movedList).toContainText(/spostata sulla bici n\. \d+/);
@@ -146,7 +150,7 @@ test.describe('the service rules', () => {
       await expect(notice(page, 'Manutenzione pianificata')).toBeVisible();
       const planned = page.getByRole('region', { name: 'Manutenzioni programmate' }).getByRole('listitem').filter({ hasText: `Revisione ${t}` });
       await expect(planned).toContainText(`Bici ${moved.biciNumero}`);
-      await expect(planned).toContainText(`Dal ${italianDate(maintenanceDay)} 08:00 al ${italianDate(maintenanceDay)} 18:00`);
+      await expect(planned).toContainText(`Dal ${italianDate(maintenanceDay)} 10:00 al ${italianDate(maintenanceDay)} 11:00`);
       await expect(planned).toContainText('Programmata');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await expectNoSeriousA11yViolations(page);
