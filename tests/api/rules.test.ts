@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
@@ -6,6 +7,7 @@ import { connectDatabase } from '../../src/server/db/client.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/db/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
+import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/service.js';
 import { loadRules, RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
 import type { RulesUpdate } from '../../src/shared/schemas/rules.js';
 import { createTestApp, TEST_NOW, testConfig, type TestContext } from '../helpers/app.js';
@@ -239,13 +241,54 @@ describe('fair-use limits', () => {
         ]);
         const codes = [x.statusCode, y.statusCode].sort();
         expect(codes).toEqual([201, 409]);
+        // Refused early (the other's booking already committed) or by the weekly count made
+        // after the other's commit: never let through.
         const loser = x.statusCode === 409 ? x : y;
-        expect(loser.json().code).toBe('WEEKLY_LIMIT');
+        expect(['WEEKLY_LIMIT', 'ALREADY_ACTIVE']).toContain(loser.json().code);
         expect(await db().select().from(prenotazioni).where(eq(prenotazioni.stato, 'attiva'))).toHaveLength(1);
       }
     } finally {
       await other.close();
       await second.close();
+    }
+  });
+
+  it('the weekly count waits for the user’s other booking in flight: it is counted after that one commits', async () => {
+    // A raw connection plays another process's booking of this user that has taken the
+    // user's lock and not committed yet (a completed one, so the one-active index is not
+    // what decides). The request must wait for it and count it: without the lock it would
+    // count one booking and answer 201.
+    const bike = await insertBike(db(), { numero: '01' });
+    await setRules({ prenotazioniSettimanaliMax: 2 });
+    const user = await person(ctx);
+    await insertBooking(db(), { userId: user.id, biciId: bike, date: '2026-11-19', from: '10:00', to: '11:00', stato: 'completata' });
+    const raw = new pg.Client({ connectionString: ctx.database.url });
+    await raw.connect();
+    try {
+      await raw.query('begin');
+      await raw.query('select pg_advisory_xact_lock($1, $2)', [USER_BOOKING_LOCK, user.id]);
+      await raw.query(
+        `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+         values ($1, $2, '2026-11-20', '10:00', '11:00', '2026-11-20T09:00:00Z', '2026-11-20T10:00:00Z', 'completata')`,
+        [user.id, bike],
+      );
+      let answered = false;
+      const pending = book(user, { biciId: bike }).finally(() => {
+        answered = true;
+      });
+      // The request is waiting on the lock (seen from PostgreSQL), not answered.
+      await expect
+        .poll(async () => (await db().execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n, {
+          timeout: 10_000,
+        })
+        .toBe(1);
+      expect(answered).toBe(false);
+      await raw.query('commit');
+      const res = await pending;
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('WEEKLY_LIMIT');
+    } finally {
+      await raw.end();
     }
   });
 });
@@ -405,4 +448,16 @@ describe('booking on behalf of a user (reception desk)', () => {
 it('the rules are read from the database by the transaction that books (loadRules)', async () => {
   await setRules({ durataMassimaMinuti: 45 });
   expect((await loadRules(db())).durataMassimaMinuti).toBe(45);
+});
+
+it('without its row (deleted by hand) the rules are the documented defaults, and booking goes on', async () => {
+  await db().execute(sql`delete from regole`);
+  try {
+    expect(await loadRules(db())).toMatchObject({ ...DEFAULTS, chiusure: [] });
+    const bike = await insertBike(db(), { numero: '01' });
+    expect((await book(await person(ctx), { biciId: bike })).statusCode).toBe(201);
+  } finally {
+    await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    await db().execute(sql`insert into regole (id, orari) values (1, ${JSON.stringify(DEFAULTS.orari)}::jsonb) on conflict do nothing`);
+  }
 });

@@ -28,6 +28,9 @@ export interface Rules extends RulesUpdate {
   updatedBy: string | null;
 }
 
+/** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES and NO_SHOW_MINUTES when unset (config.ts). */
+const CONFIG_DEFAULTS = { bookingHorizonDays: 30, paymentHoldMinutes: 30, noShowMinutes: 30 };
+
 const OPEN_ALL_DAY: NonNullable<DayHours> = { apertura: '00:00', chiusura: END_OF_DAY };
 
 /** The rules before an admin sets any: today's behaviour (the environment's horizon, hold and no-show). */
@@ -87,7 +90,9 @@ export async function loadRules(db: Executor): Promise<Rules> {
                        from chiusure c where c.al >= current_date - 1), '[]'::json) as chiusure
       from regole r where r.id = 1`);
   const r = rows[0];
-  if (!r) throw new Error('the rules row is missing (ensureRulesRow runs at start)');
+  // ensureRulesRow makes the row at every start; should it be gone all the same (deleted by
+  // hand), bookings go on under the environment's documented defaults rather than fail.
+  if (!r) return { ...defaultRules(CONFIG_DEFAULTS), chiusure: [], updatedAt: new Date(0), updatedBy: null };
   return {
     orari: r.orari,
     durataMassimaMinuti: r.durata_massima_minuti,
