@@ -8,7 +8,7 @@ import { Label } from '../../components/ui/label';
 import { useNoShowNotice } from '../../lib/no-show';
 import { serverMessage } from '../auth/api-errors';
 import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
-import { dayHoursText, dayStatus, fitWindow, maxDurationText, ruleErrors, type FormRules } from './booking-rules';
+import { dayHoursText, dayStatus, fitWindow, maxDurationText, ruleErrors, weeklyLimitText, type FormRules } from './booking-rules';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
   defaultBookingForm,
@@ -107,6 +107,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   const day = rules ? dayStatus(rules, dataPrenotazione) : null;
   const open = day?.kind === 'open' ? day : null;
   const longest = rules ? maxDurationText(rules) : null;
+  const weekly = rules ? weeklyLimitText(rules) : null;
   const available = useAvailableBikes(slot);
   const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
   // A bike chosen for another window, or taken meanwhile, is no longer a choice.
@@ -160,6 +161,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
 
   return (
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={create.isPending} className="grid gap-5">
+      {weekly ? <p className="text-sm text-muted-foreground">{weekly}.</p> : null}
       <div className="grid gap-4 sm:grid-cols-3">
         <Field id={id('dataPrenotazione')} label="Data" hint={day ? dayHoursText(day) : undefined} error={shown.dataPrenotazione}>
           <Input

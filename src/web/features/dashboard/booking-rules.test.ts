@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayHoursText, dayStatus, fitWindow, lastBookableDate, maxDurationText, ruleErrors, type FormRules } from './booking-rules';
+import { dayHoursText, dayStatus, fitWindow, lastBookableDate, maxDurationText, ruleErrors, weeklyLimitText, type FormRules } from './booking-rules';
 import { defaultBookingForm, suspensionText } from './dashboard-model';
 
 const TZ = 'Europe/Rome';
@@ -41,6 +41,9 @@ describe("the day's hours", () => {
   it('says the maximum duration, or nothing when it is off', () => {
     expect(maxDurationText(RULES)).toBe('Durata massima: 3 ore');
     expect(maxDurationText({ durataMassimaMinuti: 90 })).toBe('Durata massima: 1 ora e 30 minuti');
+    expect(weeklyLimitText({ prenotazioniSettimanaliMax: 3 })).toBe('Al massimo 3 prenotazioni in 7 giorni');
+    expect(weeklyLimitText({ prenotazioniSettimanaliMax: 1 })).toBe('Al massimo 1 prenotazione in 7 giorni');
+    expect(weeklyLimitText({ prenotazioniSettimanaliMax: null })).toBeNull();
     expect(maxDurationText({ durataMassimaMinuti: null })).toBeNull();
   });
 

@@ -12,7 +12,8 @@ import type { BookingFormErrors, BookingFormValues } from './dashboard-model';
  */
 
 /** What the form needs of the rules: GET /api/regole, or the admin's rules and closures. */
-export type FormRules = Pick<PublicRulesDto, 'orari' | 'chiusure' | 'durataMassimaMinuti' | 'preavvisoMinimoMinuti' | 'orizzonteGiorni'>;
+export type FormRules = Pick<PublicRulesDto, 'orari' | 'chiusure' | 'durataMassimaMinuti' | 'preavvisoMinimoMinuti' | 'orizzonteGiorni'> &
+  Partial<Pick<PublicRulesDto, 'prenotazioniSettimanaliMax'>>;
 
 export type DayStatus =
   | { kind: 'open'; apertura: string; chiusura: string }
@@ -42,6 +43,13 @@ export function dayHoursText(status: DayStatus): string {
         ? `Chiuso: ${status.motivo}`
         : `Chiuso: ${status.motivo} (dal ${italianDate(status.dal)} al ${italianDate(status.al)})`;
   }
+}
+
+/** `Al massimo 3 prenotazioni in 7 giorni`, or null when the limit is off or unknown (the server counts). */
+export function weeklyLimitText(rules: { prenotazioniSettimanaliMax?: number | null }): string | null {
+  const max = rules.prenotazioniSettimanaliMax;
+  if (max === null || max === undefined) return null;
+  return `Al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`;
 }
 
 /** `Durata massima: 3 ore`, or null when the limit is off. */

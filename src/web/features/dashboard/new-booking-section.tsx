@@ -36,7 +36,9 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
   // GET /api/regole: the form applies the rules; when they cannot be read, the server alone does.
   const rules = usePublicRules();
   const formRules =
-    rules.data && isAdmin ? { ...rules.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null } : rules.data;
+    rules.data && isAdmin
+      ? { ...rules.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null, prenotazioniSettimanaliMax: null }
+      : rules.data;
   const suspensionId = useId();
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
 
