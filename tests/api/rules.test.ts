@@ -220,7 +220,7 @@ describe('fair-use limits', () => {
     expect((await book(user, { biciId: bike, dataPrenotazione: '2026-11-24' })).statusCode).toBe(201);
   });
 
-  it('two processes booking for one user at once: one booking, and the other sees it (the weekly limit, not the active-booking index, refuses it)', async () => {
+  it('two processes booking for one user at once, five times: one booking each time, the other refused', async () => {
     const [b1, b2] = [await insertBike(db(), { numero: '01' }), await insertBike(db(), { numero: '02' })];
     await setRules({ prenotazioniSettimanaliMax: 2 });
     const second = connectDatabase(ctx.database.url, { max: 4 });
