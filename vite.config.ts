@@ -103,9 +103,7 @@ function prerenderPlugin(): Plugin {
 /** Radix and what it is built on: the dialogs, menus and toasts of every screen but the first. */
 const UI_MODULES =
   /node_modules[\\/](radix-ui|@radix-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|@floating-ui|tslib|detect-node-es)[\\/]/;
-// rules-text.ts names the weekdays of schemas/rules.ts: it goes with the schemas, or the
-// `shared` group would take zod along into the dashboard's first download.
-const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts|rules-text\.ts|schemas[\\/])/;
+const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts|schemas[\\/])/;
 
 export default defineConfig({
   root: path.join(repoRoot, 'src', 'web'),
@@ -127,7 +125,7 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 10 },
             // Before the schemas: a group takes the modules its members import too, and the
             // schemas import shared/time.ts (date-fns), which the dashboard needs without zod.
-            { name: 'shared', test: /src[\\/]shared[\\/](?!schemas[\\/]|zod-it\.ts|rules-text\.ts)/, priority: 7 },
+            { name: 'shared', test: /src[\\/]shared[\\/](?!schemas[\\/]|zod-it\.ts)/, priority: 7 },
             { name: 'schemas', test: SCHEMA_MODULES, priority: 6 },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 6 },
             { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 6 },

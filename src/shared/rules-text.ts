@@ -1,4 +1,5 @@
-import { WEEKDAYS, type DayHours } from './schemas/rules.js';
+import type { DayHours } from './schemas/rules.js';
+import { WEEKDAYS } from './weekdays.js';
 
 /** `2026-12-24` → `24/12/2026`. */
 export const italianDate = (date: string): string => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;

@@ -10,8 +10,7 @@ import { bookingRequestSchema } from './booking.js';
  * open 00:00–23:59, no closures, no limits but the environment's horizon, hold and no-show.
  */
 
-/** Monday first, as an Italian week is read: index 0 = lunedì … 6 = domenica. */
-export const WEEKDAYS = ['Lunedì', 'Martedì', 'Mercoledì', 'Giovedì', 'Venerdì', 'Sabato', 'Domenica'] as const;
+export { WEEKDAYS } from '../weekdays.js';
 
 /** The end of a day as a booking can have it (bookings lie within one day). */
 export const END_OF_DAY = '23:59';
