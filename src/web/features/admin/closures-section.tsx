@@ -1,14 +1,14 @@
 import { CalendarXIcon, RotateCwIcon, Trash2Icon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
-import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { AffectedBookings } from './affected-bookings';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
-import { closurePeriod, closurePreviewText, closureRange, validateClosure, type ClosureField } from './rules-model';
+import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
+import { usePeriodForm } from './period-form';
 import { CheckedField, InlineError, RulesCard } from './rules-parts';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -77,31 +77,16 @@ const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
  * and it is added at once; some, and a dialog says how many and whose before confirming.
  */
 function AddClosure() {
-  const [values, setValues] = useState<ClosureRequest>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<ClosureField, string>>>({});
+  const { values, errors, failure, ids, id, set, refused, checked, reset } = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
-  const ids = useId();
-  const id = (field: ClosureField) => `${ids}-${field}`;
   const busy = preview.isPending || create.isPending;
-
-  function set(field: ClosureField, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
-  function refused(error: unknown) {
-    const fields = serverFieldErrors(error);
-    setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
-    setFailure(serverMessage(error) ?? 'Impossibile aggiungere la chiusura');
-  }
 
   function add(request: ClosureRequest) {
     return create.mutateAsync(request).then(
       () => {
-        setValues(EMPTY);
+        reset();
         setPending(null);
       },
       (error: unknown) => {
@@ -114,18 +99,11 @@ function AddClosure() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const checked = validateClosure(values);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      const first = (['dal', 'al', 'motivo'] as const).find((f) => checked.errors[f]);
-      if (first) document.getElementById(id(first))?.focus();
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    preview.mutateAsync(checked.request).then((outcome) => {
-      if (outcome.cancellate.length === 0) void add(checked.request);
-      else setPending({ request: checked.request, outcome });
+    const request = checked();
+    if (!request) return;
+    preview.mutateAsync(request).then((outcome) => {
+      if (outcome.cancellate.length === 0) void add(request);
+      else setPending({ request, outcome });
     }, refused);
   }
 

@@ -1,5 +1,5 @@
 import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, RotateCwIcon, XIcon } from 'lucide-react';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { AdminBikeDto } from '../../../shared/schemas/admin';
 import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '../../../shared/schemas/rules';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
@@ -16,12 +16,12 @@ import {
 } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
-import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
 import { CheckedField, InlineError } from './rules-parts';
-import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance, type MaintenanceField } from './rules-model';
+import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance } from './rules-model';
+import { usePeriodForm } from './period-form';
 
 type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
 
@@ -32,48 +32,28 @@ type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; o
  */
 export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   const [open, setOpen] = useState(false);
-  const [values, setValues] = useState<MaintenanceRequest>({ dal: '', al: '', motivo: '' });
-  const [errors, setErrors] = useState<Partial<Record<MaintenanceField, string>>>({});
+  const form = usePeriodForm<MaintenanceRequest>({ dal: '', al: '', motivo: '' }, validateMaintenance, 'Impossibile pianificare la manutenzione');
+  const { values, errors, failure, setFailure, ids, id, set, checked, reset } = form;
   const [step, setStep] = useState<Step>({ kind: 'form' });
-  const [failure, setFailure] = useState<string | null>(null);
   const preview = useMaintenancePreview();
   const create = useCreateMaintenance();
   const config = usePublicConfig();
-  const ids = useId();
-  const id = (field: MaintenanceField) => `${ids}-${field}`;
   const busy = preview.isPending || create.isPending;
   // The step's content takes the focus when it comes (its button is gone): the preview is read out, the form's first field is ready.
   const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
   const focusFirstField = useCallback((form: HTMLFormElement | null) => form?.querySelector('input')?.focus(), []);
 
-  function set(field: MaintenanceField, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
   function refused(error: unknown) {
-    const fields = serverFieldErrors(error);
-    setErrors({ dal: fields.dal, al: fields.al, motivo: fields.motivo });
-    setFailure(serverMessage(error) ?? 'Impossibile pianificare la manutenzione');
+    form.refused(error);
     setStep({ kind: 'form' });
   }
 
   function next(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const checked = validateMaintenance(values);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      const first = (['dal', 'al', 'motivo'] as const).find((f) => checked.errors[f]);
-      if (first) document.getElementById(id(first))?.focus();
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    preview.mutateAsync({ biciId: bike.id, request: checked.request }).then(
-      (outcome) => setStep({ kind: 'preview', request: checked.request, outcome }),
-      refused,
-    );
+    const request = checked();
+    if (!request) return;
+    preview.mutateAsync({ biciId: bike.id, request }).then((outcome) => setStep({ kind: 'preview', request, outcome }), refused);
   }
 
   function confirm() {
@@ -88,9 +68,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
       onOpenChange={(next) => {
         if (busy) return;
         if (next) {
-          setValues(defaultMaintenance(new Date(), config.data?.timeZone ?? FALLBACK_TIME_ZONE));
-          setErrors({});
-          setFailure(null);
+          reset(defaultMaintenance(new Date(), config.data?.timeZone ?? FALLBACK_TIME_ZONE));
           setStep({ kind: 'form' });
         }
         setOpen(next);
