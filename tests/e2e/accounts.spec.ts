@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, holdRequests, loginViaForm, notice, test } from './fixtures';
 import { temporaryPasswordFor } from './outbox';
 
 /**
@@ -331,8 +331,7 @@ test.describe('accounts on a phone (375 × 812)', () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
 
   async function shoot(page: Page, testInfo: TestInfo, name: string) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width, `${name} scrolls sideways`).toBeLessThanOrEqual(375);
+    await expectNoSidewaysScroll(page, name);
     const path = testInfo.outputPath(`${name}.png`);
     await page.screenshot({ path, fullPage: true });
     await testInfo.attach(name, { path, contentType: 'image/png' });

@@ -43,6 +43,26 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 }
 
 /**
+ * Fails when the page scrolls sideways, naming the elements that stick out past the
+ * viewport's right edge (their tag, classes and text), so a failure says what to fix.
+ */
+export async function expectNoSidewaysScroll(page: Page, what = 'the page'): Promise<void> {
+  const { overflow, culprits } = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > width + 0.5 && found.length < 8) {
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+        found.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 80)} right=${r.right.toFixed(1)} "${text}"`);
+      }
+    }
+    return { overflow: document.documentElement.scrollWidth - width, culprits: found };
+  });
+  expect(overflow, `${what} scrolls sideways by ${overflow}px:\n${culprits.join('\n')}`).toBeLessThanOrEqual(0);
+}
+
+/**
  * Every spec imports `test` from here: each test fails if the page logged an error.
  * `consoleErrors` is available to read, e.g. to assert on it mid-test.
  */

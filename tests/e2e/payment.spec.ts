@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /**
  * Payments with the simulated provider (the e2e server has no Stripe keys): the card form on
@@ -113,7 +113,7 @@ test.describe('card payment on a phone (375 × 812)', () => {
       `/checkout/${id}`,
     );
     await expect(page.getByRole('link', { name: 'Torna alla dashboard' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: testInfo.outputPath('payment-375.png'), fullPage: true });
     await expectNoSeriousA11yViolations(page);
 
@@ -199,7 +199,7 @@ test.describe('hosted checkout', () => {
 
     // The provider's page on a phone.
     await page.setViewportSize({ width: 375, height: 812 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: testInfo.outputPath('pagamento-simulato-375.png'), fullPage: true });
     await expectNoSeriousA11yViolations(page);
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /**
  * /doc. The e2e server starts on a fresh database: its start-up catch-up (decision 016)
@@ -59,7 +59,7 @@ test('a user sees that reports are reserved to administrators (375 px)', async (
   await expect(page.getByRole('heading', { level: 1, name: 'Report di sistema' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('Accesso riservato agli amministratori');
   await expect(page.getByText('Scarica PDF')).toHaveCount(0);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSidewaysScroll(page);
   await expectNoSeriousA11yViolations(page);
 });
 

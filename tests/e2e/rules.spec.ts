@@ -3,7 +3,7 @@ import { italianDate, weekdayIndex } from '../../src/shared/rules-text.js';
 import { WEEKDAYS, type RulesDto } from '../../src/shared/schemas/rules.js';
 import { addDays, zonedInstant, zonedToday } from '../../src/shared/time.js';
 import { withE2eDatabase } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
  * The service's rules (issue 20) at 375 px, as the admins set them and the users meet them:
@@ -81,7 +81,7 @@ test.describe('the service rules', () => {
       cleanup.push(await keepRules(page));
       await expect(page.getByRole('tab', { name: 'Regole' })).toHaveAttribute('aria-selected', 'true');
       await expect(page.getByRole('heading', { name: 'Orari di apertura' })).toBeVisible();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await expectNoSidewaysScroll(page);
       await expectNoSeriousA11yViolations(page);
 
       // Hours: tomorrow's weekday 09:00–12:00 (a wrong closing time first), at most 2 hours.
@@ -152,7 +152,7 @@ test.describe('the service rules', () => {
       await expect(planned).toContainText(`Bici ${moved.biciNumero}`);
       await expect(planned).toContainText(`Dal ${italianDate(maintenanceDay)} 10:00 al ${italianDate(maintenanceDay)} 11:00`);
       await expect(planned).toContainText('Programmata');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await expectNoSidewaysScroll(page);
       await expectNoSeriousA11yViolations(page);
       cleanup.push(async () => {
         const all = (await (await page.request.get('/api/admin/manutenzioni')).json()) as { id: number; motivo: string }[];
@@ -195,7 +195,7 @@ test.describe('the service rules', () => {
       await date.fill(maintenanceDay);
       await expect(user.getByRole('radio').first()).toBeVisible();
       await expect(user.getByRole('radio', { name: new RegExp(`^Bici ${moved.biciNumero}\\b`) })).toHaveCount(0);
-      expect(await user.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await expectNoSidewaysScroll(user);
 
       // The server stays the authority: the same window, asked directly, is refused with the same words.
       const refused = await residentContext.request.post('/api/biciclette/available', {
@@ -279,7 +279,7 @@ test.describe('the service rules', () => {
       await user.goto('/dashboard');
       await expect(user.getByText(/^Non puoi prenotare fino al \d\d\/\d\d\/\d{4} alle \d\d:\d\d: 1 mancato ritiro in 30 giorni$/)).toBeVisible();
       await expect(user.getByRole('button', { name: 'Nuova prenotazione' })).toBeDisabled();
-      expect(await user.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await expectNoSidewaysScroll(user);
       await expectNoSeriousA11yViolations(user);
 
       await page.getByRole('tab', { name: 'Utenti' }).click();

@@ -1,6 +1,6 @@
 import { expect as baseExpect } from '@playwright/test';
 import { withE2eDatabase } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
 
 const admin = DEMO_ACCOUNTS.find((a) => a.ruolo === 'admin')!;
 
@@ -115,7 +115,7 @@ test.describe('statistics', () => {
     await page.getByRole('button', { name: 'Ultimi 30 giorni' }).click();
     await expect(page.getByRole('button', { name: 'Ultimi 30 giorni' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByText(/aggiornamento/)).toHaveCount(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSidewaysScroll(page);
     await page.screenshot({ path: testInfo.outputPath('statistiche-375.png'), fullPage: true });
     await page.screenshot({ path: testInfo.outputPath('statistiche-375-top.png') });
     await page.getByRole('region', { name: 'Uso per bici', exact: true }).screenshot({ path: testInfo.outputPath('statistiche-375-bici.png') });
