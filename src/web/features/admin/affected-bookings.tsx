@@ -17,7 +17,7 @@ export function AffectedBookings({ bookings, label, moved = false }: { bookings:
             {b.utente} <span className="font-normal text-muted-foreground">({b.email})</span>
           </p>
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1 tabular-nums">
-            <span>Bici {b.biciNumero}</span>
+            <span className="min-w-0 wrap-anywhere">Bici {b.biciNumero}</span>
             {moved && b.nuovaBiciNumero ? (
               <>
                 <ArrowRightIcon className="size-4" aria-hidden="true" />

@@ -218,7 +218,7 @@ export function MaintenanceList() {
           <li key={m.id} className="flex flex-col gap-2 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
             <div className="grid min-w-0 gap-1 text-sm">
               <div className="flex flex-wrap items-center gap-2">
-                <h3 className="text-base font-semibold">Bici {m.biciNumero}</h3>
+                <h3 className="min-w-0 text-base font-semibold wrap-anywhere">Bici {m.biciNumero}</h3>
                 {m.inCorso ? <Badge variant="danger">In corso</Badge> : <Badge variant="info">Programmata</Badge>}
               </div>
               <p className="tabular-nums">

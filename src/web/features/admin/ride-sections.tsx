@@ -75,7 +75,7 @@ export function OverdueRidesSection() {
             >
               <div className="grid min-w-0 gap-1 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="text-base font-semibold">
+                  <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
                     Bici {ride.biciNumero} · {ride.biciModello}
                   </h3>
                   <Badge variant="danger">In ritardo di {formatDelay(ride.minutiRitardo)}</Badge>
@@ -135,7 +135,7 @@ export function DamageReportsSection() {
             >
               <div className="grid min-w-0 gap-1 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="text-base font-semibold">
+                  <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
                     Bici {report.biciNumero} · {report.biciModello}
                   </h3>
                   <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>

@@ -55,7 +55,7 @@ function BikeOption({
         className="size-5 shrink-0 cursor-pointer accent-primary focus-visible:outline-none"
       />
       <span className="grid min-w-0">
-        <span className="font-semibold">Bici {bike.numero}</span>
+        <span className="font-semibold wrap-anywhere">Bici {bike.numero}</span>
         <span className="text-sm leading-snug break-words text-muted-foreground">{bike.modello}</span>
       </span>
     </label>

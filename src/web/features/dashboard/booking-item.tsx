@@ -172,7 +172,7 @@ export function BookingItem({
     <li className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
-          <h3 className="font-semibold">
+          <h3 className="min-w-0 font-semibold wrap-anywhere">
             Bici {booking.biciNumero} · {booking.biciModello}
           </h3>
           {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
