@@ -171,7 +171,10 @@ describe('jobs run once across processes', () => {
       insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
       values (${user.rows[0]!.id}, ${bike.rows[0]!.id}, ${zonedToday(ended, TZ)}, '00:00', '00:00',
               ${new Date(ended.getTime() - 3600_000)}, ${ended}, 'attiva')`);
-    await database.db.execute(sql`update sessions set expires_at = now() - interval '1 minute' where user_id = ${user.rows[0]!.id}`);
+    // Expired by the runners' clock (JOB_NOW) and by the real one: the test may run before or after 23:00.
+    await database.db.execute(
+      sql`update sessions set expires_at = least(now(), ${now.toISOString()}::timestamptz) - interval '1 minute' where user_id = ${user.rows[0]!.id}`,
+    );
     await database.db.execute(sql`insert into rate_limits (key, hits, reset_at) values ('old', 3, now() - interval '1 minute')`);
     expect(cookie).toBeDefined();
 
