@@ -25,6 +25,8 @@ import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
+import { registerOfferNotifier } from './modules/waitlist/offers.js';
+import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -116,6 +118,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return null;
     });
   app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey });
+  // The waitlist's offers (issue 21) are announced by this app's mailer and push, whichever
+  // code path made them (a cancel, the life cycle on a read, the minute job).
+  registerOfferNotifier({
+    db: deps.database.db,
+    mailer,
+    push,
+    log: app.log,
+    publicUrl: deps.config.publicUrl,
+    timeZone: deps.config.timeZone,
+  });
   // Emails still leaving in the background finish first; a mailer we made is released.
   app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);
@@ -141,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
+  await app.register(waitlistRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
   await app.register(reportRoutes, { prefix: '/api' });
   await app.register(profileRoutes, { prefix: '/api' });

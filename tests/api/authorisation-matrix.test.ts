@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/db/schema.js';
@@ -43,6 +44,8 @@ interface Fixtures {
   maintenanceId: number;
   /** An active user with no booking, for the desk's booking. */
   deskUserId: number;
+  /** The owner's wait in a waitlist (issue 21), with no offer. */
+  waitId: number;
   sigla: string;
   /** The owner's calendar-feed token. */
   calendarToken: string;
@@ -76,6 +79,7 @@ const RULES = {
   orizzonteGiorni: 30,
   attesaPagamentoMinuti: 30,
   mancatoRitiroMinuti: 30,
+  offertaMinuti: 15,
   sospensione: { soglia: 3, finestraGiorni: 30, giorni: 7 },
 };
 const CLOSURE = { dal: '2026-12-24', al: '2026-12-26', motivo: 'Chiusura natalizia' };
@@ -197,6 +201,17 @@ const MATRIX: Record<string, Row> = {
     expect: { ...ADMIN_ONLY, admin: 201 },
   },
   'POST /api/admin/users/:id/revoca-sospensione': { request: (f) => ({ url: `/api/admin/users/${f.targetId}/revoca-sospensione` }), expect: ADMIN_ONLY },
+  // The waitlist (issue 21): each user's own waits; a window with bikes free is not waited for (409).
+  'GET /api/attese': { request: () => ({ url: '/api/attese' }), expect: LOGGED_IN },
+  'POST /api/attese': {
+    request: () => ({ url: '/api/attese', payload: { dataPrenotazione: '2026-11-22', orarioInizio: '14:00', orarioFine: '15:00', destinazione: null } }),
+    expect: { anonymous: 401, user: 409, other: 409, admin: 409 },
+  },
+  'DELETE /api/attese/:id': { request: (f) => ({ url: `/api/attese/${f.waitId}` }), expect: { anonymous: 401, user: 204, other: 404, admin: 404 } },
+  // The owner's wait holds no offer: 409 "L'offerta non è più valida".
+  'POST /api/attese/:id/accetta': { request: (f) => ({ url: `/api/attese/${f.waitId}/accetta` }), expect: { anonymous: 401, user: 409, other: 404, admin: 404 } },
+  'POST /api/attese/:id/rinuncia': { request: (f) => ({ url: `/api/attese/${f.waitId}/rinuncia` }), expect: { anonymous: 401, user: 409, other: 404, admin: 404 } },
+  'GET /api/admin/attese': { request: () => ({ url: '/api/admin/attese' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
   // The profile page (decision 022): each user's own profile, so every logged-in user may.
@@ -299,6 +314,12 @@ async function fixtures(): Promise<Fixtures> {
     closureId: closure!.id,
     maintenanceId: maintenance!.id,
     deskUserId: (await person(ctx)).id,
+    waitId: (
+      await db.execute<{ id: number }>(sql`
+        insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, created_at)
+        values (${owner.id}, '2026-11-22', '10:00', '12:00', '2026-11-22T09:00:00Z', '2026-11-22T11:00:00Z', ${ctx.clock.now().toISOString()}::timestamptz)
+        returning id`)
+    ).rows[0]!.id,
     sigla: resident.sigla,
     calendarToken,
     webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),

@@ -72,5 +72,10 @@ describe('the demo data of the first start', () => {
     const rides = stats.days.reduce((n, d) => n + d.rides, 0);
     expect(rides).toBeGreaterThan(300);
     expect(stats.days.filter((d) => d.rides > 0).length).toBeGreaterThanOrEqual(28);
+    // The waitlist's chart has something to show (issue 21): unserved demand at the busy hours.
+    expect(stats.waitlist.unserved).toBeGreaterThan(10);
+    expect(stats.waitlist.served).toBeGreaterThan(0);
+    const busiest = [...stats.waitlist.hours].sort((a, b) => b.unserved - a.unserved)[0]!;
+    expect([7, 8, 17, 18, 19]).toContain(busiest.hour);
   });
 });

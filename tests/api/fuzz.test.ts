@@ -153,6 +153,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },
   'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' },
   'POST /api/prenotazioni': { dataPrenotazione: '2026-11-22', orarioInizio: '13:00', orarioFine: '14:00', destinazione: 'Centro', biciId: 2 },
+  'POST /api/attese': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', destinazione: 'Centro' },
   'POST /api/create-payment-intent': { bookingId: 1 },
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },
   'POST /api/payments/simulated/intents/:intentId/confirm': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123', clientSecret: 'x' },

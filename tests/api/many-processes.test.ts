@@ -264,3 +264,60 @@ describe('jobs run once across processes', () => {
     expect(emails.filter((f) => f.endsWith('.eml'))).toHaveLength(reports.rows.length);
   });
 });
+
+describe('the waitlist across two processes (issue 21)', () => {
+  it('20 bookings cancelled at once on two processes give 20 bikes to the first 20 of 100 in line: none twice, nobody skipped, no offer lost', { timeout: 120_000 }, async () => {
+    const day = addDays(zonedToday(new Date(), TZ), 2);
+    const window = { dataPrenotazione: day, orarioInizio: '10:00', orarioFine: '11:00' };
+    await database.db.execute(sql`insert into biciclette (numero, modello) select 'WL-' || g, 'City Bike' from generate_series(1, 20) g`);
+    // Every bike taken for the window: one holder each (the 20 WL bikes' holders cancel below).
+    const bikes = await database.db.execute<{ id: number; numero: string }>(sql`select id, numero from biciclette order by id`);
+    const holders = await bulkUsers(database.db, 'wlh', bikes.rows.length);
+    const held = await database.db.execute<{ id: number; bici_id: number }>(sql`
+      insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+      select h.u, b.id, ${day}::date, '10:00', '11:00',
+             (${day} || ' 10:00')::timestamp at time zone ${TZ}, (${day} || ' 11:00')::timestamp at time zone ${TZ}, 'attiva'
+        from unnest(${`{${holders.ids.join(',')}}`}::int[], ${`{${bikes.rows.map((b) => b.id).join(',')}}`}::int[]) as h(u, bid)
+        join biciclette b on b.id = h.bid
+      returning id, bici_id`);
+    const wlBikes = new Set(bikes.rows.filter((b) => b.numero.startsWith('WL-')).map((b) => b.id));
+    const cancels = held.rows
+      .filter((r) => wlBikes.has(r.bici_id))
+      .map((r) => ({ id: r.id, cookie: holders.cookies[bikes.rows.findIndex((b) => b.id === r.bici_id)]! }));
+    expect(cancels).toHaveLength(20);
+
+    // 100 people join the line, one after the other, on both processes.
+    const waiters = await bulkUsers(database.db, 'wlw', 100);
+    for (const [i, cookie] of waiters.cookies.entries()) {
+      const res = await post(servers[i % 2]!, '/api/attese', { ...window, destinazione: null }, cookie);
+      expect(res.status, await res.text()).toBe(201);
+    }
+
+    const started = performance.now();
+    const statuses = await Promise.all(
+      cancels.map(async (c, i) => {
+        const res = await fetch(`${servers[i % 2]!.url}/api/prenotazioni/${c.id}`, { method: 'DELETE', headers: { cookie: c.cookie, origin: servers[i % 2]!.url } });
+        return res.status;
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+
+    const offers = await database.db.execute<{ attesa_id: number; bici_id: number }>(sql`
+      select attesa_id, bici_id from prenotazioni where stato = 'offerta' order by attesa_id`);
+    const line = await database.db.execute<{ id: number; stato: string }>(sql`
+      select a.id, a.stato from attese a join users u on u.id = a.user_id
+       where u.email like 'wlw%' order by a.created_at, a.id`);
+    console.log(`      20 cancels on two processes in ${seconds.toFixed(2)} s: ${offers.rows.length} offers to the first in line`);
+    // Every freed bike offered once, to a different person.
+    expect(offers.rows).toHaveLength(20);
+    expect(new Set(offers.rows.map((o) => o.bici_id)).size).toBe(20);
+    expect(offers.rows.every((o) => wlBikes.has(o.bici_id))).toBe(true);
+    // The first 20 in line hold them; the other 80 still wait, in order.
+    expect(line.rows.slice(0, 20).map((r) => r.stato)).toEqual(Array(20).fill('offerta'));
+    expect(line.rows.slice(20).map((r) => r.stato)).toEqual(Array(80).fill('in_attesa'));
+    expect(offers.rows.map((o) => o.attesa_id).sort((a, b) => a - b)).toEqual(line.rows.slice(0, 20).map((r) => r.id).sort((a, b) => a - b));
+    // Neither process logged an error.
+    expect(servers.map((s) => s.output().split('\n').filter((l) => l.includes('"level":50')).join('\n')).join('')).toBe('');
+  });
+});

@@ -38,6 +38,7 @@ const DEFAULTS: RulesUpdate = {
   orizzonteGiorni: 30,
   attesaPagamentoMinuti: 30,
   mancatoRitiroMinuti: 30,
+  offertaMinuti: 15,
   sospensione: null,
 };
 

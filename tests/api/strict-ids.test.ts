@@ -15,7 +15,7 @@ import { createUser } from '../helpers/factories.js';
  */
 let ctx: TestContext & { routes: RouteEntry[] };
 let cookies: { admin: string; owner: string; external: string };
-let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number };
+let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number };
 
 type Role = keyof typeof cookies;
 interface IdRoute {
@@ -50,6 +50,9 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'POST /api/admin/biciclette/:id/manutenzioni': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
   'POST /api/admin/biciclette/:id/manutenzioni/anteprima': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
   'POST /api/admin/users/:id/revoca-sospensione': { role: 'admin', id: () => ids.user },
+  'DELETE /api/attese/:id': { role: 'owner', id: () => ids.wait },
+  'POST /api/attese/:id/accetta': { role: 'owner', id: () => ids.wait },
+  'POST /api/attese/:id/rinuncia': { role: 'owner', id: () => ids.wait },
 };
 
 /** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
@@ -103,6 +106,12 @@ beforeAll(async () => {
         .values({ biciId: otherBike, inizio: new Date('2026-12-05T08:00:00Z'), fine: new Date('2026-12-05T10:00:00Z'), motivo: 'Freni' })
         .returning({ id: manutenzioni.id })
     )[0]!.id,
+    wait: (
+      await db.execute<{ id: number }>(sql`
+        insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, created_at)
+        values (${owner.id}, '2026-11-22', '10:00', '12:00', '2026-11-22T09:00:00Z', '2026-11-22T11:00:00Z', ${now.toISOString()}::timestamptz)
+        returning id`)
+    ).rows[0]!.id,
   };
 });
 afterAll(async () => ctx?.close());

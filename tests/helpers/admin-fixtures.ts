@@ -78,6 +78,6 @@ export async function auditRows(db: Db) {
  * the rate-limit counters.
  */
 export async function truncateAll(db: Db): Promise<void> {
-  await db.execute(sql`truncate audit_log, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
+  await db.execute(sql`truncate audit_log, attese, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
     simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
 }

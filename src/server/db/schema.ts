@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -101,7 +102,8 @@ export const biciclette = pgTable(
   ],
 );
 
-export const BOOKING_STATES = ['attiva', 'completata', 'cancellata'] as const;
+/** `offerta`: a bike held for the first in a waitlist (issue 21, decision 025); not a booking yet. */
+export const BOOKING_STATES = ['attiva', 'completata', 'cancellata', 'offerta'] as const;
 /** Why a booking was cancelled: by its owner, by an admin, its payment hold ran out, never picked up. */
 export const CANCELLATION_REASONS = ['utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'] as const;
 
@@ -141,6 +143,10 @@ export const prenotazioni = pgTable(
     promemoriaInizioAt: tstz('promemoria_inizio_at'),
     promemoriaFineAt: tstz('promemoria_fine_at'),
     ritardoAvvisatoAt: tstz('ritardo_avvisato_at'),
+    /** An offer (stato `offerta`, issue 21): its wait, until when it holds the bike, when it was sent. */
+    attesaId: integer('attesa_id').references((): AnyPgColumn => attese.id, { onDelete: 'set null' }),
+    offertaScadeAt: tstz('offerta_scade_at'),
+    offertaAvvisataAt: tstz('offerta_avvisata_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -157,7 +163,12 @@ export const prenotazioni = pgTable(
       'prenotazioni_motivo_valid',
       sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'))`,
     ),
-    check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata')`),
+    check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata', 'offerta')`),
+    check(
+      'prenotazioni_offerta_shape',
+      sql`(${t.stato} = 'offerta') = (${t.offertaScadeAt} is not null) and (${t.stato} <> 'offerta' or ${t.attesaId} is not null)`,
+    ),
+    uniqueIndex('prenotazioni_one_offer_per_wait').on(t.attesaId).where(sql`${t.stato} = 'offerta'`),
     check('prenotazioni_orari_format', sql`${t.orarioInizio} ~ '^[0-2][0-9]:[0-5][0-9]$' and ${t.orarioFine} ~ '^[0-2][0-9]:[0-5][0-9]$'`),
     check('prenotazioni_destinazione_length', sql`${t.destinazione} is null or length(${t.destinazione}) <= 200`),
     // Invariant 2 of behaviour.md §3: at most one active booking per user.
@@ -555,6 +566,8 @@ export const regole = pgTable(
     sospensioneSoglia: integer('sospensione_soglia'),
     sospensioneFinestraGiorni: integer('sospensione_finestra_giorni'),
     sospensioneGiorni: integer('sospensione_giorni'),
+    /** How long a waitlist's offer holds its bike (issue 21). */
+    offertaMinuti: integer('offerta_minuti').notNull().default(15),
     updatedAt: updatedAt(),
     updatedBy: text('updated_by'),
   },
@@ -608,5 +621,51 @@ export const manutenzioni = pgTable(
     check('manutenzioni_window', sql`${t.inizio} < ${t.fine}`),
     check('manutenzioni_motivo_length', sql`length(btrim(${t.motivo})) between 1 and 200`),
     index('manutenzioni_fine_idx').on(t.fine),
+  ],
+);
+
+/**
+ * A row of `prenotazioni` that is a booking, not a waitlist's offer (issue 21): every reader
+ * of bookings that does not already ask for a state uses it.
+ */
+export const isBooking = sql`${prenotazioni.stato} <> 'offerta'`;
+
+/** The state of a row read with `isBooking` (an offer cannot be among them). */
+export function bookingStato(stato: (typeof BOOKING_STATES)[number]): Exclude<(typeof BOOKING_STATES)[number], 'offerta'> {
+  if (stato === 'offerta') throw new Error('an offer read as a booking');
+  return stato;
+}
+
+export const WAIT_STATES = ['in_attesa', 'offerta', 'servita', 'rinunciata', 'persa', 'scaduta', 'uscita'] as const;
+
+/**
+ * The waitlist (issue 21, decision 025): a user's place in the line for one window. Open
+ * while `in_attesa` or `offerta` (a bike held for them: a `prenotazioni` row in stato
+ * `offerta`); `ended_at` and the final state say how it ended. The line's order is
+ * `created_at`, then `id`. Kept after a user's deletion, anonymous, for the statistics.
+ */
+export const attese = pgTable(
+  'attese',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    dataPrenotazione: date('data_prenotazione', { mode: 'string' }).notNull(),
+    orarioInizio: text('orario_inizio').notNull(),
+    orarioFine: text('orario_fine').notNull(),
+    inizio: tstz('inizio').notNull(),
+    fine: tstz('fine').notNull(),
+    destinazione: text('destinazione'),
+    stato: text('stato', { enum: WAIT_STATES }).notNull().default('in_attesa'),
+    createdAt: createdAt(),
+    endedAt: tstz('ended_at'),
+  },
+  (t) => [
+    check('attese_window', sql`${t.inizio} < ${t.fine}`),
+    check('attese_stato_valid', sql`${t.stato} in ('in_attesa', 'offerta', 'servita', 'rinunciata', 'persa', 'scaduta', 'uscita')`),
+    check('attese_ended', sql`(${t.stato} in ('in_attesa', 'offerta')) = (${t.endedAt} is null)`),
+    check('attese_destinazione_length', sql`${t.destinazione} is null or length(${t.destinazione}) <= 200`),
+    index('attese_open_idx').on(t.inizio, t.createdAt, t.id).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
+    uniqueIndex('attese_one_per_window').on(t.userId, t.inizio, t.fine).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
+    index('attese_day_idx').on(t.dataPrenotazione),
   ],
 );

@@ -178,6 +178,26 @@ export async function seedHistory(
     select d.p, d.b, d.u, d.c, d.t, d.at::timestamptz, case when d.solved then d.at::timestamptz + interval '1 day' end
       from json_to_recordset(${JSON.stringify(damages)}::json) as d(p int, b int, u int, c text, t text, at text, solved boolean)`);
 
+  // The waitlist (issue 21): on weekdays at the busy hours some people waited in vain (the
+  // window started with no bike freed) and a few were served by an offer.
+  const waits: { u: number; d: string; s: string; e: string; stato: 'scaduta' | 'servita' }[] = [];
+  const waiters = riders.filter((r) => !r.demo);
+  for (let back = HISTORY_DAYS; back >= 1; back--) {
+    const d = addDays(today, -back);
+    const weekday = new Date(`${d}T12:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    const count = Math.floor(random() * 4);
+    for (let n = 0; n < count; n++) {
+      const start = pick([7, 8, 17, 18, 18, 19]) * 4;
+      waits.push({ u: pick(waiters).id, d, s: hhmm(start), e: hhmm(start + 4 + Math.floor(random() * 5)), stato: random() < 0.25 ? 'servita' : 'scaduta' });
+    }
+  }
+  await tx.execute(sql`
+    insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, created_at, ended_at)
+    select w.u, w.d::date, w.s, w.e, (w.d::date + w.s::time) at time zone ${timeZone}, (w.d::date + w.e::time) at time zone ${timeZone},
+           w.stato, (w.d::date + w.s::time) at time zone ${timeZone} - interval '3 hours', (w.d::date + w.s::time) at time zone ${timeZone}
+      from json_to_recordset(${JSON.stringify(waits)}::json) as w(u int, d text, s text, e text, stato text)`);
+
   // A closure next month (from the 10th, three days) and bike 14's planned maintenance a week from today.
   const [y, m] = today.split('-').map(Number) as [number, number];
   const nextMonth = `${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-10`;

@@ -11,6 +11,7 @@ import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
 import { foldStatsDelta } from '../modules/stats/fold.js';
+import { announceOffers, runOfferPass } from '../modules/waitlist/offers.js';
 import { currentRules, lifecycleMinutes } from '../modules/rules/store.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
@@ -34,8 +35,19 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   const db = deps.database.db;
   const { hold, noShow } = lifecycleMinutes(await currentRules(db));
   const lifecycle = await applyLifecycle(db, now, hold, noShow);
+  // The waitlists (issue 21): offers run out, windows started, free bikes offered; then any
+  // offer not announced yet (one made by a process that stopped before sending it).
+  const pass = await runOfferPass(db, now, (await currentRules(db)).offertaMinuti);
+  const offersAnnounced = await announceOffers(db, now);
   const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
-  return { ...lifecycle, ...notices };
+  return {
+    ...lifecycle,
+    ...notices,
+    offersMade: pass.offers.length,
+    offersExpired: pass.expired,
+    waitsUnserved: pass.unserved,
+    offersAnnounced,
+  };
 };
 
 /** The nightly report (decision 016): missing due days made and unsent ones emailed. */

@@ -44,6 +44,12 @@ export const rulesUpdateSchema = z.object({
   attesaPagamentoMinuti: limit('Attesa del pagamento non valida (da 1 a 1440 minuti)', 1440),
   /** A booking not picked up this long after its start is released. Off: at its end. */
   mancatoRitiroMinuti: limit('Minuti per il mancato ritiro non validi (da 1 a 1440)', 1440),
+  /** How long a bike freed for the first in a waitlist is held for them (issue 21). Always on. */
+  offertaMinuti: z
+    .number({ error: "Durata dell'offerta non valida (da 1 a 1440 minuti)" })
+    .int("Durata dell'offerta non valida (da 1 a 1440 minuti)")
+    .min(1, "Durata dell'offerta non valida (da 1 a 1440 minuti)")
+    .max(1440, "Durata dell'offerta non valida (da 1 a 1440 minuti)"),
   /** After `soglia` no-shows in `finestraGiorni` days, no booking for `giorni` days; null: off. */
   sospensione: z
     .object({
@@ -164,6 +170,8 @@ export interface PublicRulesDto {
   preavvisoMinimoMinuti: number | null;
   orizzonteGiorni: number | null;
   prenotazioniSettimanaliMax: number | null;
+  /** How long a waitlist's offer holds its bike (issue 21). */
+  offertaMinuti: number;
   /** Closures that end today or later. */
   chiusure: Omit<ClosureDto, 'createdAt' | 'id'>[];
   /** The logged-in user's own suspension, if any. */

@@ -63,4 +63,17 @@ export interface StatsResponse {
   hours: { hour: number; rides: number }[];
   /** Every bike, also those never taken (0), most used first. */
   bikes: StatsBike[];
+  /**
+   * The waitlist (issue 21), by the window's day and starting hour (TZ_APP): waits served (a
+   * booking made through an offer) and unserved (the window started and no bike was ever
+   * offered: demand the fleet could not meet).
+   */
+  waitlist: {
+    served: number;
+    unserved: number;
+    /** Every day of the period, zero-filled. */
+    days: { date: string; served: number; unserved: number }[];
+    /** 24 entries, hour 0–23. */
+    hours: { hour: number; unserved: number }[];
+  };
 }

@@ -28,6 +28,8 @@ export interface DayReportData {
   bikes: { label: string; value: string }[];
   /** The ride's events of the day (decision 022): picked up, returned, no-shows, late, damage. */
   rides: { label: string; value: string }[];
+  /** The waitlist's line (issue 21): the day's waits served and not served. */
+  waitlist: string;
   /** The damage reports made that day, in order. */
   damages: { ora: string; bici: string; categoria: string; descrizione: string; utente: string }[];
   /** 24 counts: bookings in use during each hour (wall clock of the time zone). */
@@ -134,6 +136,7 @@ function rideSummary(doc: Doc, data: DayReportData) {
   doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text('Corse del giorno', MARGIN, doc.y);
   const line = data.rides.map((r) => `${r.label}: ${r.value}`).join('   ');
   doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(line), MARGIN, doc.y + 3, { width: CONTENT_W });
+  doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(data.waitlist), MARGIN, doc.y + 3, { width: CONTENT_W });
   doc.y += 10;
 }
 

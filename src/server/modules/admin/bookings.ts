@@ -1,12 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AdminDeleteBookingResponse } from '../../../shared/schemas/admin.js';
-import { pagamenti, prenotazioni } from '../../db/schema.js';
+import { isBooking, pagamenti, prenotazioni } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { writeAudit, type Actor } from './audit.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import type { AdminDeps, Tx } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
+import { offerFreedTime } from '../waitlist/offers.js';
 
 /**
  * Before bookings are deleted: their open payments are closed (`pending` → `failed`, they can
@@ -36,7 +37,8 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const refunded = await runTransaction(deps.db, async (tx) => {
-    const [booking] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
+    // A waitlist's offer is not a booking (issue 21): it ends with its wait, not here.
+    const [booking] = await tx.select().from(prenotazioni).where(and(eq(prenotazioni.id, id), isBooking)).for('update');
     if (!booking) throw notFound('Prenotazione non trovata');
     const [payment] = await tx
       .select({ status: pagamenti.status })
@@ -63,5 +65,7 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
     );
     return outcome === 'refunded';
   });
+  // The freed time goes to the first in a waitlist (issue 21), after the commit.
+  await offerFreedTime(deps);
   return { id, refunded };
 }

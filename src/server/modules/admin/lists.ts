@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
 import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
-import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
+import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
 import { bookingPhase } from '../bookings/service.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { listBikes } from '../bookings/service.js';
@@ -87,7 +87,8 @@ export async function adminBookings(
 ): Promise<Page<AdminBookingDto>> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const conditions: SQL[] = [];
+  // A waitlist's offer is not a booking (issue 21).
+  const conditions: SQL[] = [isBooking];
   if (query.stato !== 'tutti') conditions.push(eq(prenotazioni.stato, query.stato));
   if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now));
   if (query.q) {
@@ -158,14 +159,14 @@ export async function adminBookings(
       dataPrenotazione: r.dataPrenotazione,
       orarioInizio: r.orarioInizio,
       orarioFine: r.orarioFine,
-      stato: r.stato,
+      stato: bookingStato(r.stato),
       userName: r.nome,
       userSurname: r.cognome,
       userEmail: r.email,
       biciModello: r.biciModello,
       paymentStatus: r.paymentStatus,
       createdAt: r.createdAt.toISOString(),
-      fase: bookingPhase(r, now),
+      fase: bookingPhase({ ...r, stato: bookingStato(r.stato) }, now),
       ritirataAt: r.ritirataAt?.toISOString() ?? null,
       riconsegnataAt: r.riconsegnataAt?.toISOString() ?? null,
       motivoCancellazione: r.motivoCancellazione,

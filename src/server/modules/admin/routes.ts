@@ -18,6 +18,7 @@ import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js'
 import { importResidents } from './residents.js';
 import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
+import { adminWaitlist } from '../waitlist/service.js';
 import {
   adminBookingRequestSchema,
   closureRequestSchema,
@@ -58,6 +59,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAdmin);
 
   app.get('/summary', async () => adminSummary(deps()));
+  // Today's waitlists (issue 21): the windows, how many wait, the offers open now.
+  app.get('/attese', async () => adminWaitlist(deps()));
 
   app.get('/prenotazioni', { schema: { querystring: adminBookingsQuerySchema } }, async (request, reply) => {
     const page = await adminBookings(deps(), request.query);

@@ -11,6 +11,7 @@ import { bringLifecycleUpToDate } from './lifecycle.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
+import { offerFreedTime } from '../waitlist/offers.js';
 
 export const MSG_NOT_ACTIVE_RIDE = 'La prenotazione non è attiva';
 export const MSG_ALREADY_TAKEN = 'Hai già segnato il ritiro di questa bicicletta';
@@ -165,5 +166,7 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
       deps.mailer.sendInBackground(damageAdminEmail(to, damage, deps.config.publicUrl));
     }
   }
+  // An early return frees the rest of the window (or a damaged bike's offers are withdrawn).
+  await offerFreedTime(deps);
   return getUserBooking(deps, userId, id);
 }

@@ -11,7 +11,7 @@ import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
-import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
+import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
@@ -22,6 +22,7 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/check.js';
 import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/store.js';
+import { offerFreedTime } from '../waitlist/offers.js';
 
 export { START_GRACE_MINUTES } from '../rules/check.js';
 
@@ -107,6 +108,11 @@ function prepareAvailable(db: Db) {
            and b.id <> all (array(
              select p.bici_id from ${prenotazioni} p
               where p.stato = 'attiva'
+                and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
+             -- A bike held for the first in a waitlist (issue 21): its own small index.
+             union all
+             select p.bici_id from ${prenotazioni} p
+              where p.stato = 'offerta'
                 and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
              -- A ride in ritardo keeps its bike until it is returned (decision 022): found
              -- by the active ends' index (past ends are few: the overdue rides).
@@ -262,16 +268,16 @@ export function selectBookings(db: Db) {
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
   await bringLifecycleUpToDate(deps);
   const rows = await selectBookings(deps.db)
-    .where(eq(prenotazioni.userId, userId))
+    .where(and(eq(prenotazioni.userId, userId), isBooking))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
   const now = deps.clock.now();
-  return rows.map((r) => bookingDto(r, now));
+  return rows.map((r) => bookingDto({ ...r, stato: bookingStato(r.stato) }, now));
 }
 
 export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
-  const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)));
+  const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking));
   if (!row) throw notFound('Prenotazione non trovata');
-  return bookingDto(row, deps.clock.now());
+  return bookingDto({ ...row, stato: bookingStato(row.stato) }, deps.clock.now());
 }
 
 export interface CreateBookingInput extends AvailabilityRequest {
@@ -415,7 +421,7 @@ type CreatedRow = Pick<
 async function refuseEarly(deps: Pick<BookingDeps, 'db'>, userId: number, biciId: number, w: Window): Promise<void> {
   const { rows } = await deps.db.execute<{ active: boolean; taken: boolean }>(sql`
     select exists (select 1 from ${prenotazioni} where user_id = ${userId} and stato = 'attiva') as active,
-           exists (select 1 from ${prenotazioni} p where p.bici_id = ${biciId} and p.stato = 'attiva'
+           exists (select 1 from ${prenotazioni} p where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
                      and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')) as taken`);
   if (rows[0]?.active) throw conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
   if (rows[0]?.taken) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
@@ -465,5 +471,7 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
     return id;
   });
+  // The freed time goes to the first in a waitlist (issue 21), after the commit.
+  await offerFreedTime(deps);
   return getUserBooking(deps, userId, updated);
 }

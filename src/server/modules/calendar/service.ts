@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { biciclette, preferenzeUtente, prenotazioni } from '../../db/schema.js';
+import { biciclette, bookingStato, isBooking, preferenzeUtente, prenotazioni } from '../../db/schema.js';
 import { buildCalendar, type CalendarEvent } from './ical.js';
 
 /** The feed shows the bookings of the last 90 days and every future one. */
@@ -90,7 +90,7 @@ export async function calendarFeed(db: Db, config: Pick<Config, 'publicUrl' | 't
     .where(and(eq(prenotazioni.userId, userId), inArray(prenotazioni.stato, ['attiva', 'completata']), gte(prenotazioni.fine, since)))
     .orderBy(asc(prenotazioni.inizio), asc(prenotazioni.id));
   return buildCalendar(
-    rows.map((r) => toEvent(r, config)),
+    rows.map((r) => toEvent({ ...r, stato: bookingStato(r.stato) }, config)),
     { timeZone: config.timeZone, now, name: 'BiciElis: le mie prenotazioni', method: 'PUBLISH' },
   );
 }
@@ -111,7 +111,7 @@ export async function bookingCalendar(
     .select(bookingColumns)
     .from(prenotazioni)
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
-    .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId)));
+    .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId), isBooking));
   if (!row) return null;
-  return buildCalendar([toEvent(row, config)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
+  return buildCalendar([toEvent({ ...row, stato: bookingStato(row.stato) }, config)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
 }

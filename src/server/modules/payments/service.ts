@@ -6,7 +6,7 @@ import type {
   PaymentIntentResponse,
 } from '../../../shared/schemas/payment.js';
 import type { Config } from '../../config.js';
-import { pagamenti, prenotazioni } from '../../db/schema.js';
+import { bookingStato, isBooking, pagamenti, prenotazioni } from '../../db/schema.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import {
   InvalidSignatureError,
@@ -106,7 +106,7 @@ async function ownedBooking(tx: DbOrTx, userId: number, bookingId: number, lock:
   const bookingQuery = tx
     .select({ id: prenotazioni.id, stato: prenotazioni.stato, createdAt: prenotazioni.createdAt, inizio: prenotazioni.inizio, updatedAt: prenotazioni.updatedAt })
     .from(prenotazioni)
-    .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId)));
+    .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId), isBooking));
   const [booking] = lock ? await bookingQuery.for('update') : await bookingQuery;
   if (!booking) throw notFound(MSG_BOOKING_NOT_FOUND);
   const paymentQuery = tx.select().from(pagamenti).where(eq(pagamenti.prenotazioneId, bookingId));
@@ -114,7 +114,7 @@ async function ownedBooking(tx: DbOrTx, userId: number, bookingId: number, lock:
   if (!payment) throw badRequest(MSG_NO_PAYMENT_REQUIRED, 'NO_PAYMENT_REQUIRED');
   return {
     bookingId,
-    stato: booking.stato,
+    stato: bookingStato(booking.stato),
     createdAt: booking.createdAt,
     inizio: booking.inizio,
     updatedAt: booking.updatedAt,

@@ -98,7 +98,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
       join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join pagamenti pay on pay.prenotazione_id = p.id
-     where p.data_prenotazione = ${date}
+     where p.data_prenotazione = ${date} and p.stato <> 'offerta'
      order by p.orario_inizio, p.id`);
   // Payments whose booking an admin deleted keep the booking's day (decision 015).
   const detached = await db.execute<{ status: string; amount: number }>(sql`
@@ -121,6 +121,14 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
      where ${onDay('d.created_at')}
      order by d.created_at, d.id`);
   const ride = rides.rows[0]!;
+  // The waitlist (issue 21): waits for this day's windows served through an offer, and those
+  // whose window started with no bike ever offered.
+  const waits = await db.execute<{ served: number; unserved: number }>(sql`
+    select count(*) filter (where stato = 'servita')::int as served,
+           -- a wait the minute job has not swept yet counts as what it is: its window started
+           count(*) filter (where stato = 'scaduta' or (stato = 'in_attesa' and inizio <= ${now.toISOString()}::timestamptz))::int as unserved
+      from attese where data_prenotazione = ${date}`);
+  const waited = waits.rows[0] ?? { served: 0, unserved: 0 };
 
   const count = (pred: (r: BookingRow) => boolean) => rows.filter(pred).length;
   const sum = (status: string) =>
@@ -179,6 +187,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
       { label: 'In ritardo', value: String(ride.late) },
       { label: 'Danni segnalati', value: String(damages.rows.length) },
     ],
+    waitlist: `Liste d'attesa: ${waited.served} ${waited.served === 1 ? 'servita' : 'servite'}, ${waited.unserved} non ${waited.unserved === 1 ? 'servita' : 'servite'}`,
     damages: damages.rows.map((d) => ({
       ora: format(new TZDate(new Date(d.created_at).getTime(), timeZone), 'HH:mm'),
       bici: `n. ${d.numero}`,

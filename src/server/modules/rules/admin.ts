@@ -29,6 +29,7 @@ import { sessionUserColumns } from '../auth/sessions.js';
 import { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail } from './emails.js';
 import { suspensionOf } from './fair-use.js';
 import { currentRules, loadRules, type Rules } from './store.js';
+import { offerFreedTime } from '../waitlist/offers.js';
 
 export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
 export const MSG_MAINTENANCE_NOT_FOUND = 'Manutenzione non trovata';
@@ -42,6 +43,7 @@ const rulesDto = (r: Rules): RulesDto => ({
   orizzonteGiorni: r.orizzonteGiorni,
   attesaPagamentoMinuti: r.attesaPagamentoMinuti,
   mancatoRitiroMinuti: r.mancatoRitiroMinuti,
+  offertaMinuti: r.offertaMinuti,
   sospensione: r.sospensione,
   updatedAt: r.updatedAt.toISOString(),
   updatedBy: r.updatedBy,
@@ -67,6 +69,7 @@ export async function updateRules(deps: AdminDeps, actor: Actor, input: RulesUpd
              orizzonte_giorni = ${input.orizzonteGiorni},
              attesa_pagamento_minuti = ${input.attesaPagamentoMinuti},
              mancato_ritiro_minuti = ${input.mancatoRitiroMinuti},
+             offerta_minuti = ${input.offertaMinuti},
              sospensione_soglia = ${s?.soglia ?? null},
              sospensione_finestra_giorni = ${s?.finestraGiorni ?? null},
              sospensione_giorni = ${s?.giorni ?? null},
@@ -91,6 +94,7 @@ export async function publicRules(deps: { db: AdminDeps['db']; clock: AdminDeps[
     preavvisoMinimoMinuti: rules.preavvisoMinimoMinuti,
     orizzonteGiorni: rules.orizzonteGiorni,
     prenotazioniSettimanaliMax: rules.prenotazioniSettimanaliMax,
+    offertaMinuti: rules.offertaMinuti,
     chiusure: rules.chiusure.filter((c) => c.al >= today).map(({ dal, al, motivo }) => ({ dal, al, motivo })),
     sospensione: await suspensionOf(deps.db, userId, rules, now),
   };
@@ -202,6 +206,8 @@ export async function createClosure(deps: AdminDeps, actor: Actor, input: Closur
   for (const r of done.rows) {
     deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
   }
+  // Offers inside the closure are withdrawn (issue 21).
+  await offerFreedTime(deps);
   return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
 }
 
@@ -235,7 +241,7 @@ export async function listClosures(deps: Pick<AdminDeps, 'db'>): Promise<Closure
 /** DELETE /api/admin/chiusure/:id — the days can be booked again (cancelled bookings stay cancelled). */
 export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): Promise<ClosureDto> {
   const now = deps.clock.now();
-  return runTransaction(deps.db, async (tx) => {
+  const removed = await runTransaction(deps.db, async (tx) => {
     const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
       delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, created_at`);
     const r = rows[0];
@@ -244,6 +250,9 @@ export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): 
     await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
     return closure;
   });
+  // The days open again: their waits can be offered bikes (issue 21).
+  await offerFreedTime(deps);
+  return removed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,7 +291,8 @@ async function freeBikeFor(tx: Pick<Tx, 'execute'>, r: AffectedRow, now: Date): 
        and (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
        and not exists (select 1 from manutenzioni m where m.bici_id = b.id
                           and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${r.inizio}::timestamptz, ${r.fine}::timestamptz, '[)'))
-       and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato = 'attiva'
+       -- An offer of the waitlist holds its bike as a booking does (issue 21).
+       and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato in ('attiva', 'offerta')
                           and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${r.inizio}::timestamptz, ${r.fine}::timestamptz, '[)'))
        and not exists (select 1 from prenotazioni late where late.bici_id = b.id and late.stato = 'attiva'
                           and late.ritirata_at is not null and late.fine <= ${now.toISOString()}::timestamptz)
@@ -369,6 +379,8 @@ export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: n
           : maintenanceCancelledEmail(noticeOf(m.row), done.refunded.has(m.row.id), deps.config.publicUrl),
       );
     }
+    // Offers on the bike inside the period are withdrawn; moves may have freed other time.
+    await offerFreedTime(deps);
     return done.result;
   } catch (err) {
     if (pgErrorCode(err) === '23P01' && pgConstraint(err) === 'manutenzioni_no_overlap') throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
@@ -432,6 +444,8 @@ export async function deleteMaintenance(deps: AdminDeps, actor: Actor, id: numbe
     return dto;
   });
   await bringLifecycleUpToDate(deps);
+  // The bike's time in the period is free again (issue 21).
+  await offerFreedTime(deps);
   return removed;
 }
 

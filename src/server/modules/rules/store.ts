@@ -28,13 +28,13 @@ export interface Rules extends RulesUpdate {
   updatedBy: string | null;
 }
 
-/** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES and NO_SHOW_MINUTES when unset (config.ts). */
-const CONFIG_DEFAULTS = { bookingHorizonDays: 30, paymentHoldMinutes: 30, noShowMinutes: 30 };
+/** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES and WAITLIST_OFFER_MINUTES when unset (config.ts). */
+const CONFIG_DEFAULTS = { bookingHorizonDays: 30, paymentHoldMinutes: 30, noShowMinutes: 30, waitlistOfferMinutes: 15 };
 
 const OPEN_ALL_DAY: NonNullable<DayHours> = { apertura: '00:00', chiusura: END_OF_DAY };
 
 /** The rules before an admin sets any: today's behaviour (the environment's horizon, hold and no-show). */
-export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes'>): RulesUpdate {
+export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes' | 'waitlistOfferMinutes'>): RulesUpdate {
   return {
     orari: Array.from({ length: 7 }, (): DayHours => OPEN_ALL_DAY),
     durataMassimaMinuti: null,
@@ -43,6 +43,7 @@ export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymen
     orizzonteGiorni: config.bookingHorizonDays,
     attesaPagamentoMinuti: config.paymentHoldMinutes,
     mancatoRitiroMinuti: config.noShowMinutes,
+    offertaMinuti: config.waitlistOfferMinutes,
     sospensione: null,
   };
 }
@@ -51,11 +52,11 @@ export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymen
  * Writes the first-start row from the environment's defaults, once: an existing row (an admin's
  * rules) is never overwritten. Environment variables are only first-start defaults (issue 20).
  */
-export async function ensureRulesRow(db: Db, config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes'>): Promise<void> {
+export async function ensureRulesRow(db: Db, config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes' | 'waitlistOfferMinutes'>): Promise<void> {
   const d = defaultRules(config);
   await db.execute(sql`
-    insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti)
-    values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti})
+    insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti, offerta_minuti)
+    values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti}, ${d.offertaMinuti})
     on conflict (id) do nothing`);
 }
 
@@ -67,6 +68,7 @@ type RulesRow = {
   orizzonte_giorni: number | null;
   attesa_pagamento_minuti: number | null;
   mancato_ritiro_minuti: number | null;
+  offerta_minuti: number;
   sospensione_soglia: number | null;
   sospensione_finestra_giorni: number | null;
   sospensione_giorni: number | null;
@@ -79,15 +81,15 @@ type RulesRow = {
 export type Executor = Pick<Db, 'execute'>;
 
 /**
- * Reads the rules and the closures not over yet (ending yesterday or later, in the database's
- * date: a day of margin for every time zone). In a transaction, after its locks, this is
+ * Reads the rules and every closure (a few a year: the checks compare them with the clock's
+ * day, which is not the database's date in tests and tools run at a chosen instant). In a transaction, after its locks, this is
  * the rules as of that moment (the booking's own check, decision 024).
  */
 export async function loadRules(db: Executor): Promise<Rules> {
   const { rows } = await db.execute<RulesRow>(sql`
     select r.*,
            coalesce((select json_agg(json_build_object('id', c.id, 'dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo) order by c.dal)
-                       from chiusure c where c.al >= current_date - 1), '[]'::json) as chiusure
+                       from chiusure c), '[]'::json) as chiusure
       from regole r where r.id = 1`);
   const r = rows[0];
   // ensureRulesRow makes the row at every start; should it be gone all the same (deleted by
@@ -101,6 +103,7 @@ export async function loadRules(db: Executor): Promise<Rules> {
     orizzonteGiorni: r.orizzonte_giorni,
     attesaPagamentoMinuti: r.attesa_pagamento_minuti,
     mancatoRitiroMinuti: r.mancato_ritiro_minuti,
+    offertaMinuti: r.offerta_minuti,
     sospensione:
       r.sospensione_soglia !== null && r.sospensione_finestra_giorni !== null && r.sospensione_giorni !== null
         ? { soglia: r.sospensione_soglia, finestraGiorni: r.sospensione_finestra_giorni, giorni: r.sospensione_giorni }

@@ -56,7 +56,7 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
       join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join pagamenti pg on pg.prenotazione_id = p.id
-     where p.data_prenotazione between ${from}::date and ${to}::date
+     where p.data_prenotazione between ${from}::date and ${to}::date and p.stato <> 'offerta'
      order by p.data_prenotazione, p.orario_inizio, p.id`);
   let body = '\uFEFF' + csvLine(HEADER);
   for (const r of rows) {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
+import { offerFreedTime } from '../waitlist/offers.js';
 import type { StatsBike, StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats.js';
 
 export interface StatsDeps {
@@ -27,6 +28,8 @@ export function periodRange(deps: StatsDeps, period: StatsPeriod): { from: strin
 const int = (v: unknown): number => Number(v ?? 0);
 
 export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
+  // The waitlists swept first (issue 21): a window started is unserved demand now, not at the next job.
+  await offerFreedTime(deps);
   const { from, to } = periodRange(deps, period);
   const { db } = deps;
   // One kind's rows of the period: the rollup plus the deltas not folded yet (decision 023),
@@ -39,7 +42,7 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
     select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_delta
      where kind = ${kind} and day between ${from}::date and ${to}::date)`;
 
-  const [daysRes, hoursRes, bikesRes, residentsRes, rideRes] = await Promise.all([
+  const [daysRes, hoursRes, bikesRes, residentsRes, rideRes, waitDaysRes, waitHoursRes] = await Promise.all([
     // Every day of the period, zero-filled.
     db.execute<{ date: string; rides: string; cancellations: string; released: string; revenue: string }>(sql`
       select d::date::text as date,
@@ -74,6 +77,20 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
                where (sd.created_at at time zone ${deps.config.timeZone})::date = d::date) as damages
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
        order by d`),
+    // The waitlist (issue 21), read from its own table by the window's day: served (booked
+    // through an offer) and unserved (the window started and no bike was ever offered).
+    db.execute<{ date: string; served: string; unserved: string }>(sql`
+      select d::date::text as date,
+             count(a.id) filter (where a.stato = 'servita') as served,
+             count(a.id) filter (where a.stato = 'scaduta') as unserved
+        from generate_series(${from}::date, ${to}::date, interval '1 day') d
+        left join attese a on a.data_prenotazione = d::date and a.stato in ('servita', 'scaduta')
+       group by d
+       order by d`),
+    db.execute<{ hour: number; unserved: string }>(sql`
+      select left(a.orario_inizio, 2)::int as hour, count(*) as unserved from attese a
+       where a.data_prenotazione between ${from}::date and ${to}::date and a.stato = 'scaduta'
+       group by 1`),
   ]);
   const rideByDay = new Map(rideRes.rows.map((r) => [r.date, { noShows: int(r.no_shows), damageReports: int(r.damages) }]));
 
@@ -125,5 +142,20 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
     days,
     hours,
     bikes,
+    waitlist: waitlistStats(waitDaysRes.rows, waitHoursRes.rows),
+  };
+}
+
+function waitlistStats(
+  dayRows: { date: string; served: string; unserved: string }[],
+  hourRows: { hour: number; unserved: string }[],
+): StatsResponse['waitlist'] {
+  const days = dayRows.map((r) => ({ date: r.date, served: int(r.served), unserved: int(r.unserved) }));
+  const byHour = new Map(hourRows.map((r) => [int(r.hour), int(r.unserved)]));
+  return {
+    served: days.reduce((s, d) => s + d.served, 0),
+    unserved: days.reduce((s, d) => s + d.unserved, 0),
+    days,
+    hours: Array.from({ length: 24 }, (_, hour) => ({ hour, unserved: byHour.get(hour) ?? 0 })),
   };
 }

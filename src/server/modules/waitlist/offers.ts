@@ -1,0 +1,271 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/client.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { offerSentence } from '../../../shared/waitlist-text.js';
+import { notifyUser, type NotifyDeps } from '../notifications/notify.js';
+import { currentRules } from '../rules/store.js';
+import { offerNotice } from './emails.js';
+
+/**
+ * The waitlist's offers (issue 21, decision 025). An offer is a row of `prenotazioni` in stato
+ * `offerta`: it holds a freed bike for the first in line inside the bookings' own exclusion
+ * constraint, so an offered bike can never also be booked or offered twice.
+ *
+ * One function, `runOfferPass`, keeps the lines true: it ends what is over (offers run out,
+ * windows started, users gone), withdraws offers a closure or a maintenance made impossible,
+ * and gives every bike free for a waited window to the first in line. It runs after every
+ * change that frees a bike's time, from the minute job, and before the reads that show waits.
+ * Passes run one at a time across processes (`WAITLIST_LOCK`), and each takes every bike's
+ * lock (id order, as closures and maintenance do) before it touches an offer: the lock order
+ * of decision 023, bike → booking. A probe without locks first says whether there is anything
+ * to do at all, so a pass costs one read when, as nearly always, nothing is due.
+ */
+
+/** The namespace of the advisory lock that makes offer passes run one at a time (decision 025). */
+export const WAITLIST_LOCK = 4_203;
+
+/** The open states of a wait. */
+export const OPEN = sql`('in_attesa', 'offerta')`;
+
+/**
+ * A bike `b` free for the window [starts, ends) at `now`: bookable by state, no planned
+ * maintenance, no active booking or offer overlapping (the exclusion constraint's own
+ * index), no ride in ritardo on it. The same conditions as the availability read.
+ */
+export function bikeFreeFor(starts: SQL, ends: SQL, now: string): SQL {
+  return sql`(b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
+    and not exists (select 1 from manutenzioni m where m.bici_id = b.id
+                       and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${starts}, ${ends}, '[)'))
+    and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato in ('attiva', 'offerta')
+                       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${starts}, ${ends}, '[)'))
+    and not exists (select 1 from prenotazioni late where late.bici_id = b.id and late.stato = 'attiva'
+                       and late.ritirata_at is not null and late.fine <= ${now}::timestamptz)`;
+}
+
+/**
+ * An open wait `a` that can be offered a bike now: still waiting, its window not started,
+ * its user active and without an active booking (freed bikes pass to the next in line until
+ * it is over), its day not closed.
+ */
+function offerable(now: string): SQL {
+  return sql`a.stato = 'in_attesa' and a.inizio > ${now}::timestamptz
+    and exists (select 1 from users u where u.id = a.user_id and u.attiva)
+    and not exists (select 1 from prenotazioni mine where mine.user_id = a.user_id and mine.stato = 'attiva')
+    and not exists (select 1 from chiusure c where a.data_prenotazione between c.dal and c.al)`;
+}
+
+/** Whether anything is due: something to end or withdraw, or a free bike for a wait. No locks. */
+function probe(now: string): SQL {
+  return sql`select
+    exists (select 1 from prenotazioni o where o.stato = 'offerta' and o.offerta_scade_at <= ${now}::timestamptz)
+    or exists (select 1 from attese a where a.stato = 'in_attesa' and a.inizio <= ${now}::timestamptz)
+    or exists (select 1 from attese a where a.stato in ${OPEN}
+                 and not exists (select 1 from users u where u.id = a.user_id and u.attiva))
+    or exists (select 1 from prenotazioni o join biciclette b on b.id = o.bici_id
+                where o.stato = 'offerta' and ${offerWithdrawn()})
+    or exists (select 1 from (select distinct a.inizio, a.fine from attese a where ${offerable(now)}) w
+                where exists (select 1 from biciclette b where ${bikeFreeFor(sql`w.inizio`, sql`w.fine`, now)}))
+    as due`;
+}
+
+/** An offer `o` on bike `b` that a closure or a maintenance (planned, or the admin's state) made impossible. */
+function offerWithdrawn(): SQL {
+  return sql`(not (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
+    or exists (select 1 from manutenzioni m where m.bici_id = o.bici_id
+                  and tstzrange(m.inizio, m.fine, '[)') && tstzrange(o.inizio, o.fine, '[)'))
+    or exists (select 1 from chiusure c where o.data_prenotazione between c.dal and c.al))`;
+}
+
+export interface OfferMade {
+  offerId: number;
+  attesaId: number;
+  userId: number;
+  biciId: number;
+  scadeAt: Date;
+}
+
+export interface PassResult {
+  /** Offers made by this pass, in line order. */
+  offers: OfferMade[];
+  /** Offers that ran out unanswered (their waits end `persa`). */
+  expired: number;
+  /** Waits whose window started without a bike (`scaduta`: unserved demand). */
+  unserved: number;
+  /** Offers withdrawn by a closure or a maintenance (their waits wait again). */
+  withdrawn: number;
+}
+
+const NOTHING: PassResult = { offers: [], expired: 0, unserved: 0, withdrawn: 0 };
+
+/**
+ * The pass at `now`, with offers holding their bike `offerMinutes` (at the latest until the
+ * window's start). See the module's comment; `force` skips the probe (tests).
+ */
+export async function runOfferPass(db: Db, now: Date, offerMinutes: number, force = false): Promise<PassResult> {
+  const at = now.toISOString();
+  if (!force) {
+    const { rows } = await db.execute<{ due: boolean }>(probe(at));
+    if (!rows[0]?.due) return NOTHING;
+  }
+  return runTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
+    // Every bike, in id order, before any offer row: decision 023's order (bike → booking).
+    await tx.execute(sql`select id from biciclette order by id for no key update`);
+    const ended = await endWhatIsOver(tx, at);
+    const offers = await offerFreeBikes(tx, at, offerMinutes);
+    return { ...ended, offers };
+  });
+}
+
+async function endWhatIsOver(tx: Tx, at: string): Promise<Omit<PassResult, 'offers'>> {
+  const count = async (statement: SQL) => (await tx.execute(statement)).rows.length;
+  // Offers that ran out unanswered: the bike is free again, the wait ends (`persa`).
+  const expired = await count(sql`
+    with ran_out as (
+      delete from prenotazioni o where o.stato = 'offerta' and o.offerta_scade_at <= ${at}::timestamptz
+      returning o.attesa_id
+    )
+    update attese a set stato = 'persa', ended_at = ${at}::timestamptz
+     where a.id in (select attesa_id from ran_out) and a.stato = 'offerta'
+    returning a.id`);
+  // A deactivated or deleted user's waits end, their offers with them.
+  await tx.execute(sql`
+    delete from prenotazioni o using attese a
+     where o.stato = 'offerta' and a.id = o.attesa_id
+       and not exists (select 1 from users u where u.id = a.user_id and u.attiva)`);
+  await tx.execute(sql`
+    update attese a set stato = 'uscita', ended_at = ${at}::timestamptz
+     where a.stato in ${OPEN} and not exists (select 1 from users u where u.id = a.user_id and u.attiva)`);
+  // Offers a closure or a maintenance made impossible: withdrawn, the wait keeps its place.
+  const withdrawn = await count(sql`
+    with gone as (
+      delete from prenotazioni o using biciclette b
+       where b.id = o.bici_id and o.stato = 'offerta' and ${offerWithdrawn()}
+      returning o.attesa_id
+    )
+    update attese a set stato = 'in_attesa' where a.id in (select attesa_id from gone) and a.stato = 'offerta'
+    returning a.id`);
+  // Windows started with no bike ever offered: unserved demand.
+  const unserved = await count(sql`
+    update attese a set stato = 'scaduta', ended_at = ${at}::timestamptz
+     where a.stato = 'in_attesa' and a.inizio <= ${at}::timestamptz
+    returning a.id`);
+  return { expired, unserved, withdrawn };
+}
+
+/**
+ * One offer at a time, each to the first wait in line (joined earliest) that can be offered
+ * a bike now, with the lowest-numbered bike free for its whole window; again until no wait
+ * can. Each round reads afresh (READ COMMITTED): a bike freed by a cancel that commits while
+ * the pass runs goes to the first eligible wait at that moment, never to a later one while an
+ * earlier one could have it (a pass that walked the line once would skip a wait it passed
+ * before the bike was freed). Under the pass's locks no booking or other pass can take a bike
+ * meanwhile; the exclusion constraint is the arbiter all the same (`ON CONFLICT DO NOTHING`).
+ */
+async function offerFreeBikes(tx: Tx, at: string, offerMinutes: number): Promise<OfferMade[]> {
+  const offers: OfferMade[] = [];
+  for (;;) {
+    const { rows } = await tx.execute<{ id: number; attesa_id: number; user_id: number; bici_id: number; offerta_scade_at: Date | string }>(sql`
+      with first_in_line as (
+        select a.id, b.id as bici_id from attese a
+         cross join lateral (
+           select b.id from biciclette b where ${bikeFreeFor(sql`a.inizio`, sql`a.fine`, at)}
+            order by lpad(b.numero, 20, '0'), b.numero
+            limit 1) b
+         where ${offerable(at)}
+         order by a.created_at, a.id
+         limit 1
+      ), offer as (
+        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
+                                  destinazione, stato, attesa_id, offerta_scade_at, created_at, updated_at)
+        select a.user_id, f.bici_id, a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio, a.fine,
+               a.destinazione, 'offerta', a.id,
+               least(${at}::timestamptz + make_interval(mins => ${offerMinutes}::int), a.inizio),
+               ${at}::timestamptz, ${at}::timestamptz
+          from first_in_line f join attese a on a.id = f.id
+        on conflict do nothing
+        returning id, attesa_id, user_id, bici_id, offerta_scade_at
+      ), waiting as (
+        update attese set stato = 'offerta' where id in (select attesa_id from offer)
+      )
+      select id, attesa_id, user_id, bici_id, offerta_scade_at from offer`);
+    const o = rows[0];
+    if (!o) return offers;
+    offers.push({ offerId: o.id, attesaId: o.attesa_id, userId: o.user_id, biciId: o.bici_id, scadeAt: new Date(o.offerta_scade_at) });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Telling the first in line
+
+export interface OfferNotifyDeps extends NotifyDeps {
+  publicUrl: string;
+  timeZone: string;
+}
+
+const notifiers = new WeakMap<Db, OfferNotifyDeps>();
+
+/** The app's mailer and push for the offers made on this database handle (buildApp registers them). */
+export function registerOfferNotifier(deps: OfferNotifyDeps): void {
+  notifiers.set(deps.db, deps);
+}
+
+/**
+ * Sends every offer not announced yet, each claimed once by an UPDATE (any process, any
+ * retry): by email and, where the user subscribed, by web push. After the pass's commit.
+ */
+export async function announceOffers(db: Db, now: Date): Promise<number> {
+  const deps = notifiers.get(db);
+  if (!deps) return 0;
+  const { rows } = await db.execute<{
+    user_id: number;
+    nome: string;
+    numero: string;
+    data_prenotazione: string;
+    orario_inizio: string;
+    orario_fine: string;
+    offerta_scade_at: Date | string;
+  }>(sql`
+    update prenotazioni o set offerta_avvisata_at = ${now.toISOString()}::timestamptz
+      from users u, biciclette b
+     where o.stato = 'offerta' and o.offerta_avvisata_at is null and u.id = o.user_id and b.id = o.bici_id
+    returning o.user_id, u.nome, b.numero, o.data_prenotazione::text as data_prenotazione, o.orario_inizio, o.orario_fine, o.offerta_scade_at`);
+  for (const r of rows) {
+    const window = { dataPrenotazione: r.data_prenotazione, orarioInizio: r.orario_inizio, orarioFine: r.orario_fine };
+    await notifyUser(
+      deps,
+      r.user_id,
+      offerNotice({ nome: r.nome, biciNumero: r.numero, ...window, scadeAt: new Date(r.offerta_scade_at) }, deps.publicUrl, deps.timeZone),
+    );
+  }
+  return rows.length;
+}
+
+/** The sentence of an offer, for logs and tests. */
+export { offerSentence };
+
+/**
+ * What every change that frees a bike's time runs after its commit: the pass at the clock's
+ * now with the rules' offer minutes (awaited: the answer that follows shows its offers), then
+ * the announcements in the background (an email must not hold the canceller's answer; each
+ * offer is claimed once, and the minute job sends any left). Never throws: the change itself
+ * succeeded, and the minute job runs the pass again (a failure is logged).
+ */
+export async function offerFreedTime(
+  deps: { db: Db; clock: Clock },
+  log?: { error(obj: object, msg: string): void },
+): Promise<PassResult> {
+  try {
+    const now = deps.clock.now();
+    const rules = await currentRules(deps.db);
+    const result = await runOfferPass(deps.db, now, rules.offertaMinuti);
+    if (result.offers.length > 0) {
+      announceOffers(deps.db, now).catch((err: unknown) => (log ?? notifiers.get(deps.db)?.log)?.error({ err }, 'waitlist offers not announced'));
+    }
+    return result;
+  } catch (err) {
+    (log ?? notifiers.get(deps.db)?.log)?.error({ err }, 'waitlist offer pass failed');
+    return NOTHING;
+  }
+}

@@ -1,0 +1,272 @@
+import { sql } from 'drizzle-orm';
+import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
+import type { BookingDto } from '../../../shared/schemas/booking.js';
+import { WAITLIST_MAX_PER_USER, type AdminWaitlistDto, type WaitDto, type WaitRequest } from '../../../shared/schemas/waitlist.js';
+import { zonedToday } from '../../../shared/time.js';
+import { closureSentence } from '../../../shared/rules-text.js';
+import { pgConstraint, pgErrorCode } from '../../db/client.js';
+import { runTransaction } from '../../db/transaction.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import {
+  availableBikes,
+  getUserBooking,
+  MSG_ALREADY_ACTIVE,
+  resolveWindow,
+  USER_BOOKING_LOCK,
+  type BookingDeps,
+  type BookingReadDeps,
+  type BookingUser,
+} from '../bookings/service.js';
+import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
+import type { ClosureRule } from '../rules/store.js';
+import { offerFreedTime, OPEN, WAITLIST_LOCK } from './offers.js';
+
+/**
+ * The waitlist (issue 21, decision 025): join a window's line when no bike is free, leave it,
+ * accept or decline an offer. The line and its offers are kept by `runOfferPass` (offers.ts).
+ */
+
+export const MSG_WAIT_NOT_FOUND = "Iscrizione alla lista d'attesa non trovata";
+export const MSG_WAITLIST_FULL = `Puoi essere in lista d'attesa per al massimo ${WAITLIST_MAX_PER_USER} fasce orarie alla volta`;
+export const MSG_ALREADY_WAITING = "Sei già in lista d'attesa per questa fascia oraria";
+export const MSG_BIKE_FREE = "C'è una bici libera in questa fascia oraria: prenotala subito";
+export const MSG_OFFER_GONE = "L'offerta non è più valida: è scaduta o la bici è passata al prossimo in lista";
+export const MSG_OFFER_BLOCKED =
+  "Hai già una prenotazione attiva: non puoi accettare l'offerta finché non è conclusa. La bici passa al prossimo in lista";
+
+/** An open wait's row, as the user's list reads it. */
+interface WaitRow extends Record<string, unknown> {
+  id: number;
+  data_prenotazione: string;
+  orario_inizio: string;
+  orario_fine: string;
+  destinazione: string | null;
+  stato: 'in_attesa' | 'offerta';
+  created_at: Date | string;
+  posizione: number;
+  bloccata: boolean;
+  bici_id: number | null;
+  bici_numero: string | null;
+  bici_modello: string | null;
+  scade_at: Date | string | null;
+}
+
+const waitDto = (r: WaitRow): WaitDto => ({
+  id: r.id,
+  dataPrenotazione: r.data_prenotazione,
+  orarioInizio: r.orario_inizio,
+  orarioFine: r.orario_fine,
+  destinazione: r.destinazione,
+  stato: r.stato,
+  posizione: r.posizione,
+  createdAt: new Date(r.created_at).toISOString(),
+  bloccataDaPrenotazione: r.bloccata,
+  offerta:
+    r.stato === 'offerta' && r.bici_id !== null && r.scade_at !== null
+      ? { biciId: r.bici_id, biciNumero: r.bici_numero!, biciModello: r.bici_modello!, scadeAt: new Date(r.scade_at).toISOString() }
+      : null,
+});
+
+/**
+ * GET /api/attese — the user's open waits, offers first, then by window. The place in line
+ * is one more than the open waits joined earlier for a window that overlaps this one. The
+ * pass runs first (cheap when nothing is due), so a late job never shows a stale state.
+ */
+export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
+  await bringLifecycleUpToDate(deps);
+  await offerFreedTime(deps);
+  const { rows } = await deps.db.execute<WaitRow>(sql`
+    select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
+           1 + (select count(*) from attese e
+                 where e.stato in ${OPEN} and e.inizio < a.fine and e.fine > a.inizio
+                   and (e.created_at, e.id) < (a.created_at, a.id))::int as posizione,
+           exists (select 1 from prenotazioni mine where mine.user_id = a.user_id and mine.stato = 'attiva') as bloccata,
+           o.bici_id, b.numero as bici_numero, b.modello as bici_modello, o.offerta_scade_at as scade_at
+      from attese a
+      left join prenotazioni o on o.attesa_id = a.id and o.stato = 'offerta'
+      left join biciclette b on b.id = o.bici_id
+     where a.user_id = ${userId} and a.stato in ${OPEN}
+     order by (a.stato = 'offerta') desc, a.inizio, a.id`);
+  return rows.map(waitDto);
+}
+
+async function ownWait(deps: BookingReadDeps, userId: number, id: number): Promise<WaitDto> {
+  const wait = (await listWaits(deps, userId)).find((w) => w.id === id);
+  if (!wait) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
+  return wait;
+}
+
+/**
+ * POST /api/attese — joins the line of a window with no bike free. The window is checked as
+ * a booking's would be (hours, closures, horizon, duration, notice) and so is the user's
+ * suspension; at most WAITLIST_MAX_PER_USER open waits, counted under the user's advisory
+ * lock (the one a booking takes, decision 024); one per window (a unique index).
+ */
+export async function joinWait(deps: BookingDeps, user: BookingUser, input: WaitRequest & { destinazione: string | null }): Promise<WaitDto> {
+  const limits = user.ruolo !== 'admin';
+  const { rules, inizio, fine } = await resolveWindow(deps, input, limits);
+  const now = deps.clock.now();
+  if (limits && rules.sospensione) {
+    const suspension = await suspensionOf(deps.db, user.id, rules, now);
+    if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
+  }
+  // Waiting makes sense only when the form offered nothing: a free bike is booked, not awaited.
+  const free = JSON.parse(await availableBikes(deps, input, limits)) as unknown[];
+  if (free.length > 0) throw conflict(MSG_BIKE_FREE, 'BIKE_FREE');
+  let id: number;
+  try {
+    id = await runTransaction(deps.db, async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
+      const { rows: open } = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from attese where user_id = ${user.id} and stato in ${OPEN}`,
+      );
+      if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(MSG_WAITLIST_FULL, 'WAITLIST_FULL');
+      const { rows } = await tx.execute<{ id: number }>(sql`
+        insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at)
+        values (${user.id}, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
+                ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
+                'in_attesa', ${now.toISOString()}::timestamptz)
+        returning id`);
+      return rows[0]!.id;
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'attese_one_per_window') throw conflict(MSG_ALREADY_WAITING, 'ALREADY_WAITING');
+    throw err;
+  }
+  // A bike freed between the check above and the insert: the pass of that change could not
+  // see this wait yet. This one does.
+  await offerFreedTime(deps);
+  return ownWait(deps, user.id, id);
+}
+
+/**
+ * Ends an open wait of the user (`uscita` when leaving, `rinunciata` when declining an offer),
+ * deleting its offer if any; the freed bike goes to the next in line at once. Under the
+ * pass's lock, so that a pass never sees half of it.
+ */
+async function endWait(deps: BookingReadDeps, userId: number, id: number, how: 'uscita' | 'rinunciata'): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  const ended = await runTransaction(deps.db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
+    const { rows } = await tx.execute<{ stato: string }>(
+      sql`select stato from attese where id = ${id} and user_id = ${userId} and stato in ${OPEN} for update`,
+    );
+    if (!rows[0]) return false;
+    if (rows[0].stato === 'offerta') {
+      // The offer's bike, then the offer (decision 023's order), as every writer of a bike's time.
+      await tx.execute(sql`select b.id from biciclette b join prenotazioni o on o.bici_id = b.id
+                            where o.attesa_id = ${id} and o.stato = 'offerta' for no key update of b`);
+      await tx.execute(sql`delete from prenotazioni where attesa_id = ${id} and stato = 'offerta'`);
+    }
+    await tx.execute(sql`update attese set stato = ${how}, ended_at = ${now}::timestamptz where id = ${id}`);
+    return true;
+  });
+  if (!ended) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
+  await offerFreedTime(deps);
+}
+
+/** DELETE /api/attese/:id — `Esci dalla lista`. */
+export async function leaveWait(deps: BookingReadDeps, userId: number, id: number): Promise<void> {
+  await endWait(deps, userId, id, 'uscita');
+}
+
+/** POST /api/attese/:id/rinuncia — the offer passes to the next in line; the user's wait ends. */
+export async function declineOffer(deps: BookingReadDeps, userId: number, id: number): Promise<void> {
+  const wait = await ownWait(deps, userId, id);
+  if (!wait.offerta) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+  await endWait(deps, userId, id, 'rinunciata');
+}
+
+/**
+ * POST /api/attese/:id/accetta — the offer becomes a normal booking under every rule: the
+ * same row turns `attiva` (the bike's time is held without a gap), with an external's pending
+ * payment and the usual hold counted from now. The locks are a booking's (decision 024): the
+ * user's advisory lock when the weekly limit or the suspension is on, then the bike, then the
+ * row. A user with an active booking cannot accept: the offer passes on (MSG_OFFER_BLOCKED).
+ */
+export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: number): Promise<BookingDto> {
+  await bringLifecycleUpToDate(deps);
+  const wait = await ownWait(deps, user.id, id);
+  if (!wait.offerta) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+  const limits = user.ruolo !== 'admin';
+  const { rules } = await resolveWindow(deps, wait, limits);
+  const now = deps.clock.now();
+  const provider = deps.config.stripe ? 'stripe' : 'simulated';
+  let bookingId: number;
+  try {
+    bookingId = await runTransaction(deps.db, async (tx) => {
+      if (limits && (rules.sospensione || rules.prenotazioniSettimanaliMax !== null)) {
+        await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
+        const suspension = await suspensionOf(tx, user.id, rules, now);
+        if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
+        const max = rules.prenotazioniSettimanaliMax;
+        if (max !== null && (await fullestWeek(tx, user.id, wait.dataPrenotazione)) >= max) {
+          throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
+        }
+      }
+      await tx.execute(sql`select id from biciclette where id = ${wait.offerta!.biciId} for no key update`);
+      const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string }>(
+        sql`select dal::text, al::text, motivo from chiusure where ${wait.dataPrenotazione}::date between dal and al limit 1`,
+      );
+      if (closed[0]) throw badRequest(closureSentence(closed[0] as ClosureRule), 'CLOSED');
+      const { rows } = await tx.execute<{ id: number }>(sql`
+        update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now.toISOString()}::timestamptz,
+                                updated_at = ${now.toISOString()}::timestamptz
+         where attesa_id = ${id} and user_id = ${user.id} and stato = 'offerta' and offerta_scade_at > ${now.toISOString()}::timestamptz
+           and not exists (select 1 from manutenzioni m where m.bici_id = prenotazioni.bici_id
+                             and tstzrange(m.inizio, m.fine, '[)') && tstzrange(prenotazioni.inizio, prenotazioni.fine, '[)'))
+        returning id`);
+      const booked = rows[0];
+      if (!booked) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+      if (!user.isResidente) {
+        await tx.execute(sql`
+          insert into pagamenti (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
+          values (${booked.id}, ${provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`);
+      }
+      await tx.execute(sql`update attese set stato = 'servita', ended_at = ${now.toISOString()}::timestamptz where id = ${id}`);
+      return booked.id;
+    });
+  } catch (err) {
+    if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'prenotazioni_one_active_per_user') {
+      // Not until the active booking is over: the bike goes to the next in line now.
+      await endWait(deps, user.id, id, 'rinunciata').catch(() => undefined);
+      throw conflict(MSG_OFFER_BLOCKED, 'ALREADY_ACTIVE');
+    }
+    if (err instanceof AppError && err.code === 'OFFER_GONE') await offerFreedTime(deps);
+    throw err;
+  }
+  return getUserBooking(deps, user.id, bookingId);
+}
+
+/** Re-exported for the route's message of an active booking met before the transaction. */
+export { MSG_ALREADY_ACTIVE };
+
+/** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered. */
+export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
+  await bringLifecycleUpToDate(deps);
+  await offerFreedTime(deps);
+  const now = deps.clock.now();
+  const today = zonedToday(now, deps.config.timeZone);
+  const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; in_attesa: number; offerte: number }>(sql`
+    select a.data_prenotazione::text as data, a.orario_inizio as inizio, a.orario_fine as fine,
+           count(*) filter (where a.stato = 'in_attesa')::int as in_attesa,
+           count(*) filter (where a.stato = 'offerta')::int as offerte
+      from attese a
+     where a.stato in ${OPEN} and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
+     group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio
+     order by a.inizio, a.orario_fine`);
+  const finestre = rows.map((r) => ({
+    dataPrenotazione: r.data,
+    orarioInizio: r.inizio,
+    orarioFine: r.fine,
+    inAttesa: r.in_attesa,
+    offerteAperte: r.offerte,
+  }));
+  return {
+    data: today,
+    finestre,
+    inAttesa: finestre.reduce((n, f) => n + f.inAttesa, 0),
+    offerteAperte: finestre.reduce((n, f) => n + f.offerteAperte, 0),
+  };
+}

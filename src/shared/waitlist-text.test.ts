@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { dayMonth, offerSentence } from './waitlist-text.js';
+
+describe('the waitlist sentences', () => {
+  it('writes the offer as the issue quotes it, day and month with two digits', () => {
+    expect(offerSentence({ dataPrenotazione: '2026-12-12', orarioInizio: '10:00', orarioFine: '12:00' })).toBe(
+      'Una bici si è liberata per il 12/12 dalle 10:00 alle 12:00',
+    );
+    expect(dayMonth('2027-01-05')).toBe('05/01');
+  });
+});
