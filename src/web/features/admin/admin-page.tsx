@@ -22,6 +22,7 @@ import { useAdminSummary } from './queries';
 import { DamageReportsSection, OverdueRidesSection } from './ride-sections';
 import { RulesTab } from './rules-tab';
 import { UsersTab } from './users-tab';
+import { WaitlistSection } from './waitlist-section';
 
 function AdminHeader() {
   return (
@@ -111,6 +112,7 @@ export function AdminPage() {
       <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-6 sm:px-6">
         <SummaryCards summary={summary.data} isPending={summary.isPending} />
         <OverdueRidesSection />
+        <WaitlistSection />
         <DamageReportsSection />
         <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
           <TabsList aria-label="Sezioni">

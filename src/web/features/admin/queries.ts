@@ -16,6 +16,7 @@ import {
   type AdminUserUpdate,
   type ImportResidentsResponse,
 } from '../../../shared/schemas/admin';
+import type { AdminWaitlistDto } from '../../../shared/schemas/waitlist';
 import type { BikeStato, BookingDto } from '../../../shared/schemas/booking';
 import type {
   AdminBookingRequest,
@@ -397,4 +398,13 @@ export function useDebounced<T>(value: T, delay = 300): T {
     return () => clearTimeout(timer);
   }, [value, delay]);
   return settled;
+}
+
+/** GET /api/admin/attese (issue 21): today's waitlists, read again every minute. */
+export function useAdminWaitlist() {
+  return useQuery<AdminWaitlistDto>({
+    queryKey: [...ADMIN_KEY, 'attese'],
+    queryFn: () => apiRequest<AdminWaitlistDto>('GET', '/api/admin/attese'),
+    refetchInterval: 60_000,
+  });
 }

@@ -32,6 +32,7 @@ const RULES: RulesUpdate = {
   orizzonteGiorni: 14,
   attesaPagamentoMinuti: 15,
   mancatoRitiroMinuti: 30,
+  offertaMinuti: 15,
   sospensione: null,
 };
 
@@ -74,6 +75,7 @@ describe('the rules form', () => {
     form.limiti.durataMassimaMinuti.valore = '';
     form.limiti.orizzonteGiorni.valore = '1.5';
     form.sospensione = { attiva: true, soglia: '', finestraGiorni: '400', giorni: '7' };
+    form.offertaMinuti = '0';
     const result = formToRules(form);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -81,6 +83,7 @@ describe('the rules form', () => {
       'orari.2.chiusura': "L'orario di chiusura deve essere successivo a quello di apertura",
       durataMassimaMinuti: 'Durata massima non valida (da 1 a 1440 minuti)',
       orizzonteGiorni: 'Orizzonte non valido (da 1 a 365 giorni)',
+      offertaMinuti: "Durata dell'offerta non valida (da 1 a 1440 minuti)",
       'sospensione.soglia': 'Indica un numero',
       'sospensione.finestraGiorni': 'Da 1 a 365 giorni',
     });

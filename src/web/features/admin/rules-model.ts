@@ -54,6 +54,8 @@ export interface SuspensionForm {
 export interface RulesForm {
   orari: DayForm[];
   limiti: Record<LimitKey, LimitForm>;
+  /** How long a waitlist's offer holds its bike (issue 21): always on. */
+  offertaMinuti: string;
   sospensione: SuspensionForm;
 }
 
@@ -95,6 +97,7 @@ export function rulesToForm(rules: RulesUpdate): RulesForm {
   return {
     orari: rules.orari.map((h) => (h ? { chiuso: false, ...h } : { chiuso: true, ...DEFAULT_DAY })),
     limiti,
+    offertaMinuti: String(rules.offertaMinuti),
     sospensione: {
       attiva: s !== null,
       soglia: String(s?.soglia ?? DEFAULT_SUSPENSION.soglia),
@@ -124,6 +127,7 @@ export type RulesFormErrors = Record<string, string>;
 export const RULES_FIELD_ORDER: readonly string[] = [
   ...WEEKDAYS.flatMap((_, i) => [`orari.${i}.apertura`, `orari.${i}.chiusura`]),
   ...LIMITS.map((l) => l.key),
+  'offertaMinuti',
   'sospensione.soglia',
   'sospensione.finestraGiorni',
   'sospensione.giorni',
@@ -146,6 +150,7 @@ export function formToRules(form: RulesForm): RulesFormResult {
       LimitKey,
       number | null
     >),
+    offertaMinuti: toNumber(form.offertaMinuti),
     sospensione: s.attiva ? { soglia: toNumber(s.soglia), finestraGiorni: toNumber(s.finestraGiorni), giorni: toNumber(s.giorni) } : null,
   };
   const parsed = rulesUpdateSchema.safeParse(candidate);

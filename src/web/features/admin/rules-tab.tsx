@@ -10,7 +10,7 @@ import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../auth/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
-import { FieldError, RulesCard } from './rules-parts';
+import { CheckedField, FieldError, RulesCard } from './rules-parts';
 import {
   firstErrorField,
   formToRules,
@@ -273,6 +273,30 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
             />
           ))}
         </ul>
+      </RulesCard>
+
+      <RulesCard
+        id="regole-lista-attesa"
+        title="Lista d'attesa"
+        description="Quando una bici si libera, la teniamo per il primo in lista: se non la prenota in tempo passa al successivo."
+      >
+        <div className="max-w-xs">
+          <CheckedField
+            id={rulesFieldId('offertaMinuti')}
+            label="Durata dell'offerta in lista d'attesa (minuti)"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1440}
+            step={1}
+            value={form.offertaMinuti}
+            error={errors.offertaMinuti}
+            onValue={(value) => {
+              setForm((f) => ({ ...f, offertaMinuti: value }));
+              clear('offertaMinuti');
+            }}
+          />
+        </div>
       </RulesCard>
 
       <RulesCard

@@ -1,4 +1,4 @@
-import { CalendarPlusIcon } from 'lucide-react';
+import { BellRingIcon, CalendarPlusIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { DESTINATION_MAX, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
@@ -17,6 +17,8 @@ import {
   type BookingFormValues,
 } from './dashboard-model';
 import { useAvailableBikes, useCreateBooking } from './queries';
+import { WAITLIST_MAX_PER_USER } from '../../../shared/schemas/waitlist';
+import { useJoinWait, useWaits } from '../waitlist/queries';
 
 interface BookingFormProps {
   /** Today in the college's time zone: the default date and the earliest allowed. */
@@ -31,6 +33,8 @@ interface BookingFormProps {
   rules: FormRules | undefined;
   onCancel: () => void;
   onCreated: () => void;
+  /** The user joined the window's waitlist (issue 21): the form closes, the page shows the list. */
+  onWaiting?: () => void;
 }
 
 const END_BEFORE_START = "L'orario di fine deve essere successivo all'orario di inizio";
@@ -78,7 +82,7 @@ const FIELD_ORDER: BookingFormField[] = ['dataPrenotazione', 'orarioInizio', 'or
  * The day's hours and the maximum duration are shown; a window the rules refuse is said by
  * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated }: BookingFormProps) {
+export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting }: BookingFormProps) {
   // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
   const [openedAt] = useState(() => new Date());
   const [values, setValues] = useState<BookingFormValues>(() => {
@@ -87,6 +91,8 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   });
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const create = useCreateBooking();
+  const join = useJoinWait();
+  const waits = useWaits();
   const noShowNotice = useNoShowNotice();
   const formRef = useRef<HTMLFormElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
@@ -237,6 +243,35 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
         error={shown.biciId}
         errorId={`${id('biciId')}-error`}
       />
+
+      {slot !== null && !available.isFetching && !loadError && available.data?.length === 0 ? (
+        (waits.data?.length ?? 0) >= WAITLIST_MAX_PER_USER ? (
+          <p className="text-sm text-muted-foreground">
+            Sei già in lista d&apos;attesa per {WAITLIST_MAX_PER_USER} fasce orarie, il massimo: esci da una delle liste per
+            aspettare una bici in questa.
+          </p>
+        ) : (
+          <div className="grid gap-2 rounded-lg border border-dashed p-3">
+            <p className="text-sm text-muted-foreground">
+              Possiamo avvisarti se in questa fascia oraria si libera una bici: la teniamo per te per qualche minuto.
+            </p>
+            <Button
+              type="button"
+              variant="outline"
+              className="sm:justify-self-start"
+              disabled={join.isPending}
+              onClick={() =>
+                join
+                  .mutateAsync({ ...slot, destinazione: values.destinazione.trim() === '' ? null : values.destinazione.trim() })
+                  .then(() => onWaiting?.(), () => undefined)
+              }
+            >
+              <ButtonIcon pending={join.isPending} icon={<BellRingIcon aria-hidden="true" />} />
+              Avvisami se si libera una bici
+            </Button>
+          </div>
+        )
+      ) : null}
 
       {isExternal ? (
         <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">

@@ -21,6 +21,8 @@ interface NewBookingSectionProps {
   isExternal: boolean;
   /** An admin's own bookings are not held to the fair-use limits (issue 20): only hours and closures apply. */
   isAdmin?: boolean;
+  /** Called once the user joined a waitlist from the form (issue 21): the page shows the list. */
+  onWaiting?: () => void;
 }
 
 /**
@@ -28,7 +30,7 @@ interface NewBookingSectionProps {
  * booking, a warning takes the place of both; while the user is suspended for repeated
  * no-shows (issue 20), an alert says until when and why, and the button is disabled.
  */
-export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false }: NewBookingSectionProps) {
+export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false, onWaiting }: NewBookingSectionProps) {
   const [open, setOpen] = useState(false);
   const openButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -118,6 +120,10 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
             onCreated={() => {
               setOpen(false);
               onCreated();
+            }}
+            onWaiting={() => {
+              setOpen(false);
+              onWaiting?.();
             }}
           />
         </Suspense>

@@ -9,6 +9,7 @@ import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 import { whenSessionKnown } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
+import { WAITS_QUERY_KEY } from '../waitlist/queries';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
@@ -28,7 +29,7 @@ const availabilityKey = (w: AvailabilityRequest) =>
 export function prefetchDashboard(queryClient: QueryClient): void {
   whenSessionKnown((user) => {
     if (!user) return;
-    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY]) {
+    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY, WAITS_QUERY_KEY]) {
       void queryClient.prefetchQuery({ queryKey });
     }
   });

@@ -11,6 +11,7 @@ export const COLORS = {
   revenue: '#1d4ed8',
   resident: '#15803d',
   external: '#1d4ed8',
+  unserved: '#7c3aed',
 } as const;
 
 const AXIS_TEXT = '#475569';

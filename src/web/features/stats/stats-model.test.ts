@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatsDay } from '../../../shared/schemas/stats';
-import { bucketsFor, percent } from './stats-model';
+import { bucketsFor, percent, waitBucketsFor } from './stats-model';
 
 const day = (date: string, rides: number, revenueCents = 0): StatsDay => ({
   date,
@@ -34,5 +34,19 @@ describe('helpers', () => {
   it('percent', () => {
     expect(percent(1, 3)).toBe('33%');
     expect(percent(0, 0)).toBe('0%');
+  });
+});
+
+describe('the unserved demand chart (issue 21)', () => {
+  it('buckets served and unserved waits by day, and by month over a year', () => {
+    const days = [
+      { date: '2026-11-20', served: 1, unserved: 3 },
+      { date: '2026-11-21', served: 0, unserved: 2 },
+    ];
+    expect(waitBucketsFor(days, 7)).toEqual([
+      { label: '20/11', longLabel: 'venerdì 20 novembre 2026', served: 1, unserved: 3 },
+      { label: '21/11', longLabel: 'sabato 21 novembre 2026', served: 0, unserved: 2 },
+    ]);
+    expect(waitBucketsFor(days, 365)).toEqual([{ label: 'nov 26', longLabel: 'novembre 2026', served: 1, unserved: 5 }]);
   });
 });

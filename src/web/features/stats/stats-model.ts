@@ -1,4 +1,4 @@
-import type { StatsDay, StatsPeriod } from '../../../shared/schemas/stats';
+import type { StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats';
 
 export const PERIOD_LABELS: Record<StatsPeriod, string> = {
   7: 'Ultimi 7 giorni',
@@ -75,4 +75,26 @@ export function bucketsFor(days: StatsDay[], period: StatsPeriod): Bucket[] {
 /** "42%" of a part; "0%" when the whole is 0. */
 export function percent(part: number, whole: number): string {
   return whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`;
+}
+
+/** The waitlist's days (issue 21) as bars, bucketed like the rides: served and unserved waits. */
+export interface WaitBucket {
+  label: string;
+  longLabel: string;
+  served: number;
+  unserved: number;
+}
+
+export function waitBucketsFor(days: StatsResponse['waitlist']['days'], period: StatsPeriod): WaitBucket[] {
+  // The same days and months as the other charts: the two counts ride in two of a day's fields.
+  const asDays: StatsDay[] = days.map((d) => ({
+    date: d.date,
+    rides: d.served,
+    cancellations: d.unserved,
+    releasedHolds: 0,
+    revenueCents: 0,
+    noShows: 0,
+    damageReports: 0,
+  }));
+  return bucketsFor(asDays, period).map((b) => ({ label: b.label, longLabel: b.longLabel, served: b.rides, unserved: b.cancellations }));
 }

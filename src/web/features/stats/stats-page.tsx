@@ -11,7 +11,7 @@ import { apiFetch } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { BarChart, COLORS, HorizontalBarChart, SplitBar } from './charts';
 import { saveResponseAsFile } from '../../lib/download';
-import { bucketsFor, percent, PERIOD_LABELS } from './stats-model';
+import { bucketsFor, percent, PERIOD_LABELS, waitBucketsFor } from './stats-model';
 
 const statsUrl = (period: StatsPeriod) => `/api/admin/stats?period=${period}`;
 const hours1 = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 1 });
@@ -101,6 +101,8 @@ function Charts({ stats }: { stats: StatsResponse }) {
   const never = stats.bikes.filter((b) => b.rides === 0);
   const top = stats.bikes[0];
   const residentsTotal = totals.residentRides + totals.externalRides;
+  const { waitlist } = stats;
+  const waitBuckets = waitBucketsFor(waitlist.days, stats.period);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate); ${totals.noShows} ${totals.noShows === 1 ? 'bici non ritirata' : 'bici non ritirate'}, ${totals.damageReports} ${totals.damageReports === 1 ? 'danno segnalato' : 'danni segnalati'}.`}>
@@ -215,6 +217,42 @@ function Charts({ stats }: { stats: StatsResponse }) {
           caption={`Cancellazioni e blocchi rilasciati al ${unit}`}
           head={[unitHead, 'Cancellazioni', 'Blocchi rilasciati']}
           rows={buckets.map((b) => [b.longLabel, b.cancellations, b.releasedHolds])}
+        />
+      </ChartCard>
+
+      <ChartCard
+        id="stat-domanda"
+        title="Domanda non servita"
+        note={`Persone in lista d'attesa la cui fascia oraria è iniziata senza che si liberasse una bici: ${waitlist.unserved} non servite, ${waitlist.served} servite da un'offerta. È la domanda a cui la flotta non è bastata.`}
+      >
+        <BarChart
+          data={waitBuckets.map((b) => ({ label: b.label, values: [b.unserved, b.served] }))}
+          series={[
+            { name: 'Non servite', color: COLORS.unserved },
+            { name: 'Servite', color: COLORS.rides },
+          ]}
+          description={`Grafico a barre delle attese non servite (${waitlist.unserved}) e servite (${waitlist.served}) al ${unit}. I numeri sono nella tabella.`}
+        />
+        <Legend
+          items={[
+            { label: 'Non servite', color: COLORS.unserved },
+            { label: 'Servite', color: COLORS.rides },
+          ]}
+        />
+        <DataTable
+          caption={`Attese non servite e servite al ${unit}`}
+          head={[unitHead, 'Non servite', 'Servite']}
+          rows={waitBuckets.map((b) => [b.longLabel, b.unserved, b.served])}
+        />
+        <BarChart
+          data={waitlist.hours.map((h) => ({ label: String(h.hour), values: [h.unserved] }))}
+          series={[{ name: 'Non servite', color: COLORS.unserved }]}
+          description="Grafico a barre delle attese non servite per ora di inizio della fascia, dalle 0 alle 23. I numeri sono nella tabella."
+        />
+        <DataTable
+          caption="Attese non servite per ora di inizio"
+          head={['Ora', 'Non servite']}
+          rows={waitlist.hours.map((h) => [`${String(h.hour).padStart(2, '0')}:00–${String(h.hour).padStart(2, '0')}:59`, h.unserved])}
         />
       </ChartCard>
     </div>

@@ -1,0 +1,64 @@
+import { HourglassIcon, RotateCwIcon } from 'lucide-react';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { useAdminWaitlist } from './queries';
+
+const waiting = (n: number) => (n === 1 ? '1 in attesa' : `${n} in attesa`);
+const offers = (n: number) => (n === 1 ? '1 offerta aperta' : `${n} offerte aperte`);
+
+/**
+ * `Liste d'attesa di oggi` on /admin (issue 21): the windows of today not started yet, how
+ * many wait for each, and the offers open now (a bike held for the first in line).
+ */
+export function WaitlistSection() {
+  const lines = useAdminWaitlist();
+  let body;
+  if (lines.isPending) {
+    body = <Spinner label="Caricamento delle liste d'attesa..." showLabel className="py-4" />;
+  } else if (lines.isError || !lines.data) {
+    body = (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
+        <p role="alert" className="text-destructive">
+          Impossibile caricare le liste d&apos;attesa.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void lines.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  } else if (lines.data.finestre.length === 0) {
+    body = <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Oggi nessuno è in lista d&apos;attesa</p>;
+  } else {
+    const { inAttesa, offerteAperte, finestre } = lines.data;
+    body = (
+      <div className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm">
+        <p className="flex flex-wrap gap-2">
+          <Badge variant="info">{waiting(inAttesa)}</Badge>
+          <Badge variant={offerteAperte > 0 ? 'warning' : 'muted'}>{offers(offerteAperte)}</Badge>
+        </p>
+        <ul className="grid gap-1 text-sm">
+          {finestre.map((f) => (
+            <li key={`${f.orarioInizio}-${f.orarioFine}`} className="tabular-nums">
+              <span className="font-medium">
+                {f.orarioInizio}–{f.orarioFine}
+              </span>{' '}
+              · {waiting(f.inAttesa)}
+              {f.offerteAperte > 0 ? ` · ${offers(f.offerteAperte)}` : null}
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <section aria-labelledby="attese-oggi-title" className="grid gap-3">
+      <h2 id="attese-oggi-title" className="flex items-center gap-2 text-xl font-semibold">
+        <HourglassIcon className="size-5 text-muted-foreground" aria-hidden="true" />
+        Liste d&apos;attesa di oggi
+      </h2>
+      {body}
+    </section>
+  );
+}

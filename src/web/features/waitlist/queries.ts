@@ -1,0 +1,109 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BookingDto } from '../../../shared/schemas/booking';
+import type { WaitDto, WaitRequest } from '../../../shared/schemas/waitlist';
+import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
+import { formatEuroCents } from '../../../shared/money';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { serverMessage } from '../auth/api-errors';
+
+/** GET /api/attese (issue 21): the user's open waits, offers first. */
+export const WAITS_QUERY_KEY = ['/api/attese'] as const;
+/** The dashboard's own keys, repeated here so that this module does not pull the dashboard's. */
+const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
+const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
+
+/** While the user waits, an offer can come at any moment: read again every 30 s, and on focus. */
+export const WAITS_REFRESH_MS = 30_000;
+
+export function useWaits() {
+  return useQuery<WaitDto[]>({
+    queryKey: WAITS_QUERY_KEY,
+    refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? WAITS_REFRESH_MS : false),
+    refetchOnWindowFocus: true,
+  });
+}
+
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: WAITS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: BIKES_QUERY_KEY }),
+    ]);
+}
+
+/** A refusal's toast, and the waits read again (the refusal usually means they changed). */
+function useOnError(fallback: string) {
+  const refresh = useRefresh();
+  return (error: unknown) => {
+    toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) void refresh();
+  };
+}
+
+/** POST /api/attese — `Avvisami se si libera una bici`. */
+export function useJoinWait() {
+  const refresh = useRefresh();
+  const onError = useOnError("Impossibile entrare in lista d'attesa");
+  return useMutation({
+    mutationFn: (request: WaitRequest) => apiRequest<WaitDto>('POST', '/api/attese', request),
+    onSuccess: async (wait) => {
+      await refresh();
+      toast({
+        title: "Sei in lista d'attesa",
+        description: `Sei ${wait.posizione}° in lista: se una bici si libera te la teniamo per qualche minuto e ti avvisiamo.`,
+      });
+    },
+    onError,
+  });
+}
+
+/** DELETE /api/attese/:id — `Esci dalla lista`. */
+export function useLeaveWait() {
+  const refresh = useRefresh();
+  const onError = useOnError("Impossibile uscire dalla lista d'attesa");
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<undefined>('DELETE', `/api/attese/${id}`),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: "Sei uscito dalla lista d'attesa" });
+    },
+    onError,
+  });
+}
+
+/** POST /api/attese/:id/accetta — `Prenota`: the offer becomes a booking. */
+export function useAcceptOffer() {
+  const refresh = useRefresh();
+  const onError = useOnError('Impossibile prenotare la bici');
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<BookingDto>('POST', `/api/attese/${id}/accetta`),
+    onSuccess: async (booking) => {
+      await refresh();
+      toast({
+        title: 'Prenotazione creata!',
+        description:
+          booking.paymentStatus === 'pending'
+            ? `Completa il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} per confermarla, altrimenti verrà annullata.`
+            : 'La trovi tra le tue prenotazioni attive.',
+      });
+    },
+    onError,
+  });
+}
+
+/** POST /api/attese/:id/rinuncia — `Rinuncia`: the bike goes to the next in line. */
+export function useDeclineOffer() {
+  const refresh = useRefresh();
+  const onError = useOnError("Impossibile rinunciare all'offerta");
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<undefined>('POST', `/api/attese/${id}/rinuncia`),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Hai rinunciato alla bici', description: 'Passa a chi segue in lista.' });
+    },
+    onError,
+  });
+}
