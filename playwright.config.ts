@@ -50,12 +50,15 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist)\.spec\.ts/, use: chromium },
     // The admin's changes reach every user (a bike out of service, the residents imported,
     // a sigla taken): they run after the other specs, alone on the shared server.
     { name: 'chromium-admin', testMatch: /admin\.spec\.ts/, dependencies: ['chromium'], use: chromium },
     // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
     { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
+    // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another
+    // spec adds can free a window meanwhile.
+    { name: 'chromium-waitlist', testMatch: /waitlist\.spec\.ts/, dependencies: ['chromium-rules'], use: chromium },
   ],
   webServer: {
     command: 'node tests/e2e/server.mjs',
