@@ -35,16 +35,19 @@ const startBeforeEndIssue = {
 export const availabilityRequestSchema = z.object(windowShape).refine(startBeforeEnd, startBeforeEndIssue);
 export type AvailabilityRequest = z.infer<typeof availabilityRequestSchema>;
 
+/** The optional destination: trimmed, empty as null, at most DESTINATION_MAX characters. */
+export const destinationField = z
+  .string()
+  .nullish()
+  .transform((v) => (v ?? '').trim())
+  .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
+  .transform((v) => (v === '' ? null : v));
+
 /** POST /api/prenotazioni */
 export const bookingRequestSchema = z
   .object({
     ...windowShape,
-    destinazione: z
-      .string()
-      .nullish()
-      .transform((v) => (v ?? '').trim())
-      .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
-      .transform((v) => (v === '' ? null : v)),
+    destinazione: destinationField,
     biciId: idBody('Seleziona una bicicletta'),
   })
   .refine(startBeforeEnd, startBeforeEndIssue);

@@ -1,6 +1,5 @@
 import { z } from '../zod-it.js';
-import { availabilityRequestSchema } from './booking.js';
-import { DESTINATION_MAX } from '../constants.js';
+import { availabilityRequestSchema, destinationField } from './booking.js';
 import { idParam } from './ids.js';
 
 /**
@@ -13,16 +12,7 @@ import { idParam } from './ids.js';
 export const WAITLIST_MAX_PER_USER = 3;
 
 /** POST /api/attese — the window of the booking form (the destination is kept for the booking). */
-export const waitRequestSchema = availabilityRequestSchema.and(
-  z.object({
-    destinazione: z
-      .string()
-      .nullish()
-      .transform((v) => (v ?? '').trim())
-      .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
-      .transform((v) => (v === '' ? null : v)),
-  }),
-);
+export const waitRequestSchema = availabilityRequestSchema.and(z.object({ destinazione: destinationField }));
 export type WaitRequest = z.input<typeof waitRequestSchema>;
 
 export const waitIdParamsSchema = z.object({ id: idParam("Iscrizione alla lista d'attesa non trovata") });

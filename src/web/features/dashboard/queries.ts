@@ -10,6 +10,7 @@ import { whenSessionKnown } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
+import { bookingCreatedNotice } from './booking-notices';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
@@ -89,13 +90,7 @@ export function useCreateBooking() {
     // Toasts here, not in the form: the form is gone by the time the lists are refreshed.
     onSuccess: async (booking) => {
       await refresh();
-      toast({
-        title: 'Prenotazione creata!',
-        description:
-          booking.paymentStatus === 'pending'
-            ? `Completa il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} per confermarla, altrimenti verrà annullata.`
-            : 'La trovi tra le tue prenotazioni attive.',
-      });
+      toast(bookingCreatedNotice(booking));
     },
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile creare la prenotazione' });

@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import type { WaitDto, WaitRequest } from '../../../shared/schemas/waitlist';
-import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
-import { formatEuroCents } from '../../../shared/money';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../auth/api-errors';
+import { bookingCreatedNotice } from '../dashboard/booking-notices';
 
 /** GET /api/attese (issue 21): the user's open waits, offers first. */
 export const WAITS_QUERY_KEY = ['/api/attese'] as const;
@@ -82,13 +81,7 @@ export function useAcceptOffer() {
     mutationFn: (id: number) => apiRequest<BookingDto>('POST', `/api/attese/${id}/accetta`),
     onSuccess: async (booking) => {
       await refresh();
-      toast({
-        title: 'Prenotazione creata!',
-        description:
-          booking.paymentStatus === 'pending'
-            ? `Completa il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} per confermarla, altrimenti verrà annullata.`
-            : 'La trovi tra le tue prenotazioni attive.',
-      });
+      toast(bookingCreatedNotice(booking));
     },
     onError,
   });
