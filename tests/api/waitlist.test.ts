@@ -284,6 +284,25 @@ describe('offers', () => {
     expect((await db().execute(sql`select 1 from prenotazioni where stato = 'offerta'`)).rows).toHaveLength(0);
   });
 
+  it("accepting one offer passes the user's other offers on at once (one active booking at a time)", async () => {
+    const bike = await insertBike(db(), { numero: '12' });
+    const [h1, h2] = [await person(ctx), await person(ctx)];
+    const first = (await book(h1, bike)).json().id;
+    const second = (await book(h2, bike, { dataPrenotazione: '2026-11-23' })).json().id;
+    const [anna, bruno] = [await person(ctx, { nome: 'Anna' }), await person(ctx, { nome: 'Bruno' })];
+    const annaSunday = (await join(anna)).json() as WaitDto;
+    expect((await join(anna, { dataPrenotazione: '2026-11-23' })).statusCode).toBe(201);
+    ctx.clock.advance(1000);
+    expect((await join(bruno, { dataPrenotazione: '2026-11-23' })).statusCode).toBe(201);
+    await call(ctx.app, h1, 'DELETE', `/api/prenotazioni/${first}`);
+    await call(ctx.app, h2, 'DELETE', `/api/prenotazioni/${second}`);
+    expect((await waits(anna)).map((w) => w.stato)).toEqual(['offerta', 'offerta']);
+    expect((await call(ctx.app, anna, 'POST', `/api/attese/${annaSunday.id}/accetta`)).statusCode).toBe(201);
+    // Monday's bike went to Bruno; Anna still waits for Monday, passed over while her booking lasts.
+    expect((await waits(bruno))[0]).toMatchObject({ stato: 'offerta', offerta: { biciId: bike } });
+    expect((await waits(anna))[0]).toMatchObject({ stato: 'in_attesa', dataPrenotazione: '2026-11-23', bloccataDaPrenotazione: true });
+  });
+
   it('the offer minutes come from the rules, and an offer ends at the window’s start at the latest', async () => {
     const res = await call(ctx.app, admin, 'GET', '/api/admin/regole');
     const { updatedAt: _a, updatedBy: _b, ...rules } = res.json();

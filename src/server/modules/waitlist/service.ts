@@ -225,6 +225,13 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
           values (${booked.id}, ${provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`);
       }
       await tx.execute(sql`update attese set stato = 'servita', ended_at = ${now.toISOString()}::timestamptz where id = ${id}`);
+      // The user's other offers cannot be accepted while this booking is active: their bikes
+      // go to the next in line (after the commit), their waits keep their place.
+      await tx.execute(sql`
+        with gone as (
+          delete from prenotazioni where user_id = ${user.id} and stato = 'offerta' and attesa_id <> ${id} returning attesa_id
+        )
+        update attese set stato = 'in_attesa' where id in (select attesa_id from gone)`);
       return booked.id;
     });
   } catch (err) {
@@ -236,6 +243,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
     if (err instanceof AppError && err.code === 'OFFER_GONE') await offerFreedTime(deps);
     throw err;
   }
+  await offerFreedTime(deps);
   return getUserBooking(deps, user.id, bookingId);
 }
 
