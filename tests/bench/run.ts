@@ -9,6 +9,7 @@ import { benchLogin } from './login.js';
 import { benchReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchStats } from './stats.js';
+import { benchWaitlist } from './waitlist.js';
 
 const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   login: benchLogin,
   report: benchReport,
   stats: benchStats,
+  waitlist: benchWaitlist,
   lighthouse: benchLighthouse,
 };
 
