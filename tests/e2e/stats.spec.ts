@@ -66,11 +66,19 @@ test.describe('statistics', () => {
       'Residenti ed esterni',
       'Incasso',
       'Cancellazioni e blocchi rilasciati',
+      'Domanda non servita',
     ]) {
       await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
     }
-    // Six pictures, each described for screen readers.
-    await expect(page.getByRole('img', { name: /Grafico|Residenti/ })).toHaveCount(6);
+    // Eight pictures, each described for screen readers (the waitlist's two since issue 21).
+    await expect(page.getByRole('img', { name: /Grafico|Residenti/ })).toHaveCount(8);
+
+    // Unserved demand (issue 21): the waits of each day of the period, and by hour.
+    const demand = page.getByRole('region', { name: 'Domanda non servita', exact: true });
+    await expect(demand).toContainText(/\d+ non servite, \d+ servite da un'offerta/);
+    await demand.getByText('Mostra dati').first().click();
+    const byDay = demand.getByRole('table', { name: 'Attese non servite e servite al giorno' });
+    await expect(byDay.getByRole('row')).toHaveCount(1 + 7);
 
     // The numbers behind the charts: yesterday's rides, their hour, residents and externals.
     const [y, , d] = date.split('-').map(Number);
