@@ -11,7 +11,6 @@ import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import {
   availableBikes,
   getUserBooking,
-  MSG_ALREADY_ACTIVE,
   resolveWindow,
   USER_BOOKING_LOCK,
   type BookingDeps,
@@ -246,9 +245,6 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   await offerFreedTime(deps);
   return getUserBooking(deps, user.id, bookingId);
 }
-
-/** Re-exported for the route's message of an active booking met before the transaction. */
-export { MSG_ALREADY_ACTIVE };
 
 /** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered. */
 export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
