@@ -130,7 +130,12 @@ test.describe('the ride', () => {
       await expectNoSeriousA11yViolations(adminPage);
       await report.getByRole('button', { name: `Segna come risolto il danno della bici ${bike}` }).click();
       await expect(notice(adminPage, 'Segnalazione risolta')).toBeVisible();
-      await expect(report.getByText('Risolto', { exact: true })).toBeVisible();
+      // Resolved, it leaves the open list for the disclosure of the last 30 days' resolved reports.
+      await expect(damage.getByRole('button', { name: `Segna come risolto il danno della bici ${bike}` })).toHaveCount(0);
+      await damage.getByText(/^Risolti negli ultimi 30 giorni \(\d+\)$/).click();
+      const resolved = damage.locator('details li').filter({ hasText: text });
+      await expect(resolved.getByText('Risolto', { exact: true })).toBeVisible();
+      await expectNoSeriousA11yViolations(adminPage);
     } finally {
       await adminPage.context().close();
     }

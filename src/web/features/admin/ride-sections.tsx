@@ -118,7 +118,10 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
   );
 }
 
-/** Damage reported at the returns: open ones first, then those resolved in the last 30 days. */
+/**
+ * Damage reported at the returns: the open ones listed, those resolved in the last 30 days
+ * behind a disclosure (a college's history would otherwise push the tabs far down the desk).
+ */
 export function DamageReportsSection() {
   const reports = useDamageReports();
   return (
@@ -127,31 +130,56 @@ export function DamageReportsSection() {
         Danni segnalati
       </h2>
       <ListState query={reports} label="i danni segnalati" empty="Nessun danno segnalato">
-        {(rows) =>
-          rows.map((report) => (
-            <li
-              key={report.id}
-              className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between"
-            >
-              <div className="grid min-w-0 gap-1 text-sm">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
-                    Bici {report.biciNumero} · {report.biciModello}
-                  </h3>
-                  <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
-                  {report.risoltaAt ? <Badge variant="success">Risolto</Badge> : <Badge variant="danger">Da controllare</Badge>}
-                </div>
-                <p className="break-words whitespace-pre-line">{report.descrizione}</p>
-                <p className="text-muted-foreground">
-                  Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt)}
-                  {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt)}` : ''}
-                </p>
-              </div>
-              {report.risoltaAt ? null : <ResolveDamage report={report} />}
-            </li>
-          ))
-        }
+        {(rows) => {
+          const open = rows.filter((r) => !r.risoltaAt);
+          const resolved = rows.filter((r) => r.risoltaAt);
+          return (
+            <>
+              {open.length > 0 ? (
+                open.map((report) => <DamageReportItem key={report.id} report={report} />)
+              ) : (
+                <li className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Nessun danno da controllare</li>
+              )}
+              {resolved.length > 0 ? (
+                <li>
+                  <details className="rounded-xl border bg-card shadow-sm">
+                    <summary className="cursor-pointer rounded-xl px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">
+                      Risolti negli ultimi 30 giorni ({resolved.length})
+                    </summary>
+                    <ul className="grid gap-3 border-t p-3">
+                      {resolved.map((report) => (
+                        <DamageReportItem key={report.id} report={report} />
+                      ))}
+                    </ul>
+                  </details>
+                </li>
+              ) : null}
+            </>
+          );
+        }}
       </ListState>
     </section>
+  );
+}
+
+function DamageReportItem({ report }: { report: AdminDamageDto }) {
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
+      <div className="grid min-w-0 gap-1 text-sm">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
+            Bici {report.biciNumero} · {report.biciModello}
+          </h3>
+          <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
+          {report.risoltaAt ? <Badge variant="success">Risolto</Badge> : <Badge variant="danger">Da controllare</Badge>}
+        </div>
+        <p className="break-words whitespace-pre-line">{report.descrizione}</p>
+        <p className="text-muted-foreground">
+          Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt)}
+          {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt)}` : ''}
+        </p>
+      </div>
+      {report.risoltaAt ? null : <ResolveDamage report={report} />}
+    </li>
   );
 }
