@@ -393,7 +393,7 @@ describe('the authorisation matrix', () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBe(apiRoutes().length * ROLES.length);
-  }, 120_000);
+  }, 600_000);
 
   it('the webhook without a valid signature: 400 for everyone, nothing changes', async () => {
     for (const role of ROLES) {
@@ -411,5 +411,5 @@ describe('the authorisation matrix', () => {
       }
       expect(await tableDigests(ctx.database.db)).toEqual(before);
     }
-  }, 60_000);
+  }, 180_000);
 });

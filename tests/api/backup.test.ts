@@ -370,5 +370,5 @@ describe('the CLI as a process', () => {
     } finally {
       await target.drop();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -26,7 +26,7 @@ const BIKES = 50;
 
 beforeAll(async () => {
   bundle = await bundleEntryPoints('crash-load');
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await database?.close();

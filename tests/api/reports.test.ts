@@ -175,7 +175,7 @@ describe('the PDF of a day', () => {
     expect(pages[0]).toContain('Totale 2000');
     expect(busy.length).toBeLessThan(1024 * 1024);
     expect(busyMs).toBeLessThan(10_000); // the benchmark holds the 2 s target; CI machines vary
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('one report per day, retention', () => {
