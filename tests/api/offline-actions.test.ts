@@ -130,6 +130,17 @@ describe('the device time', () => {
     const withEmptyBody = await pickUp(second.u, second.id, {});
     expect(withEmptyBody.statusCode, withEmptyBody.body).toBe(200);
     expect(withEmptyBody.json().ritirataAt).toBe(iso('12:55'));
+    // JSON null is no body either.
+    ctx.clock.set(at('13:30'));
+    const withNull = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/prenotazioni/${second.id}/riconsegna`,
+      headers: { cookie: second.u.cookie, 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(withNull.statusCode, withNull.body).toBe(200);
+    expect(withNull.headers[HEADER]).toBe('server');
+    expect(withNull.json().riconsegnataAt).toBe(iso('13:30'));
   });
 
   it('in the future of the server clock: the server time, for the pick-up and the return', async () => {
