@@ -84,6 +84,7 @@ const RULES = {
 };
 const CLOSURE = { dal: '2026-12-24', al: '2026-12-26', motivo: 'Chiusura natalizia' };
 const MAINTENANCE = { dal: '2026-12-01T08:00', al: '2026-12-01T12:00', motivo: 'Revisione' };
+const DEVICE_ACTION = { idAzione: '0d6f3c2a-8b1e-4f7a-9c5d-2e4b6a8c0f13', oraDispositivo: '2026-11-21T08:59:00.000Z' };
 
 const MATRIX: Record<string, Row> = {
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: PUBLIC },
@@ -121,12 +122,13 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/prenotazioni/:id': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}` }), expect: OWNER_ONLY },
   // The owner's booking is tomorrow (too early to pick up) and not picked up (nothing to return): 409.
+  // Both as the device's queue sends them (decision 026): an id of the action and the device's time.
   'POST /api/prenotazioni/:id/ritiro': {
-    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/ritiro` }),
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/ritiro`, payload: DEVICE_ACTION }),
     expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
   },
   'POST /api/prenotazioni/:id/riconsegna': {
-    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/riconsegna`, payload: {} }),
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/riconsegna`, payload: DEVICE_ACTION }),
     expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
   },
   // No login, no role: a verified signature is what authorises (§7); without one, 400.

@@ -118,7 +118,7 @@ describe('the lock order of decision 023: no deadlock between a booking insert a
     const err = await insertOverlapping(booking, other.id, bike, 10, 40).catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('23P01');
     await booking.query('rollback');
-    await expect(pickedUp).resolves.toMatchObject({ id: ride, fase: 'in_corso' });
+    await expect(pickedUp).resolves.toMatchObject({ booking: { id: ride, fase: 'in_corso' }, oraApplicata: 'server' });
     expect(totalRetries()).toBe(retriesBefore);
   });
 });

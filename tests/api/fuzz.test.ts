@@ -153,6 +153,13 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },
   'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' },
   'POST /api/prenotazioni': { dataPrenotazione: '2026-11-22', orarioInizio: '13:00', orarioFine: '14:00', destinazione: 'Centro', biciId: 2 },
+  // A ride action from the device's queue (decision 026); the booking is tomorrow: refused (409).
+  'POST /api/prenotazioni/:id/ritiro': { idAzione: '9a3e5c71-4d2b-4f8e-a6c0-7b1d3e5f7a9c', oraDispositivo: '2026-11-21T08:59:00.000Z' },
+  'POST /api/prenotazioni/:id/riconsegna': {
+    idAzione: 'c4e6a8b0-1d3f-4a5b-8c7d-9e0f1a2b3c4d',
+    oraDispositivo: '2026-11-21T08:59:00.000Z',
+    danno: { categoria: 'freni', descrizione: 'Freno posteriore morbido' },
+  },
   'POST /api/attese': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', destinazione: 'Centro' },
   'POST /api/create-payment-intent': { bookingId: 1 },
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },

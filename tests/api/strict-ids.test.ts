@@ -26,12 +26,15 @@ interface IdRoute {
 }
 
 const MAINTENANCE = { dal: '2026-12-01T08:00', al: '2026-12-01T12:00', motivo: 'Revisione' };
+/** An offline ride action's fields (issue 22): its id made on the device, the device's time. */
+const DEVICE_ACTION = { idAzione: '5f0c7c1e-2a4b-4c8d-9e6f-0a1b2c3d4e5f', oraDispositivo: '2026-11-21T08:59:00.000Z' };
 
 /** Routes whose path parameter is an integer id. */
 const ID_ROUTES: Record<string, IdRoute> = {
   'DELETE /api/prenotazioni/:id': { role: 'owner', id: () => ids.booking },
-  'POST /api/prenotazioni/:id/ritiro': { role: 'owner', id: () => ids.booking },
-  'POST /api/prenotazioni/:id/riconsegna': { role: 'owner', id: () => ids.booking, payload: {} },
+  // With a device's action (decision 026): a malformed path id applies nothing, whatever the body.
+  'POST /api/prenotazioni/:id/ritiro': { role: 'owner', id: () => ids.booking, payload: DEVICE_ACTION },
+  'POST /api/prenotazioni/:id/riconsegna': { role: 'owner', id: () => ids.booking, payload: DEVICE_ACTION },
   'GET /api/prenotazioni/:id/calendario.ics': { role: 'owner', id: () => ids.booking },
   'POST /api/external-bookings/:bookingId/payment': { role: 'external', id: () => ids.externalBooking },
   'GET /api/reports/download/:id': { role: 'admin', id: () => 1 },

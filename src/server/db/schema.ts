@@ -17,6 +17,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -667,5 +668,41 @@ export const attese = pgTable(
     index('attese_open_idx').on(t.inizio, t.createdAt, t.id).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
     uniqueIndex('attese_one_per_window').on(t.userId, t.inizio, t.fine).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
     index('attese_day_idx').on(t.dataPrenotazione),
+  ],
+);
+
+export const OFFLINE_ACTION_KINDS = ['ritiro', 'riconsegna'] as const;
+export const OFFLINE_TIME_SOURCES = ['dispositivo', 'server'] as const;
+
+/**
+ * Ride actions sent with an id made on the device (issue 22, decision 026): a pick-up or a
+ * return queued offline and replayed, perhaps twice. The primary key makes it apply once: the
+ * row is inserted by the action's own transaction, as its last statement, so two replays on
+ * two processes cannot both apply it. `ora_applicata` is the instant written on the booking,
+ * the device's (`fonte_ora` 'dispositivo') or the server's. Gone with its booking; purged
+ * after 30 days by the hourly purge job.
+ */
+export const azioniOffline = pgTable(
+  'azioni_offline',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    prenotazioneId: integer('prenotazione_id')
+      .notNull()
+      .references(() => prenotazioni.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', { enum: OFFLINE_ACTION_KINDS }).notNull(),
+    oraDispositivo: tstz('ora_dispositivo'),
+    oraApplicata: tstz('ora_applicata').notNull(),
+    fonteOra: text('fonte_ora', { enum: OFFLINE_TIME_SOURCES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('azioni_offline_tipo_valid', sql`${t.tipo} in ('ritiro', 'riconsegna')`),
+    check(
+      'azioni_offline_fonte_ora_valid',
+      sql`${t.fonteOra} = 'server' or (${t.fonteOra} = 'dispositivo' and ${t.oraApplicata} = ${t.oraDispositivo})`,
+    ),
+    index('azioni_offline_created_idx').on(t.createdAt),
+    index('azioni_offline_prenotazione_idx').on(t.prenotazioneId),
   ],
 );

@@ -36,6 +36,7 @@ const CONSTRAINT_MESSAGES: Record<string, string> = {
   biciclette_numero_unique: 'Esiste già una bicicletta con questo numero',
   pagamenti_one_per_booking: 'Il pagamento di questa prenotazione esiste già',
   provider_events_pkey: 'Evento già elaborato',
+  azioni_offline_pkey: "Questa azione è già stata usata per un'altra operazione",
 };
 
 function mapDatabaseError(err: unknown): AppError | undefined {

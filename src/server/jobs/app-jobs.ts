@@ -6,6 +6,7 @@ import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
 import { purgeExpiredSessions } from '../modules/auth/sessions.js';
 import { applyLifecycle } from '../modules/bookings/lifecycle.js';
+import { purgeOldOfflineActions } from '../modules/bookings/offline-actions.js';
 import { sendRideNotices } from '../modules/bookings/notices.js';
 import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
@@ -64,7 +65,8 @@ export function appJobs(deps: JobDeps): JobSpec[] {
   return [
     { name: 'booking-lifecycle', pattern: '* * * * *', lock: JOB_LOCKS.lifecycle, run: lifecycleJob(deps) },
     {
-      // Expired sessions and rate-limit windows are ignored anyway; this only keeps the tables small.
+      // Expired sessions and rate-limit windows are ignored anyway; this only keeps the tables
+      // small. Offline actions' ids older than 30 days: no queue replays that late (decision 026).
       name: 'purge',
       pattern: '17 * * * *',
       lock: JOB_LOCKS.sessions,
@@ -72,6 +74,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
         await purgeExpiredSessions(deps.database.db, deps.clock.now());
         await purgeExpiredRateLimits(deps.database.pool);
         await purgeOldJobRuns(deps.database.pool);
+        await purgeOldOfflineActions(deps.database.db, deps.clock.now());
       },
     },
     { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },

@@ -64,8 +64,38 @@ export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
 
+/**
+ * A ride action made on the device, perhaps queued offline and sent later, perhaps twice
+ * (issue 22, decision 026). Both fields are optional; absent (not null) when not sent.
+ * - `idAzione`: the id the device gave the action, in the form `crypto.randomUUID()` makes
+ *   (lowercase hex, 8-4-4-4-12). An action with an id is applied once; a replay answers the
+ *   booking as it is now.
+ * - `oraDispositivo`: when the user pressed the button, by the device's clock: an ISO 8601
+ *   instant with seconds and `Z` or an offset (`2026-12-12T09:05:00.000Z`,
+ *   `2026-12-12T10:05:00+01:00`). Used only within decision 026's bounds, else the server's
+ *   time is (the answer's `X-Ora-Applicata` header says which).
+ */
+export const ACTION_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const MSG_ACTION_ID_INVALID = "Identificativo dell'azione non valido";
+export const MSG_DEVICE_TIME_INVALID =
+  'Ora del dispositivo non valida: usa una data e ora ISO 8601 con fuso orario (es. 2026-12-12T09:05:00.000Z)';
+
+const deviceActionShape = {
+  idAzione: z.string({ error: MSG_ACTION_ID_INVALID }).regex(ACTION_ID_PATTERN, MSG_ACTION_ID_INVALID).optional(),
+  oraDispositivo: z.iso.datetime({ offset: true, error: MSG_DEVICE_TIME_INVALID }).optional(),
+};
+
+/** The response header saying whose clock gave the instant applied (decision 026). */
+export const APPLIED_TIME_HEADER = 'x-ora-applicata';
+export type AppliedTimeSource = 'dispositivo' | 'server';
+
+/** POST /api/prenotazioni/:id/ritiro — no body at all, or a device's action (decision 026). */
+export const pickUpRequestSchema = z.object(deviceActionShape);
+export type PickUpRequest = z.input<typeof pickUpRequestSchema>;
+
 /** POST /api/prenotazioni/:id/riconsegna — the bike returned, optionally with a damage report. */
 export const returnRequestSchema = z.object({
+  ...deviceActionShape,
   danno: z
     .object({
       categoria: z.enum(DAMAGE_CATEGORIES, { error: 'Scegli il tipo di danno' }),

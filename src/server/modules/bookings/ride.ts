@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { BookingDto, ReturnRequest } from '../../../shared/schemas/booking.js';
+import type { AppliedTimeSource, BookingDto, PickUpRequest, ReturnRequest } from '../../../shared/schemas/booking.js';
 import { zonedClock } from '../../../shared/time.js';
 import type { Config } from '../../config.js';
 import { biciclette, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
@@ -12,12 +12,30 @@ import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { offerFreedTime } from '../waitlist/offers.js';
+import {
+  appliedBefore,
+  appliedTime,
+  deviceAction,
+  isDeviceAction,
+  onceById,
+  recordAction,
+  type ActionKey,
+} from './offline-actions.js';
 
 export const MSG_NOT_ACTIVE_RIDE = 'La prenotazione non è attiva';
 export const MSG_ALREADY_TAKEN = 'Hai già segnato il ritiro di questa bicicletta';
 export const MSG_PAY_FIRST = 'Completa il pagamento prima del ritiro';
 export const MSG_NOT_PICKED_UP = 'Non hai ancora ritirato la bicicletta';
 export const MSG_PICKUP_CLOSED = 'Il tempo per ritirare la bicicletta è scaduto';
+/** A pick-up from the device's queue that found its booking released (decision 026). */
+export const MSG_NO_SHOW_BEFORE_SYNC = 'La prenotazione è stata annullata per mancato ritiro prima che il ritiro arrivasse al server';
+export const MSG_CANCELLED_BEFORE_SYNC = 'La prenotazione è stata annullata prima che il ritiro arrivasse al server';
+
+/** A pick-up's or a return's answer: the booking now, and whose clock gave the instant applied. */
+export interface RideResult {
+  booking: BookingDto;
+  oraApplicata: AppliedTimeSource;
+}
 
 export interface RideDeps extends BookingReadDeps {
   config: BookingReadDeps['config'] & Pick<Config, 'publicUrl'>;
@@ -37,70 +55,106 @@ export async function lockBikeOfBooking(tx: Tx, bookingId: number): Promise<void
        for no key update of b`);
 }
 
-/**
- * The owner marks `Ritirata` (decision 022): from PICKUP_EARLY_MINUTES before the start
- * until the no-show instant, on an `attiva` booking not picked up yet, paid if external.
- * The booking row is locked first, as the life cycle locks it: a pick-up and a no-show
- * release of the same booking are ordered by that lock, and whichever comes second sees
- * the other's result.
- */
-export async function pickUp(deps: RideDeps, userId: number, id: number): Promise<BookingDto> {
-  await bringLifecycleUpToDate(deps);
-  const now = deps.clock.now();
-  const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
-  await runTransaction(deps.db, async (tx) => {
-    await lockBikeOfBooking(tx, id);
-    const [row] = await tx
-      .select({
-        stato: prenotazioni.stato,
-        inizio: prenotazioni.inizio,
-        fine: prenotazioni.fine,
-        ritirataAt: prenotazioni.ritirataAt,
-        biciId: prenotazioni.biciId,
-      })
-      .from(prenotazioni)
-      .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
-      .for('update');
-    if (!row) throw notFound('Prenotazione non trovata');
-    if (row.stato !== 'attiva') throw conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
-    if (row.ritirataAt) throw conflict(MSG_ALREADY_TAKEN, 'ALREADY_PICKED_UP');
-    const from = pickupFrom(row.inizio);
-    if (now < from) {
-      throw conflict(`Potrai ritirare la bicicletta dalle ${zonedClock(from, deps.config.timeZone)}`, 'TOO_EARLY');
-    }
-    // The life cycle ran just before; a booking past its no-show instant is refused anyway
-    // (the clock may have moved on since).
-    const noShowAt = Math.min(row.inizio.getTime() + noShowMinutes * 60_000, row.fine.getTime());
-    if (now.getTime() >= noShowAt) throw conflict(MSG_PICKUP_CLOSED, 'PICKUP_CLOSED');
-    const [payment] = await tx
-      .select({ status: pagamenti.status })
-      .from(pagamenti)
-      .where(eq(pagamenti.prenotazioneId, id));
-    if (payment && payment.status !== 'completed') throw conflict(MSG_PAY_FIRST, 'PAYMENT_REQUIRED');
-    await tx.update(prenotazioni).set({ ritirataAt: now, updatedAt: now }).where(eq(prenotazioni.id, id));
-    // The bike is in use from now (also when picked up a few minutes before the start).
-    await tx
-      .update(biciclette)
-      .set({ stato: 'prenotata', statoAuto: true, updatedAt: now })
-      .where(and(eq(biciclette.id, row.biciId), eq(biciclette.stato, 'disponibile')));
-  });
-  return getUserBooking(deps, userId, id);
+/** Why a pick-up sent from the device's queue finds its booking no longer `attiva` (decision 026). */
+function refusedFromQueue(row: { stato: string; ritirataAt: Date | null; motivo: string | null }) {
+  if (row.ritirataAt) return conflict(MSG_ALREADY_TAKEN, 'ALREADY_PICKED_UP');
+  if (row.stato === 'cancellata' && row.motivo === 'mancato_ritiro') return conflict(MSG_NO_SHOW_BEFORE_SYNC, 'NO_SHOW_RELEASED');
+  if (row.stato === 'cancellata') return conflict(MSG_CANCELLED_BEFORE_SYNC, 'CANCELLED');
+  return conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
 }
 
 /**
- * Ends a picked-up ride at `now`: `completata`, `riconsegnata_at` now; the bike is free at
- * once (`disponibile`, when the life cycle had marked it and no other booking holds it now),
- * or in `manutenzione` with a damage report. In the caller's transaction, the booking locked.
+ * The owner marks `Ritirata` (decision 022): from PICKUP_EARLY_MINUTES before the start
+ * until the no-show instant, on an `attiva` booking not picked up yet, paid if external.
+ * The bike, then the booking row are locked, as the life cycle locks it: a pick-up and a
+ * no-show release of the same booking are ordered by that lock, and whichever comes second
+ * sees the other's result.
+ *
+ * From the device's queue (decision 026) it may carry `idAzione` (applied once: a replay
+ * answers the booking as it is) and `oraDispositivo`. With a device time the life cycle is not
+ * run first: a booking still `attiva` whose device time lies before its no-show instant is
+ * picked up at that time, even when the request arrives after the instant; one released
+ * already is refused (MSG_NO_SHOW_BEFORE_SYNC). A device time out of bounds gives way to the
+ * server's now, and today's checks apply at that now.
+ */
+export async function pickUp(deps: RideDeps, userId: number, id: number, body: PickUpRequest = {}): Promise<RideResult> {
+  const action = deviceAction(body);
+  const fromQueue = isDeviceAction(action);
+  if (!action.deviceTime) await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
+  const key: ActionKey = { userId, bookingId: id, kind: 'ritiro' };
+  const oraApplicata = await onceById(
+    deps.db,
+    action.id,
+    key,
+    () =>
+      runTransaction(deps.db, async (tx): Promise<AppliedTimeSource> => {
+        await lockBikeOfBooking(tx, id);
+        const [row] = await tx
+          .select({
+            stato: prenotazioni.stato,
+            motivo: prenotazioni.motivoCancellazione,
+            inizio: prenotazioni.inizio,
+            fine: prenotazioni.fine,
+            ritirataAt: prenotazioni.ritirataAt,
+            biciId: prenotazioni.biciId,
+          })
+          .from(prenotazioni)
+          .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
+          .for('update');
+        if (!row) throw notFound('Prenotazione non trovata');
+        const replay = await appliedBefore(tx, action.id, key);
+        if (replay) return replay.source;
+        if (row.stato !== 'attiva') throw fromQueue ? refusedFromQueue(row) : conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
+        if (row.ritirataAt) throw conflict(MSG_ALREADY_TAKEN, 'ALREADY_PICKED_UP');
+        const from = pickupFrom(row.inizio);
+        const noShowAt = new Date(Math.min(row.inizio.getTime() + noShowMinutes * 60_000, row.fine.getTime()));
+        const time = appliedTime(action.deviceTime, now, { allowedFrom: from, allowedBefore: noShowAt });
+        if (time.source === 'server') {
+          if (now < from) {
+            throw conflict(`Potrai ritirare la bicicletta dalle ${zonedClock(from, deps.config.timeZone)}`, 'TOO_EARLY');
+          }
+          // The life cycle ran just before (unless a device time was sent); a booking past its
+          // no-show instant is refused anyway (the clock may have moved on since).
+          if (now >= noShowAt) throw conflict(MSG_PICKUP_CLOSED, 'PICKUP_CLOSED');
+        }
+        const [payment] = await tx
+          .select({ status: pagamenti.status })
+          .from(pagamenti)
+          .where(eq(pagamenti.prenotazioneId, id));
+        if (payment && payment.status !== 'completed') throw conflict(MSG_PAY_FIRST, 'PAYMENT_REQUIRED');
+        await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id));
+        // The bike is in use from now (also when picked up a few minutes before the start).
+        await tx
+          .update(biciclette)
+          .set({ stato: 'prenotata', statoAuto: true, updatedAt: now })
+          .where(and(eq(biciclette.id, row.biciId), eq(biciclette.stato, 'disponibile')));
+        await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
+        return time.source;
+      }),
+    (source) => source,
+  );
+  return { booking: await getUserBooking(deps, userId, id), oraApplicata };
+}
+
+/**
+ * Ends a picked-up ride: `completata`, `riconsegnata_at` at `returnedAt` (the server's `now`
+ * unless a device's time was accepted, decision 026); the bike is free at once
+ * (`disponibile`, when the life cycle had marked it and no other booking holds it now), or in
+ * `manutenzione` with a damage report (dated with the return). In the caller's transaction,
+ * the booking locked.
  */
 export async function endRide(
   tx: Tx,
   booking: { id: number; biciId: number; userId: number },
   now: Date,
   damage?: NonNullable<ReturnRequest['danno']>,
+  returnedAt: Date = now,
 ): Promise<void> {
   await tx
     .update(prenotazioni)
-    .set({ stato: 'completata', riconsegnataAt: now, updatedAt: now })
+    .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now })
     .where(eq(prenotazioni.id, booking.id));
   if (damage) {
     await tx.insert(segnalazioniDanni).values({
@@ -109,7 +163,7 @@ export async function endRide(
       userId: booking.userId,
       categoria: damage.categoria,
       descrizione: damage.descrizione,
-      createdAt: now,
+      createdAt: returnedAt,
     });
     await tx
       .update(biciclette)
@@ -130,43 +184,65 @@ export async function endRide(
  * The owner marks `Riconsegnata`, optionally with a damage report: the booking is completed
  * at that moment (an early return frees the rest of the window). With a report, every active
  * admin is emailed after the commit.
+ *
+ * From the device's queue (decision 026): with `idAzione` applied once (a replay has no
+ * second effect: no second report, email or offer pass); with `oraDispositivo` the ride ends
+ * at the device's time when it lies within the bounds (not before the pick-up), else now.
  */
-export async function returnBike(deps: RideDeps, userId: number, id: number, body: ReturnRequest): Promise<BookingDto> {
+export async function returnBike(deps: RideDeps, userId: number, id: number, body: ReturnRequest): Promise<RideResult> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const damage = await runTransaction(deps.db, async (tx) => {
-    await lockBikeOfBooking(tx, id);
-    const [row] = await tx
-      .select({ stato: prenotazioni.stato, ritirataAt: prenotazioni.ritirataAt, biciId: prenotazioni.biciId })
-      .from(prenotazioni)
-      .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
-      .for('update');
-    if (!row) throw notFound('Prenotazione non trovata');
-    if (row.stato !== 'attiva') throw conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
-    if (!row.ritirataAt) throw conflict(MSG_NOT_PICKED_UP, 'NOT_PICKED_UP');
-    await endRide(tx, { id, biciId: row.biciId, userId }, now, body.danno);
-    if (!body.danno) return null;
-    const [info] = await tx
-      .select({ nome: users.nome, cognome: users.cognome, email: users.email, biciNumero: biciclette.numero, biciModello: biciclette.modello })
-      .from(users)
-      .innerJoin(biciclette, eq(biciclette.id, row.biciId))
-      .where(eq(users.id, userId));
-    return {
-      utente: `${info!.nome} ${info!.cognome}`.trim(),
-      email: info!.email,
-      biciNumero: info!.biciNumero,
-      biciModello: info!.biciModello,
-      categoria: body.danno.categoria,
-      descrizione: body.danno.descrizione,
-    } satisfies DamageInfo;
-  });
-  if (damage) {
-    // After the commit: the report stands even if an email fails (it is on /admin anyway).
-    for (const to of await activeAdminEmails(deps.db)) {
-      deps.mailer.sendInBackground(damageAdminEmail(to, damage, deps.config.publicUrl));
+  const action = deviceAction(body);
+  const key: ActionKey = { userId, bookingId: id, kind: 'riconsegna' };
+  const outcome = await onceById(
+    deps.db,
+    action.id,
+    key,
+    () =>
+      runTransaction(deps.db, async (tx) => {
+        await lockBikeOfBooking(tx, id);
+        const [row] = await tx
+          .select({ stato: prenotazioni.stato, ritirataAt: prenotazioni.ritirataAt, biciId: prenotazioni.biciId })
+          .from(prenotazioni)
+          .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
+          .for('update');
+        if (!row) throw notFound('Prenotazione non trovata');
+        const replay = await appliedBefore(tx, action.id, key);
+        if (replay) return { applied: false as const, source: replay.source, damage: null };
+        if (row.stato !== 'attiva') throw conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
+        if (!row.ritirataAt) throw conflict(MSG_NOT_PICKED_UP, 'NOT_PICKED_UP');
+        const time = appliedTime(action.deviceTime, now, { allowedFrom: row.ritirataAt });
+        await endRide(tx, { id, biciId: row.biciId, userId }, now, body.danno, time.at);
+        let damage: DamageInfo | null = null;
+        if (body.danno) {
+          const [info] = await tx
+            .select({ nome: users.nome, cognome: users.cognome, email: users.email, biciNumero: biciclette.numero, biciModello: biciclette.modello })
+            .from(users)
+            .innerJoin(biciclette, eq(biciclette.id, row.biciId))
+            .where(eq(users.id, userId));
+          damage = {
+            utente: `${info!.nome} ${info!.cognome}`.trim(),
+            email: info!.email,
+            biciNumero: info!.biciNumero,
+            biciModello: info!.biciModello,
+            categoria: body.danno.categoria,
+            descrizione: body.danno.descrizione,
+          };
+        }
+        await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
+        return { applied: true as const, source: time.source, damage };
+      }),
+    (source) => ({ applied: false as const, source, damage: null }),
+  );
+  if (outcome.applied) {
+    if (outcome.damage) {
+      // After the commit: the report stands even if an email fails (it is on /admin anyway).
+      for (const to of await activeAdminEmails(deps.db)) {
+        deps.mailer.sendInBackground(damageAdminEmail(to, outcome.damage, deps.config.publicUrl));
+      }
     }
+    // An early return frees the rest of the window (or a damaged bike's offers are withdrawn).
+    await offerFreedTime(deps);
   }
-  // An early return frees the rest of the window (or a damaged bike's offers are withdrawn).
-  await offerFreedTime(deps);
-  return getUserBooking(deps, userId, id);
+  return { booking: await getUserBooking(deps, userId, id), oraApplicata: outcome.source };
 }

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  APPLIED_TIME_HEADER,
   availabilityRequestSchema,
   bookingIdParamsSchema,
   bookingRequestSchema,
+  pickUpRequestSchema,
   returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
@@ -60,14 +62,24 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     cancelBooking(deps(), authenticatedUser(request).id, request.params.id),
   );
 
-  // The ride (decision 022): the owner marks the bike taken, then brought back.
-  app.post('/prenotazioni/:id/ritiro', { schema: { params: bookingIdParamsSchema } }, async (request) =>
-    pickUp(rideDeps(), authenticatedUser(request).id, request.params.id),
+  // The ride (decision 022): the owner marks the bike taken, then brought back. Either may come
+  // from the device's queue (decision 026): an optional body with `idAzione` and
+  // `oraDispositivo`; the answer's X-Ora-Applicata says whose clock gave the instant applied.
+  app.post(
+    '/prenotazioni/:id/ritiro',
+    { schema: { params: bookingIdParamsSchema, body: pickUpRequestSchema.nullish() } },
+    async (request, reply) => {
+      const result = await pickUp(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {});
+      return reply.header(APPLIED_TIME_HEADER, result.oraApplicata).send(result.booking);
+    },
   );
 
   app.post(
     '/prenotazioni/:id/riconsegna',
     { schema: { params: bookingIdParamsSchema, body: returnRequestSchema.nullish() } },
-    async (request) => returnBike(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {}),
+    async (request, reply) => {
+      const result = await returnBike(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {});
+      return reply.header(APPLIED_TIME_HEADER, result.oraApplicata).send(result.booking);
+    },
   );
 };
