@@ -64,8 +64,23 @@ export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
 
+/**
+ * What a ride step (`ritiro`, `riconsegna`) may carry so that it can be sent again safely
+ * (issue 22): the id the device gave the action (a replay of the same id is applied once) and
+ * the device's time of the tap (the action may reach the server later, from the offline queue).
+ */
+export const rideActionFields = {
+  idAzione: z.uuid().optional(),
+  oraDispositivo: z.iso.datetime({ offset: true }).optional(),
+};
+
+/** POST /api/prenotazioni/:id/ritiro — the bike taken. */
+export const pickUpRequestSchema = z.object(rideActionFields);
+export type PickUpRequest = z.input<typeof pickUpRequestSchema>;
+
 /** POST /api/prenotazioni/:id/riconsegna — the bike returned, optionally with a damage report. */
 export const returnRequestSchema = z.object({
+  ...rideActionFields,
   danno: z
     .object({
       categoria: z.enum(DAMAGE_CATEGORIES, { error: 'Scegli il tipo di danno' }),
