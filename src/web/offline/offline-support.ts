@@ -36,16 +36,15 @@ let running: { userId: number; ready: Promise<void>; stop: () => void } | undefi
 
 /** Starts it for `user` (once: again for the same user is the same run); resolves once the kept data is back, when it was needed. */
 export function startOfflineSupport(queryClient: QueryClient, user: SessionUser, options: OfflineSupportOptions): Promise<void> {
+  // Confirmed by the server (now, or again once back online): remembered, from now.
+  if (!isSessionFromDevice()) void saveDeviceUser(user).catch(noop);
   if (running?.userId === user.id) return running.ready;
   running?.stop();
 
   const kept = new Set(options.persistedKeys.map((key) => hashKey(key)));
   const isKept = (key: QueryKey) => kept.has(hashKey(key));
   const persistence = createPersistence(queryClient, user.id, options.persistedKeys);
-  if (!isSessionFromDevice()) {
-    void saveDeviceUser(user).catch(noop);
-    void dropActionsOfOthers(user.id).catch(noop);
-  }
+  if (!isSessionFromDevice()) void dropActionsOfOthers(user.id).catch(noop);
 
   let restoring: Promise<boolean> | undefined;
   const restoreOnce = () => (restoring ??= persistence.restore());

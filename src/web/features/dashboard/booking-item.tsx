@@ -184,7 +184,8 @@ function OverdueWarning({ booking }: { booking: BookingDto }) {
 
 /**
  * What an active booking lets its owner do now, by phase (decision 022). A return waiting on
- * this device leaves nothing to do; offline the calendar file (the server's) is not offered.
+ * this device leaves nothing to do; offline, what only the server can do (the calendar file,
+ * deleting the booking) is not offered: the offline banner says why.
  */
 function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingView; onDeleted?: () => void; onRideChanged?: () => void }) {
   const offline = useOffline();
@@ -195,7 +196,7 @@ function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingVi
       {booking.fase === 'da_ritirare' && !awaitingPayment ? <PickUp booking={booking} /> : null}
       {booking.fase === 'in_corso' || booking.fase === 'in_ritardo' ? <ReturnButton booking={booking} onReturned={onRideChanged} /> : null}
       {offline ? null : <AddToCalendar booking={booking} />}
-      {booking.fase === 'da_ritirare' && onDeleted && !booking.inAttesa ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
+      {booking.fase === 'da_ritirare' && onDeleted && !booking.inAttesa && !offline ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
     </>
   );
 }
