@@ -8,6 +8,7 @@ import { ApiError, apiRequest } from '../../lib/api';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 import { currentSession, whenSessionKnown } from '../../lib/session';
 import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
+import type { BookingView } from '../../offline/offline-model';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
@@ -231,7 +232,7 @@ function userId(): number {
   return user.id;
 }
 
-const QUEUED_DESCRIPTION = 'Sei offline: verrà inviato appena torna la connessione.';
+const QUEUED_DESCRIPTION = 'In attesa di invio: parte appena il server è raggiungibile.';
 
 export function usePickUp() {
   return useRideStep(
@@ -245,14 +246,12 @@ export function usePickUp() {
 
 export function useReturnBike() {
   return useRideStep(
-    ({ booking, request }: { booking: Pick<BookingDto, 'id' | 'biciNumero'>; request: ReturnRequest }) =>
-      sendRideAction({
-        tipo: 'riconsegna',
-        prenotazioneId: booking.id,
-        biciNumero: booking.biciNumero,
-        userId: userId(),
-        danno: request.danno,
-      }),
+    ({ booking, request }: { booking: Pick<BookingView, 'id' | 'biciNumero'> & Partial<Pick<BookingView, 'inAttesa'>>; request: ReturnRequest }) =>
+      sendRideAction(
+        { tipo: 'riconsegna', prenotazioneId: booking.id, biciNumero: booking.biciNumero, userId: userId(), danno: request.danno },
+        // The pick-up still on the device goes first.
+        Boolean(booking.inAttesa),
+      ),
     (booking) =>
       booking.danno
         ? { title: 'Bicicletta riconsegnata', description: 'Grazie della segnalazione: la bicicletta verrà controllata.' }

@@ -1,7 +1,7 @@
 import { PackageCheckIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
 import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
-import type { BookingDto } from '../../../shared/schemas/booking';
+import type { BookingView } from '../../offline/offline-model';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
@@ -17,7 +17,7 @@ import {
 import { useReturnBike } from './queries';
 
 export interface ReturnDialogContentProps {
-  booking: BookingDto;
+  booking: BookingView;
   open: boolean;
   setOpen: (open: boolean) => void;
   /** The button that opened the dialog: the focus goes back to it when it closes, if it is still there. */

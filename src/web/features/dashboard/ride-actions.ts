@@ -23,10 +23,15 @@ function withinTime<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-export async function sendRideAction(input: RideActionInput): Promise<RideOutcome> {
+/**
+ * `behindQueued`: an earlier step of the same booking is still waiting on the device (a return
+ * tapped after a pick-up that has not reached the server): this one is queued behind it and the
+ * queue is sent now, so that the server gets them in the order they were tapped.
+ */
+export async function sendRideAction(input: RideActionInput, behindQueued = false): Promise<RideOutcome> {
   const action = newRideAction(input);
   // With no network at all the request is not even tried: it could only fail.
-  if (navigator.onLine) {
+  if (navigator.onLine && !behindQueued) {
     try {
       const { url, body } = rideActionRequest(action);
       return { kind: 'sent', booking: await withinTime(apiRequest<BookingDto>('POST', url, body)) };
@@ -38,5 +43,6 @@ export async function sendRideAction(input: RideActionInput): Promise<RideOutcom
   const queue = await import('../../offline/queue');
   await queue.enqueue(action);
   void queue.requestBackgroundSync().catch(() => undefined);
+  if (behindQueued && navigator.onLine) void queue.flushQueue(input.userId).catch(() => undefined);
   return { kind: 'queued', action };
 }
