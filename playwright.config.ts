@@ -50,10 +50,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules|waitlist)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline)\.spec\.ts/, use: chromium },
+    // The offline app (issue 22) on a phone's width: the service worker, the device's own
+    // database, the network cut per browser context. Its people and bikes are its own, so it
+    // runs beside `chromium`, before the specs whose changes reach every user.
+    { name: 'chromium-offline', testMatch: /offline\.spec\.ts/, use: { ...chromium, viewport: { width: 375, height: 812 } } },
     // The admin's changes reach every user (a bike out of service, the residents imported,
     // a sigla taken): they run after the other specs, alone on the shared server.
-    { name: 'chromium-admin', testMatch: /admin\.spec\.ts/, dependencies: ['chromium'], use: chromium },
+    { name: 'chromium-admin', testMatch: /admin\.spec\.ts/, dependencies: ['chromium', 'chromium-offline'], use: chromium },
     // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
     { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
     // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another

@@ -79,6 +79,9 @@ function prerenderPlugin(): Plugin {
         logLevel: 'error',
         appType: 'custom',
         server: { middlewareMode: true, hmr: false, ws: false },
+        // Only ssrLoadModule is used: no scan of the browser's dependencies (which would not
+        // resolve the PWA plugin's virtual modules, not loaded here).
+        optimizeDeps: { noDiscovery: true },
         plugins: [react()],
       });
       try {
@@ -127,7 +130,9 @@ export default defineConfig({
             // schemas import shared/time.ts (date-fns), which the dashboard needs without zod.
             { name: 'shared', test: /src[\\/]shared[\\/](?!schemas[\\/]|zod-it\.ts)/, priority: 7 },
             { name: 'schemas', test: SCHEMA_MODULES, priority: 6 },
-            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 6 },
+            // TanStack Query itself; its persisters and the (de)hydration they use load with the
+            // offline machinery (issue 22).
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/](?!build[\\/]modern[\\/]hydration\.js)/, priority: 6 },
             { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 6 },
             { name: 'ui', test: UI_MODULES, priority: 5 },
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/, priority: 5 },
@@ -141,10 +146,16 @@ export default defineConfig({
     tailwindcss(),
     prerenderPlugin(),
     VitePWA({
-      registerType: 'autoUpdate',
-      // A separate registerSW.js file (not inline: the CSP allows only same-origin scripts),
-      // deferred: it must not hold back the first paint.
-      injectRegister: 'script-defer',
+      // Our own service worker (src/web/sw.ts, issue 22): the app shell precached, the
+      // navigations, the offline queue's Background Sync, web push. A classic script (iife), so
+      // that it can importScripts push-sw.js.
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      // A new version is announced (`Nuova versione disponibile` → `Aggiorna`) and applied
+      // only then: pwa/service-worker.tsx registers the worker after the page has loaded.
+      registerType: 'prompt',
+      injectRegister: false,
       manifest: {
         id: '/',
         name: 'BiciElis',
@@ -163,22 +174,12 @@ export default defineConfig({
           { src: 'maskable-icon-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
-        // Only the built app shell is precached. The API is never cached: no runtime
-        // caching at all, and navigations under /api/ never get the cached index.html.
-        // Nor do those under /payment/: that page needs the server's own answer, whose
-        // Content-Security-Policy is the only one that lets Stripe.js in.
+      injectManifest: {
+        rollupFormat: 'iife',
+        // Only the built app shell is precached. The API is never cached (sw.ts).
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
         // Stripe Elements is needed only with Stripe configured, online: no phone downloads it ahead.
         globIgnores: ['**/stripe-payment-*.js'],
-        navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/payment\//],
-        // Web push (decision 022): the generated worker imports this same-origin script
-        // (src/web/public/push-sw.js), which shows the notifications and opens their page.
-        importScripts: ['push-sw.js'],
-        cleanupOutdatedCaches: true,
-        clientsClaim: true,
-        skipWaiting: true,
       },
     }),
   ],

@@ -29,3 +29,7 @@ if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
   container.replaceChildren();
   createRoot(container).render(app);
 }
+
+// The service worker (offline use) and the announcement of a new version, once the page has
+// loaded: nothing of them is in the first download (pwa/service-worker.tsx, issue 22).
+window.addEventListener('load', () => void import('./pwa/service-worker').then((m) => m.startServiceWorker()), { once: true });

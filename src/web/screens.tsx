@@ -9,10 +9,8 @@ import { FullScreenSpinner } from './components/ui/spinner';
 export const loadAccountScreens = () => import('./features/auth/account-screens');
 export const loadDashboard = () =>
   Promise.all([import('./features/dashboard/dashboard-page'), import('./features/dashboard/queries'), import('./lib/query-client')]).then(
-    ([page, queries, { queryClient }]) => {
-      queries.prefetchDashboard(queryClient);
-      return page.DashboardPage;
-    },
+    // Offline, the data kept on the device is put back before the screen shows (issue 22).
+    ([page, queries, { queryClient }]) => queries.prefetchDashboard(queryClient).then(() => page.DashboardPage),
   );
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
@@ -28,7 +26,8 @@ const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.Que
 
 /**
  * A lazily loaded screen, with a spinner saying what is loading until its chunk is there,
- * inside the app's QueryClientProvider (which comes with the first such screen).
+ * inside the app's QueryClientProvider (which comes with the first such screen), which also
+ * tells, offline, that a screen needs the connection (lib/query-provider.tsx, issue 22).
  */
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: string): ComponentType<P> {
   const Screen = lazy(async () => {

@@ -8,11 +8,16 @@ export { DEMO_ACCOUNTS } from '../../src/server/db/seed.js';
 /**
  * Chromium logs "Failed to load resource" for every non-OK fetch. The app handles 4xx
  * answers of its own API itself (a 401 from /api/current-user means anonymous; a refused
- * login becomes a toast), so those lines are not errors. Anything else is: a 5xx, a
- * missing asset, a console.error from the app, an uncaught exception.
+ * login becomes a toast), so those lines are not errors; nor are the API requests a page
+ * makes while the browser is offline (issue 22: the app then shows what the device kept).
+ * Anything else is: a 5xx, a missing asset, a console.error from the app, an uncaught
+ * exception.
  */
 function isHandledApiFailure(message: ConsoleMessage): boolean {
-  if (!message.text().startsWith('Failed to load resource: the server responded with a status of 4')) return false;
+  const text = message.text();
+  const refused = text.startsWith('Failed to load resource: the server responded with a status of 4');
+  const offline = text.startsWith('Failed to load resource: net::ERR_INTERNET_DISCONNECTED');
+  if (!refused && !offline) return false;
   const { url } = message.location();
   try {
     return new URL(url).pathname.startsWith('/api/');

@@ -1,12 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { queryClient } from './query-client';
+
+/** Offline only (issue 22): a screen that needs the server says so (components/needs-connection.tsx). */
+const NeedsConnection = lazy(() => import('../components/needs-connection').then((m) => ({ default: m.NeedsConnection })));
 
 /**
  * The app's one QueryClient, given to each screen loaded on demand (screens.tsx) rather
  * than at the root: the login screen, in the first download, does not use TanStack Query.
- * The client is a module singleton, so its cache outlives any one screen.
+ * The client is a module singleton, so its cache outlives any one screen. A screen opened
+ * with no network goes through NeedsConnection, loaded only then.
  */
 export function QueryProvider({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const [openedOffline] = useState(() => navigator.onLine === false);
+  return (
+    <QueryClientProvider client={queryClient}>
+      {openedOffline ? (
+        <Suspense fallback={null}>
+          <NeedsConnection>{children}</NeedsConnection>
+        </Suspense>
+      ) : (
+        children
+      )}
+    </QueryClientProvider>
+  );
 }

@@ -59,3 +59,42 @@ describe('the session store', () => {
     expect(session.currentSession()).toEqual({ data: user, isPending: false });
   });
 });
+
+describe('offline (issue 22)', () => {
+  const MARK = 'bicielis:dati-offline';
+
+  function memoryStorage(entries: Record<string, string>) {
+    const map = new Map(Object.entries(entries));
+    return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k) };
+  }
+
+  afterEach(() => {
+    vi.doUnmock('../offline/session-fallback');
+  });
+
+  it('keeps the user this device last saw when the server cannot be reached', async () => {
+    vi.stubGlobal('localStorage', memoryStorage({ [MARK]: '1' }));
+    vi.doMock('../offline/session-fallback', () => ({ deviceUserWhileOffline: async () => user, sessionEnded: async () => undefined }));
+    const { session } = await freshStore([() => Promise.reject(new TypeError('Failed to fetch'))]);
+    await session.refreshSession();
+    expect(session.currentSession()).toEqual({ data: user, isPending: false });
+  });
+
+  it('a 401 still means anonymous, and what the device kept of the user goes', async () => {
+    vi.stubGlobal('localStorage', memoryStorage({ [MARK]: '1' }));
+    const sessionEnded = vi.fn(async () => undefined);
+    vi.doMock('../offline/session-fallback', () => ({ deviceUserWhileOffline: async () => user, sessionEnded }));
+    const { session } = await freshStore([async () => new Response('{"message":"no"}', { status: 401 })]);
+    await session.refreshSession();
+    expect(session.currentSession()).toEqual({ data: null, isPending: false });
+    await vi.waitFor(() => expect(sessionEnded).toHaveBeenCalledTimes(1));
+  });
+
+  it('a refusal of the server (4xx) is not "offline": anonymous', async () => {
+    vi.stubGlobal('localStorage', memoryStorage({ [MARK]: '1' }));
+    vi.doMock('../offline/session-fallback', () => ({ deviceUserWhileOffline: async () => user, sessionEnded: async () => undefined }));
+    const { session } = await freshStore([async () => new Response('{"message":"no"}', { status: 403 })]);
+    await session.refreshSession();
+    expect(session.currentSession()).toEqual({ data: null, isPending: false });
+  });
+});

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api-types';
-import { apiGet } from './api';
+import { DEVICE_DATA_MARK } from '../offline/names';
+import { ApiError, apiGet } from './api';
 
 /**
  * Who is logged in, read from GET /api/current-user once per page load and kept until a
@@ -27,15 +28,33 @@ function publish(next: SessionSnapshot) {
   for (const listener of listeners) listener();
 }
 
+/** Whether this device keeps a user's data for offline use (offline/device-user.ts, issue 22). */
+function keepsDeviceData(): boolean {
+  try {
+    return typeof localStorage !== 'undefined' && localStorage.getItem(DEVICE_DATA_MARK) !== null;
+  } catch {
+    return false;
+  }
+}
+const offlineSession = () => import('../offline/session-fallback');
+
 /**
- * A 401 means anonymous. Any other failure (network down, server error) is also treated
- * as anonymous, so the login screen shows instead of a blank page.
+ * A 401 means anonymous (and what the device kept of the last user goes). When the server
+ * cannot be reached (offline, server down), the user this device last saw, whose session
+ * cookie still holds (issue 22); without one, anonymous, so the login screen shows instead of
+ * a blank page.
  */
 async function readCurrentUser(): Promise<SessionUser | null> {
   try {
-    return await apiGet<SessionUser>('/api/current-user', 'returnNull');
-  } catch {
-    return null;
+    const user = await apiGet<SessionUser>('/api/current-user', 'returnNull');
+    if (user === null && keepsDeviceData()) void offlineSession().then((m) => m.sessionEnded());
+    return user;
+  } catch (error) {
+    if ((error instanceof ApiError && error.status < 500) || !keepsDeviceData()) return null;
+    return offlineSession().then(
+      (m) => m.deviceUserWhileOffline(),
+      () => null,
+    );
   }
 }
 

@@ -2,12 +2,19 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
-import { setSessionUser } from '../../lib/session';
-import { serverMessage } from './api-errors';
+import { currentSession, setSessionUser } from '../../lib/session';
+import { refusalTitle } from '../../offline/actions';
+import { isNetworkFailure, serverMessage } from './api-errors';
 
 /**
  * Logout (spec §7): POST /api/logout, then every cached answer is dropped (the next user
  * of this browser must not see them), a goodbye toast, and the login screen.
+ *
+ * Issue 22: the ride steps still queued on the device are sent first; after the logout the
+ * data kept for offline use, the remembered user, the queue and the pages the service worker
+ * kept go too (offline/device-data.ts). A refusal the user had not read, and a step that could
+ * not be sent, are told, not dropped in silence. Offline there is no logout: the session lives
+ * on the server, and only the server can end it.
  *
  *   const logout = useLogout();
  *   <Button onClick={() => logout.mutate()} disabled={logout.isPending}>Esci</Button>
@@ -16,16 +23,45 @@ export function useLogout() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('POST', '/api/logout'),
-    onSuccess: () => {
+    // Offline it must fail at once (and say why), not wait for the network.
+    networkMode: 'always',
+    mutationFn: async () => {
+      if (!navigator.onLine) throw new TypeError('Offline');
+      const device = await import('../../offline/device-data');
+      const user = currentSession().data;
+      const left = user ? await device.sendQueuedBeforeLogout(user.id) : { refused: [], unsent: [] };
+      await apiRequest('POST', '/api/logout');
+      await device.forgetDevice();
+      return left;
+    },
+    onSuccess: (left) => {
       navigate('/login');
       queryClient.clear();
       // Known anonymous at once: the login screen shows without reading the session again.
       setSessionUser(null);
-      toast({ title: 'Arrivederci!', description: 'Sei uscito da BiciElis.' });
+      // One toast at a time (TOAST_LIMIT): what the queue left is told in the goodbye.
+      const notes = [
+        ...left.refused.map((a) => `${refusalTitle(a)} (bici ${a.biciNumero}): ${a.messaggio ?? ''}`),
+        ...(left.unsent.length === 0
+          ? []
+          : [
+              left.unsent.length === 1
+                ? 'Un ritiro o una riconsegna non è arrivato al server ed è stato annullato su questo dispositivo.'
+                : `${left.unsent.length} ritiri o riconsegne non sono arrivati al server e sono stati annullati su questo dispositivo.`,
+            ]),
+      ];
+      toast(
+        notes.length === 0
+          ? { title: 'Arrivederci!', description: 'Sei uscito da BiciElis.' }
+          : { variant: 'destructive', title: 'Sei uscito da BiciElis', description: notes.join(' '), duration: 20_000 },
+      );
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Logout failed', description: serverMessage(error) });
+      toast({
+        variant: 'destructive',
+        title: 'Logout failed',
+        description: isNetworkFailure(error) ? 'Per uscire serve la connessione: riprova quando sei online.' : serverMessage(error),
+      });
     },
   });
 }

@@ -1,4 +1,15 @@
-import { CalendarIcon, CalendarPlusIcon, ClockIcon, CreditCardIcon, HandIcon, MapPinIcon, Trash2Icon, TriangleAlertIcon } from 'lucide-react';
+import {
+  CalendarIcon,
+  CalendarPlusIcon,
+  ClockIcon,
+  CloudUploadIcon,
+  CreditCardIcon,
+  HandIcon,
+  MapPinIcon,
+  Trash2Icon,
+  TriangleAlertIcon,
+  WifiOffIcon,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
@@ -6,11 +17,14 @@ import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { usePublicConfig } from '../../lib/public-config';
+import { useOffline } from '../../offline/connectivity';
+import type { BookingView } from '../../offline/offline-model';
 import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
   FALLBACK_TIME_ZONE,
   formatBookingDate,
+  formatClock,
   formatEuroCents,
   formatTimeRange,
   pastRideNote,
@@ -22,6 +36,16 @@ import { ReturnButton } from './return-dialog';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const payment = paymentDisplay(booking);
+  const offline = useOffline();
+  if (payment.kind === 'pay' && offline) {
+    // The payment page is the server's own (its CSP lets Stripe in): offline it cannot open.
+    return (
+      <p className="flex items-center gap-2 text-sm text-muted-foreground">
+        <WifiOffIcon className="size-4 shrink-0" aria-hidden="true" />
+        Per pagare serve la connessione
+      </p>
+    );
+  }
   if (payment.kind === 'pay') {
     return (
       // A full page load, not a route change: the payment page gets the server's answer for
@@ -38,6 +62,28 @@ function PaymentStatus({ booking }: { booking: BookingDto }) {
     <p className="flex items-center gap-2 text-sm text-muted-foreground">
       Pagamento
       <Badge variant={payment.tone}>{payment.label}</Badge>
+    </p>
+  );
+}
+
+/**
+ * A step tapped on this device that has not reached the server yet (issue 22): what it was,
+ * at what time, and that it is waiting.
+ */
+function WaitingToSend({ booking }: { booking: BookingView }) {
+  const timeZone = useTimeZone();
+  const action = booking.inAttesa;
+  if (!action) return null;
+  const clock = formatClock(action.oraDispositivo, timeZone);
+  return (
+    <p className="flex items-start gap-2 rounded-lg border border-sky-300 bg-sky-50 p-3 text-sm text-sky-950">
+      <CloudUploadIcon className="mt-0.5 size-4 shrink-0 text-sky-700" aria-hidden="true" />
+      <span>
+        <span className="font-semibold">In attesa di invio</span>
+        {' · '}
+        {action.tipo === 'ritiro' ? 'Ritiro segnato' : 'Riconsegna segnata'}
+        {clock ? ` alle ${clock}` : ''}: {action.tipo === 'ritiro' ? 'lo' : 'la'} inviamo appena torna la connessione.
+      </span>
     </p>
   );
 }
@@ -100,7 +146,7 @@ function PickUp({ booking }: { booking: BookingDto }) {
         size="sm"
         disabled={state.kind === 'early' || pickUp.isPending}
         aria-describedby={state.kind === 'early' ? hintId : undefined}
-        onClick={() => pickUp.mutate(booking.id)}
+        onClick={() => pickUp.mutate(booking)}
       >
         <ButtonIcon pending={pickUp.isPending} icon={<HandIcon aria-hidden="true" />} />
         Ritirata
@@ -136,15 +182,21 @@ function OverdueWarning({ booking }: { booking: BookingDto }) {
   );
 }
 
-/** What an active booking lets its owner do now, by phase (decision 022). */
-function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingDto; onDeleted?: () => void; onRideChanged?: () => void }) {
+/**
+ * What an active booking lets its owner do now, by phase (decision 022). A return waiting on
+ * this device leaves nothing to do; offline, what only the server can do (the calendar file,
+ * deleting the booking) is not offered: the offline banner says why.
+ */
+function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingView; onDeleted?: () => void; onRideChanged?: () => void }) {
+  const offline = useOffline();
   const awaitingPayment = booking.paymentStatus === 'pending';
+  if (booking.inAttesa?.tipo === 'riconsegna') return null;
   return (
     <>
       {booking.fase === 'da_ritirare' && !awaitingPayment ? <PickUp booking={booking} /> : null}
       {booking.fase === 'in_corso' || booking.fase === 'in_ritardo' ? <ReturnButton booking={booking} onReturned={onRideChanged} /> : null}
-      <AddToCalendar booking={booking} />
-      {booking.fase === 'da_ritirare' && onDeleted ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
+      {offline ? null : <AddToCalendar booking={booking} />}
+      {booking.fase === 'da_ritirare' && onDeleted && !booking.inAttesa && !offline ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
     </>
   );
 }
@@ -160,7 +212,7 @@ export function BookingItem({
   onDeleted,
   onRideChanged,
 }: {
-  booking: BookingDto;
+  booking: BookingView;
   onDeleted?: () => void;
   onRideChanged?: () => void;
 }) {
@@ -178,7 +230,8 @@ export function BookingItem({
           {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
           {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}
         </div>
-        {booking.fase === 'in_ritardo' ? <OverdueWarning booking={booking} /> : null}
+        {booking.fase === 'in_ritardo' && booking.inAttesa?.tipo !== 'riconsegna' ? <OverdueWarning booking={booking} /> : null}
+        <WaitingToSend booking={booking} />
         <ul className="grid gap-1 text-sm text-muted-foreground">
           <li className="flex items-center gap-2">
             <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />

@@ -1,14 +1,16 @@
-import { CalendarXIcon, HistoryIcon, RotateCwIcon, type LucideIcon } from 'lucide-react';
+import { CalendarXIcon, HistoryIcon, RotateCwIcon, WifiOffIcon, type LucideIcon } from 'lucide-react';
 import type { ReactNode, Ref } from 'react';
-import type { BookingDto } from '../../../shared/schemas/booking';
+import type { BookingView } from '../../offline/offline-model';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { BookingItem } from './booking-item';
 
 interface BookingsState {
-  bookings: BookingDto[] | undefined;
+  bookings: BookingView[] | undefined;
   isPending: boolean;
   isError: boolean;
+  /** Offline with nothing kept on this device (issue 22): the read waits for the network. */
+  isOfflineEmpty: boolean;
   onRetry: () => void;
 }
 
@@ -32,10 +34,18 @@ function ListBody({
   empty: ReactNode;
   onDeleted?: () => void;
 }) {
+  if (state.isOfflineEmpty) {
+    return (
+      <EmptyState icon={WifiOffIcon}>
+        Su questo dispositivo non ci sono ancora dati delle tue prenotazioni: appariranno appena torna la connessione.
+      </EmptyState>
+    );
+  }
   if (state.isPending) {
     return <Spinner label={loadingLabel} showLabel className="py-6" />;
   }
-  if (state.isError || !state.bookings) {
+  // What was last read stays on screen when a new read fails (offline: the banner says so).
+  if (!state.bookings) {
     return (
       <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
         <p role="alert" className="text-destructive">

@@ -17,7 +17,7 @@ const byWhen = (a: BookingDto, b: BookingDto) =>
   a.dataPrenotazione.localeCompare(b.dataPrenotazione) || a.orarioInizio.localeCompare(b.orarioInizio);
 
 /** The user's `attiva` bookings, soonest first. */
-export function selectActiveBookings(bookings: readonly BookingDto[]): BookingDto[] {
+export function selectActiveBookings<T extends BookingDto>(bookings: readonly T[]): T[] {
   return bookings.filter((b) => b.stato === 'attiva').sort(byWhen);
 }
 
@@ -29,7 +29,7 @@ export const isNoShow = (b: Pick<BookingDto, 'stato' | 'motivoCancellazione'>) =
  * The most recent past rides, latest first, at most `limit` (spec §9: 3): the `completata`
  * bookings and the ones released because the bike was not picked up (shown as such).
  */
-export function selectPastBookings(bookings: readonly BookingDto[], limit = PAST_BOOKINGS_SHOWN): BookingDto[] {
+export function selectPastBookings<T extends BookingDto>(bookings: readonly T[], limit = PAST_BOOKINGS_SHOWN): T[] {
   return bookings
     .filter((b) => b.stato === 'completata' || isNoShow(b))
     .sort((a, b) => byWhen(b, a))

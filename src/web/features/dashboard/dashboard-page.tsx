@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionUser } from '../../../shared/api-types';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { useCurrentUser } from '../../lib/session';
@@ -6,7 +7,10 @@ import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
 import { dashboardStats, FALLBACK_TIME_ZONE, selectActiveBookings, selectPastBookings } from './dashboard-model';
 import { NewBookingSection } from './new-booking-section';
-import { useBikes, useOwnBookings } from './queries';
+import { OfflineBanner } from './offline-banner';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, startOfflineSupport, useBikes, useOwnBookings, usePendingActions } from './queries';
+import { RefusedActions } from './refused-actions';
+import { applyPendingActions, refusedActions } from '../../offline/offline-model';
 import { StatCards } from './stat-cards';
 import { usePublicConfig } from '../../lib/public-config';
 import { useWaits } from '../waitlist/queries';
@@ -25,42 +29,61 @@ export function DashboardPage() {
   return <Dashboard user={user} />;
 }
 
+/** A query that waits for the network (offline, nothing kept): not "loading", since nothing is on its way. */
+const waitsForNetwork = (query: { isPending: boolean; fetchStatus: string }) => query.isPending && query.fetchStatus === 'paused';
+
 function Dashboard({ user }: { user: SessionUser }) {
+  const queryClient = useQueryClient();
   const bookings = useOwnBookings();
   const bikes = useBikes();
+  const pending = usePendingActions(user.id);
   const activeHeadingRef = useRef<HTMLHeadingElement>(null);
   const [waitingFocus, setWaitingFocus] = useState(0);
   const waits = useWaits();
   const config = usePublicConfig();
   const { offers, waiting } = splitWaits(waits.data ?? []);
+  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
 
-  const view = useMemo(
-    () => (bookings.data ? { active: selectActiveBookings(bookings.data), past: selectPastBookings(bookings.data) } : undefined),
-    [bookings.data],
-  );
+  // Issue 22: the user's data kept for offline use, the queue sent (also for a user who logged
+  // in on this page, after the screen's chunk had loaded).
+  useEffect(() => {
+    void startOfflineSupport(queryClient, user);
+  }, [queryClient, user]);
+
+  const view = useMemo(() => {
+    if (!bookings.data) return undefined;
+    const shown = applyPendingActions(bookings.data, pending.data ?? []);
+    return { active: selectActiveBookings(shown), past: selectPastBookings(shown) };
+  }, [bookings.data, pending.data]);
+  const refused = useMemo(() => refusedActions(pending.data ?? []), [pending.data]);
   const stats = dashboardStats(bookings.data ?? [], bikes.data ?? [], user);
   const focusActiveBookings = () => activeHeadingRef.current?.focus();
+  const bookingsOffline = waitsForNetwork(bookings);
   const listState = (list: 'active' | 'past') => ({
     bookings: view?.[list],
     isPending: bookings.isPending,
     isError: bookings.isError,
+    isOfflineEmpty: bookingsOffline,
     onRetry: () => void bookings.refetch(),
   });
+  const retry = () => {
+    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY]) void queryClient.invalidateQueries({ queryKey });
+  };
+  const loadState = (query: { isPending: boolean; isError: boolean; data: unknown; fetchStatus: string }) =>
+    waitsForNetwork(query) || (query.isError && query.data === undefined) ? 'error' : query.isPending ? 'loading' : 'ready';
 
   return (
     <div className="min-h-dvh pb-12">
       <DashboardHeader user={user} />
+      <OfflineBanner lastSync={bookings.dataUpdatedAt} timeZone={timeZone} onRetry={retry} />
       <main className="mx-auto grid max-w-5xl gap-8 px-4 pt-6 sm:px-6">
+        <RefusedActions actions={refused} timeZone={timeZone} onDismissed={focusActiveBookings} />
         {offers.length > 0 ? (
           <Suspense fallback={null}>
-            <OfferCards offers={offers} timeZone={config.data?.timeZone ?? FALLBACK_TIME_ZONE} />
+            <OfferCards offers={offers} timeZone={timeZone} />
           </Suspense>
         ) : null}
-        <StatCards
-          stats={stats}
-          bookingsState={bookings.isPending ? 'loading' : bookings.isError ? 'error' : 'ready'}
-          bikesState={bikes.isPending ? 'loading' : bikes.isError ? 'error' : 'ready'}
-        />
+        <StatCards stats={stats} bookingsState={loadState(bookings)} bikesState={loadState(bikes)} />
         <NewBookingSection
           hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
           onCreated={focusActiveBookings}

@@ -1,9 +1,10 @@
-import { BanIcon, PlusIcon, TriangleAlertIcon } from 'lucide-react';
+import { BanIcon, PlusIcon, TriangleAlertIcon, WifiOffIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { usePublicConfig } from '../../lib/public-config';
+import { useOffline } from '../../offline/connectivity';
 import { bookingDateBounds, FALLBACK_TIME_ZONE, suspensionText } from './dashboard-model';
 import { usePublicRules } from './queries';
 
@@ -29,6 +30,8 @@ interface NewBookingSectionProps {
  * 'Nuova prenotazione' opens the form on demand (spec §4). While the user has an active
  * booking, a warning takes the place of both; while the user is suspended for repeated
  * no-shows (issue 20), an alert says until when and why, and the button is disabled.
+ * Offline (issue 22) the section says that booking needs the connection, instead of waiting
+ * for rules it cannot read; a form already open stays, with the same note above it.
  */
 export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false, onWaiting }: NewBookingSectionProps) {
   const [open, setOpen] = useState(false);
@@ -42,6 +45,8 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
       ? { ...rules.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null, prenotazioniSettimanaliMax: null }
       : rules.data;
   const suspensionId = useId();
+  const offlineId = useId();
+  const offline = useOffline();
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
 
   useEffect(() => {
@@ -53,7 +58,23 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
 
   let body;
   const suspension = rules.data?.sospensione ?? null;
-  if (hasActiveBooking === undefined || config.isPending || rules.isPending) {
+  const offlineNote = (
+    <p id={offlineId} className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 font-semibold text-amber-950">
+      <WifiOffIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
+      Per prenotare serve la connessione
+    </p>
+  );
+  if (offline && !open) {
+    body = (
+      <>
+        {offlineNote}
+        <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={offlineId}>
+          <PlusIcon aria-hidden="true" />
+          Nuova prenotazione
+        </Button>
+      </>
+    );
+  } else if (hasActiveBooking === undefined || config.isPending || rules.isPending) {
     // As tall as the button that replaces it: nothing below moves when it comes.
     body = <Spinner label="Caricamento..." className="h-12" />;
   } else if (suspension) {
@@ -105,29 +126,32 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
     const horizon = formRules ? formRules.orizzonteGiorni : config.data?.bookingHorizonDays;
     const { min, max } = bookingDateBounds(new Date(), timeZone, horizon ?? undefined);
     body = (
-      <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
-        <Suspense fallback={<Spinner label="Caricamento del modulo..." showLabel className="py-2" />}>
-          <BookingForm
-            today={min}
-            timeZone={timeZone}
-            maxDate={max}
-            isExternal={isExternal}
-            rules={formRules}
-            onCancel={() => {
-              returnFocus.current = true;
-              setOpen(false);
-            }}
-            onCreated={() => {
-              setOpen(false);
-              onCreated();
-            }}
-            onWaiting={() => {
-              setOpen(false);
-              onWaiting?.();
-            }}
-          />
-        </Suspense>
-      </div>
+      <>
+        {offline ? offlineNote : null}
+        <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
+          <Suspense fallback={<Spinner label="Caricamento del modulo..." showLabel className="py-2" />}>
+            <BookingForm
+              today={min}
+              timeZone={timeZone}
+              maxDate={max}
+              isExternal={isExternal}
+              rules={formRules}
+              onCancel={() => {
+                returnFocus.current = true;
+                setOpen(false);
+              }}
+              onCreated={() => {
+                setOpen(false);
+                onCreated();
+              }}
+              onWaiting={() => {
+                setOpen(false);
+                onWaiting?.();
+              }}
+            />
+          </Suspense>
+        </div>
+      </>
     );
   }
 

@@ -1,16 +1,19 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ApiErrorBody } from '../../../shared/api-types';
+import type { ApiErrorBody, SessionUser } from '../../../shared/api-types';
 import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest, ReturnRequest } from '../../../shared/schemas/booking';
 import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
-import { whenSessionKnown } from '../../lib/session';
+import { currentSession, whenSessionKnown } from '../../lib/session';
+import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
+import type { BookingView } from '../../offline/offline-model';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
 import { bookingCreatedNotice } from './booking-notices';
+import { sendRideAction, type RideOutcome } from './ride-actions';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
@@ -21,18 +24,43 @@ export const PUBLIC_RULES_QUERY_KEY = ['/api/regole'] as const;
 const availabilityKey = (w: AvailabilityRequest) =>
   [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine] as const;
 
+/** The user's own data kept on the device for offline use (issue 22), and read again after a queued step was answered. */
+const KEPT_OFFLINE = [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY];
+const OFFLINE_OPTIONS = {
+  persistedKeys: KEPT_OFFLINE,
+  anchorKey: OWN_BOOKINGS_QUERY_KEY,
+  refreshKeys: [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY],
+};
+
+/** The offline machinery for `user` (offline/offline-support.ts, its own chunk); resolves once the kept data is back, if it was needed. */
+export function startOfflineSupport(queryClient: QueryClient, user: SessionUser): Promise<void> {
+  return import('../../offline/offline-support').then(
+    (m) => m.startOfflineSupport(queryClient, user, OFFLINE_OPTIONS),
+    () => undefined,
+  );
+}
+
 /**
  * The dashboard's first reads (own bookings, bikes, the public configuration), started as
  * soon as its chunk has loaded and the session is known to be a user, rather than once the
  * screen has rendered: they travel while React works. The screen's queries find them in
- * flight or done.
+ * flight or done. Offline (issue 22) the data kept on the device is put back first, and the
+ * promise resolves then, so that the screen opens with it; online it resolves at once.
  */
-export function prefetchDashboard(queryClient: QueryClient): void {
-  whenSessionKnown((user) => {
-    if (!user) return;
-    for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY, WAITS_QUERY_KEY]) {
-      void queryClient.prefetchQuery({ queryKey });
-    }
+export function prefetchDashboard(queryClient: QueryClient): Promise<void> {
+  return new Promise((resolve) => {
+    if (navigator.onLine) resolve();
+    whenSessionKnown((user) => {
+      if (!user) return resolve();
+      const prefetch = () => {
+        for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY, WAITS_QUERY_KEY]) {
+          void queryClient.prefetchQuery({ queryKey });
+        }
+      };
+      const ready = startOfflineSupport(queryClient, user);
+      if (navigator.onLine) prefetch();
+      else void ready.then(prefetch).then(resolve);
+    });
   });
 }
 
@@ -142,19 +170,51 @@ export function useCancelBooking() {
 }
 
 /**
- * A step of the ride (decision 022): `Ritirata` (POST …/ritiro) or `Riconsegnata` (POST
- * …/riconsegna, optionally with a damage report). The server's Italian message is the toast
- * of a refusal (too early, payment missing…); after a refusal the bookings are read again,
- * since the refusal usually means they changed.
+ * The steps of the user's rides still on this device (issue 22): waiting to be sent, or
+ * refused by the server and not yet read. Read from IndexedDB, not the network.
  */
-function useRideStep<V>(request: (vars: V) => Promise<BookingDto>, done: (booking: BookingDto) => { title: string; description?: string }, fallback: string) {
+export function usePendingActions(userId: number) {
+  return useQuery<QueuedAction[]>({
+    queryKey: [...PENDING_ACTIONS_QUERY_KEY, userId],
+    queryFn: () => import('../../offline/queue').then((queue) => queue.listActions(userId)),
+    networkMode: 'always',
+  });
+}
+
+/** The user has read a refusal: it leaves the device. */
+export function useDismissRefusal() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    networkMode: 'always',
+    mutationFn: (idAzione: string) => import('../../offline/queue').then((queue) => queue.dismissAction(idAzione)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: PENDING_ACTIONS_QUERY_KEY }),
+  });
+}
+
+type Notice = { title: string; description?: string };
+
+/**
+ * A step of the ride (decision 022): `Ritirata` (POST …/ritiro) or `Riconsegnata` (POST
+ * …/riconsegna, optionally with a damage report), each with its id and the time of the tap
+ * (issue 22). The server's Italian message is the toast of a refusal (too early, payment
+ * missing…); after a refusal the bookings are read again, since the refusal usually means they
+ * changed. Without the server the step is queued on the device (`In attesa di invio`): it runs
+ * offline too (networkMode `always`), and says so.
+ */
+function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booking: BookingDto) => Notice, queued: Notice, fallback: string) {
   const queryClient = useQueryClient();
   const refresh = useRefreshBookingsAndBikes();
   return useMutation({
+    networkMode: 'always',
     mutationFn: request,
-    onSuccess: async (booking) => {
+    onSuccess: async (outcome) => {
+      if (outcome.kind === 'queued') {
+        await queryClient.invalidateQueries({ queryKey: PENDING_ACTIONS_QUERY_KEY });
+        toast(queued);
+        return;
+      }
       await refresh();
-      toast(done(booking));
+      toast(done(outcome.booking));
     },
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
@@ -165,22 +225,38 @@ function useRideStep<V>(request: (vars: V) => Promise<BookingDto>, done: (bookin
   });
 }
 
+/** The logged-in user's id (the dashboard renders only for one). */
+function userId(): number {
+  const user = currentSession().data;
+  if (!user) throw new Error('Sessione scaduta: accedi di nuovo');
+  return user.id;
+}
+
+const QUEUED_DESCRIPTION = 'In attesa di invio: parte appena il server è raggiungibile.';
+
 export function usePickUp() {
   return useRideStep(
-    (id: number) => apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/ritiro`),
+    (booking: Pick<BookingDto, 'id' | 'biciNumero'>) =>
+      sendRideAction({ tipo: 'ritiro', prenotazioneId: booking.id, biciNumero: booking.biciNumero, userId: userId() }),
     () => ({ title: 'Buon viaggio!', description: 'Ricordati di segnare la riconsegna quando riporti la bicicletta.' }),
+    { title: 'Ritiro salvato su questo dispositivo', description: QUEUED_DESCRIPTION },
     'Impossibile segnare il ritiro',
   );
 }
 
 export function useReturnBike() {
   return useRideStep(
-    ({ id, request }: { id: number; request: ReturnRequest }) =>
-      apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/riconsegna`, request),
+    ({ booking, request }: { booking: Pick<BookingView, 'id' | 'biciNumero'> & Partial<Pick<BookingView, 'inAttesa'>>; request: ReturnRequest }) =>
+      sendRideAction(
+        { tipo: 'riconsegna', prenotazioneId: booking.id, biciNumero: booking.biciNumero, userId: userId(), danno: request.danno },
+        // The pick-up still on the device goes first.
+        Boolean(booking.inAttesa),
+      ),
     (booking) =>
       booking.danno
         ? { title: 'Bicicletta riconsegnata', description: 'Grazie della segnalazione: la bicicletta verrà controllata.' }
         : { title: 'Bicicletta riconsegnata', description: 'Grazie!' },
+    { title: 'Riconsegna salvata su questo dispositivo', description: QUEUED_DESCRIPTION },
     'Impossibile segnare la riconsegna',
   );
 }

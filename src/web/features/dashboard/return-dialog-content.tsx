@@ -1,7 +1,7 @@
 import { PackageCheckIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
 import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
-import type { BookingDto } from '../../../shared/schemas/booking';
+import type { BookingView } from '../../offline/offline-model';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
@@ -17,7 +17,7 @@ import {
 import { useReturnBike } from './queries';
 
 export interface ReturnDialogContentProps {
-  booking: BookingDto;
+  booking: BookingView;
   open: boolean;
   setOpen: (open: boolean) => void;
   /** The button that opened the dialog: the focus goes back to it when it closes, if it is still there. */
@@ -31,7 +31,8 @@ type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
 /**
  * `Riconsegnata`'s dialog (decision 022), in a chunk of its own with Radix: the return, with
  * an optional damage report (a category and a short text). It stays open until the server
- * answers; a refusal is a toast and keeps what was typed.
+ * answers, or until the return is queued on the device for lack of it (issue 22); a refusal
+ * is a toast and keeps what was typed.
  */
 export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
   const [values, setValues] = useState<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
@@ -59,7 +60,7 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
       document.getElementById(id(result.errors.categoria ? 'categoria' : 'descrizione'))?.focus();
       return;
     }
-    returnBike.mutateAsync({ id: booking.id, request: result.request }).then(
+    returnBike.mutateAsync({ booking, request: result.request }).then(
       () => {
         setOpen(false);
         onReturned?.();

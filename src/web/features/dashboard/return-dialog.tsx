@@ -1,5 +1,5 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import type { BookingDto } from '../../../shared/schemas/booking';
+import type { BookingView } from '../../offline/offline-model';
 import { Button } from '../../components/ui/button';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { Undo2Icon } from 'lucide-react';
@@ -11,7 +11,7 @@ const ReturnDialogContent = lazy(() => loadContent().then((m) => ({ default: m.R
  * `Riconsegnata`: opens the return dialog (Radix, with its form), whose chunk downloads when
  * the button is pointed at, focused or touched — as the delete dialog does.
  */
-export function ReturnButton({ booking, onReturned }: { booking: BookingDto; onReturned?: () => void }) {
+export function ReturnButton({ booking, onReturned }: { booking: BookingView; onReturned?: () => void }) {
   const [open, setOpen] = useState(false);
   /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
   const [mounted, setMounted] = useState(false);

@@ -1,0 +1,21 @@
+/**
+ * Names the page and the service worker (src/web/sw.ts) must agree on (issue 22).
+ */
+
+/** The Background Sync tag under which the queued ride steps are sent (offline/queue.ts). */
+export const SYNC_TAG = 'bicielis-azioni';
+
+/** The BroadcastChannel on which any context says that the queue changed. */
+export const QUEUE_CHANNEL = 'bicielis-azioni';
+
+/**
+ * The service worker's runtime cache of the pages that may hold the user's data (`/dashboard`,
+ * `/admin`, fetched network-first): logout deletes it. Every other cache is the app shell.
+ */
+export const PAGES_CACHE = 'bicielis-pagine';
+
+/**
+ * Set in localStorage while this device keeps a user's data for offline use: the session
+ * store (lib/session.ts) looks at it before loading anything offline-related.
+ */
+export const DEVICE_DATA_MARK = 'bicielis:dati-offline';

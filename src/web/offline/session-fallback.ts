@@ -1,0 +1,45 @@
+import type { SessionUser } from '../../shared/api-types';
+import { refreshSession } from '../lib/session';
+import { forgetDeviceUser, readDeviceUser } from './device-user';
+
+/**
+ * What lib/session.ts loads when the server cannot be reached or says 401 (issue 22), so that
+ * none of it is in the first download.
+ */
+
+let fromDevice = false;
+
+/** Whether the session shown is the one this device remembered, not yet confirmed by the server. */
+export function isSessionFromDevice(): boolean {
+  return fromDevice;
+}
+
+function confirmWhenOnline(): void {
+  window.addEventListener(
+    'online',
+    () => {
+      fromDevice = false;
+      // The server says again who is logged in (a 401 now means the session ended meanwhile).
+      void refreshSession();
+    },
+    { once: true },
+  );
+}
+
+/**
+ * The user this device last saw, while the server is unreachable (their session cookie is
+ * still valid, only the network is missing), or `null`.
+ */
+export async function deviceUserWhileOffline(): Promise<SessionUser | null> {
+  const record = await readDeviceUser().catch(() => undefined);
+  if (!record) return null;
+  if (!fromDevice) confirmWhenOnline();
+  fromDevice = true;
+  return record.user;
+}
+
+/** The server said 401: whatever this device kept of the last user goes. */
+export function sessionEnded(): Promise<void> {
+  fromDevice = false;
+  return forgetDeviceUser().catch(() => undefined);
+}

@@ -1,0 +1,134 @@
+/// <reference lib="webworker" />
+/*
+ * BiciElis' service worker (issue 22), built by vite-plugin-pwa (`injectManifest`, a classic
+ * script: vite.config.ts) into dist/web/sw.js with the list of the build's files.
+ *
+ * - The app shell (the built pages, scripts, styles, icons) is precached: the app opens with
+ *   no network. Every navigation gets the page the server would send for its address
+ *   (src/server/http/pages.ts); `/dashboard` and `/admin`, which may carry the user's data,
+ *   are asked of the server first and kept in a cache of their own (PAGES_CACHE) that logout
+ *   deletes; offline they come from that copy, or from the precached page.
+ * - Nothing under `/api/` is ever cached, and `/api/` and `/payment/` never get the app shell
+ *   (the payment page needs the server's own answer: its Content-Security-Policy is the only
+ *   one that lets Stripe.js in).
+ * - The queued ride steps are sent on Background Sync (offline/queue.ts, shared with the page).
+ * - A new version waits until the person presses `Aggiorna` (pwa/service-worker.tsx), which
+ *   sends SKIP_WAITING: never half-applied.
+ * - Web push (decision 022): push-sw.js, imported as before.
+ */
+import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import type { PrecacheEntry } from 'workbox-precaching/_types';
+import { registerRoute } from 'workbox-routing';
+import { readDeviceUser } from './offline/device-user';
+import { PAGES_CACHE, SYNC_TAG } from './offline/names';
+import { flushQueue } from './offline/queue';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
+
+/** A Background Sync event (not in TypeScript's lib). */
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+  readonly lastChance: boolean;
+}
+
+self.importScripts('push-sw.js');
+
+// The built files by their own names only: the navigations (`/dashboard` for dashboard.html…)
+// are routed below.
+precacheAndRoute(self.__WB_MANIFEST, { cleanURLs: false, directoryIndex: '' });
+cleanupOutdatedCaches();
+// The first install takes the open pages at once, so they work offline without a reload; an
+// update waits for the person's consent (SKIP_WAITING below), then takes them too.
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data: unknown = event.data;
+  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// ---------------------------------------------------------------------------------------
+// Navigations
+
+/** The built page for an address, as src/server/http/pages.ts chooses it. */
+const PAGES: Record<string, string> = { '/login': 'login.html', '/dashboard': 'dashboard.html', '/admin': 'admin.html' };
+/** Pages that may carry the user's data once the server renders them: network first, their copy in PAGES_CACHE. */
+const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
+/** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
+const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
+
+const normalise = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+
+function precachedPage(pathname: string): Promise<Response | undefined> {
+  return matchPrecache(PAGES[normalise(pathname)] ?? 'index.html');
+}
+
+/**
+ * Whether every script a kept page loads is in this version's precache: a copy fetched after
+ * a deploy (a newer version waiting) would load scripts this version cannot serve offline.
+ */
+async function servableOffline(page: Response): Promise<boolean> {
+  const html = await page.clone().text();
+  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  return scripts.every((url) => getCacheKeyForURL(url) !== undefined);
+}
+
+/** How long a personal page's request may take before the kept copy is shown (the request goes on, and refreshes it). */
+const NETWORK_TIMEOUT_MS = 5_000;
+
+/**
+ * `/dashboard`, `/admin`: the server's answer (kept for offline use when it is a page); with
+ * no answer within NETWORK_TIMEOUT_MS, or none at all, the kept copy if this version can serve
+ * its scripts, else the precached page.
+ */
+async function personalPage(event: FetchEvent, pathname: string): Promise<Response> {
+  const cache = await caches.open(PAGES_CACHE);
+  // One copy per page, whatever its query string (`/admin?tab=regole`).
+  const key = new URL(pathname, self.location.origin).href;
+  const fromNetwork = fetch(event.request).then(async (response) => {
+    if (response.status === 200 && response.type === 'basic') await cache.put(key, response.clone());
+    return response;
+  });
+  event.waitUntil(fromNetwork.catch(() => undefined));
+  const fallback = async () => {
+    const kept = await cache.match(key);
+    if (kept && (await servableOffline(kept))) return kept;
+    return precachedPage(pathname);
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<Response | undefined>((resolve) => {
+    timer = setTimeout(() => void fallback().then(resolve), NETWORK_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([fromNetwork, slow])) ?? (await fromNetwork);
+  } catch {
+    return (await fallback()) ?? Response.error();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && !NOT_THE_APP.some((re) => re.test(url.pathname)),
+  async ({ url, event }) => {
+    const pathname = normalise(url.pathname);
+    const fetchEvent = event as FetchEvent;
+    if (PERSONAL_PAGES.has(pathname)) return personalPage(fetchEvent, pathname);
+    return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
+  },
+);
+
+// ---------------------------------------------------------------------------------------
+// Background Sync: the queued ride steps
+
+async function sendQueue(): Promise<void> {
+  const device = await readDeviceUser();
+  if (!device) return;
+  const result = await flushQueue(device.user.id);
+  // Rejecting tells the browser to try again later (it spaces the attempts out).
+  if (result.stopped !== null) throw new Error('Azioni ancora in attesa di invio');
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === SYNC_TAG) sync.waitUntil(sendQueue());
+});
