@@ -393,7 +393,7 @@ test.describe('the app offline', () => {
     );
 
     await context.setOffline(false);
-    const refusal = page.getByRole('alert').filter({ hasText: 'Ritiro non registrato: La prenotazione non è attiva' });
+    const refusal = page.getByRole('alert').filter({ hasText: 'Ritiro non registrato: La prenotazione è stata annullata per mancato ritiro prima che il ritiro arrivasse al server' });
     await expect(refusal).toBeVisible();
     await expect(refusal).toContainText(`Bici ${numero}`);
     await expect(card(page, 'Le tue prenotazioni attive', numero)).toHaveCount(0);
@@ -402,7 +402,7 @@ test.describe('the app offline', () => {
     // Kept until read, even across a reload.
     await page.reload();
     await expect(refusal).toBeVisible();
-    expect((await deviceData(page)).azioni).toEqual([expect.objectContaining({ stato: 'rifiutata', messaggio: 'La prenotazione non è attiva' })]);
+    expect((await deviceData(page)).azioni).toEqual([expect.objectContaining({ stato: 'rifiutata', messaggio: 'La prenotazione è stata annullata per mancato ritiro prima che il ritiro arrivasse al server' })]);
     await refusal.getByRole('button', { name: 'Ho capito' }).click();
     await expect(refusal).toHaveCount(0);
     await expect.poll(async () => (await deviceData(page)).azioni).toEqual([]);
