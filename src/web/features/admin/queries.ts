@@ -40,7 +40,8 @@ export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
 
 /** Every admin query starts with this key: one invalidation refreshes lists and summary. */
 const ADMIN_KEY = ['admin'] as const;
-const SUMMARY_KEY = [...ADMIN_KEY, 'summary'] as const;
+/** GET /api/admin/summary (the server renders /admin with it: entry-server.tsx). */
+export const ADMIN_SUMMARY_QUERY_KEY = [...ADMIN_KEY, 'summary'] as const;
 const RULES_KEY = [...ADMIN_KEY, 'regole'] as const;
 /** GET /api/regole, the user's view of the rules (dashboard/queries.ts reads it). */
 const PUBLIC_RULES_KEY = ['/api/regole'] as const;
@@ -59,7 +60,7 @@ function logged<T>(what: string, load: () => Promise<T>): () => Promise<T> {
 
 export function useAdminSummary() {
   return useQuery<AdminSummary>({
-    queryKey: SUMMARY_KEY,
+    queryKey: ADMIN_SUMMARY_QUERY_KEY,
     queryFn: logged('il riepilogo', () => apiRequest<AdminSummary>('GET', '/api/admin/summary')),
     ...adminListQueryOptions,
   });
