@@ -1,20 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  ADMIN_PAGE_SIZE_DEFAULT,
-  TOTAL_COUNT_HEADER,
-  type AdminBikeCreate,
-  type AdminBikeDto,
-  type AdminBikeUpdateResponse,
-  type AdminBookingDto,
-  type AdminDamageDto,
-  type AdminOverdueDto,
-  type AdminDeleteBookingResponse,
-  type AdminDeleteUserResponse,
-  type AdminSummary,
-  type AdminUserDto,
-  type AdminUserUpdate,
-  type ImportResidentsResponse,
+import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
+import type {
+  AdminBikeCreate,
+  AdminBikeDto,
+  AdminBikeUpdateResponse,
+  AdminBookingDto,
+  AdminDamageDto,
+  AdminOverdueDto,
+  AdminDeleteBookingResponse,
+  AdminDeleteUserResponse,
+  AdminSummary,
+  AdminUserDto,
+  AdminUserUpdate,
+  ImportResidentsResponse,
 } from '../../../shared/schemas/admin';
 import type { AdminWaitlistDto } from '../../../shared/schemas/waitlist';
 import type { BikeStato, BookingDto } from '../../../shared/schemas/booking';
@@ -34,7 +33,7 @@ import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { serverMessage } from '../auth/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
-import { closureToast, maintenanceSummary, userName } from './rules-model';
+import { closureToast, maintenanceSummary, userName } from './admin-notices';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
 
