@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { adoptServerState, readServerState } from './lib/server-state';
@@ -30,8 +30,9 @@ const app = (
 // painting it again. A page pre-rendered for another first screen (the service worker's
 // offline copy of index.html opened at /login) is replaced.
 if (serverState) {
-  // Its session, data and screen first: hydrating then renders what the server did, at once.
-  void adoptServerState(serverState).then(() => hydrateRoot(container, app));
+  // Its session, data and screen first: hydrating then renders what the server did, at once,
+  // as a transition: in slices between which the browser handles input and paints.
+  void adoptServerState(serverState).then(() => startTransition(() => void hydrateRoot(container, app)));
 } else if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
   hydrateRoot(container, app);
 } else {

@@ -2,6 +2,7 @@ import type { SessionUser } from '../../shared/api-types';
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
 import { setRenderedAt } from './render-clock';
 import { seedSession } from './session';
+import { cn } from './utils';
 import { preloadScreenFor } from '../screens';
 
 /**
@@ -60,4 +61,11 @@ export async function adoptServerState(state: ServerState): Promise<void> {
   } catch {
     // The screen loads (and fetches what it lacks) as it renders.
   }
+  // tailwind-merge builds its tables at its first call, tens of milliseconds on a slow phone
+  // that hydration could not split: done here, in a task of its own.
+  await nextTask();
+  cn('p-0', 'p-1');
+  await nextTask();
 }
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

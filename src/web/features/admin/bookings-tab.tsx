@@ -1,5 +1,5 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
@@ -101,8 +101,12 @@ export function BookingsTab() {
   const [page, setPage] = useState(1);
   const q = useDebounced(search.trim());
   const bookings = useAdminBookings({ q, stato, page });
-  const rows = bookings.isError ? [] : (bookings.data?.items ?? []);
-  const total = bookings.isError ? 0 : (bookings.data?.total ?? 0);
+  // A page of rows (each with its dialogs) takes a slow phone's main thread for half a second:
+  // it renders in a transition, in slices the browser can interrupt, not in the update that
+  // brought it (decision 027). Until then the table shows what it showed.
+  const shown = useDeferredValue(bookings.data);
+  const rows = bookings.isError ? [] : (shown?.items ?? []);
+  const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti';
 
   return (
@@ -150,7 +154,7 @@ export function BookingsTab() {
           {rows.length === 0 ? (
             <StatusRow
               colSpan={8}
-              isPending={bookings.isPending}
+              isPending={bookings.isPending || (!bookings.isError && shown === undefined)}
               isError={bookings.isError}
               empty={filtered ? 'Nessuna prenotazione trovata' : 'Nessuna prenotazione nel sistema'}
               onRetry={() => void bookings.refetch()}
