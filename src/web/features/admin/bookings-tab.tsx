@@ -16,9 +16,10 @@ import {
   type BookingFilter,
 } from './admin-model';
 import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
+import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking, useTimeZone } from './queries';
 
 function BookingDetails({ booking }: { booking: AdminBookingDto }) {
+  const timeZone = useTimeZone();
   const stato = adminBookingBadge(booking);
   return (
     <Dialog>
@@ -55,7 +56,7 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
               <Badge variant={stato.tone}>{stato.label}</Badge>
             </Detail>
             <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
-            <Detail label="Creata il">{formatDateTime(booking.createdAt)}</Detail>
+            <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
           </dl>
         </section>
         <section aria-labelledby="dettagli-bici" className="grid gap-2">

@@ -6,7 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
-import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
 function ListState<T>({
@@ -120,6 +120,7 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
 
 /** Damage reported at the returns: open ones first, then those resolved in the last 30 days. */
 export function DamageReportsSection() {
+  const timeZone = useTimeZone();
   const reports = useDamageReports();
   return (
     <section aria-labelledby="danni-title" className="grid gap-3">
@@ -143,8 +144,8 @@ export function DamageReportsSection() {
                 </div>
                 <p className="break-words whitespace-pre-line">{report.descrizione}</p>
                 <p className="text-muted-foreground">
-                  Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt)}
-                  {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt)}` : ''}
+                  Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt, timeZone)}
+                  {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt, timeZone)}` : ''}
                 </p>
               </div>
               {report.risoltaAt ? null : <ResolveDamage report={report} />}
