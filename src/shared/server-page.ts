@@ -1,8 +1,8 @@
 import type { PublicConfig, SessionUser } from './api-types.js';
-import type { AdminSummary } from './schemas/admin.js';
+import type { AdminBookingDto, AdminDamageDto, AdminOverdueDto, AdminSummary } from './schemas/admin.js';
 import type { BikeDto, BookingDto } from './schemas/booking.js';
 import type { PublicRulesDto } from './schemas/rules.js';
-import type { WaitDto } from './schemas/waitlist.js';
+import type { AdminWaitlistDto, WaitDto } from './schemas/waitlist.js';
 
 /**
  * What the server renders `/dashboard` and `/admin` with for a logged-in user (issue 22,
@@ -25,8 +25,19 @@ export type ServerPageData =
     }
   | {
       screen: 'admin';
-      /** GET /api/admin/summary: the cards at the top of /admin (the tabs below load in the browser). */
+      /** GET /api/admin/summary: the cards at the top of /admin. */
       summary: AdminSummary;
+      /** GET /api/config: the college's time zone, in which /admin writes instants. */
+      config: PublicConfig;
+      /** GET /api/admin/ritardi, /api/admin/attese, /api/admin/danni: the sections under them. */
+      overdue: AdminOverdueDto[];
+      waitlist: AdminWaitlistDto;
+      damages: AdminDamageDto[];
+      /**
+       * GET /api/admin/prenotazioni?stato=tutti&page=1&pageSize=50: the first tab's first page,
+       * its rows and X-Total-Count. The other tabs load in the browser.
+       */
+      bookings: { items: AdminBookingDto[]; total: number };
     };
 
 export interface ServerPageInput {

@@ -4,7 +4,14 @@ import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../shared/server-page';
 import { App } from './app';
-import { ADMIN_SUMMARY_QUERY_KEY } from './features/admin/queries';
+import {
+  ADMIN_DAMAGES_QUERY_KEY,
+  ADMIN_OVERDUE_QUERY_KEY,
+  ADMIN_SUMMARY_QUERY_KEY,
+  ADMIN_WAITLIST_QUERY_KEY,
+  adminBookingsQueryKey,
+  FIRST_BOOKINGS_PAGE,
+} from './features/admin/queries';
 import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from './features/dashboard/queries';
 import { WAITS_QUERY_KEY } from './features/waitlist/queries';
 import { PUBLIC_CONFIG_QUERY_KEY } from './lib/public-config';
@@ -38,7 +45,14 @@ function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
         [WAITS_QUERY_KEY, data.waits],
       ];
     case 'admin':
-      return [[ADMIN_SUMMARY_QUERY_KEY, data.summary]];
+      return [
+        [ADMIN_SUMMARY_QUERY_KEY, data.summary],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+        [ADMIN_OVERDUE_QUERY_KEY, data.overdue],
+        [ADMIN_WAITLIST_QUERY_KEY, data.waitlist],
+        [ADMIN_DAMAGES_QUERY_KEY, data.damages],
+        [adminBookingsQueryKey(FIRST_BOOKINGS_PAGE), data.bookings],
+      ];
   }
 }
 
@@ -51,8 +65,20 @@ const UNFINISHED_BOUNDARY = '<!--$!-->';
 /** Renders of one page before giving up (the first render of each lazily loaded component waits for it once). */
 const MAX_RENDERS = 4;
 
-/** The screens' modules, loaded before the first render: their lazily loaded parts then resolve at once. */
-const ready = Promise.all([loadDashboard(), loadAdmin(), import('./features/waitlist/waitlist-panels'), import('./lib/query-provider')]);
+/**
+ * The modules of every lazily loaded part these screens can show at once (the screens, the
+ * waitlist's cards, /admin's tabs named by the address), loaded before the first render: a
+ * lazy component met for the first time then resolves within the turn of the event loop.
+ */
+const ready = Promise.all([
+  loadDashboard(),
+  loadAdmin(),
+  import('./lib/query-provider'),
+  import('./features/waitlist/waitlist-panels'),
+  import('./features/admin/bikes-tab'),
+  import('./features/admin/users-tab'),
+  import('./features/admin/rules-tab'),
+]);
 
 function renderOnce(input: ServerPageInput): ServerPageOutput {
   seedSession(input.user);

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/http/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
+import { biciclette, segnalazioniDanni } from '../../src/server/db/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
 import { renderPage } from '../../src/web/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
@@ -178,10 +179,10 @@ describe('GET /dashboard for a logged-in user', () => {
 });
 
 describe('GET /admin', () => {
-  it('is the summary cards with the numbers for an admin; the tabs stay in their loading state', async () => {
+  it('is the summary cards, the sections and the bookings tab’s first page, with the answers the API gives', async () => {
     await twoResidents();
     const admin = await person(ctx, { ruolo: 'admin', nome: 'Ada', cognome: 'Capo' });
-    const res = await get('/admin?tab=utenti', admin);
+    const res = await get('/admin', admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
     const shown = text(res.body);
@@ -191,11 +192,37 @@ describe('GET /admin', () => {
     expect(card('Bici disponibili')).toBe('2 di 2');
     expect(card('Completate Oggi')).toBe('0');
     expect(card('Danni da controllare')).toBe('0');
-    // The tab of the address is the one shown (?tab=utenti), still loading.
-    expect(res.body).toMatch(/role="tab" aria-selected="true"[^>]*>Utenti</);
-    expect(shown).toContain('Caricamento');
+    // The sections say what they hold, not that they are loading; the table has the bookings.
+    expect(shown).toContain('Nessuna bicicletta in ritardo');
+    expect(shown).toContain('Oggi nessuno è in lista d&#x27;attesa');
+    expect(shown).not.toContain('Caricamento');
+    for (const who of ['Marta Ruota', 'Bianca Segreta']) expect(shown).toContain(who);
+    // The same answers the API gives, under the keys the screen reads.
     const state = stateOf(res.body);
-    expect(state.queries.queries.map((q) => q.queryKey)).toEqual([['admin', 'summary']]);
+    const data = (key: unknown[]) => state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
+    expect(data(['admin', 'summary'])).toEqual((await get('/api/admin/summary', admin)).json());
+    expect(data(['/api/config'])).toEqual((await get('/api/config', admin)).json());
+    expect(data(['admin', 'ritardi'])).toEqual((await get('/api/admin/ritardi', admin)).json());
+    expect(data(['admin', 'danni'])).toEqual((await get('/api/admin/danni', admin)).json());
+    expect(data(['admin', 'attese'])).toEqual((await get('/api/admin/attese', admin)).json());
+    const page = await get('/api/admin/prenotazioni?stato=tutti&page=1&pageSize=50', admin);
+    expect(data(['admin', 'prenotazioni', { q: '', stato: 'tutti', page: 1 }])).toEqual({ items: page.json(), total: Number(page.headers['x-total-count']) });
+  });
+
+  it('writes instants on the college’s clock, whatever the server’s time zone (this process runs in UTC)', async () => {
+    const { marta } = await twoResidents();
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const [bike] = await db().select({ id: biciclette.id }).from(biciclette).limit(1);
+    await db().insert(segnalazioniDanni).values({ biciId: bike!.id, userId: marta.id, categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
+    const shown = text((await get('/admin', admin)).body);
+    expect(shown).toContain('Segnalato da Marta Ruota il 20/11/2026 17:30');
+  });
+
+  it('shows the tab of the address; a tab other than the bookings loads in the browser', async () => {
+    const admin = await person(ctx, { ruolo: 'admin', nome: 'Ada', cognome: 'Capo' });
+    const res = await get('/admin?tab=utenti', admin);
+    expect(res.body).toMatch(/role="tab" aria-selected="true"[^>]*>Utenti</);
+    expect(text(res.body)).toContain('Caricamento');
   });
 
   it('is the pre-rendered page for a user who is not an admin', async () => {

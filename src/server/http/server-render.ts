@@ -9,12 +9,15 @@ import {
   type ServerPageInput,
   type ServerPageOutput,
 } from '../../shared/server-page.js';
-import { adminSummary } from '../modules/admin/lists.js';
+import { ADMIN_PAGE_SIZE_DEFAULT } from '../../shared/admin-lists.js';
+import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
+import { adminBookings, adminSummary } from '../modules/admin/lists.js';
+import { adminDamages, adminOverdue } from '../modules/admin/rides.js';
 import { listBikes, listUserBookings } from '../modules/bookings/service.js';
 import { publicRules } from '../modules/rules/admin.js';
 import { publicConfig } from '../modules/system/public-config.js';
 import { toPublicUser } from '../modules/users/public-user.js';
-import { listWaits } from '../modules/waitlist/service.js';
+import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';
 import { loadUser, type SessionUser } from './auth.js';
 
 /**
@@ -117,7 +120,16 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
     ]);
     data = { screen, bookings, bikes, config: publicCfg, rules, waits };
   } else {
-    data = { screen, summary: await adminSummary(deps) };
+    const [summary, publicCfg, overdue, waitlist, damages, bookings] = await Promise.all([
+      adminSummary(deps),
+      publicConfig(config, database.db),
+      adminOverdue(deps),
+      adminWaitlist(deps),
+      adminDamages(deps),
+      // The first page of the bookings tab, as the tab asks for it (stato=tutti&page=1&pageSize=50).
+      adminBookings(deps, adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: String(ADMIN_PAGE_SIZE_DEFAULT) })),
+    ]);
+    data = { screen, summary, config: publicCfg, overdue, waitlist, damages, bookings: { items: bookings.rows, total: bookings.total } };
   }
   // Instants become ISO strings, exactly what the browser would have parsed from the API.
   return JSON.parse(JSON.stringify(data)) as ServerPageData;
