@@ -7,17 +7,20 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
+/** What a page the server rendered for its user hydrates its query cache with (decision 027). */
+const SERVER_QUERIES = 'lib/server-queries.ts';
 /**
  * The pages whose first screen is pre-rendered: the file written, the address rendered, the
  * screen that shows (routes.tsx `firstScreen`) and the lazily loaded modules whose chunks the
  * page preloads, so they download alongside the entry rather than after it. The server
- * maps addresses to these files (src/server/http/pages.ts).
+ * maps addresses to these files (src/server/http/pages.ts); for a logged-in user it renders
+ * /dashboard and /admin itself into these same files (src/server/http/server-render.ts).
  */
 const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading'; preload: string[] }[] = [
   { file: 'index.html', path: '/', screen: 'loading', preload: [] },
   { file: 'login.html', path: '/login', screen: 'login', preload: [] },
-  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx'] },
-  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx'] },
+  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
 ];
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
@@ -108,7 +111,38 @@ const UI_MODULES =
   /node_modules[\\/](radix-ui|@radix-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|@floating-ui|tslib|detect-node-es)[\\/]/;
 const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts|schemas[\\/])/;
 
-export default defineConfig({
+/**
+ * `vite build --ssr` (npm run build, after the browser's build): the server's renderer of
+ * /dashboard and /admin for a logged-in user (src/web/entry-server.tsx, decision 027) in
+ * dist/ssr/entry-server.js, everything it imports bundled in (React and react-dom/server
+ * included), so the server loads one file at start. No pre-rendering, no service worker.
+ */
+const ssrConfig = defineConfig({
+  root: path.join(repoRoot, 'src', 'web'),
+  publicDir: false,
+  plugins: [react()],
+  // React's production builds only (the development ones are dropped from the bundle).
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  ssr: { noExternal: true },
+  build: {
+    ssr: true,
+    outDir: path.join(repoRoot, 'dist', 'ssr'),
+    emptyOutDir: true,
+    copyPublicDir: false,
+    target: 'node20',
+    sourcemap: true,
+    rolldownOptions: {
+      input: { 'entry-server': path.join(repoRoot, 'src', 'web', 'entry-server.tsx') },
+      // The entry imports the screens' modules itself (to render them at once): that their
+      // dynamic imports in screens.tsx then split nothing off is intended here.
+      onLog(level, log, handler) {
+        if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+      },
+    },
+  },
+});
+
+const webConfig = defineConfig({
   root: path.join(repoRoot, 'src', 'web'),
   publicDir: path.join(repoRoot, 'src', 'web', 'public'),
   build: {
@@ -189,3 +223,5 @@ export default defineConfig({
     proxy: { '/api': { target: 'http://localhost:3000' } },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrConfig : webConfig));

@@ -15,6 +15,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './http/pages.js';
+import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './http/server-render.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
@@ -47,6 +48,12 @@ export interface AppDeps {
   sessionCache?: SessionCache;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
+  /**
+   * Renders /dashboard and /admin for a logged-in user with the user's data (issue 22,
+   * decision 027): main.ts loads the built one (dist/ssr); without it those pages are the
+   * pre-rendered files, as every other page.
+   */
+  pageRenderer?: PageRenderer;
   /** Email delivery; default: from the configuration (SMTP_URL, else the DATA_DIR/outbox folder). */
   mailer?: Mailer;
   /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
@@ -161,16 +168,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(statsRoutes, { prefix: '/api/admin/stats' });
 
-  registerWebApp(app, deps.webRoot, headers.paymentPage);
+  registerWebApp(app, deps.webRoot, headers.paymentPage, deps.pageRenderer);
   return app;
 }
 
 /** Pages whose HTML may load Stripe.js (security-headers.ts): the card form, `/payment/:id`. */
 const PAYMENT_PAGE = /^\/payment\/[^/]+\/?$/;
 
-function registerWebApp(app: FastifyInstance, webRoot: string | undefined, paymentPageHeaders: Record<string, string> | null) {
+function registerWebApp(
+  app: FastifyInstance,
+  webRoot: string | undefined,
+  paymentPageHeaders: Record<string, string> | null,
+  pageRenderer: PageRenderer | undefined,
+) {
   const hasWeb = Boolean(webRoot && existsSync(path.join(webRoot, 'index.html')));
   const builtPages = new Set(hasWeb ? readdirSync(webRoot!).filter((file) => file.endsWith('.html')) : []);
+  const sendRendered = hasWeb ? serverRenderedPages(app, webRoot!, pageRenderer) : null;
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: webRoot!,
@@ -187,18 +200,21 @@ function registerWebApp(app: FastifyInstance, webRoot: string | undefined, payme
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) {
       if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
+      const file = pageFor(pathname, (name) => builtPages.has(name));
+      if (isServerRenderedPage(file)) {
+        // The answer depends on the session: the user's own page, or the pre-rendered one.
+        reply.header('Vary', 'Cookie');
+        if (await sendRendered!(request, reply, file)) return reply;
+      }
       // Each page's HTML holds its first screen pre-rendered (http/pages.ts).
-      return reply
-        .header('Cache-Control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .sendFile(pageFor(pathname, (file) => builtPages.has(file)));
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);
     }
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
   });

@@ -12,6 +12,7 @@ import { ensureAdmin, seedDemo } from './db/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
+import { loadPageRenderer } from './http/server-render.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -60,6 +61,8 @@ async function main(cfg: Config) {
     clock: systemClock,
     logger: log,
     webRoot: path.join(projectRoot, 'dist', 'web'),
+    // /dashboard and /admin rendered with the user's data (issue 22), when built.
+    pageRenderer: await loadPageRenderer(path.join(projectRoot, 'dist', 'ssr', 'entry-server.js'), log),
   });
 
   const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, config: cfg, log };

@@ -1,6 +1,7 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
+import { adoptServerState, readServerState } from './lib/server-state';
 import { refreshSession } from './lib/session';
 import { firstScreen } from './routes';
 import { preloadScreenFor } from './screens';
@@ -9,10 +10,15 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Elemento #root mancante in index.html');
 
+// A page the server rendered for its user (/dashboard, /admin: issue 22) brings its state.
+const serverState = readServerState();
+
 // The session is asked for and the chunk of the screen being opened starts downloading
 // before React renders anything.
-void refreshSession();
-preloadScreenFor(window.location.pathname);
+if (!serverState) {
+  void refreshSession();
+  void preloadScreenFor(window.location.pathname);
+}
 
 const app = (
   <StrictMode>
@@ -23,7 +29,11 @@ const app = (
 // The served HTML holds this screen pre-rendered (vite.config.ts): React adopts it instead of
 // painting it again. A page pre-rendered for another first screen (the service worker's
 // offline copy of index.html opened at /login) is replaced.
-if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
+if (serverState) {
+  // Its session, data and screen first: hydrating then renders what the server did, at once,
+  // as a transition: in slices between which the browser handles input and paints.
+  void adoptServerState(serverState).then(() => startTransition(() => void hydrateRoot(container, app)));
+} else if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
   hydrateRoot(container, app);
 } else {
   container.replaceChildren();

@@ -9,8 +9,15 @@ import { FullScreenSpinner } from './components/ui/spinner';
 export const loadAccountScreens = () => import('./features/auth/account-screens');
 export const loadDashboard = () =>
   Promise.all([import('./features/dashboard/dashboard-page'), import('./features/dashboard/queries'), import('./lib/query-client')]).then(
-    // Offline, the data kept on the device is put back before the screen shows (issue 22).
-    ([page, queries, { queryClient }]) => queries.prefetchDashboard(queryClient).then(() => page.DashboardPage),
+    async ([page, queries, { queryClient }]) => {
+      // In the browser: on the server (entry-server.tsx) the screen renders with its data given.
+      // Offline, the data kept on the device is put back before the screen shows (issue 22).
+      if (typeof window !== 'undefined') await queries.prefetchDashboard(queryClient);
+      // The waitlist's cards come with the screen when its waits are known already (a page the
+      // server rendered for a user who waits): they are part of the HTML to hydrate.
+      await page.loadWaitlistIfWaiting(queryClient);
+      return page.DashboardPage;
+    },
   );
 export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
@@ -69,14 +76,15 @@ const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password
 
 /**
  * Called at start-up with the address being opened: a page that needs its own chunk starts
- * fetching it while the session is read, instead of after.
+ * fetching it while the session is read, instead of after. Settles once it has arrived.
  */
-export function preloadScreenFor(path: string): void {
-  if (ACCOUNT_PATHS.some((prefix) => path.startsWith(prefix))) void loadAccountScreens();
-  else if (path.startsWith('/dashboard')) void loadDashboard();
-  else if (path.startsWith('/payment/')) void loadPayment();
-  else if (path.startsWith('/profilo')) void loadProfile();
-  else if (path.startsWith('/doc')) void loadReports();
-  else if (path.startsWith('/admin/statistiche')) void loadStats();
-  else if (path.startsWith('/admin')) void loadAdmin();
+export function preloadScreenFor(path: string): Promise<unknown> {
+  if (ACCOUNT_PATHS.some((prefix) => path.startsWith(prefix))) return loadAccountScreens();
+  if (path.startsWith('/dashboard')) return loadDashboard();
+  if (path.startsWith('/payment/')) return loadPayment();
+  if (path.startsWith('/profilo')) return loadProfile();
+  if (path.startsWith('/doc')) return loadReports();
+  if (path.startsWith('/admin/statistiche')) return loadStats();
+  if (path.startsWith('/admin')) return loadAdmin();
+  return Promise.resolve();
 }

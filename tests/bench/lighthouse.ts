@@ -1,7 +1,8 @@
 /**
  * Lighthouse 12 (mobile preset: Moto G Power, slow 4G and a 4× slower CPU, simulated) on
- * Debian's Chromium against the built app (issue 11): `/login` anonymous and `/dashboard`
- * logged in as a resident with bookings. Targets: performance ≥ 95, accessibility 100,
+ * Debian's Chromium against the built app (issue 11): `/login` anonymous, `/dashboard`
+ * logged in as a resident with bookings and `/admin` as the admin (both rendered on the server
+ * with their data, issue 22). Targets: performance ≥ 95, accessibility 100,
  * best practices ≥ 95. Each page runs RUNS times; the table shows the median run (by
  * performance score) and every run's score.
  */
@@ -146,17 +147,21 @@ export async function benchLighthouse(): Promise<boolean> {
     });
     const base = server.url;
     try {
-      const login = await fetch(`${base}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ email: 'residente@bicielis.demo', password: 'residente-demo-2026' }),
-      });
-      const cookie = login.headers.get('set-cookie')?.split(';')[0];
-      if (login.status !== 200 || !cookie) throw new Error(`login del residente demo: ${login.status}`);
+      const sessionOf = async (email: string, password: string): Promise<string> => {
+        const login = await fetch(`${base}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: base },
+          body: JSON.stringify({ email, password }),
+        });
+        const cookie = login.headers.get('set-cookie')?.split(';')[0];
+        if (login.status !== 200 || !cookie) throw new Error(`login di ${email}: ${login.status}`);
+        return cookie;
+      };
 
       const pages = [
         { name: '/login', url: `${base}/login`, headers: {} as Record<string, string> },
-        { name: '/dashboard', url: `${base}/dashboard`, headers: { Cookie: cookie } },
+        { name: '/dashboard', url: `${base}/dashboard`, headers: { Cookie: await sessionOf('residente@bicielis.demo', 'residente-demo-2026') } },
+        { name: '/admin', url: `${base}/admin`, headers: { Cookie: await sessionOf('admin@bicielis.demo', 'admin-demo-2026') } },
       ];
       console.log(`\n## Lighthouse 12, mobile preset, ${CHROMIUM}, median of ${RUNS} runs`);
       console.log('page        perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
@@ -184,7 +189,13 @@ export async function benchLighthouse(): Promise<boolean> {
           ].join(' '),
         );
         if (m.failed.length > 0) console.log(`      audits below 100 (accessibility, best practices): ${m.failed.join(', ')}`);
-        for (const [i, r] of runs.entries()) for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
+        for (const [i, r] of runs.entries()) {
+          console.log(
+            `      run ${i + 1}: performance ${r.performance}, accessibility ${r.accessibility}, best practices ${r.bestPractices}, ` +
+              `FCP ${ms(r.fcpMs)}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, CLS ${r.cls.toFixed(3)}`,
+          );
+          for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
+        }
         for (const line of m.detail) console.log(`      ${line}`);
         const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
         console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);

@@ -3,6 +3,7 @@ import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason
 import { z } from '../zod-it.js';
 import { emailField } from './auth.js';
 import { idParam } from './ids.js';
+import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from '../admin-lists.js';
 
 /**
  * The admin API (behaviour.md §8, spec §2 "Admin dashboard", §3 admin view) — one source
@@ -13,9 +14,7 @@ import { idParam } from './ids.js';
  * and the answer carries the total number of matching rows in the `X-Total-Count` header.
  */
 
-export const ADMIN_PAGE_SIZE_DEFAULT = 50;
-export const ADMIN_PAGE_SIZE_MAX = 200;
-export const TOTAL_COUNT_HEADER = 'x-total-count';
+export { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER };
 
 export const adminIdParamsSchema = z.object({ id: idParam('Elemento non trovato') });
 

@@ -103,8 +103,24 @@ export function whenSessionKnown(then: (user: SessionUser | null) => void): void
 /** The session as last known (what `useCurrentUser` renders). */
 export const currentSession = (): SessionSnapshot => snapshot;
 const getSnapshot = currentSession;
-/** At build time (pre-rendering) and while hydrating, the session is not known yet. */
-const getServerSnapshot = () => PENDING;
+/**
+ * What the page's HTML was rendered with: at build time (pre-rendering) the session is not
+ * known yet; a page the server rendered for its user (issue 22) was rendered with that user.
+ */
+let rendered: SessionSnapshot = PENDING;
+const getServerSnapshot = () => rendered;
+
+/**
+ * The session a server-rendered page was made for (issue 22, decision 027): the store starts
+ * from it without asking GET /api/current-user, and hydration renders with it, as the server
+ * did. On the server, each render seeds its user and `seedSession(undefined)` forgets it.
+ */
+export function seedSession(user: SessionUser | undefined): void {
+  rendered = user ? { data: user, isPending: false } : PENDING;
+  started = user !== undefined;
+  version++;
+  publish(rendered);
+}
 
 /** The logged-in user (`data: null` when anonymous), as `{ data, isPending }`. */
 export function useCurrentUser(): SessionSnapshot {

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HealthStatus, PublicConfig } from '../../../shared/api-types.js';
-import { APP_VERSION } from '../../../shared/constants.js';
-import { currentRules } from '../rules/store.js';
+import { publicConfig } from './public-config.js';
 
 /** Health and the public configuration the page needs. */
 export const systemRoutes: FastifyPluginAsync = async (app) => {
@@ -23,18 +22,5 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(dbOk ? 200 : 503).header('Cache-Control', 'no-store').send(body);
   });
 
-  app.get('/config', async (): Promise<PublicConfig> => {
-    // The horizon and the no-show minutes are the service's rules (issue 20), as of now.
-    const rules = await currentRules(database.db);
-    return {
-    version: APP_VERSION,
-    production: config.env === 'production',
-    payment: config.stripe
-      ? { provider: 'stripe', publishableKey: config.stripe.publishableKey }
-      : { provider: 'simulated', publishableKey: null },
-    timeZone: config.timeZone,
-    bookingHorizonDays: rules.orizzonteGiorni,
-    noShowMinutes: rules.mancatoRitiroMinuti,
-    };
-  });
+  app.get('/config', async (): Promise<PublicConfig> => publicConfig(config, database.db));
 };

@@ -4,7 +4,7 @@ import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../../../shared/schemas/booking';
-import { isRealDate } from '../../../shared/time';
+import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 import type { BadgeTone } from '../dashboard/dashboard-model';
 
 import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/dashboard-model';
@@ -92,16 +92,21 @@ export function formatShortDate(date: string): string {
   return format(new Date(y, m - 1, d), 'dd/MM/yy', { locale: italian });
 }
 
-/** An ISO instant → "22/11/2026 14:05" in the browser's time zone. */
-export function formatDateTime(iso: string): string {
+/**
+ * An ISO instant → "22/11/2026 14:05" on the college's clock (TZ_APP, GET /api/config): the
+ * same text whoever writes it — the server rendering /admin, or a browser in any time zone.
+ */
+export function formatDateTime(iso: string, timeZone: string): string {
   const date = parseISO(iso);
-  return Number.isNaN(date.getTime()) ? iso : format(date, 'dd/MM/yyyy HH:mm', { locale: italian });
+  return Number.isNaN(date.getTime()) ? iso : `${formatDay(iso, timeZone)} ${zonedClock(date, timeZone)}`;
 }
 
-/** An ISO instant → "22/11/2026". */
-export function formatDay(iso: string): string {
+/** An ISO instant → "22/11/2026", the day on the college's clock. */
+export function formatDay(iso: string, timeZone: string): string {
   const date = parseISO(iso);
-  return Number.isNaN(date.getTime()) ? iso : format(date, 'dd/MM/yyyy', { locale: italian });
+  if (Number.isNaN(date.getTime())) return iso;
+  const [y, m, d] = zonedToday(date, timeZone).split('-');
+  return `${d}/${m}/${y}`;
 }
 
 /** The booking's payment in the details dialog (spec §2). */

@@ -8,21 +8,36 @@ import {
   WrenchIcon,
   type LucideIcon,
 } from 'lucide-react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { prefetchOnIntent } from '../../lib/interaction';
 import { tabFromSearch, type AdminTab } from './admin-model';
-import { BikesTab } from './bikes-tab';
 import { BookingsTab } from './bookings-tab';
 import { DeskBooking } from './desk-booking';
 import { useAdminSummary } from './queries';
 import { DamageReportsSection, OverdueRidesSection } from './ride-sections';
-import { RulesTab } from './rules-tab';
-import { UsersTab } from './users-tab';
 import { WaitlistSection } from './waitlist-section';
+
+/**
+ * The tabs after the first are chunks of their own, fetched when their trigger is pointed at,
+ * focused or touched (or when the address names them): /admin's first screen, the bookings,
+ * does not evaluate their forms and zod on a slow phone's main thread (decision 027).
+ */
+const loadBikesTab = () => import('./bikes-tab');
+const loadUsersTab = () => import('./users-tab');
+const loadRulesTab = () => import('./rules-tab');
+const BikesTab = lazy(() => loadBikesTab().then((m) => ({ default: m.BikesTab })));
+const UsersTab = lazy(() => loadUsersTab().then((m) => ({ default: m.UsersTab })));
+const RulesTab = lazy(() => loadRulesTab().then((m) => ({ default: m.RulesTab })));
+
+function TabLoading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>;
+}
 
 function AdminHeader() {
   return (
@@ -114,24 +129,32 @@ export function AdminPage() {
         <OverdueRidesSection />
         <WaitlistSection />
         <DamageReportsSection />
-        <Tabs value={tab} onValueChange={selectTab} className="min-w-0">
+        {/* Below the fold on a phone: the browser lays the tabs out when they come near the screen,
+            not while the page loads (a page of 50 rows costs a slow phone hundreds of ms). */}
+        <Tabs value={tab} onValueChange={selectTab} className="min-w-0 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
           <TabsList aria-label="Sezioni">
             <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB}>Prenotazioni</TabsTrigger>
-            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB}>Biciclette</TabsTrigger>
-            <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB}>Utenti</TabsTrigger>
-            <TabsTrigger value={'regole' satisfies AdminTab} className={TAB}>Regole</TabsTrigger>
+            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadBikesTab)}>Biciclette</TabsTrigger>
+            <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>Utenti</TabsTrigger>
+            <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>Regole</TabsTrigger>
           </TabsList>
           <TabsContent value="prenotazioni">
             <BookingsTab />
           </TabsContent>
           <TabsContent value="biciclette">
-            <BikesTab summary={summary.data} />
+            <TabLoading>
+              <BikesTab summary={summary.data} />
+            </TabLoading>
           </TabsContent>
           <TabsContent value="utenti">
-            <UsersTab />
+            <TabLoading>
+              <UsersTab />
+            </TabLoading>
           </TabsContent>
           <TabsContent value="regole">
-            <RulesTab />
+            <TabLoading>
+              <RulesTab />
+            </TabLoading>
           </TabsContent>
         </Tabs>
       </main>

@@ -19,7 +19,7 @@ import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../co
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
-import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
+import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
   const [open, setOpen] = useState(false);
@@ -143,6 +143,7 @@ function AddBike() {
 
 /** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike; planned maintenance (issue 20). */
 export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
+  const timeZone = useTimeZone();
   const bikes = useAdminBikes();
   const rows = bikes.isError ? [] : (bikes.data ?? []);
   const counts: { label: string; value: number | undefined }[] = [
@@ -197,7 +198,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
                       {badge.label}
                     </Badge>
                   </TableCell>
-                  <TableCell className="tabular-nums">{formatDateTime(bike.updatedAt)}</TableCell>
+                  <TableCell className="tabular-nums">{formatDateTime(bike.updatedAt, timeZone)}</TableCell>
                   <TableCell>
                     <div className="flex gap-2">
                       <EditBike bike={bike} />

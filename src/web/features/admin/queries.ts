@@ -1,20 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  ADMIN_PAGE_SIZE_DEFAULT,
-  TOTAL_COUNT_HEADER,
-  type AdminBikeCreate,
-  type AdminBikeDto,
-  type AdminBikeUpdateResponse,
-  type AdminBookingDto,
-  type AdminDamageDto,
-  type AdminOverdueDto,
-  type AdminDeleteBookingResponse,
-  type AdminDeleteUserResponse,
-  type AdminSummary,
-  type AdminUserDto,
-  type AdminUserUpdate,
-  type ImportResidentsResponse,
+import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
+import type {
+  AdminBikeCreate,
+  AdminBikeDto,
+  AdminBikeUpdateResponse,
+  AdminBookingDto,
+  AdminDamageDto,
+  AdminOverdueDto,
+  AdminDeleteBookingResponse,
+  AdminDeleteUserResponse,
+  AdminSummary,
+  AdminUserDto,
+  AdminUserUpdate,
+  ImportResidentsResponse,
 } from '../../../shared/schemas/admin';
 import type { AdminWaitlistDto } from '../../../shared/schemas/waitlist';
 import type { BikeStato, BookingDto } from '../../../shared/schemas/booking';
@@ -31,16 +30,35 @@ import type {
 } from '../../../shared/schemas/rules';
 import { toast } from '../../components/ui/use-toast';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
+import { usePublicConfig } from '../../lib/public-config';
 import { adminListQueryOptions } from '../../lib/query-client';
+import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { serverMessage } from '../auth/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
-import { closureToast, maintenanceSummary, userName } from './rules-model';
+import { closureToast, maintenanceSummary, userName } from './admin-notices';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
 
+/**
+ * The college's time zone (TZ_APP), in which /admin writes instants (admin-model.ts
+ * `formatDateTime`): the server renders /admin with GET /api/config's answer, so the text is
+ * the same there and in the browser.
+ */
+export function useTimeZone(): string {
+  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
+}
+
 /** Every admin query starts with this key: one invalidation refreshes lists and summary. */
 const ADMIN_KEY = ['admin'] as const;
-const SUMMARY_KEY = [...ADMIN_KEY, 'summary'] as const;
+/** GET /api/admin/summary. This and the keys below: the server renders /admin with them (entry-server.tsx). */
+export const ADMIN_SUMMARY_QUERY_KEY = [...ADMIN_KEY, 'summary'] as const;
+export const ADMIN_OVERDUE_QUERY_KEY = [...ADMIN_KEY, 'ritardi'] as const;
+export const ADMIN_DAMAGES_QUERY_KEY = [...ADMIN_KEY, 'danni'] as const;
+export const ADMIN_WAITLIST_QUERY_KEY = [...ADMIN_KEY, 'attese'] as const;
+/** A page of the bookings tab: its search, filter and page. */
+export const adminBookingsQueryKey = (params: { q: string; stato: BookingFilter; page: number }) => [...ADMIN_KEY, 'prenotazioni', params] as const;
+/** What the bookings tab shows first. */
+export const FIRST_BOOKINGS_PAGE = { q: '', stato: 'tutti', page: 1 } as const satisfies { q: string; stato: BookingFilter; page: number };
 const RULES_KEY = [...ADMIN_KEY, 'regole'] as const;
 /** GET /api/regole, the user's view of the rules (dashboard/queries.ts reads it). */
 const PUBLIC_RULES_KEY = ['/api/regole'] as const;
@@ -59,7 +77,7 @@ function logged<T>(what: string, load: () => Promise<T>): () => Promise<T> {
 
 export function useAdminSummary() {
   return useQuery<AdminSummary>({
-    queryKey: SUMMARY_KEY,
+    queryKey: ADMIN_SUMMARY_QUERY_KEY,
     queryFn: logged('il riepilogo', () => apiRequest<AdminSummary>('GET', '/api/admin/summary')),
     ...adminListQueryOptions,
   });
@@ -68,7 +86,7 @@ export function useAdminSummary() {
 export function useAdminBookings(params: { q: string; stato: BookingFilter; page: number }) {
   const url = listUrl('/api/admin/prenotazioni', { q: params.q, ...bookingFilterParams(params.stato), page: params.page, pageSize: PAGE_SIZE });
   return useQuery<Page<AdminBookingDto>>({
-    queryKey: [...ADMIN_KEY, 'prenotazioni', params],
+    queryKey: adminBookingsQueryKey(params),
     queryFn: logged('le prenotazioni', () => apiGetPage<AdminBookingDto>(url, TOTAL_COUNT_HEADER)),
     placeholderData: keepPreviousData,
     ...adminListQueryOptions,
@@ -96,7 +114,7 @@ export function useAdminBikes() {
 /** GET /api/admin/danni: open reports first, then the recently resolved ones. */
 export function useDamageReports() {
   return useQuery<AdminDamageDto[]>({
-    queryKey: [...ADMIN_KEY, 'danni'],
+    queryKey: ADMIN_DAMAGES_QUERY_KEY,
     queryFn: logged('i danni segnalati', () => apiRequest<AdminDamageDto[]>('GET', '/api/admin/danni')),
     ...adminListQueryOptions,
   });
@@ -105,7 +123,7 @@ export function useDamageReports() {
 /** GET /api/admin/ritardi: rides not returned by their end. */
 export function useOverdueRides() {
   return useQuery<AdminOverdueDto[]>({
-    queryKey: [...ADMIN_KEY, 'ritardi'],
+    queryKey: ADMIN_OVERDUE_QUERY_KEY,
     queryFn: logged('le biciclette in ritardo', () => apiRequest<AdminOverdueDto[]>('GET', '/api/admin/ritardi')),
     ...adminListQueryOptions,
   });
@@ -403,7 +421,7 @@ export function useDebounced<T>(value: T, delay = 300): T {
 /** GET /api/admin/attese (issue 21): today's waitlists, read again every minute. */
 export function useAdminWaitlist() {
   return useQuery<AdminWaitlistDto>({
-    queryKey: [...ADMIN_KEY, 'attese'],
+    queryKey: ADMIN_WAITLIST_QUERY_KEY,
     queryFn: () => apiRequest<AdminWaitlistDto>('GET', '/api/admin/attese'),
     refetchInterval: 60_000,
   });

@@ -6,7 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
-import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
 function ListState<T>({
@@ -123,6 +123,7 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
  * behind a disclosure (a college's history would otherwise push the tabs far down the desk).
  */
 export function DamageReportsSection() {
+  const timeZone = useTimeZone();
   const reports = useDamageReports();
   return (
     <section aria-labelledby="danni-title" className="grid gap-3">
@@ -136,7 +137,7 @@ export function DamageReportsSection() {
           return (
             <>
               {open.length > 0 ? (
-                open.map((report) => <DamageReportItem key={report.id} report={report} />)
+                open.map((report) => <DamageReportItem key={report.id} report={report} timeZone={timeZone} />)
               ) : (
                 <li className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Nessun danno da controllare</li>
               )}
@@ -148,7 +149,7 @@ export function DamageReportsSection() {
                     </summary>
                     <ul className="grid gap-3 border-t p-3">
                       {resolved.map((report) => (
-                        <DamageReportItem key={report.id} report={report} />
+                        <DamageReportItem key={report.id} report={report} timeZone={timeZone} />
                       ))}
                     </ul>
                   </details>
@@ -162,7 +163,7 @@ export function DamageReportsSection() {
   );
 }
 
-function DamageReportItem({ report }: { report: AdminDamageDto }) {
+function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZone: string }) {
   return (
     <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
       <div className="grid min-w-0 gap-1 text-sm">
@@ -175,8 +176,8 @@ function DamageReportItem({ report }: { report: AdminDamageDto }) {
         </div>
         <p className="break-words whitespace-pre-line">{report.descrizione}</p>
         <p className="text-muted-foreground">
-          Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt)}
-          {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt)}` : ''}
+          Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt, timeZone)}
+          {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt, timeZone)}` : ''}
         </p>
       </div>
       {report.risoltaAt ? null : <ResolveDamage report={report} />}

@@ -5,15 +5,14 @@ import {
   rulesUpdateSchema,
   WEEKDAYS,
   type AffectedBookingDto,
-  type ClosureOutcomeDto,
   type ClosureRequest,
-  type MaintenanceOutcomeDto,
   type MaintenanceRequest,
   type RulesUpdate,
 } from '../../../shared/schemas/rules';
 import { italianDate } from '../../../shared/rules-text';
 import { addDays, zonedClock, zonedToday } from '../../../shared/time';
 import type { z } from '../../../shared/zod-it';
+import { closureToast, maintenanceSummary, plural, userName } from './admin-notices';
 
 /*
  * /admin → Regole, planned maintenance and the desk booking (issue 20): the pure part of
@@ -21,6 +20,8 @@ import type { z } from '../../../shared/zod-it';
  */
 
 export { WEEKDAYS };
+// The toasts' sentences live apart, without zod: admin/queries.ts (the first screen) needs them.
+export { closureToast, maintenanceSummary, plural, userName };
 
 // ---------------------------------------------------------------------------------------
 // The rules form
@@ -203,7 +204,6 @@ export function affectedWhen(b: Pick<AffectedBookingDto, 'dataPrenotazione' | 'o
   return `${italianDate(b.dataPrenotazione)}, ${b.orarioInizio}–${b.orarioFine}`;
 }
 
-export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 type FieldErrors<K extends string> = Partial<Record<K, string>>;
 type Checked<T, K extends string> = { ok: true; request: T } | { ok: false; errors: FieldErrors<K> };
@@ -233,30 +233,6 @@ export function closurePreviewText(c: ClosureRequest, cancelled: number, paid: n
   return `${period.charAt(0).toUpperCase()}${period.slice(1)} (${c.motivo.trim()}) ${what}${refund}. Ogni utente riceve un'email con il motivo.`;
 }
 
-/** The toast after a closure is added: how many bookings it cancelled, how many refunded. */
-export function closureToast(outcome: ClosureOutcomeDto): { title: string; description?: string } {
-  const n = outcome.cancellate.length;
-  if (n === 0) return { title: 'Chiusura aggiunta' };
-  const refunded = outcome.cancellate.filter((b) => b.pagata).length;
-  const cancelled = n === 1 ? '1 prenotazione annullata' : `${n} prenotazioni annullate`;
-  return {
-    title: 'Chiusura aggiunta',
-    description: refunded > 0 ? `${cancelled}, ${plural(refunded, 'rimborsata', 'rimborsate')}. Gli utenti sono stati avvisati via email.` : `${cancelled}. Gli utenti sono stati avvisati via email.`,
-  };
-}
-
-/** What a planned maintenance does to the bike's bookings, in one sentence. */
-export function maintenanceSummary(outcome: Pick<MaintenanceOutcomeDto, 'spostate' | 'cancellate'>): string {
-  const moved = outcome.spostate.length;
-  const cancelled = outcome.cancellate.length;
-  if (moved === 0 && cancelled === 0) return 'Nessuna prenotazione coinvolta.';
-  const parts = [];
-  if (moved > 0) parts.push(moved === 1 ? '1 prenotazione spostata su un’altra bici' : `${moved} prenotazioni spostate su altre bici`);
-  if (cancelled > 0) {
-    parts.push(moved === 0 ? plural(cancelled, 'prenotazione annullata', 'prenotazioni annullate') : plural(cancelled, 'annullata', 'annullate'));
-  }
-  return `${parts.join(', ')}.`;
-}
 
 /** The maintenance dialog's first proposal: tomorrow, 08:00 to 18:00 on the college's clock. */
 export function defaultMaintenance(now: Date, timeZone: string): MaintenanceRequest {
@@ -281,7 +257,6 @@ export function deskDefaultWindow(now: Date, timeZone: string): { dataPrenotazio
   return { dataPrenotazione: today, orarioInizio: toHhmm(next), orarioFine: toHhmm(Math.min(23 * 60 + 59, next + 60)) };
 }
 
-export const userName = (u: Pick<AdminUserDto, 'nome' | 'cognome'>) => `${u.nome} ${u.cognome}`.trim();
 
 /** One search result of the desk booking: `Marco Rossi · residente@… · ELIS001`. */
 export function userChoiceDetail(u: Pick<AdminUserDto, 'email' | 'sigla' | 'isResidente'>): string {

@@ -26,7 +26,7 @@ import {
   type RulesFormErrors,
   type SuspensionForm,
 } from './rules-model';
-import { useRules, useSaveRules } from './queries';
+import { useRules, useSaveRules, useTimeZone } from './queries';
 
 function DayRow({
   index,
@@ -194,6 +194,7 @@ function SuspensionFields({
 }
 
 function RulesEditor({ rules }: { rules: RulesDto }) {
+  const timeZone = useTimeZone();
   const [form, setForm] = useState<RulesForm>(() => rulesToForm(rules));
   const [errors, setErrors] = useState<RulesFormErrors>({});
   const save = useSaveRules();
@@ -328,7 +329,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
           ))}
           <p className="text-muted-foreground">
             {rules.updatedBy
-              ? `Ultima modifica: ${formatDateTime(rules.updatedAt)}, ${rules.updatedBy}`
+              ? `Ultima modifica: ${formatDateTime(rules.updatedAt, timeZone)}, ${rules.updatedBy}`
               : 'Valori iniziali: nessun amministratore li ha ancora modificati.'}
           </p>
         </div>

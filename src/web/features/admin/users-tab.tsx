@@ -31,7 +31,7 @@ import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { formatDateTime, formatDay } from './admin-model';
 import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useLiftSuspension, useUpdateUser } from './queries';
+import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
 
 function ImportResidents() {
   const [open, setOpen] = useState(false);
@@ -206,6 +206,7 @@ function DeleteUser({ user }: { user: AdminUserDto }) {
 
 /** `Revoca sospensione`: a user suspended after repeated no-shows may book again (issue 20; audited). */
 function LiftSuspension({ user }: { user: AdminUserDto }) {
+  const timeZone = useTimeZone();
   const lift = useLiftSuspension();
   const name = `${user.nome} ${user.cognome}`.trim();
   return (
@@ -217,7 +218,7 @@ function LiftSuspension({ user }: { user: AdminUserDto }) {
         </Button>
       }
       title={`Revocare la sospensione di ${name}?`}
-      description={`L'account di ${name} è sospeso fino al ${formatDateTime(user.sospesoFino ?? '')} per i mancati ritiri. Revocando la sospensione può prenotare subito, e i mancati ritiri di prima non contano più.`}
+      description={`L'account di ${name} è sospeso fino al ${formatDateTime(user.sospesoFino ?? '', timeZone)} per i mancati ritiri. Revocando la sospensione può prenotare subito, e i mancati ritiri di prima non contano più.`}
       confirmLabel="Revoca"
       onConfirm={() => lift.mutateAsync(user.id)}
     />
@@ -226,6 +227,7 @@ function LiftSuspension({ user }: { user: AdminUserDto }) {
 
 /** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
 export function UsersTab() {
+  const timeZone = useTimeZone();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const q = useDebounced(search.trim());
@@ -282,7 +284,7 @@ export function UsersTab() {
                   )}
                   {u.sospesoFino ? (
                     <Badge variant="warning" className="mt-1 flex">
-                      Sospeso fino al {formatDateTime(u.sospesoFino)}
+                      Sospeso fino al {formatDateTime(u.sospesoFino, timeZone)}
                     </Badge>
                   ) : null}
                 </TableCell>
@@ -292,7 +294,7 @@ export function UsersTab() {
                 </TableCell>
                 <TableCell>{u.isResidente ? 'Sì' : 'No'}</TableCell>
                 <TableCell>{u.sigla ?? '-'}</TableCell>
-                <TableCell className="tabular-nums">{formatDay(u.createdAt)}</TableCell>
+                <TableCell className="tabular-nums">{formatDay(u.createdAt, timeZone)}</TableCell>
                 <TableCell>
                   <div className="flex gap-2">
                     {u.sospesoFino ? <LiftSuspension user={u} /> : null}

@@ -19,6 +19,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
+import { useRenderTime } from '../../lib/render-clock';
 import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
@@ -118,26 +119,30 @@ function useTimeZone(): string {
   return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
 }
 
-/** The current time, read again when `at` (ms) passes: a button that becomes usable at a given instant. */
+/**
+ * The current time, read again when `at` (ms) passes: a button that becomes usable at a given
+ * instant. While a server-rendered page hydrates, the server's instant (lib/render-clock.ts),
+ * so the button and its hint are what the server wrote; the browser's clock from the render after.
+ */
 function useNowPassing(at: number | null): Date {
-  const [now, setNow] = useState(() => new Date());
+  const renderTime = useRenderTime();
+  const [readAt, setReadAt] = useState<number | null>(null);
+  const now = readAt ?? renderTime;
   useEffect(() => {
-    if (at === null) return;
-    const wait = at - Date.now();
-    if (wait <= 0) return;
+    if (at === null || now >= at) return;
     // setTimeout takes at most ~24.8 days; a later instant is simply looked at again then.
-    const timer = setTimeout(() => setNow(new Date()), Math.min(wait + 250, 2_147_483_647));
+    const timer = setTimeout(() => setReadAt(Date.now()), Math.min(Math.max(0, at - Date.now()) + 250, 2_147_483_647));
     return () => clearTimeout(timer);
   }, [at, now]);
-  return now;
+  return new Date(now);
 }
 
 /** `Ritirata`, usable from `ritiroDa`; before that, a hint says from when. */
 function PickUp({ booking }: { booking: BookingDto }) {
   const timeZone = useTimeZone();
   const pickUp = usePickUp();
-  const initial = pickUpState(booking, new Date(), timeZone);
-  const now = useNowPassing(initial.kind === 'early' ? initial.at : null);
+  const from = new Date(booking.ritiroDa).getTime();
+  const now = useNowPassing(Number.isNaN(from) ? null : from);
   const state = pickUpState(booking, now, timeZone);
   const hintId = `ritiro-${booking.id}-hint`;
   return (

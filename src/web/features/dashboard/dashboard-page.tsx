@@ -1,6 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionUser } from '../../../shared/api-types';
+import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
@@ -13,13 +14,19 @@ import { RefusedActions } from './refused-actions';
 import { applyPendingActions, refusedActions } from '../../offline/offline-model';
 import { StatCards } from './stat-cards';
 import { usePublicConfig } from '../../lib/public-config';
-import { useWaits } from '../waitlist/queries';
+import { useWaits, WAITS_QUERY_KEY } from '../waitlist/queries';
 import { splitWaits } from '../waitlist/waitlist-model';
 
 /** The waitlist's cards (issue 21) load only for users who wait for a bike. */
 const loadWaitlist = () => import('../waitlist/waitlist-panels');
 const OfferCards = lazy(() => loadWaitlist().then((m) => ({ default: m.OfferCards })));
 const WaitingList = lazy(() => loadWaitlist().then((m) => ({ default: m.WaitingList })));
+
+/** Loads the waitlist's cards when the cache already holds waits (a server-rendered page: screens.tsx). */
+export function loadWaitlistIfWaiting(queryClient: QueryClient): Promise<unknown> {
+  const waits = queryClient.getQueryData<WaitDto[]>(WAITS_QUERY_KEY);
+  return waits && waits.length > 0 ? loadWaitlist() : Promise.resolve();
+}
 
 /** /dashboard (spec §2 "User dashboard"). The route guard guarantees a logged-in user. */
 export function DashboardPage() {

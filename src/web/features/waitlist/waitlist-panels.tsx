@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { useRenderTime } from '../../lib/render-clock';
 import { formatClock } from '../dashboard/dashboard-model';
 import { useAcceptOffer, useDeclineOffer, useLeaveWait, WAITS_QUERY_KEY } from './queries';
 import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText } from './waitlist-model';
@@ -14,17 +15,22 @@ import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText }
  * place in line and `Esci dalla lista`. Its own chunk: most users have no waits.
  */
 
-/** The time left until `until` (ms), every second; when it runs out, the waits are read again. */
+/**
+ * The time left until `until` (ms), every second; when it runs out, the waits are read again.
+ * A server-rendered page hydrates with the server's instant (lib/render-clock.ts), so the
+ * countdown shows what the server wrote until the render right after.
+ */
 function useTimeLeft(until: string): number {
   const queryClient = useQueryClient();
   const target = new Date(until).getTime();
-  const [now, setNow] = useState(() => Date.now());
+  const renderTime = useRenderTime();
+  const [tick, setTick] = useState<number | null>(null);
   const refetched = useRef(false);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setTick(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  const left = target - now;
+  const left = target - (tick ?? renderTime);
   useEffect(() => {
     if (left <= 0 && !refetched.current) {
       refetched.current = true;

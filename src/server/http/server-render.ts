@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  SERVER_RENDERED,
+  SERVER_STATE_ELEMENT_ID,
+  type ServerPageData,
+  type ServerPageInput,
+  type ServerPageOutput,
+} from '../../shared/server-page.js';
+import { ADMIN_PAGE_SIZE_DEFAULT } from '../../shared/admin-lists.js';
+import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
+import { adminBookings, adminSummary } from '../modules/admin/lists.js';
+import { adminDamages, adminOverdue } from '../modules/admin/rides.js';
+import { listBikes, listUserBookings } from '../modules/bookings/service.js';
+import { publicRules } from '../modules/rules/admin.js';
+import { publicConfig } from '../modules/system/public-config.js';
+import { toPublicUser } from '../modules/users/public-user.js';
+import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';
+import { loadUser, type SessionUser } from './auth.js';
+
+/**
+ * `/dashboard` and `/admin` rendered on the server with the user's data (issue 22, decision
+ * 027): the built renderer (dist/ssr/entry-server.js, src/web/entry-server.tsx) renders the
+ * app's own components with the answers the screen would fetch, read here from the services
+ * (no HTTP), and the HTML goes into the pre-rendered page's place in its built file, with the
+ * state the browser hydrates from. Anonymous visitors, a user at /admin, and any failure get
+ * the pre-rendered page as before.
+ */
+export interface PageRenderer {
+  renderPage(input: ServerPageInput): Promise<ServerPageOutput>;
+}
+
+/**
+ * The renderer built by `npm run build`, loaded once at start; none when it is not built (the
+ * pre-rendered pages serve) or does not load (logged).
+ */
+export async function loadPageRenderer(file: string, log: Pick<FastifyBaseLogger, 'warn' | 'error'>): Promise<PageRenderer | undefined> {
+  if (!existsSync(file)) {
+    log.warn({ file }, 'render sul server non disponibile (npm run build): /dashboard e /admin servono la pagina pre-renderizzata');
+    return undefined;
+  }
+  try {
+    const module = (await import(pathToFileURL(file).href)) as Partial<PageRenderer>;
+    const { renderPage } = module;
+    if (typeof renderPage !== 'function') throw new Error('renderPage mancante');
+    return { renderPage };
+  } catch (err) {
+    log.error({ err, file }, 'render sul server non caricato: /dashboard e /admin servono la pagina pre-renderizzata');
+    return undefined;
+  }
+}
+
+/** The pages the server renders for a user: the file of each, and who may have it rendered. */
+const SERVER_PAGES: Record<string, { file: string; screen: ServerPageData['screen']; allowed: (user: SessionUser) => boolean }> = {
+  'dashboard.html': { file: 'dashboard.html', screen: 'dashboard', allowed: () => true },
+  // Anyone else at /admin gets the pre-rendered page, and the browser's guard sends them on.
+  'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user) => user.ruolo === 'admin' },
+};
+
+/** Whether the answer for this built page depends on the session cookie. */
+export const isServerRenderedPage = (file: string): boolean => file in SERVER_PAGES;
+
+const ROOT_OPEN = /<div id="root" data-prerendered="[^"]*">/;
+/** Every page's preload of the session (vite.config.ts): a rendered page carries its user, so nothing reads it. */
+const SESSION_PRELOAD = /<link rel="preload" href="\/api\/current-user"[^>]*>/;
+
+/** A built page cut around the inside of its `#root` (the pre-rendered screen). */
+interface Template {
+  before: string;
+  after: string;
+}
+
+/**
+ * Splits a built page at its `#root`: what comes before its content (the opening tag
+ * rewritten to say the page was rendered on the server) and what comes after (its closing
+ * tag on). The content is React's output, so its `<div>`s are balanced. Null when the page is
+ * not the shape the build writes.
+ */
+export function splitTemplate(html: string): Template | null {
+  const open = ROOT_OPEN.exec(html);
+  if (!open) return null;
+  const start = open.index + open[0].length;
+  const tags = /<div\b|<\/div>/g;
+  tags.lastIndex = start;
+  let depth = 1;
+  for (let tag = tags.exec(html); tag; tag = tags.exec(html)) {
+    depth += tag[0] === '</div>' ? -1 : 1;
+    if (depth === 0) {
+      return {
+        before: `${html.slice(0, open.index).replace(SESSION_PRELOAD, '')}<div id="root" data-prerendered="${SERVER_RENDERED}">`,
+        after: html.slice(tag.index),
+      };
+    }
+  }
+  return null;
+}
+
+/** The page with the server's HTML in `#root` and, after it, the state as a JSON script (never executed). */
+export function fillTemplate(template: Template, page: ServerPageOutput): string {
+  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${page.state}</script>`;
+  // `</div>` of #root first, then the state: the script is not inside what React hydrates.
+  const close = template.after.indexOf('</div>') + '</div>'.length;
+  return `${template.before}${page.html}${template.after.slice(0, close)}${state}${template.after.slice(close)}`;
+}
+
+/** The answers the screen reads first, from the services, as the API would send them (JSON). */
+async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerPageData['screen']): Promise<ServerPageData> {
+  const { database, clock, config } = app.deps;
+  const deps = { db: database.db, clock, config };
+  let data: ServerPageData;
+  if (screen === 'dashboard') {
+    const [bookings, bikes, publicCfg, rules, waits] = await Promise.all([
+      listUserBookings(deps, user.id),
+      listBikes(deps),
+      publicConfig(config, database.db),
+      publicRules(deps, user.id),
+      listWaits(deps, user.id),
+    ]);
+    data = { screen, bookings, bikes, config: publicCfg, rules, waits };
+  } else {
+    const [summary, publicCfg, overdue, waitlist, damages, bookings] = await Promise.all([
+      adminSummary(deps),
+      publicConfig(config, database.db),
+      adminOverdue(deps),
+      adminWaitlist(deps),
+      adminDamages(deps),
+      // The first page of the bookings tab, as the tab asks for it (stato=tutti&page=1&pageSize=50).
+      adminBookings(deps, adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: String(ADMIN_PAGE_SIZE_DEFAULT) })),
+    ]);
+    data = { screen, summary, config: publicCfg, overdue, waitlist, damages, bookings: { items: bookings.rows, total: bookings.total } };
+  }
+  // Instants become ISO strings, exactly what the browser would have parsed from the API.
+  return JSON.parse(JSON.stringify(data)) as ServerPageData;
+}
+
+/**
+ * Serves one of the pages the server renders for a logged-in user, when it applies: returns
+ * false (and sends nothing) for anonymous visitors, a user at /admin, a page without a
+ * renderer, or any failure — logged —, and the caller sends the pre-rendered page.
+ */
+export function serverRenderedPages(app: FastifyInstance, webRoot: string, renderer: PageRenderer | undefined) {
+  const templates = new Map<string, Template | null>();
+  const templateOf = (file: string): Template | null => {
+    if (!templates.has(file)) {
+      const full = path.join(webRoot, file);
+      const template = existsSync(full) ? splitTemplate(readFileSync(full, 'utf8')) : null;
+      if (!template) app.log.warn({ file }, 'pagina senza #root pre-renderizzato: servita com’è');
+      templates.set(file, template);
+    }
+    return templates.get(file) ?? null;
+  };
+
+  return async function sendRendered(request: FastifyRequest, reply: FastifyReply, file: string): Promise<boolean> {
+    const page = SERVER_PAGES[file];
+    if (!renderer || !page || request.method !== 'GET') return false;
+    try {
+      const user = await loadUser(request, reply);
+      if (!user || !page.allowed(user)) return false;
+      const template = templateOf(page.file);
+      if (!template) return false;
+      const queryAt = request.url.indexOf('?');
+      const input: ServerPageInput = {
+        pathname: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
+        search: queryAt < 0 ? '' : request.url.slice(queryAt),
+        user: toPublicUser(user),
+        now: app.deps.clock.now().getTime(),
+        data: await pageData(app, user, page.screen),
+      };
+      const html = fillTemplate(template, await renderer.renderPage(input));
+      // The user's own data: no cache may keep it, nor give it to another cookie.
+      reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8').send(html);
+      return true;
+    } catch (err) {
+      request.log.error({ err, page: file }, 'render sul server non riuscito: servita la pagina pre-renderizzata');
+      return false;
+    }
+  };
+}

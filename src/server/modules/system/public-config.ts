@@ -1,0 +1,24 @@
+import type { PublicConfig } from '../../../shared/api-types.js';
+import { APP_VERSION } from '../../../shared/constants.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { currentRules } from '../rules/store.js';
+
+/**
+ * GET /api/config: the only server settings the page may see. Also what the server renders
+ * /dashboard with (http/server-render.ts).
+ */
+export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone'>, db: Db): Promise<PublicConfig> {
+  // The horizon and the no-show minutes are the service's rules (issue 20), as of now.
+  const rules = await currentRules(db);
+  return {
+    version: APP_VERSION,
+    production: config.env === 'production',
+    payment: config.stripe
+      ? { provider: 'stripe', publishableKey: config.stripe.publishableKey }
+      : { provider: 'simulated', publishableKey: null },
+    timeZone: config.timeZone,
+    bookingHorizonDays: rules.orizzonteGiorni,
+    noShowMinutes: rules.mancatoRitiroMinuti,
+  };
+}

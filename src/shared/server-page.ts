@@ -1,0 +1,65 @@
+import type { PublicConfig, SessionUser } from './api-types.js';
+import type { AdminBookingDto, AdminDamageDto, AdminOverdueDto, AdminSummary } from './schemas/admin.js';
+import type { BikeDto, BookingDto } from './schemas/booking.js';
+import type { PublicRulesDto } from './schemas/rules.js';
+import type { AdminWaitlistDto, WaitDto } from './schemas/waitlist.js';
+
+/**
+ * What the server renders `/dashboard` and `/admin` with for a logged-in user (issue 22,
+ * decision 027): the answers the screen would otherwise fetch, read by the server's own
+ * services, exactly as the API sends them (JSON: instants as ISO strings).
+ */
+export type ServerPageData =
+  | {
+      screen: 'dashboard';
+      /** GET /api/prenotazioni/user */
+      bookings: BookingDto[];
+      /** GET /api/biciclette */
+      bikes: BikeDto[];
+      /** GET /api/config */
+      config: PublicConfig;
+      /** GET /api/regole */
+      rules: PublicRulesDto;
+      /** GET /api/attese */
+      waits: WaitDto[];
+    }
+  | {
+      screen: 'admin';
+      /** GET /api/admin/summary: the cards at the top of /admin. */
+      summary: AdminSummary;
+      /** GET /api/config: the college's time zone, in which /admin writes instants. */
+      config: PublicConfig;
+      /** GET /api/admin/ritardi, /api/admin/attese, /api/admin/danni: the sections under them. */
+      overdue: AdminOverdueDto[];
+      waitlist: AdminWaitlistDto;
+      damages: AdminDamageDto[];
+      /**
+       * GET /api/admin/prenotazioni?stato=tutti&page=1&pageSize=50: the first tab's first page,
+       * its rows and X-Total-Count. The other tabs load in the browser.
+       */
+      bookings: { items: AdminBookingDto[]; total: number };
+    };
+
+export interface ServerPageInput {
+  /** The address as the browser shows it: `pathname` and `search` (with its `?`, or ''). */
+  pathname: string;
+  search: string;
+  /** GET /api/current-user's answer. */
+  user: SessionUser;
+  /** The server's clock (ms): what the page computes from the time it renders identically in the browser while hydrating. */
+  now: number;
+  data: ServerPageData;
+}
+
+export interface ServerPageOutput {
+  /** The app's HTML, the inside of `<div id="root">`. */
+  html: string;
+  /** The state the browser starts from (`ServerState`), JSON safe inside a `<script>` element. */
+  state: string;
+}
+
+/** The `<script type="application/json">` holding the state (the browser reads it in main.tsx). */
+export const SERVER_STATE_ELEMENT_ID = 'bicielis-state';
+
+/** The value of `data-prerendered` on `#root` for a page rendered on the server. */
+export const SERVER_RENDERED = 'server';

@@ -1,0 +1,117 @@
+import { dehydrate, type QueryKey } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Router } from 'wouter';
+import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../shared/server-page';
+import { App } from './app';
+import {
+  ADMIN_DAMAGES_QUERY_KEY,
+  ADMIN_OVERDUE_QUERY_KEY,
+  ADMIN_SUMMARY_QUERY_KEY,
+  ADMIN_WAITLIST_QUERY_KEY,
+  adminBookingsQueryKey,
+  FIRST_BOOKINGS_PAGE,
+} from './features/admin/queries';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from './features/dashboard/queries';
+import { WAITS_QUERY_KEY } from './features/waitlist/queries';
+import { PUBLIC_CONFIG_QUERY_KEY } from './lib/public-config';
+import { queryClient } from './lib/query-client';
+import { setRenderedAt } from './lib/render-clock';
+import { serverStateJson } from './lib/server-state';
+import { seedSession } from './lib/session';
+import { loadAdmin, loadDashboard } from './screens';
+
+/**
+ * The server's renderer of `/dashboard` and `/admin` for a logged-in user (issue 22, decision
+ * 027), built by `vite build --ssr` into dist/ssr and loaded once by the server at start
+ * (src/server/http/server-render.ts). It renders the app itself — the same components as the
+ * browser — at the page's address, with the session store seeded with the user and the query
+ * cache filled with the answers the screen would fetch, under the keys the screen reads.
+ *
+ * The session store, the render clock and the query client are the app's module singletons,
+ * so a render sets them, renders synchronously (renderToString) and clears them again: no
+ * other request runs in between.
+ */
+
+/** The answers of a screen under the query keys its components read. */
+function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
+  switch (data.screen) {
+    case 'dashboard':
+      return [
+        [OWN_BOOKINGS_QUERY_KEY, data.bookings],
+        [BIKES_QUERY_KEY, data.bikes],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+        [PUBLIC_RULES_QUERY_KEY, data.rules],
+        [WAITS_QUERY_KEY, data.waits],
+      ];
+    case 'admin':
+      return [
+        [ADMIN_SUMMARY_QUERY_KEY, data.summary],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+        [ADMIN_OVERDUE_QUERY_KEY, data.overdue],
+        [ADMIN_WAITLIST_QUERY_KEY, data.waitlist],
+        [ADMIN_DAMAGES_QUERY_KEY, data.damages],
+        [adminBookingsQueryKey(FIRST_BOOKINGS_PAGE), data.bookings],
+      ];
+  }
+}
+
+/**
+ * A Suspense boundary the render could not finish (React writes `<!--$!-->` and its fallback,
+ * for the browser to render): a lazily loaded component met for the first time — its module
+ * resolves a moment later — or a component that threw.
+ */
+const UNFINISHED_BOUNDARY = '<!--$!-->';
+/** Renders of one page before giving up (the first render of each lazily loaded component waits for it once). */
+const MAX_RENDERS = 4;
+
+/**
+ * The modules of every lazily loaded part these screens can show at once (the screens, the
+ * waitlist's cards, /admin's tabs named by the address), loaded before the first render: a
+ * lazy component met for the first time then resolves within the turn of the event loop.
+ */
+const ready = Promise.all([
+  loadDashboard(),
+  loadAdmin(),
+  import('./lib/query-provider'),
+  import('./features/waitlist/waitlist-panels'),
+  import('./features/admin/bikes-tab'),
+  import('./features/admin/users-tab'),
+  import('./features/admin/rules-tab'),
+]);
+
+function renderOnce(input: ServerPageInput): ServerPageOutput {
+  seedSession(input.user);
+  setRenderedAt(input.now);
+  try {
+    for (const [queryKey, data] of queriesOf(input.data)) queryClient.setQueryData(queryKey, data, { updatedAt: input.now });
+    const state = serverStateJson({ user: input.user, now: input.now, queries: dehydrate(queryClient) });
+    const html = renderToString(
+      <StrictMode>
+        <Router ssrPath={`${input.pathname}${input.search}`}>
+          <App />
+        </Router>
+      </StrictMode>,
+    );
+    return { html, state };
+  } finally {
+    queryClient.clear();
+    setRenderedAt(null);
+    seedSession(undefined);
+  }
+}
+
+/**
+ * The page's HTML (the inside of `#root`) and the state the browser starts from. Rejects when
+ * the render does not complete: the server then sends the pre-rendered page.
+ */
+export async function renderPage(input: ServerPageInput): Promise<ServerPageOutput> {
+  await ready;
+  for (let attempt = 1; ; attempt++) {
+    const page = renderOnce(input);
+    if (!page.html.includes(UNFINISHED_BOUNDARY)) return page;
+    if (attempt >= MAX_RENDERS) throw new Error(`render incompleto di ${input.pathname} dopo ${attempt} tentativi (un componente ha sollevato un errore o non si è caricato)`);
+    // What the render met for the first time resolves within this turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}

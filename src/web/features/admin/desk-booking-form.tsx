@@ -1,0 +1,314 @@
+import { CalendarPlusIcon } from 'lucide-react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { DESTINATION_MAX } from '../../../shared/constants';
+import type { AdminUserDto } from '../../../shared/schemas/admin';
+import { adminBookingRequestSchema } from '../../../shared/schemas/rules';
+import { Badge } from '../../components/ui/badge';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { usePublicConfig } from '../../lib/public-config';
+import { serverFieldErrors, serverMessage } from '../auth/api-errors';
+import { BikePicker } from '../dashboard/bike-picker';
+import { dayHoursText, dayStatus, ruleErrors, type FormRules } from '../dashboard/booking-rules';
+import { availabilityWindow } from '../dashboard/booking-validation';
+import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
+import { useAvailableBikes } from '../dashboard/queries';
+import { useClosures, useDebounced, useRules, useUserSearch, type useAdminCreateBooking } from './queries';
+import { FieldError, InlineError } from './rules-parts';
+import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
+
+type Field = 'userId' | 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId';
+const FIELD_ORDER: Field[] = ['userId', 'dataPrenotazione', 'orarioInizio', 'orarioFine', 'destinazione', 'biciId'];
+
+interface Values {
+  dataPrenotazione: string;
+  orarioInizio: string;
+  orarioFine: string;
+  destinazione: string;
+  biciId: number | null;
+}
+
+/** The user search: a text box and, under it, at most 10 matches as radio buttons. */
+function UserSearch({
+  idPrefix,
+  selected,
+  onSelect,
+  error,
+}: {
+  idPrefix: string;
+  selected: AdminUserDto | null;
+  onSelect: (user: AdminUserDto) => void;
+  error: string | undefined;
+}) {
+  const [text, setText] = useState('');
+  const q = useDebounced(text.trim());
+  const search = useUserSearch(q);
+  const users = search.data?.items ?? [];
+  const errorId = `${idPrefix}-userId-error`;
+
+  let status: string;
+  if (q === '') status = 'Scrivi nome, cognome, email o sigla.';
+  else if (search.isFetching) status = 'Ricerca in corso...';
+  else if (search.isError) status = serverMessage(search.error) ?? 'Impossibile cercare gli utenti';
+  else if (users.length === 0) status = 'Nessun utente trovato';
+  else if ((search.data?.total ?? 0) > users.length) status = `Primi ${users.length} di ${search.data?.total} utenti: precisa la ricerca.`;
+  else status = users.length === 1 ? '1 utente trovato' : `${users.length} utenti trovati`;
+
+  return (
+    <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-1 text-sm font-medium">Utente</legend>
+      <Label htmlFor={`${idPrefix}-cerca`} className="sr-only">
+        Cerca utente
+      </Label>
+      <Input
+        id={`${idPrefix}-cerca`}
+        type="search"
+        value={text}
+        autoComplete="off"
+        placeholder="Cerca per nome, email o sigla..."
+        onChange={(e) => setText(e.target.value)}
+        aria-describedby={`${idPrefix}-cerca-status`}
+        aria-invalid={error ? true : undefined}
+      />
+      <p id={`${idPrefix}-cerca-status`} aria-live="polite" className="text-sm text-muted-foreground">
+        {search.isFetching && q !== '' ? <Spinner label={status} showLabel className="text-sm" /> : status}
+      </p>
+      {selected ? (
+        <p className="text-sm">
+          Scelto: <span className="font-semibold">{userName(selected)}</span> ({selected.email})
+        </p>
+      ) : null}
+      <FieldError id={`${idPrefix}-userId`} message={error} />
+      {q !== '' && users.length > 0 ? (
+        <div className="grid max-h-56 gap-2 overflow-y-auto p-0.5">
+          {users.map((u) => (
+            <label
+              key={u.id}
+              className="flex min-h-12 cursor-pointer items-center gap-3 rounded-lg border bg-card px-3 py-2 hover:bg-accent has-[:checked]:border-primary has-[:checked]:bg-brand-50 has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring"
+            >
+              <input
+                type="radio"
+                name={`${idPrefix}-utente`}
+                value={u.id}
+                checked={selected?.id === u.id}
+                disabled={!u.attiva}
+                onChange={() => onSelect(u)}
+                className="size-5 shrink-0 cursor-pointer accent-primary focus-visible:outline-none"
+              />
+              <span className="grid min-w-0">
+                <span className="flex flex-wrap items-center gap-2 font-medium">
+                  {userName(u)}
+                  {u.attiva ? null : <Badge variant="muted">Disattivato</Badge>}
+                  {u.sospesoFino ? <Badge variant="warning">Sospeso</Badge> : null}
+                </span>
+                <span className="text-sm break-words text-muted-foreground">{userChoiceDetail(u)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}
+
+type CreateBooking = ReturnType<typeof useAdminCreateBooking>;
+
+function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: () => void }) {
+  const config = usePublicConfig();
+  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
+  const [openedAt] = useState(() => new Date());
+  const [values, setValues] = useState<Values>(() => ({ ...deskDefaultWindow(openedAt, timeZone), destinazione: '', biciId: null }));
+  const [user, setUser] = useState<AdminUserDto | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const rulesQuery = useRules();
+  const closures = useClosures();
+  const ids = useId();
+  const id = (field: Field) => `${ids}-${field}`;
+
+  // Hours and closures bind a desk booking too; the fair-use limits do not (issue 20).
+  const rules: FormRules | undefined = useMemo(
+    () =>
+      rulesQuery.data && closures.data
+        ? { orari: rulesQuery.data.orari, chiusure: closures.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null }
+        : undefined,
+    [rulesQuery.data, closures.data],
+  );
+  const { dataPrenotazione, orarioInizio, orarioFine } = values;
+  const broken = useMemo(
+    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone, limits: false }) : {}),
+    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone],
+  );
+  const windowAllowed = Object.keys(broken).length === 0;
+  const slot = useMemo(
+    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
+    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
+  );
+  const day = rules ? dayStatus(rules, dataPrenotazione) : null;
+  const available = useAvailableBikes(slot);
+  const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
+  const selectedBike = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
+  const shown = { ...broken, ...errors };
+
+  function set<K extends keyof Values>(field: K, value: Values[K]) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  }
+
+  function focus(field: Field) {
+    const target =
+      field === 'userId'
+        ? document.getElementById(`${ids}-cerca`)
+        : field === 'biciId'
+          ? formRef.current?.querySelector<HTMLElement>('input[name="biciId"]')
+          : document.getElementById(id(field));
+    target?.focus();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (create.isPending) return;
+    const parsed = adminBookingRequestSchema.safeParse({ ...values, biciId: selectedBike, userId: user?.id });
+    const found: Partial<Record<Field, string>> = {};
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0];
+        if (typeof key === 'string' && (FIELD_ORDER as string[]).includes(key)) found[key as Field] ??= issue.message;
+      }
+    }
+    const all = { ...broken, ...found };
+    const first = FIELD_ORDER.find((f) => all[f] !== undefined);
+    if (!parsed.success || first || !user) {
+      setErrors(found);
+      focus(first ?? 'userId');
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    create.mutateAsync({ request: parsed.data, user }).then(onDone, (error: unknown) => {
+      setFailure(serverMessage(error) ?? 'Impossibile creare la prenotazione');
+      const fields = serverFieldErrors(error);
+      setErrors(Object.fromEntries(Object.entries(fields).filter(([key]) => (FIELD_ORDER as string[]).includes(key))));
+    });
+  }
+
+  const loadError = available.error ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili') : null;
+  const timeField = (field: 'orarioInizio' | 'orarioFine', label: string) => (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={id(field)}>{label}</Label>
+      <Input
+        id={id(field)}
+        type="time"
+        value={values[field]}
+        onChange={(e) => set(field, e.target.value)}
+        aria-invalid={shown[field] ? true : undefined}
+        aria-describedby={shown[field] ? `${id(field)}-error` : undefined}
+      />
+      <FieldError id={id(field)} message={shown[field]} />
+    </div>
+  );
+
+  return (
+    <form ref={formRef} noValidate onSubmit={submit} aria-busy={create.isPending} className="grid gap-5">
+      <UserSearch
+        idPrefix={ids}
+        selected={user}
+        onSelect={(u) => {
+          setUser(u);
+          setErrors(({ userId: _cleared, ...rest }) => rest);
+        }}
+        error={errors.userId}
+      />
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid content-start gap-1.5">
+          <Label htmlFor={id('dataPrenotazione')}>Data</Label>
+          <Input
+            id={id('dataPrenotazione')}
+            type="date"
+            value={values.dataPrenotazione}
+            onChange={(e) => set('dataPrenotazione', e.target.value)}
+            aria-invalid={shown.dataPrenotazione ? true : undefined}
+            aria-describedby={[day ? `${id('dataPrenotazione')}-hint` : null, shown.dataPrenotazione ? `${id('dataPrenotazione')}-error` : null].filter(Boolean).join(' ') || undefined}
+          />
+          {day ? (
+            <p id={`${id('dataPrenotazione')}-hint`} aria-live="polite" className="text-sm text-muted-foreground">
+              {dayHoursText(day)}
+            </p>
+          ) : null}
+          <FieldError id={id('dataPrenotazione')} message={shown.dataPrenotazione} />
+        </div>
+        {timeField('orarioInizio', 'Ora di inizio')}
+        {timeField('orarioFine', 'Ora di fine')}
+      </div>
+
+      <div className="grid gap-1.5">
+        <Label htmlFor={id('destinazione')}>
+          Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
+        </Label>
+        <Input
+          id={id('destinazione')}
+          value={values.destinazione}
+          maxLength={DESTINATION_MAX}
+          autoComplete="off"
+          onChange={(e) => set('destinazione', e.target.value)}
+          aria-invalid={shown.destinazione ? true : undefined}
+          aria-describedby={shown.destinazione ? `${id('destinazione')}-error` : undefined}
+        />
+        <FieldError id={id('destinazione')} message={shown.destinazione} />
+      </div>
+
+      <BikePicker
+        windowReady={slot !== null}
+        notReadyText={windowAllowed ? undefined : 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.'}
+        bikes={available.data}
+        loading={available.isFetching}
+        loadError={loadError}
+        destinazione={values.destinazione}
+        selectedId={selectedBike}
+        onSelect={(biciId) => set('biciId', biciId)}
+        error={shown.biciId}
+        errorId={`${id('biciId')}-error`}
+      />
+
+      <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
+        La prenotazione rispetta orari, chiusure e manutenzioni ma non i limiti d&apos;uso né una sospensione (la deroga resta
+        nel registro). L&apos;utente riceve un&apos;email; un esterno paga con il link che trova nell&apos;email.
+      </p>
+
+      <InlineError message={failure} />
+
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onDone} disabled={create.isPending}>
+          Annulla
+        </Button>
+        <Button type="submit" disabled={create.isPending}>
+          <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
+          Prenota per l&apos;utente
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/**
+ * The dialog of `Nuova prenotazione` at the desk (issue 20): a booking made by an admin for
+ * any active user. A chunk of its own (desk-booking.tsx): /admin's first screen does not load
+ * its form, its rules and zod.
+ */
+export function DeskBookingContent({ create, open, onDone }: { create: CreateBooking; open: boolean; onDone: () => void }) {
+  return (
+    <DialogContent className="sm:max-w-2xl">
+      <DialogHeader>
+        <DialogTitle>Nuova prenotazione per un utente</DialogTitle>
+        <DialogDescription>Cerca l&apos;utente, scegli giorno, orari e bicicletta.</DialogDescription>
+      </DialogHeader>
+      {/* Mounted while open: every opening starts from now. */}
+      {open ? <DeskBookingForm create={create} onDone={onDone} /> : null}
+    </DialogContent>
+  );
+}

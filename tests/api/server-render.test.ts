@@ -1,0 +1,247 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/http/server-render.js';
+import type { BookingDto } from '../../src/shared/schemas/booking.js';
+import { biciclette, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
+import { renderPage } from '../../src/web/entry-server.js';
+import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
+import { person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
+import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
+import { collectedLogLines } from '../helpers/leak-scan.js';
+
+/**
+ * Issue 22 (decision 027): /dashboard and /admin rendered on the server with the user's data,
+ * by the app's own renderer (src/web/entry-server.tsx, loaded here through Vitest's Vite as
+ * the build's dist/ssr would be), into the built page's `#root`. TEST_NOW is Saturday
+ * 2026-11-21 10:00 in Rome.
+ */
+const LOADING = '<main class="loading"><div role="status">Caricamento BiciElis...</div></main>';
+const page = (screen: string) =>
+  '<!doctype html><html lang="it"><head><title>BiciElis</title><script type="module" crossorigin src="/assets/index-abc.js"></script>' +
+  '<style>body{margin:0}</style><link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">' +
+  `<link rel="modulepreload" crossorigin href="/assets/dashboard-page-abc.js"></head><body><noscript>JavaScript</noscript>` +
+  `<div id="root" data-prerendered="${screen}">${LOADING}</div>\n</body></html>`;
+
+let webRoot: string;
+let ctx: TestContext;
+/** What the app renders with: the real renderer unless a test breaks it. */
+let renderer: PageRenderer = { renderPage };
+const db = () => ctx.database.db;
+
+beforeAll(async () => {
+  webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-ssr-'));
+  for (const [file, screen] of [['index.html', 'loading'], ['login.html', 'login'], ['dashboard.html', 'loading'], ['admin.html', 'loading']]) {
+    await fs.writeFile(path.join(webRoot, file!), page(screen!));
+  }
+  ctx = await createTestApp({ deps: { webRoot, pageRenderer: { renderPage: (input) => renderer.renderPage(input) } } });
+});
+afterAll(async () => {
+  await ctx.close();
+  await fs.rm(webRoot, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  renderer = { renderPage };
+  ctx.clock.set(TEST_NOW);
+  await truncateAll(db());
+  await db().execute(sql`truncate attese restart identity cascade`);
+});
+
+const get = (url: string, who?: Person | null, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'GET', url, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
+
+/** The text of the HTML as a reader sees it: React's `<!-- -->` separators between text parts dropped. */
+const text = (html: string) => html.replaceAll('<!-- -->', '');
+
+/** The state the page carries for the browser, parsed as main.tsx does. */
+function stateOf(html: string): { user: { id: number }; now: number; queries: { queries: { queryKey: unknown[]; state: { data: unknown } }[] } } {
+  const match = new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">(.*?)</script>`, 's').exec(html);
+  expect(match, 'the state script').not.toBeNull();
+  return JSON.parse(match![1]!);
+}
+
+/** Marta with tomorrow's booking on bike 17 and a ride done last week; Bianca, another resident, with her own. */
+async function twoResidents() {
+  const marta = await person(ctx, { nome: 'Marta', cognome: 'Ruota' });
+  const bianca = await person(ctx, { nome: 'Bianca', cognome: 'Segreta', email: 'bianca.segreta@test.it' });
+  const bike17 = await insertBike(db(), { numero: '17', modello: 'Graziella Blu' });
+  const bike23 = await insertBike(db(), { numero: '23', modello: 'Mountain Verde' });
+  const active = await insertBooking(db(), { userId: marta.id, biciId: bike17, date: '2026-11-22', from: '10:00', to: '12:00', destinazione: 'Stazione Termini' });
+  await insertBooking(db(), {
+    userId: marta.id,
+    biciId: bike17,
+    date: '2026-11-14',
+    from: '09:00',
+    to: '11:00',
+    stato: 'completata',
+    destinazione: 'Villa Borghese',
+    ritirataAt: new Date('2026-11-14T08:00:00Z'),
+  });
+  await insertBooking(db(), { userId: bianca.id, biciId: bike23, date: '2026-11-23', from: '15:00', to: '17:00', destinazione: 'Casa di Bianca' });
+  return { marta, bianca, active };
+}
+
+describe('GET /dashboard for a logged-in user', () => {
+  it('is the user’s dashboard in the HTML: the welcome line, the booking, its buttons, the past ride; and nothing of anybody else', async () => {
+    const { marta, active } = await twoResidents();
+    const res = await get('/dashboard', marta);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(String(res.headers.vary)).toMatch(/\bCookie\b/i);
+    const html = res.body;
+    const shown = text(html);
+    expect(html).toContain('data-prerendered="server"');
+    expect(html).not.toContain(LOADING);
+    expect(shown).toContain('Benvenuto, Marta Ruota');
+    expect(shown).toContain('Bici 17 · Graziella Blu');
+    expect(shown).toContain('Stazione Termini');
+    expect(shown).toContain('domenica 22 novembre 2026');
+    // The next step and the deletion, with the hint of when the pick-up opens (10 minutes early).
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-describedby="ritiro-\d+-hint"[^>]*>.*?Ritirata<\/button>/s);
+    expect(shown).toContain('Potrai ritirarla dalle 09:50');
+    expect(shown).toMatch(/>Elimina<\/button>/);
+    expect(shown).toContain('Villa Borghese');
+    expect(html).toContain(`/api/prenotazioni/${active}/calendario.ics`);
+    // Nobody else's name, address or booking; the session's preload is gone (the page brings its user).
+    for (const other of ['Bianca', 'Segreta', 'bianca.segreta@test.it', 'Casa di Bianca']) expect(html).not.toContain(other);
+    expect(html).not.toContain('/api/current-user');
+    // The page's own parts stay: stylesheet, entry, modulepreloads.
+    expect(html).toContain('<style>body{margin:0}</style>');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/dashboard-page-abc.js">');
+    // The state: the user, the server's clock, the answers under the screen's query keys.
+    const state = stateOf(html);
+    expect(state.user.id).toBe(marta.id);
+    expect(state.now).toBe(TEST_NOW.getTime());
+    const keys = state.queries.queries.map((q) => JSON.stringify(q.queryKey)).sort();
+    expect(keys).toEqual(['["/api/attese"]', '["/api/biciclette"]', '["/api/config"]', '["/api/prenotazioni","user"]', '["/api/regole"]']);
+    // The same answers the API gives.
+    const own = state.queries.queries.find((q) => JSON.stringify(q.queryKey) === '["/api/prenotazioni","user"]')!.state.data;
+    expect(own).toEqual((await get('/api/prenotazioni/user', marta)).json());
+  });
+
+  it('keeps the strict CSP: the state is a JSON script, not executed', async () => {
+    const { marta } = await twoResidents();
+    const res = await get('/dashboard', marta);
+    expect(String(res.headers['content-security-policy'])).toMatch(/script-src 'self';/);
+    expect(res.body).toMatch(new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">`));
+    // The only other scripts are the page's own files.
+    const scripts = [...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.every((tag) => tag.includes('type="application/json"') || /src="\/assets\//.test(tag))).toBe(true);
+  });
+
+  it('writes text that could close the script escaped, and the state reads it back as it was', async () => {
+    const marta = await person(ctx, { nome: 'Marta', cognome: 'Ruota' });
+    const bike = await insertBike(db(), { numero: '17', modello: 'Graziella Blu' });
+    const nasty = 'Bar </script><script>alert(1)</script> <!-- & \u2028';
+    await insertBooking(db(), { userId: marta.id, biciId: bike, date: '2026-11-22', from: '10:00', to: '12:00', destinazione: nasty });
+    const html = (await get('/dashboard', marta)).body;
+    expect(html).not.toContain('<script>alert(1)');
+    const own = stateOf(html).queries.queries.find((q) => JSON.stringify(q.queryKey) === '["/api/prenotazioni","user"]')!.state.data as BookingDto[];
+    expect(own[0]!.destinazione).toBe(nasty);
+  });
+
+  it('gives an anonymous visitor, or a stale cookie, the pre-rendered page', async () => {
+    for (const who of [null, { id: 0, email: '', cookie: 'bicielis_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }]) {
+      const res = await get('/dashboard', who);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(page('loading'));
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(String(res.headers.vary)).toMatch(/\bCookie\b/i);
+    }
+  });
+
+  it('falls back to the pre-rendered page, and logs, when the render fails', async () => {
+    const { marta } = await twoResidents();
+    renderer = {
+      renderPage: () => Promise.reject(new Error('render rotto di prova')),
+    };
+    const logged = collectedLogLines.length;
+    const res = await get('/dashboard', marta);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(page('loading'));
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const lines = collectedLogLines.slice(logged).filter((line) => line.includes('render sul server non riuscito'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('render rotto di prova');
+  });
+
+  it('renders at the address asked for, query string included, and HEAD gets the pre-rendered page', async () => {
+    const { marta } = await twoResidents();
+    const res = await get('/dashboard/?da=notifica', marta);
+    expect(text(res.body)).toContain('Benvenuto, Marta Ruota');
+    const head = await ctx.app.inject({ method: 'HEAD', url: '/dashboard', headers: { cookie: marta.cookie } });
+    expect(head.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('GET /admin', () => {
+  it('is the summary cards, the sections and the bookings tab’s first page, with the answers the API gives', async () => {
+    await twoResidents();
+    const admin = await person(ctx, { ruolo: 'admin', nome: 'Ada', cognome: 'Capo' });
+    const res = await get('/admin', admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const shown = text(res.body);
+    expect(shown).toContain('Dashboard Amministratore');
+    const card = (label: string) => new RegExp(`${label}(<svg.*?</svg>)?</dt><dd[^>]*>([^<]*)</dd>`, 's').exec(shown)?.[2];
+    expect(card('Utenti totali')).toBe('3');
+    expect(card('Bici disponibili')).toBe('2 di 2');
+    expect(card('Completate Oggi')).toBe('0');
+    expect(card('Danni da controllare')).toBe('0');
+    // The sections say what they hold, not that they are loading; the table has the bookings.
+    expect(shown).toContain('Nessuna bicicletta in ritardo');
+    expect(shown).toContain('Oggi nessuno è in lista d&#x27;attesa');
+    expect(shown).not.toContain('Caricamento');
+    for (const who of ['Marta Ruota', 'Bianca Segreta']) expect(shown).toContain(who);
+    // The same answers the API gives, under the keys the screen reads.
+    const state = stateOf(res.body);
+    const data = (key: unknown[]) => state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
+    expect(data(['admin', 'summary'])).toEqual((await get('/api/admin/summary', admin)).json());
+    expect(data(['/api/config'])).toEqual((await get('/api/config', admin)).json());
+    expect(data(['admin', 'ritardi'])).toEqual((await get('/api/admin/ritardi', admin)).json());
+    expect(data(['admin', 'danni'])).toEqual((await get('/api/admin/danni', admin)).json());
+    expect(data(['admin', 'attese'])).toEqual((await get('/api/admin/attese', admin)).json());
+    const page = await get('/api/admin/prenotazioni?stato=tutti&page=1&pageSize=50', admin);
+    expect(data(['admin', 'prenotazioni', { q: '', stato: 'tutti', page: 1 }])).toEqual({ items: page.json(), total: Number(page.headers['x-total-count']) });
+  });
+
+  it('writes instants on the college’s clock, whatever the server’s time zone (this process runs in UTC)', async () => {
+    const { marta } = await twoResidents();
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const [bike] = await db().select({ id: biciclette.id }).from(biciclette).limit(1);
+    await db().insert(segnalazioniDanni).values({ biciId: bike!.id, userId: marta.id, categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
+    const shown = text((await get('/admin', admin)).body);
+    expect(shown).toContain('Segnalato da Marta Ruota il 20/11/2026 17:30');
+  });
+
+  it('shows the tab of the address; a tab other than the bookings loads in the browser', async () => {
+    const admin = await person(ctx, { ruolo: 'admin', nome: 'Ada', cognome: 'Capo' });
+    const res = await get('/admin?tab=utenti', admin);
+    expect(res.body).toMatch(/role="tab" aria-selected="true"[^>]*>Utenti</);
+    expect(text(res.body)).toContain('Caricamento');
+  });
+
+  it('is the pre-rendered page for a user who is not an admin', async () => {
+    const { marta } = await twoResidents();
+    const res = await get('/admin', marta);
+    expect(res.body).toBe(page('loading'));
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('the built page around the render', () => {
+  it('is cut at #root, whatever its pre-rendered screen holds, and refilled with the render and the state after it', () => {
+    const template = splitTemplate(page('loading'));
+    expect(template).not.toBeNull();
+    const html = fillTemplate(template!, { html: '<div><p>Ciao</p></div>', state: '{"a":1}' });
+    expect(html).toContain('<div id="root" data-prerendered="server"><div><p>Ciao</p></div></div>');
+    expect(html).toContain(`</div><script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">{"a":1}</script>\n</body></html>`);
+    expect(html).not.toContain('api/current-user');
+    expect(splitTemplate('<html><body><div id="app"></div></body></html>')).toBeNull();
+    expect(splitTemplate('<div id="root" data-prerendered="loading"><div>')).toBeNull();
+  });
+});

@@ -1,0 +1,240 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { withE2eDatabase } from './database';
+import { expect, test } from './fixtures';
+
+/*
+ * /dashboard and /admin rendered on the server with the user's data (issue 22, decision 027):
+ * with JavaScript off the HTML alone shows the user's page; with it on, React adopts that HTML
+ * (the same elements stay, nothing moves, nothing is fetched again, no console error) and the
+ * page works. The people, the bike and the bookings are written into the database: nothing
+ * another spec does can change them.
+ */
+
+const TIME_ZONE = 'Europe/Rome';
+const PHONE = { width: 412, height: 823 };
+const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+interface Rider {
+  nome: string;
+  bike: string;
+  token: string;
+  /** The day of the active booking (10:00–12:00) and of the offer (07:00–07:30). */
+  day: string;
+}
+
+/**
+ * A resident with a session, a bike of their own, tomorrow's booking on it (not picked up
+ * yet: `Ritirata` waits for 09:50), a ride done last week, and an offer from a waitlist two
+ * days ahead on the same bike (its countdown shows the time of the render).
+ */
+async function rider(): Promise<Rider> {
+  const id = unique();
+  const nome = `Rita${id.slice(-5)}`;
+  const bike = `S${id}`.slice(0, 12);
+  const token = randomBytes(32).toString('base64url');
+  const today = zonedToday(new Date(), TIME_ZONE);
+  const day = addDays(today, 1);
+  const offerDay = addDays(today, 2);
+  const lastWeek = addDays(today, -7);
+  await withE2eDatabase(async (db) => {
+    await db.query(
+      `with u as (insert into users (nome, cognome, email, password_hash, is_residente) values ($1, 'Server', $2, 'x', true) returning id)
+       insert into sessions (token_hash, user_id, kind, expires_at) select $3, u.id, 'session', now() + interval '1 day' from u`,
+      [nome, `ssr-${id}@bicielis.test`, createHash('sha256').update(token).digest('hex')],
+    );
+    await db.query(`insert into biciclette (numero, modello) values ($1, 'Graziella Server')`, [bike]);
+    const booking = (date: string, start: string, end: string, extra: string) =>
+      `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, ${extra.split('|')[0]})
+       select u.id, b.id, '${date}'::date, '${start}', '${end}',
+              ('${date} ${start}')::timestamp at time zone '${TIME_ZONE}', ('${date} ${end}')::timestamp at time zone '${TIME_ZONE}', ${extra.split('|')[1]}
+         from users u, biciclette b where u.email = $1 and b.numero = $2`;
+    const args = [`ssr-${id}@bicielis.test`, bike];
+    await db.query(booking(day, '10:00', '12:00', `stato|'Stazione del test', 'attiva'`), args);
+    await db.query(
+      booking(
+        lastWeek,
+        '09:00',
+        '11:00',
+        `stato, ritirata_at, riconsegnata_at|'Villa del test', 'completata', ('${lastWeek} 09:05')::timestamp at time zone '${TIME_ZONE}', ('${lastWeek} 10:40')::timestamp at time zone '${TIME_ZONE}'`,
+      ),
+      args,
+    );
+    await db.query(
+      `with w as (
+         insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato)
+         select u.id, $3::date, '07:00', '07:30', ($3 || ' 07:00')::timestamp at time zone '${TIME_ZONE}',
+                ($3 || ' 07:30')::timestamp at time zone '${TIME_ZONE}', 'Mercato del test', 'offerta'
+           from users u where u.email = $1
+         returning id, user_id, inizio, fine)
+       insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, attesa_id, offerta_scade_at)
+       select w.user_id, b.id, $3::date, '07:00', '07:30', w.inizio, w.fine, 'Mercato del test', 'offerta', w.id, now() + interval '14 minutes'
+         from w, biciclette b where b.numero = $2`,
+      [...args, offerDay],
+    );
+  });
+  return { nome, bike, token, day };
+}
+
+async function contextFor(browser: Browser, baseURL: string | undefined, token: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: PHONE, locale: 'it-IT', timezoneId: TIME_ZONE, javaScriptEnabled });
+  await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
+  return context;
+}
+
+/** A session of the demo admin, written into the database. */
+async function adminToken(): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await withE2eDatabase((db) =>
+    db.query(
+      `insert into sessions (token_hash, user_id, kind, expires_at)
+       select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
+      [createHash('sha256').update(token).digest('hex')],
+    ),
+  );
+  return token;
+}
+
+/**
+ * Before the page's scripts run: every layout shift is summed, and the heading, first list
+ * item and first card list of the HTML are kept as the parser inserts them, to find out later whether React
+ * adopted them or painted new ones. Returns the API paths the page asks for, as it asks.
+ */
+async function watchHydration(page: Page): Promise<string[]> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shift: number; served: Element[] };
+    w.shift = 0;
+    w.served = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.shift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+    // The first of each the parser inserts: React's own, had it painted the page again, come later.
+    const first = new Map<string, Element>();
+    new MutationObserver(() => {
+      for (const selector of ['#root h1', '#root li', '#root dl']) {
+        const found = document.querySelector(selector);
+        if (found && !first.has(selector)) first.set(selector, found);
+      }
+      w.served = [...first.values()];
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const api: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/')) api.push(pathname);
+  });
+  return api;
+}
+
+/** Whether the elements the server sent are still the ones on the page. */
+const servedElementsKept = (page: Page) =>
+  page.evaluate(() => {
+    const { served } = window as unknown as { served: Element[] };
+    return served.length > 0 && served.every((e) => e.isConnected);
+  });
+
+test.describe('pages rendered on the server', () => {
+  test('with JavaScript off, the dashboard’s HTML shows the welcome line, the bookings, their buttons and the offer', async ({ browser, baseURL }) => {
+    const rita = await rider();
+    const context = await contextFor(browser, baseURL, rita.token, false);
+    try {
+      const page = await context.newPage();
+      await page.goto('/dashboard');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Benvenuto, ${rita.nome} Server`);
+      const active = page.getByRole('region', { name: 'Le tue prenotazioni attive' });
+      await expect(active.getByRole('heading', { name: `Bici ${rita.bike} · Graziella Server` })).toBeVisible();
+      await expect(active).toContainText('Stazione del test');
+      await expect(active.getByRole('button', { name: 'Ritirata' })).toBeDisabled();
+      await expect(active).toContainText('Potrai ritirarla dalle 09:50');
+      // Shown, and disabled until the app has attached its handlers (here: never).
+      await expect(active.getByRole('button', { name: 'Elimina' })).toBeDisabled();
+      const past = page.getByRole('region', { name: 'Prenotazioni passate' });
+      await expect(past).toContainText('Villa del test');
+      await expect(past).toContainText('Riconsegnata alle 10:40');
+      await expect(page.getByRole('region', { name: /^Una bici si è liberata per il/ })).toContainText(/Tenuta per te ancora 1[34]:\d\d/);
+      await expect(page.getByRole('definition').first()).toHaveText('1');
+      await expect(page.getByText('Caricamento')).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('with JavaScript on, React adopts the dashboard as served: no error, no shift, no second read, and it works', async ({ browser, baseURL }) => {
+    const rita = await rider();
+    const context = await contextFor(browser, baseURL, rita.token, true);
+    const errors: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+      page.on('pageerror', (e) => errors.push(e.message));
+      const api = await watchHydration(page);
+      await page.goto('/dashboard');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Benvenuto, ${rita.nome} Server`);
+      // Working: the deletion asks for confirmation (a hydrated button), and the dialog closes.
+      await page.getByRole('button', { name: 'Elimina' }).click();
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog).toContainText('Sei sicuro di voler eliminare questa prenotazione?');
+      await dialog.getByRole('button', { name: 'Annulla' }).click();
+      await expect(dialog).toHaveCount(0);
+      // The countdown runs in the browser.
+      const offer = page.getByRole('region', { name: /^Una bici si è liberata per il/ });
+      const before = await offer.textContent();
+      await expect(offer).not.toHaveText(before!, { timeout: 5_000 });
+      expect(await servedElementsKept(page)).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { shift: number }).shift)).toBe(0);
+      // Everything the screen shows came with the page: not the session, not one answer read again.
+      expect(api).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an anonymous visitor of /dashboard gets the loading page, then the login form', async ({ page }) => {
+    const html = await (await page.request.get('/dashboard')).text();
+    expect(html).toContain('data-prerendered="loading"');
+    expect(html).not.toContain('bicielis-state');
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  });
+
+  test('/admin for an admin: the cards, the sections and the bookings are in the HTML, and React adopts them', async ({ browser, baseURL }) => {
+    const token = await adminToken();
+    const off = await contextFor(browser, baseURL, token, false);
+    const on = await contextFor(browser, baseURL, token, true);
+    const errors: string[] = [];
+    try {
+      const plain = await off.newPage();
+      await plain.goto('/admin');
+      await expect(plain.getByRole('heading', { level: 1 })).toHaveText('Dashboard Amministratore');
+      const summary = plain.getByRole('region', { name: 'Riepilogo' });
+      await expect(summary.getByRole('term')).toHaveCount(6);
+      for (const value of await summary.getByRole('definition').allTextContents()) expect(value).toMatch(/^\d+( di \d+)?$/);
+      // The sections and the bookings tab's first page too: nothing is loading.
+      expect(await plain.getByRole('region', { name: 'Prenotazioni', exact: true }).getByRole('row').count()).toBeGreaterThan(2);
+      await expect(plain.getByText('Caricamento')).toHaveCount(0);
+
+      const page = await on.newPage();
+      page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+      page.on('pageerror', (e) => errors.push(e.message));
+      const api = await watchHydration(page);
+      await page.goto('/admin');
+      // Hydrated (the tabs are enabled then), with everything it shows come with the page.
+      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toBeEnabled();
+      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveAttribute('aria-selected', 'true');
+      expect(api).toEqual([]);
+      expect(await servedElementsKept(page)).toBe(true);
+      // The other tabs load in the browser.
+      await page.getByRole('tab', { name: 'Biciclette' }).click();
+      await expect(page).toHaveURL(/\?tab=biciclette$/);
+      await expect(page.getByRole('region', { name: 'Biciclette', exact: true }).getByRole('row')).not.toHaveCount(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await off.close();
+      await on.close();
+    }
+  });
+});
