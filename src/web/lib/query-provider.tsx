@@ -12,16 +12,13 @@ const NeedsConnection = lazy(() => import('../components/needs-connection').then
  * with no network goes through NeedsConnection, loaded only then.
  */
 export function QueryProvider({ children }: { children: ReactNode }) {
-  const [openedOffline] = useState(() => navigator.onLine === false);
+  // `navigator` is the browser's: the server renders /dashboard and /admin online (decision 027).
+  const [openedOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
+  // The same Suspense boundary on the server and in the browser, so a page the server rendered
+  // hydrates into the same tree; NeedsConnection renders the screen itself where it works offline.
   return (
     <QueryClientProvider client={queryClient}>
-      {openedOffline ? (
-        <Suspense fallback={null}>
-          <NeedsConnection>{children}</NeedsConnection>
-        </Suspense>
-      ) : (
-        children
-      )}
+      <Suspense fallback={null}>{openedOffline ? <NeedsConnection>{children}</NeedsConnection> : children}</Suspense>
     </QueryClientProvider>
   );
 }
