@@ -1,10 +1,10 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useRef, useState, type RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import {
   adminBookingBadge,
@@ -18,58 +18,91 @@ import {
 import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking, useTimeZone } from './queries';
 
+/**
+ * `Dettagli`: the booking, its user and its bike in a dialog. A row holds just the button;
+ * the Radix dialog is mounted at the first opening, and kept (Radix animates the closing).
+ * Fifty rows of dialogs took a slow phone's main thread for long (decision 027).
+ */
 function BookingDetails({ booking }: { booking: AdminBookingDto }) {
+  const [open, setOpen] = useState(false);
+  const [mounted, setMounted] = useState(false);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <Button
+        ref={triggerRef}
+        variant="outline"
+        size="sm"
+        aria-label={`Dettagli della prenotazione ${booking.id}`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          setMounted(true);
+          setOpen(true);
+        }}
+      >
+        <InfoIcon aria-hidden="true" />
+        Dettagli
+      </Button>
+      {mounted ? (
+        <Dialog open={open} onOpenChange={setOpen}>
+          <BookingDetailsContent booking={booking} triggerRef={triggerRef} />
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingDto; triggerRef: RefObject<HTMLButtonElement | null> }) {
   const timeZone = useTimeZone();
   const stato = adminBookingBadge(booking);
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Dettagli della prenotazione ${booking.id}`}>
-          <InfoIcon aria-hidden="true" />
-          Dettagli
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
-          <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
-        </DialogHeader>
-        <section aria-labelledby="dettagli-utente" className="grid gap-2">
-          <h3 id="dettagli-utente" className="font-semibold">
-            Utente
-          </h3>
-          <dl className="grid gap-1">
-            <Detail label="Nome">{booking.userName}</Detail>
-            <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
-            <Detail label="Email">{booking.userEmail}</Detail>
-          </dl>
-        </section>
-        <section aria-labelledby="dettagli-prenotazione" className="grid gap-2">
-          <h3 id="dettagli-prenotazione" className="font-semibold">
-            Prenotazione
-          </h3>
-          <dl className="grid gap-1">
-            <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
-            <Detail label="Orario">{bookingTime(booking)}</Detail>
-            <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
-            <Detail label="Stato">
-              <Badge variant={stato.tone}>{stato.label}</Badge>
-            </Detail>
-            <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
-            <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
-          </dl>
-        </section>
-        <section aria-labelledby="dettagli-bici" className="grid gap-2">
-          <h3 id="dettagli-bici" className="font-semibold">
-            Bicicletta
-          </h3>
-          <dl className="grid gap-1">
-            <Detail label="Numero">{booking.biciNumero}</Detail>
-            <Detail label="Modello">{booking.biciModello}</Detail>
-          </dl>
-        </section>
-      </DialogContent>
-    </Dialog>
+    <DialogContent
+      onCloseAutoFocus={(event) => {
+        // Radix would focus its own trigger; this one is ours.
+        event.preventDefault();
+        triggerRef.current?.focus();
+      }}
+    >
+      <DialogHeader>
+        <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
+        <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
+      </DialogHeader>
+      <section aria-labelledby="dettagli-utente" className="grid gap-2">
+        <h3 id="dettagli-utente" className="font-semibold">
+          Utente
+        </h3>
+        <dl className="grid gap-1">
+          <Detail label="Nome">{booking.userName}</Detail>
+          <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
+          <Detail label="Email">{booking.userEmail}</Detail>
+        </dl>
+      </section>
+      <section aria-labelledby="dettagli-prenotazione" className="grid gap-2">
+        <h3 id="dettagli-prenotazione" className="font-semibold">
+          Prenotazione
+        </h3>
+        <dl className="grid gap-1">
+          <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
+          <Detail label="Orario">{bookingTime(booking)}</Detail>
+          <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
+          <Detail label="Stato">
+            <Badge variant={stato.tone}>{stato.label}</Badge>
+          </Detail>
+          <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
+          <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
+        </dl>
+      </section>
+      <section aria-labelledby="dettagli-bici" className="grid gap-2">
+        <h3 id="dettagli-bici" className="font-semibold">
+          Bicicletta
+        </h3>
+        <dl className="grid gap-1">
+          <Detail label="Numero">{booking.biciNumero}</Detail>
+          <Detail label="Modello">{booking.biciModello}</Detail>
+        </dl>
+      </section>
+    </DialogContent>
   );
 }
 
