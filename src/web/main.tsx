@@ -18,6 +18,8 @@ const serverState = readServerState();
 if (!serverState) {
   void refreshSession();
   void preloadScreenFor(window.location.pathname);
+  // React takes the page at once below (styles.css: a server-rendered page's taps wait for this).
+  container.dataset.started = '';
 }
 
 const app = (
@@ -32,7 +34,11 @@ const app = (
 if (serverState) {
   // Its session, data and screen first: hydrating then renders what the server did, at once,
   // as a transition: in slices between which the browser handles input and paints.
-  void adoptServerState(serverState).then(() => startTransition(() => void hydrateRoot(container, app)));
+  void adoptServerState(serverState).then(() => {
+    // From here React handles a tap on the page, hydrating first what it lands on (styles.css).
+    container.dataset.started = '';
+    startTransition(() => void hydrateRoot(container, app));
+  });
 } else if (container.dataset.prerendered === firstScreen(window.location.pathname)) {
   hydrateRoot(container, app);
 } else {

@@ -149,8 +149,9 @@ test.describe('pages rendered on the server', () => {
       await expect(active).toContainText('Stazione del test');
       await expect(active.getByRole('button', { name: 'Ritirata' })).toBeDisabled();
       await expect(active).toContainText('Potrai ritirarla dalle 09:50');
-      // Shown, and disabled until the app has attached its handlers (here: never).
-      await expect(active.getByRole('button', { name: 'Elimina' })).toBeDisabled();
+      // Shown, and inert (looking disabled) until the app has started (here: never).
+      await expect(active.getByRole('button', { name: 'Elimina' })).toHaveCSS('pointer-events', 'none');
+      await expect(active.getByRole('button', { name: 'Elimina' })).toHaveCSS('opacity', '0.5');
       const past = page.getByRole('region', { name: 'Prenotazioni passate' });
       await expect(past).toContainText('Villa del test');
       await expect(past).toContainText('Riconsegnata alle 10:40');
@@ -222,8 +223,8 @@ test.describe('pages rendered on the server', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       const api = await watchHydration(page);
       await page.goto('/admin');
-      // Hydrated (the tabs are enabled then), with everything it shows come with the page.
-      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toBeEnabled();
+      // Started (the tabs take taps then), with everything it shows come with the page.
+      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveCSS('pointer-events', 'auto');
       await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveAttribute('aria-selected', 'true');
       expect(api).toEqual([]);
       expect(await servedElementsKept(page)).toBe(true);

@@ -2,7 +2,6 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import { LoaderCircleIcon } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { Slot } from 'radix-ui';
-import { useHydrated } from '../../lib/hydrated';
 import { cn } from '../../lib/utils';
 
 export const buttonVariants = cva(
@@ -40,11 +39,7 @@ export type ButtonProps = ComponentProps<'button'> &
     asChild?: boolean;
   };
 
-export function Button({ className, variant, size, asChild = false, type, disabled, ...props }: ButtonProps) {
-  // A page's HTML (pre-rendered, or rendered on the server for its user) shows its buttons
-  // before React has attached their handlers: until it has, they are disabled rather than
-  // dead to a tap. A link (asChild) works without React and stays as it is.
-  const hydrated = useHydrated();
+export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
   if (asChild) {
     return <Slot.Root data-slot="button" className={cn(buttonVariants({ variant, size }), className)} {...props} />;
   }
@@ -53,7 +48,6 @@ export function Button({ className, variant, size, asChild = false, type, disabl
       data-slot="button"
       type={type ?? 'button'}
       className={cn(buttonVariants({ variant, size }), className)}
-      disabled={disabled || !hydrated}
       {...props}
     />
   );

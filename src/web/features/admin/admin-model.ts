@@ -1,13 +1,12 @@
-import { format, parseISO } from 'date-fns';
-import { it as italian } from 'date-fns/locale';
+import { parseISO } from 'date-fns';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../../../shared/schemas/booking';
 import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
-import type { BadgeTone } from '../dashboard/dashboard-model';
+import type { BadgeTone } from '../dashboard/booking-labels';
 
-import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/dashboard-model';
+import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/booking-labels';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
@@ -88,8 +87,8 @@ export function pageCount(total: number, pageSize: number): number {
 /** "2026-11-22" → "22/11/26" (a calendar day, not an instant). */
 export function formatShortDate(date: string): string {
   if (!isRealDate(date)) return date;
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return format(new Date(y, m - 1, d), 'dd/MM/yy', { locale: italian });
+  const [y, m, d] = date.split('-') as [string, string, string];
+  return `${d}/${m}/${y.slice(2)}`;
 }
 
 /**

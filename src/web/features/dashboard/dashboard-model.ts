@@ -3,12 +3,13 @@ import { it as italian } from 'date-fns/locale';
 import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
 import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
-import type { BikeDto, BookingDto, BookingPhase, PaymentStatus } from '../../../shared/schemas/booking';
+import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas/booking';
+import { type BadgeTone } from './booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 
-/** Used until GET /api/config answers, or if it fails. */
-export const FALLBACK_TIME_ZONE = 'Europe/Rome';
+// The badges and the fallback time zone live apart, without date-fns: /admin shares them.
+export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FALLBACK_TIME_ZONE, type BadgeTone } from './booking-labels';
 
 // ---------------------------------------------------------------------------------------
 // Bookings and stats
@@ -75,25 +76,10 @@ export function formatTimeRange(start: string, end: string): string {
   return `${start}–${end}`;
 }
 
-export type BadgeTone = 'success' | 'info' | 'muted' | 'warning' | 'danger';
-
-export const BOOKING_STATO_BADGE: Record<BookingDto['stato'], { label: string; tone: BadgeTone }> = {
-  attiva: { label: 'Attiva', tone: 'success' },
-  completata: { label: 'Completata', tone: 'info' },
-  cancellata: { label: 'Cancellata', tone: 'muted' },
-};
 
 // ---------------------------------------------------------------------------------------
 // The ride (decision 022)
 
-/** The phase of an active booking as its card shows it; `in_ritardo` is a warning. */
-export const BOOKING_PHASE_BADGE: Record<BookingPhase, { label: string; tone: BadgeTone }> = {
-  da_ritirare: { label: 'Da ritirare', tone: 'info' },
-  in_corso: { label: 'In corso', tone: 'success' },
-  in_ritardo: { label: 'In ritardo', tone: 'danger' },
-  conclusa: { label: 'Conclusa', tone: 'muted' },
-  cancellata: { label: 'Cancellata', tone: 'muted' },
-};
 
 /** An ISO instant as "HH:mm" on the college's clock, or null when it is not a date. */
 export function formatClock(iso: string, timeZone: string): string | null {
