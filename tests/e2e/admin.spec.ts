@@ -137,15 +137,19 @@ test.describe('admin dashboard', () => {
 
   test('a bike put in maintenance leaves the booking form of the user dashboard', async ({ page, browser, baseURL }) => {
     const residentContext = await loggedInContext(browser, baseURL, resident);
-    const bikes = (await (await residentContext.request.get('/api/biciclette')).json()) as { id: number; numero: string }[];
+    const bikes = (await (await residentContext.request.get('/api/biciclette')).json()) as { id: number; numero: string; stato: string }[];
     let bike: { id: number; numero: string } | undefined;
     const bikeRadio = (p: Page) => p.getByRole('radio', { name: new RegExp(`^Bici ${bike!.numero}\\b`) });
     try {
       const user = await residentContext.newPage();
       await user.goto('/dashboard');
       await user.getByRole('button', { name: 'Nuova prenotazione' }).click();
-      // The last bike the form offers for its default window.
-      const offered = (await user.getByRole('radio').last().getAttribute('value'))!;
+      // The last bike the form offers for its default window that is `disponibile` now: another
+      // spec's ride may hold a bike in use now (prenotata) that is free again by that window.
+      await expect(user.getByRole('radio').first()).toBeVisible();
+      const free = new Set(bikes.filter((b) => b.stato === 'disponibile').map((b) => String(b.id)));
+      const values = await user.getByRole('radio').evaluateAll((els) => els.map((e) => e.getAttribute('value') ?? ''));
+      const offered = values.filter((v) => free.has(v)).at(-1)!;
       bike = bikes.find((b) => String(b.id) === offered)!;
       await expect(bikeRadio(user)).toBeVisible();
 
