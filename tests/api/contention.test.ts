@@ -48,16 +48,36 @@ function insertOverlapping(c: pg.Client, userId: number, biciId: number, fromMin
   );
 }
 
-/** Waits until `done()` or until some backend of this database waits on a lock. */
+/**
+ * Waits until `done()` or until some backend of this database waits on a lock. A waiter seen
+ * after `done()` answered no may be the next step of a work that is done by then (the life
+ * cycle's bike statement, which waits for the bike once its releases have committed): so
+ * `done()` is asked again before the answer is 'blocked'.
+ */
 async function untilSettledOrBlocked(done: () => Promise<boolean>): Promise<'done' | 'blocked'> {
   for (let i = 0; i < 400; i++) {
     if (await done()) return 'done';
     const res = await ctx.database.db.execute<{ n: number }>(sql`
       select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-    if (res.rows[0]!.n > 0) return 'blocked';
+    if (res.rows[0]!.n > 0) return (await done()) ? 'done' : 'blocked';
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('neither done nor blocked after 10 s');
+}
+
+/**
+ * Runs `body` with a raw connection in an open transaction, standing for a booking being
+ * inserted; whatever `body` does, the transaction ends, so a failed check leaves no lock
+ * behind for the tests after it (one failure stays one failure).
+ */
+async function withBookingConnection(body: (booking: pg.Client) => Promise<void>): Promise<void> {
+  const booking = await rawClient();
+  await booking.query('begin');
+  try {
+    await body(booking);
+  } finally {
+    await booking.query('rollback').catch(() => undefined);
+  }
 }
 
 const totalRetries = () => [...retryCounts.values()].reduce((a, b) => a + b, 0);
@@ -73,22 +93,22 @@ describe('the lock order of decision 023: no deadlock between a booking insert a
     await ctx.database.db.execute(sql`update biciclette set stato = 'prenotata', stato_auto = true where id = ${bike}`);
     const retriesBefore = totalRetries();
 
-    const booking = await rawClient();
-    await booking.query('begin');
-    await booking.query('select id from biciclette where id = $1 for no key update', [bike]);
+    await withBookingConnection(async (booking) => {
+      await booking.query('select id from biciclette where id = $1 for no key update', [bike]);
 
-    const lifecycle = applyLifecycle(ctx.database.db, TEST_NOW, 30, 30);
-    const released = async () => {
-      const r = await ctx.database.db.execute<{ stato: string }>(sql`select stato from prenotazioni where id = ${noShow}`);
-      return r.rows[0]!.stato === 'cancellata';
-    };
-    // The release commits without waiting for the bike; it used to wait while it held the booking.
-    expect(await untilSettledOrBlocked(released)).toBe('done');
-    // The insert over the released window goes through at once (it used to wait on the release: a cycle).
-    await booking.query("set local lock_timeout = '5s'");
-    await expect(insertOverlapping(booking, other.id, bike, 0, 60)).resolves.toMatchObject({ rowCount: 1 });
-    await booking.query('commit');
-    await expect(lifecycle).resolves.toMatchObject({ noShows: 1, bikesFreed: 1 });
+      const lifecycle = applyLifecycle(ctx.database.db, TEST_NOW, 30, 30);
+      const released = async () => {
+        const r = await ctx.database.db.execute<{ stato: string }>(sql`select stato from prenotazioni where id = ${noShow}`);
+        return r.rows[0]!.stato === 'cancellata';
+      };
+      // The release commits without waiting for the bike; it used to wait while it held the booking.
+      expect(await untilSettledOrBlocked(released)).toBe('done');
+      // The insert over the released window goes through at once (it used to wait on the release: a cycle).
+      await booking.query("set local lock_timeout = '5s'");
+      await expect(insertOverlapping(booking, other.id, bike, 0, 60)).resolves.toMatchObject({ rowCount: 1 });
+      await booking.query('commit');
+      await expect(lifecycle).resolves.toMatchObject({ noShows: 1, bikesFreed: 1 });
+    });
     expect(totalRetries()).toBe(retriesBefore);
   });
 
@@ -100,24 +120,25 @@ describe('the lock order of decision 023: no deadlock between a booking insert a
     const ride = await activeBooking(owner.id, bike, 5, 65);
     const retriesBefore = totalRetries();
 
-    const booking = await rawClient();
-    await booking.query('begin');
-    await booking.query('select id from biciclette where id = $1 for no key update', [bike]);
-
     const deps = { db: ctx.database.db, clock: ctx.clock, config: ctx.config, mailer: undefined as never, log: { error: () => undefined } };
-    const pickedUp = pickUp(deps, owner.id, ride);
-    const rideTaken = async () => {
-      const r = await ctx.database.db.execute<{ taken: boolean }>(sql`select ritirata_at is not null as taken from prenotazioni where id = ${ride}`);
-      return r.rows[0]!.taken;
-    };
-    // The pick-up waits for the bike before it touches its booking.
-    expect(await untilSettledOrBlocked(rideTaken)).toBe('blocked');
-    // So an insert over that booking's window meets a plain, committed-looking row: 409 at
-    // once (23P01), where it used to wait on the pick-up while the pick-up waited on it.
-    await booking.query("set local lock_timeout = '5s'");
-    const err = await insertOverlapping(booking, other.id, bike, 10, 40).catch((e: unknown) => e);
-    expect((err as { code?: string }).code).toBe('23P01');
-    await booking.query('rollback');
+    let pickedUp: ReturnType<typeof pickUp> | undefined;
+    await withBookingConnection(async (booking) => {
+      await booking.query('select id from biciclette where id = $1 for no key update', [bike]);
+
+      pickedUp = pickUp(deps, owner.id, ride);
+      const rideTaken = async () => {
+        const r = await ctx.database.db.execute<{ taken: boolean }>(sql`select ritirata_at is not null as taken from prenotazioni where id = ${ride}`);
+        return r.rows[0]!.taken;
+      };
+      // The pick-up waits for the bike before it touches its booking.
+      expect(await untilSettledOrBlocked(rideTaken)).toBe('blocked');
+      // So an insert over that booking's window meets a plain, committed-looking row: 409 at
+      // once (23P01), where it used to wait on the pick-up while the pick-up waited on it.
+      await booking.query("set local lock_timeout = '5s'");
+      const err = await insertOverlapping(booking, other.id, bike, 10, 40).catch((e: unknown) => e);
+      expect((err as { code?: string }).code).toBe('23P01');
+    });
+    // The booking's transaction rolled back: the pick-up has its bike and goes through.
     await expect(pickedUp).resolves.toMatchObject({ booking: { id: ride, fase: 'in_corso' }, oraApplicata: 'server' });
     expect(totalRetries()).toBe(retriesBefore);
   });
