@@ -50,7 +50,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit)\.spec\.ts/, use: chromium },
     // The offline app (issue 22) on a phone's width: the service worker, the device's own
     // database, the network cut per browser context. Its people and bikes are its own, so it
     // runs beside `chromium`, before the specs whose changes reach every user.
@@ -63,6 +63,14 @@ export default defineConfig({
     // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another
     // spec adds can free a window meanwhile.
     { name: 'chromium-waitlist', testMatch: /waitlist\.spec\.ts/, dependencies: ['chromium-rules'], use: chromium },
+    // The audit log on screen (issue 23), on a phone's width: it reads what every admin change
+    // wrote, so it runs after the specs that make them; its own change touches a user of its own.
+    {
+      name: 'chromium-audit',
+      testMatch: /audit\.spec\.ts/,
+      dependencies: ['chromium-waitlist'],
+      use: { ...chromium, viewport: { width: 375, height: 812 } },
+    },
   ],
   webServer: {
     command: 'node tests/e2e/server.mjs',

@@ -78,6 +78,7 @@ const ready = Promise.all([
   import('./features/admin/bikes-tab'),
   import('./features/admin/users-tab'),
   import('./features/admin/rules-tab'),
+  import('./features/admin/audit-tab'),
 ]);
 
 function renderOnce(input: ServerPageInput): ServerPageOutput {

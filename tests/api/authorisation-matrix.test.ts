@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { gt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { auditLog, chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -9,7 +9,7 @@ import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { bookThroughApi } from '../helpers/booking-fixtures.js';
-import { tableDigests } from '../helpers/db-digest.js';
+import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
 import { createResident, createUser } from '../helpers/factories.js';
 import { findLeaks, noteSecret } from '../helpers/leak-scan.js';
 
@@ -26,6 +26,7 @@ const ROLES: Role[] = ['anonymous', 'user', 'other', 'admin'];
 
 interface Fixtures {
   cookies: Record<Role, string | null>;
+  adminId: number;
   ownerId: number;
   ownerEmail: string;
   ownerPassword: string;
@@ -202,6 +203,13 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: { ...ADMIN_ONLY, admin: 201 },
   },
+  // The audit log (issue 23): read-only, admins only.
+  'GET /api/admin/audit': {
+    request: (f) => ({ url: `/api/admin/audit?page=1&pageSize=10&admin=${f.adminId}&azione=user.update&dal=2026-11-01&al=2026-11-30` }),
+    expect: ADMIN_ONLY,
+  },
+  'GET /api/admin/audit.csv': { request: () => ({ url: '/api/admin/audit.csv?azione=bike.update&dal=2026-11-01' }), expect: ADMIN_ONLY },
+  'GET /api/admin/audit/admins': { request: () => ({ url: '/api/admin/audit/admins' }), expect: ADMIN_ONLY },
   'POST /api/admin/users/:id/revoca-sospensione': { request: (f) => ({ url: `/api/admin/users/${f.targetId}/revoca-sospensione` }), expect: ADMIN_ONLY },
   // The waitlist (issue 21): each user's own waits; a window with bikes free is not waited for (409).
   'GET /api/attese': { request: () => ({ url: '/api/attese' }), expect: LOGGED_IN },
@@ -299,6 +307,7 @@ async function fixtures(): Promise<Fixtures> {
   await ctx.app.deps.pushPublicKey();
   return {
     cookies: { anonymous: null, user: ownerCookie, other: other.cookie, admin: admin.cookie },
+    adminId: admin.id,
     ownerId: owner.id,
     ownerEmail: owner.email,
     ownerPassword: owner.password,
@@ -414,4 +423,77 @@ describe('the authorisation matrix', () => {
       expect(await tableDigests(ctx.database.db)).toEqual(before);
     }
   }, 180_000);
+});
+
+/** One admin route called by an admin: whether it changed anything besides the log, and the log rows it added. */
+interface AuditOutcome {
+  route: string;
+  changed: boolean;
+  audit: { actorId: number | null; action: string }[];
+}
+
+/** Behaviour.md §8: every admin change has its audit row, by the admin who made it; no row without a change. */
+function auditProblems(outcomes: AuditOutcome[], adminId: number): string[] {
+  return outcomes.flatMap(({ route, changed, audit }) => {
+    if (changed && !audit.some((a) => a.actorId === adminId)) return [`${route}: changed the database without an audit row by the admin`];
+    if (!changed && audit.length > 0) return [`${route}: an audit row for a change that did not happen`];
+    return [];
+  });
+}
+
+describe('the audit log of admin changes (behaviour.md §8, issue 23)', () => {
+  it('every admin route that changes the database writes an audit row by the admin; one that changes nothing writes none', async () => {
+    const db = ctx.database.db;
+    const mutations = apiRoutes().filter((r) => r.url.startsWith('/api/admin/') && r.method !== 'GET' && r.method !== 'HEAD');
+    expect(mutations.length).toBeGreaterThanOrEqual(17);
+    const outcomes: AuditOutcome[] = [];
+    let adminId = 0;
+    for (const route of mutations) {
+      const row = MATRIX[key(route)];
+      expect(row, key(route)).toBeDefined();
+      const f = await fixtures();
+      adminId = f.adminId;
+      const req = row!.request(f);
+      const lastEntry = (await db.execute<{ id: string | null }>(sql`select max(id)::text as id from audit_log`)).rows[0]!.id ?? '0';
+      const before = JSON.stringify(await tableDigests(db, ['audit_log', ...WRITTEN_BY_REFUSALS]));
+      const res = await ctx.app.inject({
+        method: route.method as 'POST',
+        url: req.url,
+        headers: { ...req.headers, cookie: f.cookies.admin! },
+        ...(req.payload !== undefined ? { payload: req.payload } : {}),
+      });
+      expect(res.statusCode, `${key(route)}: ${res.body.slice(0, 200)}`).toBeLessThan(300);
+      const after = JSON.stringify(await tableDigests(db, ['audit_log', ...WRITTEN_BY_REFUSALS]));
+      const audit = await db
+        .select({ actorId: auditLog.actorId, action: auditLog.action })
+        .from(auditLog)
+        .where(gt(auditLog.id, Number(lastEntry)));
+      outcomes.push({ route: key(route), changed: after !== before, audit });
+    }
+    expect(auditProblems(outcomes, adminId)).toEqual([]);
+    // Only the previews change nothing: the check above saw real changes.
+    expect(outcomes.filter((o) => !o.changed).map((o) => o.route)).toEqual([
+      'POST /api/admin/chiusure/anteprima',
+      'POST /api/admin/biciclette/:id/manutenzioni/anteprima',
+    ]);
+  }, 300_000);
+
+  it('the check is not blind: a change without its row, or a row without a change, is named', () => {
+    expect(
+      auditProblems(
+        [
+          { route: 'PUT /api/admin/x', changed: true, audit: [] },
+          { route: 'PUT /api/admin/y', changed: true, audit: [{ actorId: 2, action: 'user.update' }] },
+          { route: 'POST /api/admin/z/anteprima', changed: false, audit: [{ actorId: 1, action: 'rules.update' }] },
+          { route: 'PUT /api/admin/ok', changed: true, audit: [{ actorId: 1, action: 'user.update' }] },
+          { route: 'POST /api/admin/ok/anteprima', changed: false, audit: [] },
+        ],
+        1,
+      ),
+    ).toEqual([
+      'PUT /api/admin/x: changed the database without an audit row by the admin',
+      'PUT /api/admin/y: changed the database without an audit row by the admin',
+      'POST /api/admin/z/anteprima: an audit row for a change that did not happen',
+    ]);
+  });
 });

@@ -256,8 +256,11 @@ const paramArbitrary = fc.oneof(
 const queryArbitrary = fc.option(
   fc.array(
     fc.tuple(
-      fc.constantFrom('page', 'pageSize', 'q', 'stato', 'period', 'page[]', '__proto__', 'x'),
-      fc.oneof(fc.constantFrom('1', '200', '201', '-1', '0', 'abc', '1e9', '7', '365', 'tutti', 'attiva'), hostileString.map(encode)),
+      fc.constantFrom('page', 'pageSize', 'q', 'stato', 'period', 'admin', 'azione', 'dal', 'al', 'page[]', '__proto__', 'x'),
+      fc.oneof(
+        fc.constantFrom('1', '200', '201', '-1', '0', 'abc', '1e9', '7', '365', 'tutti', 'attiva', 'user.update', '2026-11-21', '2026-02-30', ''),
+        hostileString.map(encode),
+      ),
     ),
     { minLength: 1, maxLength: 4 },
   ),

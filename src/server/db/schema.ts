@@ -394,6 +394,10 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_created_idx').on(t.createdAt),
     index('audit_log_entity_idx').on(t.entity, t.entityId),
+    // The Registro attività's filters (issue 23): by admin, by action, each newest first. The
+    // actor's index also serves `on delete set null` when an admin account is deleted.
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+    index('audit_log_action_idx').on(t.action, t.createdAt),
   ],
 );
 

@@ -26,7 +26,7 @@ export interface PageQuery {
 }
 
 /** The first instant of a day in `timeZone` (midnight; 01:00 where midnight does not exist). */
-function startOfDay(date: string, timeZone: string): Date {
+export function startOfDay(date: string, timeZone: string): Date {
   return zonedInstant(date, '00:00', timeZone) ?? zonedInstant(date, '01:00', timeZone)!;
 }
 

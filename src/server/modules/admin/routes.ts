@@ -11,6 +11,7 @@ import {
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
 import type { Actor } from './audit.js';
+import { auditActors, auditCsv, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
 import { deleteBooking } from './bookings.js';
 import type { AdminDeps } from './deps.js';
@@ -19,6 +20,7 @@ import { importResidents } from './residents.js';
 import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
 import { adminWaitlist } from '../waitlist/service.js';
+import { auditFiltersSchema, auditQuerySchema } from '../../../shared/schemas/audit.js';
 import {
   adminBookingRequestSchema,
   closureRequestSchema,
@@ -147,6 +149,23 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/users/:id/revoca-sospensione', { schema: { params: adminIdParamsSchema } }, async (request) =>
     liftSuspension(deps(), actor(request), request.params.id),
   );
+
+  // The audit log (issue 23), read-only: no route under /audit writes, updates or deletes.
+  app.get('/audit', { schema: { querystring: auditQuerySchema } }, async (request, reply) => {
+    const page = await listAudit(deps(), request.query);
+    return reply.header('Cache-Control', 'no-store').header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
+  });
+
+  app.get('/audit/admins', async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await auditActors(deps())));
+
+  app.get('/audit.csv', { schema: { querystring: auditFiltersSchema } }, async (request, reply) => {
+    const { fileName, stream } = auditCsv(deps(), request.query);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="${fileName}"`)
+      .type('text/csv; charset=utf-8')
+      .send(stream);
+  });
 
   app.post('/prenotazioni/:id/rilascia', { schema: { params: adminIdParamsSchema } }, async (request) =>
     releaseRide(deps(), actor(request), request.params.id),

@@ -17,6 +17,7 @@ describe('tabFromSearch', () => {
     expect(tabFromSearch('tab=utenti')).toBe('utenti');
     expect(tabFromSearch('?tab=biciclette')).toBe('biciclette');
     expect(tabFromSearch('tab=regole')).toBe('regole');
+    expect(tabFromSearch('tab=registro')).toBe('registro');
     expect(tabFromSearch('')).toBe('prenotazioni');
     expect(tabFromSearch('tab=altro')).toBe('prenotazioni');
   });

@@ -10,8 +10,8 @@ import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/booking-l
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
-export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti' | 'regole';
-export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti', 'regole'];
+export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti' | 'regole' | 'registro';
+export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti', 'regole', 'registro'];
 
 /** The tab named in `?tab=`, the default (Prenotazioni) for anything else. */
 export function tabFromSearch(search: string): AdminTab {

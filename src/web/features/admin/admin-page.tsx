@@ -31,9 +31,11 @@ import { WaitlistSection } from './waitlist-section';
 const loadBikesTab = () => import('./bikes-tab');
 const loadUsersTab = () => import('./users-tab');
 const loadRulesTab = () => import('./rules-tab');
+const loadAuditTab = () => import('./audit-tab');
 const BikesTab = lazy(() => loadBikesTab().then((m) => ({ default: m.BikesTab })));
 const UsersTab = lazy(() => loadUsersTab().then((m) => ({ default: m.UsersTab })));
 const RulesTab = lazy(() => loadRulesTab().then((m) => ({ default: m.RulesTab })));
+const AuditTab = lazy(() => loadAuditTab().then((m) => ({ default: m.AuditTab })));
 
 function TabLoading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>;
@@ -107,7 +109,7 @@ function SummaryCards({ summary, isPending }: { summary: AdminSummary | undefine
   );
 }
 
-/** Four tabs fit side by side on a 375 px phone with a little less padding. */
+/** Four tabs fit side by side on a 375 px phone with a little less padding; the fifth wraps below. */
 const TAB = 'px-2 sm:px-3';
 
 /** /admin (spec §2 "Admin dashboard"). The route guard guarantees an admin; the server checks every call. */
@@ -132,11 +134,12 @@ export function AdminPage() {
         {/* Below the fold on a phone: the browser lays the tabs out when they come near the screen,
             not while the page loads (a page of 50 rows costs a slow phone hundreds of ms). */}
         <Tabs value={tab} onValueChange={selectTab} className="min-w-0 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
-          <TabsList aria-label="Sezioni">
+          <TabsList aria-label="Sezioni" className="h-auto flex-wrap">
             <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB}>Prenotazioni</TabsTrigger>
             <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadBikesTab)}>Biciclette</TabsTrigger>
             <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>Utenti</TabsTrigger>
             <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>Regole</TabsTrigger>
+            <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>Registro attività</TabsTrigger>
           </TabsList>
           <TabsContent value="prenotazioni">
             <BookingsTab />
@@ -154,6 +157,11 @@ export function AdminPage() {
           <TabsContent value="regole">
             <TabLoading>
               <RulesTab />
+            </TabLoading>
+          </TabsContent>
+          <TabsContent value="registro">
+            <TabLoading>
+              <AuditTab />
             </TabLoading>
           </TabsContent>
         </Tabs>

@@ -1,0 +1,74 @@
+import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX } from '../admin-lists.js';
+import { AUDIT_ACTIONS } from '../audit-actions.js';
+import { isRealDate } from '../time.js';
+import { z } from '../zod-it.js';
+import { idParam } from './ids.js';
+
+/**
+ * The audit log on screen (issue 23, behaviour.md §8 "Every admin change is written to an
+ * audit log"): `/admin → Registro attività`, read-only. GET /api/admin/audit (one page, newest
+ * first, the total in X-Total-Count as decision 013's lists), GET /api/admin/audit.csv (every
+ * matching row) and GET /api/admin/audit/admins (the filter's choices). No route writes it.
+ */
+
+export { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditActionLabel, auditSubject, type AuditActionKey } from '../audit-actions.js';
+
+/** An empty filter in the query string (`?azione=`) is no filter. */
+const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+const day = (message: string) => z.preprocess(blankAsAbsent, z.string({ error: message }).refine(isRealDate, message).optional());
+
+const filterFields = {
+  admin: z.preprocess(blankAsAbsent, idParam('Amministratore non valido').optional()),
+  azione: z.preprocess(blankAsAbsent, z.enum(AUDIT_ACTIONS, { error: 'Azione non valida' }).optional()),
+  dal: day('Data iniziale non valida: usa il formato AAAA-MM-GG'),
+  al: day('Data finale non valida: usa il formato AAAA-MM-GG'),
+};
+const DATES_IN_ORDER = {
+  check: (f: { dal?: string | undefined; al?: string | undefined }) => !f.dal || !f.al || f.dal <= f.al,
+  params: { message: 'La data finale non può precedere quella iniziale', path: ['al'] },
+};
+
+/**
+ * GET /api/admin/audit.csv?admin=&azione=&dal=&al= — `admin`: the acting admin's user id;
+ * `azione`: one of AUDIT_ACTIONS; `dal`/`al`: days in TZ_APP, both included (`YYYY-MM-DD`).
+ */
+export const auditFiltersSchema = z.object(filterFields).refine(DATES_IN_ORDER.check, DATES_IN_ORDER.params);
+export type AuditFilters = z.output<typeof auditFiltersSchema>;
+
+/** GET /api/admin/audit: the filters, and the page as decision 013's lists (`page` 1-based, `pageSize` ≤ 200). */
+export const auditQuerySchema = z
+  .object({
+    ...filterFields,
+    page: z.coerce.number().int().min(1, 'Pagina non valida').max(1_000_000, 'Pagina non valida').default(1),
+    pageSize: z.coerce
+      .number()
+      .int()
+      .min(1, 'Dimensione della pagina non valida')
+      .max(ADMIN_PAGE_SIZE_MAX, `Al massimo ${ADMIN_PAGE_SIZE_MAX} righe per pagina`)
+      .default(ADMIN_PAGE_SIZE_DEFAULT),
+  })
+  .refine(DATES_IN_ORDER.check, DATES_IN_ORDER.params);
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+/** One entry of the log. `before`/`after`: the thing as the API showed it (never a password hash), or null. */
+export interface AuditEntryDto {
+  id: number;
+  /** ISO instant. */
+  createdAt: string;
+  /** The acting admin; null once that account is deleted (the email stays). */
+  actorId: number | null;
+  actorEmail: string | null;
+  /** One of AUDIT_ACTIONS. */
+  action: string;
+  entity: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** GET /api/admin/audit/admins: who can be filtered by — the admins in the log and today's admins, by email. */
+export interface AuditActorDto {
+  id: number;
+  email: string;
+}

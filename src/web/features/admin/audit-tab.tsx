@@ -1,0 +1,284 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ChevronDownIcon, DownloadIcon, RotateCwIcon, XIcon } from 'lucide-react';
+import { useDeferredValue, useId, useState } from 'react';
+import { TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditActionLabel, auditSubject } from '../../../shared/audit-actions';
+import type { AuditActorDto, AuditEntryDto } from '../../../shared/schemas/audit';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { apiFetch, apiGetPage, apiRequest, type Page } from '../../lib/api';
+import { saveResponseAsFile } from '../../lib/download';
+import { adminListQueryOptions } from '../../lib/query-client';
+import { cn } from '../../lib/utils';
+import { serverMessage } from '../auth/api-errors';
+import { formatDateTime, listUrl } from './admin-model';
+import { NativeSelect, Pager } from './admin-table';
+import { auditChanges } from './audit-model';
+import { PAGE_SIZE, useTimeZone } from './queries';
+
+/**
+ * `/admin → Registro attività` (issue 23): every admin change (who, what, when, before and
+ * after), filtered by admin, action and days, paged on the server, exported as CSV. Read-only.
+ * Its own chunk, fetched when its tab is pointed at (admin-page.tsx).
+ */
+
+interface Filters {
+  admin: string;
+  azione: string;
+  dal: string;
+  al: string;
+}
+const NO_FILTERS: Filters = { admin: '', azione: '', dal: '', al: '' };
+
+/** Under the admin key: any admin change (useRefreshAdmin) reloads the log as well. */
+const AUDIT_KEY = ['admin', 'audit'] as const;
+
+function useAuditEntries(filters: Filters, page: number) {
+  const url = listUrl('/api/admin/audit', { ...filters, page, pageSize: PAGE_SIZE });
+  return useQuery<Page<AuditEntryDto>>({
+    queryKey: [...AUDIT_KEY, 'voci', filters, page],
+    queryFn: () => apiGetPage<AuditEntryDto>(url, TOTAL_COUNT_HEADER),
+    placeholderData: keepPreviousData,
+    ...adminListQueryOptions,
+  });
+}
+
+function useAuditActors() {
+  return useQuery<AuditActorDto[]>({
+    queryKey: [...AUDIT_KEY, 'admins'],
+    queryFn: () => apiRequest<AuditActorDto[]>('GET', '/api/admin/audit/admins'),
+    ...adminListQueryOptions,
+  });
+}
+
+const ACTION_OPTIONS = AUDIT_ACTIONS.map((value) => ({ value, label: AUDIT_ACTION_LABELS[value] })).sort((a, b) =>
+  a.label.localeCompare(b.label, 'it'),
+);
+
+function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
+  const id = useId();
+  const actors = useAuditActors();
+  const set = (key: keyof Filters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
+  return (
+    <form role="search" aria-label="Filtri del registro" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-admin`}>Amministratore</Label>
+        <NativeSelect id={`${id}-admin`} value={filters.admin} onChange={set('admin')}>
+          <option value="">Tutti gli amministratori</option>
+          {(actors.data ?? []).map((a) => (
+            <option key={a.id} value={String(a.id)}>
+              {a.email}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-azione`}>Azione</Label>
+        <NativeSelect id={`${id}-azione`} value={filters.azione} onChange={set('azione')}>
+          <option value="">Tutte le azioni</option>
+          {ACTION_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-dal`}>Dal giorno</Label>
+        <Input id={`${id}-dal`} type="date" value={filters.dal} max={filters.al || undefined} onChange={set('dal')} />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-al`}>Al giorno</Label>
+        <Input id={`${id}-al`} type="date" value={filters.al} min={filters.dal || undefined} onChange={set('al')} />
+      </div>
+    </form>
+  );
+}
+
+function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
+  const timeZone = useTimeZone();
+  const changes = auditChanges(entry.before, entry.after, timeZone);
+  return (
+    <div id={id} className="mt-3 grid gap-2 border-t pt-3">
+      {changes.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Nessun campo modificato.</p>
+      ) : (
+        <table className="w-full table-fixed text-sm">
+          <caption className="sr-only">Campi modificati: valore prima e dopo</caption>
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th scope="col" className="w-[30%] pb-1 font-medium">
+                Campo
+              </th>
+              <th scope="col" className="pb-1 font-medium">
+                Prima
+              </th>
+              <th scope="col" className="pb-1 font-medium">
+                Dopo
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.field} className="border-t align-top">
+                <th scope="row" className="py-1 pr-2 text-left font-medium [overflow-wrap:anywhere]">
+                  {c.label}
+                </th>
+                <td className="py-1 pr-2 text-muted-foreground [overflow-wrap:anywhere]">{c.before}</td>
+                <td className="py-1 [overflow-wrap:anywhere]">
+                  <span aria-hidden="true">→ </span>
+                  {c.after}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <details className="text-sm">
+        <summary className="cursor-pointer text-muted-foreground">Dati completi (JSON)</summary>
+        <dl className="mt-2 grid gap-2">
+          <dt className="font-medium">Prima</dt>
+          <dd className="rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{JSON.stringify(entry.before, null, 2)}</dd>
+          <dt className="font-medium">Dopo</dt>
+          <dd className="rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{JSON.stringify(entry.after, null, 2)}</dd>
+        </dl>
+      </details>
+    </div>
+  );
+}
+
+function AuditItem({ entry }: { entry: AuditEntryDto }) {
+  const timeZone = useTimeZone();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const label = auditActionLabel(entry.action);
+  const subject = auditSubject(entry.entity, entry.entityId);
+  return (
+    <li className="rounded-xl border bg-card p-3 shadow-sm" aria-labelledby={`${id}-titolo`}>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+        <div className="grid min-w-0 gap-0.5">
+          <h3 id={`${id}-titolo`} className="font-semibold">
+            {label}
+          </h3>
+          <p className="text-sm [overflow-wrap:anywhere]">
+            {subject}
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, da </span>
+            <span className="text-muted-foreground">{entry.actorEmail ?? 'account non più presente'}</span>
+          </p>
+          <p className="text-sm text-muted-foreground tabular-nums">
+            <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, timeZone)}</time>
+          </p>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          className="self-start"
+          aria-expanded={open}
+          aria-controls={open ? `${id}-modifiche` : undefined}
+          aria-label={`Prima e dopo: ${label}, ${subject}`}
+          onClick={() => setOpen((v) => !v)}
+        >
+          <ChevronDownIcon aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
+          Prima e dopo
+        </Button>
+      </div>
+      {open ? <Changes entry={entry} id={`${id}-modifiche`} /> : null}
+    </li>
+  );
+}
+
+async function downloadCsv(filters: Filters) {
+  const res = await apiFetch('GET', listUrl('/api/admin/audit.csv', { ...filters }));
+  return saveResponseAsFile(res, 'registro_attivita.csv');
+}
+
+/** Registro attività tab. */
+export function AuditTab() {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  const entries = useAuditEntries(filters, page);
+  const shown = useDeferredValue(entries.data);
+  const rows = entries.isError ? [] : (shown?.items ?? []);
+  const total = entries.isError ? 0 : (shown?.total ?? 0);
+  const filtered = filters.admin !== '' || filters.azione !== '' || filters.dal !== '' || filters.al !== '';
+  const loading = entries.isPending || (!entries.isError && shown === undefined);
+
+  function changeFilters(next: Filters) {
+    setFilters(next);
+    setPage(1);
+  }
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const name = await downloadCsv(filters);
+      toast({ title: 'Download completato', description: name });
+    } catch (error) {
+      toast({ title: 'Errore download', description: serverMessage(error) ?? 'Errore durante il download', variant: 'destructive' });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  let body;
+  if (loading) body = <Spinner label="Caricamento..." showLabel className="py-6" />;
+  else if (entries.isError)
+    body = (
+      <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl border border-destructive/40 bg-card p-4 text-sm">
+        <span>{serverMessage(entries.error) ?? 'Impossibile caricare il registro attività.'}</span>
+        <Button variant="outline" size="sm" onClick={() => void entries.refetch()}>
+          <RotateCwIcon aria-hidden="true" />
+          Riprova
+        </Button>
+      </div>
+    );
+  else if (rows.length === 0)
+    body = (
+      <p className="rounded-xl border bg-card p-4 text-sm text-muted-foreground">
+        {filtered ? 'Nessuna attività trovata con questi filtri' : 'Nessuna attività registrata'}
+      </p>
+    );
+  else
+    body = (
+      <ol className="grid gap-2" aria-label="Attività, dalla più recente">
+        {rows.map((entry) => (
+          <AuditItem key={entry.id} entry={entry} />
+        ))}
+      </ol>
+    );
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <p className="text-sm text-muted-foreground">
+        Ogni modifica fatta dagli amministratori: chi, cosa, quando, prima e dopo. Il registro è in sola lettura.
+      </p>
+      <FilterForm filters={filters} onChange={changeFilters} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm tabular-nums" aria-live="polite">
+          {loading || entries.isError ? '' : `${total} attività`}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          {filtered ? (
+            <Button variant="ghost" size="sm" onClick={() => changeFilters(NO_FILTERS)}>
+              <XIcon aria-hidden="true" />
+              Azzera filtri
+            </Button>
+          ) : null}
+          <Button variant="outline" size="sm" onClick={() => void exportCsv()} disabled={exporting}>
+            <ButtonIcon pending={exporting} icon={<DownloadIcon aria-hidden="true" />} />
+            Scarica CSV
+          </Button>
+        </div>
+      </div>
+      <section aria-label="Registro attività" aria-busy={entries.isFetching}>
+        {body}
+      </section>
+      <Pager label="Pagine del registro" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+    </div>
+  );
+}
