@@ -11,10 +11,12 @@
  *   opens it again. The service worker's own requests are throttled too (CDP on its target),
  *   so that a worker that asked the network would pay for it.
  *
- * The time is from the navigation's start (the document's time origin) to the animation frame
- * after the first booking's card is in the document (the frame that paints it); for a repeat
- * open also to the frame after the page has the server's fresh answer (the line `Aggiornamento
- * in corso…` gone). RUNS of each (OPENS_RUNS, default 5): medians and every run.
+ * The time is from the navigation's start (the document's time origin) until the first booking
+ * is on screen: the animation frame after its card is in the document, or the first contentful
+ * paint when that comes later (a card that came with the HTML shows with the first paint); for a
+ * repeat open also until the page holds the server's fresh answer (the line `Aggiornamento in
+ * corso…` gone). The worker's CPU is not slowed (CDP has no CPU throttling for a worker): its
+ * part of a repeat open (reading the copy and the device's user) is a few milliseconds. RUNS of each (OPENS_RUNS, default 5): medians and every run.
  * BENCH_PORT chooses the server's port (else a free one).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,8 +41,14 @@ const SLOW_4G = {
 const CPU_SLOWDOWN = 4;
 
 interface Open {
-  /** ms from the navigation's start to the frame that paints the first booking. */
+  /**
+   * ms from the navigation's start until the first booking is on screen: the frame after its
+   * card entered the document, or the first contentful paint if later (a card in the HTML is on
+   * screen only once the browser paints at all).
+   */
   shown: number;
+  /** The frame after the first booking's card entered the document (ms). */
+  inDocument: number;
   /** First contentful paint (ms). */
   fcp: number;
   /** Repeat open: ms until the page holds the server's answer (the refresh line gone); NaN for a first open. */
@@ -110,7 +118,7 @@ async function measure(page: Page, repeat: boolean): Promise<Open> {
     fromWorker: navigator.serviceWorker.controller !== null,
   }));
   if (repeat !== m.fromWorker) throw new Error(`apertura ${repeat ? 'ripetuta senza' : 'prima con'} service worker`);
-  return { shown: m.shown, fcp: m.fcp, fresh: repeat ? m.fresh : Number.NaN };
+  return { shown: Math.max(m.shown, m.fcp), inDocument: m.shown, fcp: m.fcp, fresh: repeat ? Math.max(m.fresh, m.fcp) : Number.NaN };
 }
 
 async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {
@@ -201,12 +209,13 @@ export async function benchOpens(): Promise<boolean> {
         repeat.push(await repeatOpen(browser, base, cookie));
       }
       console.log(`\n## Own bookings on screen, /dashboard, slow 4G + CPU ${CPU_SLOWDOWN}× (CDP), ${CHROMIUM}, median of ${RUNS}`);
-      console.log('open      bookings shown   FCP       fresh state   runs (bookings shown)');
+      console.log('open      bookings shown   in document   FCP       fresh state   runs (bookings shown)');
       const line = (name: string, opens: Open[]) =>
         console.log(
           [
             name.padEnd(8),
             ms(median(opens.map((o) => o.shown))).padStart(15),
+            ms(median(opens.map((o) => o.inDocument))).padStart(13),
             ms(median(opens.map((o) => o.fcp))).padStart(9),
             ms(median(opens.map((o) => o.fresh))).padStart(13),
             `  ${opens.map((o) => ms(o.shown)).join(', ')}`,
