@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { adoptServerState, readServerState } from './lib/server-state';
+import { DEVICE_COPY_ELEMENT_ID } from './offline/names';
 import { refreshSession } from './lib/session';
 import { firstScreen } from './routes';
 import { preloadScreenFor } from './screens';
@@ -12,6 +13,15 @@ if (!container) throw new Error('Elemento #root mancante in index.html');
 
 // A page the server rendered for its user (/dashboard, /admin: issue 22) brings its state.
 const serverState = readServerState();
+// A repeat open the service worker painted from the device's copy of that page (decision 028):
+// the page asks the server for itself again, at once (offline/device-copy.ts).
+const deviceCopy =
+  serverState && document.getElementById(DEVICE_COPY_ELEMENT_ID)
+    ? import('./offline/device-copy').then(
+        (m) => m.adoptDeviceCopy(serverState),
+        () => document.getElementById(DEVICE_COPY_ELEMENT_ID)?.remove(),
+      )
+    : undefined;
 
 // The session is asked for and the chunk of the screen being opened starts downloading
 // before React renders anything.
@@ -34,7 +44,7 @@ const app = (
 if (serverState) {
   // Its session, data and screen first: hydrating then renders what the server did, at once,
   // as a transition: in slices between which the browser handles input and paints.
-  void adoptServerState(serverState).then(() => {
+  void Promise.all([adoptServerState(serverState), deviceCopy]).then(() => {
     // From here React handles a tap on the page, hydrating first what it lands on (styles.css).
     container.dataset.started = '';
     startTransition(() => void hydrateRoot(container, app));

@@ -5,9 +5,11 @@
  *
  * - The app shell (the built pages, scripts, styles, icons) is precached: the app opens with
  *   no network. Every navigation gets the page the server would send for its address
- *   (src/server/http/pages.ts); `/dashboard` and `/admin`, which may carry the user's data,
- *   are asked of the server first and kept in a cache of their own (PAGES_CACHE) that logout
- *   deletes; offline they come from that copy, or from the precached page.
+ *   (src/server/http/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
+ *   kept in a cache of their own (PAGES_CACHE), one copy per address, shown only to the user
+ *   it was rendered for and deleted at logout: a repeat open of `/dashboard` paints its copy at
+ *   once and the page refreshes itself behind it (offline/device-copy.ts); `/admin` is asked of
+ *   the server first. Offline both come from their copy, or from the precached page.
  * - Nothing under `/api/` is ever cached, and `/api/` and `/payment/` never get the app shell
  *   (the payment page needs the server's own answer: its Content-Security-Policy is the only
  *   one that lets Stripe.js in).
@@ -21,6 +23,7 @@ import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
 import { readDeviceUser } from './offline/device-user';
 import { PAGES_CACHE, SYNC_TAG } from './offline/names';
+import { copyKey, copyOwner, markAsDeviceCopy } from './offline/page-copy';
 import { flushQueue } from './offline/queue';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
@@ -51,8 +54,13 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 
 /** The built page for an address, as src/server/http/pages.ts chooses it. */
 const PAGES: Record<string, string> = { '/login': 'login.html', '/dashboard': 'dashboard.html', '/admin': 'admin.html' };
-/** Pages that may carry the user's data once the server renders them: network first, their copy in PAGES_CACHE. */
+/** Pages that may carry the user's data once the server renders them: their copies in PAGES_CACHE. */
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
+/**
+ * Of those, the pages a repeat open paints from the device's copy at once (decision 028): the
+ * page then asks the server behind it (offline/device-copy.ts). `/admin` stays network-first.
+ */
+const PAINTED_FROM_DEVICE = new Set(['/dashboard']);
 /** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
 const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
@@ -66,34 +74,56 @@ function precachedPage(pathname: string): Promise<Response | undefined> {
  * Whether every script a kept page loads is in this version's precache: a copy fetched after
  * a deploy (a newer version waiting) would load scripts this version cannot serve offline.
  */
-async function servableOffline(page: Response): Promise<boolean> {
-  const html = await page.clone().text();
+function servableOffline(html: string): boolean {
   const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
   return scripts.every((url) => getCacheKeyForURL(url) !== undefined);
+}
+
+/**
+ * The kept copy of a page, marked as the device's (page-copy.ts), when it may be shown: it was
+ * rendered for the user the server last confirmed on this device (offline/device-user.ts:
+ * logout, a 401 and another user's login forget them, and with them every copy), whose session
+ * can still be alive, and this version can serve its scripts. Else nothing.
+ */
+async function deviceCopy(cache: Cache, key: string): Promise<Response | undefined> {
+  const [kept, device] = await Promise.all([cache.match(key), readDeviceUser().catch(() => undefined)]);
+  if (!kept || !device) return undefined;
+  const html = await kept.text();
+  const owner = copyOwner(html);
+  if (owner?.userId !== device.user.id || !servableOffline(html)) return undefined;
+  return new Response(markAsDeviceCopy(html, owner, new Date()), {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+/** Keeps the server's page as the device's copy, when it is a page rendered for a user (not the anonymous one). */
+async function keepCopy(cache: Cache, key: string, response: Response): Promise<void> {
+  if (response.status !== 200 || response.type !== 'basic') return;
+  const html = await response.text();
+  if (copyOwner(html)) await cache.put(key, new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
 }
 
 /** How long a personal page's request may take before the kept copy is shown (the request goes on, and refreshes it). */
 const NETWORK_TIMEOUT_MS = 5_000;
 
 /**
- * `/dashboard`, `/admin`: the server's answer (kept for offline use when it is a page); with
- * no answer within NETWORK_TIMEOUT_MS, or none at all, the kept copy if this version can serve
- * its scripts, else the precached page.
+ * `/dashboard` (a repeat open): the device's copy at once, if there is one it may show; the page
+ * refreshes itself behind it. Else, and for `/admin`: the server's answer (kept as the copy when
+ * it is a page rendered for a user); with no answer within NETWORK_TIMEOUT_MS, or none at all,
+ * the copy if it may be shown, else the precached page.
  */
-async function personalPage(event: FetchEvent, pathname: string): Promise<Response> {
+async function personalPage(event: FetchEvent, url: URL): Promise<Response> {
+  const pathname = normalise(url.pathname);
   const cache = await caches.open(PAGES_CACHE);
-  // One copy per page, whatever its query string (`/admin?tab=regole`).
-  const key = new URL(pathname, self.location.origin).href;
-  const fromNetwork = fetch(event.request).then(async (response) => {
-    if (response.status === 200 && response.type === 'basic') await cache.put(key, response.clone());
-    return response;
-  });
-  event.waitUntil(fromNetwork.catch(() => undefined));
-  const fallback = async () => {
-    const kept = await cache.match(key);
-    if (kept && (await servableOffline(kept))) return kept;
-    return precachedPage(pathname);
-  };
+  const key = copyKey(url);
+  if (PAINTED_FROM_DEVICE.has(pathname)) {
+    const copy = await deviceCopy(cache, key).catch(() => undefined);
+    if (copy) return copy;
+  }
+  const fromNetwork = fetch(event.request);
+  // Cloned before the answer goes to the page (this callback is the first on it).
+  event.waitUntil(fromNetwork.then((response) => keepCopy(cache, key, response.clone())).catch(() => undefined));
+  const fallback = async () => (await deviceCopy(cache, key).catch(() => undefined)) ?? precachedPage(pathname);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const slow = new Promise<Response | undefined>((resolve) => {
     timer = setTimeout(() => void fallback().then(resolve), NETWORK_TIMEOUT_MS);
@@ -112,7 +142,7 @@ registerRoute(
   async ({ url, event }) => {
     const pathname = normalise(url.pathname);
     const fetchEvent = event as FetchEvent;
-    if (PERSONAL_PAGES.has(pathname)) return personalPage(fetchEvent, pathname);
+    if (PERSONAL_PAGES.has(pathname)) return personalPage(fetchEvent, url);
     return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
   },
 );

@@ -6,6 +6,7 @@ import { benchAvailability } from './availability.js';
 import { benchBookings } from './bookings.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
+import { benchOpens } from './opens.js';
 import { benchReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchStats } from './stats.js';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   stats: benchStats,
   waitlist: benchWaitlist,
   lighthouse: benchLighthouse,
+  opens: benchOpens,
 };
 
 const only = process.argv.slice(2);

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect as baseExpect, type APIRequestContext, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { hash } from '@node-rs/argon2';
+import { expect as baseExpect, type APIRequestContext, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
 import { withE2eDatabase } from './database';
-import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
+import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
  * The offline app (issue 22), on a phone's width (playwright.config.ts `chromium-offline`):
@@ -41,6 +42,17 @@ async function resident(context: BrowserContext, baseURL: string | undefined, no
   );
   await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
   return email;
+}
+
+/** A resident who logs in with a password, through the form (the test's own: no session yet). */
+async function residentWithPassword(nome: string, cognome: string): Promise<{ email: string; password: string }> {
+  const email = `offline-${unique()}@bicielis.test`;
+  const password = `Bici-${unique()}-2026`;
+  const passwordHash = await hash(password);
+  await withE2eDatabase((db) =>
+    db.query(`insert into users (nome, cognome, email, password_hash, is_residente) values ($1, $2, $3, $4, true)`, [nome, cognome, email, passwordHash]),
+  );
+  return { email, password };
 }
 
 /** A bike of its own for one test; its number. */
@@ -142,6 +154,54 @@ async function openDashboardReadyForOffline(page: Page, numero: string): Promise
     const data = await deviceData(page);
     return data.utente && data.cache && data.mark;
   }).toBe(true);
+}
+
+/** The line a page painted from the device's copy shows until the server has answered (decision 028). */
+function refreshLine(page: Page) {
+  return page.getByRole('status').filter({ hasText: 'Aggiornamento in corso…' });
+}
+
+/**
+ * The dashboard opened twice online: the second open goes through the service worker, which
+ * keeps the server's page as the device's copy. From then on a repeat open paints that copy.
+ */
+async function openDashboardWithDeviceCopy(page: Page, numero: string): Promise<void> {
+  await openDashboardReadyForOffline(page, numero);
+  await page.reload();
+  await expect(card(page, 'Le tue prenotazioni attive', numero)).toBeVisible();
+  await expect.poll(async () => (await deviceData(page)).pagesCache).toBe(true);
+  await expect(refreshLine(page)).toHaveCount(0);
+}
+
+/**
+ * Holds the page's own request for `/dashboard` (the refresh behind a copy: not a navigation)
+ * until `release()`; `asked` resolves once it was made. A navigation to /dashboard that reached
+ * the network would be held too, and the page would never paint.
+ */
+async function holdPageRefresh(context: BrowserContext) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  let continued: Promise<void> = Promise.resolve();
+  const handler = (route: Route) => {
+    asked();
+    continued = released.then(() => route.continue());
+    return continued;
+  };
+  await context.route(/\/dashboard(\?.*)?$/, handler);
+  return {
+    asked: wasAsked,
+    release: async () => {
+      release();
+      await continued;
+      await context.unroute(/\/dashboard(\?.*)?$/, handler);
+    },
+  };
 }
 
 /** The ride steps the browser sends (from the page or from the service worker), with their bodies. */
@@ -474,5 +534,131 @@ test.describe('the app offline', () => {
       await page.close();
       await site.close();
     }
+  });
+});
+
+test.describe('a repeat open', () => {
+  test('paints the bookings from the device at once, then the server’s state replaces them in place', async ({ page, context, baseURL }) => {
+    const numero = await addBike('C');
+    const email = await resident(context, baseURL, 'Carla', 'Copia');
+    const id = await seedRide(email, numero, false);
+    await openDashboardWithDeviceCopy(page, numero);
+
+    // Nothing changed meanwhile: the server's answer replaces the copy's, and nothing moves.
+    let refresh = await holdPageRefresh(context);
+    await page.goto('/dashboard');
+    const ride = card(page, 'Le tue prenotazioni attive', numero);
+    await expect(ride).toBeVisible();
+    await refresh.asked;
+    const line = refreshLine(page);
+    await expect(line).toBeVisible();
+    await expect(line.getByText(/^Ultimo aggiornamento alle \d\d:\d\d$/)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    // The elements on screen now, and any layout shift from now on.
+    await page.evaluate(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.shifts += (entry as unknown as { value: number }).value;
+      }).observe({ type: 'layout-shift' });
+      for (const h of document.querySelectorAll('#root h1, #root li h3')) (h as HTMLElement).dataset.e2eCopia = '';
+    });
+    await refresh.release();
+    await expect(line).toHaveCount(0);
+    await expect(ride.getByText('Da ritirare', { exact: true })).toBeVisible();
+    // The same elements (not a new render of the page), and nothing moved.
+    expect(await page.evaluate(() => document.querySelectorAll('#root [data-e2e-copia]').length)).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
+
+    // Cancelled from another device: the copy still has it; the server's answer takes it away.
+    const cancelled = await page.request.delete(`/api/prenotazioni/${id}`, { headers: { origin: baseURL! } });
+    expect(cancelled.ok()).toBe(true);
+    refresh = await holdPageRefresh(context);
+    await page.goto('/dashboard');
+    await expect(ride).toBeVisible();
+    await refresh.asked;
+    await expect(refreshLine(page)).toBeVisible();
+    await expect(ride.getByRole('button', { name: 'Elimina' })).toBeVisible();
+    await refresh.release();
+    await expect(ride).toHaveCount(0);
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Benvenuto, Carla Copia');
+
+    // The answer is the next copy: the next open paints the booking cancelled.
+    refresh = await holdPageRefresh(context);
+    await page.goto('/dashboard');
+    await refresh.asked;
+    await expect(refreshLine(page)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Benvenuto, Carla Copia');
+    await expect(ride).toHaveCount(0);
+    await refresh.release();
+    await expect(refreshLine(page)).toHaveCount(0);
+  });
+
+  test('after logout and another person’s login, never shows the first person’s page', async ({ page, context, baseURL }) => {
+    const numeroA = await addBike('A');
+    const emailA = await resident(context, baseURL, 'Anna', 'Prima');
+    await seedRide(emailA, numeroA, false);
+    await openDashboardWithDeviceCopy(page, numeroA);
+    // From here on, any document showing Anna's bike is recorded, across navigations.
+    await page.addInitScript((bike) => {
+      const seen = () => {
+        if (document.body?.textContent?.includes(bike)) sessionStorage.setItem('e2e-visto-a', '1');
+      };
+      new MutationObserver(seen).observe(document, { childList: true, subtree: true, characterData: true });
+    }, `Bici ${numeroA}`);
+    const sawAnna = () => page.evaluate(() => sessionStorage.getItem('e2e-visto-a') !== null);
+
+    await page.getByRole('button', { name: 'Esci' }).click();
+    await expect(page).toHaveURL('/login');
+    await expect(notice(page, 'Arrivederci!')).toBeVisible();
+
+    // Logged out: /dashboard is the login, online as offline.
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    expect(await sawAnna()).toBe(false);
+
+    const bruno = await residentWithPassword('Bruno', 'Secondo');
+    const numeroB = await addBike('B');
+    await seedRide(bruno.email, numeroB, false);
+    await loginViaForm(page, bruno);
+    await expect(page).toHaveURL('/dashboard');
+    await expect(card(page, 'Le tue prenotazioni attive', numeroB)).toBeVisible();
+    // Opened again, and again (the second time from Bruno's own copy): Bruno's, never Anna's.
+    await page.goto('/dashboard');
+    await expect(card(page, 'Le tue prenotazioni attive', numeroB)).toBeVisible();
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect.poll(async () => (await deviceData(page)).pagesCache).toBe(true);
+    await page.goto('/dashboard');
+    await expect(card(page, 'Le tue prenotazioni attive', numeroB)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Benvenuto, Bruno Secondo');
+    await expect(refreshLine(page)).toHaveCount(0);
+    expect(await sawAnna()).toBe(false);
+  });
+
+  test('a session ended elsewhere: the server refuses, and the copy gives way to the login', async ({ page, context, baseURL }) => {
+    const numero = await addBike('S');
+    const email = await resident(context, baseURL, 'Sara', 'Scaduta');
+    await seedRide(email, numero, false);
+    await openDashboardWithDeviceCopy(page, numero);
+    // The session ends on the server (another device changed the password, say), not here.
+    await withE2eDatabase((db) => db.query(`delete from sessions where user_id = (select id from users where email = $1)`, [email]));
+
+    const refresh = await holdPageRefresh(context);
+    await page.goto('/dashboard');
+    await refresh.asked;
+    // The device's own last copy, said to be one; whatever is asked of the server is refused.
+    await expect(refreshLine(page)).toBeVisible();
+    expect(await page.evaluate(async () => (await fetch('/api/prenotazioni/user')).status)).toBe(401);
+    await refresh.release();
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(card(page, 'Le tue prenotazioni attive', numero)).toHaveCount(0);
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect.poll(() => deviceData(page)).toEqual({ utente: false, cache: false, azioni: [], mark: false, pagesCache: false });
+
+    // Opened again: the server's login, nothing of Sara.
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: `Bici ${numero} · Gravel Test` })).toHaveCount(0);
   });
 });

@@ -31,7 +31,11 @@ export function serverStateJson(state: ServerState): string {
 /** The state the server wrote into this page, or null (a page not rendered for a user, or a state unreadable). */
 export function readServerState(): ServerState | null {
   const text = document.getElementById(SERVER_STATE_ELEMENT_ID)?.textContent;
-  if (!text) return null;
+  return text ? parseServerState(text) : null;
+}
+
+/** A page's state from its JSON, or null when it is not one. */
+export function parseServerState(text: string): ServerState | null {
   try {
     const state = JSON.parse(text) as Partial<ServerState> | null;
     if (!state || typeof state.now !== 'number' || typeof state.user?.id !== 'number' || typeof state.queries !== 'object') return null;
@@ -69,3 +73,37 @@ export async function adoptServerState(state: ServerState): Promise<void> {
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/*
+ * When a server-rendered page is hydrated through and through. React hydrates each Suspense
+ * boundary of the page after the one around it (at a low priority, once the page is
+ * interactive), and a component hydrating must read the very data it was rendered with: the
+ * answers of a refresh (offline/device-copy.ts) go into the query cache only after this. The
+ * screen says it has hydrated and which parts it waits for (`screenHydrated`), each part when
+ * it has (`partHydrated`).
+ */
+const hydratedParts = new Set<string>();
+let awaitedParts: readonly string[] | undefined;
+let pageHydrated!: () => void;
+const hydrated = new Promise<void>((resolve) => {
+  pageHydrated = resolve;
+});
+
+function checkHydrated(): void {
+  if (awaitedParts?.every((part) => hydratedParts.has(part))) pageHydrated();
+}
+
+/** The screen's own boundary has hydrated; `parts`: the boundaries within it that it rendered. */
+export function screenHydrated(parts: readonly string[]): void {
+  awaitedParts = parts;
+  checkHydrated();
+}
+
+/** A boundary within the screen has hydrated. */
+export function partHydrated(part: string): void {
+  hydratedParts.add(part);
+  checkHydrated();
+}
+
+/** Resolves once the screen and the parts it named have hydrated. */
+export const whenPageHydrated = (): Promise<void> => hydrated;

@@ -22,9 +22,14 @@ function mark(present: boolean): void {
   }
 }
 
-/** The server just confirmed `user` (`now`: ms). */
+/**
+ * The server just confirmed `user` (`now`: ms). Another user than the one remembered: what the
+ * device kept of the previous one (their data, the pages the service worker kept) goes first.
+ */
 export async function saveDeviceUser(user: SessionUser, now = Date.now()): Promise<void> {
   const db = await deviceDb();
+  const before = await db.get('dati', USER_KEY);
+  if (typeof before === 'object' && before.user.id !== user.id) await forgetDeviceUser();
   await db.put('dati', { user, confirmedAt: now } satisfies DeviceUserRecord, USER_KEY);
   mark(true);
 }

@@ -19,3 +19,9 @@ export const PAGES_CACHE = 'bicielis-pagine';
  * store (lib/session.ts) looks at it before loading anything offline-related.
  */
 export const DEVICE_DATA_MARK = 'bicielis:dati-offline';
+
+/**
+ * The element the service worker adds to the device's copy of a page it serves (offline/page-copy.ts):
+ * the copy's mark, and the line saying it is being refreshed. The page removes it once refreshed.
+ */
+export const DEVICE_COPY_ELEMENT_ID = 'bicielis-copia';

@@ -5,7 +5,7 @@ import { isUnreachableError, noteReachable, noteUnreachable } from './connectivi
 import { saveDeviceUser } from './device-user';
 import { createPersistence } from './persist';
 import { dropActionsOfOthers, flushQueue, onQueueChange } from './queue';
-import { isSessionFromDevice } from './session-fallback';
+import { isSessionConfirmed, isSessionFromDevice } from './session-fallback';
 
 /**
  * The dashboard's offline machinery (issue 22), loaded after its screen, never in the first
@@ -37,14 +37,14 @@ let running: { userId: number; ready: Promise<void>; stop: () => void } | undefi
 /** Starts it for `user` (once: again for the same user is the same run); resolves once the kept data is back, when it was needed. */
 export function startOfflineSupport(queryClient: QueryClient, user: SessionUser, options: OfflineSupportOptions): Promise<void> {
   // Confirmed by the server (now, or again once back online): remembered, from now.
-  if (!isSessionFromDevice()) void saveDeviceUser(user).catch(noop);
+  if (isSessionConfirmed()) void saveDeviceUser(user).catch(noop);
   if (running?.userId === user.id) return running.ready;
   running?.stop();
 
   const kept = new Set(options.persistedKeys.map((key) => hashKey(key)));
   const isKept = (key: QueryKey) => kept.has(hashKey(key));
   const persistence = createPersistence(queryClient, user.id, options.persistedKeys);
-  if (!isSessionFromDevice()) void dropActionsOfOthers(user.id).catch(noop);
+  if (isSessionConfirmed()) void dropActionsOfOthers(user.id).catch(noop);
 
   let restoring: Promise<boolean> | undefined;
   const restoreOnce = () => (restoring ??= persistence.restore());
@@ -56,6 +56,9 @@ export function startOfflineSupport(queryClient: QueryClient, user: SessionUser,
     if (action.type === 'success' && !action.manual) {
       noteReachable();
       if (queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
+    } else if (action.type === 'setState' && isSessionConfirmed()) {
+      // The server's answers put in whole (a page painted from the device's copy, refreshed: offline/device-copy.ts).
+      if (queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
     } else if (action.type === 'error' && isUnreachableError(action.error)) {
       noteUnreachable();
       if (event.query.state.data === undefined) void restoreOnce();
@@ -63,7 +66,7 @@ export function startOfflineSupport(queryClient: QueryClient, user: SessionUser,
   });
 
   // The first reads may have been answered before this module loaded: keep what is there now.
-  if (!isSessionFromDevice() && queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
+  if (isSessionConfirmed() && queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
 
   const flush = () => {
     if (!navigator.onLine) return;

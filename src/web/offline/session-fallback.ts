@@ -8,10 +8,26 @@ import { forgetDeviceUser, readDeviceUser } from './device-user';
  */
 
 let fromDevice = false;
+/** A repeat open painted from the device's copy of the page (offline/device-copy.ts), until the server answers. */
+let fromDeviceCopy = false;
 
 /** Whether the session shown is the one this device remembered, not yet confirmed by the server. */
 export function isSessionFromDevice(): boolean {
   return fromDevice;
+}
+
+/**
+ * Whether the server confirmed the session shown: not when it is the device's (offline), nor
+ * while a page painted from the device's copy waits for the server. Only a confirmed user is
+ * remembered again on the device, or has the others' data dropped for them.
+ */
+export function isSessionConfirmed(): boolean {
+  return !fromDevice && !fromDeviceCopy;
+}
+
+/** The page shown is the device's copy: its user is the device's, until `copyConfirmed()`. */
+export function sessionFromDeviceCopy(confirmed: boolean): void {
+  fromDeviceCopy = !confirmed;
 }
 
 function confirmWhenOnline(): void {

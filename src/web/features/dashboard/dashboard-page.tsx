@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionUser } from '../../../shared/api-types';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
+import { partHydrated, screenHydrated } from '../../lib/server-state';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
@@ -36,6 +37,15 @@ export function DashboardPage() {
   return <Dashboard user={user} />;
 }
 
+/**
+ * Renders nothing; says when the Suspense boundary it is in has hydrated (lib/server-state.ts):
+ * a page refreshed behind its device copy waits for it before it changes any data.
+ */
+function HydrationMark({ part }: { part: string }) {
+  useEffect(() => partHydrated(part), [part]);
+  return null;
+}
+
 /** A query that waits for the network (offline, nothing kept): not "loading", since nothing is on its way. */
 const waitsForNetwork = (query: { isPending: boolean; fetchStatus: string }) => query.isPending && query.fetchStatus === 'paused';
 
@@ -50,6 +60,10 @@ function Dashboard({ user }: { user: SessionUser }) {
   const config = usePublicConfig();
   const { offers, waiting } = splitWaits(waits.data ?? []);
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
+
+  // The boundaries within the screen as it first rendered (hydrated, on a server-rendered page, after it).
+  const [hydrationParts] = useState(() => [...(offers.length > 0 ? ['offerte'] : []), ...(waiting.length > 0 ? ['attese'] : [])]);
+  useEffect(() => screenHydrated(hydrationParts), [hydrationParts]);
 
   // Issue 22: the user's data kept for offline use, the queue sent (also for a user who logged
   // in on this page, after the screen's chunk had loaded).
@@ -88,6 +102,7 @@ function Dashboard({ user }: { user: SessionUser }) {
         {offers.length > 0 ? (
           <Suspense fallback={null}>
             <OfferCards offers={offers} timeZone={timeZone} />
+            <HydrationMark part="offerte" />
           </Suspense>
         ) : null}
         <StatCards stats={stats} bookingsState={loadState(bookings)} bikesState={loadState(bikes)} />
@@ -101,6 +116,7 @@ function Dashboard({ user }: { user: SessionUser }) {
         {waiting.length > 0 ? (
           <Suspense fallback={null}>
             <WaitingList waiting={waiting} focusRequest={waitingFocus} />
+            <HydrationMark part="attese" />
           </Suspense>
         ) : null}
         <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />

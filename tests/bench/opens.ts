@@ -1,0 +1,239 @@
+/**
+ * The time until the own bookings are on screen (issue 22), first open and repeat open, on
+ * Lighthouse's mobile profile applied for real through CDP: slow 4G as Lighthouse's DevTools
+ * throttling applies it (562.5 ms per request, 1.47 Mbps down, 675 kbps up) and the CPU 4×
+ * slower. Debian's Chromium through Playwright, the built server in a process of its own, the
+ * demo data; the resident of the demo (`residente@bicielis.demo`) has bookings.
+ *
+ * - first open: a new browser context (no service worker, nothing cached) opens /dashboard;
+ * - repeat open: a context that opened /dashboard twice before (the service worker installed
+ *   and in control, the device's copy of the page kept), having left it for a blank page,
+ *   opens it again. The service worker's own requests are throttled too (CDP on its target),
+ *   so that a worker that asked the network would pay for it.
+ *
+ * The time is from the navigation's start (the document's time origin) until the first booking
+ * is on screen: the animation frame after its card is in the document, or the first contentful
+ * paint when that comes later (a card that came with the HTML shows with the first paint); for a
+ * repeat open also until the page holds the server's fresh answer (the line `Aggiornamento in
+ * corso…` gone). The worker's CPU is not slowed (CDP has no CPU throttling for a worker): its
+ * part of a repeat open (reading the copy and the device's user) is a few milliseconds. RUNS of each (OPENS_RUNS, default 5): medians and every run.
+ * BENCH_PORT chooses the server's port (else a free one).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { seedDemo } from '../../src/server/db/seed.js';
+import { createLogger } from '../../src/server/logger.js';
+import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
+import { benchDatabase } from './harness.js';
+
+const RUNS = Number(process.env.OPENS_RUNS ?? 5);
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Lighthouse 12's mobile preset (constants.throttling.mobileSlow4G), as its DevTools throttling applies it. */
+const SLOW_4G = {
+  offline: false,
+  latency: 150 * 3.75,
+  downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8,
+  uploadThroughput: (750 * 1024 * 0.9) / 8,
+};
+const CPU_SLOWDOWN = 4;
+
+interface Open {
+  /**
+   * ms from the navigation's start until the first booking is on screen: the frame after its
+   * card entered the document, or the first contentful paint if later (a card in the HTML is on
+   * screen only once the browser paints at all).
+   */
+  shown: number;
+  /** The frame after the first booking's card entered the document (ms). */
+  inDocument: number;
+  /** First contentful paint (ms). */
+  fcp: number;
+  /** Repeat open: ms until the page holds the server's answer (the refresh line gone); NaN for a first open. */
+  fresh: number;
+}
+
+/** Throttles the page (network and CPU) through its own CDP session. */
+async function throttlePage(context: BrowserContext, page: Page): Promise<CDPSession> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  return cdp;
+}
+
+/**
+ * Throttles the network of the service worker of `origin` too: a worker is a target of its own,
+ * which the page's session does not cover. Attached through the browser's session (non-flat, so
+ * that Playwright's own sessions are left alone).
+ */
+async function throttleServiceWorker(browser: Browser, origin: string): Promise<void> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(origin));
+  if (!worker) throw new Error(`nessun service worker di ${origin}`);
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
+  let id = 0;
+  const send = (method: string, params: object) =>
+    cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+  await send('Network.enable', {});
+  await send('Network.emulateNetworkConditions', SLOW_4G);
+}
+
+/** Records, in every document of the page, when the first booking's card and the refreshed state are painted. */
+async function watchBookings(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shownAt: number | null; freshAt: number | null };
+    w.shownAt = null;
+    w.freshAt = null;
+    const watch = new MutationObserver(() => {
+      if (w.shownAt === null && [...document.querySelectorAll('#root li h3')].some((h) => /^Bici /.test(h.textContent ?? ''))) {
+        w.shownAt = -1;
+        requestAnimationFrame((t) => {
+          w.shownAt = t;
+        });
+      }
+      if (w.freshAt === null && w.shownAt !== null && document.readyState !== 'loading' && !document.getElementById('bicielis-copia')) {
+        w.freshAt = -1;
+        requestAnimationFrame((t) => {
+          w.freshAt = t;
+        });
+      }
+      if (w.shownAt !== null && w.freshAt !== null) watch.disconnect();
+    });
+    watch.observe(document, { childList: true, subtree: true });
+  });
+}
+
+async function measure(page: Page, repeat: boolean): Promise<Open> {
+  await page.waitForFunction(() => ((window as unknown as { shownAt: number | null }).shownAt ?? -1) >= 0, null, { timeout: 60_000 });
+  if (repeat) await page.waitForFunction(() => ((window as unknown as { freshAt: number | null }).freshAt ?? -1) >= 0, null, { timeout: 60_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
+  const m = await page.evaluate(() => ({
+    shown: (window as unknown as { shownAt: number }).shownAt,
+    fresh: (window as unknown as { freshAt: number }).freshAt,
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    fromWorker: navigator.serviceWorker.controller !== null,
+  }));
+  if (repeat !== m.fromWorker) throw new Error(`apertura ${repeat ? 'ripetuta senza' : 'prima con'} service worker`);
+  return { shown: Math.max(m.shown, m.fcp), inDocument: m.shown, fcp: m.fcp, fresh: repeat ? Math.max(m.fresh, m.fcp) : Number.NaN };
+}
+
+async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
+  const [name, value] = cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: base }]);
+  return context;
+}
+
+async function firstOpen(browser: Browser, base: string, cookie: string): Promise<Open> {
+  const context = await newContext(browser, base, cookie);
+  try {
+    const page = await context.newPage();
+    await watchBookings(page);
+    await throttlePage(context, page);
+    await page.goto(`${base}/dashboard`, { waitUntil: 'commit' });
+    return await measure(page, false);
+  } finally {
+    await context.close();
+  }
+}
+
+async function repeatOpen(browser: Browser, base: string, cookie: string): Promise<Open> {
+  const context = await newContext(browser, base, cookie);
+  try {
+    const page = await context.newPage();
+    // The visits before: the worker installs and takes the page, the second visit goes through it.
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('heading', { level: 3, name: /^Bici / }).first().waitFor();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.waitForFunction(async () => {
+      const cache = await caches.open('bicielis-pagine');
+      return (await cache.keys()).length > 0;
+    }, null, { polling: 100 });
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('heading', { level: 3, name: /^Bici / }).first().waitFor();
+    await page.waitForFunction(() => !document.getElementById('bicielis-copia'));
+    await page.goto('about:blank');
+
+    await watchBookings(page);
+    await throttlePage(context, page);
+    await throttleServiceWorker(browser, base);
+    await page.goto(`${base}/dashboard`, { waitUntil: 'commit' });
+    return await measure(page, true);
+  } finally {
+    await context.close();
+  }
+}
+
+const ms = (n: number) => (Number.isNaN(n) ? '—' : `${Math.round(n)} ms`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+export async function benchOpens(): Promise<boolean> {
+  const bench = await benchDatabase();
+  try {
+    await seedDemo(bench.database.db, createLogger('warn'));
+    const port = process.env.BENCH_PORT ?? String(await freePort());
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-opens-'));
+    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
+      PORT: port,
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      DATABASE_URL: bench.url,
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    const base = server.url;
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--lang=it-IT'],
+    });
+    try {
+      const login = await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ email: 'residente@bicielis.demo', password: 'residente-demo-2026' }),
+      });
+      const cookie = login.headers.get('set-cookie')?.split(';')[0];
+      if (login.status !== 200 || !cookie) throw new Error(`login: ${login.status}`);
+
+      const first: Open[] = [];
+      const repeat: Open[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        first.push(await firstOpen(browser, base, cookie));
+        repeat.push(await repeatOpen(browser, base, cookie));
+      }
+      console.log(`\n## Own bookings on screen, /dashboard, slow 4G + CPU ${CPU_SLOWDOWN}× (CDP), ${CHROMIUM}, median of ${RUNS}`);
+      console.log('open      bookings shown   in document   FCP       fresh state   runs (bookings shown)');
+      const line = (name: string, opens: Open[]) =>
+        console.log(
+          [
+            name.padEnd(8),
+            ms(median(opens.map((o) => o.shown))).padStart(15),
+            ms(median(opens.map((o) => o.inDocument))).padStart(13),
+            ms(median(opens.map((o) => o.fcp))).padStart(9),
+            ms(median(opens.map((o) => o.fresh))).padStart(13),
+            `  ${opens.map((o) => ms(o.shown)).join(', ')}`,
+          ].join(' '),
+        );
+      line('first', first);
+      line('repeat', repeat);
+      console.log(`      repeat opens, fresh state: ${repeat.map((o) => ms(o.fresh)).join(', ')}`);
+      const pass = median(repeat.map((o) => o.shown)) < median(first.map((o) => o.shown));
+      console.log(`${pass ? 'PASS' : 'FAIL'}  a repeat open shows the own bookings sooner than a first open`);
+      return pass;
+    } finally {
+      await browser.close();
+      stopGroup(server.child, 'SIGTERM');
+      await waitForExit(server.child);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    await bench.close();
+  }
+}
