@@ -34,6 +34,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { ensureRulesRow } from './modules/rules/store.js';
 
 export interface AppDeps {
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
+  await app.register(twoFactorRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(waitlistRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });

@@ -42,4 +42,9 @@ export interface SessionUser {
   attiva: boolean;
   /** ISO 8601 instant. */
   createdAt: string;
+  /**
+   * In the session's own answers (login, current user): an admin who must enrol a second
+   * factor first (ADMIN_2FA_REQUIRED, decision 030); the app then opens only the profile.
+   */
+  dueFattoriDaAttivare?: boolean;
 }
