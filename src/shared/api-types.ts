@@ -11,6 +11,8 @@ export interface PublicConfig {
    * /admin → Regole, first from NO_SHOW_MINUTES); null: until the booking's end.
    */
   noShowMinutes: number | null;
+  /** The privacy notice's controller and contact (PRIVACY_TITOLARE, PRIVACY_CONTATTO; issue 23). */
+  privacy: { titolare: string; contatto: string };
 }
 
 export interface HealthStatus {

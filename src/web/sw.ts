@@ -50,9 +50,16 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // Navigations
 
 /** The built page for an address, as src/server/http/pages.ts chooses it. */
-const PAGES: Record<string, string> = { '/login': 'login.html', '/dashboard': 'dashboard.html', '/admin': 'admin.html' };
+const PAGES: Record<string, string> = {
+  '/login': 'login.html',
+  '/dashboard': 'dashboard.html',
+  '/admin': 'admin.html',
+  '/privacy': 'privacy.html',
+};
 /** Pages that may carry the user's data once the server renders them: network first, their copy in PAGES_CACHE. */
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
+/** Also network first: the privacy notice, whose controller the server fills in (issue 23). */
+const SERVER_FILLED_PAGES = new Set(['/privacy']);
 /** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
 const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
@@ -112,7 +119,7 @@ registerRoute(
   async ({ url, event }) => {
     const pathname = normalise(url.pathname);
     const fetchEvent = event as FetchEvent;
-    if (PERSONAL_PAGES.has(pathname)) return personalPage(fetchEvent, pathname);
+    if (PERSONAL_PAGES.has(pathname) || SERVER_FILLED_PAGES.has(pathname)) return personalPage(fetchEvent, pathname);
     return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
   },
 );

@@ -150,7 +150,7 @@ describe('the login’s code step', () => {
     expect((await call('GET', '/api/admin/summary', session)).statusCode).toBe(200);
     // The pending state is used up.
     const again = await codeStep(pending, totpCode(segreto, new Date(ctx.clock.now().getTime() + STEP_MS)));
-    expect(again.statusCode).toBe(401);
+    expect(again.statusCode).toBe(403);
     expect(again.json().code).toBe('TWO_FACTOR_EXPIRED');
   });
 
@@ -206,18 +206,19 @@ describe('the login’s code step', () => {
     const pending = await passwordStep(admin.email);
     ctx.clock.set(new Date(ctx.clock.now().getTime() + 5 * 60_000 + 1_000));
     const late = await codeStep(pending, totpCode(segreto, ctx.clock.now()));
-    expect(late.statusCode).toBe(401);
+    expect(late.statusCode).toBe(403);
     expect(late.json()).toMatchObject({ code: 'TWO_FACTOR_EXPIRED', message: 'Sessione di verifica scaduta, accedi di nuovo' });
 
     const older = await passwordStep(admin.email);
     const newer = await passwordStep(admin.email);
-    expect((await codeStep(older, totpCode(segreto, ctx.clock.now()))).statusCode).toBe(401);
+    expect((await codeStep(older, totpCode(segreto, ctx.clock.now()))).statusCode).toBe(403);
     expect((await codeStep(newer, totpCode(segreto, ctx.clock.now()))).statusCode).toBe(200);
   });
 
-  it('without the pending cookie: 401; a malformed code: 400 in Italian', async () => {
+  it('without the pending cookie: 403; a malformed code: 400 in Italian', async () => {
     const res = await call('POST', '/api/login/codice', undefined, { codice: '123456' });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('TWO_FACTOR_EXPIRED');
     const { admin } = await enrolledAdmin();
     const bad = await codeStep(await passwordStep(admin.email), '12ab');
     expect(bad.statusCode).toBe(400);

@@ -59,7 +59,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   // The code step of the login: only with the pending state's cookie (a right password, at
-  // most 5 minutes ago). A right code ends the pending state and begins the session.
+  // most 5 minutes ago); without it 403, as the password change without its grant. A right code ends the pending state and begins the session.
   app.post('/login/codice', { schema: { body: twoFactorCodeSchema }, onSend: noStore }, async (request, reply) => {
     const token = request.cookies[TWO_FACTOR_COOKIE];
     const grant = token && /^[A-Za-z0-9_-]{43}$/.test(token) ? await findSession(app.deps.database.db, token, 'two_factor') : null;
@@ -67,7 +67,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!grant || grant.expiresAt <= now || !grant.user.attiva) {
       if (grant) await deleteSessionByHash(app.deps.database.db, grant.tokenHash);
       clearTwoFactorCookie(request, reply);
-      throw new AppError(401, TWO_FACTOR_EXPIRED_MESSAGE, 'TWO_FACTOR_EXPIRED');
+      throw new AppError(403, TWO_FACTOR_EXPIRED_MESSAGE, 'TWO_FACTOR_EXPIRED');
     }
     // The counters are the account's (as the password's per email), whoever asks.
     pendingUser.set(request, grant.user.id);
