@@ -46,7 +46,8 @@ export interface SessionUser {
   createdAt: string;
   /**
    * In the session's own answers (login, current user): an admin who must enrol a second
-   * factor first (ADMIN_2FA_REQUIRED, decision 030); the app then opens only the profile.
+   * factor first (ADMIN_2FA_REQUIRED, decision 030), and only then (true): the app then opens
+   * only the profile.
    */
-  dueFattoriDaAttivare?: boolean;
+  dueFattoriDaAttivare?: true;
 }

@@ -7,7 +7,11 @@ export function needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFa
   return config.admin2faRequired && user.ruolo === 'admin' && !user.dueFattori;
 }
 
-/** The logged-in user as the session's own answers give it: the public user, and whether they must enrol first. */
+/**
+ * The logged-in user as the session's own answers give it: the public user (behaviour.md §5,
+ * exactly those fields), plus `dueFattoriDaAttivare: true` only for an admin who must enrol first.
+ */
 export function sessionUserBody(user: SessionUser, config: { admin2faRequired: boolean }): ApiSessionUser {
-  return { ...toPublicUser(user), dueFattoriDaAttivare: needsTwoFactorEnrolment(user, config) };
+  const body = toPublicUser(user);
+  return needsTwoFactorEnrolment(user, config) ? { ...body, dueFattoriDaAttivare: true } : body;
 }
