@@ -16,9 +16,11 @@ const SERVER_QUERIES = 'lib/server-queries.ts';
  * maps addresses to these files (src/server/http/pages.ts); for a logged-in user it renders
  * /dashboard and /admin itself into these same files (src/server/http/server-render.ts).
  */
-const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading'; preload: string[] }[] = [
+const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | 'privacy'; preload: string[] }[] = [
   { file: 'index.html', path: '/', screen: 'loading', preload: [] },
   { file: 'login.html', path: '/login', screen: 'login', preload: [] },
+  // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (http/privacy-page.ts).
+  { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'] },
   { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
   { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
 ];
@@ -88,14 +90,14 @@ function prerenderPlugin(): Plugin {
         plugins: [react()],
       });
       try {
-        const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => string };
+        const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => Promise<string> };
         for (const page of PRERENDERED) {
           const preloads = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))].map(
             (file) => `<link rel="modulepreload" crossorigin href="/${file}">`,
           );
           const html = inlineStylesheet(template, bundle)
             .replace('</head>', `${[SESSION_PRELOAD, ...preloads].join('')}</head>`)
-            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${render(page.path)}</div>`);
+            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${await render(page.path)}</div>`);
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });
         }

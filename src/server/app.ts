@@ -15,6 +15,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './http/pages.js';
+import { PRIVACY_PAGE, privacyPageHtml } from './http/privacy-page.js';
 import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './http/server-render.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
@@ -34,6 +35,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { ensureRulesRow } from './modules/rules/store.js';
 
 export interface AppDeps {
@@ -159,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
+  await app.register(twoFactorRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(waitlistRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
@@ -184,6 +187,7 @@ function registerWebApp(
   const hasWeb = Boolean(webRoot && existsSync(path.join(webRoot, 'index.html')));
   const builtPages = new Set(hasWeb ? readdirSync(webRoot!).filter((file) => file.endsWith('.html')) : []);
   const sendRendered = hasWeb ? serverRenderedPages(app, webRoot!, pageRenderer) : null;
+  const privacyHtml = hasWeb ? privacyPageHtml(webRoot!, app.deps.config.privacy) : null;
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: webRoot!,
@@ -212,6 +216,9 @@ function registerWebApp(
         // The answer depends on the session: the user's own page, or the pre-rendered one.
         reply.header('Vary', 'Cookie');
         if (await sendRendered!(request, reply, file)) return reply;
+      }
+      if (file === PRIVACY_PAGE && privacyHtml) {
+        return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml);
       }
       // Each page's HTML holds its first screen pre-rendered (http/pages.ts).
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);

@@ -70,6 +70,18 @@ const envSchema = z.object({
   VAPID_SUBJECT: optional(
     z.string().regex(/^(?:mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'deve essere mailto:indirizzo oppure un URL https://'),
   ),
+  // Issue 23 (decision 030): admins must have a second factor before any admin route works.
+  ADMIN_2FA_REQUIRED: optional(booleanFromEnv),
+  // The key that encrypts the TOTP secrets (and keys the recovery codes' hashes): 32 bytes as
+  // 64 hex characters or base64. Absent: one made once in DATA_DIR (decision 030).
+  TOTP_ENCRYPTION_KEY: optional(
+    z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'deve essere una chiave di 32 byte: 64 caratteri esadecimali o base64'),
+  ),
+  // The privacy notice at /privacy (issue 23): who the controller is and how to reach them.
+  PRIVACY_TITOLARE: z.preprocess(emptyToUndefined, z.string().max(200, 'al massimo 200 caratteri').default('Collegio ELIS')),
+  PRIVACY_CONTATTO: z.preprocess(emptyToUndefined, z.string().max(200, 'al massimo 200 caratteri').optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -77,6 +89,10 @@ const envSchema = z.object({
 });
 
 export type Config = ReturnType<typeof loadConfig>;
+
+function decodeKey(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value.replace(/=$/, ''), 'base64url');
+}
 
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
@@ -149,6 +165,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
     /** Who runs the push sender, for the push services: VAPID_SUBJECT, else mailto: the MAIL_FROM address. */
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM.trim()}`,
+    /** Decision 030: with it, an admin without a second factor is sent to enrol (403 on every admin route). */
+    admin2faRequired: e.ADMIN_2FA_REQUIRED ?? false,
+    /** The configured key of the TOTP secrets, 32 bytes; absent = the key file in DATA_DIR (two-factor/secret-box.ts). */
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY ? decodeKey(e.TOTP_ENCRYPTION_KEY) : undefined,
+    /** The privacy notice's controller and contact (/privacy); the contact defaults to MAIL_FROM's address. */
+    privacy: {
+      titolare: e.PRIVACY_TITOLARE.trim(),
+      contatto: (e.PRIVACY_CONTATTO ?? /<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM).trim(),
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -11,6 +11,8 @@ export interface PublicConfig {
    * /admin → Regole, first from NO_SHOW_MINUTES); null: until the booking's end.
    */
   noShowMinutes: number | null;
+  /** The privacy notice's controller and contact (PRIVACY_TITOLARE, PRIVACY_CONTATTO; issue 23). */
+  privacy: { titolare: string; contatto: string };
 }
 
 export interface HealthStatus {
@@ -42,4 +44,10 @@ export interface SessionUser {
   attiva: boolean;
   /** ISO 8601 instant. */
   createdAt: string;
+  /**
+   * In the session's own answers (login, current user): an admin who must enrol a second
+   * factor first (ADMIN_2FA_REQUIRED, decision 030), and only then (true): the app then opens
+   * only the profile.
+   */
+  dueFattoriDaAttivare?: true;
 }

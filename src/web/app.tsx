@@ -1,10 +1,25 @@
 import { LazyToaster } from './components/ui/lazy-toaster';
 import { AppRoutes } from './routes';
 
+/**
+ * Every page's footer (issue 23): the privacy notice, as a plain link: /privacy is its own
+ * pre-rendered page, served with the controller's details filled in (http/privacy-page.ts).
+ */
+function SiteFooter() {
+  return (
+    <footer className="px-4 pb-6 text-center text-sm text-muted-foreground">
+      <a href="/privacy" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-foreground">
+        Informativa sulla privacy
+      </a>
+    </footer>
+  );
+}
+
 export function App() {
   return (
     <>
       <AppRoutes />
+      <SiteFooter />
       <LazyToaster />
     </>
   );

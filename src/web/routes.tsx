@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { Suspense, useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
@@ -13,12 +13,14 @@ import {
   DashboardScreen,
   LOADING,
   PaymentScreen,
+  PrivacyScreen,
   ProfileScreen,
   RecoveryScreen,
   RegistrationScreen,
   ReportsScreen,
   SimulatedCheckoutScreen,
   StatsScreen,
+  TwoFactorLoginScreen,
 } from './screens';
 
 /**
@@ -27,8 +29,14 @@ import {
  * HTML served for a path is this screen pre-rendered (scripts/prerender.mjs), so the
  * browser paints it before any script runs and React hydrates it.
  */
-export function firstScreen(path: string): 'login' | 'loading' {
+export function firstScreen(path: string): 'login' | 'loading' | 'privacy' {
+  if (isPrivacyPath(path)) return 'privacy';
   return path === '/login' || path === '/login/' ? 'login' : 'loading';
+}
+
+/** The privacy notice (issue 23): public, shown at once whoever is (or is not) logged in. */
+export function isPrivacyPath(path: string): boolean {
+  return path === '/privacy' || path === '/privacy/';
 }
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
@@ -43,6 +51,14 @@ export function AppRoutes() {
 
   // At /login the form shows at once, in the same place in the tree as once the session is
   // known (the <Switch> below): it is not mounted again, and nothing typed meanwhile is lost.
+  // The privacy notice needs no session: the same element whether it is known or not.
+  if (isPrivacyPath(location)) {
+    return (
+      <Suspense fallback={<FullScreenSpinner label={LOADING} />}>
+        <PrivacyScreen />
+      </Suspense>
+    );
+  }
   if (isPending && firstScreen(location) !== 'login') return <FullScreenSpinner label={LOADING} />;
 
   const decision = decideRoute(location, user ?? null);
@@ -56,6 +72,7 @@ export function AppRoutes() {
       <Route path="/registrazione" component={RegistrationScreen} />
       <Route path="/recupera-password" component={RecoveryScreen} />
       <Route path="/cambio-password" component={ChangePasswordScreen} />
+      <Route path="/verifica-accesso" component={TwoFactorLoginScreen} />
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />

@@ -23,6 +23,7 @@ export const loadAdmin = () => import('./features/admin/admin-page').then((m) =>
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
 export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);
+export const loadPrivacy = () => import('./features/privacy/privacy-page').then((m) => m.PrivacyPage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
 const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
 const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
@@ -62,6 +63,7 @@ export const LOADING = 'Caricamento BiciElis...';
 export const RegistrationScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RegistrationPage), LOADING);
 export const RecoveryScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RecoveryPage), LOADING);
 export const ChangePasswordScreen = lazyScreen(() => loadAccountScreens().then((m) => m.ChangePasswordPage), LOADING);
+export const TwoFactorLoginScreen = lazyScreen(() => loadAccountScreens().then((m) => m.TwoFactorLoginPage), LOADING);
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
@@ -72,7 +74,10 @@ export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
 export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Caricamento del pagamento...');
 
-const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password'];
+/** The privacy notice (issue 23): public, its text a chunk of its own; no query library. */
+export const PrivacyScreen = lazy(() => loadPrivacy().then((PrivacyPage) => ({ default: PrivacyPage })));
+
+const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password', '/verifica-accesso'];
 
 /**
  * Called at start-up with the address being opened: a page that needs its own chunk starts
@@ -83,6 +88,7 @@ export function preloadScreenFor(path: string): Promise<unknown> {
   if (path.startsWith('/dashboard')) return loadDashboard();
   if (path.startsWith('/payment/')) return loadPayment();
   if (path.startsWith('/profilo')) return loadProfile();
+  if (path.startsWith('/privacy')) return loadPrivacy();
   if (path.startsWith('/doc')) return loadReports();
   if (path.startsWith('/admin/statistiche')) return loadStats();
   if (path.startsWith('/admin')) return loadAdmin();

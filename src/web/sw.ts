@@ -53,7 +53,12 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // Navigations
 
 /** The built page for an address, as src/server/http/pages.ts chooses it. */
-const PAGES: Record<string, string> = { '/login': 'login.html', '/dashboard': 'dashboard.html', '/admin': 'admin.html' };
+const PAGES: Record<string, string> = {
+  '/login': 'login.html',
+  '/dashboard': 'dashboard.html',
+  '/admin': 'admin.html',
+  '/privacy': 'privacy.html',
+};
 /** Pages that may carry the user's data once the server renders them: their copies in PAGES_CACHE. */
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
 /**
@@ -61,6 +66,11 @@ const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
  * page then asks the server behind it (offline/device-copy.ts). `/admin` stays network-first.
  */
 const PAINTED_FROM_DEVICE = new Set(['/dashboard']);
+/**
+ * Also network first: the privacy notice, whose controller the server fills in (issue 23). It
+ * names no user, so no copy of it is kept: offline it is the precached page.
+ */
+const SERVER_FILLED_PAGES = new Set(['/privacy']);
 /** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
 const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
@@ -142,7 +152,7 @@ registerRoute(
   async ({ url, event }) => {
     const pathname = normalise(url.pathname);
     const fetchEvent = event as FetchEvent;
-    if (PERSONAL_PAGES.has(pathname)) return personalPage(fetchEvent, url);
+    if (PERSONAL_PAGES.has(pathname) || SERVER_FILLED_PAGES.has(pathname)) return personalPage(fetchEvent, url);
     return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
   },
 );

@@ -100,6 +100,19 @@ const MATRIX: Record<string, Row> = {
     expect: PUBLIC,
   },
   'POST /api/logout': { request: () => ({ url: '/api/logout' }), expect: PUBLIC },
+  // The login's code step (decision 030): only with the pending state's cookie, which none of these has.
+  'POST /api/login/codice': { request: () => ({ url: '/api/login/codice', payload: { codice: '123456' } }), expect: { anonymous: 403, user: 403, other: 403, admin: 403 } },
+  // The second factor's enrolment: admins only. Not started yet: confirming is 400; not active: turning off is 409.
+  'GET /api/due-fattori': { request: () => ({ url: '/api/due-fattori' }), expect: ADMIN_ONLY },
+  'POST /api/due-fattori/attivazione': { request: () => ({ url: '/api/due-fattori/attivazione' }), expect: ADMIN_ONLY },
+  'POST /api/due-fattori/conferma': {
+    request: () => ({ url: '/api/due-fattori/conferma', payload: { codice: '123456' } }),
+    expect: { ...ADMIN_ONLY, admin: 400 },
+  },
+  'POST /api/due-fattori/disattivazione': {
+    request: () => ({ url: '/api/due-fattori/disattivazione', payload: { codice: '123456' } }),
+    expect: { ...ADMIN_ONLY, admin: 409 },
+  },
   'GET /api/user': { request: () => ({ url: '/api/user' }), expect: LOGGED_IN },
   'GET /api/current-user': { request: () => ({ url: '/api/current-user' }), expect: LOGGED_IN },
   'GET /api/validate-sigla/:code': { request: (f) => ({ url: `/api/validate-sigla/${f.sigla}` }), expect: PUBLIC },

@@ -150,6 +150,10 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/register': { nome: 'Anna', cognome: 'Rossi', email: 'anna.rossi@example.it', password: 'Password-Lunga-1', siglaResidente: null },
   'POST /api/login': { email: 'anna.rossi@example.it', password: 'Password-Lunga-1' },
   'POST /api/reset-password': { email: 'anna.rossi@example.it' },
+  // The second factor (decision 030): an app's code or a recovery code.
+  'POST /api/login/codice': { codice: '123456' },
+  'POST /api/due-fattori/conferma': { codice: '123456' },
+  'POST /api/due-fattori/disattivazione': { codice: 'ABCD-EFGH-JKMN' },
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },
   'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' },
   'POST /api/prenotazioni': { dataPrenotazione: '2026-11-22', orarioInizio: '13:00', orarioFine: '14:00', destinazione: 'Centro', biciId: 2 },

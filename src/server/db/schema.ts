@@ -70,12 +70,21 @@ export const users = pgTable(
      * no longer count. The suspension itself is derived from the no-shows at read time.
      */
     sospensioneRevocataAt: tstz('sospensione_revocata_at'),
+    /**
+     * The second factor (issue 23, decision 030): the TOTP secret encrypted with the key of
+     * the configuration (never in clear), when it was confirmed (null: being enrolled, or
+     * none), and the last time step a code was accepted for (a code is never used twice).
+     */
+    totpSegreto: text('totp_segreto'),
+    totpAttivoAt: tstz('totp_attivo_at'),
+    totpUltimoPasso: bigint('totp_ultimo_passo', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('users_email_normalised', sql`${t.email} = lower(btrim(${t.email})) and position('@' in ${t.email}) > 1`),
     check('users_ruolo_valid', sql`${t.ruolo} in ('admin', 'user')`),
+    check('users_totp_attivo_ha_segreto', sql`${t.totpAttivoAt} is null or ${t.totpSegreto} is not null`),
   ],
 );
 
@@ -353,7 +362,8 @@ export const reports = pgTable(
   (t) => [check('reports_file_size', sql`${t.fileSize} >= 0`)],
 );
 
-export const SESSION_KINDS = ['session', 'password_change'] as const;
+/** `two_factor`: the pending state after a right password of an admin with a second factor (decision 030). */
+export const SESSION_KINDS = ['session', 'password_change', 'two_factor'] as const;
 
 /**
  * Server-side sessions. The cookie carries a random token; only its SHA-256 is here.
@@ -372,7 +382,7 @@ export const sessions = pgTable(
     expiresAt: tstz('expires_at').notNull(),
   },
   (t) => [
-    check('sessions_kind_valid', sql`${t.kind} in ('session', 'password_change')`),
+    check('sessions_kind_valid', sql`${t.kind} in ('session', 'password_change', 'two_factor')`),
     index('sessions_user_idx').on(t.userId),
     index('sessions_expires_idx').on(t.expiresAt),
   ],
@@ -709,4 +719,22 @@ export const azioniOffline = pgTable(
     index('azioni_offline_created_idx').on(t.createdAt),
     index('azioni_offline_prenotazione_idx').on(t.prenotazioneId),
   ],
+);
+
+/**
+ * The single-use recovery codes of a second factor (decision 030): ten per enrolment, each
+ * kept as an HMAC-SHA-256 under the configuration's key, used at most once (`usato_at`).
+ */
+export const codiciRecupero = pgTable(
+  'codici_recupero',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    usatoAt: tstz('usato_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('codici_recupero_user_hash').on(t.userId, t.hash)],
 );

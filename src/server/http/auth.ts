@@ -8,6 +8,8 @@ import {
   touchSession,
   type SessionUser,
 } from '../modules/auth/sessions.js';
+import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
+import { needsTwoFactorEnrolment } from '../modules/two-factor/policy.js';
 import { forbidden, unauthorized } from './errors.js';
 
 export type { SessionUser } from '../modules/auth/sessions.js';
@@ -19,6 +21,10 @@ export const SESSION_COOKIE = 'bicielis_session';
 export const PASSWORD_CHANGE_COOKIE = 'bicielis_pwchange';
 /** The grant cookie is only ever sent to the route that consumes it. */
 export const PASSWORD_CHANGE_COOKIE_PATH = '/api/change-password';
+/** The pending state after a right password of a user with a second factor (decision 030), 5 minutes. */
+export const TWO_FACTOR_COOKIE = 'bicielis_2fa';
+/** Sent only to the code step: it is no session anywhere else. */
+export const TWO_FACTOR_COOKIE_PATH = '/api/login/codice';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -96,11 +102,25 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply):
   if (!user) throw unauthorized();
 }
 
-/** preHandler: 401 when anonymous, 403 when logged in without the admin role. */
+/**
+ * preHandler: 401 when anonymous, 403 when logged in without the admin role, and 403
+ * `TWO_FACTOR_ENROLMENT_REQUIRED` for an admin without a second factor when
+ * ADMIN_2FA_REQUIRED is on (decision 030): the one guard of every admin route.
+ */
 export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const user = await loadUser(request, reply);
   if (!user) throw unauthorized();
   if (user.ruolo !== 'admin') throw forbidden();
+  if (needsTwoFactorEnrolment(user, request.server.deps.config)) {
+    throw forbidden(ENROLMENT_REQUIRED_MESSAGE, 'TWO_FACTOR_ENROLMENT_REQUIRED');
+  }
+}
+
+/** preHandler: a logged-in admin, second factor or not (the enrolment itself). */
+export async function requireAdminRole(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const user = await loadUser(request, reply);
+  if (!user) throw unauthorized();
+  if (user.ruolo !== 'admin') throw forbidden(ADMINS_ONLY_MESSAGE, 'TWO_FACTOR_ADMINS_ONLY');
 }
 
 /** The user of a route guarded by `requireUser`/`requireAdmin` (401 if the guard was forgotten). */
@@ -132,6 +152,14 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 
 export function setPasswordChangeCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
   reply.setCookie(PASSWORD_CHANGE_COOKIE, token, cookieOptions(request, PASSWORD_CHANGE_COOKIE_PATH, expiresAt));
+}
+
+export function setTwoFactorCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
+  reply.setCookie(TWO_FACTOR_COOKIE, token, cookieOptions(request, TWO_FACTOR_COOKIE_PATH, expiresAt));
+}
+
+export function clearTwoFactorCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(TWO_FACTOR_COOKIE, cookieOptions(request, TWO_FACTOR_COOKIE_PATH));
 }
 
 export function clearPasswordChangeCookie(request: FastifyRequest, reply: FastifyReply) {

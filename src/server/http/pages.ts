@@ -7,6 +7,7 @@ const PAGES: Record<string, string> = {
   '/login': 'login.html',
   '/dashboard': 'dashboard.html',
   '/admin': 'admin.html',
+  '/privacy': 'privacy.html',
 };
 
 export const DEFAULT_PAGE = 'index.html';

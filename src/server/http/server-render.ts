@@ -16,7 +16,7 @@ import { adminDamages, adminOverdue } from '../modules/admin/rides.js';
 import { listBikes, listUserBookings } from '../modules/bookings/service.js';
 import { publicRules } from '../modules/rules/admin.js';
 import { publicConfig } from '../modules/system/public-config.js';
-import { toPublicUser } from '../modules/users/public-user.js';
+import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/policy.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';
 import { loadUser, type SessionUser } from './auth.js';
 
@@ -53,10 +53,13 @@ export async function loadPageRenderer(file: string, log: Pick<FastifyBaseLogger
 }
 
 /** The pages the server renders for a user: the file of each, and who may have it rendered. */
-const SERVER_PAGES: Record<string, { file: string; screen: ServerPageData['screen']; allowed: (user: SessionUser) => boolean }> = {
+const SERVER_PAGES: Record<
+  string,
+  { file: string; screen: ServerPageData['screen']; allowed: (user: SessionUser, config: { admin2faRequired: boolean }) => boolean }
+> = {
   'dashboard.html': { file: 'dashboard.html', screen: 'dashboard', allowed: () => true },
   // Anyone else at /admin gets the pre-rendered page, and the browser's guard sends them on.
-  'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user) => user.ruolo === 'admin' },
+  'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user, config) => user.ruolo === 'admin' && !needsTwoFactorEnrolment(user, config) },
 };
 
 /** Whether the answer for this built page depends on the session cookie. */
@@ -157,14 +160,14 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
     if (!renderer || !page || request.method !== 'GET') return false;
     try {
       const user = await loadUser(request, reply);
-      if (!user || !page.allowed(user)) return false;
+      if (!user || !page.allowed(user, app.deps.config)) return false;
       const template = templateOf(page.file);
       if (!template) return false;
       const queryAt = request.url.indexOf('?');
       const input: ServerPageInput = {
         pathname: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
         search: queryAt < 0 ? '' : request.url.slice(queryAt),
-        user: toPublicUser(user),
+        user: sessionUserBody(user, app.deps.config),
         now: app.deps.clock.now().getTime(),
         data: await pageData(app, user, page.screen),
       };

@@ -86,3 +86,17 @@ describe('the account screens', () => {
     },
   );
 });
+
+describe('an admin who must enrol a second factor first (ADMIN_2FA_REQUIRED, decision 030)', () => {
+  const mustEnrol = { ruolo: 'admin' as const, dueFattoriDaAttivare: true as const };
+  it('is sent from any admin page to the profile, and lands there after login', () => {
+    expect(decideRoute('/admin', mustEnrol)).toEqual({ kind: 'redirect', to: '/profilo' });
+    expect(decideRoute('/admin/statistiche', mustEnrol)).toEqual({ kind: 'redirect', to: '/profilo' });
+    expect(decideRoute('/profilo', mustEnrol)).toEqual({ kind: 'render' });
+    expect(homePathFor(mustEnrol)).toBe('/profilo');
+  });
+  it('an admin without the flag keeps the admin pages', () => {
+    expect(decideRoute('/admin', { ruolo: 'admin' })).toEqual({ kind: 'render' });
+    expect(homePathFor({ ruolo: 'admin' })).toBe('/admin');
+  });
+});

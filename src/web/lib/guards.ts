@@ -20,7 +20,10 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
  */
 const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo'] as const;
 
-type GuardUser = Pick<SessionUser, 'ruolo'>;
+type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'>;
+
+/** Where an admin who must enrol a second factor first is sent (ADMIN_2FA_REQUIRED, decision 030). */
+export const TWO_FACTOR_ENROLMENT_PATH = '/profilo';
 
 export function decideRoute(path: string, user: GuardUser | null): GuardDecision {
   // Addresses that other screens link to but that have no screen of their own.
@@ -31,7 +34,8 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
 
   if (path.startsWith('/admin')) {
     if (!user) return LOGIN;
-    return user.ruolo === 'admin' ? RENDER : redirect('/dashboard');
+    if (user.ruolo !== 'admin') return redirect('/dashboard');
+    return user.dueFattoriDaAttivare ? redirect(TWO_FACTOR_ENROLMENT_PATH) : RENDER;
   }
 
   if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
@@ -41,6 +45,7 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
 
 /** Where a user lands after logging in. */
 export function homePathFor(user: GuardUser): string {
+  if (user.dueFattoriDaAttivare) return TWO_FACTOR_ENROLMENT_PATH;
   return user.ruolo === 'admin' ? '/admin' : '/dashboard';
 }
 

@@ -13,6 +13,11 @@ export const AUTH_RATE_LIMITS = {
    * out everybody else; guessing many accounts from one address is still stopped.
    */
   loginFailuresPerIp: { max: 50, timeWindow: 15 * 60_000 },
+  /**
+   * Wrong codes of the second factor (login step, enrolment, turning it off) for one account
+   * (decision 030): as the password per email. The client's count is the password's own limit.
+   */
+  codeFailuresPerUser: { max: 10, timeWindow: 15 * 60_000 },
   /** Registration attempts from one client. */
   registerPerIp: { max: 10, timeWindow: 60 * 60_000 },
   /** Password-recovery requests from one client. */

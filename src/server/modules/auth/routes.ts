@@ -18,9 +18,11 @@ import {
   PASSWORD_CHANGE_COOKIE,
   requireUser,
   setPasswordChangeCookie,
+  setTwoFactorCookie,
 } from '../../http/auth.js';
+import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
-import { toPublicUser } from '../users/public-user.js';
+import { sessionUserBody } from '../two-factor/policy.js';
 import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from './limits.js';
 import { changePassword, checkSigla, login, registerUser, requestPasswordReset, type AuthDeps } from './service.js';
 
@@ -60,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { user, session } = await registerUser(deps(), request.body);
       await beginSession(request, reply, session);
-      return reply.status(201).send(toPublicUser(user));
+      return reply.status(201).send(sessionUserBody(user, app.deps.config));
     },
   );
 
@@ -86,9 +88,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         };
         return reply.status(403).send(body);
       }
+      case 'two_factor': {
+        // No session yet: a pending state, in a cookie sent only to the code step (decision 030).
+        setTwoFactorCookie(request, reply, outcome.grant.token, outcome.grant.expiresAt);
+        const body: TwoFactorRequiredBody = {
+          message: TWO_FACTOR_REQUIRED_MESSAGE,
+          code: 'TWO_FACTOR_REQUIRED',
+          requiresTwoFactor: true,
+        };
+        return reply.status(403).send(body);
+      }
       case 'ok':
         await beginSession(request, reply, outcome.session);
-        return reply.send(toPublicUser(outcome.user));
+        return reply.send(sessionUserBody(outcome.user, app.deps.config));
     }
   });
 
@@ -99,7 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const sessionUser = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Cache-Control', 'no-store');
-    return toPublicUser(authenticatedUser(request));
+    return sessionUserBody(authenticatedUser(request), app.deps.config);
   };
   app.get('/user', { preHandler: requireUser }, sessionUser);
   app.get('/current-user', { preHandler: requireUser }, sessionUser);

@@ -103,7 +103,9 @@ export type LoginOutcome =
   | { kind: 'ok'; user: SessionUser; session: NewSession }
   | { kind: 'invalid' }
   | { kind: 'disabled' }
-  | { kind: 'password_change'; userId: number; grant: NewSession };
+  | { kind: 'password_change'; userId: number; grant: NewSession }
+  /** Right password, and a second factor is active: only the code step is allowed (decision 030). */
+  | { kind: 'two_factor'; grant: NewSession };
 
 /**
  * Checks email and password (or a temporary password still valid). Wrong email and wrong
@@ -142,6 +144,15 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
       return createSession(tx, user.id, 'password_change', now);
     });
     return { kind: 'password_change', userId: user.id, grant };
+  }
+
+  if (user.dueFattori) {
+    const grant = await runTransaction(deps.db, async (tx) => {
+      // One pending state at a time: an earlier one stops working.
+      await endAllSessionsOfUser(tx, user.id, 'two_factor');
+      return createSession(tx, user.id, 'two_factor', now);
+    });
+    return { kind: 'two_factor', grant };
   }
 
   const session = await createSession(deps.db, user.id, 'session', now);

@@ -9,6 +9,8 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 /** Lifetime of the grant that allows one password change after a login that required it. */
 export const PASSWORD_CHANGE_GRANT_TTL_MS = 15 * 60 * 1000;
+/** Lifetime of the pending state between a right password and the code of the second factor (decision 030). */
+export const TWO_FACTOR_GRANT_TTL_MS = 5 * 60 * 1000;
 
 export type SessionKind = (typeof sessions.$inferSelect)['kind'];
 
@@ -33,7 +35,7 @@ export async function createSession(
   now: Date,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSessionToken();
-  const ttl = kind === 'session' ? SESSION_TTL_MS : PASSWORD_CHANGE_GRANT_TTL_MS;
+  const ttl = kind === 'session' ? SESSION_TTL_MS : kind === 'two_factor' ? TWO_FACTOR_GRANT_TTL_MS : PASSWORD_CHANGE_GRANT_TTL_MS;
   const expiresAt = new Date(now.getTime() + ttl);
   await db.insert(sessions).values({
     tokenHash: hashSessionToken(token),
@@ -57,6 +59,8 @@ export const sessionUserColumns = {
   siglaResidente: users.siglaResidente,
   attiva: users.attiva,
   createdAt: users.createdAt,
+  /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
+  dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
 } as const;
 
 export interface SessionUser {
@@ -69,6 +73,7 @@ export interface SessionUser {
   siglaResidente: string | null;
   attiva: boolean;
   createdAt: Date;
+  dueFattori: boolean;
 }
 
 export interface FoundSession {

@@ -8,7 +8,7 @@ import { currentRules } from '../rules/store.js';
  * GET /api/config: the only server settings the page may see. Also what the server renders
  * /dashboard with (http/server-render.ts).
  */
-export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone'>, db: Db): Promise<PublicConfig> {
+export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>, db: Db): Promise<PublicConfig> {
   // The horizon and the no-show minutes are the service's rules (issue 20), as of now.
   const rules = await currentRules(db);
   return {
@@ -20,5 +20,6 @@ export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'time
     timeZone: config.timeZone,
     bookingHorizonDays: rules.orizzonteGiorni,
     noShowMinutes: rules.mancatoRitiroMinuti,
+    privacy: config.privacy,
   };
 }

@@ -26,6 +26,9 @@ import { SubmitButton } from './submit-button';
  */
 const loadLoginValidation = () => import('./login-validation');
 
+/** The login's code step (its own screen, in the account screens' chunk). */
+export const TWO_FACTOR_PATH = '/verifica-accesso';
+
 /** The other account screens' chunk starts downloading when a link to them is about to be followed. */
 const prefetchAccountScreens = prefetchOnIntent(loadAccountScreens);
 
@@ -33,6 +36,11 @@ type LoginField = 'email' | 'password';
 type LoginErrors = Partial<Record<LoginField, string>>;
 
 type PasswordChangeBody = ApiErrorBody & { requiresPasswordChange: true; userId: number };
+
+/** 403 `requiresTwoFactor`: the password was right, the code step follows (decision 030). */
+function twoFactorRequired(error: unknown): boolean {
+  return error instanceof ApiError && (error.body as { requiresTwoFactor?: unknown } | null)?.requiresTwoFactor === true;
+}
 
 function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
   if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return null;
@@ -78,6 +86,10 @@ export function LoginPage() {
   }
 
   function refused(error: unknown) {
+    if (twoFactorRequired(error)) {
+      navigate(TWO_FACTOR_PATH);
+      return;
+    }
     const change = passwordChangeRequired(error);
     if (change) {
       rememberPasswordChangeUser(change.userId);

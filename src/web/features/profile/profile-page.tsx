@@ -10,7 +10,7 @@ import {
   SaveIcon,
   Trash2Icon,
 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ProfileDto } from '../../../shared/schemas/profile';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { SubpageHeader } from '../../components/subpage-header';
@@ -404,6 +404,23 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
   );
 }
 
+/** The admins' second factor (issue 23): its own chunk, fetched only for an admin. */
+const TwoFactorSection = lazy(() => import('./two-factor-section').then((m) => ({ default: m.TwoFactorSection })));
+
+function AdminSecuritySection() {
+  return (
+    <Section
+      id="profilo-due-fattori"
+      title="Verifica in due passaggi"
+      description="Per gli amministratori: all'accesso, oltre alla password, il codice di un'app di autenticazione."
+    >
+      <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-4" />}>
+        <TwoFactorSection />
+      </Suspense>
+    </Section>
+  );
+}
+
 /** /profilo (decision 022). The route guard guarantees a logged-in user. */
 export function ProfilePage() {
   const { data: user } = useCurrentUser();
@@ -429,6 +446,7 @@ export function ProfilePage() {
   } else {
     body = (
       <>
+        {user.ruolo === 'admin' ? <AdminSecuritySection /> : null}
         <NamesSection profile={profile.data} />
         <PasswordSection />
         <RemindersSection profile={profile.data} />

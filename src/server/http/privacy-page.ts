@@ -1,0 +1,23 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PRIVACY_DATA_ID, PRIVACY_PLACEHOLDERS, type PrivacyInfo } from '../../shared/privacy.js';
+
+export const PRIVACY_PAGE = 'privacy.html';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * /privacy (issue 23): the built page (its notice pre-rendered with placeholders) with the
+ * configured controller and contact in their place, and the same in a JSON data block the
+ * page hydrates from (src/web/features/privacy). Made once, at start; null without the build.
+ */
+export function privacyPageHtml(webRoot: string, info: PrivacyInfo): string | null {
+  const file = path.join(webRoot, PRIVACY_PAGE);
+  if (!existsSync(file)) return null;
+  const data = JSON.stringify(info).replace(/</g, '\\u003c');
+  return readFileSync(file, 'utf8')
+    .replaceAll(PRIVACY_PLACEHOLDERS.titolare, escapeHtml(info.titolare))
+    .replaceAll(PRIVACY_PLACEHOLDERS.contatto, escapeHtml(info.contatto))
+    .replace('</head>', `<script type="application/json" id="${PRIVACY_DATA_ID}">${data}</script></head>`);
+}

@@ -1,0 +1,76 @@
+import { z } from '../zod-it.js';
+
+/**
+ * The admins' second factor (issue 23, decision 030): the code of the login step, of the
+ * enrolment's confirmation and of turning it off. Shared by the routes and the forms.
+ */
+export const CODE_REQUIRED_MESSAGE = 'Inserisci il codice di verifica';
+export const CODE_FORMAT_MESSAGE = 'Il codice è di 6 cifre (o un codice di recupero, ad esempio ABCD-EFGH-JKMN)';
+export const WRONG_CODE_MESSAGE = 'Codice di verifica non valido';
+export const TWO_FACTOR_REQUIRED_MESSAGE = 'Inserisci il codice di verifica della tua app di autenticazione';
+export const TWO_FACTOR_EXPIRED_MESSAGE = 'Sessione di verifica scaduta, accedi di nuovo';
+export const ENROLMENT_REQUIRED_MESSAGE =
+  'Per usare le funzioni di amministrazione attiva prima la verifica in due passaggi dal tuo profilo';
+export const ADMINS_ONLY_MESSAGE = 'La verifica in due passaggi è disponibile per gli amministratori';
+export const ALREADY_ACTIVE_MESSAGE = 'La verifica in due passaggi è già attiva';
+export const NOT_ACTIVE_MESSAGE = 'La verifica in due passaggi non è attiva';
+export const NO_ENROLMENT_MESSAGE = 'Avvia prima l’attivazione della verifica in due passaggi';
+
+/** 6 digits (spaces ignored), or a recovery code (12 letters and digits, dashes and spaces ignored). */
+export const TOTP_CODE_PATTERN = /^\d{6}$/;
+export const RECOVERY_CODE_PATTERN = /^[A-Za-z0-9]{12}$/;
+
+const codeField = z
+  .string({ error: CODE_REQUIRED_MESSAGE })
+  .trim()
+  .min(1, CODE_REQUIRED_MESSAGE)
+  .max(32, CODE_FORMAT_MESSAGE)
+  .transform((v) => v.replace(/[\s-]/g, ''))
+  .refine((v) => TOTP_CODE_PATTERN.test(v) || RECOVERY_CODE_PATTERN.test(v), CODE_FORMAT_MESSAGE);
+
+/** POST /api/login/codice and POST /api/due-fattori/disattivazione: an app's code or a recovery code. */
+export const twoFactorCodeSchema = z.object({ codice: codeField });
+export type TwoFactorCodeInput = z.input<typeof twoFactorCodeSchema>;
+
+/** POST /api/due-fattori/conferma: the first code of the app just set up (not a recovery code). */
+export const totpCodeSchema = z.object({
+  codice: z
+    .string({ error: CODE_REQUIRED_MESSAGE })
+    .trim()
+    .min(1, CODE_REQUIRED_MESSAGE)
+    .max(16, 'Il codice è di 6 cifre')
+    .transform((v) => v.replace(/\s/g, ''))
+    .refine((v) => TOTP_CODE_PATTERN.test(v), 'Il codice è di 6 cifre'),
+});
+
+/** GET /api/due-fattori. */
+export interface TwoFactorStatusDto {
+  /** Confirmed: the login asks for a code. */
+  attiva: boolean;
+  /** Recovery codes not used yet. */
+  codiciRecuperoRimasti: number;
+  /** ADMIN_2FA_REQUIRED: without it, no admin page or route works. */
+  obbligatoria: boolean;
+}
+
+/** POST /api/due-fattori/attivazione: what the app is set up with (shown once, not confirmed yet). */
+export interface TwoFactorEnrolmentDto {
+  /** The secret in base32, to type into the app by hand. */
+  segreto: string;
+  /** otpauth:// address (what the QR code holds). */
+  otpauthUrl: string;
+  /** The QR code, an SVG data URL. */
+  qrCode: string;
+}
+
+/** POST /api/due-fattori/conferma: the recovery codes, shown this once. */
+export interface TwoFactorConfirmedDto {
+  codiciRecupero: string[];
+}
+
+/** 403 of POST /api/login when the password was right and a code is needed. */
+export interface TwoFactorRequiredBody {
+  message: string;
+  code: 'TWO_FACTOR_REQUIRED';
+  requiresTwoFactor: true;
+}

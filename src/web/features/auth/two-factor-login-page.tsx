@@ -1,0 +1,103 @@
+import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { SessionUser } from '../../../shared/api-types';
+import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
+import { twoFactorCodeSchema } from '../../../shared/schemas/two-factor';
+import { Input } from '../../components/ui/input';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { homePathFor } from '../../lib/guards';
+import { refreshSession, setSessionUser } from '../../lib/session';
+import { preloadScreenFor } from '../../screens';
+import { serverMessage } from './api-errors';
+import { AuthShell, authLinkClass } from './auth-shell';
+import { FormField } from './form-field';
+import { SubmitButton } from './submit-button';
+
+/**
+ * The login's second step (issue 23, decision 030): after a right password, an admin with a
+ * second factor types the code of their authenticator app, or one of their recovery codes.
+ * The server holds the pending state in its own cookie; without it (expired, or another
+ * browser) the answer sends the person back to the login.
+ */
+export function TwoFactorLoginPage() {
+  const [, navigate] = useLocation();
+  const [error, setError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = event.currentTarget;
+    const parsed = twoFactorCodeSchema.safeParse({ codice: new FormData(form).get('codice') });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      (form.elements.namedItem('codice') as HTMLInputElement | null)?.focus();
+      return;
+    }
+    setError(undefined);
+    setPending(true);
+    try {
+      const user = await apiRequest<SessionUser>('POST', '/api/login/codice', parsed.data);
+      toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
+      preloadScreenFor(homePathFor(user));
+      setTimeout(() => {
+        navigate(homePathFor(user));
+        setSessionUser(user);
+        void refreshSession();
+      }, LOGIN_REDIRECT_DELAY_MS);
+    } catch (err) {
+      setPending(false);
+      const message = serverMessage(err) ?? 'Errore di connessione. Riprova più tardi.';
+      if (err instanceof ApiError && err.status === 403) {
+        toast({ variant: 'destructive', title: 'Accesso', description: message });
+        navigate('/login');
+        return;
+      }
+      setError(message);
+      const input = form.elements.namedItem('codice');
+      if (input instanceof HTMLInputElement) {
+        input.focus();
+        input.select();
+      }
+    }
+  }
+
+  return (
+    <AuthShell
+      title="Codice di verifica"
+      description="Apri la tua app di autenticazione e inserisci il codice di 6 cifre per BiciElis."
+      footer={
+        <Link href="/login" className={authLinkClass}>
+          <ArrowLeftIcon className="mr-1 size-4" aria-hidden="true" />
+          Torna al login
+        </Link>
+      }
+    >
+      <form className="grid gap-4" noValidate aria-busy={pending} onSubmit={(event) => void submit(event)}>
+        <FormField id="login-codice" label="Codice di verifica" error={error} required>
+          {(control) => (
+            <Input
+              {...control}
+              name="codice"
+              inputMode="text"
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={32}
+              placeholder="123456"
+            />
+          )}
+        </FormField>
+        <p className="text-sm text-muted-foreground">
+          Non hai il telefono? Inserisci uno dei codici di recupero che hai salvato quando hai attivato la verifica in due
+          passaggi: ognuno vale una volta sola.
+        </p>
+        <SubmitButton pending={pending} pendingLabel="Verifica in corso..." icon={<ShieldCheckIcon aria-hidden="true" />}>
+          Verifica
+        </SubmitButton>
+      </form>
+    </AuthShell>
+  );
+}
