@@ -374,6 +374,8 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
     expiresAt: tstz('expires_at').notNull(),
+    /** The browser and system the session was opened on, in a few words ("Chrome su Android"): never the whole User-Agent. */
+    dispositivo: text('dispositivo'),
   },
   (t) => [
     check('sessions_kind_valid', sql`${t.kind} in ('session', 'password_change')`),
