@@ -87,17 +87,19 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
        where entity = 'user' and entity_id = ${String(person.id)}`)
   ).rows;
   const terms = collectTerms(person, own);
-  const emailList = [...terms.emails];
-  const siglaList = [...terms.siglas].map((s) => `"${s}"`);
+  // Lists go as one JSON parameter (a JS array would be spread into a parenthesised list).
+  const textArray = (values: string[]) => sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+  const emailList = textArray([...terms.emails]);
+  const siglaList = textArray([...terms.siglas].map((s) => `"${s}"`));
   const text = sql`lower(coalesce(before::text, '') || ' ' || coalesce(after::text, ''))`;
   const candidates = (
     await tx.execute<AuditRow>(sql`
       select id, actor_id, actor_email, entity, entity_id, before, after from audit_log
        where (entity = 'user' and entity_id = ${String(person.id)})
           or actor_id = ${person.id}
-          or lower(coalesce(actor_email, '')) = any(${emailList}::text[])
-          or exists (select 1 from unnest(${emailList}::text[]) e where position(e in ${text}) > 0)
-          or exists (select 1 from unnest(${siglaList}::text[]) s where position(lower(s) in ${text}) > 0)
+          or lower(coalesce(actor_email, '')) = any(${emailList})
+          or exists (select 1 from unnest(${emailList}) e where position(e in ${text}) > 0)
+          or exists (select 1 from unnest(${siglaList}) s where position(lower(s) in ${text}) > 0)
        order by id
        for update`)
   ).rows;
@@ -119,7 +121,7 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
     changed += 1;
   }
   // Who saved the rules last is shown by the rules screen: an email too.
-  await tx.execute(sql`update regole set updated_by = ${ANONYMOUS_MARKER} where lower(updated_by) = any(${emailList}::text[])`);
+  await tx.execute(sql`update regole set updated_by = ${ANONYMOUS_MARKER} where lower(updated_by) = any(${emailList})`);
   return changed;
 }
 

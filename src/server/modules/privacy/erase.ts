@@ -188,7 +188,8 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
 async function rewriteStoredReports(deps: PrivacyDeps, days: string[]): Promise<void> {
   if (days.length === 0) return;
   const { rows } = await deps.db.execute<{ report_date: string }>(
-    sql`select report_date::text from reports where report_date = any(${days}::date[])`,
+    sql`select report_date::text from reports
+          where report_date in (select jsonb_array_elements_text(${JSON.stringify(days)}::jsonb)::date)`,
   );
   for (const { report_date } of rows) {
     try {
