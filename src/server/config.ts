@@ -59,6 +59,7 @@ const envSchema = z.object({
   WAITLIST_OFFER_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(15)),
   PAYMENT_HOLD_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1440).default(30)),
   NO_SHOW_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(240).default(30)),
+  RETENTION_MONTHS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(120).default(24)),
   TRUST_PROXY: optional(booleanFromEnv),
   // Web push (decision 022): the VAPID key pair as `npx web-push generate-vapid-keys` prints it.
   VAPID_PUBLIC_KEY: optional(
@@ -159,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
     noShowMinutes: e.NO_SHOW_MINUTES,
+    /** Months after which bookings, damage reports and notices are anonymised: a first-start default, then /admin → Regole (decision 029). */
+    retentionMonths: e.RETENTION_MONTHS,
     trustProxy: e.TRUST_PROXY ?? false,
     /** Configured VAPID key pair; absent = one made once and kept in `impostazioni` (integrations/push.ts). */
     vapid:

@@ -23,3 +23,11 @@ export const TOAST_LIMIT = 1;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Who a booking or a damage report without its person shows (issue 23, decision 029): its
+ * owner deleted the account, or it passed the retention period.
+ */
+export const ANONYMOUS_USER_LABEL = 'Utente anonimo';
+/** RETENTION_MONTHS when unset: the first start's retention period (decision 029). */
+export const RETENTION_MONTHS_DEFAULT = 24;

@@ -246,6 +246,14 @@ const MATRIX: Record<string, Row> = {
     expect: { anonymous: 401, user: 200, other: 400, admin: 400 },
   },
   'POST /api/profilo/calendario': { request: () => ({ url: '/api/profilo/calendario' }), expect: LOGGED_IN },
+  // The person's own data (issue 23, decision 029): each user's own export and deletion. The
+  // deletion asks the password again: only the owner's is right (the others' 400).
+  'GET /api/profilo/dati': { request: () => ({ url: '/api/profilo/dati' }), expect: LOGGED_IN },
+  'GET /api/profilo/eliminazione': { request: () => ({ url: '/api/profilo/eliminazione' }), expect: LOGGED_IN },
+  'DELETE /api/profilo': {
+    request: (f) => ({ url: '/api/profilo', payload: { password: f.ownerPassword } }),
+    expect: { anonymous: 401, user: 200, other: 400, admin: 400 },
+  },
   'DELETE /api/profilo/calendario': { request: () => ({ url: '/api/profilo/calendario' }), expect: { anonymous: 401, user: 204, other: 204, admin: 204 } },
   'POST /api/push/iscrizioni': {
     request: () => ({ url: '/api/push/iscrizioni', payload: { endpoint: 'https://push.example.net/matrice/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } } }),

@@ -174,6 +174,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/admin/biciclette': { numero: 'F-1', modello: 'City Bike' },
   'PATCH /api/profilo': { nome: 'Anna', cognome: 'Rossi', promemoria: false },
   'POST /api/profilo/password': { passwordAttuale: 'Password-Lunga-1', nuovaPassword: 'Nuova-Password-1' },
+  'DELETE /api/profilo': { password: 'Password-Lunga-1' },
   'POST /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } },
   'DELETE /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1' },
 };

@@ -126,9 +126,11 @@ export const prenotazioni = pgTable(
   'prenotazioni',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * Null once the booking is anonymous (issue 23, decision 029): its owner deleted their
+     * account, or it passed the retention period. Only a concluded booking can be anonymous.
+     */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     biciId: integer('bici_id')
       .notNull()
       .references(() => biciclette.id, { onDelete: 'restrict' }),
@@ -174,6 +176,8 @@ export const prenotazioni = pgTable(
       sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'))`,
     ),
     check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata', 'offerta')`),
+    // An anonymous booking (decision 029) is over: nobody can ride, pay or be offered it.
+    check('prenotazioni_anonima_conclusa', sql`${t.userId} is not null or ${t.stato} in ('completata', 'cancellata')`),
     check(
       'prenotazioni_offerta_shape',
       sql`(${t.stato} = 'offerta') = (${t.offertaScadeAt} is not null) and (${t.stato} <> 'offerta' or ${t.attesaId} is not null)`,
@@ -380,6 +384,8 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
     expiresAt: tstz('expires_at').notNull(),
+    /** The browser and system the session was opened on, in a few words ("Chrome su Android"): never the whole User-Agent. */
+    dispositivo: text('dispositivo'),
   },
   (t) => [
     check('sessions_kind_valid', sql`${t.kind} in ('session', 'password_change', 'two_factor')`),
@@ -545,6 +551,8 @@ export const pushSubscriptions = pgTable(
     endpoint: text('endpoint').notNull().unique(),
     p256dh: text('p256dh').notNull(),
     auth: text('auth').notNull(),
+    /** The browser's `expirationTime`, when it gave one: past it the subscription is dead (decision 029). */
+    scadeAt: tstz('scade_at'),
     createdAt: createdAt(),
   },
   (t) => [index('push_subscriptions_user_idx').on(t.userId)],
@@ -583,11 +591,17 @@ export const regole = pgTable(
     sospensioneGiorni: integer('sospensione_giorni'),
     /** How long a waitlist's offer holds its bike (issue 21). */
     offertaMinuti: integer('offerta_minuti').notNull().default(15),
+    /**
+     * Months after which bookings, damage reports and notices are anonymised (issue 23,
+     * decision 029). Null only until the first start after migration 0014 writes RETENTION_MONTHS.
+     */
+    conservazioneMesi: integer('conservazione_mesi'),
     updatedAt: updatedAt(),
     updatedBy: text('updated_by'),
   },
   (t) => [
     check('regole_one_row', sql`${t.id} = 1`),
+    check('regole_conservazione_mesi_range', sql`${t.conservazioneMesi} is null or ${t.conservazioneMesi} between 1 and 120`),
     check('regole_orari_week', sql`jsonb_typeof(${t.orari}) = 'array' and jsonb_array_length(${t.orari}) = 7`),
     check(
       'regole_sospensione_all_or_none',

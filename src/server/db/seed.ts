@@ -144,6 +144,6 @@ export async function ensureAdmin(
     .insert(users)
     .values({ email, passwordHash: await hashPassword(admin.password), nome: 'Amministratore', cognome: 'BiciElis', ruolo: 'admin' })
     .onConflictDoNothing();
-  log.info({ email }, 'admin account created from ADMIN_EMAIL');
+  log.info('admin account created from ADMIN_EMAIL');
   return true;
 }

@@ -4,12 +4,14 @@ import {
   deleteSessionByToken,
   findSessionByHash,
   hashSessionToken,
+  recordSessionDevice,
   SESSION_TOUCH_INTERVAL_MS,
   touchSession,
   type SessionUser,
 } from '../modules/auth/sessions.js';
 import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
 import { needsTwoFactorEnrolment } from '../modules/two-factor/policy.js';
+import { describeDevice } from '../modules/auth/device.js';
 import { forbidden, unauthorized } from './errors.js';
 
 export type { SessionUser } from '../modules/auth/sessions.js';
@@ -176,6 +178,9 @@ export async function beginSession(
   session: { token: string; expiresAt: Date },
 ): Promise<void> {
   await endCurrentSession(request, reply, { clearCookie: false });
+  // The device in a few words, for the person's data export (decision 029).
+  const device = describeDevice(request.headers['user-agent']);
+  if (device) await recordSessionDevice(request.server.deps.database.db, session.token, device);
   setSessionCookie(request, reply, session.token, session.expiresAt);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { forgetInOutbox } from './outbox-forget.js';
 
 /** One email. `text` is always sent; `html` is the optional rich alternative. */
 export interface MailMessage {
@@ -30,6 +31,11 @@ export interface Mailer {
   idle(): Promise<void>;
   /** Waits for background deliveries, then releases the transport. */
   close(): Promise<void>;
+  /**
+   * The file outbox only: deletes the stored emails that name any of `terms` (an account's
+   * deletion, decision 029); returns how many. Absent for SMTP: what left is not ours.
+   */
+  forget?(terms: readonly string[]): Promise<number>;
 }
 
 /** The few logger methods the mailer needs (pino and Fastify's logger both fit). */
@@ -71,7 +77,7 @@ function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
   );
   return withBackground(options.logger, async (message) => {
     const info = await transport.sendMail(message);
-    options.logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'email sent');
+    options.logger.info({ subject: message.subject, messageId: info.messageId }, 'email sent');
     return { messageId: info.messageId, delivery: { kind: 'smtp' } };
   }, () => transport.close());
 }
@@ -81,18 +87,26 @@ function outboxMailer(options: MailerOptions): Mailer {
     { streamTransport: true, buffer: true, newline: 'unix' },
     { from: options.from },
   );
-  return withBackground(options.logger, async (message) => {
+  const mailer = withBackground(options.logger, async (message) => {
     const info = await transport.sendMail(message);
     await fs.mkdir(options.outboxDir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(options.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
     await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
     options.logger.info(
-      { to: message.to, subject: message.subject, file },
+      { subject: message.subject, file },
       'SMTP_URL not set: email written to the outbox',
     );
     return { messageId: info.messageId, delivery: { kind: 'outbox', file } };
   }, () => transport.close());
+  return {
+    ...mailer,
+    async forget(terms) {
+      // Emails still being written first, so none of them escapes the search.
+      await mailer.idle();
+      return forgetInOutbox(options.outboxDir, terms);
+    },
+  };
 }
 
 function withBackground(
@@ -109,7 +123,7 @@ function withBackground(
     sendInBackground(message) {
       const task = send(message)
         .catch((err: unknown) => {
-          logger.error({ err, to: message.to, subject: message.subject }, 'email not sent');
+          logger.error({ err, subject: message.subject }, 'email not sent');
         })
         .finally(() => pending.delete(task));
       pending.add(task);

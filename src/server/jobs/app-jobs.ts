@@ -12,6 +12,7 @@ import type { PushSender } from '../modules/notifications/notify.js';
 import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
 import { foldStatsDelta } from '../modules/stats/fold.js';
+import { applyRetention } from '../modules/privacy/retention.js';
 import { announceOffers, runOfferPass } from '../modules/waitlist/offers.js';
 import { currentRules, lifecycleMinutes } from '../modules/rules/store.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
@@ -57,6 +58,17 @@ export const reportJob =
   () =>
     runNightlyReports({ db: deps.database.db, clock: deps.clock, mailer: deps.mailer, config: deps.config, log: deps.log }, { graceMs });
 
+/** At 03:40 TZ_APP (decision 029): personal data past the rules' retention period made anonymous. */
+export const RETENTION_CRON = '40 3 * * *';
+
+/** The nightly retention at the clock's now, with the period the admins set (decision 029). */
+export const retentionJob = (deps: JobDeps) => async () => {
+  const db = deps.database.db;
+  const result = await applyRetention(db, deps.clock.now(), (await currentRules(db)).conservazioneMesi);
+  deps.log.info({ ...result }, 'retention applied');
+  return result;
+};
+
 /**
  * The app's scheduled jobs. Every app process starts them; each occurrence runs in one
  * process only (scheduler.ts, `runOccurrence`).
@@ -79,6 +91,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
     },
     { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },
     // The statistics' deltas into the rollup (decision 023); reads add what is not folded yet.
+    { name: 'privacy-retention', pattern: RETENTION_CRON, lock: JOB_LOCKS.retention, run: retentionJob(deps) },
     { name: 'stats-fold', pattern: '30 * * * * *', lock: JOB_LOCKS.stats, run: () => foldStatsDelta(deps.database.db) },
   ];
 }

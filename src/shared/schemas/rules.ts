@@ -50,6 +50,16 @@ export const rulesUpdateSchema = z.object({
     .int("Durata dell'offerta non valida (da 1 a 1440 minuti)")
     .min(1, "Durata dell'offerta non valida (da 1 a 1440 minuti)")
     .max(1440, "Durata dell'offerta non valida (da 1 a 1440 minuti)"),
+  /**
+   * Months after which bookings, damage reports and notices lose their person (issue 23,
+   * decision 029). Always on; absent from a PUT = unchanged.
+   */
+  conservazioneMesi: z
+    .number({ error: 'Conservazione dei dati non valida (da 1 a 120 mesi)' })
+    .int('Conservazione dei dati non valida (da 1 a 120 mesi)')
+    .min(1, 'Conservazione dei dati non valida (da 1 a 120 mesi)')
+    .max(120, 'Conservazione dei dati non valida (da 1 a 120 mesi)')
+    .optional(),
   /** After `soglia` no-shows in `finestraGiorni` days, no booking for `giorni` days; null: off. */
   sospensione: z
     .object({
@@ -63,6 +73,7 @@ export type RulesUpdate = z.infer<typeof rulesUpdateSchema>;
 
 /** GET /api/admin/regole */
 export interface RulesDto extends RulesUpdate {
+  conservazioneMesi: number;
   updatedAt: string;
   /** Email of the admin who saved them last; null for the first start's defaults. */
   updatedBy: string | null;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { ANONYMOUS_USER_LABEL } from '../../../shared/constants.js';
 import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
 import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
@@ -121,9 +122,9 @@ export async function adminBookings(
     deps.db
       .select({
         id: prenotazioni.id,
-        nome: users.nome,
-        cognome: users.cognome,
-        email: users.email,
+        nome: sql<string>`coalesce(${users.nome}, ${ANONYMOUS_USER_LABEL})`,
+        cognome: sql<string>`coalesce(${users.cognome}, '')`,
+        email: sql<string>`coalesce(${users.email}, '')`,
         biciNumero: biciclette.numero,
         biciModello: biciclette.modello,
         destinazione: prenotazioni.destinazione,
@@ -139,7 +140,8 @@ export async function adminBookings(
         motivoCancellazione: prenotazioni.motivoCancellazione,
       })
       .from(prenotazioni)
-      .innerJoin(users, eq(users.id, prenotazioni.userId))
+      // An anonymous booking (decision 029) is listed without a person.
+      .leftJoin(users, eq(users.id, prenotazioni.userId))
       .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
       .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
       .where(where)

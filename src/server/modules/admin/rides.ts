@@ -154,7 +154,8 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
     await lockBikeOfBooking(tx, id);
     const [row] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
     if (!row) throw notFound('Prenotazione non trovata');
-    if (row.stato !== 'attiva' || !row.ritirataAt) {
+    // An active booking always has its owner (`prenotazioni_anonima_conclusa`, decision 029).
+    if (row.stato !== 'attiva' || !row.ritirataAt || row.userId === null) {
       throw conflict('Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata', 'NOT_IN_RIDE');
     }
     await endRide(tx, { id, biciId: row.biciId, userId: row.userId }, now);

@@ -27,7 +27,7 @@ export const MSG_DELETE_SELF = 'Non puoi eliminare il tuo account';
  * committed first is seen: its row no longer matches and drops out of the set, so the
  * "last active admin" check below is race-free.
  */
-async function lockUserAndAdmins(tx: Tx, id: number) {
+export async function lockUserAndAdmins(tx: Tx, id: number) {
   const rows = await tx
     .select(sessionUserColumns)
     .from(users)

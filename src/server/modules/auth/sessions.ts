@@ -109,6 +109,11 @@ export async function findSessionByHash(db: Db, tokenHash: string, kind: Session
   return row ?? null;
 }
 
+/** Names the device of a session just created (its browser and system in a few words). */
+export async function recordSessionDevice(db: DbOrTx, token: string, device: string): Promise<void> {
+  await db.update(sessions).set({ dispositivo: device }).where(eq(sessions.tokenHash, hashSessionToken(token)));
+}
+
 /** Slides a session's expiry forward from `now`. */
 export async function touchSession(db: DbOrTx, tokenHash: string, now: Date): Promise<Date> {
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);

@@ -123,14 +123,21 @@ export async function revokeCalendarToken(deps: ProfileDeps, userId: number): Pr
  * Records a browser's push subscription for the user. Keyed by endpoint: a browser that
  * subscribes again (new keys), or that another account now uses, replaces its row.
  */
-export async function subscribePush(deps: ProfileDeps, userId: number, input: Pick<PushSubscriptionInput, 'endpoint' | 'keys'>) {
+export async function subscribePush(
+  deps: ProfileDeps,
+  userId: number,
+  input: Pick<PushSubscriptionInput, 'endpoint' | 'keys' | 'expirationTime'>,
+) {
   const now = deps.clock.now();
+  // The browser's own expiry, when it gave a valid one: the nightly retention removes it after (decision 029).
+  const expiry = typeof input.expirationTime === 'number' ? new Date(input.expirationTime) : null;
+  const scadeAt = expiry && Number.isFinite(expiry.getTime()) ? expiry : null;
   await deps.db
     .insert(pushSubscriptions)
-    .values({ userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, createdAt: now })
+    .values({ userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, scadeAt, createdAt: now })
     .onConflictDoUpdate({
       target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, createdAt: now },
+      set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, scadeAt, createdAt: now },
     });
 }
 

@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { it } from 'date-fns/locale';
 import { sql } from 'drizzle-orm';
-import { APP_NAME } from '../../../shared/constants.js';
+import { ANONYMOUS_USER_LABEL, APP_NAME } from '../../../shared/constants.js';
 import { formatEuroCents } from '../../../shared/money.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
@@ -91,11 +91,13 @@ export function hourlyUsage(rows: { orarioInizio: string; orarioFine: string; st
 export async function loadDayReport(db: Db, date: string, now: Date, timeZone: string): Promise<DayReportData> {
   const bookings = await db.execute<BookingRow>(sql`
     select p.user_id, p.orario_inizio, p.orario_fine, p.destinazione, p.stato,
-           u.nome, u.cognome, u.is_residente, b.numero, b.modello,
+           coalesce(u.nome, ${ANONYMOUS_USER_LABEL}) as nome, coalesce(u.cognome, '') as cognome,
+           coalesce(u.is_residente, p.residente) as is_residente, b.numero, b.modello,
            pay.status as pay_status, pay.amount,
            p.fine, p.ritirata_at, p.riconsegnata_at, p.motivo_cancellazione
       from prenotazioni p
-      join users u on u.id = p.user_id
+      -- An anonymous booking (decision 029) still counts: it has no name.
+      left join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join pagamenti pay on pay.prenotazione_id = p.id
      where p.data_prenotazione = ${date} and p.stato <> 'offerta'
@@ -193,7 +195,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
       bici: `n. ${d.numero}`,
       categoria: DAMAGE_CATEGORY_LABELS[d.categoria as DamageCategory] ?? d.categoria,
       descrizione: d.descrizione,
-      utente: d.nome === null ? 'Account eliminato' : `${d.nome} ${d.cognome ?? ''}`.trim(),
+      utente: d.nome === null ? ANONYMOUS_USER_LABEL : `${d.nome} ${d.cognome ?? ''}`.trim(),
     })),
     hourly: hourlyUsage(rows.map((r) => ({ orarioInizio: r.orario_inizio, orarioFine: r.orario_fine, stato: r.stato }))),
     rows: tableRows,

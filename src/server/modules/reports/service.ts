@@ -108,7 +108,7 @@ export async function emailReport(deps: ReportDeps, id: number): Promise<boolean
     .update(reports)
     .set({ emailSent: true, emailSentAt: deps.clock.now(), emailAttempts: sql`${reports.emailAttempts} + 1`, lastEmailError: null })
     .where(eq(reports.id, id));
-  deps.log.info({ reportDate: row.reportDate, to }, 'report emailed');
+  deps.log.info({ reportDate: row.reportDate }, 'report emailed');
   return true;
 }
 

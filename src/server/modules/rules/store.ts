@@ -23,18 +23,21 @@ export interface ClosureRule {
 
 /** The rules as every check reads them: the row of `regole` and the closures still to come. */
 export interface Rules extends RulesUpdate {
+  conservazioneMesi: number;
   chiusure: ClosureRule[];
   updatedAt: Date;
   updatedBy: string | null;
 }
 
-/** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES and WAITLIST_OFFER_MINUTES when unset (config.ts). */
-const CONFIG_DEFAULTS = { bookingHorizonDays: 30, paymentHoldMinutes: 30, noShowMinutes: 30, waitlistOfferMinutes: 15 };
+/** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES, WAITLIST_OFFER_MINUTES and RETENTION_MONTHS when unset (config.ts). */
+const CONFIG_DEFAULTS = { bookingHorizonDays: 30, paymentHoldMinutes: 30, noShowMinutes: 30, waitlistOfferMinutes: 15, retentionMonths: 24 };
+
+type RulesConfig = Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes' | 'waitlistOfferMinutes' | 'retentionMonths'>;
 
 const OPEN_ALL_DAY: NonNullable<DayHours> = { apertura: '00:00', chiusura: END_OF_DAY };
 
 /** The rules before an admin sets any: today's behaviour (the environment's horizon, hold and no-show). */
-export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes' | 'waitlistOfferMinutes'>): RulesUpdate {
+export function defaultRules(config: RulesConfig): RulesUpdate & { conservazioneMesi: number } {
   return {
     orari: Array.from({ length: 7 }, (): DayHours => OPEN_ALL_DAY),
     durataMassimaMinuti: null,
@@ -44,6 +47,7 @@ export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymen
     attesaPagamentoMinuti: config.paymentHoldMinutes,
     mancatoRitiroMinuti: config.noShowMinutes,
     offertaMinuti: config.waitlistOfferMinutes,
+    conservazioneMesi: config.retentionMonths,
     sospensione: null,
   };
 }
@@ -52,12 +56,14 @@ export function defaultRules(config: Pick<Config, 'bookingHorizonDays' | 'paymen
  * Writes the first-start row from the environment's defaults, once: an existing row (an admin's
  * rules) is never overwritten. Environment variables are only first-start defaults (issue 20).
  */
-export async function ensureRulesRow(db: Db, config: Pick<Config, 'bookingHorizonDays' | 'paymentHoldMinutes' | 'noShowMinutes' | 'waitlistOfferMinutes'>): Promise<void> {
+export async function ensureRulesRow(db: Db, config: RulesConfig): Promise<void> {
   const d = defaultRules(config);
   await db.execute(sql`
-    insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti, offerta_minuti)
-    values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti}, ${d.offertaMinuti})
+    insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti, offerta_minuti, conservazione_mesi)
+    values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti}, ${d.offertaMinuti}, ${d.conservazioneMesi})
     on conflict (id) do nothing`);
+  // A row made before migration 0014 gets the retention period once, from RETENTION_MONTHS.
+  await db.execute(sql`update regole set conservazione_mesi = ${d.conservazioneMesi} where id = 1 and conservazione_mesi is null`);
 }
 
 type RulesRow = {
@@ -69,6 +75,7 @@ type RulesRow = {
   attesa_pagamento_minuti: number | null;
   mancato_ritiro_minuti: number | null;
   offerta_minuti: number;
+  conservazione_mesi: number | null;
   sospensione_soglia: number | null;
   sospensione_finestra_giorni: number | null;
   sospensione_giorni: number | null;
@@ -104,6 +111,7 @@ export async function loadRules(db: Executor): Promise<Rules> {
     attesaPagamentoMinuti: r.attesa_pagamento_minuti,
     mancatoRitiroMinuti: r.mancato_ritiro_minuti,
     offertaMinuti: r.offerta_minuti,
+    conservazioneMesi: r.conservazione_mesi ?? CONFIG_DEFAULTS.retentionMonths,
     sospensione:
       r.sospensione_soglia !== null && r.sospensione_finestra_giorni !== null && r.sospensione_giorni !== null
         ? { soglia: r.sospensione_soglia, finestraGiorni: r.sospensione_finestra_giorni, giorni: r.sospensione_giorni }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ANONYMOUS_USER_LABEL } from '../../../shared/constants.js';
 import type { StatsPeriod } from '../../../shared/schemas/stats.js';
 import { periodRange, type StatsDeps } from './service.js';
 
@@ -50,10 +51,12 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
     amount: number | null;
   }>(sql`
     select p.id, p.data_prenotazione::text as data, p.orario_inizio as inizio, p.orario_fine as fine,
-           u.nome, u.cognome, u.email, p.residente, b.numero, b.modello, p.destinazione, p.stato,
+           coalesce(u.nome, ${ANONYMOUS_USER_LABEL}) as nome, coalesce(u.cognome, '') as cognome,
+           coalesce(u.email, '') as email, p.residente, b.numero, b.modello, p.destinazione, p.stato,
            pg.status, pg.amount
       from prenotazioni p
-      join users u on u.id = p.user_id
+      -- An anonymous booking (decision 029) stays in the period's rows, without a person.
+      left join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join pagamenti pg on pg.prenotazione_id = p.id
      where p.data_prenotazione between ${from}::date and ${to}::date and p.stato <> 'offerta'
@@ -68,7 +71,7 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
       r.data,
       r.inizio,
       r.fine,
-      `${r.nome} ${r.cognome}`,
+      `${r.nome} ${r.cognome}`.trim(),
       r.email,
       r.residente ? 'Sì' : 'No',
       r.numero,

@@ -33,6 +33,7 @@ const RULES: RulesUpdate = {
   attesaPagamentoMinuti: 15,
   mancatoRitiroMinuti: 30,
   offertaMinuti: 15,
+  conservazioneMesi: 12,
   sospensione: null,
 };
 
@@ -76,6 +77,7 @@ describe('the rules form', () => {
     form.limiti.orizzonteGiorni.valore = '1.5';
     form.sospensione = { attiva: true, soglia: '', finestraGiorni: '400', giorni: '7' };
     form.offertaMinuti = '0';
+    form.conservazioneMesi = '121';
     const result = formToRules(form);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -84,6 +86,7 @@ describe('the rules form', () => {
       durataMassimaMinuti: 'Durata massima non valida (da 1 a 1440 minuti)',
       orizzonteGiorni: 'Orizzonte non valido (da 1 a 365 giorni)',
       offertaMinuti: "Durata dell'offerta non valida (da 1 a 1440 minuti)",
+      conservazioneMesi: 'Conservazione dei dati non valida (da 1 a 120 mesi)',
       'sospensione.soglia': 'Indica un numero',
       'sospensione.finestraGiorni': 'Da 1 a 365 giorni',
     });

@@ -9,6 +9,7 @@ import {
   type MaintenanceRequest,
   type RulesUpdate,
 } from '../../../shared/schemas/rules';
+import { RETENTION_MONTHS_DEFAULT } from '../../../shared/constants';
 import { italianDate } from '../../../shared/rules-text';
 import { addDays, zonedClock, zonedToday } from '../../../shared/time';
 import type { z } from '../../../shared/zod-it';
@@ -57,6 +58,8 @@ export interface RulesForm {
   limiti: Record<LimitKey, LimitForm>;
   /** How long a waitlist's offer holds its bike (issue 21): always on. */
   offertaMinuti: string;
+  /** Months after which bookings, damage reports and notices are anonymised (issue 23): always on. */
+  conservazioneMesi: string;
   sospensione: SuspensionForm;
 }
 
@@ -99,6 +102,7 @@ export function rulesToForm(rules: RulesUpdate): RulesForm {
     orari: rules.orari.map((h) => (h ? { chiuso: false, ...h } : { chiuso: true, ...DEFAULT_DAY })),
     limiti,
     offertaMinuti: String(rules.offertaMinuti),
+    conservazioneMesi: String(rules.conservazioneMesi ?? RETENTION_MONTHS_DEFAULT),
     sospensione: {
       attiva: s !== null,
       soglia: String(s?.soglia ?? DEFAULT_SUSPENSION.soglia),
@@ -129,6 +133,7 @@ export const RULES_FIELD_ORDER: readonly string[] = [
   ...WEEKDAYS.flatMap((_, i) => [`orari.${i}.apertura`, `orari.${i}.chiusura`]),
   ...LIMITS.map((l) => l.key),
   'offertaMinuti',
+  'conservazioneMesi',
   'sospensione.soglia',
   'sospensione.finestraGiorni',
   'sospensione.giorni',
@@ -152,6 +157,7 @@ export function formToRules(form: RulesForm): RulesFormResult {
       number | null
     >),
     offertaMinuti: toNumber(form.offertaMinuti),
+    conservazioneMesi: toNumber(form.conservazioneMesi),
     sospensione: s.attiva ? { soglia: toNumber(s.soglia), finestraGiorni: toNumber(s.finestraGiorni), giorni: toNumber(s.giorni) } : null,
   };
   const parsed = rulesUpdateSchema.safeParse(candidate);

@@ -301,6 +301,30 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
       </RulesCard>
 
       <RulesCard
+        id="regole-conservazione"
+        title="Conservazione dei dati"
+        description="Ogni notte le prenotazioni, le segnalazioni di danni e gli avvisi più vecchi di così perdono il nome di chi li ha fatti: restano solo per le statistiche."
+      >
+        <div className="max-w-xs">
+          <CheckedField
+            id={rulesFieldId('conservazioneMesi')}
+            label="Conserva i dati personali per (mesi)"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={120}
+            step={1}
+            value={form.conservazioneMesi}
+            error={errors.conservazioneMesi}
+            onValue={(value) => {
+              setForm((f) => ({ ...f, conservazioneMesi: value }));
+              clear('conservazioneMesi');
+            }}
+          />
+        </div>
+      </RulesCard>
+
+      <RulesCard
         id="regole-sospensione"
         title="Sospensione per mancati ritiri"
         description="Chi prenota e non ritira la bicicletta toglie il posto agli altri."

@@ -31,6 +31,7 @@ import {
   type PasswordErrors,
   type PasswordValues,
 } from './profile-model';
+import { PrivacySection } from './privacy-section';
 import { browserPushSupport, currentSubscription, PushRefused, subscribeToPush, unsubscribeFromPush } from './push';
 import {
   useChangeOwnPassword,
@@ -41,7 +42,7 @@ import {
 } from './queries';
 
 function ProfileHeader() {
-  return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria e calendario." width="max-w-3xl" />;
+  return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria, calendario e i tuoi dati." width="max-w-3xl" />;
 }
 
 /** A card with a heading (h2) that labels it. */
@@ -452,6 +453,7 @@ export function ProfilePage() {
         <RemindersSection profile={profile.data} />
         <PushSection profile={profile.data} />
         <CalendarSection profile={profile.data} />
+        <PrivacySection />
       </>
     );
   }

@@ -45,9 +45,10 @@ export async function subscribeToPush(publicKey: string): Promise<PushSubscripti
   const subscription =
     (await reg.pushManager.getSubscription()) ??
     (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));
-  const { endpoint, keys } = subscription.toJSON();
+  const { endpoint, keys, expirationTime } = subscription.toJSON();
   try {
-    await apiRequest('POST', '/api/push/iscrizioni', { endpoint, keys });
+    // The browser's expiry, if it set one: the server drops the subscription after it (decision 029).
+    await apiRequest('POST', '/api/push/iscrizioni', { endpoint, keys, expirationTime: expirationTime ?? null });
   } catch (error) {
     // Not kept on the server: not kept here either, so the button stays truthful.
     await subscription.unsubscribe().catch(() => undefined);

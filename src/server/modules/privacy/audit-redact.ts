@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/transaction.js';
+
+/*
+ * The audit log (behaviour.md §8) keeps admin changes with their before/after, which may
+ * hold a person's email, name or resident code (an admin edited them, deleted one of their
+ * bookings, closed a day they had booked). When the person deletes their account, every
+ * entry about them keeps who acted, what and when, but the person's values become
+ * ANONYMOUS_MARKER (decision 029).
+ */
+
+export const ANONYMOUS_MARKER = '[dato rimosso]';
+
+/** Keys under which an entry about a user holds that user's identity. */
+const PERSONAL_KEYS = new Set(['nome', 'cognome', 'email', 'sigla', 'siglaResidente', 'utente', 'userName', 'userSurname', 'userEmail']);
+
+export interface Person {
+  id: number;
+  email: string;
+  nome: string;
+  cognome: string;
+  sigla: string | null;
+}
+
+interface AuditRow extends Record<string, unknown> {
+  id: number;
+  actor_id: number | null;
+  actor_email: string | null;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+const norm = (v: string) => v.trim().toLowerCase();
+
+/** The person's values: the current ones, and any older ones the entries about them recorded. */
+function collectTerms(person: Person, ownEntries: AuditRow[]): { emails: Set<string>; siglas: Set<string>; values: Set<string> } {
+  const emails = new Set([norm(person.email)]);
+  const siglas = new Set(person.sigla ? [person.sigla.trim().toUpperCase()] : []);
+  const values = new Set([norm(person.nome), norm(person.cognome), norm(`${person.nome} ${person.cognome}`)]);
+  for (const entry of ownEntries) {
+    for (const side of [entry.before, entry.after]) {
+      if (!side || typeof side !== 'object') continue;
+      const o = side as Record<string, unknown>;
+      if (typeof o.email === 'string') emails.add(norm(o.email));
+      for (const key of ['sigla', 'siglaResidente']) if (typeof o[key] === 'string') siglas.add((o[key] as string).trim().toUpperCase());
+      if (typeof o.nome === 'string') values.add(norm(o.nome));
+      if (typeof o.cognome === 'string') values.add(norm(o.cognome));
+      if (typeof o.nome === 'string' && typeof o.cognome === 'string') values.add(norm(`${o.nome} ${o.cognome}`));
+    }
+  }
+  for (const e of emails) values.add(e);
+  for (const s of siglas) values.add(norm(s));
+  for (const v of [...values]) if (v.length < 2) values.delete(v);
+  return { emails, siglas, values };
+}
+
+/** `value` with every personal string replaced; `about` = the entry is about the person. */
+function redact(value: unknown, terms: { emails: Set<string>; values: Set<string> }, about: boolean, key?: string): unknown {
+  if (typeof value === 'string') {
+    const v = norm(value);
+    if (about && key !== undefined && PERSONAL_KEYS.has(key) && value !== '') return ANONYMOUS_MARKER;
+    if (terms.values.has(v) || [...terms.emails].some((e) => v.includes(e))) return ANONYMOUS_MARKER;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, terms, about));
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    // A booking row in an entry (an admin view, a closure's list) is about the person when it names them.
+    const rowAbout =
+      about ||
+      [o.email, o.userEmail].some((e) => typeof e === 'string' && terms.emails.has(norm(e)));
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, redact(v, terms, rowAbout, k)]));
+  }
+  return value;
+}
+
+/**
+ * Anonymises, in the caller's transaction, the audit entries about `person` and the admin
+ * entries they made (as actor). Returns how many entries changed.
+ */
+export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<number> {
+  const own = (
+    await tx.execute<AuditRow>(sql`
+      select id, actor_id, actor_email, entity, entity_id, before, after from audit_log
+       where entity = 'user' and entity_id = ${String(person.id)}`)
+  ).rows;
+  const terms = collectTerms(person, own);
+  // Lists go as one JSON parameter (a JS array would be spread into a parenthesised list).
+  const textArray = (values: string[]) => sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+  const emailList = textArray([...terms.emails]);
+  const siglaList = textArray([...terms.siglas].map((s) => `"${s}"`));
+  const text = sql`lower(coalesce(before::text, '') || ' ' || coalesce(after::text, ''))`;
+  const candidates = (
+    await tx.execute<AuditRow>(sql`
+      select id, actor_id, actor_email, entity, entity_id, before, after from audit_log
+       where (entity = 'user' and entity_id = ${String(person.id)})
+          or actor_id = ${person.id}
+          or lower(coalesce(actor_email, '')) = any(${emailList})
+          or exists (select 1 from unnest(${emailList}) e where position(e in ${text}) > 0)
+          or exists (select 1 from unnest(${siglaList}) s where position(lower(s) in ${text}) > 0)
+       order by id
+       for update`)
+  ).rows;
+  let changed = 0;
+  for (const entry of candidates) {
+    const about = entry.entity === 'user' && entry.entity_id === String(person.id);
+    const before = redact(entry.before, terms, about);
+    const after = redact(entry.after, terms, about);
+    const actorIsPerson = entry.actor_id === person.id || (entry.actor_email !== null && terms.emails.has(norm(entry.actor_email)));
+    const actorEmail = actorIsPerson ? ANONYMOUS_MARKER : entry.actor_email;
+    if (JSON.stringify(before) === JSON.stringify(entry.before) && JSON.stringify(after) === JSON.stringify(entry.after) && actorEmail === entry.actor_email) {
+      continue;
+    }
+    await tx.execute(sql`
+      update audit_log set before = ${before === null ? null : JSON.stringify(before)}::jsonb,
+                           after = ${after === null ? null : JSON.stringify(after)}::jsonb,
+                           actor_email = ${actorEmail}
+       where id = ${entry.id}`);
+    changed += 1;
+  }
+  // Who saved the rules last is shown by the rules screen: an email too.
+  await tx.execute(sql`update regole set updated_by = ${ANONYMOUS_MARKER} where lower(updated_by) = any(${emailList})`);
+  return changed;
+}
+
+/** Every value of the person worth searching for elsewhere (the outbox, the scans). */
+export function personTerms(person: Person): string[] {
+  return [person.email, `${person.nome} ${person.cognome}`, ...(person.sigla ? [person.sigla] : [])];
+}

@@ -1,0 +1,202 @@
+import { sql } from 'drizzle-orm';
+import {
+  ACCOUNT_DELETED_MESSAGE,
+  DELETE_WRONG_PASSWORD_MESSAGE,
+  LAST_ADMIN_DELETE_MESSAGE,
+  RIDE_IN_PROGRESS_MESSAGE,
+  type AccountDeletedDto,
+  type DeletionPreviewDto,
+} from '../../../shared/schemas/privacy.js';
+import type { Db } from '../../db/client.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { badRequest, conflict, unauthorized } from '../../http/errors.js';
+import { verifyPassword } from '../auth/password.js';
+import { lockUserAndAdmins } from '../admin/users.js';
+import type { AdminDeps } from '../admin/deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { refundBookingPayment } from '../payments/settle.js';
+import { renderReport } from '../reports/service.js';
+import { offerFreedTime, WAITLIST_LOCK } from '../waitlist/offers.js';
+import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
+import { accountDeletedEmail } from './emails.js';
+
+/*
+ * `Elimina il mio account` (issue 23, decision 029). The person goes; what the college needs
+ * stays without them: bookings as anonymous rows (statistics, reports), payments detached
+ * from any person (accounts). The email and the resident code are free to register again.
+ */
+
+export type PrivacyDeps = AdminDeps;
+
+interface BookingRow extends Record<string, unknown> {
+  id: number;
+  stato: string;
+  inizio: string;
+  ritirata_at: string | null;
+  numero: string;
+  data: string;
+  orario_inizio: string;
+  orario_fine: string;
+  paid: boolean;
+}
+
+async function bookingsOf(db: Pick<Db, 'execute'>, userId: number, lock: boolean): Promise<BookingRow[]> {
+  const { rows } = await db.execute<BookingRow>(sql`
+    select p.id, p.stato, p.inizio, p.ritirata_at, b.numero, p.data_prenotazione::text as data, p.orario_inizio, p.orario_fine,
+           exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as paid
+      from prenotazioni p join biciclette b on b.id = p.bici_id
+     where p.user_id = ${userId}
+     order by p.id
+     ${lock ? sql`for update of p` : sql``}`);
+  return rows;
+}
+
+const startsAfter = (b: BookingRow, now: Date) => new Date(b.inizio).getTime() > now.getTime();
+
+/** GET /api/profilo/eliminazione — exactly what a deletion would do now. */
+export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, userId: number): Promise<DeletionPreviewDto> {
+  await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  const { rows } = await deps.db.execute<{
+    email: string; ruolo: string; attiva: boolean; admins: number; pagamenti: number; attese: number; sessioni: number; push: number; calendario: boolean;
+  }>(sql`
+    select u.email, u.ruolo, u.attiva,
+           (select count(*) from users a where a.ruolo = 'admin' and a.attiva)::int as admins,
+           (select count(*) from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id where p.user_id = u.id)::int as pagamenti,
+           (select count(*) from attese a where a.user_id = u.id and a.stato in ('in_attesa', 'offerta'))::int as attese,
+           (select count(*) from sessions s where s.user_id = u.id and s.expires_at > ${now.toISOString()}::timestamptz)::int as sessioni,
+           (select count(*) from push_subscriptions ps where ps.user_id = u.id)::int as push,
+           coalesce((select pu.calendario_token_hash is not null from preferenze_utente pu where pu.user_id = u.id), false) as calendario
+      from users u where u.id = ${userId}`);
+  const u = rows[0];
+  if (!u) throw unauthorized();
+  const bookings = (await bookingsOf(deps.db, userId, false)).filter((b) => b.stato !== 'offerta');
+  const ride = bookings.find((b) => b.stato === 'attiva' && b.ritirata_at !== null);
+  const active = bookings.filter((b) => b.stato === 'attiva' && b.ritirata_at === null);
+  return {
+    corsaInCorso: ride ? { id: ride.id, biciNumero: ride.numero } : null,
+    ultimoAmministratore: u.ruolo === 'admin' && u.attiva && u.admins <= 1,
+    annullate: active.map((b) => ({
+      id: b.id,
+      dataPrenotazione: b.data,
+      orarioInizio: b.orario_inizio,
+      orarioFine: b.orario_fine,
+      biciNumero: b.numero,
+      rimborso: b.paid && startsAfter(b, now),
+    })),
+    anonimizzate: bookings.length,
+    pagamenti: u.pagamenti,
+    attese: u.attese,
+    sessioni: u.sessioni,
+    notifichePush: u.push,
+    calendario: u.calendario,
+    email: u.email,
+  };
+}
+
+/** The person's data everywhere but the users row, in the transaction (after its locks). */
+async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<void> {
+  const at = now.toISOString();
+  // Waits end; offers (rows of prenotazioni, never a booking) go, as a declined offer does.
+  await tx.execute(sql`delete from prenotazioni where user_id = ${userId} and stato = 'offerta'`);
+  await tx.execute(sql`update attese set stato = 'uscita', ended_at = ${at}::timestamptz
+                        where user_id = ${userId} and stato in ('in_attesa', 'offerta')`);
+  await tx.execute(sql`update attese set user_id = null, destinazione = null where user_id = ${userId}`);
+  // Bookings stay for the statistics and the reports: no person, no free text.
+  await tx.execute(sql`update prenotazioni set user_id = null, destinazione = null, updated_at = ${at}::timestamptz
+                        where user_id = ${userId}`);
+  await tx.execute(sql`update segnalazioni_danni set user_id = null where user_id = ${userId}`);
+  await tx.execute(sql`delete from azioni_offline where user_id = ${userId}`);
+  await tx.execute(sql`delete from sessions where user_id = ${userId}`);
+}
+
+/**
+ * DELETE /api/profilo. The password is checked again (a wrong one: 400, nothing changes). A
+ * ride in progress (409) or the last active admin (409) stops it. Otherwise, in one
+ * transaction: active bookings cancelled as the owner's cancel would (refund if paid and not
+ * started; an unpaid payment fails), every booking and wait anonymised, payments detached
+ * by the bookings' anonymity (they never named the person), sessions, preferences, push
+ * subscriptions and the account deleted, the audit log's values of the person replaced.
+ * After the commit: caches, the waitlists, the outbox, the stored reports, the last email.
+ */
+export async function eraseAccount(deps: PrivacyDeps, userId: number, password: string): Promise<AccountDeletedDto> {
+  const [account] = (
+    await deps.db.execute<{ password_hash: string }>(sql`select password_hash from users where id = ${userId}`)
+  ).rows;
+  if (!account) throw unauthorized();
+  if (!(await verifyPassword(account.password_hash, password))) {
+    throw badRequest(DELETE_WRONG_PASSWORD_MESSAGE, 'WRONG_PASSWORD', { fields: { password: DELETE_WRONG_PASSWORD_MESSAGE } });
+  }
+  await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const outcome = await runTransaction(deps.db, async (tx) => {
+    // Decision 023's order: the waitlist's lock (its offers are deleted), users, bikes, bookings, payments, the rest.
+    await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
+    const { target, activeAdmins } = await lockUserAndAdmins(tx, userId);
+    if (target.ruolo === 'admin' && target.attiva && activeAdmins <= 1) throw conflict(LAST_ADMIN_DELETE_MESSAGE, 'LAST_ADMIN');
+    await tx.execute(sql`select b.id from biciclette b join prenotazioni o on o.bici_id = b.id
+                          where o.user_id = ${userId} and o.stato = 'offerta' order by b.id for no key update of b`);
+    const bookings = await bookingsOf(tx, userId, true);
+    if (bookings.some((b) => b.stato === 'attiva' && b.ritirata_at !== null)) throw conflict(RIDE_IN_PROGRESS_MESSAGE, 'RIDE_IN_PROGRESS');
+    const active = bookings.filter((b) => b.stato === 'attiva');
+    let refunded = 0;
+    for (const b of active) {
+      if (startsAfter(b, now)) {
+        const r = await refundBookingPayment({ db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log }, b.id, tx);
+        if (r === 'refunded') refunded += 1;
+      }
+      await tx.execute(sql`update prenotazioni set stato = 'cancellata', motivo_cancellazione = 'utente', updated_at = ${at}::timestamptz
+                            where id = ${b.id}`);
+      await tx.execute(sql`update pagamenti set status = 'failed', updated_at = ${at}::timestamptz
+                            where prenotazione_id = ${b.id} and status = 'pending'`);
+    }
+    const person: Person = { id: userId, email: target.email, nome: target.nome, cognome: target.cognome, sigla: target.siglaResidente };
+    await anonymiseEverywhere(tx, userId, now);
+    await redactAuditOfPerson(tx, person);
+    // Rate-limit counters keyed by the email (login, recovery).
+    await tx.execute(sql`delete from rate_limits where position(${person.email} in lower(key)) > 0`);
+    // Preferences and push subscriptions go with the account (ON DELETE CASCADE).
+    await tx.execute(sql`delete from users where id = ${userId}`);
+    const days = [...new Set(bookings.filter((b) => b.stato !== 'offerta').map((b) => b.data))];
+    return {
+      person,
+      days,
+      result: {
+        message: ACCOUNT_DELETED_MESSAGE,
+        annullate: active.length,
+        rimborsate: refunded,
+        anonimizzate: bookings.filter((b) => b.stato !== 'offerta').length,
+      },
+    };
+  });
+  deps.sessionCache?.evictUser(userId);
+  deps.log.info({ userId, cancelled: outcome.result.annullate, refunded: outcome.result.rimborsate }, 'account deleted by its owner');
+  await offerFreedTime(deps, deps.log);
+  await rewriteStoredReports(deps, outcome.days);
+  // The outbox forgets the person, then receives the one email that still names them.
+  await deps.mailer.forget?.(personTerms(outcome.person));
+  try {
+    await deps.mailer.send(accountDeletedEmail(outcome.person, deps.config.timeZone, now));
+  } catch (err) {
+    deps.log.error({ err, userId }, 'account deletion email not sent');
+  }
+  return outcome.result;
+}
+
+/** The stored nightly reports of the person's booking days, drawn again without their name. */
+async function rewriteStoredReports(deps: PrivacyDeps, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  const { rows } = await deps.db.execute<{ report_date: string }>(
+    sql`select report_date::text from reports
+          where report_date in (select jsonb_array_elements_text(${JSON.stringify(days)}::jsonb)::date)`,
+  );
+  for (const { report_date } of rows) {
+    try {
+      const pdf = await renderReport(deps, report_date);
+      await deps.db.execute(sql`update reports set pdf = ${pdf}, file_size = ${pdf.length} where report_date = ${report_date}::date`);
+    } catch (err) {
+      deps.log.error({ err, reportDate: report_date }, 'report not redrawn after an account deletion');
+    }
+  }
+}

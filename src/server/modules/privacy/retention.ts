@@ -1,0 +1,60 @@
+import { subMonths } from 'date-fns';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { retryTransient } from '../../db/transaction.js';
+import { purgeExpiredSessions } from '../auth/sessions.js';
+
+/*
+ * The nightly retention (issue 23, decision 029). Bookings (with the notices recorded on
+ * them), waits and damage reports older than the rules' `conservazioneMesi` lose their
+ * person; expired sessions, temporary passwords and push subscriptions past their expiry go.
+ * Each step is one statement of its own (decision 023: it locks concluded bookings only, then
+ * the statistics' deltas its trigger inserts; it holds nothing while it waits).
+ */
+
+export interface RetentionResult {
+  cutoff: string;
+  bookings: number;
+  waits: number;
+  damages: number;
+  sessions: number;
+  resetTokens: number;
+  pushSubscriptions: number;
+}
+
+const count = (r: { rowCount?: number | null }) => r.rowCount ?? 0;
+
+/** Applies the retention at `now` with a period of `months`. */
+export async function applyRetention(db: Db, now: Date, months: number): Promise<RetentionResult> {
+  const cutoff = subMonths(now, months).toISOString();
+  const at = now.toISOString();
+  // A concluded booking that ended before the cutoff: no person, no free text. An active one
+  // (a ride still out) waits until it is over.
+  const bookings = await retryTransient(() =>
+    db.execute(sql`
+      update prenotazioni set user_id = null, destinazione = null
+       where user_id is not null and stato in ('completata', 'cancellata') and fine < ${cutoff}::timestamptz`),
+  );
+  const waits = await retryTransient(() =>
+    db.execute(sql`
+      update attese set user_id = null, destinazione = null
+       where user_id is not null and ended_at is not null and ended_at < ${cutoff}::timestamptz`),
+  );
+  const damages = await retryTransient(() =>
+    db.execute(sql`update segnalazioni_danni set user_id = null where user_id is not null and created_at < ${cutoff}::timestamptz`),
+  );
+  const sessions = await purgeExpiredSessions(db, now);
+  const resetTokens = await db.execute(sql`
+    update users set temp_password_hash = null, temp_password_expires_at = null
+     where temp_password_expires_at is not null and temp_password_expires_at <= ${at}::timestamptz`);
+  const push = await db.execute(sql`delete from push_subscriptions where scade_at is not null and scade_at <= ${at}::timestamptz`);
+  return {
+    cutoff,
+    bookings: count(bookings),
+    waits: count(waits),
+    damages: count(damages),
+    sessions,
+    resetTokens: count(resetTokens),
+    pushSubscriptions: count(push),
+  };
+}

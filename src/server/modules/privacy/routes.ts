@@ -1,0 +1,68 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { zonedToday } from '../../../shared/time.js';
+import { accountDeleteSchema } from '../../../shared/schemas/privacy.js';
+import { authenticatedUser, clearSessionCookie, requireUser, SESSION_COOKIE } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { tooManyAttemptsMessage } from '../auth/limits.js';
+import { hashSessionToken } from '../auth/sessions.js';
+import { PROFILE_PASSWORD_FAILURES } from '../profile/routes.js';
+import { deletionPreview, eraseAccount, type PrivacyDeps } from './erase.js';
+import { buildDataExport } from './export.js';
+
+/**
+ * The person's own data (issue 23, decision 029), for the logged-in user: the export, what a
+ * deletion would do, and the deletion. Never cached.
+ */
+export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = (): PrivacyDeps => ({
+    db: app.deps.database.db,
+    clock: app.deps.clock,
+    config: app.deps.config,
+    payments: app.deps.payments,
+    mailer: app.deps.mailer,
+    log: app.log,
+    sessionCache: app.deps.sessionCache,
+  });
+  app.addHook('onRequest', requireUser);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  // The same counter as the password change's: wrong passwords guessed from a stolen session.
+  const passwordFailures = app.createRateLimit({
+    ...PROFILE_PASSWORD_FAILURES,
+    keyGenerator: (request: FastifyRequest) => `profile-password|user:${request.user?.id ?? 0}`,
+  });
+
+  app.get('/profilo/dati', async (request, reply) => {
+    const user = authenticatedUser(request);
+    const token = request.cookies[SESSION_COOKIE];
+    const now = app.deps.clock.now();
+    const data = await buildDataExport(app.deps.database.db, user.id, now, token ? hashSessionToken(token) : null);
+    const day = zonedToday(now, app.deps.config.timeZone);
+    reply.header('Content-Disposition', `attachment; filename="bicielis-dati-${day}.json"`);
+    reply.type('application/json; charset=utf-8');
+    return reply.send(JSON.stringify(data, null, 2));
+  });
+
+  app.get('/profilo/eliminazione', async (request) => deletionPreview(deps(), authenticatedUser(request).id));
+
+  app.delete('/profilo', { schema: { body: accountDeleteSchema } }, async (request, reply) => {
+    const user = authenticatedUser(request);
+    const state = await passwordFailures(request, { increment: false });
+    if (!state.isAllowed && state.remaining <= 0) {
+      reply.header('retry-after', Math.max(1, Math.ceil(state.ttl / 1000)));
+      throw new AppError(429, tooManyAttemptsMessage(state.ttl), 'RATE_LIMITED');
+    }
+    try {
+      const result = await eraseAccount(deps(), user.id, request.body.password);
+      clearSessionCookie(request, reply);
+      return result;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'WRONG_PASSWORD') await passwordFailures(request);
+      throw err;
+    }
+  });
+};

@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { dataExportSchema } from '../../src/shared/schemas/privacy.js';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
+import { readOutbox, waitForEmail } from './outbox';
+
+/**
+ * Issue 23 (decision 029) on a phone: /profilo → I tuoi dati. The user is made for this
+ * spec (never a demo account): registered, with a booking for tomorrow.
+ */
+
+test.use({ viewport: { width: 375, height: 812 } });
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+test('download my data, then delete my account: told what happens, password asked, logged out, one last email', async ({ page }) => {
+  const email = `privacy-${unique()}@example.it`;
+  const password = 'Dati-Miei-2026';
+  const registered = await page.request.post('/api/register', {
+    data: { nome: 'Prisca', cognome: `Riservati${unique()}`, email, password, siglaResidente: null },
+  });
+  expect(registered.status()).toBe(201);
+  const tomorrow = addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
+  const window = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
+  const bikes = (await (await page.request.post('/api/biciclette/available', { data: window })).json()) as { id: number; numero: string }[];
+  expect(bikes.length).toBeGreaterThan(0);
+  const booked = await page.request.post('/api/prenotazioni', { data: { ...window, destinazione: null, biciId: bikes[0]!.id } });
+  expect(booked.status(), await booked.text()).toBe(201);
+
+  await page.goto('/profilo');
+  const section = page.getByRole('region', { name: 'I tuoi dati' });
+  await expect(section).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await expectNoSidewaysScroll(page, '/profilo at 375 px');
+
+  // Scarica i miei dati: one JSON file in the documented format.
+  const downloading = page.waitForEvent('download');
+  await section.getByRole('button', { name: 'Scarica i miei dati' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`bicielis-dati-${zonedToday(new Date(), 'Europe/Rome')}.json`);
+  const data = dataExportSchema.parse(JSON.parse(await readFile((await download.path())!, 'utf8')));
+  expect(data.account.email).toBe(email);
+  expect(data.prenotazioni.map((b) => [b.dataPrenotazione, b.orarioInizio, b.stato])).toEqual([[tomorrow, '10:00', 'attiva']]);
+  await expect(notice(page, 'Dati scaricati')).toBeVisible();
+
+  // Elimina il mio account: what will happen, then the password.
+  await section.getByRole('button', { name: 'Elimina il mio account' }).click();
+  const panel = page.getByRole('region', { name: 'Elimina il mio account' });
+  await expect(panel.getByRole('heading', { name: 'Elimina il mio account' })).toBeFocused();
+  const [y, m, d] = tomorrow.split('-');
+  await expect(panel.getByRole('listitem').filter({ hasText: `La prenotazione del ${d}/${m}/${y} dalle 10:00 alle 11:00` })).toContainText('sarà annullata');
+  await expect(panel.getByText(`la tua email (${email})`)).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await expectNoSidewaysScroll(page, 'the deletion panel at 375 px');
+
+  // No password: said at the field, nothing sent. A wrong one: the server's word, at the field.
+  await panel.getByRole('button', { name: 'Elimina definitivamente' }).click();
+  const field = panel.getByLabel('Password', { exact: true });
+  await expect(field).toBeFocused();
+  await expect(panel.getByText('Inserisci la tua password per confermare')).toBeVisible();
+  await field.fill('Non-E-La-Mia');
+  await panel.getByRole('button', { name: 'Elimina definitivamente' }).click();
+  await expect(panel.getByText('La password non è corretta')).toBeVisible();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+
+  await field.fill(password);
+  await panel.getByRole('button', { name: 'Elimina definitivamente' }).click();
+  await expect(page).toHaveURL('/login');
+  await expect(notice(page, 'Account eliminato')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  expect((await page.request.get('/api/current-user')).status()).toBe(401);
+
+  // The last email, and no other email to the person left in the outbox.
+  const last = await waitForEmail(email, (e) => e.subject.startsWith('Il tuo account BiciElis'));
+  expect(last.text).toContain('Il tuo account BiciElis è stato eliminato');
+  expect((await readOutbox()).filter((e) => e.to.toLowerCase().includes(email)).map((e) => e.subject)).toEqual([last.subject]);
+
+  // The profile needs a login again.
+  await page.goto('/profilo');
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+});
