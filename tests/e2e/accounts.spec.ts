@@ -125,6 +125,9 @@ test.describe('accounts', () => {
     await form.submit.click();
     await expect(page.getByText('La password deve essere di almeno 6 caratteri')).toBeVisible();
     await expect(page.getByText('Le password inserite non coincidono')).toBeVisible();
+    // The form moves the focus to the first wrong field; filling the sigla before it has would
+    // type the sigla into that field (seen on a loaded machine).
+    await expect(form.password).toBeFocused();
     expect(registrations.count).toBe(0);
 
     // An unknown code: the message, and the badge stays "external"; emptying it clears both.
