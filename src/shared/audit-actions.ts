@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'closure.create',
   'closure.delete',
   'rules.update',
+  'two_factor.enable',
+  'two_factor.disable',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -40,6 +42,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, string> = {
   'closure.create': 'Chiusura aggiunta',
   'closure.delete': 'Chiusura eliminata',
   'rules.update': 'Regole modificate',
+  'two_factor.enable': 'Verifica in due passaggi attivata',
+  'two_factor.disable': 'Verifica in due passaggi disattivata',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codiciRecupero, sessions, users } from '../../src/server/db/schema.js';
+import { auditLog, codiciRecupero, sessions, users } from '../../src/server/db/schema.js';
 import { AUTH_RATE_LIMITS } from '../../src/server/modules/auth/limits.js';
 import { openSecret, recoveryCodeHash, totpKey } from '../../src/server/modules/two-factor/secret-box.js';
 import { totpCode, totpStep, TOTP_PERIOD_SECONDS } from '../../src/server/modules/two-factor/totp.js';
@@ -259,6 +259,16 @@ describe('turning it off', () => {
     expect((await call('POST', '/api/login', undefined, { email: admin.email, password: DEFAULT_PASSWORD }, freshIp())).statusCode).toBe(200);
     // Nothing to turn off any more.
     expect((await call('POST', '/api/due-fattori/disattivazione', cookie, { codice: '123456' })).statusCode).toBe(409);
+    // Both changes are in the Registro attività, by the admin themselves; the wrong code left none.
+    const entries = await db()
+      .select({ action: auditLog.action, actorId: auditLog.actorId, before: auditLog.before, after: auditLog.after })
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(admin.id)))
+      .orderBy(auditLog.id);
+    expect(entries).toEqual([
+      { action: 'two_factor.enable', actorId: admin.id, before: { verificaInDuePassaggi: false }, after: { verificaInDuePassaggi: true } },
+      { action: 'two_factor.disable', actorId: admin.id, before: { verificaInDuePassaggi: true }, after: { verificaInDuePassaggi: false } },
+    ]);
   });
 });
 

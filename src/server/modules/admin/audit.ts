@@ -22,7 +22,9 @@ export type AuditAction =
   | 'maintenance.create'
   | 'maintenance.delete'
   | 'booking.create_for_user'
-  | 'suspension.lift';
+  | 'suspension.lift'
+  | 'two_factor.enable'
+  | 'two_factor.disable';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert'>;

@@ -12,6 +12,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { codiciRecupero, sessions, users } from '../../db/schema.js';
 import { runTransaction } from '../../db/transaction.js';
+import { writeAudit } from '../admin/audit.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import type { DbOrTx } from '../auth/sessions.js';
 import { openSecret, recoveryCodeHash, sealSecret, totpKey } from './secret-box.js';
@@ -110,11 +111,17 @@ export async function confirmEnrolment(
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
-    const [row] = await tx.select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt }).from(users).where(eq(users.id, userId)).for('update');
+    const [row] = await tx
+      .select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
     if (row?.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
     if (!row?.segreto) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
     if (!(await acceptTotp(deps, tx, userId, row.segreto, code))) return null;
     await tx.update(users).set({ totpAttivoAt: now, updatedAt: now }).where(eq(users.id, userId));
+    // An admin's account security is an admin action: the Registro attività shows it.
+    await writeAudit(tx, { id: userId, email: row.email }, { action: 'two_factor.enable', entity: 'user', entityId: userId, before: { verificaInDuePassaggi: false }, after: { verificaInDuePassaggi: true } }, now);
     await tx.delete(codiciRecupero).where(eq(codiciRecupero.userId, userId));
     await tx.insert(codiciRecupero).values(codes.map((c) => ({ userId, hash: recoveryCodeHash(key, c), createdAt: now })));
     // Sessions opened with the password alone (elsewhere) end; this one stays.
@@ -139,11 +146,16 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: number, co
 export async function disableSecondFactor(deps: TwoFactorDeps, userId: number, code: string): Promise<true | null> {
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
-    const [row] = await tx.select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt }).from(users).where(eq(users.id, userId)).for('update');
+    const [row] = await tx
+      .select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
     if (!row?.attivoAt || !row.segreto) throw conflict(NOT_ACTIVE_MESSAGE, 'TWO_FACTOR_NOT_ACTIVE');
     const ok = /^\d{6}$/.test(code) ? await acceptTotp(deps, tx, userId, row.segreto, code) : await acceptRecoveryCode(deps, tx, userId, code);
     if (!ok) return null;
     await tx.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, userId));
+    await writeAudit(tx, { id: userId, email: row.email }, { action: 'two_factor.disable', entity: 'user', entityId: userId, before: { verificaInDuePassaggi: true }, after: { verificaInDuePassaggi: false } }, now);
     await tx.delete(codiciRecupero).where(eq(codiciRecupero.userId, userId));
     return true;
   });
