@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { addDays, zonedToday } from '../../src/shared/time.js';
+import { createAccount } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /**
@@ -16,12 +17,7 @@ test('Registro attività: an admin change, filtered by action, its before and af
   const t = tag();
   const email = `registro.${t}@example.it`;
   // A user of this test's own, so the change touches nobody else.
-  const registered = await page.request.post('/api/register', {
-    data: { nome: 'Giulia', cognome: `Registro${t}`, email, password: 'Password-Registro-1', siglaResidente: null },
-  });
-  expect(registered.status(), await registered.text()).toBe(201);
-  const userId = ((await registered.json()) as { id: number }).id;
-  await page.context().clearCookies();
+  const userId = await createAccount({ nome: 'Giulia', cognome: `Registro${t}`, email, password: 'Password-Registro-1' });
 
   await page.setViewportSize({ width: 375, height: 812 });
   await loginViaForm(page, admin);

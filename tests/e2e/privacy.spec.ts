@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dataExportSchema } from '../../src/shared/schemas/privacy.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
+import { createAccount } from './database';
 import { readOutbox, waitForEmail } from './outbox';
 
 /**
@@ -16,10 +17,9 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 test('download my data, then delete my account: told what happens, password asked, logged out, one last email', async ({ page }) => {
   const email = `privacy-${unique()}@example.it`;
   const password = 'Dati-Miei-2026';
-  const registered = await page.request.post('/api/register', {
-    data: { nome: 'Prisca', cognome: `Riservati${unique()}`, email, password, siglaResidente: null },
-  });
-  expect(registered.status()).toBe(201);
+  await createAccount({ nome: 'Prisca', cognome: `Riservati${unique()}`, email, password });
+  const loggedIn = await page.request.post('/api/login', { data: { email, password } });
+  expect(loggedIn.status(), await loggedIn.text()).toBe(200);
   const tomorrow = addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
   const window = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
   const bikes = (await (await page.request.post('/api/biciclette/available', { data: window })).json()) as { id: number; numero: string }[];

@@ -1,6 +1,6 @@
 import { expect as baseExpect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { zonedClock, zonedToday, addDays } from '../../src/shared/time.js';
-import { withE2eDatabase } from './database';
+import { createAccount, withE2eDatabase } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 /*
@@ -16,13 +16,15 @@ const PASSWORD = 'bici-giro-1';
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-/** Registers a person through the API in `request`'s context (its cookie is their session) and makes them a resident. */
+/**
+ * A resident of the test's own (a resident rides for free: no payment stands between the
+ * booking and the pick-up), logged in in `request`'s context (its cookie is their session).
+ */
 async function registerResident(request: APIRequestContext, nome: string, cognome: string): Promise<string> {
   const email = `giro-${unique()}@bicielis.test`;
-  const res = await request.post('/api/register', { data: { nome, cognome, email, password: PASSWORD, siglaResidente: null } });
-  baseExpect(res.status()).toBe(201);
-  // A resident rides for free: no payment stands between the booking and the pick-up.
-  await withE2eDatabase((db) => db.query('update users set is_residente = true where email = $1', [email]));
+  await createAccount({ nome, cognome, email, password: PASSWORD, residente: true });
+  const res = await request.post('/api/login', { data: { email, password: PASSWORD } });
+  baseExpect(res.status()).toBe(200);
   return email;
 }
 

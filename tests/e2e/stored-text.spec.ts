@@ -1,4 +1,5 @@
 import { addDays, zonedToday } from '../../src/shared/time.js';
+import { createAccount } from './database';
 import { expect, test } from './fixtures';
 
 /**
@@ -17,11 +18,10 @@ test('a name and a destination with HTML are shown literally on the dashboard', 
     void dialog.dismiss();
   });
   const email = `html.${Date.now()}@example.it`;
-  // page.request shares the page's cookies: the registration logs this browser in.
-  const registered = await page.request.post('/api/register', {
-    data: { nome: BOLD, cognome: 'Rossi', email, password: 'Password-Lunga-1', siglaResidente: null },
-  });
-  expect(registered.status()).toBe(201);
+  // page.request shares the page's cookies: the login logs this browser in.
+  await createAccount({ nome: BOLD, cognome: 'Rossi', email, password: 'Password-Lunga-1' });
+  const loggedIn = await page.request.post('/api/login', { data: { email, password: 'Password-Lunga-1' } });
+  expect(loggedIn.status()).toBe(200);
 
   const date = addDays(zonedToday(new Date(), 'Europe/Rome'), 2);
   const window = { dataPrenotazione: date, orarioInizio: '06:00', orarioFine: '06:30' };

@@ -1,5 +1,5 @@
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../src/server/modules/two-factor/totp.js';
-import { withE2eDatabase } from './database';
+import { createAccount } from './database';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
 
 /**
@@ -11,12 +11,7 @@ test.use({ viewport: { width: 375, height: 812 } });
 
 test('an admin enrols a second factor from the profile and then logs in with a code', async ({ page, context }) => {
   const account = { email: `admin-2fa-${Date.now()}@example.it`, password: 'Admin-Due-Fattori-23' };
-  const registered = await page.request.post('/api/register', {
-    data: { nome: 'Ada', cognome: 'Verifica', email: account.email, password: account.password },
-  });
-  expect(registered.status()).toBe(201);
-  await withE2eDatabase((db) => db.query(`update users set ruolo = 'admin' where email = $1`, [account.email]));
-  await context.clearCookies();
+  await createAccount({ nome: 'Ada', cognome: 'Verifica', email: account.email, password: account.password, ruolo: 'admin' });
 
   await loginViaForm(page, account);
   await expect(page).toHaveURL(/\/admin$/);
