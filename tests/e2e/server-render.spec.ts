@@ -238,4 +238,33 @@ test.describe('pages rendered on the server', () => {
       await on.close();
     }
   });
+  test('/admin: a search typed before React takes the page is kept, and applied once it does', async ({ browser, baseURL }) => {
+    const token = await adminToken();
+    const context = await contextFor(browser, baseURL, token, true);
+    try {
+      const page = await context.newPage();
+      // The app's scripts wait until the person has typed: a slow phone, made certain.
+      let release = () => undefined as void;
+      const typed = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/.*\.js$/, async (route) => {
+        await typed;
+        await route.continue();
+      });
+      const searched: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/api/admin/prenotazioni') searched.push(url.searchParams.get('q') ?? '');
+      });
+      await page.goto('/admin', { waitUntil: 'commit' });
+      const search = page.getByLabel('Cerca prenotazioni');
+      await search.fill('Bici 01');
+      release();
+      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveCSS('pointer-events', 'auto');
+      // React took the field with the text in it, and the list asked the server for it.
+      await expect.poll(() => searched).toContain('Bici 01');
+      await expect(search).toHaveValue('Bici 01');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { ChevronLeftIcon, ChevronRightIcon, RotateCwIcon, SearchIcon } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import { useEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
@@ -63,11 +63,37 @@ export function StatusRow({
   );
 }
 
-export function SearchBox({ label, ...props }: ComponentProps<'input'> & { label: string }) {
+/**
+ * A list's search field. On a page the server rendered (/admin, decision 027) a person may
+ * type before React takes the page; what they typed is adopted when it does, instead of
+ * being wiped by the first render of the empty search.
+ */
+export function SearchBox({
+  label,
+  value,
+  onValueChange,
+  ...props
+}: Omit<ComponentProps<'input'>, 'value' | 'onChange'> & { label: string; value: string; onValueChange: (value: string) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const adopt = useRef(onValueChange);
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed !== value) adopt.current(typed);
+    // Once, at the first commit: later the input is React's own.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <div className="relative w-full sm:max-w-sm">
       <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-      <Input type="search" aria-label={label} className="pl-9" {...props} />
+      <Input
+        ref={input}
+        type="search"
+        aria-label={label}
+        className="pl-9"
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        {...props}
+      />
     </div>
   );
 }

@@ -150,8 +150,8 @@ export function BookingsTab() {
           label="Cerca prenotazioni"
           placeholder="Cerca per utente, bici o destinazione..."
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
+          onValueChange={(value) => {
+            setSearch(value);
             setPage(1);
           }}
         />

@@ -242,8 +242,8 @@ export function UsersTab() {
           label="Cerca utenti"
           placeholder="Cerca per nome, email o sigla..."
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
+          onValueChange={(value) => {
+            setSearch(value);
             setPage(1);
           }}
         />
