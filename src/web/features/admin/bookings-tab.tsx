@@ -1,5 +1,5 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { useDeferredValue, useRef, useState, type RefObject } from 'react';
+import { startTransition, useDeferredValue, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
@@ -15,6 +15,7 @@ import {
   formatShortDate,
   type BookingFilter,
 } from './admin-model';
+import { whenInteracted } from '../../lib/interaction';
 import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking, useTimeZone } from './queries';
 
@@ -128,6 +129,58 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
   );
 }
 
+/**
+ * The rows of the first page the page opens with (rendered on the server and hydrated): the
+ * others follow in batches, one each time the browser is idle, or all at the first touch,
+ * click or key. Fifty rows (~1,250 elements with their buttons and icons) made /admin's HTML
+ * 200 KB, and their parsing, layout, hydration and commit were the largest part of a slow
+ * phone's main-thread work at load, for a table below the fold (decision 027).
+ */
+export const FIRST_ROWS = 10;
+const ROW_BATCH = 10;
+
+/** How many of `total` rows to render: FIRST_ROWS at first, then more as described above. */
+function useRowLimit(total: number): number {
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  useEffect(() => {
+    if (limit >= total) return;
+    const cancelInteraction = whenInteracted(() => startTransition(() => setLimit(Number.POSITIVE_INFINITY)));
+    const cancelIdle = whenIdle(() => startTransition(() => setLimit((n) => n + ROW_BATCH)));
+    return () => {
+      cancelInteraction();
+      cancelIdle();
+    };
+  }, [limit, total]);
+  return limit;
+}
+
+/** Runs `task` when the browser is idle (within a second at most); returns its cancellation. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 1000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, 50);
+  return () => window.clearTimeout(id);
+}
+
+/**
+ * Keeps the height of the rows not rendered yet, so nothing under the table moves when they
+ * come: a row is the `sm` button's height (2.75rem, 2.25rem from `sm` up) plus the cell's
+ * padding (1rem) and its bottom border (1px); the last row has no border.
+ */
+function PendingRows({ count, colSpan }: { count: number; colSpan: number }) {
+  return (
+    <tr aria-hidden="true" data-pending-rows={count}>
+      <td
+        colSpan={colSpan}
+        className="h-[calc(var(--rows)*(3.75rem+1px)-0.5px)] p-0 sm:h-[calc(var(--rows)*(3.25rem+1px)-0.5px)]"
+        style={{ '--rows': count } as CSSProperties}
+      />
+    </tr>
+  );
+}
+
 /** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
   const [search, setSearch] = useState('');
@@ -140,6 +193,8 @@ export function BookingsTab() {
   // brought it (decision 027). Until then the table shows what it showed.
   const shown = useDeferredValue(bookings.data);
   const rows = bookings.isError ? [] : (shown?.items ?? []);
+  const limit = useRowLimit(rows.length);
+  const rendered = rows.slice(0, limit);
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti';
 
@@ -194,7 +249,7 @@ export function BookingsTab() {
               onRetry={() => void bookings.refetch()}
             />
           ) : (
-            rows.map((b) => {
+            rendered.map((b) => {
               const badge = adminBookingBadge(b);
               return (
                 <TableRow key={b.id}>
@@ -219,6 +274,7 @@ export function BookingsTab() {
               );
             })
           )}
+          {rendered.length < rows.length ? <PendingRows count={rows.length - rendered.length} colSpan={8} /> : null}
         </TableBody>
       </ScrollTable>
       <Pager label="Pagine delle prenotazioni" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
