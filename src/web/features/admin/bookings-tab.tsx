@@ -1,5 +1,5 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { startTransition, useDeferredValue, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
@@ -131,47 +131,39 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
 
 /**
  * The rows of the first page the page opens with (rendered on the server and hydrated): the
- * others follow in batches, one each time the browser is idle, or all at the first touch,
- * click or key. Fifty rows (~1,250 elements with their buttons and icons) made /admin's HTML
- * 200 KB, and their parsing, layout, hydration and commit were the largest part of a slow
- * phone's main-thread work at load, for a table below the fold (decision 027).
+ * others render when the place kept for them comes within a screen's height of the screen,
+ * or at the first touch, click or key. Fifty rows (~1,250 elements with their buttons and
+ * icons) made /admin's HTML 200 KB, and their parsing, layout, hydration and commit were the
+ * largest part of a slow phone's main-thread work at load, for a table below the fold
+ * (decision 027).
  */
 export const FIRST_ROWS = 10;
-const ROW_BATCH = 10;
 
-/** How many of `total` rows to render: FIRST_ROWS at first, then more as described above. */
-function useRowLimit(total: number): number {
-  const [limit, setLimit] = useState(FIRST_ROWS);
-  useEffect(() => {
-    if (limit >= total) return;
-    const cancelInteraction = whenInteracted(() => startTransition(() => setLimit(Number.POSITIVE_INFINITY)));
-    const cancelIdle = whenIdle(() => startTransition(() => setLimit((n) => n + ROW_BATCH)));
-    return () => {
-      cancelInteraction();
-      cancelIdle();
-    };
-  }, [limit, total]);
-  return limit;
-}
-
-/** Runs `task` when the browser is idle (within a second at most); returns its cancellation. */
-function whenIdle(task: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: 1000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 50);
-  return () => window.clearTimeout(id);
+/** Whether all rows may render: false at first, then true for good (see FIRST_ROWS). */
+function useAllRows(): [boolean, () => void] {
+  const [all, setAll] = useState(false);
+  const show = useCallback(() => startTransition(() => setAll(true)), []);
+  useEffect(() => (all ? undefined : whenInteracted(show)), [all, show]);
+  return [all, show];
 }
 
 /**
- * Keeps the height of the rows not rendered yet, so nothing under the table moves when they
- * come: a row is the `sm` button's height (2.75rem, 2.25rem from `sm` up) plus the cell's
- * padding (1rem) and its bottom border (1px); the last row has no border.
+ * Keeps the place and the height of the rows not rendered yet, so nothing under the table
+ * moves when they come (a row is the `sm` button's height, 2.75rem or 2.25rem from `sm` up,
+ * plus the cell's 1rem of padding and its 1px bottom border; the last row has no border),
+ * and calls `onNear` when that place comes within a screen's height of the screen.
  */
-function PendingRows({ count, colSpan }: { count: number; colSpan: number }) {
+function PendingRows({ count, colSpan, onNear }: { count: number; colSpan: number; onNear: () => void }) {
+  const ref = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    const row = ref.current;
+    if (!row || typeof IntersectionObserver === 'undefined') return onNear();
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onNear(), { rootMargin: '100% 0px' });
+    observer.observe(row);
+    return () => observer.disconnect();
+  }, [onNear]);
   return (
-    <tr aria-hidden="true" data-pending-rows={count}>
+    <tr ref={ref} aria-hidden="true" data-pending-rows={count}>
       <td
         colSpan={colSpan}
         className="h-[calc(var(--rows)*(3.75rem+1px)-0.5px)] p-0 sm:h-[calc(var(--rows)*(3.25rem+1px)-0.5px)]"
@@ -193,8 +185,8 @@ export function BookingsTab() {
   // brought it (decision 027). Until then the table shows what it showed.
   const shown = useDeferredValue(bookings.data);
   const rows = bookings.isError ? [] : (shown?.items ?? []);
-  const limit = useRowLimit(rows.length);
-  const rendered = rows.slice(0, limit);
+  const [allRows, showAllRows] = useAllRows();
+  const rendered = allRows ? rows : rows.slice(0, FIRST_ROWS);
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti';
 
@@ -274,7 +266,7 @@ export function BookingsTab() {
               );
             })
           )}
-          {rendered.length < rows.length ? <PendingRows count={rows.length - rendered.length} colSpan={8} /> : null}
+          {rendered.length < rows.length ? <PendingRows count={rows.length - rendered.length} colSpan={8} onNear={showAllRows} /> : null}
         </TableBody>
       </ScrollTable>
       <Pager label="Pagine delle prenotazioni" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
