@@ -209,6 +209,24 @@ describe('GET /admin', () => {
     expect(data(['admin', 'prenotazioni', { q: '', stato: 'tutti', page: 1 }])).toEqual({ items: page.json(), total: Number(page.headers['x-total-count']) });
   });
 
+  it('holds the first 10 rows of the bookings’ first page and a row keeping the others’ height; the state holds them all', async () => {
+    const marta = await person(ctx, { nome: 'Marta', cognome: 'Ruota' });
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const bike = await insertBike(db(), { numero: '17' });
+    for (let day = 1; day <= 13; day++)
+      await insertBooking(db(), { userId: marta.id, biciId: bike, date: `2026-12-${String(day).padStart(2, '0')}`, from: '10:00', to: '12:00', stato: 'completata', destinazione: `Meta ${day}` });
+    const res = await get('/admin', admin);
+    const table = /aria-label="Prenotazioni"[^>]*><table.*?<\/table>/s.exec(res.body)?.[0] ?? '';
+    const body = /<tbody.*?<\/tbody>/s.exec(table)?.[0] ?? '';
+    expect(body.match(/<tr data-slot="table-row"/g)).toHaveLength(10);
+    expect(body).toMatch(/<tr aria-hidden="true" data-pending-rows="3"><td colSpan="8"[^>]*><\/td><\/tr><\/tbody>/i);
+    expect(body.match(/>Meta \d+</g)).toHaveLength(10);
+    const state = stateOf(res.body);
+    const first = state.queries.queries.find((q) => q.queryKey[1] === 'prenotazioni')?.state.data as { items: unknown[]; total: number };
+    expect(first.items).toHaveLength(13);
+    expect(first.total).toBe(13);
+  });
+
   it('writes instants on the college’s clock, whatever the server’s time zone (this process runs in UTC)', async () => {
     const { marta } = await twoResidents();
     const admin = await person(ctx, { ruolo: 'admin' });

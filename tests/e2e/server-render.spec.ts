@@ -216,6 +216,7 @@ test.describe('pages rendered on the server', () => {
       for (const value of await summary.getByRole('definition').allTextContents()) expect(value).toMatch(/^\d+( di \d+)?$/);
       // The sections and the bookings tab's first page too: nothing is loading.
       expect(await plain.getByRole('region', { name: 'Prenotazioni', exact: true }).getByRole('row').count()).toBeGreaterThan(2);
+      expect(await plain.getByRole('region', { name: 'Prenotazioni', exact: true }).locator('tbody tr[data-slot="table-row"]').count()).toBeLessThanOrEqual(10);
       await expect(plain.getByText('Caricamento')).toHaveCount(0);
 
       const page = await on.newPage();
@@ -228,6 +229,19 @@ test.describe('pages rendered on the server', () => {
       await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveAttribute('aria-selected', 'true');
       expect(api).toEqual([]);
       expect(await servedElementsKept(page)).toBe(true);
+      // The HTML holds the first page's first 10 rows; the others come when the row keeping
+      // their place nears the screen (far below the fold on this phone: not before), where
+      // that row was: the table ends as tall as it began.
+      const bookings = page.getByRole('region', { name: 'Prenotazioni', exact: true });
+      const total = Number(/\((\d+) risultati\)/.exec((await page.getByRole('navigation', { name: 'Pagine delle prenotazioni' }).textContent()) ?? '')?.[1]);
+      expect(total).toBeGreaterThan(10);
+      const servedHeight = await bookings.evaluate((e) => e.getBoundingClientRect().height);
+      await page.waitForTimeout(500);
+      await expect(bookings.locator('tbody tr[data-slot="table-row"]')).toHaveCount(10);
+      await bookings.locator('[data-pending-rows]').evaluate((e) => e.scrollIntoView());
+      await expect(bookings.locator('tbody tr')).toHaveCount(Math.min(total, 50));
+      await expect(bookings.locator('[data-pending-rows]')).toHaveCount(0);
+      expect(Math.abs((await bookings.evaluate((e) => e.getBoundingClientRect().height)) - servedHeight)).toBeLessThan(1);
       // The other tabs load in the browser.
       await page.getByRole('tab', { name: 'Biciclette' }).click();
       await expect(page).toHaveURL(/\?tab=biciclette$/);

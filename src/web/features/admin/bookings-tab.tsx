@@ -1,5 +1,5 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { useDeferredValue, useRef, useState, type RefObject } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
@@ -15,6 +15,7 @@ import {
   formatShortDate,
   type BookingFilter,
 } from './admin-model';
+import { whenInteracted } from '../../lib/interaction';
 import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking, useTimeZone } from './queries';
 
@@ -128,6 +129,50 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
   );
 }
 
+/**
+ * The rows of the first page the page opens with (rendered on the server and hydrated): the
+ * others render when the place kept for them comes within a screen's height of the screen,
+ * or at the first touch, click or key. Fifty rows (~1,250 elements with their buttons and
+ * icons) made /admin's HTML 200 KB, and their parsing, layout, hydration and commit were the
+ * largest part of a slow phone's main-thread work at load, for a table below the fold
+ * (decision 027).
+ */
+export const FIRST_ROWS = 10;
+
+/** Whether all rows may render: false at first, then true for good (see FIRST_ROWS). */
+function useAllRows(): [boolean, () => void] {
+  const [all, setAll] = useState(false);
+  const show = useCallback(() => startTransition(() => setAll(true)), []);
+  useEffect(() => (all ? undefined : whenInteracted(show)), [all, show]);
+  return [all, show];
+}
+
+/**
+ * Keeps the place and the height of the rows not rendered yet, so nothing under the table
+ * moves when they come (a row is the `sm` button's height, 2.75rem or 2.25rem from `sm` up,
+ * plus the cell's 1rem of padding and its 1px bottom border; the last row has no border),
+ * and calls `onNear` when that place comes within a screen's height of the screen.
+ */
+function PendingRows({ count, colSpan, onNear }: { count: number; colSpan: number; onNear: () => void }) {
+  const ref = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    const row = ref.current;
+    if (!row || typeof IntersectionObserver === 'undefined') return onNear();
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onNear(), { rootMargin: '100% 0px' });
+    observer.observe(row);
+    return () => observer.disconnect();
+  }, [onNear]);
+  return (
+    <tr ref={ref} aria-hidden="true" data-pending-rows={count}>
+      <td
+        colSpan={colSpan}
+        className="h-[calc(var(--rows)*(3.75rem+1px)-0.5px)] p-0 sm:h-[calc(var(--rows)*(3.25rem+1px)-0.5px)]"
+        style={{ '--rows': count } as CSSProperties}
+      />
+    </tr>
+  );
+}
+
 /** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
   const [search, setSearch] = useState('');
@@ -140,6 +185,8 @@ export function BookingsTab() {
   // brought it (decision 027). Until then the table shows what it showed.
   const shown = useDeferredValue(bookings.data);
   const rows = bookings.isError ? [] : (shown?.items ?? []);
+  const [allRows, showAllRows] = useAllRows();
+  const rendered = allRows ? rows : rows.slice(0, FIRST_ROWS);
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti';
 
@@ -194,7 +241,7 @@ export function BookingsTab() {
               onRetry={() => void bookings.refetch()}
             />
           ) : (
-            rows.map((b) => {
+            rendered.map((b) => {
               const badge = adminBookingBadge(b);
               return (
                 <TableRow key={b.id}>
@@ -219,6 +266,7 @@ export function BookingsTab() {
               );
             })
           )}
+          {rendered.length < rows.length ? <PendingRows count={rows.length - rendered.length} colSpan={8} onNear={showAllRows} /> : null}
         </TableBody>
       </ScrollTable>
       <Pager label="Pagine delle prenotazioni" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
