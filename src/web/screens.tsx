@@ -19,7 +19,12 @@ export const loadDashboard = () =>
       return page.DashboardPage;
     },
   );
-export const loadAdmin = () => import('./features/admin/admin-page').then((m) => m.AdminPage);
+export const loadAdmin = () =>
+  import('./features/admin/admin-page').then(async (m) => {
+    // The tab the address names is part of the HTML to hydrate (on the server: entry-server.tsx).
+    if (typeof window !== 'undefined') await m.loadTabFor(window.location.search);
+    return m.AdminPage;
+  });
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
 export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);

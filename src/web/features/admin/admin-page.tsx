@@ -8,7 +8,7 @@ import {
   WrenchIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { Button } from '../../components/ui/button';
@@ -16,6 +16,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { prefetchOnIntent } from '../../lib/interaction';
+import { preloadable } from '../../lib/preloadable';
 import { tabFromSearch, type AdminTab } from './admin-model';
 import { BookingsTab } from './bookings-tab';
 import { DeskBooking } from './desk-booking';
@@ -28,14 +29,30 @@ import { WaitlistSection } from './waitlist-section';
  * focused or touched (or when the address names them): /admin's first screen, the bookings,
  * does not evaluate their forms and zod on a slow phone's main thread (decision 027).
  */
-const loadBikesTab = () => import('./bikes-tab');
-const loadUsersTab = () => import('./users-tab');
-const loadRulesTab = () => import('./rules-tab');
-const loadAuditTab = () => import('./audit-tab');
-const BikesTab = lazy(() => loadBikesTab().then((m) => ({ default: m.BikesTab })));
-const UsersTab = lazy(() => loadUsersTab().then((m) => ({ default: m.UsersTab })));
-const RulesTab = lazy(() => loadRulesTab().then((m) => ({ default: m.RulesTab })));
-const AuditTab = lazy(() => loadAuditTab().then((m) => ({ default: m.AuditTab })));
+const bikesTab = preloadable(() => import('./bikes-tab'));
+const usersTab = preloadable(() => import('./users-tab'));
+const rulesTab = preloadable(() => import('./rules-tab'));
+const auditTab = preloadable(() => import('./audit-tab'));
+const { load: loadBikesTab } = bikesTab;
+const { load: loadUsersTab } = usersTab;
+const { load: loadRulesTab } = rulesTab;
+const { load: loadAuditTab } = auditTab;
+const BikesTab = bikesTab.component((m) => m.BikesTab);
+const UsersTab = usersTab.component((m) => m.UsersTab);
+const RulesTab = rulesTab.component((m) => m.RulesTab);
+const AuditTab = auditTab.component((m) => m.AuditTab);
+
+const TAB_LOADERS: Partial<Record<AdminTab, () => Promise<unknown>>> = {
+  biciclette: loadBikesTab,
+  utenti: loadUsersTab,
+  regole: loadRulesTab,
+  registro: loadAuditTab,
+};
+
+/** The tab the address names, loaded before a page the server rendered with it is hydrated. */
+export function loadTabFor(search: string): Promise<unknown> {
+  return TAB_LOADERS[tabFromSearch(search)]?.() ?? Promise.resolve();
+}
 
 function TabLoading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>;

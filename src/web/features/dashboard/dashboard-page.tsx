@@ -1,8 +1,9 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionUser } from '../../../shared/api-types';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
+import { preloadable } from '../../lib/preloadable';
 import { partHydrated, screenHydrated } from '../../lib/server-state';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
@@ -19,9 +20,10 @@ import { useWaits, WAITS_QUERY_KEY } from '../waitlist/queries';
 import { splitWaits } from '../waitlist/waitlist-model';
 
 /** The waitlist's cards (issue 21) load only for users who wait for a bike. */
-const loadWaitlist = () => import('../waitlist/waitlist-panels');
-const OfferCards = lazy(() => loadWaitlist().then((m) => ({ default: m.OfferCards })));
-const WaitingList = lazy(() => loadWaitlist().then((m) => ({ default: m.WaitingList })));
+const waitlistPanels = preloadable(() => import('../waitlist/waitlist-panels'));
+const loadWaitlist = waitlistPanels.load;
+const OfferCards = waitlistPanels.component((m) => m.OfferCards);
+const WaitingList = waitlistPanels.component((m) => m.WaitingList);
 
 /** Loads the waitlist's cards when the cache already holds waits (a server-rendered page: screens.tsx). */
 export function loadWaitlistIfWaiting(queryClient: QueryClient): Promise<unknown> {
