@@ -211,7 +211,7 @@ export async function backupDatabase(pool: pg.Pool, file: string): Promise<Backu
       yield `${JSON.stringify({ end: true, rows: total })}\n`;
     }
 
-    await pipelineAsync(Readable.from(lines()), createGzip(), createWriteStream(partial));
+    await pipelineAsync(Readable.from(lines()), createGzip(), createWriteStream(partial, { mode: 0o600 }));
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
