@@ -288,6 +288,18 @@ async function nextLine(lines: AsyncGenerator<string>): Promise<string | undefin
   }
 }
 
+/** The file's header alone, checked (a missing, non-gzip or foreign file is a BackupError). */
+export async function readBackupHeader(file: string): Promise<BackupHeader> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (!stat?.isFile()) throw new BackupError(`File di backup non trovato: ${file}`);
+  const lines = fileLines(file);
+  try {
+    return checkHeader(parseJson(await nextLine(lines), "l'intestazione"));
+  } finally {
+    await lines.return(undefined).catch(() => undefined);
+  }
+}
+
 /**
  * Replaces every row of every table with the file's, in one transaction: either all of the
  * backup is in, or nothing changed. The target must have exactly the backup's migrations.
