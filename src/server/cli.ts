@@ -191,9 +191,11 @@ const dbVerify: Command = async (ctx, args) => {
   const url = ctx.databaseUrl ?? (ctx.database.pool.options as { connectionString?: string }).connectionString;
   if (!url) throw new Error('indirizzo del database non disponibile');
   try {
-    const v = await verifyBackup(ctx.database.pool, url, file);
+    const v = await verifyBackup(ctx.database.pool, url, file, (name) =>
+      ctx.out(`Ripristino di prova di ${file} nel database temporaneo ${name} (cancellato alla fine)…`),
+    );
     const width = Math.max(...v.tables.map((t) => t.table.length));
-    ctx.out(`Verifica di ${file} (backup del ${v.header.createdAt}, PostgreSQL ${v.header.serverVersion}, ${v.header.migrations.length} migrazioni):`);
+    ctx.out(`Backup del ${v.header.createdAt} (PostgreSQL ${v.header.serverVersion}, ${v.header.migrations.length} migrazioni):`);
     for (const t of v.tables) {
       const outcome = t.expected === t.found ? 'OK' : `DIVERSO: ${t.expected} nel file`;
       ctx.out(`  ${t.table.padEnd(width)}  ${String(t.found).padStart(8)} ${t.found === 1 ? 'riga ' : 'righe'}  ${outcome}`);

@@ -58,7 +58,13 @@ function migrationsOf(header: BackupHeader): Set<number> {
  * Throws BackupError (Italian) when the file cannot be restored; returns `ok: false` when it
  * restored but a table's count differs from the header's.
  */
-export async function verifyBackup(pool: pg.Pool, url: string, file: string): Promise<VerifyResult> {
+export async function verifyBackup(
+  pool: pg.Pool,
+  url: string,
+  file: string,
+  /** Told the scratch database's name once it exists. */
+  onScratch: (name: string) => void = () => undefined,
+): Promise<VerifyResult> {
   const started = performance.now();
   const header = await readBackupHeader(file);
   const only = migrationsOf(header);
@@ -71,6 +77,7 @@ export async function verifyBackup(pool: pg.Pool, url: string, file: string): Pr
         (err instanceof Error ? err.message : String(err)),
     );
   }
+  onScratch(scratch);
   try {
     const target = connectDatabase(withDatabase(url, scratch), { max: 2 });
     try {
