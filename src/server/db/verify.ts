@@ -79,7 +79,7 @@ export async function verifyBackup(
   }
   onScratch(scratch);
   try {
-    const target = connectDatabase(withDatabase(url, scratch), { max: 2 });
+    const target = connectDatabase(withDatabase(url, scratch), { max: 1 });
     try {
       await runMigrations(target.db, migrationsFolder, { only });
       const summary = await restoreDatabase(target.pool, file);
