@@ -145,6 +145,22 @@ describe('docs/OPERATING.md: the configuration examples', () => {
     expect(forced).toBeGreaterThan(0);
     expect(Number(service.TimeoutStopSec)).toBeGreaterThan(forced);
     expect(unit.Install?.WantedBy).toBe('multi-user.target');
+    // systemd's own parser, where this machine has it (Debian's systemd package; not in every
+    // container): an unknown key or a bad value is a warning on stderr, a missing binary an error.
+    const analyze = await promisify(execFile)('sh', ['-c', 'command -v systemd-analyze && test -x /usr/bin/node'], { env: process.env }).then(
+      () => true,
+      () => false,
+    );
+    if (analyze) {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-unit-'));
+      try {
+        await fs.writeFile(path.join(dir, 'bicielis.service'), one('systemd').code);
+        const { stderr } = await promisify(execFile)('systemd-analyze', ['verify', '--man=no', path.join(dir, 'bicielis.service')]);
+        expect(stderr).toBe('');
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('Caddy and nginx forward to the environment file\'s HOST:PORT with the forwarded headers', () => {
