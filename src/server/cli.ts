@@ -6,6 +6,7 @@ import { normaliseEmail } from '../shared/sigla.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { backupDatabase, BackupError, restoreDatabase, type BackupSummary } from './db/backup.js';
 import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
+import { verifyBackup } from './db/verify.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
 import { users } from './db/schema.js';
@@ -32,6 +33,9 @@ Comandi:
   db restore <file>                              sostituisce TUTTI i dati del database con quelli del backup, in
                                                  una sola transazione (meglio con l'app ferma); lo schema deve
                                                  avere le stesse migrazioni del backup
+  db verify <file>                               prova il backup: lo ripristina in un database temporaneo
+                                                 sullo stesso server, conta le righe di ogni tabella, poi
+                                                 cancella il database temporaneo (i dati in uso non cambiano)
 `;
 
 class UsageError extends Error {}
@@ -44,6 +48,8 @@ interface CliContext {
   clock?: Clock;
   /** Default: from the configuration (SMTP_URL or the outbox). */
   mailer?: Mailer;
+  /** The database's address (`db verify` creates its scratch database beside it); default: the pool's. */
+  databaseUrl?: string;
 }
 
 type Command = (ctx: CliContext, args: string[]) => Promise<number>;
@@ -179,6 +185,38 @@ const dbRestore: Command = async (ctx, args) => {
   }
 };
 
+const dbVerify: Command = async (ctx, args) => {
+  const [file] = args;
+  if (!file || args.length > 1) throw new UsageError('Serve un solo argomento: il file di backup');
+  const url = ctx.databaseUrl ?? (ctx.database.pool.options as { connectionString?: string }).connectionString;
+  if (!url) throw new Error('indirizzo del database non disponibile');
+  try {
+    const v = await verifyBackup(ctx.database.pool, url, file, (name) =>
+      ctx.out(`Ripristino di prova di ${file} nel database temporaneo ${name} (cancellato alla fine)…`),
+    );
+    const width = Math.max(...v.tables.map((t) => t.table.length));
+    ctx.out(`Backup del ${v.header.createdAt} (PostgreSQL ${v.header.serverVersion}, ${v.header.migrations.length} migrazioni):`);
+    for (const t of v.tables) {
+      const outcome = t.expected === t.found ? 'OK' : `DIVERSO: ${t.expected} nel file`;
+      ctx.out(`  ${t.table.padEnd(width)}  ${String(t.found).padStart(8)} ${t.found === 1 ? 'riga ' : 'righe'}  ${outcome}`);
+    }
+    if (!v.ok) {
+      const bad = v.tables.filter((t) => t.expected !== t.found).map((t) => t.table);
+      ctx.out(`Verifica non riuscita: il backup NON è utilizzabile. Righe diverse dall'intestazione in: ${bad.join(', ')}.`);
+      return 1;
+    }
+    ctx.out(
+      `Backup utilizzabile: ${v.rows} righe in ${v.tables.length} tabelle ripristinate e contate in un database temporaneo ` +
+        `(già cancellato), ${kB(v.fileBytes)}, ${v.seconds.toFixed(2)} s. Il database in uso non è stato toccato.`,
+    );
+    return 0;
+  } catch (err) {
+    const why = err instanceof BackupError ? err.message : `errore del database: ${err instanceof Error ? err.message : String(err)}`;
+    ctx.out(`Verifica non riuscita: il backup NON è utilizzabile. ${why}`);
+    return 1;
+  }
+};
+
 const errorText = (o: object) => {
   const err = (o as { err?: unknown }).err;
   return err instanceof Error ? err.message : String(err);
@@ -191,6 +229,7 @@ export const COMMANDS: Record<string, Command> = {
   'report generate': reportGenerate,
   'db backup': dbBackup,
   'db restore': dbRestore,
+  'db verify': dbVerify,
 };
 
 /** Runs one CLI command against a database; returns the exit code. Exported for tests. */
@@ -231,7 +270,7 @@ async function main() {
   const database = connectDatabase(url, { max: 2 });
   try {
     await runMigrations(database.db);
-    return await runCommand(argv, { config, database });
+    return await runCommand(argv, { config, database, databaseUrl: url });
   } finally {
     await database.close();
     await embedded?.stop();

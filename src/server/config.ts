@@ -32,6 +32,10 @@ const envSchema = z.object({
   DATABASE_POOL_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(5_000)),
   DATABASE_POOL_QUEUE_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  // The nightly backup's folder (decision 033): absolute, or relative to the working folder like
+  // DATA_DIR; unset = no scheduled backup. BACKUP_KEEP of its files are kept (the newest).
+  BACKUP_DIR: optional(z.string().refine((v) => !v.includes('\0'), 'percorso non valido')),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'almeno 1').max(3650).default(14)),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'deve essere un URL http(s)' })),
   ADMIN_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
   ADMIN_PASSWORD: optional(z.string().min(6, 'almeno 6 caratteri').max(128, 'al massimo 128 caratteri')),
@@ -91,6 +95,9 @@ const envSchema = z.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Every environment variable the configuration reads (docs/OPERATING.md's test checks its examples against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 function decodeKey(value: string): Buffer {
   return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value.replace(/=$/, ''), 'base64url');
 }
@@ -135,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     pool: { max: e.DATABASE_POOL_MAX, waitMs: e.DATABASE_POOL_WAIT_MS, queueMax: e.DATABASE_POOL_QUEUE_MAX },
     embeddedDatabase: embedded,
     dataDir,
+    /** The nightly backup (job `db-backup`, decision 033): absent without BACKUP_DIR. */
+    backup: e.BACKUP_DIR ? { dir: path.resolve(e.BACKUP_DIR), keep: e.BACKUP_KEEP } : undefined,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     secureCookies: publicUrl.startsWith('https://'),

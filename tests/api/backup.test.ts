@@ -184,6 +184,80 @@ describe('db backup', () => {
   });
 });
 
+describe('db verify', () => {
+  /** Runs `db verify`; checks the scratch database it named is gone and the live data unchanged. */
+  async function verify(file: string) {
+    const before = await digests(database);
+    const r = await run(database, 'db', 'verify', file);
+    const scratch = /database temporaneo (bicielis_verify_[0-9a-f]+)/.exec(r.output)?.[1];
+    if (scratch) {
+      const { rows } = await database.pool.query(`select 1 from pg_database where datname = $1`, [scratch]);
+      expect(rows, `${scratch} left behind`).toEqual([]);
+    }
+    expect(await digests(database)).toEqual(before);
+    return { ...r, scratch };
+  }
+
+  it('restores a good file into a scratch database, counts every table, says it is usable, and leaves the live data alone', async () => {
+    const r = await verify(backupFile);
+    expect(r.code, r.output).toBe(0);
+    expect(r.scratch).toBeDefined();
+    expect(r.output).toMatch(/^ {2}prenotazioni +5 righe +OK$/m);
+    expect(r.output).toMatch(/^ {2}reports +1 riga +OK$/m);
+    expect(r.output.match(/ OK$/gm)).toHaveLength(Object.keys(seeded).length);
+    expect(r.output).toMatch(
+      new RegExp(`Backup utilizzabile: ${Object.values(seeded).reduce((n, d) => n + Number(d.split(':')[0]), 0)} righe in ${Object.keys(seeded).length} tabelle`),
+    );
+    expect(await digests(database)).toEqual(seeded);
+  });
+
+  it('fails, in Italian, on a truncated file, a corrupt one and one whose header does not match its rows', async () => {
+    const bytes = await fs.readFile(backupFile);
+    const cut = path.join(dir, 'verify-cut.gz');
+    await fs.writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const c = await verify(cut);
+    expect(c.code, c.output).toBe(1);
+    expect(c.output).toMatch(/Verifica non riuscita: il backup NON è utilizzabile\. File di backup non valido o danneggiato/);
+    expect(c.output).not.toMatch(/\n\s+at /);
+
+    // Cut at a line boundary: a valid gzip whose end line is missing.
+    const lines = await gunzipLines(backupFile);
+    const short = path.join(dir, 'verify-short.gz');
+    await writeLines(short, lines.slice(0, -3));
+    const s = await verify(short);
+    expect(s.code, s.output).toBe(1);
+    expect(s.output).toMatch(/troncato|riga finale/);
+
+    const corrupt = path.join(dir, 'verify-corrupt.gz');
+    const damaged = Buffer.from(bytes);
+    for (let i = Math.floor(damaged.length / 2); i < Math.floor(damaged.length / 2) + 64; i++) damaged[i] = damaged[i]! ^ 0xff;
+    await fs.writeFile(corrupt, damaged);
+    const d = await verify(corrupt);
+    expect(d.code, d.output).toBe(1);
+    expect(d.output).toMatch(/Verifica non riuscita: .*(danneggiato|malformat|illeggibile|errore del database)/);
+
+    const header = JSON.parse(lines[0]!) as BackupHeader;
+    const mismatched = path.join(dir, 'verify-mismatch.gz');
+    await writeLines(mismatched, lines.with(0, JSON.stringify({ ...header, tables: header.tables.map((t) => (t.name === 'users' ? { ...t, rows: t.rows + 1 } : t)) })));
+    const m = await verify(mismatched);
+    expect(m.code, m.output).toBe(1);
+    expect(m.output).toMatch(/attesa la tabella users/);
+  });
+
+  it('refuses a missing file and a backup of a version with migrations it does not know, before creating anything', async () => {
+    const missing = await verify(path.join(dir, 'absent.gz'));
+    expect(missing).toMatchObject({ code: 1, scratch: undefined });
+    expect(missing.output).toMatch(/non trovato/);
+    const lines = await gunzipLines(backupFile);
+    const header = JSON.parse(lines[0]!) as BackupHeader;
+    const newer = path.join(dir, 'verify-newer.gz');
+    await writeLines(newer, lines.with(0, JSON.stringify({ ...header, migrations: [...header.migrations, { hash: 'f'.repeat(64), createdAt: '99999999999999' }] })));
+    const n = await verify(newer);
+    expect(n).toMatchObject({ code: 1, scratch: undefined });
+    expect(n.output).toMatch(/1 migrazioni sconosciute/);
+  });
+});
+
 describe('db restore', () => {
   it('brings back every table exactly, without firing the triggers, and tells the session caches', async () => {
     await scribble(database);
@@ -358,6 +432,15 @@ describe('the CLI as a process', () => {
       const cli = (...args: string[]) => exec(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], { cwd: ROOT, env });
       const b = await cli('db', 'backup', file);
       expect(b.stdout).toMatch(/Backup completato: .*cli\.bicielis\.gz — \d+ righe in \d+ tabelle, [\d.]+ kB compressi/);
+      const v = await cli('db', 'verify', file);
+      expect(v.stdout).toMatch(/Backup utilizzabile: \d+ righe/);
+      const cut = path.join(dir, 'cli-cut.gz');
+      await fs.writeFile(cut, (await fs.readFile(file)).subarray(0, 200));
+      await expect(cli('db', 'verify', cut)).rejects.toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/Verifica non riuscita: il backup NON è utilizzabile/) as unknown,
+        stderr: '',
+      });
       await scribble(target);
       const r = await cli('db', 'restore', file);
       expect(r.stdout).toMatch(/^ {2}reports +1 riga +\d+\.\d kB$/m);

@@ -83,6 +83,12 @@ describe('residents import', () => {
   it('explains how to use it', async () => {
     expect((await run('residents', 'import')).code).toBe(2);
     expect((await run('nonsense')).output).toMatch(/Uso: npm run cli/);
+    // Every command is in the usage text, db verify (issue 24) included.
+    const usage = (await run('db', 'verify')).output;
+    expect(usage).toMatch(/^Serve un solo argomento: il file di backup/);
+    for (const command of ['residents import', 'bikes import', 'admin create', 'report generate', 'db backup', 'db restore', 'db verify']) {
+      expect(usage).toContain(`  ${command} `);
+    }
   });
 });
 

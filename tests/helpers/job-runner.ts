@@ -3,7 +3,9 @@
  * starts them, but every second instead of on their real schedule, and with its clock
  * standing at JOB_NOW; for RUN_MS milliseconds, then it exits. Each tick's outcome is a
  * JSON line on stdout (the scheduler's own `job tick` log line). Used by
- * tests/api/many-processes.test.ts to start two of them on one database.
+ * tests/api/many-processes.test.ts to start two of them on one database, and by
+ * tests/api/scheduled-backup.test.ts with JOBS=db-backup (a comma-separated list: only those jobs)
+ * and JOB_PATTERN (every 4 s: a backup on a busy machine outlasts a second).
  */
 import { ManualClock } from '../../src/server/clock.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -18,7 +20,10 @@ const log = createLogger('debug');
 const database = connectDatabase(config.databaseUrl!);
 const clock = new ManualClock(new Date(process.env.JOB_NOW!));
 const mailer = mailerFromConfig(config, log);
-const jobs = appJobs({ database, clock, mailer, config, log }).map((job) => ({ ...job, pattern: '* * * * * *' }));
+const only = process.env.JOBS?.split(',');
+const jobs = appJobs({ database, clock, mailer, config, log })
+  .filter((job) => !only || only.includes(job.name))
+  .map((job) => ({ ...job, pattern: process.env.JOB_PATTERN ?? '* * * * * *' }));
 
 // Both runners start their timers at the same wall-clock instant (START_AT), as two app
 // processes started together would.

@@ -211,7 +211,7 @@ export async function backupDatabase(pool: pg.Pool, file: string): Promise<Backu
       yield `${JSON.stringify({ end: true, rows: total })}\n`;
     }
 
-    await pipelineAsync(Readable.from(lines()), createGzip(), createWriteStream(partial));
+    await pipelineAsync(Readable.from(lines()), createGzip(), createWriteStream(partial, { mode: 0o600 }));
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
@@ -285,6 +285,18 @@ async function nextLine(lines: AsyncGenerator<string>): Promise<string | undefin
     if (code === 'ENOENT') throw new BackupError('File di backup non trovato');
     if (typeof code === 'string' && code.startsWith('Z_')) throw new BackupError(`${DAMAGED} (${(err as Error).message})`);
     throw err;
+  }
+}
+
+/** The file's header alone, checked (a missing, non-gzip or foreign file is a BackupError). */
+export async function readBackupHeader(file: string): Promise<BackupHeader> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (!stat?.isFile()) throw new BackupError(`File di backup non trovato: ${file}`);
+  const lines = fileLines(file);
+  try {
+    return checkHeader(parseJson(await nextLine(lines), "l'intestazione"));
+  } finally {
+    await lines.return(undefined).catch(() => undefined);
   }
 }
 

@@ -42,8 +42,13 @@ export function pendingMigrations(journal: MigrationMeta[], appliedAt: ReadonlyS
  * __drizzle_migrations`: hash, created_at), so databases made by either runner agree, and
  * backups (db/backup.ts) read the same list.
  */
-export async function runMigrations(db: Db, folder: string = migrationsFolder): Promise<number> {
-  const journal = readMigrationFiles({ migrationsFolder: folder });
+export async function runMigrations(
+  db: Db,
+  folder: string = migrationsFolder,
+  /** Only these migrations (by journal instant): `db verify` builds the schema a backup was made on. */
+  options: { only?: ReadonlySet<number> } = {},
+): Promise<number> {
+  const journal = readMigrationFiles({ migrationsFolder: folder }).filter((m) => !options.only || options.only.has(m.folderMillis));
   return runTransaction(db, async (tx) => {
     // The lock first: two processes creating the schema at once can collide in the catalogue.
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);

@@ -15,6 +15,7 @@ import { foldStatsDelta } from '../modules/stats/fold.js';
 import { applyRetention } from '../modules/privacy/retention.js';
 import { announceOffers, runOfferPass } from '../modules/waitlist/offers.js';
 import { currentRules, lifecycleMinutes } from '../modules/rules/store.js';
+import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
 export interface JobDeps {
@@ -69,6 +70,12 @@ export const retentionJob = (deps: JobDeps) => async () => {
   return result;
 };
 
+/** The nightly backup into BACKUP_DIR (decision 033); a failure emails the admins and fails the run. */
+export const backupJob =
+  (deps: JobDeps) =>
+  (scheduledAt: Date = deps.clock.now()) =>
+    runScheduledBackup({ db: deps.database.db, pool: deps.database.pool, mailer: deps.mailer, log: deps.log, config: deps.config }, scheduledAt);
+
 /**
  * The app's scheduled jobs. Every app process starts them; each occurrence runs in one
  * process only (scheduler.ts, `runOccurrence`).
@@ -93,5 +100,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
     // The statistics' deltas into the rollup (decision 023); reads add what is not folded yet.
     { name: 'privacy-retention', pattern: RETENTION_CRON, lock: JOB_LOCKS.retention, run: retentionJob(deps) },
     { name: 'stats-fold', pattern: '30 * * * * *', lock: JOB_LOCKS.stats, run: () => foldStatsDelta(deps.database.db) },
+    // Only with BACKUP_DIR set: one file per night, the newest BACKUP_KEEP kept (decision 033).
+    ...(deps.config.backup ? [{ name: 'db-backup', pattern: BACKUP_CRON, lock: JOB_LOCKS.backup, run: backupJob(deps) }] : []),
   ];
 }

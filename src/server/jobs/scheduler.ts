@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger.js';
 
 /** Keys of the PostgreSQL advisory locks that make each job run in one process at a time. */
-export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005 } as const;
+export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005, backup: 4_201_006 } as const;
 
 /**
  * Runs `fn` only if this process wins the advisory lock `key` (held on one pooled
@@ -32,7 +32,8 @@ export interface JobSpec {
   /** Cron pattern, evaluated in the scheduler's time zone. */
   pattern: string;
   lock: number;
-  run: () => Promise<unknown>;
+  /** `scheduledAt`: the occurrence being run (the nightly backup names its file after it); absent when run by hand. */
+  run: (scheduledAt?: Date) => Promise<unknown>;
 }
 
 /** Who runs an occurrence, in `job_runs.runner`. */
@@ -68,7 +69,7 @@ async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: 
 export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date): Promise<boolean> {
   if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
   try {
-    const ran = await runExclusive(pool, job.lock, job.run);
+    const ran = await runExclusive(pool, job.lock, () => job.run(scheduledAt));
     // A previous occurrence still running (hours-long, in theory) keeps the lock: this one is
     // skipped, and says so.
     await recordEnd(pool, job.name, scheduledAt, ran ? undefined : 'saltata: esecuzione precedente ancora in corso');
