@@ -8,6 +8,14 @@
  * fails when a registered route has no entry here, or an entry names no route.
  */
 
+import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from '../modules/bookings/ride.js';
+import { MSG_LAST_ADMIN } from '../modules/admin/users.js';
+import { MSG_ALREADY_PAID, MSG_PAYMENT_NOT_SUCCEEDED } from '../modules/payments/service.js';
+import { MSG_MAINTENANCE_OVERLAP } from '../modules/rules/admin.js';
+import { MSG_BIKE_FREE, MSG_OFFER_GONE, MSG_WAIT_NOT_FOUND } from '../modules/waitlist/service.js';
+import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../shared/schemas/privacy.js';
+import { NOT_ACTIVE_MESSAGE, WRONG_CODE_MESSAGE } from '../../shared/schemas/two-factor.js';
+
 /** Who may call the route, which decides its `security` and its 401/403/404 answers. */
 export type Access =
   /** Anyone, no session. */
@@ -105,7 +113,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'POST /api/login/codice': {
       summary: 'Secondo passo dell’accesso: codice di verifica o di recupero',
       access: 'second-factor',
-      errors: { 400: 'Codice non valido' },
+      errors: { 400: WRONG_CODE_MESSAGE },
       rateLimited: true,
     },
     'GET /api/due-fattori': { summary: 'Stato della verifica in due passaggi dell’amministratore', access: 'admin' },
@@ -114,7 +122,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'POST /api/due-fattori/disattivazione': {
       summary: 'Disattivazione della verifica in due passaggi',
       access: 'admin',
-      errors: { 409: 'La verifica in due passaggi non è attiva' },
+      errors: { 409: NOT_ACTIVE_MESSAGE },
     },
   },
   prenotazioni: {
@@ -132,17 +140,17 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'DELETE /api/prenotazioni/:id': {
       summary: 'Annullamento di una propria prenotazione attiva (rimborso se pagata)',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Solo le prenotazioni attive possono essere annullate' },
+      errors: { 404: BOOKING_NOT_FOUND, 409: 'Solo le prenotazioni attive possono essere eliminate' },
     },
     'POST /api/prenotazioni/:id/ritiro': {
       summary: 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Non è ancora il momento di ritirare la bicicletta' },
+      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_NOT_ACTIVE_RIDE },
     },
     'POST /api/prenotazioni/:id/riconsegna': {
       summary: 'Riconsegna della bicicletta, con eventuale segnalazione di un danno',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'La bicicletta non è stata ritirata' },
+      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_NOT_PICKED_UP },
     },
   },
   attese: {
@@ -151,19 +159,19 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
       summary: "Iscrizione alla lista d'attesa di una fascia oraria",
       access: 'user',
       ok: 201,
-      errors: { 409: 'Ci sono biciclette libere in questa fascia: prenotane una' },
+      errors: { 409: MSG_BIKE_FREE },
     },
-    'DELETE /api/attese/:id': { summary: "Uscita dalla lista d'attesa", access: 'owner', ok: 204, errors: { 404: 'Attesa non trovata' } },
+    'DELETE /api/attese/:id': { summary: "Uscita dalla lista d'attesa", access: 'owner', ok: 204, errors: { 404: MSG_WAIT_NOT_FOUND } },
     'POST /api/attese/:id/accetta': {
       summary: "Accettazione dell'offerta di una bicicletta",
       access: 'owner',
       ok: 201,
-      errors: { 404: 'Attesa non trovata', 409: "L'offerta non è più valida" },
+      errors: { 404: MSG_WAIT_NOT_FOUND, 409: MSG_OFFER_GONE },
     },
     'POST /api/attese/:id/rinuncia': {
       summary: "Rinuncia all'offerta",
       access: 'owner',
-      errors: { 404: 'Attesa non trovata', 409: "L'offerta non è più valida" },
+      errors: { 404: MSG_WAIT_NOT_FOUND, 409: MSG_OFFER_GONE },
     },
   },
   pagamenti: {
@@ -171,12 +179,12 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
       summary: 'Avvio del pagamento con carta di una prenotazione (2,50 €)',
       access: 'owner',
       returns: '`{ clientSecret, paymentIntentId }`',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Questa prenotazione è già stata pagata' },
+      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_ALREADY_PAID },
     },
     'POST /api/confirm-payment': {
       summary: 'Conferma del pagamento: il server verifica l’esito presso il fornitore',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Il pagamento non è andato a buon fine' },
+      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_PAYMENT_NOT_SUCCEEDED },
     },
     'POST /api/external-bookings/:bookingId/payment': {
       summary: 'Pagina di pagamento ospitata (checkout) di una prenotazione',
@@ -192,7 +200,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'POST /api/payments/simulated/intents/:intentId/confirm': {
       summary: 'Fornitore simulato: pagamento con carta di un intent',
       access: 'owner',
-      errors: { 400: 'La carta è stata rifiutata', 404: 'Pagamento non trovato' },
+      errors: { 404: 'Pagamento non trovato' },
     },
     'GET /api/payments/simulated/checkout/:sessionId': {
       summary: 'Fornitore simulato: dati della pagina di checkout',
@@ -202,7 +210,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'POST /api/payments/simulated/checkout/:sessionId/pay': {
       summary: 'Fornitore simulato: pagamento dalla pagina di checkout',
       access: 'owner',
-      errors: { 400: 'La carta è stata rifiutata', 404: 'Pagamento non trovato' },
+      errors: { 404: 'Pagamento non trovato' },
     },
   },
   profilo: {
@@ -224,7 +232,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'DELETE /api/profilo': {
       summary: 'Cancellazione dell’account e dei propri dati (chiede la password)',
       access: 'user',
-      errors: { 400: 'La password non è corretta', 409: 'Hai una corsa in corso: riconsegna la bicicletta prima' },
+      errors: { 400: 'La password non è corretta', 409: `${RIDE_IN_PROGRESS_MESSAGE} · ${LAST_ADMIN_DELETE_MESSAGE}` },
     },
   },
   calendario: {
@@ -264,12 +272,12 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
     'PUT /api/admin/users/:id': {
       summary: 'Modifica di un utente (nome, email, ruolo, attivo)',
       access: 'admin',
-      errors: { 404: 'Utente non trovato', 409: "Non puoi rimuovere l'ultimo amministratore attivo" },
+      errors: { 404: 'Utente non trovato', 409: MSG_LAST_ADMIN },
     },
     'DELETE /api/admin/users/:id': {
       summary: 'Eliminazione di un utente e delle sue prenotazioni',
       access: 'admin',
-      errors: { 404: 'Utente non trovato', 409: "Non puoi rimuovere l'ultimo amministratore attivo" },
+      errors: { 404: 'Utente non trovato', 409: MSG_LAST_ADMIN },
     },
     'POST /api/admin/users/:id/revoca-sospensione': { summary: 'Revoca della sospensione di un utente', access: 'admin', errors: { 404: 'Utente non trovato' } },
     'GET /api/admin/biciclette': { summary: 'Biciclette con il loro stato', access: 'admin' },
@@ -305,7 +313,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
       summary: 'Nuova manutenzione programmata di una bicicletta',
       access: 'admin',
       ok: 201,
-      errors: { 404: 'Bicicletta non trovata', 409: 'La bicicletta ha già una manutenzione in questa fascia' },
+      errors: { 404: 'Bicicletta non trovata', 409: MSG_MAINTENANCE_OVERLAP },
     },
     'DELETE /api/admin/manutenzioni/:id': { summary: 'Eliminazione di una manutenzione', access: 'admin', errors: { 404: 'Manutenzione non trovata' } },
     'GET /api/admin/audit': { summary: 'Registro attività, a pagine (X-Total-Count), dal più recente', access: 'admin' },

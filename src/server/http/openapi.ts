@@ -8,6 +8,7 @@ import type { ApiErrorBody } from '../../shared/api-types.js';
 import { BODY_LIMIT_BYTES } from '../../shared/constants.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from './auth.js';
 import { forbidden, MSG_BUSY, notFound, unauthorized } from './errors.js';
+import { tooManyAttemptsMessage } from '../modules/auth/limits.js';
 import { operationIndex, TAGS, type Operation } from './openapi-operations.js';
 
 /**
@@ -39,6 +40,12 @@ export const errorBodySchema = z
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const errorBodyMatches: Same<z.infer<typeof errorBodySchema>, ApiErrorBody> = true;
 void errorBodyMatches;
+
+/** The error body's JSON Schema, from its zod schema (without the `$schema` a component does not carry). */
+function errorComponent(): OpenAPIV3_1.SchemaObject {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' });
+  return schema as OpenAPIV3_1.SchemaObject;
+}
 
 const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
   sessione: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Cookie di sessione (HttpOnly), impostato da login e registrazione' },
@@ -115,7 +122,7 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
     responses[415] = errorResponse('Corpo non JSON', { message: 'Formato non supportato: invia i dati come JSON', code: 'INVALID_MEDIA_TYPE' });
   }
   if (op.rateLimited) {
-    responses[429] = errorResponse('Troppi tentativi', { message: 'Troppi tentativi. Riprova tra 15 minuti.', code: 'RATE_LIMITED' }, true);
+    responses[429] = errorResponse('Troppi tentativi', { message: tooManyAttemptsMessage(15 * 60_000), code: 'RATE_LIMITED' }, true);
   }
   responses[500] = errorResponse('Errore interno (mai dettagli tecnici)', { message: 'Errore interno del server', code: 'INTERNAL' });
   responses[503] = errorResponse('Servizio sovraccarico: riprovare dopo Retry-After', { message: MSG_BUSY, code: 'BUSY' }, true);
@@ -162,7 +169,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       tags: Object.values(TAGS).map((t) => ({ ...t })),
       components: {
         securitySchemes: SECURITY_SCHEMES,
-        schemas: { Errore: z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as OpenAPIV3_1.SchemaObject },
+        schemas: { Errore: errorComponent() },
       },
     },
     transform: (route) => (isDocumentedRoute(route.url) ? jsonSchemaTransform(route) : { schema: { hide: true }, url: route.url }),
