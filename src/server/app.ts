@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './http/pages.js';
@@ -160,6 +161,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOriginCheck(app, deps.config.publicOrigin);
   registerAuth(app);
 
+  // Before the routes: @fastify/swagger learns them as they are registered (decision 031).
+  await registerOpenApi(app);
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });

@@ -266,6 +266,15 @@ const MATRIX: Record<string, Row> = {
   // No session: the token in the path is the credential (the owner's feed, whoever asks).
   'GET /api/calendario/:token': { request: (f) => ({ url: `/api/calendario/${f.calendarToken}` }), expect: PUBLIC },
   'GET /api/prenotazioni/:id/calendario.ics': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/calendario.ics` }), expect: OWNER_ONLY },
+  // The API's description and its reference page (issue 24, decision 031): public, no secret in them.
+  'GET /api/openapi.json': { request: () => ({ url: '/api/openapi.json' }), expect: PUBLIC },
+  'GET /api/docs': { request: () => ({ url: '/api/docs' }), expect: PUBLIC },
+  'GET /api/docs/json': { request: () => ({ url: '/api/docs/json' }), expect: PUBLIC },
+  'GET /api/docs/yaml': { request: () => ({ url: '/api/docs/yaml' }), expect: PUBLIC },
+  'GET /api/docs/static/swagger-initializer.js': { request: () => ({ url: '/api/docs/static/swagger-initializer.js' }), expect: PUBLIC },
+  'GET /api/docs/static/*': { request: () => ({ url: '/api/docs/static/swagger-ui-bundle.js' }), expect: PUBLIC },
+  // Swagger UI's old address of the page: a redirect to it.
+  'GET /api/docs/static/index.html': { request: () => ({ url: '/api/docs/static/index.html' }), expect: { anonymous: 302, user: 302, other: 302, admin: 302 } },
 };
 
 let ctx: TestContext & { routes: RouteEntry[] };
