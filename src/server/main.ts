@@ -79,12 +79,15 @@ async function main(cfg: Config) {
     // /api/ready answers 503 from now on: a load balancer sends nothing new while the jobs and
     // the answers in flight finish (decision 032).
     app.beginDrain();
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, drainDelayMs: cfg.drainDelayMs }, 'shutting down');
     const force = setTimeout(() => {
       log.error('shutdown took too long: exiting');
       process.exit(1);
-    }, 20_000).unref();
+    }, 20_000 + cfg.drainDelayMs).unref();
     try {
+      // The load balancer sees /api/ready at 503 and stops sending new requests while the port
+      // is still open (the requests it still sends are answered, with `Connection: close`).
+      if (cfg.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, cfg.drainDelayMs));
       // Job runs in flight finish before anything they use closes.
       await scheduler.stop();
       // Connections that fall idle while the answers in flight finish are closed as they do.
