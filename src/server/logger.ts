@@ -105,19 +105,22 @@ export function createLogger(level: string, destination?: DestinationStream, for
     },
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
   };
-  if (destination) return pino(options, destination);
-  if (logFormatFor(format) === 'pretty') {
+  // Readable when asked, or unset at a terminal; a given destination (tests) stays JSON unless asked.
+  const pretty = format === 'pretty' || (!destination && logFormatFor(format) === 'pretty');
+  if (pretty) {
     return pino(
       options,
       pinoPretty({
-        colorize: Boolean(process.stdout.isTTY),
+        colorize: !destination && Boolean(process.stdout.isTTY),
         translateTime: 'SYS:HH:MM:ss.l',
         ignore: 'pid,hostname',
         singleLine: false,
         // Written before process.exit() at the end of a stop, as pino's own stdout is.
         sync: true,
+        ...(destination ? { destination } : {}),
       }),
     );
   }
+  if (destination) return pino(options, destination);
   return pino(options);
 }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { runMigrations } from '../../src/server/db/migrate.js';
-import { logFormatFor } from '../../src/server/logger.js';
+import { createLogger, logFormatFor } from '../../src/server/logger.js';
 import { createTestApp, TEST_NOW, testConfig, type TestContext } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { freePort, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
@@ -175,5 +176,32 @@ describe('log format', () => {
     expect(logFormatFor('pretty', false)).toBe('pretty');
     expect(testConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(() => testConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('the readable lines hide what the JSON ones hide: authorization, cookies, the calendar token, SQL', () => {
+    let out = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        out += chunk.toString();
+        done();
+      },
+    });
+    const log = createLogger('info', sink, 'pretty');
+    log.info(
+      { req: { method: 'GET', url: '/api/calendario/tok-calendario-segreto.ics', headers: { authorization: 'Bearer tok-metriche-segreto', cookie: 'bicielis_session=tok-sessione' } } },
+      'request completed',
+    );
+    const failed = Object.assign(new Error('Failed query: select * from users where email = $1\nparams: persona@example.it'), {
+      cause: new Error('connection refused'),
+    });
+    log.error({ err: failed }, 'query failed');
+    expect(out).toContain('INFO');
+    expect(out).toContain('request completed');
+    expect(out).toContain('/api/calendario/***');
+    expect(out).toContain('connection refused');
+    expect(out).not.toMatch(/^\{/);
+    for (const secret of ['tok-metriche-segreto', 'tok-sessione', 'tok-calendario-segreto', 'persona@example.it', 'select *']) {
+      expect(out, secret).not.toContain(secret);
+    }
   });
 });
