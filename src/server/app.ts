@@ -72,8 +72,9 @@ export interface AppDeps {
    */
   push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
   /**
-   * The Prometheus metrics of this app (decision 032); default: a registry of its own. main.ts
-   * makes it first, so the scheduler's jobs count into the same registry.
+   * The Prometheus metrics of this app (decision 032); default: a registry of its own. The
+   * scheduler's jobs count into it through the app's pool (attachMetrics), and main.ts's
+   * catch-up runs through `app.deps.metrics`.
    */
   metrics?: AppMetrics;
 }
