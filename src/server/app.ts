@@ -23,6 +23,8 @@ import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
 import { createPushSender } from './integrations/push.js';
 import type { Logger } from './logger.js';
+import { registerMetrics } from './http/metrics.js';
+import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -70,6 +72,12 @@ export interface AppDeps {
    * configuration or the database).
    */
   push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
+  /**
+   * The Prometheus metrics of this app (decision 032); default: a registry of its own. The
+   * scheduler's jobs count into it through the app's pool (attachMetrics), and main.ts's
+   * catch-up runs through `app.deps.metrics`.
+   */
+  metrics?: AppMetrics;
 }
 
 declare module 'fastify' {
@@ -80,7 +88,14 @@ declare module 'fastify' {
       push: NonNullable<AppDeps['push']>;
       /** The VAPID public key browsers subscribe with; null when it cannot be had (push not offered). */
       pushPublicKey: () => Promise<string | null>;
+      metrics: AppMetrics;
     };
+    /**
+     * Starts the drain (decision 032): /api/ready answers 503 and every answer says
+     * `Connection: close`. main.ts calls it as SIGTERM arrives; close() does it anyway.
+     */
+    beginDrain(): void;
+    isDraining(): boolean;
   }
 }
 
@@ -105,10 +120,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
-  // Draining: from the moment close() starts, every answer (those in flight included) says
-  // `Connection: close`, so each keep-alive connection ends with its last answer instead of
-  // holding the stop until its idle timeout. New connections are already refused.
+  // Draining: from the moment the stop begins (SIGTERM in main.ts, else close()), every answer
+  // (those in flight included) says `Connection: close`, so each keep-alive connection ends
+  // with its last answer instead of holding the stop until its idle timeout, and /api/ready
+  // answers 503 so that a load balancer sends nothing new. New connections are refused once
+  // close() runs.
   let draining = false;
+  app.decorate('beginDrain', () => {
+    draining = true;
+  });
+  app.decorate('isDraining', () => draining);
   app.addHook('preClose', async () => {
     draining = true;
   });
@@ -117,7 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
-  const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log);
+  // Metrics first: every later hook's request is timed, and the services find them by handle.
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.watchPool(deps.database.pool);
+  attachMetrics(deps.database, metrics);
+  registerMetrics(app, metrics, deps.config.metricsToken);
+
+  const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log, metrics);
   const payments =
     deps.paymentProvider ?? paymentProviderFromConfig(deps.config, deps.database.db, deps.clock, app.log);
   const pushSender = createPushSender({ db: deps.database.db, config: deps.config, log: app.log });
@@ -128,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       app.log.warn({ err }, 'chiave VAPID non disponibile: notifiche push non offerte');
       return null;
     });
-  app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey });
+  app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey, metrics });
   // The waitlist's offers (issue 21) are announced by this app's mailer and push, whichever
   // code path made them (a cancel, the life cycle on a read, the minute job).
   registerOfferNotifier({

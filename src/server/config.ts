@@ -87,6 +87,19 @@ const envSchema = z.object({
   // The privacy notice at /privacy (issue 23): who the controller is and how to reach them.
   PRIVACY_TITOLARE: z.preprocess(emptyToUndefined, z.string().max(200, 'al massimo 200 caratteri').default('Collegio ELIS')),
   PRIVACY_CONTATTO: z.preprocess(emptyToUndefined, z.string().max(200, 'al massimo 200 caratteri').optional()),
+  // Who may scrape GET /metrics from another machine, as `Authorization: Bearer <token>`
+  // (decision 032); unset = only from this machine. Never logged.
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{32,256}$/, 'deve essere un token di almeno 32 caratteri stampabili, senza spazi (ad esempio openssl rand -hex 32)'),
+  ),
+  // On SIGTERM, how long the process keeps serving (with /api/ready at 503) before it closes its
+  // port, so that a load balancer polling /api/ready takes it out first (decision 032).
+  DRAIN_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(0)),
+  // Log lines: json (one JSON object a line), pretty (readable, for a terminal); unset = pretty
+  // when stdout is a terminal, json otherwise (pipes, files, systemd, CI).
+  LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'deve essere json o pretty' })),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -187,5 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       contatto: (e.PRIVACY_CONTATTO ?? /<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM).trim(),
     },
     logLevel: e.LOG_LEVEL,
+    /** LOG_FORMAT; undefined = decided by whether stdout is a terminal (logger.ts). */
+    logFormat: e.LOG_FORMAT,
+    /** DRAIN_DELAY_MS: the stop's first phase, /api/ready at 503 with the port still open. */
+    drainDelayMs: e.DRAIN_DELAY_MS,
+    /** METRICS_TOKEN: the bearer token of GET /metrics from another machine; undefined = loopback only. */
+    metricsToken: e.METRICS_TOKEN,
   };
 }

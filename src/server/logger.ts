@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type Logger = PinoLogger;
 
@@ -81,11 +82,21 @@ export function serializeRequest(req: LoggableRequest): Record<string, unknown> 
 }
 
 /**
- * JSON logs on stdout (pino), or on `destination` (tests collect them). Secrets in requests
- * are never written, nor the calendar feed's token (serializeRequest); errors are written
- * without SQL (serializeError).
+ * How log lines look: `json` (one object a line, for files, journald, collectors) or `pretty`
+ * (readable lines, for a person at a terminal). Unset: pretty when stdout is a terminal.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function logFormatFor(format: 'json' | 'pretty' | undefined, stdoutIsTty = Boolean(process.stdout.isTTY)): 'json' | 'pretty' {
+  return format ?? (stdoutIsTty ? 'pretty' : 'json');
+}
+
+/**
+ * JSON logs on stdout (pino), or on `destination` (tests collect them); with `format` pretty
+ * (or unset at a terminal), readable lines through pino-pretty, in this process (no worker
+ * thread), colours only at a terminal. Secrets in requests are never written, nor the calendar
+ * feed's token (serializeRequest); errors are written without SQL (serializeError): redaction
+ * and serializers run before the line is formatted, so both formats hide the same.
+ */
+export function createLogger(level: string, destination?: DestinationStream, format?: 'json' | 'pretty'): Logger {
   const options = {
     level,
     redact: {
@@ -94,5 +105,22 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Readable when asked, or unset at a terminal; a given destination (tests) stays JSON unless asked.
+  const pretty = format === 'pretty' || (!destination && logFormatFor(format) === 'pretty');
+  if (pretty) {
+    return pino(
+      options,
+      pinoPretty({
+        colorize: !destination && Boolean(process.stdout.isTTY),
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        singleLine: false,
+        // Written before process.exit() at the end of a stop, as pino's own stdout is.
+        sync: true,
+        ...(destination ? { destination } : {}),
+      }),
+    );
+  }
+  if (destination) return pino(options, destination);
+  return pino(options);
 }

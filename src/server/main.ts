@@ -28,7 +28,7 @@ try {
   throw err;
 }
 
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, undefined, config.logFormat);
 let embedded: EmbeddedDatabase | undefined;
 
 async function main(cfg: Config) {
@@ -67,19 +67,27 @@ async function main(cfg: Config) {
 
   const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
-  await runExclusive(database.pool, JOB_LOCKS.lifecycle, lifecycleJob(jobDeps));
+  // Counted in the metrics as the scheduler's runs are (decision 032).
+  const metrics = app.deps.metrics;
+  await runExclusive(database.pool, JOB_LOCKS.lifecycle, () => metrics.timeJob('booking-lifecycle', lifecycleJob(jobDeps)));
   const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    // /api/ready answers 503 from now on: a load balancer sends nothing new while the jobs and
+    // the answers in flight finish (decision 032).
+    app.beginDrain();
+    log.info({ signal, drainDelayMs: cfg.drainDelayMs }, 'shutting down');
     const force = setTimeout(() => {
       log.error('shutdown took too long: exiting');
       process.exit(1);
-    }, 20_000).unref();
+    }, 20_000 + cfg.drainDelayMs).unref();
     try {
+      // The load balancer sees /api/ready at 503 and stops sending new requests while the port
+      // is still open (the requests it still sends are answered, with `Connection: close`).
+      if (cfg.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, cfg.drainDelayMs));
       // Job runs in flight finish before anything they use closes.
       await scheduler.stop();
       // Connections that fall idle while the answers in flight finish are closed as they do.
@@ -103,7 +111,7 @@ async function main(cfg: Config) {
   await app.listen({ port: cfg.port, host: cfg.host });
   log.info({ ms: Math.round(performance.now() - started), url: cfg.publicUrl }, 'BiciElis ready');
   // Reports missed while the server was down, after the port opens (rendering takes time).
-  runExclusive(database.pool, JOB_LOCKS.reports, reportJob(jobDeps)).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
+  runExclusive(database.pool, JOB_LOCKS.reports, () => metrics.timeJob('nightly-report', reportJob(jobDeps))).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
   if (demoAccounts.length > 0) {
     const width = Math.max(...demoAccounts.map((a) => a.descrizione.length));
     const lines = demoAccounts.map((a) => `  ${a.descrizione.padEnd(width)}  ${a.email}  /  ${a.password}`);

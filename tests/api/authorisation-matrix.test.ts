@@ -57,6 +57,8 @@ interface Req {
   url: string;
   payload?: string | object;
   headers?: Record<string, string>;
+  /** The client's address (default: app.inject's 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 interface Row {
@@ -89,6 +91,12 @@ const DEVICE_ACTION = { idAzione: '0d6f3c2a-8b1e-4f7a-9c5d-2e4b6a8c0f13', oraDis
 
 const MATRIX: Record<string, Row> = {
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: PUBLIC },
+  // Readiness for a load balancer (decision 032): public, as health is.
+  'GET /api/ready': { request: () => ({ url: '/api/ready' }), expect: PUBLIC },
+  // Prometheus' scrape (decision 032), outside /api: from this machine or with METRICS_TOKEN
+  // (tests/api/metrics.test.ts). From elsewhere, with no token configured here, nobody: a
+  // session, even an admin's, is no credential for it.
+  'GET /metrics': { request: () => ({ url: '/metrics', remoteAddress: '203.0.113.7' }), expect: { anonymous: 403, user: 403, other: 403, admin: 403 } },
   'GET /api/config': { request: () => ({ url: '/api/config' }), expect: PUBLIC },
   // Public (§5); a logged-in browser registering gets a new session like anyone else.
   'POST /api/register': {
@@ -278,7 +286,8 @@ const MATRIX: Record<string, Row> = {
 };
 
 let ctx: TestContext & { routes: RouteEntry[] };
-const apiRoutes = () => ctx.routes.filter((r) => r.url.startsWith('/api/'));
+/** Every /api route, and /metrics (the one route the app serves outside /api besides the web app). */
+const apiRoutes = () => ctx.routes.filter((r) => r.url.startsWith('/api/') || r.url === '/metrics');
 const key = (r: RouteEntry) => `${r.method} ${r.url}`;
 
 beforeAll(async () => {
@@ -368,7 +377,7 @@ async function fixtures(): Promise<Fixtures> {
 }
 
 describe('the authorisation matrix', () => {
-  it('has a row for every /api route the app registers, and no row for a route it does not', () => {
+  it('has a row for every /api route (and /metrics) the app registers, and no row for a route it does not', () => {
     const registered = new Set(apiRoutes().filter((r) => r.method !== 'HEAD').map(key));
     expect(registered.size).toBeGreaterThan(30);
     expect([...registered].filter((k) => !(k in MATRIX)), 'routes without a row').toEqual([]);
@@ -412,6 +421,7 @@ describe('the authorisation matrix', () => {
         url: req.url,
         headers,
         ...(req.payload !== undefined ? { payload: req.payload } : {}),
+        ...(req.remoteAddress ? { remoteAddress: req.remoteAddress } : {}),
       });
       checked += 1;
       const label = `${route.method} ${req.url} as ${role}`;

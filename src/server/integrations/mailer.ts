@@ -50,6 +50,8 @@ export interface MailerOptions {
   from: string;
   outboxDir: string;
   logger: MailLogger;
+  /** Told of each delivery's outcome (the metrics' `bicielis_emails_total`, decision 032). */
+  onDelivery?: ((outcome: 'sent' | 'failed') => void) | undefined;
 }
 
 /** The mailer of the app: SMTP when SMTP_URL is set, otherwise the file outbox. */
@@ -61,13 +63,30 @@ export function createMailer(options: MailerOptions): Mailer {
 export function mailerFromConfig(
   config: { smtpUrl?: string | undefined; mailFrom: string; dataDir: string },
   logger: MailLogger,
+  metrics?: { emails: { inc(labels: { outcome: 'sent' | 'failed' }): void } },
 ): Mailer {
   return createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     outboxDir: path.join(config.dataDir, 'outbox'),
     logger,
+    onDelivery: metrics ? (outcome) => metrics.emails.inc({ outcome }) : undefined,
   });
+}
+
+/** `send` with each outcome reported to `onDelivery`. */
+function counted(send: (message: MailMessage) => Promise<MailResult>, onDelivery: MailerOptions['onDelivery']) {
+  if (!onDelivery) return send;
+  return async (message: MailMessage) => {
+    try {
+      const result = await send(message);
+      onDelivery('sent');
+      return result;
+    } catch (err) {
+      onDelivery('failed');
+      throw err;
+    }
+  };
 }
 
 function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
@@ -75,11 +94,11 @@ function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
     { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
     { from: options.from },
   );
-  return withBackground(options.logger, async (message) => {
+  return withBackground(options.logger, counted(async (message) => {
     const info = await transport.sendMail(message);
     options.logger.info({ subject: message.subject, messageId: info.messageId }, 'email sent');
-    return { messageId: info.messageId, delivery: { kind: 'smtp' } };
-  }, () => transport.close());
+    return { messageId: info.messageId, delivery: { kind: 'smtp' } as const };
+  }, options.onDelivery), () => transport.close());
 }
 
 function outboxMailer(options: MailerOptions): Mailer {
@@ -87,7 +106,7 @@ function outboxMailer(options: MailerOptions): Mailer {
     { streamTransport: true, buffer: true, newline: 'unix' },
     { from: options.from },
   );
-  const mailer = withBackground(options.logger, async (message) => {
+  const mailer = withBackground(options.logger, counted(async (message) => {
     const info = await transport.sendMail(message);
     await fs.mkdir(options.outboxDir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -97,8 +116,8 @@ function outboxMailer(options: MailerOptions): Mailer {
       { subject: message.subject, file },
       'SMTP_URL not set: email written to the outbox',
     );
-    return { messageId: info.messageId, delivery: { kind: 'outbox', file } };
-  }, () => transport.close());
+    return { messageId: info.messageId, delivery: { kind: 'outbox' as const, file } };
+  }, options.onDelivery), () => transport.close());
   return {
     ...mailer,
     async forget(terms) {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Cron } from 'croner';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
+import { metricsOfPool } from '../metrics.js';
 
 /** Keys of the PostgreSQL advisory locks that make each job run in one process at a time. */
 export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005, backup: 4_201_006 } as const;
@@ -65,11 +66,18 @@ async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: 
  * the job's advisory lock so that it never overlaps a slow previous run. A timer that fires
  * late, or on a machine whose clock is a little off, finds the occurrence taken. Returns
  * whether this process ran it.
+ *
+ * Every job is measured here, whatever it is (decision 032), in the metrics of the app that
+ * owns `pool`: a run, its duration, a failure (the job threw), or a skip (the previous run
+ * still held the lock). An occurrence another process claimed is not this process's to count.
  */
 export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date): Promise<boolean> {
   if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
+  const metrics = metricsOfPool(pool);
   try {
-    const ran = await runExclusive(pool, job.lock, () => job.run(scheduledAt));
+    const run = () => job.run(scheduledAt);
+    const ran = await runExclusive(pool, job.lock, metrics ? () => metrics.timeJob(job.name, run) : run);
+    if (!ran) metrics?.jobRuns.inc({ job: job.name, outcome: 'skipped' });
     // A previous occurrence still running (hours-long, in theory) keeps the lock: this one is
     // skipped, and says so.
     await recordEnd(pool, job.name, scheduledAt, ran ? undefined : 'saltata: esecuzione precedente ancora in corso');

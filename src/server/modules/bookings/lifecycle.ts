@@ -2,6 +2,7 @@ import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
+import { countBooking, countPayment } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { offerFreedTime } from '../waitlist/offers.js';
 
@@ -205,6 +206,10 @@ export async function applyLifecycle(
     db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed' | 'maintenanceStarted' | 'maintenanceEnded'> & Record<string, unknown>>(bikes),
   );
   const { released, noShows } = first.rows[0]!;
+  // Counted once committed, by whichever caller ran it (the job, a read that found it due).
+  countBooking(db, 'hold_expired', released);
+  countPayment(db, 'expired', released);
+  countBooking(db, 'no_show', noShows);
   const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second.rows[0]!;
   // Holds released, no-shows and ended maintenance free a bike's time: the first in a
   // waitlist gets it (issue 21), after both commits.

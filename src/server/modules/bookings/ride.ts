@@ -8,6 +8,7 @@ import type { Mailer } from '../../integrations/mailer.js';
 import { activeAdminEmails } from '../notifications/notify.js';
 import { damageAdminEmail, type DamageInfo } from './emails.js';
 import { bringLifecycleUpToDate } from './lifecycle.js';
+import { countBooking } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -84,12 +85,16 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
   const now = deps.clock.now();
   const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
   const key: ActionKey = { userId, bookingId: id, kind: 'ritiro' };
+  // Whether this call picked the bike up (a replay of a queued action did not): the last
+  // attempt of the transaction decides.
+  let applied = false;
   const oraApplicata = await onceById(
     deps.db,
     action.id,
     key,
     () =>
       runTransaction(deps.db, async (tx): Promise<AppliedTimeSource> => {
+        applied = false;
         await lockBikeOfBooking(tx, id);
         const [row] = await tx
           .select({
@@ -131,10 +136,12 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
           .set({ stato: 'prenotata', statoAuto: true, updatedAt: now })
           .where(and(eq(biciclette.id, row.biciId), eq(biciclette.stato, 'disponibile')));
         await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
+        applied = true;
         return time.source;
       }),
     (source) => source,
   );
+  if (applied) countBooking(deps.db, 'picked_up');
   return { booking: await getUserBooking(deps, userId, id), oraApplicata };
 }
 
@@ -235,6 +242,7 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
     (source) => ({ applied: false as const, source, damage: null }),
   );
   if (outcome.applied) {
+    countBooking(deps.db, 'returned');
     if (outcome.damage) {
       // After the commit: the report stands even if an email fails (it is on /admin anyway).
       for (const to of await activeAdminEmails(deps.db)) {

@@ -17,6 +17,7 @@ import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
 import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue, PICKUP_EARLY_MINUTES } from './lifecycle.js';
+import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/check.js';
@@ -388,6 +389,7 @@ export async function createBooking(
   // A closure committed while this booking waited for its bike (the form's check came before it).
   if (row.id === null && closedBy) throw badRequest(closureSentence(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+  countBooking(deps.db, 'created');
   return bookingDto(
     {
       ...row,
@@ -471,6 +473,7 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
     return id;
   });
+  countBooking(deps.db, 'cancelled');
   // The freed time goes to the first in a waitlist (issue 21), after the commit.
   await offerFreedTime(deps);
   return getUserBooking(deps, userId, updated);

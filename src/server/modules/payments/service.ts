@@ -27,6 +27,7 @@ import {
   type SettleOutcome,
 } from './settle.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
+import { countPayment } from '../../metrics.js';
 
 export { refundBookingPayment } from './settle.js';
 
@@ -267,7 +268,10 @@ export async function confirmPayment(
     throw badRequest(MSG_PAYMENT_OTHER_BOOKING, 'PAYMENT_MISMATCH');
   }
   if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(MSG_PAYMENT_WRONG_AMOUNT, 'PAYMENT_MISMATCH');
-  if (info.status !== 'succeeded') throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
+  if (info.status !== 'succeeded') {
+    countPayment(deps.db, 'not_succeeded');
+    throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
+  }
 
   const outcome = await settlePayment(deps, { bookingId, paymentIntentId, holdMinutes: await paymentHold(deps) });
   return answerOf(outcome, paid);

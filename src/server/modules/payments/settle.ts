@@ -5,6 +5,7 @@ import { pagamenti, prenotazioni, providerEvents } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ProviderError, type PaymentProvider } from '../../integrations/payments/provider.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
+import { countPayment, countRefund } from '../../metrics.js';
 
 /** The few logger methods the payments module uses (pino and Fastify's logger both fit). */
 export interface PaymentLog {
@@ -34,10 +35,16 @@ export const refundKey = (paymentIntentId: string) => `bicielis-refund-${payment
 export async function refundIntent(deps: PaymentCoreDeps, paymentIntentId: string, reason: string): Promise<void> {
   try {
     // Once per retried transaction (decision 023); the idempotency key makes it once per intent anyway.
-    await onceAcrossRetries(`refund:${paymentIntentId}`, () => deps.provider.refund(paymentIntentId, refundKey(paymentIntentId)));
+    await onceAcrossRetries(`refund:${paymentIntentId}`, async () => {
+      const refund = await deps.provider.refund(paymentIntentId, refundKey(paymentIntentId));
+      // Counted where the provider said yes: once, however often the transaction runs.
+      countRefund(deps.db, 'ok');
+      return refund;
+    });
     deps.log?.info({ paymentIntentId, reason }, 'payment refunded');
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
+    countRefund(deps.db, 'failed');
     deps.log?.warn({ err, paymentIntentId, reason }, 'refund failed');
     throw new AppError(502, MSG_REFUND_FAILED, 'REFUND_FAILED');
   }
@@ -99,7 +106,7 @@ export interface SettleInput {
 export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): Promise<SettleOutcome> {
   const now = deps.clock.now();
   const { bookingId, paymentIntentId } = input;
-  return runTransaction(deps.db, async (tx) => {
+  const outcome = await runTransaction(deps.db, async (tx): Promise<SettleOutcome> => {
     if (input.event && !(await recordEvent(tx, deps.provider.name, input.event, now))) return { kind: 'duplicate_event' };
     const [row] = await tx
       .select({
@@ -151,6 +158,10 @@ export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): 
       .where(eq(pagamenti.id, row.paymentId));
     return { kind: 'refunded', reason: lateReason };
   });
+  // After the commit: a payment applied, or money given back at once (late or twice).
+  if (outcome.kind === 'completed') countPayment(deps.db, 'succeeded');
+  if (outcome.kind === 'refunded') countPayment(deps.db, 'refunded_on_arrival');
+  return outcome;
 }
 
 /**

@@ -7,7 +7,8 @@ import type {
 } from '../../../shared/schemas/payment.js';
 import type { Db } from '../../db/client.js';
 import { prenotazioni } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { countPayment } from '../../metrics.js';
 import type { SimulatedProvider } from '../../integrations/payments/simulated-provider.js';
 
 /**
@@ -40,7 +41,7 @@ export async function confirmSimulatedIntent(
   const intent = await deps.provider.findIntent(intentId);
   if (!intent || !(await ownsBooking(deps.db, userId, intent.bookingId))) throw notFound(MSG_PAYMENT_NOT_FOUND, 'PAYMENT_NOT_FOUND');
   const { clientSecret, ...card } = input;
-  const confirmed = await deps.provider.confirmIntent(intentId, clientSecret, card);
+  const confirmed = await countingDeclines(deps.db, () => deps.provider.confirmIntent(intentId, clientSecret, card));
   return { paymentIntentId: confirmed.id, status: 'succeeded' };
 }
 
@@ -64,5 +65,15 @@ export async function paySimulatedCheckout(
   card: SimulatedCard,
 ): Promise<SimulatedCheckoutPayResponse> {
   await ownedSession(deps, userId, sessionId);
-  return deps.provider.payCheckoutSession(sessionId, card);
+  return countingDeclines(deps.db, () => deps.provider.payCheckoutSession(sessionId, card));
+}
+
+/** A card the provider declined (402, as Stripe answers) is a payment outcome of its own. */
+async function countingDeclines<T>(db: Db, pay: () => Promise<T>): Promise<T> {
+  try {
+    return await pay();
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 402) countPayment(db, 'declined');
+    throw err;
+  }
 }

@@ -2,8 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HealthStatus, PublicConfig } from '../../../shared/api-types.js';
 import { publicConfig } from './public-config.js';
+import { checkReadiness, notReadySchema, readySchema } from './readiness.js';
 
-/** Health and the public configuration the page needs. */
+/**
+ * Health (liveness: the process answers, and says whether the database does), readiness
+ * (decision 032: take traffic or not) and the public configuration the page needs.
+ */
 export const systemRoutes: FastifyPluginAsync = async (app) => {
   const { config, database } = app.deps;
 
@@ -20,6 +24,13 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
     }
     const body: HealthStatus = dbOk ? { status: 'ok', db: 'ok' } : { status: 'error', db: 'error' };
     return reply.status(dbOk ? 200 : 503).header('Cache-Control', 'no-store').send(body);
+  });
+
+  // For a load balancer: 200 only when the database answers and every migration is applied;
+  // 503 before that and from the moment a stop begins (SIGTERM), while the answers in flight finish.
+  app.get('/ready', { schema: { response: { 200: readySchema, 503: notReadySchema } } }, async (_request, reply) => {
+    const answer = await checkReadiness(database.db, app.isDraining());
+    return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(answer.body);
   });
 
   app.get('/config', async (): Promise<PublicConfig> => publicConfig(config, database.db));

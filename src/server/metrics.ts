@@ -1,0 +1,223 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from './db/client.js';
+
+/**
+ * The app's Prometheus metrics (issue 24, decision 032). One registry per app instance:
+ * tests build many apps in one process, and prom-client's global registry would refuse the
+ * second copy of every name. Incrementing a counter is the only cost on a request's path;
+ * the pool's gauges are read when Prometheus scrapes.
+ */
+
+/** What happened to a booking. */
+export type BookingEvent = 'created' | 'cancelled' | 'picked_up' | 'returned' | 'no_show' | 'hold_expired';
+
+/**
+ * How a payment ended, as this process saw it: `succeeded` (applied to its booking),
+ * `declined` (the provider refused the card), `not_succeeded` (a confirm for an intent that
+ * had not succeeded), `expired` (the hold ran out unpaid: the life cycle failed it),
+ * `refunded_on_arrival` (paid too late, or twice: given back at once).
+ */
+export type PaymentOutcome = 'succeeded' | 'declined' | 'not_succeeded' | 'expired' | 'refunded_on_arrival';
+
+export type JobOutcome = 'success' | 'failure' | 'skipped';
+
+export interface AppMetrics {
+  readonly registry: Registry;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly bookings: Counter<'event'>;
+  readonly payments: Counter<'outcome'>;
+  readonly refunds: Counter<'result'>;
+  readonly jobRuns: Counter<'job' | 'outcome'>;
+  readonly jobDuration: Histogram<'job'>;
+  readonly jobLastSuccess: Gauge<'job'>;
+  readonly emails: Counter<'outcome'>;
+  /** The pool whose connections the gauges report (read at scrape time). */
+  watchPool(pool: pg.Pool): void;
+  /** Runs a job's body, counting its run, duration and failure (a throw) under `job`. */
+  timeJob<T>(job: string, run: () => Promise<T>): Promise<T>;
+}
+
+export interface MetricsOptions {
+  /** Node's process metrics (`process_*`, `nodejs_*`) on this registry; default true. */
+  processDefaults?: boolean;
+}
+
+export function createMetrics(options: MetricsOptions = {}): AppMetrics {
+  const registry = new Registry();
+  if (options.processDefaults ?? true) collectDefaultMetrics({ register: registry });
+
+  const httpDuration = new Histogram({
+    name: 'bicielis_http_request_duration_seconds',
+    help: 'Durata delle richieste HTTP, per metodo, rotta (il modello, mai l’URL) e codice di stato',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const bookings = new Counter({
+    name: 'bicielis_booking_events_total',
+    help: 'Prenotazioni: create, annullate, ritirate, riconsegnate, mancati ritiri, attese di pagamento scadute',
+    labelNames: ['event'] as const,
+    registers: [registry],
+  });
+  const payments = new Counter({
+    name: 'bicielis_payments_total',
+    help: 'Pagamenti per esito',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const refunds = new Counter({
+    name: 'bicielis_refunds_total',
+    help: 'Rimborsi chiesti al servizio di pagamento, per risultato (ok, failed)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const jobRuns = new Counter({
+    name: 'bicielis_job_runs_total',
+    help: 'Esecuzioni dei lavori pianificati, per lavoro ed esito (success, failure, skipped)',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobDuration = new Histogram({
+    name: 'bicielis_job_duration_seconds',
+    help: 'Durata dei lavori pianificati eseguiti da questo processo',
+    labelNames: ['job'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
+    registers: [registry],
+  });
+  const jobLastSuccess = new Gauge({
+    name: 'bicielis_job_last_success_timestamp_seconds',
+    help: 'Istante (Unix, secondi) dell’ultima esecuzione riuscita di ogni lavoro in questo processo',
+    labelNames: ['job'] as const,
+    registers: [registry],
+  });
+  const emails = new Counter({
+    name: 'bicielis_emails_total',
+    help: 'Email consegnate (SMTP o cartella outbox) e non consegnate',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+
+  let pool: pg.Pool | undefined;
+  new Gauge({
+    name: 'bicielis_db_pool_connections',
+    help: 'Connessioni al database del pool di questo processo, per stato (in_use, idle)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      if (!pool) return;
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'bicielis_db_pool_waiting_requests',
+    help: 'Richieste in attesa di una connessione al database (oltre DATABASE_POOL_QUEUE_MAX: 503)',
+    registers: [registry],
+    collect() {
+      if (pool) this.set(pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'bicielis_db_pool_max_connections',
+    help: 'Connessioni al database che questo processo può aprire (DATABASE_POOL_MAX)',
+    registers: [registry],
+    collect() {
+      if (pool) this.set(pool.options.max ?? 10);
+    },
+  });
+
+  // Every label value is known in advance: the series exist (at 0) from the first scrape, so a
+  // rate() or an alert sees the first event, not only the second.
+  for (const event of ['created', 'cancelled', 'picked_up', 'returned', 'no_show', 'hold_expired'] satisfies BookingEvent[]) {
+    bookings.inc({ event }, 0);
+  }
+  for (const outcome of ['succeeded', 'declined', 'not_succeeded', 'expired', 'refunded_on_arrival'] satisfies PaymentOutcome[]) {
+    payments.inc({ outcome }, 0);
+  }
+  for (const result of ['ok', 'failed']) refunds.inc({ result }, 0);
+  for (const outcome of ['sent', 'failed']) emails.inc({ outcome }, 0);
+
+  return {
+    registry,
+    httpDuration,
+    bookings,
+    payments,
+    refunds,
+    jobRuns,
+    jobDuration,
+    jobLastSuccess,
+    emails,
+    watchPool(p) {
+      pool = p;
+    },
+    async timeJob(job, run) {
+      const end = jobDuration.startTimer({ job });
+      try {
+        const result = await run();
+        jobRuns.inc({ job, outcome: 'success' });
+        jobLastSuccess.set({ job }, Date.now() / 1000);
+        return result;
+      } catch (err) {
+        jobRuns.inc({ job, outcome: 'failure' });
+        throw err;
+      } finally {
+        end();
+      }
+    },
+  };
+}
+
+/**
+ * The metrics of the app that owns a database handle. The services count where things happen
+ * (a booking made, a payment applied, the life cycle's releases) from the handle they already
+ * receive, as the availability batcher is kept per handle (one app per handle). A handle with
+ * no app (the CLI, a test calling a service alone) counts nothing.
+ */
+const byDatabase = new WeakMap<Db, AppMetrics>();
+/** The same, by the handle's pool: the scheduler's jobs are run with the pool. */
+const byPool = new WeakMap<pg.Pool, AppMetrics>();
+
+export function attachMetrics(database: { db: Db; pool: pg.Pool }, metrics: AppMetrics): void {
+  byDatabase.set(database.db, metrics);
+  byPool.set(database.pool, metrics);
+}
+
+export function metricsOf(db: Db): AppMetrics | undefined {
+  return byDatabase.get(db);
+}
+
+export function metricsOfPool(pool: pg.Pool): AppMetrics | undefined {
+  return byPool.get(pool);
+}
+
+/** Counts one booking event of the app owning `db` (nothing without one). */
+export function countBooking(db: Db, event: BookingEvent, n = 1): void {
+  if (n > 0) byDatabase.get(db)?.bookings.inc({ event }, n);
+}
+
+/** Counts one payment outcome of the app owning `db`. */
+export function countPayment(db: Db, outcome: PaymentOutcome, n = 1): void {
+  if (n > 0) byDatabase.get(db)?.payments.inc({ outcome }, n);
+}
+
+/** Counts one refund asked of the provider. */
+export function countRefund(db: Db, result: 'ok' | 'failed'): void {
+  byDatabase.get(db)?.refunds.inc({ result });
+}
+
+/** Addresses of this machine: a scrape from one of them (with no proxy header) needs no token. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+/** Whether `presented` equals `expected`, in a time that does not depend on where they differ. */
+export function tokenMatches(presented: string, expected: string): boolean {
+  // Digests of equal length: timingSafeEqual needs them, and the length leaks nothing.
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
