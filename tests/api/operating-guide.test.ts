@@ -95,8 +95,6 @@ describe('docs/OPERATING.md: every block says how it is tested', () => {
   it('the environment variables it names exist (config.ts or .env.example)', async () => {
     const example = await fs.readFile(path.join(ROOT, '.env.example'), 'utf8');
     const known = new Set([...CONFIG_VARIABLES, ...[...example.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!)]);
-    // From the metrics change of issue 24, merged beside this one.
-    known.add('METRICS_TOKEN');
     const named = new Set([...markdown.matchAll(/`\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+)/g)].map((m) => m[1]!));
     expect(named.size).toBeGreaterThan(15);
     expect([...named].filter((n) => !known.has(n))).toEqual([]);
@@ -141,7 +139,7 @@ describe('docs/OPERATING.md: the configuration examples', () => {
     expect(service.WorkingDirectory).toMatch(/^\//);
     // main.ts exits 1 when a drain takes longer than its forced-exit timer: systemd waits longer.
     const main = await fs.readFile(path.join(ROOT, 'src/server/main.ts'), 'utf8');
-    const forced = Number(/\}, (\d+)_000\)\.unref\(\)/.exec(main)?.[1]);
+    const forced = Number(/\}, (\d+)_000 \+ cfg\.drainDelayMs\)\.unref\(\)/.exec(main)?.[1]);
     expect(forced).toBeGreaterThan(0);
     expect(Number(service.TimeoutStopSec)).toBeGreaterThan(forced);
     expect(unit.Install?.WantedBy).toBe('multi-user.target');
@@ -263,6 +261,8 @@ describe('docs/OPERATING.md: the commands', () => {
         [/db verify/, /Backup utilizzabile: \d+ righe in \d+ tabelle/],
         [/db restore/, /Ripristino completato/],
         [/\/api\/health/, /"status":"ok"/],
+        [/\/api\/ready/, /"status":"ready"/],
+        [/\/metrics/, /^bicielis_db_pool_connections\{state="in_use"\} \d+$/m],
       ];
       for (const [command, output] of expectations) {
         if (!command.test(b.code)) continue;
@@ -270,7 +270,7 @@ describe('docs/OPERATING.md: the commands', () => {
         seen.add(command.source);
       }
     }
-    expect(seen.size).toBe(4);
+    expect(seen.size).toBe(6);
     // The drill's block verified the nightly file, not the manual one.
     expect((await fs.readdir(env.BACKUP_DIR!)).filter((n) => /^bicielis-.*Z\.bicielis\.gz$/.test(n))).toHaveLength(1);
     // The restore gave back the data the backup holds.

@@ -75,6 +75,11 @@ const BOOKING_NOT_FOUND = 'Prenotazione non trovata';
 export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
   sistema: {
     'GET /api/health': { summary: 'Stato del servizio e del database', access: 'public', returns: '`{ status, db }`; 503 se il database non risponde' },
+    'GET /api/ready': {
+      summary: 'Prontezza a ricevere traffico (per il bilanciatore di carico)',
+      access: 'public',
+      returns: '`{ status, db, migrations }`; 503 con `code` SHUTTING_DOWN, MIGRATIONS_PENDING o DB_UNAVAILABLE',
+    },
     'GET /api/config': { summary: 'Configurazione pubblica della pagina (fornitore di pagamento, regole)', access: 'public' },
   },
   account: {

@@ -27,6 +27,7 @@ export async function callEveryRoute(): Promise<string[]> {
 
   // Sistema
   note((await api.GET('/api/health')).error);
+  note((await api.GET('/api/ready')).error);
   note((await api.GET('/api/config')).error);
 
   // Account
