@@ -9,6 +9,7 @@
  */
 
 import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from '../modules/bookings/ride.js';
+import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from '../modules/system/readiness.js';
 import { MSG_LAST_ADMIN } from '../modules/admin/users.js';
 import { MSG_ALREADY_PAID, MSG_PAYMENT_NOT_SUCCEEDED } from '../modules/payments/service.js';
 import { MSG_MAINTENANCE_OVERLAP } from '../modules/rules/admin.js';
@@ -45,7 +46,7 @@ export interface Operation {
   /** The success answer's media type when it is not JSON (a file). */
   media?: 'text/csv' | 'application/pdf' | 'text/calendar';
   /** Refusals particular to the route, with their Italian message (as errors.ts and the services say them). */
-  errors?: Partial<Record<400 | 403 | 404 | 409, string>>;
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 503, string>>;
   /** Rate limited (behaviour.md §5): 429 with Retry-After. */
   rateLimited?: boolean;
 }
@@ -79,6 +80,7 @@ export const OPERATIONS: Record<TagKey, Record<string, Operation>> = {
       summary: 'Prontezza a ricevere traffico (per il bilanciatore di carico)',
       access: 'public',
       returns: '`{ status, db, migrations }`; 503 con `code` SHUTTING_DOWN, MIGRATIONS_PENDING o DB_UNAVAILABLE',
+      errors: { 503: `${MSG_SHUTTING_DOWN} · ${MSG_MIGRATIONS_PENDING} · ${MSG_DB_UNAVAILABLE}` },
     },
     'GET /api/config': { summary: 'Configurazione pubblica della pagina (fornitore di pagamento, regole)', access: 'public' },
   },

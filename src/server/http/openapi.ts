@@ -89,7 +89,8 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
         ? { description: op.returns ?? 'Fatto, nessun contenuto' }
         : {
             description: op.returns ?? 'Fatto',
-            content: op.media ? { [op.media]: { schema: { type: 'string', format: 'binary' } } } : { 'application/json': { schema: {} } },
+            // No schema where the route declares none: its shape is the description (`returns`).
+            content: op.media ? { [op.media]: { schema: { type: 'string', format: 'binary' } } } : { 'application/json': {} },
           },
   };
   const hasInput = Boolean(operation.requestBody || operation.parameters?.length);
@@ -125,7 +126,14 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
     responses[429] = errorResponse('Troppi tentativi', { message: tooManyAttemptsMessage(15 * 60_000), code: 'RATE_LIMITED' }, true);
   }
   responses[500] = errorResponse('Errore interno (mai dettagli tecnici)', { message: 'Errore interno del server', code: 'INTERNAL' });
-  responses[503] = errorResponse('Servizio sovraccarico: riprovare dopo Retry-After', { message: MSG_BUSY, code: 'BUSY' }, true);
+  responses[503] = errors[503]
+    ? errorResponse(`Non disponibile: ${errors[503]}`, { message: errors[503].split(' · ')[0]!, code: 'UNAVAILABLE' })
+    : errorResponse('Servizio sovraccarico: riprovare dopo Retry-After', { message: MSG_BUSY, code: 'BUSY' }, true);
+  // The success shape a route's own zod response schema gives (GET /api/ready) wins over the
+  // generic one above; the description stays the table's.
+  const success = (operation.responses as Record<string, OpenAPIV3_1.ResponseObject> | undefined)?.[ok];
+  const declared = success?.content?.['application/json']?.schema;
+  if (declared && Object.keys(declared).length > 0) responses[ok] = { description: op.returns ?? 'Fatto', content: success.content };
   return responses;
 }
 
