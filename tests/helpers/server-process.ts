@@ -1,17 +1,45 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * A port for a server process this test starts, taken below the kernel's ephemeral range
+ * (`ip_local_port_range`, 32768–60999 by default). A port the kernel handed out for `listen(0)`
+ * is an ephemeral one: between this check and the server's own listen (tens of seconds when it
+ * starts its embedded PostgreSQL first), any outgoing connection of any test could take it as
+ * its source port, and the server failed with EADDRINUSE on a loaded machine. Below that range
+ * only listeners compete, and each candidate is checked free first.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 20_000;
+  const high = Math.max(low + 1_000, ephemeralLow) - 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`nessuna porta libera tra ${low} e ${high}`);
+}
+
+function ephemeralRange(): [number, number] {
+  try {
+    const [lowText, highText] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const range: [number, number] = [Number(lowText), Number(highText)];
+    if (range.every(Number.isInteger)) return range;
+  } catch {
+    // Not Linux: the IANA dynamic range is the usual one.
+  }
+  return [49_152, 65_535];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 
