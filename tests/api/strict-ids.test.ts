@@ -119,6 +119,23 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
+/**
+ * The waitlist's offers are announced after the answer that made them (offers.ts,
+ * `offerFreedTime`: an email must not hold the canceller's answer), by an UPDATE of the offer's
+ * row. The admin's deletion below frees a window the owner waits for: a digest taken while its
+ * announcement is still on its way would see that UPDATE land. Waits for the state, not a time.
+ */
+async function offersAnnounced(): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const { rows } = await ctx.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from prenotazioni where stato = 'offerta' and offerta_avvisata_at is null`,
+    );
+    if (rows[0]!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('an offer was never announced');
+}
+
 const methodOf = (key: string) => key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
 const pathOf = (key: string) => key.split(' ')[1]!;
 
@@ -134,6 +151,7 @@ describe('every route with a path parameter is named here', () => {
 describe('an integer id in a path: only its canonical spelling', () => {
   for (const [key, route] of Object.entries(ID_ROUTES)) {
     it(`${key}: 14 other spellings are 400 or 404 in Italian, and change nothing`, async () => {
+      await offersAnnounced();
       const before = await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS);
       for (const bad of malformed(route.id())) {
         const url = pathOf(key).replace(/:[A-Za-z]+/, bad);
@@ -182,6 +200,7 @@ describe('an integer id in a JSON body: a JSON integer from 1 to 2147483647', ()
     const bike = await addBike(ctx.database.db, 'IDS-BODY');
     const user = await createUser(ctx.database.db, { email: 'body.ids@example.it', isResidente: true });
     const cookie = `bicielis_session=${(await createSession(ctx.database.db, user.id, 'session', ctx.clock.now())).token}`;
+    await offersAnnounced();
     const before = await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS);
     for (const { value, json } of bodies('biciId', bike)) {
       const res = await ctx.app.inject({
