@@ -1,5 +1,4 @@
-import { format } from 'date-fns';
-import { it as italian } from 'date-fns/locale';
+import { italianDayMonth } from '../../shared/calendar-text';
 import type { BookingDto } from '../../shared/schemas/booking';
 import { addDays, zonedClock, zonedToday } from '../../shared/time';
 import type { QueuedAction } from './actions';
@@ -17,9 +16,7 @@ export function lastSyncText(updatedAt: number, now: Date, timeZone: string): st
   const today = zonedToday(now, timeZone);
   if (day === today) return `Ultimo aggiornamento alle ${clock}`;
   if (day === addDays(today, -1)) return `Ultimo aggiornamento ieri alle ${clock}`;
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const sameYear = day.slice(0, 4) === today.slice(0, 4);
-  const date = format(new Date(y, m - 1, d), sameYear ? 'd MMMM' : 'd MMMM yyyy', { locale: italian });
+  const date = italianDayMonth(day, day.slice(0, 4) !== today.slice(0, 4));
   return `Ultimo aggiornamento il ${date} alle ${clock}`;
 }
 

@@ -1,10 +1,9 @@
-import { format } from 'date-fns';
-import { it as italian } from 'date-fns/locale';
 import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
 import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas/booking';
 import { type BadgeTone } from './booking-labels';
+import { italianLongDate } from '../../../shared/calendar-text';
 import { formatEuroCents } from '../../../shared/money';
 import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 
@@ -14,8 +13,10 @@ export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FALLBACK_TIME_ZONE, type Badg
 // ---------------------------------------------------------------------------------------
 // Bookings and stats
 
+/** Dates and times as `YYYY-MM-DD` and `HH:mm` sort as plain strings (no collator: no ICU at load). */
+const compareCodes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byWhen = (a: BookingDto, b: BookingDto) =>
-  a.dataPrenotazione.localeCompare(b.dataPrenotazione) || a.orarioInizio.localeCompare(b.orarioInizio);
+  compareCodes(a.dataPrenotazione, b.dataPrenotazione) || compareCodes(a.orarioInizio, b.orarioInizio);
 
 /** The user's `attiva` bookings, soonest first. */
 export function selectActiveBookings<T extends BookingDto>(bookings: readonly T[]): T[] {
@@ -67,9 +68,7 @@ export const PAY_BUTTON_LABEL = `Paga ${formatEuroCents(EXTERNAL_FEE_CENTS)}`;
 
 /** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
 export function formatBookingDate(date: string): string {
-  if (!isRealDate(date)) return date;
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return format(new Date(y, m - 1, d), 'EEEE d MMMM yyyy', { locale: italian });
+  return isRealDate(date) ? italianLongDate(date) : date;
 }
 
 export function formatTimeRange(start: string, end: string): string {
