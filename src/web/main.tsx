@@ -45,8 +45,7 @@ if (serverState) {
   // Its session, data and screen first: hydrating then renders what the server did, at once,
   // as a transition: in slices between which the browser handles input and paints.
   void Promise.all([adoptServerState(serverState), deviceCopy]).then(() => {
-    // From here React handles a tap on the page, hydrating first what it lands on (styles.css).
-    container.dataset.started = '';
+    // The screen's taps are live once it has hydrated (lib/started.ts, styles.css).
     startTransition(() => void hydrateRoot(container, app));
   });
 } else if (container.dataset.prerendered === firstScreen(window.location.pathname)) {

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
+import { useStarted } from './lib/started';
 
 /**
  * The screens loaded on demand, each group a chunk of its own ("Fast by construction"):
@@ -46,11 +47,14 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
   const Screen = lazy(async () => {
     const [Component, QueryProvider] = await Promise.all([load(), loadQueryProvider()]);
     return {
-      default: (props: P) => (
-        <QueryProvider>
-          <Component {...props} />
-        </QueryProvider>
-      ),
+      default: function LoadedScreen(props: P) {
+        useStarted();
+        return (
+          <QueryProvider>
+            <Component {...props} />
+          </QueryProvider>
+        );
+      },
     };
   });
   function LazyScreen(props: P) {

@@ -51,7 +51,9 @@ const TAB_LOADERS: Partial<Record<AdminTab, () => Promise<unknown>>> = {
 
 /** The tab the address names, loaded before a page the server rendered with it is hydrated. */
 export function loadTabFor(search: string): Promise<unknown> {
-  return TAB_LOADERS[tabFromSearch(search)]?.() ?? Promise.resolve();
+  // A tab whose chunk fails to load does not keep /admin from opening: its own loader is asked
+  // again when the tab renders, and its error shows there.
+  return TAB_LOADERS[tabFromSearch(search)]?.().catch(() => undefined) ?? Promise.resolve();
 }
 
 function TabLoading({ children }: { children: ReactNode }) {

@@ -10,6 +10,7 @@ import { homePathFor } from '../../lib/guards';
 import { useHydrated } from '../../lib/hydrated';
 import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
 import { refreshSession, setSessionUser } from '../../lib/session';
+import { useStarted } from '../../lib/started';
 import { loadAccountScreens, preloadScreenFor } from '../../screens';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
@@ -50,6 +51,7 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
 
 /** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
 export function LoginPage() {
+  useStarted();
   const [, navigate] = useLocation();
   const hydrated = useHydrated();
   const [errors, setErrors] = useState<LoginErrors>({});

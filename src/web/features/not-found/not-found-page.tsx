@@ -2,8 +2,10 @@ import { CircleAlertIcon, HomeIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
+import { useStarted } from '../../lib/started';
 
 export function NotFoundPage() {
+  useStarted();
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-8">
       <Card className="w-full max-w-md">

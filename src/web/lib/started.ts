@@ -1,0 +1,16 @@
+import { useEffect } from 'react';
+
+/**
+ * `data-started` on #root (styles.css): until it is there, the buttons of a page the server
+ * rendered for its user look disabled and take no tap. It is set by the screen itself once
+ * React has hydrated it (its effects run only then), not when hydration begins: a tap in
+ * between, on a part still waiting for its module, was lost (issue 22's note, 2026-11-26).
+ */
+export function markStarted(): void {
+  document.getElementById('root')?.setAttribute('data-started', '');
+}
+
+/** A screen that a page can open on calls this: the page's buttons are live once it has hydrated. */
+export function useStarted(): void {
+  useEffect(markStarted, []);
+}
