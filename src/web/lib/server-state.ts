@@ -56,8 +56,17 @@ export function parseServerState(text: string): ServerState | null {
 export async function adoptServerState(state: ServerState): Promise<void> {
   seedSession(state.user);
   setRenderedAt(state.now);
+  const serverQueries = import('./server-queries');
+  serverQueries.catch(() => undefined); // awaited below, where a failure is handled
+  // The page's first Intl object loads ICU's data (~25 ms on this 2-core machine, about four
+  // times that on a slow phone), whichever it is: the euro formatter when the screen's chunks
+  // are evaluated, or a time zone's when hydrating. Here it has a task of its own, and those
+  // two then cost a few milliseconds each (docs/performance.md, 2026-11-26).
+  await nextTask();
+  new Intl.DateTimeFormat('it-IT').format(state.now);
+  await nextTask();
   try {
-    const { hydrateQueries } = await import('./server-queries');
+    const { hydrateQueries } = await serverQueries;
     // Before the screen's chunk: the dashboard's loader asks for its data once it has loaded,
     // and must find it already there.
     hydrateQueries(state.queries);
