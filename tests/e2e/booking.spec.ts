@@ -370,6 +370,28 @@ test.describe('user dashboard: bookings', () => {
   });
 });
 
+test.describe('a page the server rendered takes taps once it has hydrated', () => {
+  test('a tap at the very moment its buttons look live (data-started) logs out', async ({ page }) => {
+    const resident = DEMO_ACCOUNTS.find((a) => a.ruolo === 'user')!;
+    await loginViaForm(page, resident);
+    await expect(page).toHaveURL('/dashboard');
+    // The earliest tap a person can make: in the same moment `#root` gets `data-started` (before
+    // it, styles.css keeps the buttons from taking the pointer). Until 2026-11-26 the attribute
+    // came before React had hydrated the screen, and this tap did nothing (lib/started.ts).
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        const root = document.getElementById('root');
+        if (!root?.hasAttribute('data-started')) return;
+        observer.disconnect();
+        [...root.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Esci')?.click();
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-started'] });
+    });
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/login');
+    await expect(notice(page, 'Arrivederci!')).toBeVisible();
+  });
+});
+
 test.describe('user dashboard on a phone (375 × 812)', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
