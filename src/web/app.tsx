@@ -1,3 +1,4 @@
+import { LoadFailureBoundary } from './components/load-failure-boundary';
 import { LazyToaster } from './components/ui/lazy-toaster';
 import { AppRoutes } from './routes';
 
@@ -18,7 +19,9 @@ function SiteFooter() {
 export function App() {
   return (
     <>
-      <AppRoutes />
+      <LoadFailureBoundary scope="screen">
+        <AppRoutes />
+      </LoadFailureBoundary>
       <SiteFooter />
       <LazyToaster />
     </>

@@ -236,6 +236,30 @@ test.describe('admin dashboard', () => {
     }
   });
 
+  test('a tab whose file does not arrive: /admin opens, the tab says so, and a reload brings it', async ({ browser, baseURL }) => {
+    // No service worker: its copy of the app would answer for the network that fails here.
+    const context = await browser.newContext({ baseURL, serviceWorkers: 'block', locale: 'it-IT', timezoneId: 'Europe/Rome' });
+    try {
+      const page = await context.newPage();
+      await openAdmin(page);
+      await page.route(/\/assets\/users-tab-[^/]*\.js$/, (route) => route.abort('internetdisconnected'));
+      await page.goto('/admin?tab=utenti');
+      await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Utenti', selected: true })).toBeVisible();
+      const failure = page.getByRole('tabpanel').getByRole('alert');
+      await expect(failure).toContainText('Non è stato possibile caricare questa sezione.');
+      await expect(page.getByText('Bici disponibili')).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+
+      await page.unrouteAll();
+      await failure.getByRole('button', { name: 'Ricarica la pagina' }).click();
+      await expect(page.getByRole('region', { name: 'Utenti' })).toBeVisible();
+      await expect(page.getByRole('alert').filter({ hasText: 'Non è stato possibile' })).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('on a 375 px phone: tables scroll sideways, no serious axe violations on any tab', async ({ page, browser, baseURL }, testInfo) => {
     const residentContext = await loggedInContext(browser, baseURL, resident);
     const booking = await bookTomorrow(residentContext.request, 'Biblioteca nazionale centrale');

@@ -11,6 +11,7 @@ import {
 import { Suspense, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
+import { LoadFailureBoundary } from '../../components/load-failure-boundary';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
@@ -51,13 +52,17 @@ const TAB_LOADERS: Partial<Record<AdminTab, () => Promise<unknown>>> = {
 
 /** The tab the address names, loaded before a page the server rendered with it is hydrated. */
 export function loadTabFor(search: string): Promise<unknown> {
-  // A tab whose chunk fails to load does not keep /admin from opening: its own loader is asked
-  // again when the tab renders, and its error shows there.
+  // A tab whose chunk fails to load does not keep /admin from opening: the tab asks for it
+  // again when it renders, and says so if that fails too (LoadFailureBoundary).
   return TAB_LOADERS[tabFromSearch(search)]?.().catch(() => undefined) ?? Promise.resolve();
 }
 
 function TabLoading({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>;
+  return (
+    <LoadFailureBoundary scope="section">
+      <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>
+    </LoadFailureBoundary>
+  );
 }
 
 function AdminHeader() {
