@@ -6,14 +6,8 @@
  * shared machine inflates), and the main thread's CPU time over the whole load.
  * Run: `npx tsx tests/bench/cpu-after-fcp.ts [/dashboard,/admin] [opens]` after `npm run build`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { createLogger } from '../../src/server/logger.js';
-import { seedDemo } from '../../src/server/db/seed.js';
-import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
-import { benchDatabase } from './harness.js';
+import { startBuiltApp } from './built-app.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const PAGES = (process.argv[2] ?? '/dashboard,/admin').split(',');
@@ -72,30 +66,9 @@ function measure(events: TraceEvent[]): { blocking: number; afterFcp: number; to
 }
 
 async function main() {
-  const bench = await benchDatabase();
+  const app = await startBuiltApp('cpu');
   try {
-    await seedDemo(bench.database.db, createLogger('warn'));
-    const port = String(await freePort());
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-cpu-'));
-    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
-      PORT: port,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      DATABASE_URL: bench.url,
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    });
-    const base = server.url;
-    const sessionOf = async (email: string, password: string): Promise<string> => {
-      const login = await fetch(`${base}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ email, password }),
-      });
-      const cookie = login.headers.get('set-cookie')?.split(';')[0];
-      if (login.status !== 200 || !cookie) throw new Error(`login di ${email}: ${login.status}`);
-      return cookie;
-    };
+    const { base, sessionOf } = app;
     const cookies: Record<string, string> = {
       '/dashboard': await sessionOf('residente@bicielis.demo', 'residente-demo-2026'),
       '/admin': await sessionOf('admin@bicielis.demo', 'admin-demo-2026'),
@@ -129,12 +102,9 @@ async function main() {
       }
     } finally {
       await browser.close();
-      stopGroup(server.child, 'SIGTERM');
-      await waitForExit(server.child);
-      await rm(dataDir, { recursive: true, force: true });
     }
   } finally {
-    await bench.close();
+    await app.close();
   }
 }
 

@@ -7,16 +7,12 @@
  * performance score) and every run's score.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
-import { createLogger } from '../../src/server/logger.js';
-import { seedDemo } from '../../src/server/db/seed.js';
-import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
-import { benchDatabase } from './harness.js';
+import { ROOT } from '../helpers/server-process.js';
+import { startBuiltApp } from './built-app.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -188,92 +184,64 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function benchLighthouse(): Promise<boolean> {
   if (!existsSync(path.join(WEB_ROOT, 'login.html'))) throw new Error('dist/web manca: npm run build');
-  const bench = await benchDatabase();
+  // The built server in a process of its own: Lighthouse's own work in this process must not
+  // delay its answers.
+  const app = await startBuiltApp('lighthouse');
   try {
-    await seedDemo(bench.database.db, createLogger('warn'));
-    // The built server in a process of its own, as `npm start` runs it: Lighthouse's own work
-    // in this process must not delay its answers.
-    const port = String(await freePort());
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-lighthouse-'));
-    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
-      PORT: port,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      DATABASE_URL: bench.url,
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    });
-    const base = server.url;
-    try {
-      const sessionOf = async (email: string, password: string): Promise<string> => {
-        const login = await fetch(`${base}/api/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', origin: base },
-          body: JSON.stringify({ email, password }),
-        });
-        const cookie = login.headers.get('set-cookie')?.split(';')[0];
-        if (login.status !== 200 || !cookie) throw new Error(`login di ${email}: ${login.status}`);
-        return cookie;
-      };
-
-      const pages = [
-        { name: '/login', url: `${base}/login`, headers: {} as Record<string, string> },
-        { name: '/dashboard', url: `${base}/dashboard`, headers: { Cookie: await sessionOf('residente@bicielis.demo', 'residente-demo-2026') } },
-        { name: '/admin', url: `${base}/admin`, headers: { Cookie: await sessionOf('admin@bicielis.demo', 'admin-demo-2026') } },
-      ];
-      console.log(`\n## Lighthouse 12, mobile preset, ${CHROMIUM}, median of ${RUNS} runs`);
-      console.log('page        perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
-      let ok = true;
-      const only = process.env.LIGHTHOUSE_PAGES?.split(',');
-      for (const page of pages.filter((p) => !only || only.includes(p.name))) {
-        const runs: PageScore[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, page.headers));
-        const sorted = [...runs].sort((a, b) => a.performance - b.performance);
-        const m = sorted[Math.floor(sorted.length / 2)]!;
+    const { base, sessionOf } = app;
+    const pages = [
+      { name: '/login', url: `${base}/login`, headers: {} as Record<string, string> },
+      { name: '/dashboard', url: `${base}/dashboard`, headers: { Cookie: await sessionOf('residente@bicielis.demo', 'residente-demo-2026') } },
+      { name: '/admin', url: `${base}/admin`, headers: { Cookie: await sessionOf('admin@bicielis.demo', 'admin-demo-2026') } },
+    ];
+    console.log(`\n## Lighthouse 12, mobile preset, ${CHROMIUM}, median of ${RUNS} runs`);
+    console.log('page        perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
+    let ok = true;
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+    for (const page of pages.filter((p) => !only || only.includes(p.name))) {
+      const runs: PageScore[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, page.headers));
+      const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+      const m = sorted[Math.floor(sorted.length / 2)]!;
+      console.log(
+        [
+          page.name.padEnd(10),
+          String(m.performance).padStart(5),
+          String(m.accessibility).padStart(5),
+          String(m.bestPractices).padStart(8),
+          ms(m.fcpMs).padStart(8),
+          ms(m.lcpMs).padStart(8),
+          ms(m.tbtMs).padStart(7),
+          m.cls.toFixed(3).padStart(6),
+          ms(m.siMs).padStart(8),
+          m.jsKb.toFixed(1).padStart(8),
+          m.totalKb.toFixed(1).padStart(11),
+          `  ${runs.map((r) => r.performance).join(', ')}`,
+        ].join(' '),
+      );
+      if (m.failed.length > 0) console.log(`      audits below 100 (accessibility, best practices): ${m.failed.join(', ')}`);
+      for (const [i, r] of runs.entries()) {
         console.log(
-          [
-            page.name.padEnd(10),
-            String(m.performance).padStart(5),
-            String(m.accessibility).padStart(5),
-            String(m.bestPractices).padStart(8),
-            ms(m.fcpMs).padStart(8),
-            ms(m.lcpMs).padStart(8),
-            ms(m.tbtMs).padStart(7),
-            m.cls.toFixed(3).padStart(6),
-            ms(m.siMs).padStart(8),
-            m.jsKb.toFixed(1).padStart(8),
-            m.totalKb.toFixed(1).padStart(11),
-            `  ${runs.map((r) => r.performance).join(', ')}`,
-          ].join(' '),
+          `      run ${i + 1}: performance ${r.performance}, accessibility ${r.accessibility}, best practices ${r.bestPractices}, ` +
+            `FCP ${ms(r.fcpMs)}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, CLS ${r.cls.toFixed(3)}`,
         );
-        if (m.failed.length > 0) console.log(`      audits below 100 (accessibility, best practices): ${m.failed.join(', ')}`);
-        for (const [i, r] of runs.entries()) {
-          console.log(
-            `      run ${i + 1}: performance ${r.performance}, accessibility ${r.accessibility}, best practices ${r.bestPractices}, ` +
-              `FCP ${ms(r.fcpMs)}, LCP ${ms(r.lcpMs)}, TBT ${ms(r.tbtMs)}, CLS ${r.cls.toFixed(3)}`,
-          );
-          for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
-        }
-        for (const line of m.detail) console.log(`      ${line}`);
-        const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
-        console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);
-        ok &&= pass;
+        for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
       }
-      const dashboard = pages.find((p) => p.name === '/dashboard')!;
-      if (!only || only.includes('/dashboard')) {
-        const { shown, fcp } = await bookingsOnScreen(dashboard.url, dashboard.headers.Cookie!, RUNS);
-        console.log(
-          `/dashboard: own bookings on screen at ${ms(median(shown))} (median; ${shown.map(ms).join(', ')}), ` +
-            `first contentful paint ${ms(median(fcp))} (${fcp.map(ms).join(', ')}); real throttling, ${RUNS} first opens`,
-        );
-      }
-      return ok;
-    } finally {
-      stopGroup(server.child, 'SIGTERM');
-      await waitForExit(server.child);
-      await rm(dataDir, { recursive: true, force: true });
+      for (const line of m.detail) console.log(`      ${line}`);
+      const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
+      console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);
+      ok &&= pass;
     }
+    const dashboard = pages.find((p) => p.name === '/dashboard')!;
+    if (!only || only.includes('/dashboard')) {
+      const { shown, fcp } = await bookingsOnScreen(dashboard.url, dashboard.headers.Cookie!, RUNS);
+      console.log(
+        `/dashboard: own bookings on screen at ${ms(median(shown))} (median; ${shown.map(ms).join(', ')}), ` +
+          `first contentful paint ${ms(median(fcp))} (${fcp.map(ms).join(', ')}); real throttling, ${RUNS} first opens`,
+      );
+    }
+    return ok;
   } finally {
-    await bench.close();
+    await app.close();
   }
 }

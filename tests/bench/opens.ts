@@ -19,14 +19,8 @@
  * part of a repeat open (reading the copy and the device's user) is a few milliseconds. RUNS of each (OPENS_RUNS, default 5): medians and every run.
  * BENCH_PORT chooses the server's port (else a free one).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { seedDemo } from '../../src/server/db/seed.js';
-import { createLogger } from '../../src/server/logger.js';
-import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
-import { benchDatabase } from './harness.js';
+import { startBuiltApp } from './built-app.js';
 
 const RUNS = Number(process.env.OPENS_RUNS ?? 5);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -175,32 +169,15 @@ const ms = (n: number) => (Number.isNaN(n) ? '—' : `${Math.round(n)} ms`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 export async function benchOpens(): Promise<boolean> {
-  const bench = await benchDatabase();
+  const app = await startBuiltApp('opens', process.env.BENCH_PORT);
   try {
-    await seedDemo(bench.database.db, createLogger('warn'));
-    const port = process.env.BENCH_PORT ?? String(await freePort());
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bicielis-opens-'));
-    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
-      PORT: port,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      DATABASE_URL: bench.url,
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    });
-    const base = server.url;
+    const { base, sessionOf } = app;
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--lang=it-IT'],
     });
     try {
-      const login = await fetch(`${base}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ email: 'residente@bicielis.demo', password: 'residente-demo-2026' }),
-      });
-      const cookie = login.headers.get('set-cookie')?.split(';')[0];
-      if (login.status !== 200 || !cookie) throw new Error(`login: ${login.status}`);
+      const cookie = await sessionOf('residente@bicielis.demo', 'residente-demo-2026');
 
       const first: Open[] = [];
       const repeat: Open[] = [];
@@ -229,11 +206,8 @@ export async function benchOpens(): Promise<boolean> {
       return pass;
     } finally {
       await browser.close();
-      stopGroup(server.child, 'SIGTERM');
-      await waitForExit(server.child);
-      await rm(dataDir, { recursive: true, force: true });
     }
   } finally {
-    await bench.close();
+    await app.close();
   }
 }
