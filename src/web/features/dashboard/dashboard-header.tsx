@@ -9,8 +9,10 @@ import { Button } from '../../components/ui/button';
 export function DashboardHeader({ user }: { user: SessionUser }) {
   return (
     <header className="border-b bg-card">
+      {/* As tall as the buttons (h-11, sm:h-9) from the first paint: a paint while the parser has the
+          brand but not yet the buttons moved the brand down by 4 px when they came. */}
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
-        <span className="flex items-center gap-2 text-lg font-bold tracking-tight">
+        <span className="flex min-h-11 items-center gap-2 text-lg font-bold tracking-tight sm:min-h-9">
           <span className="flex size-9 items-center justify-center rounded-lg bg-primary text-primary-foreground">
             <BikeIcon className="size-5" aria-hidden="true" />
           </span>
