@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../shared/server-page';
+import { zoneTableAround } from '../shared/time';
 import { App } from './app';
 import {
   ADMIN_DAMAGES_QUERY_KEY,
@@ -86,7 +87,9 @@ function renderOnce(input: ServerPageInput): ServerPageOutput {
   setRenderedAt(input.now);
   try {
     for (const [queryKey, data] of queriesOf(input.data)) queryClient.setQueryData(queryKey, data, { updatedAt: input.now });
-    const state = serverStateJson({ user: input.user, now: input.now, queries: dehydrate(queryClient) });
+    // The college's offsets around now: the browser opens the page without an Intl object (shared/time.ts).
+    const zone = zoneTableAround(input.data.config.timeZone, input.now);
+    const state = serverStateJson({ user: input.user, now: input.now, queries: dehydrate(queryClient), zone });
     const html = renderToString(
       <StrictMode>
         <Router ssrPath={`${input.pathname}${input.search}`}>

@@ -1,4 +1,6 @@
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
+import { setZoneTable } from '../../shared/time';
+import { isZoneTable } from '../../shared/zone-table';
 import { queryClient } from './query-client';
 
 /**
@@ -8,4 +10,9 @@ import { queryClient } from './query-client';
  */
 export function hydrateQueries(state: unknown): void {
   hydrate(queryClient, state as DehydratedState);
+}
+
+/** The college's zone table the page came with (shared/time.ts); one that is not a table is left out, and the times are then asked of Intl. */
+export function adoptZoneTable(table: unknown): void {
+  setZoneTable(isZoneTable(table) ? table : undefined);
 }

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../shared/api-types';
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
+import type { ZoneTable } from '../../shared/zone-table';
 import { setRenderedAt } from './render-clock';
 import { seedSession } from './session';
 import { cn } from './utils';
@@ -17,6 +18,8 @@ export interface ServerState {
   now: number;
   /** `dehydrate(queryClient)`: read by `hydrate` in lib/server-queries.ts. */
   queries: unknown;
+  /** The college's time zone around `now` (shared/zone-table.ts): no `Intl` object is needed to open the page. Checked where it is used. */
+  zone?: ZoneTable;
 }
 
 /**
@@ -58,15 +61,13 @@ export async function adoptServerState(state: ServerState): Promise<void> {
   setRenderedAt(state.now);
   const serverQueries = import('./server-queries');
   serverQueries.catch(() => undefined); // awaited below, where a failure is handled
-  // The page's first Intl object loads ICU's data (~25 ms on this 2-core machine, about four
-  // times that on a slow phone), whichever it is: the euro formatter when the screen's chunks
-  // are evaluated, or a time zone's when hydrating. Here it has a task of its own, and those
-  // two then cost a few milliseconds each (docs/performance.md, 2026-11-26).
-  await nextTask();
-  new Intl.DateTimeFormat('it-IT').format(state.now);
   await nextTask();
   try {
-    const { hydrateQueries } = await serverQueries;
+    const { hydrateQueries, adoptZoneTable } = await serverQueries;
+    // The page's first Intl object would load ICU's data (~25 ms on this 2-core machine, about
+    // four times that on a slow phone): the screens' times come from the page's zone table and
+    // their euros are written out (shared/money.ts), so none is made (docs/performance.md).
+    adoptZoneTable(state.zone);
     // Before the screen's chunk: the dashboard's loader asks for its data once it has loaded,
     // and must find it already there.
     hydrateQueries(state.queries);
