@@ -20,6 +20,7 @@ import { queryClient } from './lib/query-client';
 import { setRenderedAt } from './lib/render-clock';
 import { serverStateJson } from './lib/server-state';
 import { seedSession } from './lib/session';
+import { recordClassLists } from './lib/utils';
 import { loadAdmin, loadDashboard } from './screens';
 
 /**
@@ -87,16 +88,19 @@ function renderOnce(input: ServerPageInput): ServerPageOutput {
   setRenderedAt(input.now);
   try {
     for (const [queryKey, data] of queriesOf(input.data)) queryClient.setQueryData(queryKey, data, { updatedAt: input.now });
+    const queries = dehydrate(queryClient);
+    const { result: html, classLists } = recordClassLists(() =>
+      renderToString(
+        <StrictMode>
+          <Router ssrPath={`${input.pathname}${input.search}`}>
+            <App />
+          </Router>
+        </StrictMode>,
+      ),
+    );
     // The college's offsets around now: the browser opens the page without an Intl object (shared/time.ts).
     const zone = zoneTableAround(input.data.config.timeZone, input.now);
-    const state = serverStateJson({ user: input.user, now: input.now, queries: dehydrate(queryClient), zone });
-    const html = renderToString(
-      <StrictMode>
-        <Router ssrPath={`${input.pathname}${input.search}`}>
-          <App />
-        </Router>
-      </StrictMode>,
-    );
+    const state = serverStateJson({ user: input.user, now: input.now, queries, zone, classLists });
     return { html, state };
   } finally {
     queryClient.clear();

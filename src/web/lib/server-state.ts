@@ -3,7 +3,7 @@ import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
 import type { ZoneTable } from '../../shared/zone-table';
 import { setRenderedAt } from './render-clock';
 import { seedSession } from './session';
-import { cn } from './utils';
+import { adoptClassLists, type ClassLists } from './utils';
 import { preloadScreenFor } from '../screens';
 
 /**
@@ -20,6 +20,8 @@ export interface ServerState {
   queries: unknown;
   /** The college's time zone around `now` (shared/zone-table.ts): no `Intl` object is needed to open the page. Checked where it is used. */
   zone?: ZoneTable;
+  /** The class lists the render merged (lib/utils.ts). Checked where it is used. */
+  classLists?: ClassLists;
 }
 
 /**
@@ -57,6 +59,8 @@ export function parseServerState(text: string): ServerState | null {
  * rejects: a chunk that did not arrive is asked for again when the screen renders.
  */
 export async function adoptServerState(state: ServerState): Promise<void> {
+  // The class lists the server merged: hydrating merges none itself (lib/utils.ts).
+  adoptClassLists(state.classLists);
   seedSession(state.user);
   setRenderedAt(state.now);
   const serverQueries = import('./server-queries');
@@ -75,11 +79,6 @@ export async function adoptServerState(state: ServerState): Promise<void> {
   } catch {
     // The screen loads (and fetches what it lacks) as it renders.
   }
-  // tailwind-merge builds its tables at its first call, tens of milliseconds on a slow phone
-  // that hydration could not split: done here, in a task of its own.
-  await nextTask();
-  cn('p-0', 'p-1');
-  await nextTask();
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

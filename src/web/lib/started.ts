@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { prepareClassMerge } from './utils';
 
 /**
  * `data-started` on #root (styles.css): until it is there, the buttons of a page the server
@@ -8,7 +9,16 @@ import { useEffect } from 'react';
  */
 export function markStarted(): void {
   document.getElementById('root')?.setAttribute('data-started', '');
+  if (prepared) return;
+  prepared = true;
+  // Once the page is live, when the browser is idle: tailwind-merge's tables, which a page the
+  // server rendered did not need to hydrate (lib/utils.ts), for the first class list it has
+  // not seen (a dialog, a toast). Safari has no requestIdleCallback: a moment later there.
+  if ('requestIdleCallback' in window) requestIdleCallback(prepareClassMerge, { timeout: 2000 });
+  else setTimeout(prepareClassMerge, 300);
 }
+
+let prepared = false;
 
 /** A screen that a page can open on calls this: the page's buttons are live once it has hydrated. */
 export function useStarted(): void {

@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const calls = vi.hoisted(() => ({ count: 0 }));
+vi.mock('tailwind-merge', async (original) => {
+  const actual = await original<typeof import('tailwind-merge')>();
+  return {
+    ...actual,
+    twMerge: (...args: Parameters<typeof actual.twMerge>) => {
+      calls.count++;
+      return actual.twMerge(...args);
+    },
+  };
+});
+
+const { adoptClassLists, cn, prepareClassMerge, recordClassLists } = await import('./utils');
+const { twMerge } = await vi.importActual<typeof import('tailwind-merge')>('tailwind-merge');
+
+beforeEach(() => {
+  calls.count = 0;
+});
+
+describe('cn', () => {
+  it('merges as tailwind-merge does: later classes win', () => {
+    expect(cn('h-11 px-4 text-base', 'h-12', false, undefined, { 'w-full': true, hidden: false })).toBe('px-4 text-base h-12 w-full');
+    expect(cn('p-2', 'px-4 py-1')).toBe(twMerge('p-2 px-4 py-1'));
+  });
+
+  it('records the class lists of a render: those left as they were, and the others with their result', () => {
+    const { result, classLists } = recordClassLists(() => [cn('flex gap-2'), cn('h-11 rounded-md', 'h-12'), cn('flex gap-2')].join('|'));
+    expect(result).toBe('flex gap-2|rounded-md h-12|flex gap-2');
+    expect(classLists).toEqual({ same: ['flex gap-2'], changed: [['h-11 rounded-md h-12', 'rounded-md h-12']] });
+    // Nothing is recorded outside a render.
+    cn('grid');
+    expect(recordClassLists(() => null).classLists).toEqual({ same: [], changed: [] });
+  });
+
+  it('a page that brings its class lists hydrates without calling tailwind-merge, and says the same', () => {
+    adoptClassLists({ same: ['mx-auto max-w-5xl'], changed: [['size-4 size-6 text-sm', 'size-6 text-sm']] });
+    expect(cn('mx-auto max-w-5xl')).toBe('mx-auto max-w-5xl');
+    expect(cn('size-4', 'size-6 text-sm')).toBe('size-6 text-sm');
+    expect(calls.count).toBe(0);
+    // A list it did not bring is merged then.
+    expect(cn('m-1 m-2')).toBe('m-2');
+    expect(calls.count).toBe(1);
+  });
+
+  it('ignores anything else a page could hold', () => {
+    for (const junk of [null, 'x', 42, { same: 'a b' }, { same: [1, null], changed: [['only-one'], [1, 2], 'x'] }]) adoptClassLists(junk);
+    expect(cn('p-3 p-5')).toBe('p-5');
+    expect(calls.count).toBe(1);
+  });
+
+  it('builds tailwind-merge’s tables when the idle page asks', () => {
+    prepareClassMerge();
+    expect(calls.count).toBe(1);
+  });
+});
