@@ -236,6 +236,39 @@ test.describe('admin dashboard', () => {
     }
   });
 
+  test('the tabs by keyboard: one stop in the Tab order, arrows, Home and End move and select, round the ends', async ({ page }) => {
+    await openAdmin(page);
+    const tabs = page.getByRole('tablist', { name: 'Sezioni' });
+    const tab = (name: string) => tabs.getByRole('tab', { name, exact: true });
+    const expectSelected = async (name: string, address: string, panel: string) => {
+      await expect(tab(name)).toBeFocused();
+      await expect(tab(name)).toHaveAttribute('aria-selected', 'true');
+      await expect(tab(name)).toHaveAttribute('tabindex', '0');
+      await expect(page).toHaveURL(address);
+      // The one panel, named by its tab, and it is this tab's.
+      await expect(page.getByRole('tabpanel')).toHaveCount(1);
+      await expect(page.getByRole('tabpanel', { name })).toHaveAttribute('id', (await tab(name).getAttribute('aria-controls'))!);
+      await expect(page.getByRole('tabpanel', { name }).getByRole('region', { name: panel, exact: true })).toBeVisible();
+    };
+    await tab('Prenotazioni').focus();
+    await expect(tabs.locator('[tabindex="0"]')).toHaveCount(1);
+    await page.keyboard.press('ArrowRight');
+    await expectSelected('Biciclette', '/admin?tab=biciclette', 'Biciclette');
+    await expect(tab('Prenotazioni')).toHaveAttribute('tabindex', '-1');
+    await page.keyboard.press('End');
+    await expectSelected('Registro attività', '/admin?tab=registro', 'Registro attività');
+    await page.keyboard.press('ArrowRight');
+    await expectSelected('Prenotazioni', '/admin', 'Prenotazioni');
+    await page.keyboard.press('ArrowLeft');
+    await expectSelected('Registro attività', '/admin?tab=registro', 'Registro attività');
+    await page.keyboard.press('Home');
+    await expectSelected('Prenotazioni', '/admin', 'Prenotazioni');
+    // Tab leaves the tab list for the panel.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('tabpanel')).toBeFocused();
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test('a tab whose file does not arrive: /admin opens, the tab says so, and a reload brings it', async ({ browser, baseURL }) => {
     // No service worker: its copy of the app would answer for the network that fails here.
     const context = await browser.newContext({ baseURL, serviceWorkers: 'block', locale: 'it-IT', timezoneId: 'Europe/Rome' });
