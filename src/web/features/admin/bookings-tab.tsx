@@ -1,23 +1,24 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import {
   adminBookingBadge,
-  adminPaymentLabel,
   BOOKING_FILTERS,
   bookingTime,
-  formatDateTime,
   formatShortDate,
   type BookingFilter,
 } from './admin-model';
-import { whenInteracted } from '../../lib/interaction';
-import { Detail, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking, useTimeZone } from './queries';
+import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
+import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
+
+/** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
+const loadDetails = () => import('./booking-details-dialog');
+const BookingDetailsDialog = lazy(() => loadDetails().then((m) => ({ default: m.BookingDetailsDialog })));
 
 /**
  * `Dettagli`: the booking, its user and its bike in a dialog. A row holds just the button;
@@ -37,6 +38,7 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
         aria-label={`Dettagli della prenotazione ${booking.id}`}
         aria-haspopup="dialog"
         aria-expanded={open}
+        {...prefetchOnIntent(loadDetails)}
         onClick={() => {
           setMounted(true);
           setOpen(true);
@@ -46,64 +48,11 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
         Dettagli
       </Button>
       {mounted ? (
-        <Dialog open={open} onOpenChange={setOpen}>
-          <BookingDetailsContent booking={booking} triggerRef={triggerRef} />
-        </Dialog>
+        <Suspense fallback={null}>
+          <BookingDetailsDialog booking={booking} open={open} onOpenChange={setOpen} triggerRef={triggerRef} />
+        </Suspense>
       ) : null}
     </>
-  );
-}
-
-function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingDto; triggerRef: RefObject<HTMLButtonElement | null> }) {
-  const timeZone = useTimeZone();
-  const stato = adminBookingBadge(booking);
-  return (
-    <DialogContent
-      onCloseAutoFocus={(event) => {
-        // Radix would focus its own trigger; this one is ours.
-        event.preventDefault();
-        triggerRef.current?.focus();
-      }}
-    >
-      <DialogHeader>
-        <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
-        <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
-      </DialogHeader>
-      <section aria-labelledby="dettagli-utente" className="grid gap-2">
-        <h3 id="dettagli-utente" className="font-semibold">
-          Utente
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Nome">{booking.userName}</Detail>
-          <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
-          <Detail label="Email">{booking.userEmail}</Detail>
-        </dl>
-      </section>
-      <section aria-labelledby="dettagli-prenotazione" className="grid gap-2">
-        <h3 id="dettagli-prenotazione" className="font-semibold">
-          Prenotazione
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
-          <Detail label="Orario">{bookingTime(booking)}</Detail>
-          <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
-          <Detail label="Stato">
-            <Badge variant={stato.tone}>{stato.label}</Badge>
-          </Detail>
-          <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
-          <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
-        </dl>
-      </section>
-      <section aria-labelledby="dettagli-bici" className="grid gap-2">
-        <h3 id="dettagli-bici" className="font-semibold">
-          Bicicletta
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Numero">{booking.biciNumero}</Detail>
-          <Detail label="Modello">{booking.biciModello}</Detail>
-        </dl>
-      </section>
-    </DialogContent>
   );
 }
 

@@ -1,11 +1,11 @@
 import { CalendarPlusIcon } from 'lucide-react';
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { DESTINATION_MAX } from '../../../shared/constants';
 import type { AdminUserDto } from '../../../shared/schemas/admin';
 import { adminBookingRequestSchema } from '../../../shared/schemas/rules';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import { DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
@@ -300,9 +300,47 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
  * any active user. A chunk of its own (desk-booking.tsx): /admin's first screen does not load
  * its form, its rules and zod.
  */
-export function DeskBookingContent({ create, open, onDone }: { create: CreateBooking; open: boolean; onDone: () => void }) {
+/** The dialog, open or closed as `DeskBooking` says: a chunk of its own with Radix's dialog (decision 027). */
+export function DeskBookingDialog({
+  create,
+  open,
+  onOpenChange,
+  onDone,
+  triggerRef,
+}: {
+  create: CreateBooking;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDone: () => void;
+  triggerRef: RefObject<HTMLButtonElement | null>;
+}) {
   return (
-    <DialogContent className="sm:max-w-2xl">
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DeskBookingContent create={create} open={open} onDone={onDone} triggerRef={triggerRef} />
+    </Dialog>
+  );
+}
+
+function DeskBookingContent({
+  create,
+  open,
+  onDone,
+  triggerRef,
+}: {
+  create: CreateBooking;
+  open: boolean;
+  onDone: () => void;
+  triggerRef: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <DialogContent
+      className="sm:max-w-2xl"
+      onCloseAutoFocus={(event) => {
+        // Radix would focus its own trigger; this one is ours.
+        event.preventDefault();
+        triggerRef.current?.focus();
+      }}
+    >
       <DialogHeader>
         <DialogTitle>Nuova prenotazione per un utente</DialogTitle>
         <DialogDescription>Cerca l&apos;utente, scegli giorno, orari e bicicletta.</DialogDescription>
