@@ -16,14 +16,23 @@ const SERVER_QUERIES = 'lib/server-queries.ts';
  * maps addresses to these files (src/server/http/pages.ts); for a logged-in user it renders
  * /dashboard and /admin itself into these same files (src/server/http/server-render.ts).
  */
-const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | 'privacy'; preload: string[] }[] = [
+const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | 'privacy'; preload: string[]; serverRendered?: true }[] = [
   { file: 'index.html', path: '/', screen: 'loading', preload: [] },
   { file: 'login.html', path: '/login', screen: 'login', preload: [] },
   // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (http/privacy-page.ts).
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'] },
-  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
-  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES] },
+  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
 ];
+/**
+ * The pages the server renders for a user (/dashboard, /admin) paint once their whole screen
+ * has been parsed, up to the state that follows #root (src/server/http/server-render.ts), not
+ * as the parser goes: on a busy phone the parser yields midway, and a first paint of half a
+ * header then moved when its buttons arrived (a layout shift; the adoption e2e test caught
+ * two). Chromium's `rel=expect`; other browsers ignore it. On the loading page, which has no
+ * state, it holds the paint until that small page is parsed.
+ */
+const PAINT_WHOLE_SCREEN = '<link rel="expect" href="#bicielis-state" blocking="render">';
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -96,7 +105,7 @@ function prerenderPlugin(): Plugin {
             (file) => `<link rel="modulepreload" crossorigin href="/${file}">`,
           );
           const html = inlineStylesheet(template, bundle)
-            .replace('</head>', `${[SESSION_PRELOAD, ...preloads].join('')}</head>`)
+            .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_SCREEN] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
             .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${await render(page.path)}</div>`);
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });

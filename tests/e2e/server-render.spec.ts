@@ -158,6 +158,9 @@ test.describe('pages rendered on the server', () => {
       await expect(page.getByRole('region', { name: /^Una bici si è liberata per il/ })).toContainText(/Tenuta per te ancora 1[34]:\d\d/);
       await expect(page.getByRole('definition').first()).toHaveText('1');
       await expect(page.getByText('Caricamento')).toHaveCount(0);
+      // The first paint waits for the whole screen: up to the state after #root (vite.config.ts).
+      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute('href', '#bicielis-state');
+      await expect(page.locator('#root + #bicielis-state')).toHaveCount(1);
     } finally {
       await context.close();
     }
@@ -263,7 +266,7 @@ test.describe('pages rendered on the server', () => {
   test('an anonymous visitor of /dashboard gets the loading page, then the login form', async ({ page }) => {
     const html = await (await page.request.get('/dashboard')).text();
     expect(html).toContain('data-prerendered="loading"');
-    expect(html).not.toContain('bicielis-state');
+    expect(html).not.toContain('id="bicielis-state"');
     await page.goto('/dashboard');
     await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
   });

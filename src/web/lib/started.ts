@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { whenInteracted } from './interaction';
 import { prepareClassMerge } from './utils';
 
 /**
@@ -11,11 +12,11 @@ export function markStarted(): void {
   document.getElementById('root')?.setAttribute('data-started', '');
   if (prepared) return;
   prepared = true;
-  // Once the page is live, when the browser is idle: tailwind-merge's tables, which a page the
-  // server rendered did not need to hydrate (lib/utils.ts), for the first class list it has
-  // not seen (a dialog, a toast). Safari has no requestIdleCallback: a moment later there.
-  if ('requestIdleCallback' in window) requestIdleCallback(prepareClassMerge, { timeout: 2000 });
-  else setTimeout(prepareClassMerge, 300);
+  // tailwind-merge's tables, which a page the server rendered did not need to hydrate
+  // (lib/utils.ts), for the first class list no render has seen (a dialog, a toast): built at
+  // the first touch, click or key, as the toasts and the form's validation are, so that a page
+  // only read never builds them (decision 027).
+  whenInteracted(prepareClassMerge);
 }
 
 let prepared = false;

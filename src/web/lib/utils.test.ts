@@ -1,8 +1,9 @@
+import type * as TailwindMerge from 'tailwind-merge';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const calls = vi.hoisted(() => ({ count: 0 }));
 vi.mock('tailwind-merge', async (original) => {
-  const actual = await original<typeof import('tailwind-merge')>();
+  const actual = await original<typeof TailwindMerge>();
   return {
     ...actual,
     twMerge: (...args: Parameters<typeof actual.twMerge>) => {
@@ -13,7 +14,7 @@ vi.mock('tailwind-merge', async (original) => {
 });
 
 const { adoptClassLists, cn, prepareClassMerge, recordClassLists } = await import('./utils');
-const { twMerge } = await vi.importActual<typeof import('tailwind-merge')>('tailwind-merge');
+const { twMerge } = await vi.importActual<typeof TailwindMerge>('tailwind-merge');
 
 beforeEach(() => {
   calls.count = 0;
@@ -50,7 +51,7 @@ describe('cn', () => {
     expect(calls.count).toBe(1);
   });
 
-  it('builds tailwind-merge’s tables when the idle page asks', () => {
+  it('builds tailwind-merge’s tables when the page asks', () => {
     prepareClassMerge();
     expect(calls.count).toBe(1);
   });

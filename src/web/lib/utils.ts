@@ -5,8 +5,8 @@ import { twMerge } from 'tailwind-merge';
  * Every class list merged so far, joined → merged. tailwind-merge builds its tables at its
  * first call, tens of milliseconds on this machine and about four times that on a slow phone:
  * a page rendered on the server brings the lists its render merged (`ClassLists`), so that
- * hydrating it calls tailwind-merge not once; its tables are built later, when the page is
- * idle (lib/started.ts; decision 027, docs/performance.md).
+ * hydrating it calls tailwind-merge not once; its tables are built at the first touch, click
+ * or key (lib/started.ts; decision 027, docs/performance.md).
  */
 const merged = new Map<string, string>();
 const MAX_REMEMBERED = 4096;
@@ -55,7 +55,7 @@ export function adoptClassLists(lists: unknown): void {
     for (const entry of changed) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string') merged.set(entry[0], entry[1]);
 }
 
-/** Builds tailwind-merge's tables now (the page is idle), rather than at the first class list it has not seen. */
+/** Builds tailwind-merge's tables now (the person has started using the page), rather than at the first class list no render has seen. */
 export function prepareClassMerge(): void {
   twMerge('p-0', 'p-1');
 }
