@@ -25,14 +25,16 @@ const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | '
   { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
 ];
 /**
- * The pages the server renders for a user (/dashboard, /admin) paint once their whole screen
- * has been parsed, up to the state that follows #root (src/server/http/server-render.ts), not
- * as the parser goes: on a busy phone the parser yields midway, and a first paint of half a
- * header then moved when its buttons arrived (a layout shift; the adoption e2e test caught
- * two). Chromium's `rel=expect`; other browsers ignore it. On the loading page, which has no
- * state, it holds the paint until that small page is parsed.
+ * The pages the server renders for a user (/dashboard, /admin) paint once their header has
+ * been parsed whole (`#page-header`, shared/server-page.ts `PAGE_HEADER_ID`), not as the
+ * parser goes: on a busy phone the parser yielded midway through it, and a first paint of half
+ * a header then moved when its buttons arrived (a layout shift; the adoption e2e test caught
+ * two). Only the header, not the whole screen: waiting for all of #root delayed the first
+ * paint on a slow network by ~200 ms (docs/performance.md). Chromium's `rel=expect`; other
+ * browsers ignore it. The loading page, which has no header, paints once that small page is
+ * parsed.
  */
-const PAINT_WHOLE_SCREEN = '<link rel="expect" href="#bicielis-state" blocking="render">';
+const PAINT_WHOLE_HEADER = '<link rel="expect" href="#page-header" blocking="render">';
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -105,7 +107,7 @@ function prerenderPlugin(): Plugin {
             (file) => `<link rel="modulepreload" crossorigin href="/${file}">`,
           );
           const html = inlineStylesheet(template, bundle)
-            .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_SCREEN] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
+            .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
             .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${await render(page.path)}</div>`);
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });

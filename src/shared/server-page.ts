@@ -63,3 +63,10 @@ export const SERVER_STATE_ELEMENT_ID = 'bicielis-state';
 
 /** The value of `data-prerendered` on `#root` for a page rendered on the server. */
 export const SERVER_RENDERED = 'server';
+
+/**
+ * The id of a page's header (the dashboard's, the subpages' such as /admin): a page the
+ * server renders for a user is first painted once its header has been parsed whole
+ * (`rel=expect` in vite.config.ts), so that half a header is never painted and then moved.
+ */
+export const PAGE_HEADER_ID = 'page-header';

@@ -158,9 +158,9 @@ test.describe('pages rendered on the server', () => {
       await expect(page.getByRole('region', { name: /^Una bici si è liberata per il/ })).toContainText(/Tenuta per te ancora 1[34]:\d\d/);
       await expect(page.getByRole('definition').first()).toHaveText('1');
       await expect(page.getByText('Caricamento')).toHaveCount(0);
-      // The first paint waits for the whole screen: up to the state after #root (vite.config.ts).
-      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute('href', '#bicielis-state');
-      await expect(page.locator('#root + #bicielis-state')).toHaveCount(1);
+      // The first paint waits for the whole header (vite.config.ts), which is there.
+      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute('href', '#page-header');
+      await expect(page.locator('#root header#page-header')).toHaveCount(1);
     } finally {
       await context.close();
     }

@@ -1,3 +1,4 @@
+import { PAGE_HEADER_ID } from '../../shared/server-page';
 import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -21,7 +22,7 @@ export function SubpageHeader({
   children?: ReactNode;
 }) {
   return (
-    <header className="border-b bg-card">
+    <header id={PAGE_HEADER_ID} className="border-b bg-card">
       <div className={`mx-auto flex ${width} items-center justify-between gap-3 px-4 py-2 sm:px-6`}>
         <Button asChild variant="ghost" size="sm">
           <Link href="/dashboard">

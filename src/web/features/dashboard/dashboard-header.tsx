@@ -1,3 +1,4 @@
+import { PAGE_HEADER_ID } from '../../../shared/server-page';
 import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
@@ -8,7 +9,7 @@ import { Button } from '../../components/ui/button';
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
   return (
-    <header className="border-b bg-card">
+    <header id={PAGE_HEADER_ID} className="border-b bg-card">
       {/* As tall as the buttons (h-11, sm:h-9) from the first paint: a paint while the parser has the
           brand but not yet the buttons moved the brand down by 4 px when they came. */}
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
