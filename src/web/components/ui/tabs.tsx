@@ -78,8 +78,8 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Om
     <button
       type="button"
       role="tab"
-      id={tabId(tabs.baseId, value)}
       aria-selected={selected}
+      id={tabId(tabs.baseId, value)}
       aria-controls={panelId(tabs.baseId, value)}
       tabIndex={selected ? 0 : -1}
       data-state={selected ? 'active' : 'inactive'}
