@@ -49,6 +49,11 @@ function detailOf(audits: RunnerResult['lhr']['audits']): string[] {
     | { phase?: string; timing?: number }[]
     | undefined ?? [])
     lines.push(`  LCP phase ${phase.phase}: ${Math.round(phase.timing ?? 0)} ms`);
+  lines.push(`server response (observed): ${Math.round(audits['server-response-time']?.numericValue ?? 0)} ms`);
+  for (const r of items('network-requests') as { url?: string; transferSize?: number; priority?: string; networkRequestTime?: number; networkEndTime?: number }[])
+    lines.push(
+      `request ${Math.round(r.networkRequestTime ?? 0)}–${Math.round(r.networkEndTime ?? 0)} ms ${((r.transferSize ?? 0) / 1024).toFixed(1)} KB ${r.priority ?? ''} ${r.url ?? ''}`,
+    );
   for (const t of items('long-tasks') as { url?: string; startTime?: number; duration?: number }[])
     lines.push(`long task at ${Math.round(t.startTime ?? 0)} ms: ${Math.round(t.duration ?? 0)} ms ${t.url ?? ''}`);
   for (const b of items('bootup-time') as { url?: string; total?: number; scripting?: number; scriptParseCompile?: number }[])

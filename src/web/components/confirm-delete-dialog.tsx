@@ -1,5 +1,5 @@
-import { cloneElement, lazy, Suspense, useRef, useState, type ReactElement, type ReactNode } from 'react';
-import { prefetchOnIntent } from '../lib/interaction';
+import { cloneElement, lazy, type ReactElement, type ReactNode } from 'react';
+import { OnDemand, useDialogOnDemand } from '../lib/dialog-on-demand';
 
 const loadContent = () => import('./confirm-delete-dialog-content');
 const ConfirmDeleteDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmDeleteDialogContent })));
@@ -36,38 +36,24 @@ interface TriggerProps {
  * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
 export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, cancelLabel }: ConfirmDeleteDialogProps) {
-  const [open, setOpen] = useState(false);
-  /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
-  const [mounted, setMounted] = useState(false);
-  const triggerRef = useRef<HTMLElement>(null);
+  const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand<HTMLElement>(loadContent);
 
   return (
     <>
-      {cloneElement(trigger, {
-        ref: triggerRef,
-        'aria-haspopup': 'dialog',
-        'aria-expanded': open,
-        ...prefetchOnIntent(loadContent),
-        onClick: () => {
-          setMounted(true);
-          setOpen(true);
-        },
-      })}
-      {mounted ? (
-        <Suspense fallback={null}>
-          <ConfirmDeleteDialogContent
-            open={open}
-            setOpen={setOpen}
-            triggerRef={triggerRef}
-            title={title}
-            description={description}
-            onConfirm={onConfirm}
-            onDeleted={onDeleted}
-            confirmLabel={confirmLabel}
-            cancelLabel={cancelLabel}
-          />
-        </Suspense>
-      ) : null}
+      {cloneElement(trigger, triggerProps)}
+      <OnDemand when={mounted}>
+        <ConfirmDeleteDialogContent
+          open={open}
+          setOpen={setOpen}
+          triggerRef={triggerRef}
+          title={title}
+          description={description}
+          onConfirm={onConfirm}
+          onDeleted={onDeleted}
+          confirmLabel={confirmLabel}
+          cancelLabel={cancelLabel}
+        />
+      </OnDemand>
     </>
   );
 }

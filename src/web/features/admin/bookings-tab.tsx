@@ -1,5 +1,5 @@
 import { InfoIcon, Trash2Icon } from 'lucide-react';
-import { lazy, startTransition, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { lazy, startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
@@ -12,7 +12,8 @@ import {
   formatShortDate,
   type BookingFilter,
 } from './admin-model';
-import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
+import { whenInteracted } from '../../lib/interaction';
+import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
 
@@ -26,32 +27,16 @@ const BookingDetailsDialog = lazy(() => loadDetails().then((m) => ({ default: m.
  * Fifty rows of dialogs took a slow phone's main thread for long (decision 027).
  */
 function BookingDetails({ booking }: { booking: AdminBookingDto }) {
-  const [open, setOpen] = useState(false);
-  const [mounted, setMounted] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadDetails);
   return (
     <>
-      <Button
-        ref={triggerRef}
-        variant="outline"
-        size="sm"
-        aria-label={`Dettagli della prenotazione ${booking.id}`}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        {...prefetchOnIntent(loadDetails)}
-        onClick={() => {
-          setMounted(true);
-          setOpen(true);
-        }}
-      >
+      <Button variant="outline" size="sm" aria-label={`Dettagli della prenotazione ${booking.id}`} {...triggerProps}>
         <InfoIcon aria-hidden="true" />
         Dettagli
       </Button>
-      {mounted ? (
-        <Suspense fallback={null}>
-          <BookingDetailsDialog booking={booking} open={open} onOpenChange={setOpen} triggerRef={triggerRef} />
-        </Suspense>
-      ) : null}
+      <OnDemand when={mounted}>
+        <BookingDetailsDialog booking={booking} open={open} onOpenChange={setOpen} triggerRef={triggerRef} />
+      </OnDemand>
     </>
   );
 }

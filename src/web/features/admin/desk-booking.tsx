@@ -1,7 +1,7 @@
 import { PlusIcon } from 'lucide-react';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy } from 'react';
 import { Button } from '../../components/ui/button';
-import { prefetchOnIntent } from '../../lib/interaction';
+import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { useAdminCreateBooking } from './queries';
 
 /**
@@ -13,40 +13,25 @@ const DeskBookingDialog = lazy(() => loadContent().then((m) => ({ default: m.Des
 
 /** `Nuova prenotazione` at the desk (issue 20): a booking made by an admin for any active user. */
 export function DeskBooking() {
-  const [open, setOpen] = useState(false);
-  /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
-  const [mounted, setMounted] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadContent);
   const create = useAdminCreateBooking();
   return (
     <>
-      <Button
-        ref={triggerRef}
-        size="sm"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        {...prefetchOnIntent(loadContent)}
-        onClick={() => {
-          setMounted(true);
-          setOpen(true);
-        }}
-      >
+      <Button size="sm" {...triggerProps}>
         <PlusIcon aria-hidden="true" />
         Nuova prenotazione
       </Button>
-      {mounted ? (
-        <Suspense fallback={null}>
-          <DeskBookingDialog
-            create={create}
-            open={open}
-            onOpenChange={(next) => {
-              if (!create.isPending) setOpen(next);
-            }}
-            onDone={() => setOpen(false)}
-            triggerRef={triggerRef}
-          />
-        </Suspense>
-      ) : null}
+      <OnDemand when={mounted}>
+        <DeskBookingDialog
+          create={create}
+          open={open}
+          onOpenChange={(next) => {
+            if (!create.isPending) setOpen(next);
+          }}
+          onDone={() => setOpen(false)}
+          triggerRef={triggerRef}
+        />
+      </OnDemand>
     </>
   );
 }

@@ -1,7 +1,7 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy } from 'react';
 import type { BookingView } from '../../offline/offline-model';
 import { Button } from '../../components/ui/button';
-import { prefetchOnIntent } from '../../lib/interaction';
+import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { Undo2Icon } from 'lucide-react';
 
 const loadContent = () => import('./return-dialog-content');
@@ -12,31 +12,16 @@ const ReturnDialogContent = lazy(() => loadContent().then((m) => ({ default: m.R
  * the button is pointed at, focused or touched — as the delete dialog does.
  */
 export function ReturnButton({ booking, onReturned }: { booking: BookingView; onReturned?: () => void }) {
-  const [open, setOpen] = useState(false);
-  /** Mounted once asked for, and kept: Radix animates the closing and returns the focus. */
-  const [mounted, setMounted] = useState(false);
-  const triggerRef = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadContent);
   return (
     <>
-      <Button
-        ref={triggerRef}
-        size="sm"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        {...prefetchOnIntent(loadContent)}
-        onClick={() => {
-          setMounted(true);
-          setOpen(true);
-        }}
-      >
+      <Button size="sm" {...triggerProps}>
         <Undo2Icon aria-hidden="true" />
         Riconsegnata
       </Button>
-      {mounted ? (
-        <Suspense fallback={null}>
-          <ReturnDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} onReturned={onReturned} />
-        </Suspense>
-      ) : null}
+      <OnDemand when={mounted}>
+        <ReturnDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} onReturned={onReturned} />
+      </OnDemand>
     </>
   );
 }

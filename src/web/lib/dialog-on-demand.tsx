@@ -1,0 +1,33 @@
+import { Suspense, useRef, useState, type ReactNode } from 'react';
+import { prefetchOnIntent } from './interaction';
+
+/**
+ * A button that opens a dialog whose code (Radix's dialog, its form) is loaded on demand
+ * (decision 027): `load` starts when the button is pointed at, focused or touched; the dialog
+ * is mounted at the first click and kept mounted, so Radix can animate its closing and give
+ * the focus back to `triggerRef`.
+ *
+ * Spread `triggerProps` on the button, and render the dialog inside `<OnDemand when={mounted}>`
+ * with `open`, `setOpen` and `triggerRef`.
+ */
+export function useDialogOnDemand<T extends HTMLElement = HTMLButtonElement>(load: () => Promise<unknown>) {
+  const [open, setOpen] = useState(false);
+  const [mounted, setMounted] = useState(false);
+  const triggerRef = useRef<T>(null);
+  const triggerProps = {
+    ref: triggerRef,
+    'aria-haspopup': 'dialog' as const,
+    'aria-expanded': open,
+    ...prefetchOnIntent(load),
+    onClick: () => {
+      setMounted(true);
+      setOpen(true);
+    },
+  };
+  return { open, setOpen, mounted, triggerRef, triggerProps };
+}
+
+/** The dialog once asked for (`when`), nothing before; no fallback while its chunk arrives. */
+export function OnDemand({ when, children }: { when: boolean; children: ReactNode }) {
+  return when ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
