@@ -231,7 +231,22 @@ describe('jobs run once across processes', () => {
     );
     const untold = runs.rows.filter((r) => !ticks.has(`${r.job} ${new Date(r.scheduled_at).toISOString()}`));
     expect(untold, runners.map((r) => r.output().split('\n').filter((l) => !l.includes('"job tick"')).slice(-15).join('\n')).join('\n---\n')).toEqual([]);
-    expect(runs.rows).toHaveLength(ticks.size);
+    // A tick with no runner's row: the same job and second that an app process of this file
+    // claimed on its real schedule (the life cycle at :00, the statistics at :30), when the
+    // runners' window crossed it. Then a row of that other process holds it, and neither
+    // runner ran it.
+    const byRunners = new Set(runs.rows.map((r) => `${r.job} ${new Date(r.scheduled_at).toISOString()}`));
+    const elsewhere = [...ticks].filter(([key]) => !byRunners.has(key));
+    for (const [key, t] of elsewhere) {
+      expect(t.some((x) => x.ran), key).toBe(false);
+      const [job, at] = key.split(' ') as [string, string];
+      const holders = await database.db.execute<{ runner: string }>(
+        sql`select runner from job_runs where job = ${job} and scheduled_at = ${at}::timestamptz`,
+      );
+      expect(holders.rows.map((h) => h.runner.split(':')[1]).filter((pid) => !runnerPids.includes(pid!)), key).toHaveLength(1);
+    }
+    expect(elsewhere.length, elsewhere.map(([key]) => key).join(', ')).toBeLessThanOrEqual(2);
+    expect(runs.rows).toHaveLength(ticks.size - elsewhere.length);
     for (const run of runs.rows) {
       expect(run.finished).toBe(true);
       const ran = ticks.get(`${run.job} ${new Date(run.scheduled_at).toISOString()}`)!.some((t) => t.ran);
