@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { createServer, defineConfig, type Plugin, type Rolldown } from 'vite';
+import { readFileSync } from 'node:fs';
+import { createServer, defineConfig, minify, transformWithOxc, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -38,6 +39,37 @@ const PAINT_WHOLE_HEADER = '<link rel="expect" href="#page-header" blocking="ren
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** The page's entry script, as Vite writes it into index.html. */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
+/**
+ * The pages the server renders for a user ask for the app's code after their first paint
+ * (src/web/after-paint.ts): their one script is that small module, and the entry with the
+ * screen's chunks is listed here for it, as data (never executed; the CSP allows no inline
+ * script). docs/performance.md, "fourth session".
+ */
+const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
+
+/** src/web/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
+async function afterPaintScript(): Promise<string> {
+  const file = path.join(repoRoot, 'src', 'web', 'after-paint.ts');
+  const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
+  const minified = await minify('after-paint.js', code, { compress: true, mangle: true });
+  if (minified.errors.length > 0) throw new Error(`after-paint.ts: ${minified.errors.map((e) => e.message).join('; ')}`);
+  return minified.code;
+}
+
+/**
+ * A server-rendered page's scripts: instead of the entry's `<script>` and the chunks'
+ * modulepreloads, after-paint.js and the list it reads.
+ */
+function scriptsAfterPaint(html: string, chunks: string[], afterPaintFile: string): string {
+  const entry = ENTRY_SCRIPT.exec(html)?.[1];
+  if (!entry) throw new Error('prerender: script di ingresso non trovato in index.html');
+  const list = JSON.stringify([entry, ...chunks.map((file) => `/${file}`)]);
+  return html
+    .replace(ENTRY_SCRIPT, `<script type="module" crossorigin src="/${afterPaintFile}"></script>`)
+    .replace('</head>', `<script type="application/json" id="${SCRIPTS_ELEMENT_ID}">${list}</script></head>`);
+}
 
 /**
  * Puts the app's first screen into the built HTML (src/web/prerender.tsx, rendered through a
@@ -102,11 +134,12 @@ function prerenderPlugin(): Plugin {
       });
       try {
         const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => Promise<string> };
+        const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript() }));
         for (const page of PRERENDERED) {
-          const preloads = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))].map(
-            (file) => `<link rel="modulepreload" crossorigin href="/${file}">`,
-          );
-          const html = inlineStylesheet(template, bundle)
+          const chunks = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))];
+          const preloads = page.serverRendered ? [] : chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+          const withStyle = inlineStylesheet(template, bundle);
+          const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : withStyle)
             .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
             .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${await render(page.path)}</div>`);
           if (page.file === 'index.html') index.source = html;

@@ -56,5 +56,9 @@ if (serverState) {
 }
 
 // The service worker (offline use) and the announcement of a new version, once the page has
-// loaded: nothing of them is in the first download (pwa/service-worker.tsx, issue 22).
-window.addEventListener('load', () => void import('./pwa/service-worker').then((m) => m.startServiceWorker()), { once: true });
+// loaded: nothing of them is in the first download (pwa/service-worker.tsx, issue 22). A page
+// the server rendered asks for this code after its first paint (after-paint.ts), usually after
+// its `load`.
+const startServiceWorker = () => void import('./pwa/service-worker').then((m) => m.startServiceWorker());
+if (document.readyState === 'complete') startServiceWorker();
+else window.addEventListener('load', startServiceWorker, { once: true });

@@ -85,7 +85,8 @@ function precachedPage(pathname: string): Promise<Response | undefined> {
  * a deploy (a newer version waiting) would load scripts this version cannot serve offline.
  */
 function servableOffline(html: string): boolean {
-  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  // The scripts' and modulepreloads' addresses, and those a page lists for after its first paint (after-paint.ts).
+  const scripts = [...html.matchAll(/(?:src=|href=|[[,])"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
   return scripts.every((url) => getCacheKeyForURL(url) !== undefined);
 }
 

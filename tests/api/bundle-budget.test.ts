@@ -86,4 +86,24 @@ describe('the dashboard page has a budget of its own', () => {
     expect(failing.stdout).toMatch(/PASS {2}login\.html/);
     expect(failing.stdout).toMatch(/FAIL {2}dashboard\.html: JavaScript before the first screen (8\d|9\d|10\d)\.\d KB gzip/);
   });
+
+  it('counts the scripts a server-rendered page lists for after its first paint (after-paint.ts)', async () => {
+    const afterPaint = path.join(dir, 'after-paint');
+    await fakeBuild(afterPaint, 30_000);
+    await writeFile(path.join(afterPaint, 'assets', 'screen.js'), randomBytes(75_000).toString('base64'));
+    await writeFile(path.join(afterPaint, 'assets', 'after-paint.js'), 'export{};');
+    await writeFile(
+      path.join(afterPaint, 'dashboard.html'),
+      `<!doctype html><html><head><script type="module" crossorigin src="/assets/after-paint.js"></script>
+       <script type="application/json" id="bicielis-scripts">["/assets/entry.js","/assets/screen.js"]</script></head><body></body></html>`,
+    );
+    const failing = await run(process.execPath, [SCRIPT, afterPaint, '--budget-kb', '60', '--dashboard-budget-kb', '80']).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('/assets/screen.js');
+    expect(failing.stdout).toContain('/assets/after-paint.js');
+    expect(failing.stdout).toMatch(/FAIL {2}dashboard\.html: JavaScript before the first screen (8\d|9\d|10\d)\.\d KB gzip/);
+  });
 });

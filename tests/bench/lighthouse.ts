@@ -135,12 +135,13 @@ const ms = (n: number) => `${Math.round(n)} ms`;
  * /dashboard (issue 22): Lighthouse's mobile conditions applied for real through CDP (150 ms
  * RTT, 1.6 Mbps down, 750 kbps up, CPU 4× slower), a fresh context each time; the time is the
  * first animation frame after the first booking's card is in the document (the frame that
- * paints it), and the first contentful paint beside it.
+ * paints it), the first contentful paint beside it, and when its buttons take taps (hydrated).
  */
-async function bookingsOnScreen(url: string, cookie: string, runs: number): Promise<{ shown: number[]; fcp: number[] }> {
+async function bookingsOnScreen(url: string, cookie: string, runs: number): Promise<{ shown: number[]; fcp: number[]; started: number[] }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const shown: number[] = [];
   const fcp: number[] = [];
+  const started: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 }, locale: 'it-IT', timezoneId: 'Europe/Rome' });
@@ -157,8 +158,16 @@ async function bookingsOnScreen(url: string, cookie: string, runs: number): Prom
       });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.addInitScript(() => {
-        const w = window as unknown as { shownAt: number | null };
+        const w = window as unknown as { shownAt: number | null; startedAt: number | null };
         w.shownAt = null;
+        w.startedAt = null;
+        // The buttons take taps from here (lib/started.ts: `data-started` on #root once hydrated).
+        const live = new MutationObserver(() => {
+          if (document.getElementById('root')?.hasAttribute('data-started') !== true) return;
+          live.disconnect();
+          w.startedAt = performance.now();
+        });
+        live.observe(document, { attributes: true, attributeFilter: ['data-started'], subtree: true });
         const watch = new MutationObserver(() => {
           const card = [...document.querySelectorAll('#root li h3')].find((h) => /^Bici /.test(h.textContent ?? ''));
           if (!card) return;
@@ -170,19 +179,28 @@ async function bookingsOnScreen(url: string, cookie: string, runs: number): Prom
         watch.observe(document, { childList: true, subtree: true });
       });
       await page.goto(url);
-      await page.waitForFunction(() => (window as unknown as { shownAt: number | null }).shownAt !== null, null, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => {
+          const w = window as unknown as { shownAt: number | null; startedAt: number | null };
+          return w.shownAt !== null && w.startedAt !== null;
+        },
+        null,
+        { timeout: 60_000 },
+      );
       const m = await page.evaluate(() => ({
         shown: (window as unknown as { shownAt: number }).shownAt,
+        started: (window as unknown as { startedAt: number }).startedAt,
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
       }));
       shown.push(m.shown);
       fcp.push(m.fcp);
+      started.push(m.started);
       await context.close();
     }
   } finally {
     await browser.close();
   }
-  return { shown, fcp };
+  return { shown, fcp, started };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -239,10 +257,11 @@ export async function benchLighthouse(): Promise<boolean> {
     }
     const dashboard = pages.find((p) => p.name === '/dashboard')!;
     if (!only || only.includes('/dashboard')) {
-      const { shown, fcp } = await bookingsOnScreen(dashboard.url, dashboard.headers.Cookie!, RUNS);
+      const { shown, fcp, started } = await bookingsOnScreen(dashboard.url, dashboard.headers.Cookie!, RUNS);
       console.log(
         `/dashboard: own bookings on screen at ${ms(median(shown))} (median; ${shown.map(ms).join(', ')}), ` +
-          `first contentful paint ${ms(median(fcp))} (${fcp.map(ms).join(', ')}); real throttling, ${RUNS} first opens`,
+          `first contentful paint ${ms(median(fcp))} (${fcp.map(ms).join(', ')}), ` +
+          `buttons live at ${ms(median(started))} (${started.map(ms).join(', ')}); real throttling, ${RUNS} first opens`,
       );
     }
     return ok;

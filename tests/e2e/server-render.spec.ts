@@ -197,6 +197,53 @@ test.describe('pages rendered on the server', () => {
     }
   });
 
+  test('the app’s code is asked for once the dashboard has been painted, and then takes the page', async ({ browser, baseURL }) => {
+    const rita = await rider();
+    const context = await contextFor(browser, baseURL, rita.token, true);
+    try {
+      // As served: one script, the small after-paint module; the entry and the screen's chunks
+      // listed for it as data (vite.config.ts), no modulepreload that would fetch them with the HTML.
+      const served = await (await context.request.get('/dashboard')).text();
+      expect(served.match(/<script type="module"[^>]*>/g)).toEqual([expect.stringMatching(/src="\/assets\/after-paint-[\w-]+\.js"/)]);
+      expect(served).not.toContain('rel="modulepreload"');
+      const listed = JSON.parse(/<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(served)![1]!) as string[];
+      expect(listed[0]).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+      expect(listed.some((url) => /\/assets\/dashboard-page-[\w-]+\.js$/.test(url))).toBe(true);
+
+      const page = await context.newPage();
+      // The first frame after the header is in the document: the page's first paint.
+      await page.addInitScript(() => {
+        const w = window as unknown as { paintedAt: number | null };
+        w.paintedAt = null;
+        const watch = new MutationObserver(() => {
+          if (!document.getElementById('page-header')) return;
+          watch.disconnect();
+          requestAnimationFrame(() => {
+            w.paintedAt = performance.now();
+          });
+        });
+        watch.observe(document, { childList: true, subtree: true });
+      });
+      await page.goto('/dashboard');
+      await expect(page.locator('#root')).toHaveAttribute('data-started', '');
+      const timing = await page.evaluate(() => {
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name) && !/\/after-paint-/.test(e.name))
+          .map((e) => e.startTime);
+        return { paintedAt: (window as unknown as { paintedAt: number | null }).paintedAt, scripts };
+      });
+      expect(timing.paintedAt).not.toBeNull();
+      expect(timing.scripts.length).toBeGreaterThanOrEqual(listed.length);
+      expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paintedAt!);
+      // And it works: the deletion asks for confirmation.
+      await page.getByRole('button', { name: 'Elimina' }).click();
+      await expect(page.getByRole('alertdialog')).toContainText('Sei sicuro di voler eliminare questa prenotazione?');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the dashboard and /admin open without one Intl object: the times come with the page, and are right', async ({ browser, baseURL }) => {
     // A page's first Intl object loads ICU's data (some 25 ms here, four times that on a slow
     // phone): every constructor and locale method is counted from before the page's scripts.

@@ -1,0 +1,56 @@
+/**
+ * The one script of a page the server renders for its user (/dashboard, /admin: decision 027):
+ * that page's HTML is already the screen, so the app's code (the entry and the chunks of the
+ * screen, listed in `#bicielis-scripts` by the build: vite.config.ts) is asked for once the
+ * screen has been painted, not alongside the HTML. On a slow link the page's own bytes then
+ * have the connection to themselves until the person sees their bookings; the code arrives
+ * right after, and the buttons take taps once it has hydrated (lib/started.ts).
+ *
+ * Built on its own (no imports), as a small module of the page: module scripts run once the
+ * document is parsed, after the header that the first paint waits for (`rel=expect`).
+ */
+export {};
+
+const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
+
+function listedScripts(): string[] {
+  try {
+    const list: unknown = JSON.parse(document.getElementById(SCRIPTS_ELEMENT_ID)?.textContent ?? '[]');
+    return Array.isArray(list) ? list.filter((url): url is string => typeof url === 'string' && url.startsWith('/assets/')) : [];
+  } catch {
+    return [];
+  }
+}
+
+let asked = false;
+
+/** The screen's chunks as modulepreloads, then the entry, in one go (each once). */
+function askForTheApp(): void {
+  if (asked) return;
+  asked = true;
+  const [entry, ...chunks] = listedScripts();
+  for (const href of chunks) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  if (!entry) return;
+  const script = document.createElement('script');
+  script.type = 'module';
+  script.crossOrigin = '';
+  script.src = entry;
+  document.head.append(script);
+}
+
+if (document.visibilityState === 'hidden') {
+  // A page opened behind another paints nothing now (and its animation frames wait): at once.
+  askForTheApp();
+} else {
+  // The frame that paints the screen runs this callback first; the task after it comes once
+  // that frame is on the screen.
+  requestAnimationFrame(() => setTimeout(askForTheApp, 0));
+  // Should that frame not come (a tab hidden meanwhile): when the page is hidden, at the latest.
+  document.addEventListener('visibilitychange', askForTheApp, { once: true });
+}
