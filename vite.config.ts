@@ -27,7 +27,7 @@ const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | '
 ];
 /**
  * The pages the server renders for a user (/dashboard, /admin) paint once their header has
- * been parsed whole (`#page-header`, shared/server-page.ts `PAGE_HEADER_ID`), not as the
+ * been parsed whole (the marker after its bar, shared/server-page.ts `PAGE_BAR_END_ID`), not as the
  * parser goes: on a busy phone the parser yielded midway through it, and a first paint of half
  * a header then moved when its buttons arrived (a layout shift; the adoption e2e test caught
  * two). Only the header, not the whole screen: waiting for all of #root delayed the first
@@ -35,7 +35,7 @@ const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | '
  * browsers ignore it. The loading page, which has no header, paints once that small page is
  * parsed.
  */
-const PAINT_WHOLE_HEADER = '<link rel="expect" href="#page-header" blocking="render">';
+const PAINT_WHOLE_HEADER = '<link rel="expect" href="#page-bar-end" blocking="render">';
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';

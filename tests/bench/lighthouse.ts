@@ -13,6 +13,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import { ROOT } from '../helpers/server-process.js';
 import { startBuiltApp } from './built-app.js';
+import { buttonsLiveAt, recordButtonsLive } from './buttons-live.js';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -158,16 +159,8 @@ async function bookingsOnScreen(url: string, cookie: string, runs: number): Prom
       });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.addInitScript(() => {
-        const w = window as unknown as { shownAt: number | null; startedAt: number | null };
+        const w = window as unknown as { shownAt: number | null };
         w.shownAt = null;
-        w.startedAt = null;
-        // The buttons take taps from here (lib/started.ts: `data-started` on #root once hydrated).
-        const live = new MutationObserver(() => {
-          if (document.getElementById('root')?.hasAttribute('data-started') !== true) return;
-          live.disconnect();
-          w.startedAt = performance.now();
-        });
-        live.observe(document, { attributes: true, attributeFilter: ['data-started'], subtree: true });
         const watch = new MutationObserver(() => {
           const card = [...document.querySelectorAll('#root li h3')].find((h) => /^Bici /.test(h.textContent ?? ''));
           if (!card) return;
@@ -178,23 +171,17 @@ async function bookingsOnScreen(url: string, cookie: string, runs: number): Prom
         });
         watch.observe(document, { childList: true, subtree: true });
       });
+      await page.addInitScript(recordButtonsLive);
       await page.goto(url);
-      await page.waitForFunction(
-        () => {
-          const w = window as unknown as { shownAt: number | null; startedAt: number | null };
-          return w.shownAt !== null && w.startedAt !== null;
-        },
-        null,
-        { timeout: 60_000 },
-      );
+      await page.waitForFunction(() => (window as unknown as { shownAt: number | null }).shownAt !== null, null, { timeout: 60_000 });
+      const live = (await (await page.waitForFunction(buttonsLiveAt, null, { timeout: 60_000 })).jsonValue()) as number;
       const m = await page.evaluate(() => ({
         shown: (window as unknown as { shownAt: number }).shownAt,
-        started: (window as unknown as { startedAt: number }).startedAt,
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
       }));
       shown.push(m.shown);
       fcp.push(m.fcp);
-      started.push(m.started);
+      started.push(live);
       await context.close();
     }
   } finally {

@@ -21,6 +21,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { startBuiltApp } from './built-app.js';
+import { buttonsLiveAt, recordButtonsLive } from './buttons-live.js';
 
 const RUNS = Number(process.env.OPENS_RUNS ?? 5);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -81,16 +82,9 @@ async function throttleServiceWorker(browser: Browser, origin: string): Promise<
 /** Records, in every document of the page, when the first booking's card and the refreshed state are painted. */
 async function watchBookings(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { shownAt: number | null; freshAt: number | null; liveAt: number | null };
+    const w = window as unknown as { shownAt: number | null; freshAt: number | null };
     w.shownAt = null;
     w.freshAt = null;
-    w.liveAt = null;
-    const live = new MutationObserver(() => {
-      if (document.getElementById('root')?.hasAttribute('data-started') !== true) return;
-      live.disconnect();
-      w.liveAt = performance.now();
-    });
-    live.observe(document, { attributes: true, attributeFilter: ['data-started'], subtree: true });
     const watch = new MutationObserver(() => {
       if (w.shownAt === null && [...document.querySelectorAll('#root li h3')].some((h) => /^Bici /.test(h.textContent ?? ''))) {
         w.shownAt = -1;
@@ -108,22 +102,22 @@ async function watchBookings(page: Page): Promise<void> {
     });
     watch.observe(document, { childList: true, subtree: true });
   });
+  await page.addInitScript(recordButtonsLive);
 }
 
 async function measure(page: Page, repeat: boolean): Promise<Open> {
   await page.waitForFunction(() => ((window as unknown as { shownAt: number | null }).shownAt ?? -1) >= 0, null, { timeout: 60_000 });
   if (repeat) await page.waitForFunction(() => ((window as unknown as { freshAt: number | null }).freshAt ?? -1) >= 0, null, { timeout: 60_000 });
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
-  await page.waitForFunction(() => (window as unknown as { liveAt: number | null }).liveAt !== null, null, { timeout: 60_000 });
+  const live = (await (await page.waitForFunction(buttonsLiveAt, null, { timeout: 60_000 })).jsonValue()) as number;
   const m = await page.evaluate(() => ({
-    live: (window as unknown as { liveAt: number }).liveAt,
     shown: (window as unknown as { shownAt: number }).shownAt,
     fresh: (window as unknown as { freshAt: number }).freshAt,
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     fromWorker: navigator.serviceWorker.controller !== null,
   }));
   if (repeat !== m.fromWorker) throw new Error(`apertura ${repeat ? 'ripetuta senza' : 'prima con'} service worker`);
-  return { shown: Math.max(m.shown, m.fcp), inDocument: m.shown, fcp: m.fcp, fresh: repeat ? Math.max(m.fresh, m.fcp) : Number.NaN, live: m.live };
+  return { shown: Math.max(m.shown, m.fcp), inDocument: m.shown, fcp: m.fcp, fresh: repeat ? Math.max(m.fresh, m.fcp) : Number.NaN, live };
 }
 
 async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {

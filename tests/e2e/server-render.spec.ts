@@ -159,8 +159,8 @@ test.describe('pages rendered on the server', () => {
       await expect(page.getByRole('definition').first()).toHaveText('1');
       await expect(page.getByText('Caricamento')).toHaveCount(0);
       // The first paint waits for the whole header (vite.config.ts), which is there.
-      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute('href', '#page-header');
-      await expect(page.locator('#root header#page-header')).toHaveCount(1);
+      await expect(page.locator('head link[rel="expect"][blocking="render"]')).toHaveAttribute('href', '#page-bar-end');
+      await expect(page.locator('#root header#page-header > span#page-bar-end[hidden]')).toHaveCount(1);
     } finally {
       await context.close();
     }

@@ -1,4 +1,4 @@
-import { PAGE_HEADER_ID } from '../../shared/server-page';
+import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../shared/server-page';
 import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -32,6 +32,7 @@ export function SubpageHeader({
         </Button>
         <LogoutButton />
       </div>
+      <span id={PAGE_BAR_END_ID} hidden />
       <div className={`mx-auto ${width} px-4 pt-3 pb-5 sm:px-6`}>
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
         <p className="text-muted-foreground">{description}</p>

@@ -1,4 +1,4 @@
-import { PAGE_HEADER_ID } from '../../../shared/server-page';
+import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../../shared/server-page';
 import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
@@ -38,6 +38,7 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
           <LogoutButton />
         </nav>
       </div>
+      <span id={PAGE_BAR_END_ID} hidden />
       <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 pt-5 pb-6 sm:px-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">
