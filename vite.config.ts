@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { createServer, defineConfig, minify, transformWithOxc, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PAGE_BAR_END_ID } from './src/shared/server-page';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
@@ -35,7 +36,7 @@ const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | '
  * browsers ignore it. The loading page, which has no header, paints once that small page is
  * parsed.
  */
-const PAINT_WHOLE_HEADER = '<link rel="expect" href="#page-bar-end" blocking="render">';
+const PAINT_WHOLE_HEADER = `<link rel="expect" href="#${PAGE_BAR_END_ID}" blocking="render">`;
 /** Every page needs the session first: its request leaves with the HTML, not after the entry has run (lib/session.ts). */
 const SESSION_PRELOAD = '<link rel="preload" href="/api/current-user" as="fetch" crossorigin="use-credentials">';
 const ROOT_ELEMENT = '<div id="root"></div>';
