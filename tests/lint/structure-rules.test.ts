@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import structure from '../../eslint-rules/structure.js';
+
+// The structure's lint rules (eslint-rules/structure.js) fail on a deliberate violation and
+// pass the same code written the allowed way. Files are virtual: paths only matter for the
+// layer and module each one falls in.
+const root = path.resolve('/virtual/bicielis');
+const layers = [
+  { name: 'base', files: ['src/server/lib/**', 'src/server/config.ts'] },
+  { name: 'db', files: ['src/server/db/**'] },
+  { name: 'http', files: ['src/server/http/**'] },
+  { name: 'modules', files: ['src/server/modules/**'] },
+  { name: 'pages', files: ['src/server/pages/**', 'src/server/app.ts'] },
+];
+const owners = { prenotazioni: 'bookings', pagamenti: 'payments', users: 'users' };
+
+function lint(file: string, code: string, allow: Array<{ from: string; to: string; why: string }> = []) {
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser as Linter.Parser, sourceType: 'module' },
+        plugins: { structure },
+        rules: {
+          'structure/layers': ['error', { root, layers, allow }],
+          'structure/table-owner': ['error', { root, owners }],
+        },
+      },
+    ],
+    { filename: path.join(root, file) },
+  );
+  return messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('structure/layers', () => {
+  it('refuses a module reaching into another module, and accepts its index', () => {
+    const bad = lint('src/server/modules/waitlist/service.ts', "import { insertBooking } from '../bookings/service.js';\n");
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatch(/structure\/layers: .*inside the module 'bookings'.*index\.ts/);
+    expect(lint('src/server/modules/waitlist/service.ts', "import { insertBooking } from '../bookings/index.js';\n")).toEqual([]);
+  });
+
+  it("refuses another module's tables, even from outside the modules", () => {
+    expect(lint('src/server/modules/admin/lists.ts', "import { prenotazioni } from '../bookings/tables.js';\n")[0]).toMatch(/inside the module 'bookings'/);
+    expect(lint('src/server/app.ts', "import { prenotazioni } from './modules/bookings/tables.js';\n")[0]).toMatch(/inside the module 'bookings'/);
+  });
+
+  it('refuses an import from a higher layer unless it is named in allow', () => {
+    const up = lint('src/server/http/auth.ts', "import { findSession } from '../modules/auth/index.js';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toMatch(/\(http\) imports 'src\/server\/modules\/auth\/index\.ts' \(modules\), a higher layer/);
+    const allowed = lint('src/server/http/auth.ts', "import { findSession } from '../modules/auth/index.js';\n", [
+      { from: 'src/server/http/auth.ts', to: 'src/server/modules/auth/index.ts', why: 'test' },
+    ]);
+    expect(allowed).toEqual([]);
+    expect(lint('src/server/modules/auth/routes.ts', "import { AppError } from '../../http/errors.js';\n")).toEqual([]);
+  });
+});
+
+describe('structure/table-owner', () => {
+  it("refuses a Drizzle write to another module's table, and accepts its own", () => {
+    const code = "import { prenotazioni } from '../bookings/tables.js';\nexport const f = (db: any) => db.update(prenotazioni).set({});\n";
+    const bad = lint('src/server/modules/waitlist/service.ts', code).filter((m) => m.startsWith('structure/table-owner'));
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatch(/'prenotazioni' is not a table of the module 'waitlist'/);
+    const own = "import { prenotazioni } from './tables.js';\nexport const f = (db: any) => db.update(prenotazioni).set({});\n";
+    expect(lint('src/server/modules/bookings/service.ts', own)).toEqual([]);
+  });
+
+  it("refuses SQL that writes another module's table, and lets reads join it", () => {
+    const write = "declare const sql: any;\nexport const q = sql`update pagamenti set status = 'failed' where id = ${1}`;\n";
+    const bad = lint('src/server/modules/bookings/lifecycle.ts', write);
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatch(/writes the table 'pagamenti' \(update\), owned by the module 'payments'/);
+    expect(lint('src/server/modules/payments/settle.ts', write)).toEqual([]);
+    const read = "declare const sql: any;\nexport const q = sql`select 1 from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id for update of p`;\n";
+    expect(lint('src/server/modules/bookings/lifecycle.ts', read)).toEqual([]);
+    const interpolated =
+      "import { users } from '../users/tables.js';\ndeclare const sql: any;\nexport const q = sql`delete from ${users} where id = 1`;\n";
+    expect(lint('src/server/modules/privacy/erase.ts', interpolated).filter((m) => m.startsWith('structure/table-owner'))[0]).toMatch(
+      /'users' is not a table of the module 'privacy'/,
+    );
+  });
+});
