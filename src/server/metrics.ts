@@ -47,7 +47,20 @@ export interface MetricsOptions {
 export function createMetrics(options: MetricsOptions = {}): AppMetrics {
   const registry = new Registry();
   if (options.processDefaults ?? true) collectDefaultMetrics({ register: registry });
+  const counters = createCounters(registry);
+  const pool = poolGauges(registry);
+  return {
+    registry,
+    ...counters,
+    watchPool: pool.watch,
+    timeJob: jobTimer(counters),
+  };
+}
 
+type Counters = Omit<AppMetrics, 'registry' | 'watchPool' | 'timeJob'>;
+
+/** The request histogram and the event counters, every label value at 0 from the first scrape. */
+function createCounters(registry: Registry): Counters {
   const httpDuration = new Histogram({
     name: 'bicielis_http_request_duration_seconds',
     help: 'Durata delle richieste HTTP, per metodo, rotta (il modello, mai l’URL) e codice di stato',
@@ -55,24 +68,15 @@ export function createMetrics(options: MetricsOptions = {}): AppMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const bookings = new Counter({
-    name: 'bicielis_booking_events_total',
-    help: 'Prenotazioni: create, annullate, ritirate, riconsegnate, mancati ritiri, attese di pagamento scadute',
-    labelNames: ['event'] as const,
-    registers: [registry],
-  });
-  const payments = new Counter({
-    name: 'bicielis_payments_total',
-    help: 'Pagamenti per esito',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const refunds = new Counter({
-    name: 'bicielis_refunds_total',
-    help: 'Rimborsi chiesti al servizio di pagamento, per risultato (ok, failed)',
-    labelNames: ['result'] as const,
-    registers: [registry],
-  });
+  const counter = <L extends string>(name: string, help: string, label: L) =>
+    new Counter<L>({ name, help, labelNames: [label] as const, registers: [registry] });
+  const bookings = counter(
+    'bicielis_booking_events_total',
+    'Prenotazioni: create, annullate, ritirate, riconsegnate, mancati ritiri, attese di pagamento scadute',
+    'event',
+  );
+  const payments = counter('bicielis_payments_total', 'Pagamenti per esito', 'outcome');
+  const refunds = counter('bicielis_refunds_total', 'Rimborsi chiesti al servizio di pagamento, per risultato (ok, failed)', 'result');
   const jobRuns = new Counter({
     name: 'bicielis_job_runs_total',
     help: 'Esecuzioni dei lavori pianificati, per lavoro ed esito (success, failure, skipped)',
@@ -92,13 +96,23 @@ export function createMetrics(options: MetricsOptions = {}): AppMetrics {
     labelNames: ['job'] as const,
     registers: [registry],
   });
-  const emails = new Counter({
-    name: 'bicielis_emails_total',
-    help: 'Email consegnate (SMTP o cartella outbox) e non consegnate',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
+  const emails = counter('bicielis_emails_total', 'Email consegnate (SMTP o cartella outbox) e non consegnate', 'outcome');
 
+  // Every label value is known in advance: the series exist (at 0) from the first scrape, so a
+  // rate() or an alert sees the first event, not only the second.
+  for (const event of ['created', 'cancelled', 'picked_up', 'returned', 'no_show', 'hold_expired'] satisfies BookingEvent[]) {
+    bookings.inc({ event }, 0);
+  }
+  for (const outcome of ['succeeded', 'declined', 'not_succeeded', 'expired', 'refunded_on_arrival'] satisfies PaymentOutcome[]) {
+    payments.inc({ outcome }, 0);
+  }
+  for (const result of ['ok', 'failed']) refunds.inc({ result }, 0);
+  for (const outcome of ['sent', 'failed']) emails.inc({ outcome }, 0);
+  return { httpDuration, bookings, payments, refunds, jobRuns, jobDuration, jobLastSuccess, emails };
+}
+
+/** The pool's gauges, read at scrape time from the pool `watch` names. */
+function poolGauges(registry: Registry): { watch(pool: pg.Pool): void } {
   let pool: pg.Pool | undefined;
   new Gauge({
     name: 'bicielis_db_pool_connections',
@@ -127,45 +141,28 @@ export function createMetrics(options: MetricsOptions = {}): AppMetrics {
       if (pool) this.set(pool.options.max ?? 10);
     },
   });
-
-  // Every label value is known in advance: the series exist (at 0) from the first scrape, so a
-  // rate() or an alert sees the first event, not only the second.
-  for (const event of ['created', 'cancelled', 'picked_up', 'returned', 'no_show', 'hold_expired'] satisfies BookingEvent[]) {
-    bookings.inc({ event }, 0);
-  }
-  for (const outcome of ['succeeded', 'declined', 'not_succeeded', 'expired', 'refunded_on_arrival'] satisfies PaymentOutcome[]) {
-    payments.inc({ outcome }, 0);
-  }
-  for (const result of ['ok', 'failed']) refunds.inc({ result }, 0);
-  for (const outcome of ['sent', 'failed']) emails.inc({ outcome }, 0);
-
   return {
-    registry,
-    httpDuration,
-    bookings,
-    payments,
-    refunds,
-    jobRuns,
-    jobDuration,
-    jobLastSuccess,
-    emails,
-    watchPool(p) {
+    watch(p) {
       pool = p;
     },
-    async timeJob(job, run) {
-      const end = jobDuration.startTimer({ job });
-      try {
-        const result = await run();
-        jobRuns.inc({ job, outcome: 'success' });
-        jobLastSuccess.set({ job }, Date.now() / 1000);
-        return result;
-      } catch (err) {
-        jobRuns.inc({ job, outcome: 'failure' });
-        throw err;
-      } finally {
-        end();
-      }
-    },
+  };
+}
+
+/** Runs a job's body, counting its run, duration and failure (a throw) under `job`. */
+function jobTimer({ jobRuns, jobDuration, jobLastSuccess }: Counters): AppMetrics['timeJob'] {
+  return async (job, run) => {
+    const end = jobDuration.startTimer({ job });
+    try {
+      const result = await run();
+      jobRuns.inc({ job, outcome: 'success' });
+      jobLastSuccess.set({ job }, Date.now() / 1000);
+      return result;
+    } catch (err) {
+      jobRuns.inc({ job, outcome: 'failure' });
+      throw err;
+    } finally {
+      end();
+    }
   };
 }
 
