@@ -8,14 +8,8 @@ import {
   returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
-import {
-  availableBikes,
-  cancelBooking,
-  createBooking,
-  listBikes,
-  listUserBookings,
-  type BookingDeps,
-} from './service.js';
+import { availableBikes, createBooking, listBikes, listUserBookings, type BookingDeps } from './service.js';
+import { cancelBooking } from './cancel.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
 import { publicRules } from '../rules/admin.js';
 
