@@ -5,9 +5,7 @@ import { users } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { createBooking } from '../bookings/index.js';
-import { deskBookingEmail } from '../rules/emails.js';
-import { suspensionOf } from '../rules/fair-use.js';
-import { currentRules } from '../rules/store.js';
+import { currentRules, deskBookingEmail, suspensionOf } from '../rules/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
-import type { Rules } from '../rules/store.js';
+import { fullestWeek, type Rules, suspensionOf, suspensionSentence } from '../rules/index.js';
 
 /**
  * The namespace of the per-user advisory lock a booking takes first when the weekly limit or

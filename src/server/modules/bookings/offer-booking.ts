@@ -3,7 +3,7 @@ import { closureSentence } from '../../../shared/rules-text.js';
 import type { Tx } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { pendingPaymentInsert } from '../payments/index.js';
-import type { ClosureRule, Rules } from '../rules/store.js';
+import type { ClosureRule, Rules } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
 
 /*

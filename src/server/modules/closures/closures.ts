@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../admin/audit.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
-import { closureCancelledEmail } from '../rules/emails.js';
+import { closureCancelledEmail } from '../rules/index.js';
 import { offerFreedTime } from '../waitlist/offers.js';
 import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type AffectedRow } from './affected.js';
 

@@ -8,7 +8,7 @@ import { writeAudit, type Actor } from '../admin/audit.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { moveBooking } from '../bookings/index.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
-import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/emails.js';
+import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
 import { offerFreedTime } from '../waitlist/offers.js';
 import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type AffectedRow } from './affected.js';
 
