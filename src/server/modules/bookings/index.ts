@@ -1,7 +1,7 @@
 /*
  * The bookings module's public face: what other modules may use. It owns `prenotazioni`
- * (bookings and the waitlist's offers, `offerta`), `segnalazioni_danni` and `azioni_offline`;
- * others change a booking only through these functions, in their transaction when they pass one.
+ * (bookings and the waitlist's offers, `offerta`): others change a booking only through these
+ * functions, in their transaction when they pass one.
  * (The life cycle, lifecycle.ts, is still imported directly while it moves to the jobs, issue 31.)
  */
 export {
