@@ -7,7 +7,7 @@ import { connectDatabase } from '../../src/server/db/client.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/db/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
-import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/service.js';
+import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/index.js';
 import { loadRules, RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
 import type { RulesUpdate } from '../../src/shared/schemas/rules.js';
 import { createTestApp, TEST_NOW, testConfig, type TestContext } from '../helpers/app.js';

@@ -2,15 +2,16 @@ import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import { addDays, zonedInstant, zonedToday } from '../../shared/time.js';
 import { seededRandom } from '../lib/seeded-random.js';
+import { insertPastBookings, type PastBooking, type PastBookingRow } from '../modules/bookings/index.js';
+import { insertPastPayments } from '../modules/payments/index.js';
 import type { Tx } from './transaction.js';
 
 /**
  * The demo's past (issue 20, "Demo data"): about 60 days of a college's rides, so that the
  * statistics and the nightly PDF look real on the first start, plus a closure next month and
  * a planned maintenance next week. Deterministic for a given `now` (a seeded generator), and
- * written in a few multi-row statements.
+ * written in a few multi-row statements; the bookings and payments through their owners' functions.
  */
-
 
 const FIRST_NAMES = ['Alessandro', 'Beatrice', 'Davide', 'Francesca', 'Giorgio', 'Ilaria', 'Lorenzo', 'Martina', 'Nicola', 'Federica',
   'Riccardo', 'Silvia', 'Tommaso', 'Valentina', 'Matteo', 'Aurora', 'Gabriele', 'Noemi', 'Simone', 'Camilla', 'Stefano', 'Alice',
@@ -29,43 +30,56 @@ export const HISTORY_RESIDENTS = 17;
 export const HISTORY_EXTERNALS = 8;
 export const HISTORY_DAYS = 60;
 
-interface Ride {
-  u: number;
-  b: number;
-  d: string;
-  s: string;
-  e: string;
-  dest: string | null;
-  stato: 'completata' | 'cancellata';
-  motivo: 'mancato_ritiro' | 'utente' | null;
-  pickup: number | null;
-  back: number | null;
-  created: number;
-}
-
 const hhmm = (q: number) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
 
-/**
- * Seeds the past. `people`: the ids of the demo accounts that may have rides (never a
- * no-show: they must not start suspended), residents and externals; `bikes`: every bike id
- * but the one in use now; `passwordHash`: one hash for every extra person.
- */
-export async function seedHistory(
-  tx: Tx,
-  opts: {
-    now: Date;
-    timeZone: string;
-    passwordHash: string;
-    demoUsers: { id: number; residente: boolean }[];
-    bikes: { id: number; numero: string }[];
-  },
-): Promise<{ rides: number }> {
-  const { now, timeZone } = opts;
-  const random = seededRandom(20_261_124);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const today = zonedToday(now, timeZone);
+interface Rider {
+  id: number;
+  residente: boolean;
+  /** A demo account (it can log in): never a no-show, never waiting. */
+  demo: boolean;
+}
 
-  // The people.
+/** The seeded generator and its pick, shared by every step in one order (the demo is deterministic). */
+interface Dice {
+  random: () => number;
+  pick: <T>(xs: readonly T[]) => T;
+}
+
+interface HistoryOptions {
+  now: Date;
+  timeZone: string;
+  passwordHash: string;
+  demoUsers: { id: number; residente: boolean }[];
+  bikes: { id: number; numero: string }[];
+}
+
+/**
+ * Seeds the past. `demoUsers`: the ids of the demo accounts that may have rides (never a
+ * no-show: they must not start suspended); `bikes`: every bike id but the one in use now;
+ * `passwordHash`: one hash for every extra person (residents and externals).
+ */
+export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides: number }> {
+  const random = seededRandom(20_261_124);
+  const dice: Dice = { random, pick: (xs) => xs[Math.floor(random() * xs.length)]! };
+  const today = zonedToday(opts.now, opts.timeZone);
+  const created = await seedPeople(tx, opts);
+  const riders: Rider[] = [...created.map((u) => ({ ...u, demo: false })), ...opts.demoUsers.map((u) => ({ ...u, demo: true }))];
+  const inserted = await insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
+  // Payments: every external's booking was paid; the ones the user cancelled were refunded.
+  const externals = new Set(riders.filter((r) => !r.residente).map((r) => r.id));
+  await insertPastPayments(
+    tx,
+    inserted.filter((p) => externals.has(p.user_id)).map((p) => ({ id: p.id, refunded: p.motivo === 'utente', paid: p.created_at })),
+  );
+  await seedDamages(tx, dice, inserted);
+  await seedWaits(tx, dice, today, riders, opts.timeZone);
+  await seedClosureAndMaintenance(tx, today, opts);
+  return { rides: inserted.length };
+}
+
+/** The extra people: resident codes and their accounts, and the externals; their ids. */
+async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; residente: boolean }[]> {
+  const { now } = opts;
   const codes = Array.from({ length: HISTORY_RESIDENTS }, (_, i) => ({
     sigla: `ELIS${String(9 + i).padStart(3, '0')}`,
     nome: FIRST_NAMES[i]!,
@@ -86,18 +100,25 @@ export async function seedHistory(
       sigla: null as string | null,
     })),
   ].map((p) => ({ ...p, email: `${p.nome}.${p.cognome}`.toLowerCase().replace(/[^a-z.]/g, '') + '@studenti.bicielis.demo' }));
-  const { rows: created } = await tx.execute<{ id: number; residente: boolean }>(sql`
+  const { rows } = await tx.execute<{ id: number; residente: boolean }>(sql`
     insert into users (nome, cognome, email, password_hash, is_residente, sigla_residente, created_at, updated_at)
     select p.nome, p.cognome, p.email, ${opts.passwordHash}, p.sigla is not null, p.sigla,
            ${now.toISOString()}::timestamptz - make_interval(days => ${HISTORY_DAYS + 5}),
            ${now.toISOString()}::timestamptz - make_interval(days => ${HISTORY_DAYS + 5})
       from json_to_recordset(${JSON.stringify(people)}::json) as p(nome text, cognome text, email text, sigla text)
     returning id, is_residente as residente`);
-  const riders = [...created.map((u) => ({ ...u, demo: false })), ...opts.demoUsers.map((u) => ({ ...u, demo: true }))];
+  return rows;
+}
 
-  // The rides: more on weekdays at commuting hours, weekend afternoons; 1–3 h each; no two
-  // of one bike overlapping, one per person per day.
-  const rides: Ride[] = [];
+/**
+ * The rides: more on weekdays at commuting hours, weekend afternoons; 1–3 h each; no two of
+ * one bike overlapping, one per person per day.
+ */
+function planRides(dice: Dice, today: string, riders: Rider[], opts: Pick<HistoryOptions, 'timeZone' | 'bikes'>): PastBooking[] {
+  const { random, pick } = dice;
+  const { timeZone } = opts;
+  const rides: PastBooking[] = [];
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   for (let back = HISTORY_DAYS; back >= 1; back--) {
     const d = addDays(today, -back);
     const weekday = new Date(`${d}T12:00:00Z`).getUTCDay();
@@ -131,37 +152,17 @@ export async function seedHistory(
         dest: pick(DESTINATIONS),
         stato: noShow || cancelled ? 'cancellata' : 'completata',
         motivo: noShow ? 'mancato_ritiro' : cancelled ? 'utente' : null,
-        pickup: noShow || cancelled ? null : pickup,
-        back: noShow || cancelled ? null : Math.max(pickup + 60_000, fine - (15 - Math.floor(random() * 25)) * 60_000),
-        created: inizio - (1 + Math.floor(random() * 48)) * 3_600_000,
+        pickup: noShow || cancelled ? null : iso(pickup),
+        back: noShow || cancelled ? null : iso(Math.max(pickup + 60_000, fine - (15 - Math.floor(random() * 25)) * 60_000)),
+        created: iso(inizio - (1 + Math.floor(random() * 48)) * 3_600_000),
       });
     }
   }
-  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-  const rows = rides.map((r) => ({ ...r, pickup: iso(r.pickup), back: iso(r.back), created: iso(r.created) }));
-  const { rows: inserted } = await tx.execute<{ id: number; user_id: number; bici_id: number; stato: string; motivo: string | null; created_at: string; fine: string }>(sql`
-    insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato,
-                              motivo_cancellazione, ritirata_at, riconsegnata_at, created_at, updated_at)
-    select r.u, r.b, r.d::date, r.s, r.e, (r.d::date + r.s::time) at time zone ${timeZone}, (r.d::date + r.e::time) at time zone ${timeZone},
-           r.dest, r.stato, r.motivo, r.pickup::timestamptz, r.back::timestamptz, r.created::timestamptz,
-           coalesce(r.back::timestamptz, r.created::timestamptz)
-      from json_to_recordset(${JSON.stringify(rows)}::json)
-        as r(u int, b int, d text, s text, e text, dest text, stato text, motivo text, pickup text, back text, created text)
-    returning id, user_id, bici_id, stato, motivo_cancellazione as motivo, created_at::text, fine::text`);
+  return rides;
+}
 
-  // Payments: every external's booking was paid; the ones the user cancelled were refunded.
-  const externals = new Set(riders.filter((r) => !r.residente).map((r) => r.id));
-  const payments = inserted
-    .filter((p) => externals.has(p.user_id))
-    .map((p) => ({ id: p.id, refunded: p.motivo === 'utente', paid: p.created_at }));
-  await tx.execute(sql`
-    insert into pagamenti (prenotazione_id, provider, provider_payment_id, amount, currency, status, completed_at, refunded_at, created_at, updated_at)
-    select p.id, 'simulated', 'pi_demo_' || p.id, 250, 'eur', case when p.refunded then 'refunded' else 'completed' end,
-           p.paid::timestamptz + interval '2 minutes', case when p.refunded then p.paid::timestamptz + interval '3 hours' end,
-           p.paid::timestamptz, p.paid::timestamptz + interval '2 minutes'
-      from json_to_recordset(${JSON.stringify(payments)}::json) as p(id int, refunded boolean, paid text)`);
-
-  // A damage report for about one ride in 40, most of them dealt with.
+/** A damage report for about one ride in 40, most of them dealt with. */
+async function seedDamages(tx: Tx, { random }: Dice, inserted: PastBookingRow[]): Promise<void> {
   const damages = inserted
     .filter((p) => p.stato === 'completata' && random() < 0.025)
     .map((p, i) => ({
@@ -177,9 +178,13 @@ export async function seedHistory(
     insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione, created_at, risolta_at)
     select d.p, d.b, d.u, d.c, d.t, d.at::timestamptz, case when d.solved then d.at::timestamptz + interval '1 day' end
       from json_to_recordset(${JSON.stringify(damages)}::json) as d(p int, b int, u int, c text, t text, at text, solved boolean)`);
+}
 
-  // The waitlist (issue 21): on weekdays at the busy hours some people waited in vain (the
-  // window started with no bike freed) and a few were served by an offer.
+/**
+ * The waitlist (issue 21): on weekdays at the busy hours some people waited in vain (the
+ * window started with no bike freed) and a few were served by an offer.
+ */
+async function seedWaits(tx: Tx, { random, pick }: Dice, today: string, riders: Rider[], timeZone: string): Promise<void> {
   const waits: { u: number; d: string; s: string; e: string; stato: 'scaduta' | 'servita' }[] = [];
   const waiters = riders.filter((r) => !r.demo);
   for (let back = HISTORY_DAYS; back >= 1; back--) {
@@ -197,8 +202,11 @@ export async function seedHistory(
     select w.u, w.d::date, w.s, w.e, (w.d::date + w.s::time) at time zone ${timeZone}, (w.d::date + w.e::time) at time zone ${timeZone},
            w.stato, (w.d::date + w.s::time) at time zone ${timeZone} - interval '3 hours', (w.d::date + w.s::time) at time zone ${timeZone}
       from json_to_recordset(${JSON.stringify(waits)}::json) as w(u int, d text, s text, e text, stato text)`);
+}
 
-  // A closure next month (from the 10th, three days) and bike 14's planned maintenance a week from today.
+/** A closure next month (from the 10th, three days) and bike 14's planned maintenance a week from today. */
+async function seedClosureAndMaintenance(tx: Tx, today: string, opts: Pick<HistoryOptions, 'timeZone' | 'bikes'>): Promise<void> {
+  const { timeZone } = opts;
   const [y, m] = today.split('-').map(Number) as [number, number];
   const nextMonth = `${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-10`;
   await tx.execute(sql`
@@ -211,5 +219,4 @@ export async function seedHistory(
       values (${bike14.id}, ${zonedInstant(day, '09:00', timeZone)!.toISOString()}::timestamptz,
               ${zonedInstant(day, '18:00', timeZone)!.toISOString()}::timestamptz, 'Revisione programmata')`);
   }
-  return { rides: inserted.length };
 }

@@ -12,7 +12,7 @@ import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from '../modules/bookings/ride
 import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from '../modules/system/readiness.js';
 import { MSG_LAST_ADMIN } from '../modules/admin/users.js';
 import { MSG_ALREADY_PAID, MSG_PAYMENT_NOT_SUCCEEDED } from '../modules/payments/service.js';
-import { MSG_MAINTENANCE_OVERLAP } from '../modules/rules/admin.js';
+import { MSG_MAINTENANCE_OVERLAP } from '../modules/closures/index.js';
 import { MSG_BIKE_FREE, MSG_OFFER_GONE, MSG_WAIT_NOT_FOUND } from '../modules/waitlist/service.js';
 import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../shared/schemas/privacy.js';
 import { NOT_ACTIVE_MESSAGE, WRONG_CODE_MESSAGE } from '../../shared/schemas/two-factor.js';

@@ -14,7 +14,7 @@ import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
 import { adminBookings, adminSummary } from '../modules/admin/lists.js';
 import { adminDamages, adminOverdue } from '../modules/admin/rides.js';
 import { listBikes, listUserBookings } from '../modules/bookings/service.js';
-import { publicRules } from '../modules/rules/admin.js';
+import { publicRules } from '../modules/rules/index.js';
 import { publicConfig } from '../modules/system/public-config.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/policy.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';

@@ -1,32 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AdminDeleteBookingResponse } from '../../../shared/schemas/admin.js';
 import { isBooking, pagamenti, prenotazioni } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { refundBookingPayment } from '../payments/settle.js';
+import { cancelBookings } from '../bookings/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
-import type { AdminDeps, Tx } from './deps.js';
+import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 import { offerFreedTime } from '../waitlist/offers.js';
-
-/**
- * Before bookings are deleted: their open payments are closed (`pending` → `failed`, they can
- * no longer be paid; a late payment is refunded by settle.ts as one for an unknown booking)
- * and every payment row keeps the booking's day and the deletion time, so it stays in the
- * accounts once `prenotazione_id` is set to null by the foreign key (decision 015).
- */
-export async function detachPayments(tx: Tx, bookingIds: number[], now: Date): Promise<void> {
-  if (bookingIds.length === 0) return;
-  const ids = sql.join(bookingIds.map((id) => sql`${id}`), sql`, `);
-  await tx.execute(sql`
-    update ${pagamenti} pay
-       set status = case when pay.status = 'pending' then 'failed' else pay.status end,
-           booking_date = p.data_prenotazione,
-           booking_deleted_at = ${now.toISOString()}::timestamptz,
-           updated_at = ${now.toISOString()}::timestamptz
-      from ${prenotazioni} p
-     where p.id = pay.prenotazione_id and p.id in (${ids})`);
-}
 
 /**
  * Deletes a booking for good (behaviour.md §8). Its completed payment is refunded first,
@@ -44,13 +25,7 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
       .select({ status: pagamenti.status })
       .from(pagamenti)
       .where(eq(pagamenti.prenotazioneId, id));
-    const outcome = await refundBookingPayment(
-      { db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log },
-      id,
-      tx,
-    );
-    await detachPayments(tx, [id], now);
-    await tx.delete(prenotazioni).where(eq(prenotazioni.id, id));
+    const refunded = await cancelBookings(deps, tx, [id], { reason: 'eliminazione', refund: 'always', now });
     await writeAudit(
       tx,
       actor,
@@ -59,11 +34,11 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
         entity: 'booking',
         entityId: id,
         before: { ...booking, paymentStatus: payment?.status ?? null },
-        after: { refunded: outcome === 'refunded' },
+        after: { refunded: refunded.has(id) },
       },
       now,
     );
-    return outcome === 'refunded';
+    return refunded.has(id);
   });
   // The freed time goes to the first in a waitlist (issue 21), after the commit.
   await offerFreedTime(deps);

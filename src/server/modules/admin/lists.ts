@@ -4,9 +4,8 @@ import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../share
 import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
-import { bookingPhase } from '../bookings/service.js';
+import { bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../auth/sessions.js';
-import { listBikes } from '../bookings/service.js';
 import { toPublicUser } from '../users/public-user.js';
 import { containsPattern, type AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';

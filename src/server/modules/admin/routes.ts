@@ -28,19 +28,18 @@ import {
   rulesUpdateSchema,
 } from '../../../shared/schemas/rules.js';
 import {
-  bookForUser,
   createClosure,
   createMaintenance,
   deleteClosure,
   deleteMaintenance,
-  getRules,
-  liftSuspension,
   listClosures,
   listMaintenance,
   previewClosure,
   previewMaintenance,
-  updateRules,
-} from '../rules/admin.js';
+} from '../closures/index.js';
+import { getRules, updateRules } from '../rules/index.js';
+import { bookForUser } from './desk.js';
+import { liftSuspension } from './suspensions.js';
 
 /** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {

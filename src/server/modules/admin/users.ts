@@ -1,14 +1,13 @@
-import { and, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { AdminDeleteUserResponse, AdminUserDto, AdminUserUpdate } from '../../../shared/schemas/admin.js';
 import { normaliseEmail } from '../../../shared/sigla.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
-import { pagamenti, prenotazioni, users } from '../../db/schema.js';
+import { prenotazioni, users } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { endAllSessionsOfUser, sessionUserColumns, type SessionUser } from '../auth/sessions.js';
-import { refundBookingPayment } from '../payments/settle.js';
 import { toPublicUser } from '../users/public-user.js';
 import { writeAudit, type Actor } from './audit.js';
-import { detachPayments } from './bookings.js';
+import { cancelBookings } from '../bookings/index.js';
 import type { AdminDeps, Tx } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -114,30 +113,10 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
       .where(eq(prenotazioni.userId, id))
       .orderBy(prenotazioni.id)
       .for('update');
-    const refundable = await tx
-      .select({ id: prenotazioni.id })
-      .from(prenotazioni)
-      .innerJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
-      .where(
-        and(
-          eq(prenotazioni.userId, id),
-          eq(prenotazioni.stato, 'attiva'),
-          gt(prenotazioni.inizio, now),
-          eq(pagamenti.status, 'completed'),
-        ),
-      );
-    let refundedPayments = 0;
-    for (const b of refundable) {
-      const outcome = await refundBookingPayment(
-        { db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log },
-        b.id,
-        tx,
-      );
-      if (outcome === 'refunded') refundedPayments += 1;
-    }
+    // Paid bookings not yet started are refunded, as the user's own cancel would; every row goes.
     const ids = bookings.map((b) => b.id);
-    await detachPayments(tx, ids, now);
-    if (ids.length) await tx.delete(prenotazioni).where(inArray(prenotazioni.id, ids));
+    const refunded = await cancelBookings(deps, tx, ids, { reason: 'eliminazione', refund: 'before-start', now });
+    const refundedPayments = refunded.size;
     await tx.delete(users).where(eq(users.id, id));
     await writeAudit(
       tx,

@@ -8,16 +8,10 @@ import {
   returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
-import {
-  availableBikes,
-  cancelBooking,
-  createBooking,
-  listBikes,
-  listUserBookings,
-  type BookingDeps,
-} from './service.js';
+import { availableBikes, createBooking, listBikes, listUserBookings, type BookingDeps } from './service.js';
+import { cancelBooking } from './cancel.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
-import { publicRules } from '../rules/admin.js';
+import { publicRules } from '../rules/index.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -7,23 +7,21 @@ import type {
   BookingStato,
   DamageCategory,
 } from '../../../shared/schemas/booking.js';
-import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
-import { refundBookingPayment, type PaymentLog } from '../payments/settle.js';
+import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
 import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue, PICKUP_EARLY_MINUTES } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/check.js';
-import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
+import { fairUseGate } from './gate.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 export { START_GRACE_MINUTES } from '../rules/check.js';
 
@@ -50,12 +48,6 @@ export interface BookingUser {
   /** An admin's own bookings are not subject to the fair-use limits (issue 20). */
   ruolo?: 'admin' | 'user';
 }
-
-/**
- * The namespace of the per-user advisory lock a booking takes first when the weekly limit or
- * the suspension is on (decision 024): a user's bookings then run one after the other.
- */
-export const USER_BOOKING_LOCK = 4_202;
 
 /**
  * Checks a window against behaviour.md §6 and the service's rules (issue 20) as this process
@@ -321,22 +313,12 @@ export async function createBooking(
   await bringLifecycleUpToDate(deps);
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
-  const provider = deps.config.stripe ? 'stripe' : 'simulated';
+  const provider = paymentProviderName(deps.config);
   await refuseEarly(deps, user.id, input.biciId, { inizio, fine });
   let created: { row: CreatedRow | undefined; closedBy: string | null };
   try {
     created = await runTransaction(deps.db, async (tx) => {
-      if (limits && (rules.sospensione || rules.prenotazioniSettimanaliMax !== null)) {
-        // Two bookings of one user, one after the other in any process: the second counts
-        // the first (a fresh snapshot after the lock).
-        await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
-        const suspension = await suspensionOf(tx, user.id, rules, clockNow);
-        if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
-        const max = rules.prenotazioniSettimanaliMax;
-        if (max !== null && (await fullestWeek(tx, user.id, input.dataPrenotazione)) >= max) {
-          throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
-        }
-      }
+      await fairUseGate(tx, { userId: user.id, date: input.dataPrenotazione, rules, limits, now: clockNow, timeZone: deps.config.timeZone });
       // The bike's lock, in a statement of its own: the insert below starts after it, so it
       // sees a closure or a maintenance committed meanwhile (each locks every bike first).
       const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
@@ -345,8 +327,8 @@ export async function createBooking(
       with bike as (
         select id, stato, stato_auto, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
       ), created as (
-        insert into ${prenotazioni} (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
-                                     destinazione, stato, created_at, updated_at)
+        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
+                                 destinazione, stato, created_at, updated_at)
         select ${user.id}, bike.id, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
                ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
                'attiva', ${now}::timestamptz, ${now}::timestamptz
@@ -363,11 +345,7 @@ export async function createBooking(
                               and late.ritirata_at is not null and late.fine <= ${now}::timestamptz)
         returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, stato, created_at
       ), payment as (
-        insert into ${pagamenti} (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
-        select created.id, ${provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${now}::timestamptz, ${now}::timestamptz
-          from created
-         where not ${user.isResidente}
-        returning status
+        ${pendingPaymentInsert(sql`created`, { provider, now, external: !user.isResidente })}
       )
       select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
              created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
@@ -437,44 +415,4 @@ function mapBookingConflict(err: unknown): unknown {
     return conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
   }
   return err;
-}
-
-/**
- * The owner cancels an active booking (reason `utente`); it stays, `cancellata`, for history
- * and reports. Paid and not yet started: the payment is refunded through the provider first
- * (`refunded`); if the refund fails, the cancel fails (502) and nothing changes. After the
- * start: no refund. Once the bike is picked up the booking cannot be cancelled: it is returned.
- */
-export async function cancelBooking(deps: BookingDeps, userId: number, id: number): Promise<BookingDto> {
-  await bringLifecycleUpToDate(deps);
-  const now = deps.clock.now();
-  const updated = await runTransaction(deps.db, async (tx) => {
-    const [row] = await tx
-      .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio, ritirataAt: prenotazioni.ritirataAt })
-      .from(prenotazioni)
-      .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
-      .for('update');
-    if (!row) throw notFound('Prenotazione non trovata');
-    if (row.stato !== 'attiva') {
-      throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
-    }
-    if (row.ritirataAt) throw conflict(MSG_ALREADY_PICKED_UP, 'PICKED_UP');
-    if (row.inizio.getTime() > now.getTime()) {
-      await refundBookingPayment({ db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log }, id, tx);
-    }
-    await tx
-      .update(prenotazioni)
-      .set({ stato: 'cancellata', motivoCancellazione: 'utente', updatedAt: now })
-      .where(eq(prenotazioni.id, id));
-    // An unpaid payment can no longer be paid: it is closed as failed.
-    await tx
-      .update(pagamenti)
-      .set({ status: 'failed', updatedAt: now })
-      .where(and(eq(pagamenti.prenotazioneId, id), eq(pagamenti.status, 'pending')));
-    return id;
-  });
-  countBooking(deps.db, 'cancelled');
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
-  return getUserBooking(deps, userId, updated);
 }

@@ -14,7 +14,7 @@ import { verifyPassword } from '../auth/password.js';
 import { lockUserAndAdmins } from '../admin/users.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
-import { refundBookingPayment } from '../payments/settle.js';
+import { anonymiseBookingsOf, cancelBookings, withdrawOffersOf } from '../bookings/index.js';
 import { renderReport } from '../reports/service.js';
 import { offerFreedTime, WAITLIST_LOCK } from '../waitlist/offers.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
@@ -98,13 +98,12 @@ export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, u
 async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<void> {
   const at = now.toISOString();
   // Waits end; offers (rows of prenotazioni, never a booking) go, as a declined offer does.
-  await tx.execute(sql`delete from prenotazioni where user_id = ${userId} and stato = 'offerta'`);
+  await withdrawOffersOf(tx, userId);
   await tx.execute(sql`update attese set stato = 'uscita', ended_at = ${at}::timestamptz
                         where user_id = ${userId} and stato in ('in_attesa', 'offerta')`);
   await tx.execute(sql`update attese set user_id = null, destinazione = null where user_id = ${userId}`);
   // Bookings stay for the statistics and the reports: no person, no free text.
-  await tx.execute(sql`update prenotazioni set user_id = null, destinazione = null, updated_at = ${at}::timestamptz
-                        where user_id = ${userId}`);
+  await anonymiseBookingsOf(tx, userId, now);
   await tx.execute(sql`update segnalazioni_danni set user_id = null where user_id = ${userId}`);
   await tx.execute(sql`delete from azioni_offline where user_id = ${userId}`);
   await tx.execute(sql`delete from sessions where user_id = ${userId}`);
@@ -129,7 +128,6 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
   }
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const at = now.toISOString();
   const outcome = await runTransaction(deps.db, async (tx) => {
     // Decision 023's order: the waitlist's lock (its offers are deleted), users, bikes, bookings, payments, the rest.
     await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
@@ -140,17 +138,8 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     const bookings = await bookingsOf(tx, userId, true);
     if (bookings.some((b) => b.stato === 'attiva' && b.ritirata_at !== null)) throw conflict(RIDE_IN_PROGRESS_MESSAGE, 'RIDE_IN_PROGRESS');
     const active = bookings.filter((b) => b.stato === 'attiva');
-    let refunded = 0;
-    for (const b of active) {
-      if (startsAfter(b, now)) {
-        const r = await refundBookingPayment({ db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log }, b.id, tx);
-        if (r === 'refunded') refunded += 1;
-      }
-      await tx.execute(sql`update prenotazioni set stato = 'cancellata', motivo_cancellazione = 'utente', updated_at = ${at}::timestamptz
-                            where id = ${b.id}`);
-      await tx.execute(sql`update pagamenti set status = 'failed', updated_at = ${at}::timestamptz
-                            where prenotazione_id = ${b.id} and status = 'pending'`);
-    }
+    // Cancelled as the owner's cancel would: refunded if paid and not started, an unpaid payment failed.
+    const refunded = (await cancelBookings(deps, tx, active.map((b) => b.id), { reason: 'utente', refund: 'before-start', now })).size;
     const person: Person = { id: userId, email: target.email, nome: target.nome, cognome: target.cognome, sigla: target.siglaResidente };
     await anonymiseEverywhere(tx, userId, now);
     await redactAuditOfPerson(tx, person);

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { purgeExpiredSessions } from '../auth/sessions.js';
+import { anonymiseConcludedBefore } from '../bookings/index.js';
 
 /*
  * The nightly retention (issue 23, decision 029). Bookings (with the notices recorded on
@@ -30,11 +31,7 @@ export async function applyRetention(db: Db, now: Date, months: number): Promise
   const at = now.toISOString();
   // A concluded booking that ended before the cutoff: no person, no free text. An active one
   // (a ride still out) waits until it is over.
-  const bookings = await retryTransient(() =>
-    db.execute(sql`
-      update prenotazioni set user_id = null, destinazione = null
-       where user_id is not null and stato in ('completata', 'cancellata') and fine < ${cutoff}::timestamptz`),
-  );
+  const bookings = await retryTransient(() => anonymiseConcludedBefore(db, cutoff));
   const waits = await retryTransient(() =>
     db.execute(sql`
       update attese set user_id = null, destinazione = null

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { waitIdParamsSchema, waitRequestSchema } from '../../../shared/schemas/waitlist.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
-import type { BookingDeps } from '../bookings/service.js';
+import type { BookingDeps } from '../bookings/index.js';
 import { acceptOffer, declineOffer, joinWait, leaveWait, listWaits } from './service.js';
 
 /** The user's waitlist (issue 21). Every route needs a login; a wait is its owner's only (else 404). */

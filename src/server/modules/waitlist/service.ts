@@ -1,24 +1,25 @@
 import { sql } from 'drizzle-orm';
-import { EXTERNAL_FEE_CENTS, CURRENCY } from '../../../shared/constants.js';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import { WAITLIST_MAX_PER_USER, type AdminWaitlistDto, type WaitDto, type WaitRequest } from '../../../shared/schemas/waitlist.js';
 import { zonedToday } from '../../../shared/time.js';
-import { closureSentence } from '../../../shared/rules-text.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction } from '../../db/transaction.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import {
   availableBikes,
+  bookOffer,
   getUserBooking,
   resolveWindow,
   USER_BOOKING_LOCK,
+  withdrawOffer,
+  withdrawOtherOffers,
   type BookingDeps,
   type BookingReadDeps,
   type BookingUser,
-} from '../bookings/service.js';
-import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
-import type { ClosureRule } from '../rules/store.js';
+} from '../bookings/index.js';
+import { paymentProviderName } from '../payments/index.js';
+import { suspensionOf, suspensionSentence } from '../rules/fair-use.js';
 import { offerFreedTime, OPEN, WAITLIST_LOCK } from './offers.js';
 
 /**
@@ -156,7 +157,7 @@ async function endWait(deps: BookingReadDeps, userId: number, id: number, how: '
       // The offer's bike, then the offer (decision 023's order), as every writer of a bike's time.
       await tx.execute(sql`select b.id from biciclette b join prenotazioni o on o.bici_id = b.id
                             where o.attesa_id = ${id} and o.stato = 'offerta' for no key update of b`);
-      await tx.execute(sql`delete from prenotazioni where attesa_id = ${id} and stato = 'offerta'`);
+      await withdrawOffer(tx, id);
     }
     await tx.execute(sql`update attese set stato = ${how}, ended_at = ${now}::timestamptz where id = ${id}`);
     return true;
@@ -191,47 +192,30 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   const limits = user.ruolo !== 'admin';
   const { rules } = await resolveWindow(deps, wait, limits);
   const now = deps.clock.now();
-  const provider = deps.config.stripe ? 'stripe' : 'simulated';
+  const provider = paymentProviderName(deps.config);
   let bookingId: number;
   try {
     bookingId = await runTransaction(deps.db, async (tx) => {
-      if (limits && (rules.sospensione || rules.prenotazioniSettimanaliMax !== null)) {
-        await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${user.id})`);
-        const suspension = await suspensionOf(tx, user.id, rules, now);
-        if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
-        const max = rules.prenotazioniSettimanaliMax;
-        if (max !== null && (await fullestWeek(tx, user.id, wait.dataPrenotazione)) >= max) {
-          throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
-        }
-      }
-      await tx.execute(sql`select id from biciclette where id = ${wait.offerta!.biciId} for no key update`);
-      const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string }>(
-        sql`select dal::text, al::text, motivo from chiusure where ${wait.dataPrenotazione}::date between dal and al limit 1`,
-      );
-      if (closed[0]) throw badRequest(closureSentence(closed[0] as ClosureRule), 'CLOSED');
-      const { rows } = await tx.execute<{ id: number }>(sql`
-        update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now.toISOString()}::timestamptz,
-                                updated_at = ${now.toISOString()}::timestamptz
-         where attesa_id = ${id} and user_id = ${user.id} and stato = 'offerta' and offerta_scade_at > ${now.toISOString()}::timestamptz
-           and not exists (select 1 from manutenzioni m where m.bici_id = prenotazioni.bici_id
-                             and tstzrange(m.inizio, m.fine, '[)') && tstzrange(prenotazioni.inizio, prenotazioni.fine, '[)'))
-        returning id`);
-      const booked = rows[0];
-      if (!booked) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
-      if (!user.isResidente) {
-        await tx.execute(sql`
-          insert into pagamenti (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
-          values (${booked.id}, ${provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`);
-      }
+      const booked = await bookOffer(tx, {
+        user,
+        attesaId: id,
+        biciId: wait.offerta!.biciId,
+        dataPrenotazione: wait.dataPrenotazione,
+        rules,
+        limits,
+        now,
+        timeZone: deps.config.timeZone,
+        provider,
+      });
+      if (booked === null) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
       await tx.execute(sql`update attese set stato = 'servita', ended_at = ${now.toISOString()}::timestamptz where id = ${id}`);
       // The user's other offers cannot be accepted while this booking is active: their bikes
       // go to the next in line (after the commit), their waits keep their place.
-      await tx.execute(sql`
-        with gone as (
-          delete from prenotazioni where user_id = ${user.id} and stato = 'offerta' and attesa_id <> ${id} returning attesa_id
-        )
-        update attese set stato = 'in_attesa' where id in (select attesa_id from gone)`);
-      return booked.id;
+      const back = await withdrawOtherOffers(tx, user.id, id);
+      if (back.length > 0) {
+        await tx.execute(sql`update attese set stato = 'in_attesa' where id in (${sql.join(back.map((w) => sql`${w}`), sql`, `)})`);
+      }
+      return booked;
     });
   } catch (err) {
     if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'prenotazioni_one_active_per_user') {

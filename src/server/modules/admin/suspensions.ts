@@ -1,0 +1,27 @@
+import { eq } from 'drizzle-orm';
+import type { AdminUserDto } from '../../../shared/schemas/admin.js';
+import { users } from '../../db/schema.js';
+import { runTransaction } from '../../db/transaction.js';
+import { notFound } from '../../http/errors.js';
+import { sessionUserColumns } from '../auth/sessions.js';
+import { loadRules, suspensionOf } from '../rules/index.js';
+import { toPublicUser } from '../users/public-user.js';
+import { writeAudit, type Actor } from './audit.js';
+import type { AdminDeps } from './deps.js';
+
+/** POST /api/admin/users/:id/revoca-sospensione — the no-shows so far no longer count; audited. */
+export async function liftSuspension(deps: AdminDeps, actor: Actor, id: number): Promise<AdminUserDto> {
+  const now = deps.clock.now();
+  return runTransaction(deps.db, async (tx) => {
+    const rules = await loadRules(tx);
+    const before = await suspensionOf(tx, id, rules, now);
+    const [row] = await tx
+      .update(users)
+      .set({ sospensioneRevocataAt: now, updatedAt: now })
+      .where(eq(users.id, id))
+      .returning(sessionUserColumns);
+    if (!row) throw notFound('Utente non trovato', 'USER_NOT_FOUND');
+    await writeAudit(tx, actor, { action: 'suspension.lift', entity: 'user', entityId: id, before: { sospesoFino: before?.fino ?? null }, after: { sospesoFino: null } }, now);
+    return { ...toPublicUser(row), sospesoFino: null };
+  });
+}

@@ -1,0 +1,35 @@
+/*
+ * The bookings module's public face: what other modules may use. It owns `prenotazioni`
+ * (bookings and the waitlist's offers, `offerta`): others change a booking only through these
+ * functions, in their transaction when they pass one.
+ * (The life cycle, lifecycle.ts, is still imported directly while it moves to the jobs, issue 31.)
+ */
+export {
+  availableBikes,
+  bookingDto,
+  bookingPhase,
+  createBooking,
+  getUserBooking,
+  listBikes,
+  listUserBookings,
+  resolveWindow,
+  MSG_ALREADY_ACTIVE,
+  MSG_BIKE_UNAVAILABLE,
+  type BookingDeps,
+  type BookingReadDeps,
+  type BookingUser,
+  type CreateBookingInput,
+} from './service.js';
+export { cancelBooking, cancelBookings, type CancelDeps, type CancelReason, type RefundRule } from './cancel.js';
+export { fairUseGate, USER_BOOKING_LOCK } from './gate.js';
+export { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
+export {
+  anonymiseBookingsOf,
+  anonymiseConcludedBefore,
+  insertBookingRows,
+  insertPastBookings,
+  moveBooking,
+  type PastBooking,
+  type PastBookingRow,
+} from './rows.js';
+export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';

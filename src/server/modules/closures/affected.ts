@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
+import type { Tx } from '../../db/transaction.js';
+import type { AdminDeps } from '../admin/deps.js';
+import { cancelBookings } from '../bookings/index.js';
+
+/*
+ * The bookings a closure or a planned maintenance touches (issue 20): how they are read,
+ * shown, told and cancelled.
+ */
+
+export interface AffectedRow extends Record<string, unknown> {
+  id: number;
+  user_id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  bici_id: number;
+  numero: string;
+  modello: string;
+  data_prenotazione: string;
+  orario_inizio: string;
+  orario_fine: string;
+  inizio: Date | string;
+  fine: Date | string;
+  pagata: boolean;
+}
+
+export const affectedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello,
+  p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
+  exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata`;
+
+export const affectedDto = (r: AffectedRow, nuovaBiciNumero?: string | null): AffectedBookingDto => ({
+  id: r.id,
+  utente: `${r.nome} ${r.cognome}`.trim(),
+  email: r.email,
+  biciNumero: r.numero,
+  dataPrenotazione: r.data_prenotazione,
+  orarioInizio: r.orario_inizio,
+  orarioFine: r.orario_fine,
+  pagata: r.pagata,
+  ...(nuovaBiciNumero !== undefined ? { nuovaBiciNumero } : {}),
+});
+
+export const noticeOf = (r: AffectedRow) => ({
+  email: r.email,
+  nome: r.nome,
+  biciNumero: r.numero,
+  dataPrenotazione: r.data_prenotazione,
+  orarioInizio: r.orario_inizio,
+  orarioFine: r.orario_fine,
+});
+
+/**
+ * Locks every bike, in id order: the first lock of a closure or a planned maintenance, as the
+ * bike's lock is the first of a booking (decisions 023, 024). A booking being made waits, then
+ * sees the closure or maintenance; one made before is seen by the statement after this lock.
+ */
+export async function lockFleet(tx: Tx): Promise<void> {
+  await tx.execute(sql`select id from biciclette order by id for no key update`);
+}
+
+/**
+ * Cancels locked bookings with a reason (the bookings module's one cancel): every paid one is
+ * refunded first, whatever its hour (the service cancelled it); the ids refunded.
+ */
+export function cancelAffected(deps: AdminDeps, tx: Tx, rows: AffectedRow[], reason: 'chiusura' | 'manutenzione', now: Date): Promise<Set<number>> {
+  return cancelBookings(deps, tx, rows.map((r) => r.id), { reason, refund: 'always', now });
+}

@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules.js';
+import { zonedToday } from '../../../shared/time.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { writeAudit, type Actor } from '../admin/audit.js';
+import type { AdminDeps } from '../admin/deps.js';
+import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { closureCancelledEmail } from '../rules/index.js';
+import { offerFreedTime } from '../waitlist/offers.js';
+import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type AffectedRow } from './affected.js';
+
+/*
+ * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;
+ * the rules read them (rules/store.ts) to check a window.
+ */
+
+export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
+
+/** The active bookings not picked up yet whose day lies in [dal, al]. */
+function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean) {
+  return tx.execute<AffectedRow>(sql`
+    select ${affectedColumns}
+      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
+     where p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date
+     order by p.inizio, p.id
+     ${lock ? sql`for update of p` : sql``}`);
+}
+
+function closureInput(deps: Pick<AdminDeps, 'clock' | 'config'>, input: ClosureRequest) {
+  const today = zonedToday(deps.clock.now(), deps.config.timeZone);
+  if (input.al < today) throw badRequest('La chiusura è già passata', 'CLOSURE_IN_PAST', { fields: { al: 'Data passata' } });
+  return { dal: input.dal, al: input.al, motivo: input.motivo.trim() };
+}
+
+/** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
+export async function previewClosure(deps: AdminDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
+  await bringLifecycleUpToDate(deps);
+  const c = closureInput(deps, input);
+  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false);
+  return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
+}
+
+/**
+ * POST /api/admin/chiusure — the closure, and its bookings cancelled (reason `chiusura`), the
+ * paid ones refunded (a failed refund: 502, nothing changes), each user emailed after the commit.
+ */
+export async function createClosure(deps: AdminDeps, actor: Actor, input: ClosureRequest): Promise<ClosureOutcomeDto> {
+  await bringLifecycleUpToDate(deps);
+  const c = closureInput(deps, input);
+  const now = deps.clock.now();
+  const done = await runTransaction(deps.db, async (tx) => {
+    await lockFleet(tx);
+    const { rows: created } = await tx.execute<{ id: number; created_at: Date | string }>(sql`
+      insert into chiusure (dal, al, motivo, created_by, created_at)
+      values (${c.dal}::date, ${c.al}::date, ${c.motivo}, ${actor.id}, ${now.toISOString()}::timestamptz)
+      returning id, created_at`);
+    const closure: ClosureDto = { id: created[0]!.id, ...c, createdAt: new Date(created[0]!.created_at).toISOString() };
+    const { rows } = await bookingsInClosure(tx, c.dal, c.al, true);
+    const refunded = await cancelAffected(deps, tx, rows, 'chiusura', now);
+    await writeAudit(
+      tx,
+      actor,
+      { action: 'closure.create', entity: 'closure', entityId: closure.id, after: { ...closure, cancellate: rows.map((r) => r.id) } },
+      now,
+    );
+    return { closure, rows, refunded };
+  });
+  for (const r of done.rows) {
+    deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
+  }
+  // Offers inside the closure are withdrawn (issue 21).
+  await offerFreedTime(deps);
+  return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
+}
+
+/** GET /api/admin/chiusure — every closure, the latest first. */
+export async function listClosures(deps: Pick<AdminDeps, 'db'>): Promise<ClosureDto[]> {
+  const { rows } = await deps.db.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
+    select id, dal::text as dal, al::text as al, motivo, created_at from chiusure order by dal desc, id desc limit 500`);
+  return rows.map((r) => ({ id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() }));
+}
+
+/** DELETE /api/admin/chiusure/:id — the days can be booked again (cancelled bookings stay cancelled). */
+export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): Promise<ClosureDto> {
+  const now = deps.clock.now();
+  const removed = await runTransaction(deps.db, async (tx) => {
+    const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
+      delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, created_at`);
+    const r = rows[0];
+    if (!r) throw notFound(MSG_CLOSURE_NOT_FOUND, 'CLOSURE_NOT_FOUND');
+    const closure: ClosureDto = { id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() };
+    await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
+    return closure;
+  });
+  // The days open again: their waits can be offered bikes (issue 21).
+  await offerFreedTime(deps);
+  return removed;
+}
+

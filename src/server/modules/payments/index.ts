@@ -1,0 +1,13 @@
+/*
+ * The payments module's public face: the only file other modules import. It owns `pagamenti`
+ * (and `provider_events`); others change a payment only through these functions.
+ */
+export {
+  detachPayments,
+  failPendingPaymentsOf,
+  insertPastPayments,
+  paymentProviderName,
+  pendingPaymentInsert,
+  type PastPayment,
+} from './booking-payments.js';
+export { refundBookingPayment, MSG_REFUND_FAILED, type PaymentCoreDeps, type PaymentLog } from './settle.js';
