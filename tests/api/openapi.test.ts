@@ -6,8 +6,8 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_PREFIX, fastifyPath, isDocumentedRoute, OPENAPI_PATH } from '../../src/server/http/openapi.js';
-import { operationIndex, TAGS } from '../../src/server/http/openapi-operations.js';
+import { DOCS_PREFIX, fastifyPath, isDocumentedRoute, OPENAPI_PATH } from '../../src/server/api-docs/openapi.js';
+import { operationIndex, TAGS } from '../../src/server/api-docs/operations.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 
 /**

@@ -6,10 +6,10 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import type { ApiErrorBody } from '../../shared/api-types.js';
 import { BODY_LIMIT_BYTES } from '../../shared/constants.js';
-import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from './auth.js';
-import { forbidden, MSG_BUSY, notFound, unauthorized } from './errors.js';
+import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from '../http/auth.js';
+import { forbidden, MSG_BUSY, notFound, unauthorized } from '../http/errors.js';
 import { tooManyAttemptsMessage } from '../modules/auth/limits.js';
-import { operationIndex, TAGS, type Operation } from './openapi-operations.js';
+import { operationIndex, TAGS, type Operation } from './operations.js';
 
 /**
  * The API's OpenAPI 3.1 document, generated at start-up from the routes the app registers and
