@@ -44,6 +44,40 @@ export interface MetricsOptions {
   processDefaults?: boolean;
 }
 
+/** The database pool's gauges, read from the watched pool (if any) when Prometheus scrapes. */
+function registerPoolGauges(registry: Registry, poolOf: () => pg.Pool | undefined): void {
+  new Gauge({
+    name: 'bicielis_db_pool_connections',
+    help: 'Connessioni al database del pool di questo processo, per stato (in_use, idle)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const pool = poolOf();
+      if (!pool) return;
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'bicielis_db_pool_waiting_requests',
+    help: 'Richieste in attesa di una connessione al database (oltre DATABASE_POOL_QUEUE_MAX: 503)',
+    registers: [registry],
+    collect() {
+      const pool = poolOf();
+      if (pool) this.set(pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'bicielis_db_pool_max_connections',
+    help: 'Connessioni al database che questo processo può aprire (DATABASE_POOL_MAX)',
+    registers: [registry],
+    collect() {
+      const pool = poolOf();
+      if (pool) this.set(pool.options.max ?? 10);
+    },
+  });
+}
+
 export function createMetrics(options: MetricsOptions = {}): AppMetrics {
   const registry = new Registry();
   if (options.processDefaults ?? true) collectDefaultMetrics({ register: registry });
@@ -100,33 +134,7 @@ export function createMetrics(options: MetricsOptions = {}): AppMetrics {
   });
 
   let pool: pg.Pool | undefined;
-  new Gauge({
-    name: 'bicielis_db_pool_connections',
-    help: 'Connessioni al database del pool di questo processo, per stato (in_use, idle)',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
-      if (!pool) return;
-      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-    },
-  });
-  new Gauge({
-    name: 'bicielis_db_pool_waiting_requests',
-    help: 'Richieste in attesa di una connessione al database (oltre DATABASE_POOL_QUEUE_MAX: 503)',
-    registers: [registry],
-    collect() {
-      if (pool) this.set(pool.waitingCount);
-    },
-  });
-  new Gauge({
-    name: 'bicielis_db_pool_max_connections',
-    help: 'Connessioni al database che questo processo può aprire (DATABASE_POOL_MAX)',
-    registers: [registry],
-    collect() {
-      if (pool) this.set(pool.options.max ?? 10);
-    },
-  });
+  registerPoolGauges(registry, () => pool);
 
   // Every label value is known in advance: the series exist (at 0) from the first scrape, so a
   // rate() or an alert sees the first event, not only the second.
