@@ -144,13 +144,28 @@ describe('GET /api/admin/audit', () => {
     const bike = await insertBike(db(), { numero: '07' });
     const { user: gone, cookie } = await createLoggedInUser(ctx.app, db(), { nome: 'Gianna', cognome: 'Cancellata' });
     const stays = await person(ctx, { nome: 'Rita', cognome: 'Resta' });
+    // Someone else with the same name: a name alone never decides (decision 029).
+    const namesake = await person(ctx, { nome: 'Gianna', cognome: 'Cancellata' });
     for (const [who, date] of [
+      [namesake.id, '2026-11-09'],
       [gone.id, '2026-11-10'],
       [stays.id, '2026-11-11'],
     ] as const) {
       const booking = await insertBooking(db(), { userId: who, biciId: bike, date, from: '09:00', to: '10:00', stato: 'completata' });
       expect((await call(ctx.app, admin, 'DELETE', `/api/admin/prenotazioni/${booking}`)).statusCode).toBe(200);
     }
+    // A ride the desk closed: its entry holds no id of the person, the booking (kept, made anonymous) does.
+    const ride = await insertBooking(db(), {
+      userId: gone.id,
+      biciId: bike,
+      date: '2026-11-21',
+      from: '08:00',
+      to: '09:00',
+      stato: 'attiva',
+      ritirataAt: new Date('2026-11-21T07:05:00Z'),
+    });
+    const release = await call(ctx.app, admin, 'POST', `/api/admin/prenotazioni/${ride}/rilascia`);
+    expect(release.statusCode, release.body).toBe(200);
     const edit = await call(ctx.app, admin, 'PUT', `/api/admin/users/${gone.id}`, {
       nome: 'Gianna',
       cognome: 'Cancellata',
@@ -163,7 +178,9 @@ describe('GET /api/admin/audit', () => {
     const subjects = async () => (await list(admin)).rows.map((r) => [r.action, r.soggetto]);
     expect(await subjects()).toEqual([
       ['user.update', 'Gianna Cancellata'],
+      ['booking.release', 'Bici 07 per Gianna Cancellata'],
       ['booking.delete', 'Bici 07 per Rita Resta'],
+      ['booking.delete', 'Bici 07 per Gianna Cancellata'],
       ['booking.delete', 'Bici 07 per Gianna Cancellata'],
     ]);
 
@@ -171,8 +188,10 @@ describe('GET /api/admin/audit', () => {
     expect(erase.statusCode, erase.body).toBe(200);
     expect(await subjects()).toEqual([
       ['user.update', '[dato rimosso]'],
+      ['booking.release', 'Bici 07 per [dato rimosso]'],
       ['booking.delete', 'Bici 07 per Rita Resta'],
       ['booking.delete', 'Bici 07 per [dato rimosso]'],
+      ['booking.delete', 'Bici 07 per Gianna Cancellata'],
     ]);
   });
 

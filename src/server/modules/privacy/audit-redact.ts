@@ -29,6 +29,8 @@ interface AuditRow extends Record<string, unknown> {
   entity: string;
   entity_id: string | null;
   soggetto: string | null;
+  /** A booking entry whose subject names the person: their booking (ids, not a name alone). */
+  names_person?: boolean;
   before: unknown;
   after: unknown;
 }
@@ -64,12 +66,13 @@ function collectTerms(person: Person, ownEntries: AuditRow[]): { emails: Set<str
 }
 
 /**
- * An entry's subject without the person: the whole subject when the entry is about them, else
- * each of their full names in it (a booking's `Bici 07 per Maria Rossi`) replaced.
+ * An entry's subject without the person: the whole subject when the entry is about them; in an
+ * entry on one of their bookings (`Bici 07 per Maria Rossi`), each of their full names.
  */
-function redactSubject(subject: string | null, names: Set<string>, about: boolean): string | null {
+function redactSubject(subject: string | null, names: Set<string>, about: boolean, theirBooking: boolean): string | null {
   if (subject === null) return null;
   if (about) return ANONYMOUS_MARKER;
+  if (!theirBooking) return subject;
   let out = subject;
   // Longest first: `Maria Rossi Bianchi` before `Maria Rossi`.
   for (const name of [...names].sort((a, b) => b.length - a.length)) {
@@ -116,16 +119,24 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
   const emailList = textArray([...terms.emails]);
   const siglaList = textArray([...terms.siglas].map((s) => `"${s}"`));
   const nameList = textArray([...terms.names]);
+  // An entry on one of the person's bookings whose subject names them. Its booking is known by
+  // ids, never by a name alone (a namesake's booking keeps its subject): the person's id in the
+  // entry (a deleted booking's row, a desk booking's input), or the booking now anonymous
+  // (anonymiseEverywhere ran first, in this transaction).
+  const theirBooking = sql`(entity = 'booking'
+          and exists (select 1 from unnest(${nameList}) n where position(n in lower(coalesce(soggetto, ''))) > 0)
+          and (before->>'userId' = ${String(person.id)} or after->>'userId' = ${String(person.id)}
+               or exists (select 1 from prenotazioni p where p.id::text = audit_log.entity_id and p.user_id is null)))`;
   const text = sql`lower(coalesce(before::text, '') || ' ' || coalesce(after::text, ''))`;
   const candidates = (
     await tx.execute<AuditRow>(sql`
-      select id, actor_id, actor_email, entity, entity_id, soggetto, before, after from audit_log
+      select id, actor_id, actor_email, entity, entity_id, soggetto, before, after, ${theirBooking} as names_person from audit_log
        where (entity = 'user' and entity_id = ${String(person.id)})
           or actor_id = ${person.id}
           or lower(coalesce(actor_email, '')) = any(${emailList})
           or exists (select 1 from unnest(${emailList}) e where position(e in ${text}) > 0)
           or exists (select 1 from unnest(${siglaList}) s where position(lower(s) in ${text}) > 0)
-          or exists (select 1 from unnest(${nameList}) n where position(n in lower(coalesce(soggetto, ''))) > 0)
+          or ${theirBooking}
        order by id
        for update`)
   ).rows;
@@ -136,7 +147,7 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
     const after = redact(entry.after, terms, about);
     const actorIsPerson = entry.actor_id === person.id || (entry.actor_email !== null && terms.emails.has(norm(entry.actor_email)));
     const actorEmail = actorIsPerson ? ANONYMOUS_MARKER : entry.actor_email;
-    const soggetto = redactSubject(entry.soggetto, terms.names, about);
+    const soggetto = redactSubject(entry.soggetto, terms.names, about, entry.names_person === true);
     if (
       JSON.stringify(before) === JSON.stringify(entry.before) &&
       JSON.stringify(after) === JSON.stringify(entry.after) &&
