@@ -1,6 +1,6 @@
 /**
  * What the OpenAPI document says of an /api route beyond its zod schemas (decision 031): each
- * module declares its routes' entries beside them (modules/<m>/operations.ts), keyed like the
+ * module declares its routes' entries beside them (an operations.ts in each module's folder), keyed like the
  * authorisation matrix (`METHOD /api/path/:param`); src/server/api-docs/ assembles them.
  * Parameters, query strings and bodies are NOT here: they come from the zod schemas the route
  * validates with (fastify-type-provider-zod's jsonSchemaTransform).
