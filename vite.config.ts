@@ -15,13 +15,13 @@ const SERVER_QUERIES = 'lib/server-queries.ts';
  * The pages whose first screen is pre-rendered: the file written, the address rendered, the
  * screen that shows (routes.tsx `firstScreen`) and the lazily loaded modules whose chunks the
  * page preloads, so they download alongside the entry rather than after it. The server
- * maps addresses to these files (src/server/http/pages.ts); for a logged-in user it renders
- * /dashboard and /admin itself into these same files (src/server/http/server-render.ts).
+ * maps addresses to these files (src/server/pages/pages.ts); for a logged-in user it renders
+ * /dashboard and /admin itself into these same files (src/server/pages/server-render.ts).
  */
 const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | 'privacy'; preload: string[]; serverRendered?: true }[] = [
   { file: 'index.html', path: '/', screen: 'loading', preload: [] },
   { file: 'login.html', path: '/login', screen: 'login', preload: [] },
-  // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (http/privacy-page.ts).
+  // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (pages/privacy-page.ts).
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'] },
   { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
   { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },

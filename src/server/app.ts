@@ -12,12 +12,12 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
-import { registerOpenApi } from './http/openapi.js';
+import { registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
-import { pageFor } from './http/pages.js';
-import { PRIVACY_PAGE, privacyPageHtml } from './http/privacy-page.js';
-import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './http/server-render.js';
+import { pageFor } from './pages/pages.js';
+import { PRIVACY_PAGE, privacyPageHtml } from './pages/privacy-page.js';
+import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './pages/server-render.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
@@ -26,6 +26,8 @@ import type { Logger } from './logger.js';
 import { registerMetrics } from './http/metrics.js';
 import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
+import { sessionStore } from './modules/auth/sessions.js';
+import { needsTwoFactorEnrolment } from './modules/two-factor/policy.js';
 import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -186,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: tooManyAttemptsMessage(ctx.ttl) }),
   });
   registerOriginCheck(app, deps.config.publicOrigin);
-  registerAuth(app);
+  registerAuth(app, { ...sessionStore(deps.database.db), needsTwoFactorEnrolment });
 
   // Before the routes: @fastify/swagger learns them as they are registered (decision 031).
   await registerOpenApi(app);
@@ -252,7 +254,7 @@ function registerWebApp(
       if (file === PRIVACY_PAGE && privacyHtml) {
         return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml);
       }
-      // Each page's HTML holds its first screen pre-rendered (http/pages.ts).
+      // Each page's HTML holds its first screen pre-rendered (pages/pages.ts).
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);
     }
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });

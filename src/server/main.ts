@@ -12,7 +12,7 @@ import { ensureAdmin, seedDemo } from './db/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
-import { loadPageRenderer } from './http/server-render.js';
+import { loadPageRenderer } from './pages/server-render.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');

@@ -2,7 +2,7 @@
  * The privacy notice's data (issue 23): who the controller is and how to reach them, from the
  * configuration (PRIVACY_TITOLARE, PRIVACY_CONTATTO). The built page holds the placeholders;
  * the server puts the configured values in their place and in the data block the page reads
- * (src/server/http/privacy-page.ts), so the HTML and the hydrated page say the same.
+ * (src/server/pages/privacy-page.ts), so the HTML and the hydrated page say the same.
  */
 export interface PrivacyInfo {
   titolare: string;

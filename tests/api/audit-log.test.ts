@@ -1,12 +1,18 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { migrationsFolder, runMigrations } from '../../src/server/db/migrate.js';
 import { auditLog } from '../../src/server/db/schema.js';
 import { AUDIT_CSV_HEADER } from '../../src/server/modules/admin/audit-log.js';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditEntryDto } from '../../src/shared/schemas/audit.js';
-import { insertBike } from '../helpers/admin-bookings.js';
+import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { auditRows, call, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/db.js';
+import { createLoggedInUser, createUser } from '../helpers/factories.js';
 
 /**
  * Issue 23, the audit log on screen: GET /api/admin/audit (filters, server paging, newest
@@ -98,6 +104,95 @@ describe('GET /api/admin/audit', () => {
     });
     expect(rows[0]).toMatchObject({ before: expect.objectContaining({ stato: 'disponibile' }), after: expect.objectContaining({ stato: 'manutenzione' }) });
     expect(res.body).not.toMatch(/password|argon/i);
+  });
+
+  it('names each subject as the staff know it: a bike by its number, a person by name, a booking by both (issue 31)', async () => {
+    const bike = await insertBike(db(), { numero: '07' });
+    const user = await person(ctx, { nome: 'Maria', cognome: 'Rossi' });
+    // A booking deleted by the change that writes the entry is named from what it was.
+    const booking = await insertBooking(db(), { userId: user.id, biciId: bike, date: '2026-11-10', from: '09:00', to: '10:00', stato: 'completata' });
+    ctx.clock.set(new Date(TEST_NOW.getTime() + 60_000));
+    expect((await call(ctx.app, admin, 'DELETE', `/api/admin/prenotazioni/${booking}`)).statusCode).toBe(200);
+    ctx.clock.set(new Date(TEST_NOW.getTime() + 120_000));
+    const edit = await call(ctx.app, admin, 'PUT', `/api/admin/users/${user.id}`, {
+      nome: 'Maria',
+      cognome: 'Rossi',
+      email: user.email,
+      ruolo: 'user',
+      isResidente: true,
+      attiva: true,
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    ctx.clock.set(new Date(TEST_NOW.getTime() + 180_000));
+    expect((await call(ctx.app, admin, 'PUT', `/api/admin/biciclette/${bike}`, { stato: 'manutenzione' })).statusCode).toBe(200);
+    ctx.clock.set(new Date(TEST_NOW.getTime() + 240_000));
+    expect((await call(ctx.app, admin, 'PUT', '/api/admin/regole', (await call(ctx.app, admin, 'GET', '/api/admin/regole')).json())).statusCode).toBe(200);
+
+    const { rows } = await list(admin);
+    expect(rows.map((r) => [r.action, r.entityId, r.soggetto])).toEqual([
+      ['rules.update', '1', null],
+      ['bike.update', String(bike), 'Bici 07'],
+      ['user.update', String(user.id), 'Maria Rossi'],
+      ['booking.delete', String(booking), 'Bici 07 per Maria Rossi'],
+    ]);
+    // The subject is written with the entry: a later rename leaves it as it was then.
+    await db().execute(sql`update biciclette set numero = '70' where id = ${bike}`);
+    expect((await list(admin)).rows[1]!.soggetto).toBe('Bici 07');
+  });
+
+  it('an erased person stays [dato rimosso] in the subject; the bike and the other people keep their names (issue 31)', async () => {
+    const bike = await insertBike(db(), { numero: '07' });
+    const { user: gone, cookie } = await createLoggedInUser(ctx.app, db(), { nome: 'Gianna', cognome: 'Cancellata' });
+    const stays = await person(ctx, { nome: 'Rita', cognome: 'Resta' });
+    // Someone else with the same name: a name alone never decides (decision 029).
+    const namesake = await person(ctx, { nome: 'Gianna', cognome: 'Cancellata' });
+    for (const [who, date] of [
+      [namesake.id, '2026-11-09'],
+      [gone.id, '2026-11-10'],
+      [stays.id, '2026-11-11'],
+    ] as const) {
+      const booking = await insertBooking(db(), { userId: who, biciId: bike, date, from: '09:00', to: '10:00', stato: 'completata' });
+      expect((await call(ctx.app, admin, 'DELETE', `/api/admin/prenotazioni/${booking}`)).statusCode).toBe(200);
+    }
+    // A ride the desk closed: its entry holds no id of the person, the booking (kept, made anonymous) does.
+    const ride = await insertBooking(db(), {
+      userId: gone.id,
+      biciId: bike,
+      date: '2026-11-21',
+      from: '08:00',
+      to: '09:00',
+      stato: 'attiva',
+      ritirataAt: new Date('2026-11-21T07:05:00Z'),
+    });
+    const release = await call(ctx.app, admin, 'POST', `/api/admin/prenotazioni/${ride}/rilascia`);
+    expect(release.statusCode, release.body).toBe(200);
+    const edit = await call(ctx.app, admin, 'PUT', `/api/admin/users/${gone.id}`, {
+      nome: 'Gianna',
+      cognome: 'Cancellata',
+      email: gone.email,
+      ruolo: 'user',
+      isResidente: true,
+      attiva: true,
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const subjects = async () => (await list(admin)).rows.map((r) => [r.action, r.soggetto]);
+    expect(await subjects()).toEqual([
+      ['user.update', 'Gianna Cancellata'],
+      ['booking.release', 'Bici 07 per Gianna Cancellata'],
+      ['booking.delete', 'Bici 07 per Rita Resta'],
+      ['booking.delete', 'Bici 07 per Gianna Cancellata'],
+      ['booking.delete', 'Bici 07 per Gianna Cancellata'],
+    ]);
+
+    const erase = await call(ctx.app, { cookie }, 'DELETE', '/api/profilo', { password: gone.password });
+    expect(erase.statusCode, erase.body).toBe(200);
+    expect(await subjects()).toEqual([
+      ['user.update', '[dato rimosso]'],
+      ['booking.release', 'Bici 07 per [dato rimosso]'],
+      ['booking.delete', 'Bici 07 per Rita Resta'],
+      ['booking.delete', 'Bici 07 per [dato rimosso]'],
+      ['booking.delete', 'Bici 07 per Gianna Cancellata'],
+    ]);
   });
 
   it('pages on the server, newest first (instant, then id), the total in X-Total-Count', async () => {
@@ -307,5 +402,54 @@ describe('the labels', () => {
     expect(new Set(labels).size).toBe(labels.length);
     expect(AUDIT_ACTION_LABELS['booking.delete']).toBe('Prenotazione eliminata');
     expect(AUDIT_ACTION_LABELS['user.update']).toBe('Utente modificato');
+  });
+});
+
+describe('the migration that adds the subject (issue 31)', () => {
+  it('names the entries written before it where the bike or the person still exists', async () => {
+    // drizzle/ as it stood before the migration (found by its name: the number may change).
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'bicielis-audit-subject-'));
+    const journalFile = path.join(tmp, 'meta', '_journal.json');
+    cpSync(migrationsFolder, tmp, { recursive: true });
+    const meta = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+    const at = meta.entries.findIndex((e) => e.tag.endsWith('_audit_subject'));
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(journalFile, JSON.stringify({ ...meta, entries: meta.entries.slice(0, at) }));
+    const database = await createTestDatabase({ empty: true });
+    try {
+      expect(await runMigrations(database.db, tmp)).toBe(at);
+      const d = database.db;
+      const bike = await insertBike(d, { numero: '07' });
+      const maria = await createUser(d, { nome: 'Maria', cognome: 'Rossi' });
+      const kept = await insertBooking(d, { userId: maria.id, biciId: bike, date: '2026-11-10', from: '09:00', to: '10:00', stato: 'completata' });
+      const entries: [string, string, string | null, object | null][] = [
+        ['bike.update', 'bike', String(bike), null],
+        ['user.update', 'user', String(maria.id), null],
+        ['booking.release', 'booking', String(kept), null],
+        // A booking deleted since: its `before` kept the ids.
+        ['booking.delete', 'booking', '999', { biciId: bike, userId: maria.id }],
+        // Gone: a deleted person, and an erased one.
+        ['user.delete', 'user', '998', { nome: 'Nessuno' }],
+        ['user.update', 'user', '997', { nome: '[dato rimosso]', email: '[dato rimosso]' }],
+        ['rules.update', 'rules', '1', null],
+      ];
+      for (const [action, entity, entityId, before] of entries) {
+        await d.execute(sql`insert into audit_log (action, entity, entity_id, before) values (${action}, ${entity}, ${entityId}, ${before === null ? null : JSON.stringify(before)}::jsonb)`);
+      }
+      expect(await runMigrations(database.db)).toBe(meta.entries.length - at);
+      const rows = (await d.execute<{ action: string; soggetto: string | null }>(sql`select action, soggetto from audit_log order by id`)).rows;
+      expect(rows.map((r) => [r.action, r.soggetto])).toEqual([
+        ['bike.update', 'Bici 07'],
+        ['user.update', 'Maria Rossi'],
+        ['booking.release', 'Bici 07 per Maria Rossi'],
+        ['booking.delete', 'Bici 07 per Maria Rossi'],
+        ['user.delete', null],
+        ['user.update', '[dato rimosso]'],
+        ['rules.update', null],
+      ]);
+    } finally {
+      await database.drop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -6,8 +6,8 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_PREFIX, fastifyPath, isDocumentedRoute, OPENAPI_PATH } from '../../src/server/http/openapi.js';
-import { operationIndex, TAGS } from '../../src/server/http/openapi-operations.js';
+import { DOCS_PREFIX, fastifyPath, isDocumentedRoute, OPENAPI_PATH } from '../../src/server/api-docs/openapi.js';
+import { operationIndex, TAGS } from '../../src/server/api-docs/catalogue.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 
 /**
@@ -73,7 +73,7 @@ describe('the document and the app', () => {
     expect(coverage(routes, [...documented, 'GET /api/fantasma'])).toEqual({ missing: [], notRoutes: ['GET /api/fantasma'] });
   });
 
-  it('openapi-operations.ts has an entry for every route and none for a route that does not exist', () => {
+  it('the catalogue (each module’s operations.ts) has an entry for every route and none for a route that does not exist', () => {
     const routes = apiRoutes(ctx.routes);
     const known = [...operationIndex().keys()];
     expect(routes.filter((r) => !known.includes(r)), 'routes without a summary, module and access').toEqual([]);

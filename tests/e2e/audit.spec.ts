@@ -43,7 +43,8 @@ test('Registro attività: an admin change, filtered by action, its before and af
   await expect(page).toHaveURL('/admin?tab=registro');
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   const log = page.getByRole('region', { name: 'Registro attività' });
-  const entries = log.getByRole('listitem').filter({ hasText: `Utente #${userId}` });
+  // Each entry names the person as /admin does (issue 31): by the name they had then.
+  const entries = log.getByRole('listitem').filter({ hasText: `Registro${t}` });
   // Newest first: the edit, then the suspension lifted.
   await expect(entries.getByRole('heading')).toHaveText(['Utente modificato', 'Sospensione revocata']);
 
@@ -59,7 +60,7 @@ test('Registro attività: an admin change, filtered by action, its before and af
   await expect(entries.locator('time')).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
 
   // Before and after, as fields, one keyboard press away.
-  const toggle = entries.getByRole('button', { name: `Prima e dopo: Utente modificato, Utente #${userId}` });
+  const toggle = entries.getByRole('button', { name: `Prima e dopo: Utente modificato, Giuliana Registro${t}` });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await toggle.focus();
   await page.keyboard.press('Enter');

@@ -403,6 +403,12 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /**
+     * The subject as the staff know it, written with the entry (issue 31): `Bici 07`, a
+     * person's name, `Bici 07 per Maria Rossi`; null for the rules, closures and imports. An
+     * erased person's name becomes `[dato rimosso]` (privacy/audit-redact.ts).
+     */
+    soggetto: text('soggetto'),
     before: jsonb('before'),
     after: jsonb('after'),
     createdAt: createdAt(),

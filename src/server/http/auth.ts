@@ -1,21 +1,53 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  deleteSessionByHash,
-  deleteSessionByToken,
-  findSessionByHash,
-  hashSessionToken,
-  recordSessionDevice,
-  SESSION_TOUCH_INTERVAL_MS,
-  touchSession,
-  type SessionUser,
-} from '../modules/auth/sessions.js';
 import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
-import { needsTwoFactorEnrolment } from '../modules/two-factor/policy.js';
-import { describeDevice } from '../modules/auth/device.js';
 import { forbidden, unauthorized } from './errors.js';
 
-export type { SessionUser } from '../modules/auth/sessions.js';
-export { endAllSessionsOfUser } from '../modules/auth/sessions.js';
+/**
+ * The logged-in user a request carries: the columns of `users` a request may see (no password
+ * or temporary-password hash). The auth module reads it from the database (sessions.ts).
+ */
+export interface SessionUser {
+  id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  ruolo: 'admin' | 'user';
+  isResidente: boolean;
+  siglaResidente: string | null;
+  attiva: boolean;
+  createdAt: Date;
+  dueFattori: boolean;
+}
+
+/** A login session's row with its user, as the guard reads it. */
+export interface FoundSession {
+  tokenHash: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  user: SessionUser;
+}
+
+/**
+ * What the guard needs of the sessions and the second factor, given by app.ts at registration
+ * (the auth and two-factor modules own them): this file stays below the modules.
+ */
+export interface SessionGuard {
+  /** What the database keeps of a token (its SHA-256). */
+  hashToken(token: string): string;
+  /** The login session of a token's hash with its user, or null; expiry is the guard's to judge. */
+  findSession(tokenHash: string): Promise<FoundSession | null>;
+  deleteSession(tokenHash: string): Promise<void>;
+  /** Slides a session's expiry forward from `now`; returns the new expiry. */
+  touchSession(tokenHash: string, now: Date): Promise<Date>;
+  /** A session's expiry is pushed forward at most this often. */
+  touchIntervalMs: number;
+  /** Names the device of a session just created, from its User-Agent (decision 029). */
+  recordDevice(token: string, userAgent: string | undefined): Promise<void>;
+  /** Deletes the login session of a token, if any. */
+  endSession(token: string): Promise<void>;
+  /** An admin who must enrol a second factor first (ADMIN_2FA_REQUIRED, decision 030). */
+  needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFattori'>, config: { admin2faRequired: boolean }): boolean;
+}
 
 /** The login session: a random token whose SHA-256 is a `sessions` row of kind `session`. */
 export const SESSION_COOKIE = 'bicielis_session';
@@ -29,6 +61,10 @@ export const TWO_FACTOR_COOKIE = 'bicielis_2fa';
 export const TWO_FACTOR_COOKIE_PATH = '/api/login/codice';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sessions and the second-factor policy the guard works with (registerAuth). */
+    sessionGuard: SessionGuard;
+  }
   interface FastifyRequest {
     /**
      * The logged-in user, set by `requireUser`, `requireAdmin` or `loadUser`; null when
@@ -43,8 +79,9 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
-/** Adds `request.user`. Called once on the root instance, before the routes. */
-export function registerAuth(app: FastifyInstance) {
+/** Adds `request.user` and the guard's sessions. Called once on the root instance, before the routes. */
+export function registerAuth(app: FastifyInstance, guard: SessionGuard) {
+  app.decorate('sessionGuard', guard);
   app.decorateRequest('user', null);
 }
 
@@ -65,17 +102,18 @@ export function loadUser(request: FastifyRequest, reply: FastifyReply): Promise<
 async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;
-  const { database, clock } = request.server.deps;
+  const { clock } = request.server.deps;
+  const guard = request.server.sessionGuard;
   if (!TOKEN_SHAPE.test(token)) {
     clearSessionCookie(request, reply);
     return null;
   }
-  const tokenHash = hashSessionToken(token);
+  const tokenHash = guard.hashToken(token);
   const cache = request.server.deps.sessionCache;
   let found = cache?.get(tokenHash) ?? null;
   const version = cache?.version ?? 0;
   if (!found) {
-    found = await findSessionByHash(database.db, tokenHash, 'session');
+    found = await guard.findSession(tokenHash);
     if (found) cache?.set(tokenHash, found, version);
   }
   if (!found) {
@@ -85,12 +123,12 @@ async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promis
   const now = clock.now();
   if (found.expiresAt.getTime() <= now.getTime() || !found.user.attiva) {
     cache?.evictSession(tokenHash);
-    await deleteSessionByHash(database.db, found.tokenHash);
+    await guard.deleteSession(found.tokenHash);
     clearSessionCookie(request, reply);
     return null;
   }
-  if (now.getTime() - found.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
-    const expiresAt = await touchSession(database.db, found.tokenHash, now);
+  if (now.getTime() - found.lastSeenAt.getTime() >= guard.touchIntervalMs) {
+    const expiresAt = await guard.touchSession(found.tokenHash, now);
     cache?.set(tokenHash, { ...found, lastSeenAt: now, expiresAt }, version);
     setSessionCookie(request, reply, token, expiresAt);
   }
@@ -113,7 +151,7 @@ export async function requireAdmin(request: FastifyRequest, reply: FastifyReply)
   const user = await loadUser(request, reply);
   if (!user) throw unauthorized();
   if (user.ruolo !== 'admin') throw forbidden();
-  if (needsTwoFactorEnrolment(user, request.server.deps.config)) {
+  if (request.server.sessionGuard.needsTwoFactorEnrolment(user, request.server.deps.config)) {
     throw forbidden(ENROLMENT_REQUIRED_MESSAGE, 'TWO_FACTOR_ENROLMENT_REQUIRED');
   }
 }
@@ -179,8 +217,7 @@ export async function beginSession(
 ): Promise<void> {
   await endCurrentSession(request, reply, { clearCookie: false });
   // The device in a few words, for the person's data export (decision 029).
-  const device = describeDevice(request.headers['user-agent']);
-  if (device) await recordSessionDevice(request.server.deps.database.db, session.token, device);
+  await request.server.sessionGuard.recordDevice(session.token, request.headers['user-agent']);
   setSessionCookie(request, reply, session.token, session.expiresAt);
 }
 
@@ -192,8 +229,9 @@ export async function endCurrentSession(
 ): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   if (token && TOKEN_SHAPE.test(token)) {
-    request.server.deps.sessionCache?.evictSession(hashSessionToken(token));
-    await deleteSessionByToken(request.server.deps.database.db, token, 'session');
+    const guard = request.server.sessionGuard;
+    request.server.deps.sessionCache?.evictSession(guard.hashToken(token));
+    await guard.endSession(token);
   }
   if (options.clearCookie ?? true) clearSessionCookie(request, reply);
 }

@@ -63,6 +63,12 @@ export interface AuditEntryDto {
   action: string;
   entity: string;
   entityId: string | null;
+  /**
+   * The subject as the staff know it (issue 31): `Bici 07`, a person's name, `Bici 07 per Maria
+   * Rossi`; `[dato rimosso]` for an erased person; null when the kind says it all (the rules, a
+   * closure, an import) or for an old entry whose thing is gone.
+   */
+  soggetto: string | null;
   before: unknown;
   after: unknown;
 }

@@ -50,6 +50,7 @@ const columns = {
   action: auditLog.action,
   entity: auditLog.entity,
   entityId: auditLog.entityId,
+  soggetto: auditLog.soggetto,
   before: auditLog.before,
   after: auditLog.after,
 };

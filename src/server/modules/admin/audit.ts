@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 
@@ -27,24 +28,93 @@ export type AuditAction =
   | 'two_factor.disable';
 
 /** A database handle or a transaction. */
-export type AuditTx = Pick<Db, 'insert'>;
+export type AuditTx = Pick<Db, 'insert' | 'execute'>;
+
+export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance';
+
+/** A thing's ids as an entry's `before` may still hold them once the thing is deleted. */
+interface Remembered {
+  biciId?: unknown;
+  userId?: unknown;
+  biciNumero?: unknown;
+  nome?: unknown;
+  cognome?: unknown;
+}
+
+const idOf = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+const textOf = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+/** A bike as the staff know it: `Bici 07`. */
+const bikeName = (numero: string | null) => (numero === null ? null : `Bici ${numero}`);
+/** A person by name, as the rest of /admin names them. */
+const personName = (nome: string | null, cognome: string | null) => {
+  const name = [nome, cognome].filter((p): p is string => p !== null).join(' ').trim();
+  return name === '' ? null : name;
+};
+
+/** The bike and the person of a booking, a damage or a maintenance (null ids: none). */
+async function namesOf(tx: AuditTx, bikeId: number | null, userId: number | null): Promise<{ bike: string | null; person: string | null }> {
+  const { rows } = await tx.execute<{ numero: string | null; nome: string | null; cognome: string | null }>(sql`
+    select (select numero from biciclette where id = ${bikeId}) as numero,
+           (select nome from users where id = ${userId}) as nome,
+           (select cognome from users where id = ${userId}) as cognome`);
+  const row = rows[0];
+  return { bike: bikeName(row?.numero ?? null), person: personName(row?.nome ?? null, row?.cognome ?? null) };
+}
+
+/** The ids of the bike and the person an entry is about, read from its row (or, once deleted, from `before`). */
+async function idsOf(tx: AuditTx, entity: AuditEntity, id: number, before: Remembered): Promise<{ bikeId: number | null; userId: number | null }> {
+  const source =
+    entity === 'booking'
+      ? sql`select bici_id, user_id from prenotazioni where id = ${id}`
+      : entity === 'damage'
+        ? sql`select bici_id, null::int as user_id from segnalazioni_danni where id = ${id}`
+        : sql`select bici_id, null::int as user_id from manutenzioni where id = ${id}`;
+  const { rows } = await tx.execute<{ bici_id: number | null; user_id: number | null }>(source);
+  const row = rows[0];
+  return row ? { bikeId: row.bici_id, userId: row.user_id } : { bikeId: idOf(before.biciId), userId: idOf(before.userId) };
+}
+
+/**
+ * The entry's subject as the staff know it (issue 31): `Bici 07` for a bike (and a damage or a
+ * maintenance of it), the person's name for a user, `Bici 07 per Maria Rossi` for a booking.
+ * Read in the writer's transaction, so a thing deleted by the same change is named from its
+ * `before`. Null for the rules, a closure and an import: the screen names those by kind.
+ */
+export async function readableSubject(tx: AuditTx, entity: AuditEntity, entityId: number | null, before: unknown): Promise<string | null> {
+  if (entityId === null || entity === 'rules' || entity === 'closure') return null;
+  const remembered: Remembered = before && typeof before === 'object' ? (before as Remembered) : {};
+  if (entity === 'user') {
+    const { rows } = await tx.execute<{ nome: string; cognome: string }>(sql`select nome, cognome from users where id = ${entityId}`);
+    const row = rows[0];
+    return row ? personName(row.nome, row.cognome) : personName(textOf(remembered.nome), textOf(remembered.cognome));
+  }
+  if (entity === 'bike') return (await namesOf(tx, entityId, null)).bike;
+  const ids = await idsOf(tx, entity, entityId, remembered);
+  const names = await namesOf(tx, ids.bikeId, ids.userId);
+  const bike = names.bike ?? bikeName(textOf(remembered.biciNumero));
+  if (entity !== 'booking' || names.person === null) return bike;
+  return bike === null ? names.person : `${bike} per ${names.person}`;
+}
 
 /**
  * Writes one audit row (behaviour.md §8) in the caller's transaction, so the change and its
- * record commit or roll back together. `before`/`after` are API shapes: never a password hash.
+ * record commit or roll back together, with its subject as the staff know it (readableSubject). `before`/`after` are API shapes: never a password hash.
  */
 export async function writeAudit(
   tx: AuditTx,
   actor: Actor,
-  entry: { action: AuditAction; entity: 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance'; entityId: number | null; before?: unknown; after?: unknown },
+  entry: { action: AuditAction; entity: AuditEntity; entityId: number | null; before?: unknown; after?: unknown },
   now: Date,
 ): Promise<void> {
+  const soggetto = await readableSubject(tx, entry.entity, entry.entityId, entry.before);
   await tx.insert(auditLog).values({
     actorId: actor.id,
     actorEmail: actor.email,
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId === null ? null : String(entry.entityId),
+    soggetto,
     before: entry.before ?? null,
     after: entry.after ?? null,
     createdAt: now,

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
+import type { FoundSession, SessionGuard, SessionUser } from '../../http/auth.js';
+import { describeDevice } from './device.js';
 
 /** Sliding lifetime of a login session. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -63,25 +65,7 @@ export const sessionUserColumns = {
   dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
 } as const;
 
-export interface SessionUser {
-  id: number;
-  nome: string;
-  cognome: string;
-  email: string;
-  ruolo: 'admin' | 'user';
-  isResidente: boolean;
-  siglaResidente: string | null;
-  attiva: boolean;
-  createdAt: Date;
-  dueFattori: boolean;
-}
-
-export interface FoundSession {
-  tokenHash: string;
-  lastSeenAt: Date;
-  expiresAt: Date;
-  user: SessionUser;
-}
+export type { FoundSession, SessionUser };
 
 function prepareFindSession(db: Db) {
   return db
@@ -150,4 +134,21 @@ export async function purgeExpiredSessions(db: DbOrTx, now: Date, userId?: numbe
     .where(userId === undefined ? expired : and(expired, eq(sessions.userId, userId)))
     .returning({ tokenHash: sessions.tokenHash });
   return removed.length;
+}
+
+/** The login sessions of this database as the request guard (http/auth.ts) works with them. */
+export function sessionStore(db: Db): Omit<SessionGuard, 'needsTwoFactorEnrolment'> {
+  return {
+    hashToken: hashSessionToken,
+    findSession: (tokenHash) => findSessionByHash(db, tokenHash, 'session'),
+    deleteSession: (tokenHash) => deleteSessionByHash(db, tokenHash),
+    touchSession: (tokenHash, now) => touchSession(db, tokenHash, now),
+    touchIntervalMs: SESSION_TOUCH_INTERVAL_MS,
+    async recordDevice(token, userAgent) {
+      // The device in a few words, for the person's data export (decision 029).
+      const device = describeDevice(userAgent);
+      if (device) await recordSessionDevice(db, token, device);
+    },
+    endSession: (token) => deleteSessionByToken(db, token, 'session'),
+  };
 }

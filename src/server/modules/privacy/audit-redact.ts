@@ -28,6 +28,9 @@ interface AuditRow extends Record<string, unknown> {
   actor_email: string | null;
   entity: string;
   entity_id: string | null;
+  soggetto: string | null;
+  /** A booking entry whose subject names the person: their booking (ids, not a name alone). */
+  names_person?: boolean;
   before: unknown;
   after: unknown;
 }
@@ -35,10 +38,12 @@ interface AuditRow extends Record<string, unknown> {
 const norm = (v: string) => v.trim().toLowerCase();
 
 /** The person's values: the current ones, and any older ones the entries about them recorded. */
-function collectTerms(person: Person, ownEntries: AuditRow[]): { emails: Set<string>; siglas: Set<string>; values: Set<string> } {
+function collectTerms(person: Person, ownEntries: AuditRow[]): { emails: Set<string>; siglas: Set<string>; values: Set<string>; names: Set<string> } {
   const emails = new Set([norm(person.email)]);
   const siglas = new Set(person.sigla ? [person.sigla.trim().toUpperCase()] : []);
   const values = new Set([norm(person.nome), norm(person.cognome), norm(`${person.nome} ${person.cognome}`)]);
+  // Full names, as an entry's subject writes them (`Bici 07 per Maria Rossi`).
+  const names = new Set([norm(`${person.nome} ${person.cognome}`)]);
   for (const entry of ownEntries) {
     for (const side of [entry.before, entry.after]) {
       if (!side || typeof side !== 'object') continue;
@@ -47,13 +52,35 @@ function collectTerms(person: Person, ownEntries: AuditRow[]): { emails: Set<str
       for (const key of ['sigla', 'siglaResidente']) if (typeof o[key] === 'string') siglas.add((o[key] as string).trim().toUpperCase());
       if (typeof o.nome === 'string') values.add(norm(o.nome));
       if (typeof o.cognome === 'string') values.add(norm(o.cognome));
-      if (typeof o.nome === 'string' && typeof o.cognome === 'string') values.add(norm(`${o.nome} ${o.cognome}`));
+      if (typeof o.nome === 'string' && typeof o.cognome === 'string') {
+        values.add(norm(`${o.nome} ${o.cognome}`));
+        names.add(norm(`${o.nome} ${o.cognome}`));
+      }
     }
   }
   for (const e of emails) values.add(e);
   for (const s of siglas) values.add(norm(s));
   for (const v of [...values]) if (v.length < 2) values.delete(v);
-  return { emails, siglas, values };
+  for (const n of [...names]) if (n.length < 2) names.delete(n);
+  return { emails, siglas, values, names };
+}
+
+/**
+ * An entry's subject without the person: the whole subject when the entry is about them; in an
+ * entry on one of their bookings (`Bici 07 per Maria Rossi`), each of their full names.
+ */
+function redactSubject(subject: string | null, names: Set<string>, about: boolean, theirBooking: boolean): string | null {
+  if (subject === null) return null;
+  if (about) return ANONYMOUS_MARKER;
+  if (!theirBooking) return subject;
+  let out = subject;
+  // Longest first: `Maria Rossi Bianchi` before `Maria Rossi`.
+  for (const name of [...names].sort((a, b) => b.length - a.length)) {
+    for (let at = out.toLowerCase().indexOf(name); at >= 0; at = out.toLowerCase().indexOf(name, at + ANONYMOUS_MARKER.length)) {
+      out = out.slice(0, at) + ANONYMOUS_MARKER + out.slice(at + name.length);
+    }
+  }
+  return out;
 }
 
 /** `value` with every personal string replaced; `about` = the entry is about the person. */
@@ -83,7 +110,7 @@ function redact(value: unknown, terms: { emails: Set<string>; values: Set<string
 export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<number> {
   const own = (
     await tx.execute<AuditRow>(sql`
-      select id, actor_id, actor_email, entity, entity_id, before, after from audit_log
+      select id, actor_id, actor_email, entity, entity_id, soggetto, before, after from audit_log
        where entity = 'user' and entity_id = ${String(person.id)}`)
   ).rows;
   const terms = collectTerms(person, own);
@@ -91,15 +118,25 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
   const textArray = (values: string[]) => sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
   const emailList = textArray([...terms.emails]);
   const siglaList = textArray([...terms.siglas].map((s) => `"${s}"`));
+  const nameList = textArray([...terms.names]);
+  // An entry on one of the person's bookings whose subject names them. Its booking is known by
+  // ids, never by a name alone (a namesake's booking keeps its subject): the person's id in the
+  // entry (a deleted booking's row, a desk booking's input), or the booking now anonymous
+  // (anonymiseEverywhere ran first, in this transaction).
+  const theirBooking = sql`(entity = 'booking'
+          and exists (select 1 from unnest(${nameList}) n where position(n in lower(coalesce(soggetto, ''))) > 0)
+          and (before->>'userId' = ${String(person.id)} or after->>'userId' = ${String(person.id)}
+               or exists (select 1 from prenotazioni p where p.id::text = audit_log.entity_id and p.user_id is null)))`;
   const text = sql`lower(coalesce(before::text, '') || ' ' || coalesce(after::text, ''))`;
   const candidates = (
     await tx.execute<AuditRow>(sql`
-      select id, actor_id, actor_email, entity, entity_id, before, after from audit_log
+      select id, actor_id, actor_email, entity, entity_id, soggetto, before, after, ${theirBooking} as names_person from audit_log
        where (entity = 'user' and entity_id = ${String(person.id)})
           or actor_id = ${person.id}
           or lower(coalesce(actor_email, '')) = any(${emailList})
           or exists (select 1 from unnest(${emailList}) e where position(e in ${text}) > 0)
           or exists (select 1 from unnest(${siglaList}) s where position(lower(s) in ${text}) > 0)
+          or ${theirBooking}
        order by id
        for update`)
   ).rows;
@@ -110,13 +147,20 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
     const after = redact(entry.after, terms, about);
     const actorIsPerson = entry.actor_id === person.id || (entry.actor_email !== null && terms.emails.has(norm(entry.actor_email)));
     const actorEmail = actorIsPerson ? ANONYMOUS_MARKER : entry.actor_email;
-    if (JSON.stringify(before) === JSON.stringify(entry.before) && JSON.stringify(after) === JSON.stringify(entry.after) && actorEmail === entry.actor_email) {
+    const soggetto = redactSubject(entry.soggetto, terms.names, about, entry.names_person === true);
+    if (
+      JSON.stringify(before) === JSON.stringify(entry.before) &&
+      JSON.stringify(after) === JSON.stringify(entry.after) &&
+      actorEmail === entry.actor_email &&
+      soggetto === entry.soggetto
+    ) {
       continue;
     }
     await tx.execute(sql`
       update audit_log set before = ${before === null ? null : JSON.stringify(before)}::jsonb,
                            after = ${after === null ? null : JSON.stringify(after)}::jsonb,
-                           actor_email = ${actorEmail}
+                           actor_email = ${actorEmail},
+                           soggetto = ${soggetto}
        where id = ${entry.id}`);
     changed += 1;
   }

@@ -6,7 +6,7 @@ import { currentRules } from '../rules/store.js';
 
 /**
  * GET /api/config: the only server settings the page may see. Also what the server renders
- * /dashboard with (http/server-render.ts).
+ * /dashboard with (pages/server-render.ts).
  */
 export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>, db: Db): Promise<PublicConfig> {
   // The horizon and the no-show minutes are the service's rules (issue 20), as of now.

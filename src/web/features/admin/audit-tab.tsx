@@ -155,7 +155,9 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const label = auditActionLabel(entry.action);
-  const subject = auditSubject(entry.entity, entry.entityId);
+  // As the rest of /admin names things (`Bici 07`, a person's name); the kind and id for the
+  // rules, a closure, an import, and old entries whose thing is gone.
+  const subject = entry.soggetto ?? auditSubject(entry.entity, entry.entityId);
   return (
     <li className="rounded-xl border bg-card p-3 shadow-sm" aria-labelledby={`${id}-titolo`}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">

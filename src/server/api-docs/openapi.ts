@@ -6,10 +6,11 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import type { ApiErrorBody } from '../../shared/api-types.js';
 import { BODY_LIMIT_BYTES } from '../../shared/constants.js';
-import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from './auth.js';
-import { forbidden, MSG_BUSY, notFound, unauthorized } from './errors.js';
+import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from '../http/auth.js';
+import { forbidden, MSG_BUSY, notFound, unauthorized } from '../http/errors.js';
 import { tooManyAttemptsMessage } from '../modules/auth/limits.js';
-import { operationIndex, TAGS, type Operation } from './openapi-operations.js';
+import type { Operation } from '../http/operation.js';
+import { operationIndex, TAGS } from './catalogue.js';
 
 /**
  * The API's OpenAPI 3.1 document, generated at start-up from the routes the app registers and
@@ -139,7 +140,7 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** `/api/prenotazioni/{id}` → `/api/prenotazioni/:id`, the key of openapi-operations.ts. */
+/** `/api/prenotazioni/{id}` → `/api/prenotazioni/:id`, the key of catalogue.ts. */
 export const fastifyPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ':$1');
 
 /** Adds to each operation what the zod schemas do not say: summary, module, security, answers. */

@@ -18,7 +18,7 @@ import { publicRules } from '../modules/rules/index.js';
 import { publicConfig } from '../modules/system/public-config.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/policy.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';
-import { loadUser, type SessionUser } from './auth.js';
+import { loadUser, type SessionUser } from '../http/auth.js';
 
 /**
  * `/dashboard` and `/admin` rendered on the server with the user's data (issue 22, decision

@@ -1,0 +1,25 @@
+import type { ModuleOperations } from '../../http/operation.js';
+
+const BOOKING_NOT_FOUND = 'Prenotazione non trovata';
+
+/**
+ * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
+ * (decision 031); the catalogue (src/server/api-docs/catalogue.ts) assembles every module's.
+ */
+export const calendarOperations: ModuleOperations = {
+  tag: { name: 'Calendario', description: 'Feed iCalendar privato e .ics di una prenotazione' },
+  routes: {
+    'GET /api/calendario/:token': {
+      summary: 'Feed iCalendar privato delle proprie prenotazioni',
+      access: 'token',
+      media: 'text/calendar',
+      errors: { 404: 'Calendario non trovato' },
+    },
+    'GET /api/prenotazioni/:id/calendario.ics': {
+      summary: 'Una prenotazione come evento .ics',
+      access: 'owner',
+      media: 'text/calendar',
+      errors: { 404: BOOKING_NOT_FOUND },
+    },
+  },
+};

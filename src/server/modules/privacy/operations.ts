@@ -1,0 +1,19 @@
+import type { ModuleOperations } from '../../http/operation.js';
+import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../../shared/schemas/privacy.js';
+
+/**
+ * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
+ * (decision 031); the catalogue (src/server/api-docs/catalogue.ts) assembles every module's.
+ */
+export const privacyOperations: ModuleOperations = {
+  tag: { name: 'Dati personali', description: 'Esportazione e cancellazione dei propri dati (decisione 029)' },
+  routes: {
+    'GET /api/profilo/dati': { summary: 'Esportazione di tutti i propri dati (file JSON)', access: 'user' },
+    'GET /api/profilo/eliminazione': { summary: 'Che cosa farebbe la cancellazione dell’account', access: 'user' },
+    'DELETE /api/profilo': {
+      summary: 'Cancellazione dell’account e dei propri dati (chiede la password)',
+      access: 'user',
+      errors: { 400: 'La password non è corretta', 409: `${RIDE_IN_PROGRESS_MESSAGE} · ${LAST_ADMIN_DELETE_MESSAGE}` },
+    },
+  },
+};
