@@ -7,7 +7,6 @@ import { writeAudit, type Actor } from './audit.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import type { AdminDeps, Tx } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 /**
  * Before bookings are deleted: their open payments are closed (`pending` → `failed`, they can
@@ -65,7 +64,5 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
     );
     return outcome === 'refunded';
   });
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return { id, refunded };
 }

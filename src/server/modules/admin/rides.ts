@@ -8,7 +8,6 @@ import { endRide, lockBikeOfBooking } from '../bookings/ride.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -172,7 +171,5 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
       now,
     );
   });
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return { id, riconsegnataAt: now.toISOString() };
 }

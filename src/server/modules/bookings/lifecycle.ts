@@ -4,7 +4,6 @@ import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { countBooking, countPayment } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
 export const PICKUP_EARLY_MINUTES = 10;
@@ -211,8 +210,5 @@ export async function applyLifecycle(
   countPayment(db, 'expired', released);
   countBooking(db, 'no_show', noShows);
   const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second.rows[0]!;
-  // Holds released, no-shows and ended maintenance free a bike's time: the first in a
-  // waitlist gets it (issue 21), after both commits.
-  if (released + noShows + maintenanceEnded > 0) await offerFreedTime({ db, clock: { now: () => now } });
   return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
 }

@@ -23,7 +23,6 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/check.js';
 import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 export { START_GRACE_MINUTES } from '../rules/check.js';
 
@@ -474,7 +473,5 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
     return id;
   });
   countBooking(deps.db, 'cancelled');
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return getUserBooking(deps, userId, updated);
 }

@@ -16,7 +16,7 @@ import type { AdminDeps } from '../admin/deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { renderReport } from '../reports/service.js';
-import { offerFreedTime, WAITLIST_LOCK } from '../waitlist/offers.js';
+import { WAITLIST_LOCK } from '../waitlist/offers.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
 import { accountDeletedEmail } from './emails.js';
 
@@ -172,7 +172,6 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
   });
   deps.sessionCache?.evictUser(userId);
   deps.log.info({ userId, cancelled: outcome.result.annullate, refunded: outcome.result.rimborsate }, 'account deleted by its owner');
-  await offerFreedTime(deps, deps.log);
   await rewriteStoredReports(deps, outcome.days);
   // The outbox forgets the person, then receives the one email that still names them.
   await deps.mailer.forget?.(personTerms(outcome.person));

@@ -29,7 +29,6 @@ import { sessionUserColumns } from '../auth/sessions.js';
 import { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail } from './emails.js';
 import { suspensionOf } from './fair-use.js';
 import { currentRules, loadRules, type Rules } from './store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
 export const MSG_MAINTENANCE_NOT_FOUND = 'Manutenzione non trovata';
@@ -208,8 +207,6 @@ export async function createClosure(deps: AdminDeps, actor: Actor, input: Closur
   for (const r of done.rows) {
     deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
   }
-  // Offers inside the closure are withdrawn (issue 21).
-  await offerFreedTime(deps);
   return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
 }
 
@@ -252,8 +249,6 @@ export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): 
     await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
     return closure;
   });
-  // The days open again: their waits can be offered bikes (issue 21).
-  await offerFreedTime(deps);
   return removed;
 }
 
@@ -381,8 +376,6 @@ export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: n
           : maintenanceCancelledEmail(noticeOf(m.row), done.refunded.has(m.row.id), deps.config.publicUrl),
       );
     }
-    // Offers on the bike inside the period are withdrawn; moves may have freed other time.
-    await offerFreedTime(deps);
     return done.result;
   } catch (err) {
     if (pgErrorCode(err) === '23P01' && pgConstraint(err) === 'manutenzioni_no_overlap') throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
@@ -446,8 +439,6 @@ export async function deleteMaintenance(deps: AdminDeps, actor: Actor, id: numbe
     return dto;
   });
   await bringLifecycleUpToDate(deps);
-  // The bike's time in the period is free again (issue 21).
-  await offerFreedTime(deps);
   return removed;
 }
 

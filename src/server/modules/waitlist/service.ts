@@ -19,7 +19,7 @@ import {
 } from '../bookings/service.js';
 import { fullestWeek, suspensionOf, suspensionSentence } from '../rules/fair-use.js';
 import type { ClosureRule } from '../rules/store.js';
-import { offerFreedTime, OPEN, WAITLIST_LOCK } from './offers.js';
+import { OPEN, WAITLIST_LOCK } from './offers.js';
 
 /**
  * The waitlist (issue 21, decision 025): join a window's line when no bike is free, leave it,
@@ -74,7 +74,6 @@ const waitDto = (r: WaitRow): WaitDto => ({
  */
 export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
   await bringLifecycleUpToDate(deps);
-  await offerFreedTime(deps);
   const { rows } = await deps.db.execute<WaitRow>(sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
            1 + (select count(*) from attese e
@@ -133,9 +132,6 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
     if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'attese_one_per_window') throw conflict(MSG_ALREADY_WAITING, 'ALREADY_WAITING');
     throw err;
   }
-  // A bike freed between the check above and the insert: the pass of that change could not
-  // see this wait yet. This one does.
-  await offerFreedTime(deps);
   return ownWait(deps, user.id, id);
 }
 
@@ -162,7 +158,6 @@ async function endWait(deps: BookingReadDeps, userId: number, id: number, how: '
     return true;
   });
   if (!ended) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
-  await offerFreedTime(deps);
 }
 
 /** DELETE /api/attese/:id — `Esci dalla lista`. */
@@ -239,17 +234,14 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
       await endWait(deps, user.id, id, 'rinunciata').catch(() => undefined);
       throw conflict(MSG_OFFER_BLOCKED, 'ALREADY_ACTIVE');
     }
-    if (err instanceof AppError && err.code === 'OFFER_GONE') await offerFreedTime(deps);
     throw err;
   }
-  await offerFreedTime(deps);
   return getUserBooking(deps, user.id, bookingId);
 }
 
 /** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered. */
 export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
   await bringLifecycleUpToDate(deps);
-  await offerFreedTime(deps);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; in_attesa: number; offerte: number }>(sql`
