@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { AdminUserDto } from '../../../shared/schemas/admin.js';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import type {
@@ -21,14 +21,14 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../admin/audit.js';
 import type { AdminDeps } from '../admin/deps.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
 import { createBooking } from '../bookings/service.js';
 import { refundBookingPayment } from '../payments/settle.js';
 import { toPublicUser } from '../users/public-user.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail } from './emails.js';
 import { suspensionOf } from './fair-use.js';
-import { currentRules, loadRules, type Rules } from './store.js';
+import { currentRules, lifecycleMinutes, loadRules, type Rules } from './store.js';
 
 export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
 export const MSG_MAINTENANCE_NOT_FOUND = 'Manutenzione non trovata';
@@ -156,13 +156,21 @@ async function lockFleet(tx: Tx): Promise<void> {
 }
 
 /** The active bookings not picked up yet whose day lies in [dal, al]. */
-function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean) {
+/** `voidNow`: a preview's condition (decision 035) leaving out the bookings the life cycle would release. */
+function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean, voidNow: SQL = sql`false`) {
   return tx.execute<AffectedRow>(sql`
     select ${affectedColumns}
       from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
+      left join pagamenti pay on pay.prenotazione_id = p.id
      where p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date
+       and not ${voidNow}
      order by p.inizio, p.id
      ${lock ? sql`for update of p` : sql``}`);
+}
+
+/** A preview reads as of now (decision 035): the bookings the life cycle would release are left out. */
+async function voidNow(deps: Pick<AdminDeps, 'db' | 'clock'>): Promise<SQL> {
+  return bookingAsOf(P_COLUMNS, deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps.db))).void;
 }
 
 function closureInput(deps: Pick<AdminDeps, 'clock' | 'config'>, input: ClosureRequest) {
@@ -173,9 +181,8 @@ function closureInput(deps: Pick<AdminDeps, 'clock' | 'config'>, input: ClosureR
 
 /** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
 export async function previewClosure(deps: AdminDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
-  await bringLifecycleUpToDate(deps);
   const c = closureInput(deps, input);
-  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false);
+  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
   return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
 }
 
@@ -266,11 +273,12 @@ function maintenanceWindow(deps: Pick<AdminDeps, 'clock' | 'config'>, input: Mai
 }
 
 /** The active bookings of the bike, not picked up, that overlap the period. */
-function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: Date, fine: Date, lock: boolean) {
+function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: Date, fine: Date, lock: boolean, voidNow: SQL = sql`false`) {
   return tx.execute<AffectedRow>(sql`
     select ${affectedColumns}
       from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-     where p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null
+      left join pagamenti pay on pay.prenotazione_id = p.id
+     where p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null and not ${voidNow}
        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)')
      order by p.inizio, p.id
      ${lock ? sql`for update of p` : sql``}`);
@@ -321,7 +329,6 @@ function outcome(moves: Awaited<ReturnType<typeof planMoves>>, manutenzione: Mai
 
 /** POST /api/admin/biciclette/:id/manutenzioni/anteprima — what the period would do, nothing changed. */
 export async function previewMaintenance(deps: AdminDeps, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
-  await bringLifecycleUpToDate(deps);
   const w = maintenanceWindow(deps, input);
   await bikeNumber(deps.db, bikeId);
   // What the confirmation would refuse (the EXCLUDE constraint), said before it.
@@ -329,7 +336,7 @@ export async function previewMaintenance(deps: AdminDeps, bikeId: number, input:
     select 1 from manutenzioni m where m.bici_id = ${bikeId}
        and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')`);
   if (overlapping.length > 0) throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
-  const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false);
+  const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false, await voidNow(deps));
   return outcome(await planMoves(deps.db, rows, deps.clock.now()), null);
 }
 

@@ -29,6 +29,17 @@ export const WAITLIST_LOCK = 4_203;
 export const OPEN = sql`('in_attesa', 'offerta')`;
 
 /**
+ * A wait (alias `x`) still open as of `now` (an SQL timestamptz), as the next pass would leave
+ * it: waiting with its window not started, or offered with its offer not run out. Reads use
+ * it rather than run the pass (decision 035); the pass and the minute job write it down.
+ */
+export function openAsOf(x: SQL, now: SQL): SQL {
+  return sql`((${x}.stato = 'in_attesa' and ${x}.inizio > ${now})
+    or (${x}.stato = 'offerta' and exists (select 1 from prenotazioni live where live.attesa_id = ${x}.id
+                                             and live.stato = 'offerta' and live.offerta_scade_at > ${now})))`;
+}
+
+/**
  * A wait `a` of unserved demand as of `now` (an SQL timestamptz): ended `scaduta` by a pass,
  * or still waiting with its window started (the next pass ends it so). Reads use it rather
  * than run the pass (decision 035).
