@@ -59,7 +59,8 @@ function noShowDue(at: SQL | Placeholder | string, noShowMinutes: SQL | Placehol
  *    cycle marked it: a bike an admin put in `prenotata`, `manutenzione` or `fuori_servizio`
  *    is left alone (decision 014).
  * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
- * both from the minute job and before every read that shows bookings or bikes.
+ * from the minute job and from the writers that must see it written (decision 035: reads
+ * compute it as of now with `bookingAsOf`/`bikeStateAsOf` and write nothing).
  */
 /**
  * True when `applyLifecycle` would change something at `at` (an SQL expression, e.g. a
@@ -95,7 +96,7 @@ function prepareDue(db: Db) {
     .prepare('lifecycle_due');
 }
 
-/** Applies the life cycle only if something is due (what every read runs first); true if it ran. */
+/** Applies the life cycle only if something is due (what a writer runs first); true if it ran. */
 export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
@@ -109,7 +110,8 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
 }
 
 /**
- * What every service does before a read or a write of bookings, bikes or payments: bring the
+ * What a writer of bookings, bikes or payments does before it acts (never a read, decision
+ * 035; the booking insert settles only its bike and user, `settleDue`): bring the
  * life cycle up to date at the clock's now (cheap when nothing is due), with the payment hold
  * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
