@@ -192,28 +192,33 @@ export async function applyLifecycle(
  * is seen (the rows are re-read after its commit) and wins.
  */
 async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes: number, scope: SQL): Promise<{ released: number; noShows: number }> {
-    const { rows: expired } = await tx.execute<{ id: number }>(sql`
-      with due as (
-        select p.id
-          from prenotazioni p
-          join pagamenti pay on pay.prenotazione_id = p.id
-         where pay.status = 'pending'
-           and p.stato = 'attiva' and ${scope}
-           and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
-           for update of p, pay
-      )
+  // One round trip for both kinds (the booking insert runs this on its hot path); the
+  // payments of the holds released are then failed by their owner, when there are any.
+  const { rows } = await tx.execute<{ expired: number[] | null; no_shows: number }>(sql`
+    with due as (
+      select p.id
+        from prenotazioni p
+        join pagamenti pay on pay.prenotazione_id = p.id
+       where pay.status = 'pending'
+         and p.stato = 'attiva' and ${scope}
+         and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
+         for update of p, pay
+    ), released as (
       update prenotazioni p
          set stato = 'cancellata', motivo_cancellazione = 'pagamento_scaduto', updated_at = ${at}::timestamptz
        where p.id in (select id from due)
-      returning p.id`);
-    const ids = expired.map((r) => r.id);
-    await failPendingPayments(tx, ids, at);
-    const { rows: noShows } = await tx.execute<{ id: number }>(sql`
+      returning p.id
+    ), no_shows as (
       update prenotazioni p
          set stato = 'cancellata', motivo_cancellazione = 'mancato_ritiro', updated_at = ${at}::timestamptz
        where p.stato = 'attiva' and ${scope} and ${noShowDue(at, noShowMinutes)}
-      returning p.id`);
-    return { released: ids.length, noShows: noShows.length };
+         and p.id not in (select id from released)
+      returning p.id
+    )
+    select (select array_agg(id order by id) from released) as expired, (select count(*) from no_shows)::int as no_shows`);
+  const ids = (rows[0]?.expired ?? []).map(Number);
+  await failPendingPayments(tx, ids, at);
+  return { released: ids.length, noShows: rows[0]?.no_shows ?? 0 };
 }
 
 /**
