@@ -32,7 +32,7 @@ import { tooManyAttemptsMessage } from './modules/auth/limits.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
-import { registerOfferNotifier } from './modules/waitlist/offers.js';
+import { FreedTimeDispatcher } from './modules/waitlist/dispatcher.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -92,6 +92,11 @@ declare module 'fastify' {
       pushPublicKey: () => Promise<string | null>;
       metrics: AppMetrics;
     };
+    /**
+     * The waitlist's freed-time dispatcher (decision 035): main.ts puts it on the process's
+     * LISTEN connection; tests await `settled()` for the offers a change leads to.
+     */
+    freedTime: FreedTimeDispatcher;
     /**
      * Starts the drain (decision 032): /api/ready answers 503 and every answer says
      * `Connection: close`. main.ts calls it as SIGTERM arrives; close() does it anyway.
@@ -158,16 +163,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return null;
     });
   app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey, metrics });
-  // The waitlist's offers (issue 21) are announced by this app's mailer and push, whichever
-  // code path made them (a cancel, the life cycle on a read, the minute job).
-  registerOfferNotifier({
+  // Freed time is one event (decision 035): this process's dispatcher runs the offer pass
+  // and announces the offers with this app's mailer and push.
+  const freedTime = new FreedTimeDispatcher({
     db: deps.database.db,
+    clock: deps.clock,
     mailer,
     push,
     log: app.log,
     publicUrl: deps.config.publicUrl,
     timeZone: deps.config.timeZone,
   });
+  app.decorate('freedTime', freedTime);
+  app.addHook('onClose', () => freedTime.stop());
   // Emails still leaving in the background finish first; a mailer we made is released.
   app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);

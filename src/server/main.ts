@@ -14,6 +14,7 @@ import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
 import { loadPageRenderer } from './pages/server-render.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
+import { FREED_TIME_CHANNEL } from './modules/waitlist/dispatcher.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -50,10 +51,6 @@ async function main(cfg: Config) {
     : [];
 
   const sessionCache = new SessionCache();
-  // One connection LISTENing for the session cache (decision 008) and the rules (decision 024).
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db) }, log);
-  await listener.ready;
-
   const app = await buildApp({
     config: cfg,
     database,
@@ -64,6 +61,15 @@ async function main(cfg: Config) {
     // /dashboard and /admin rendered with the user's data (issue 22), when built.
     pageRenderer: await loadPageRenderer(path.join(projectRoot, 'dist', 'ssr', 'entry-server.js'), log),
   });
+
+  // One connection LISTENing for the session cache (decision 008), the rules (decision 024)
+  // and freed time (the waitlist's dispatcher, decision 035). Before the port opens.
+  const listener = listenForChanges(
+    url,
+    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime },
+    log,
+  );
+  await listener.ready;
 
   const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.

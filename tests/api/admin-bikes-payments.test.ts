@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/db/schema.js';
 import { ProviderError } from '../../src/server/integrations/payments/provider.js';
 import { applyLifecycle, ensureLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
+import { minuteJob } from '../helpers/minute-job.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
@@ -141,10 +142,12 @@ describe('PUT /api/admin/biciclette/:id', () => {
       ritirataAt: new Date('2026-11-21T08:30:00Z'),
     });
     await call(ctx.app, admin, 'GET', '/api/admin/biciclette');
+    await minuteJob(ctx);
     expect((await bikeRow(bike)).statoAuto).toBe(true);
     await setState(bike, 'prenotata');
     ctx.clock.set(new Date(TEST_NOW.getTime() + 3 * HOUR));
     await call(ctx.app, admin, 'GET', '/api/admin/biciclette');
+    await minuteJob(ctx);
     expect(await bikeRow(bike)).toMatchObject({ stato: 'prenotata', statoAuto: false });
   });
 });

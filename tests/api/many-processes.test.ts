@@ -317,6 +317,19 @@ describe('the waitlist across two processes (issue 21)', () => {
     );
     const seconds = (performance.now() - started) / 1000;
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    // The offers are made after the cancels' commits, by whichever process claims each
+    // freed-time event (decision 035): wait until every event is served and the offers stand.
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.db.execute<{ events: number; offers: number }>(sql`
+              select (select count(*) from tempo_liberato)::int as events,
+                     (select count(*) from prenotazioni where stato = 'offerta')::int as offers`)
+          ).rows[0],
+        { timeout: 20_000, interval: 100 },
+      )
+      .toEqual({ events: 0, offers: 20 });
 
     const offers = await database.db.execute<{ attesa_id: number; bici_id: number }>(sql`
       select attesa_id, bici_id from prenotazioni where stato = 'offerta' order by attesa_id`);

@@ -7,6 +7,7 @@ import { runOccurrence, type JobSpec } from '../../src/server/jobs/scheduler.js'
 import { createMetrics } from '../../src/server/metrics.js';
 import { call, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
+import { minuteJob } from '../helpers/minute-job.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { noteSecret } from '../helpers/leak-scan.js';
 import { scrape } from '../helpers/prometheus.js';
@@ -111,8 +112,9 @@ describe('the metrics move with what happens', () => {
     // Booked now, unpaid: its hold (30 minutes) runs out before the no-show's instant.
     await bookId(external, bike3);
     ctx.clock.set(at('09:45'));
-    // Any read brings the life cycle up to date.
+    // A read shows the life cycle as of now; the minute job writes it down (decision 035).
     expect((await call(ctx.app, absent, 'GET', '/api/prenotazioni/user')).statusCode).toBe(200);
+    await minuteJob(ctx);
 
     const after = await scrape(ctx.app);
     const delta = (name: string, labels: Record<string, string>) => after.value(name, labels) - before.value(name, labels);

@@ -9,6 +9,7 @@ import { migrationsFolder } from '../../src/server/db/migrate.js';
 import { azioniOffline, biciclette, prenotazioni, segnalazioniDanni } from '../../src/server/db/schema.js';
 import { appJobs } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
+import { minuteJob } from '../helpers/minute-job.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
@@ -74,6 +75,8 @@ const damageEmails = () => mailer.sent.filter((m) => DAMAGE_SUBJECT.test(m.subje
 /** A read first (the session touched, the life cycle brought up to date), then the digest. */
 async function digestAfterRead(who: Person) {
   await call(ctx.app, who, 'GET', '/api/prenotazioni/user');
+  // Reads compute the life cycle; the minute job writes it down (decision 035).
+  await minuteJob(ctx);
   return JSON.stringify(await tableDigests(db(), WRITTEN_BY_REFUSALS));
 }
 const digestNow = async () => JSON.stringify(await tableDigests(db(), WRITTEN_BY_REFUSALS));
@@ -364,7 +367,8 @@ describe('an action with an id is applied once', () => {
     expect(replay.statusCode).toBe(200);
     expect(replay.json()).toMatchObject({ stato: 'completata', riconsegnataAt: iso('09:35') });
     expect(await offers()).toBe(0);
-    // A pass (the one a read of the waits runs) does offer it: the replay's would have.
+    // A pass (the one the wait's own freed-time event runs) does offer it: the replay's would have.
+    await ctx.app.freedTime.settled();
     const waits = await call(ctx.app, waiter, 'GET', '/api/attese');
     expect(waits.json()[0]).toMatchObject({ stato: 'offerta', offerta: { biciId: bike } });
     expect(await offers()).toBe(1);
@@ -410,6 +414,7 @@ describe('an action with an id is applied once', () => {
     const actionId = randomUUID();
     ctx.clock.set(at('09:10'));
     await call(ctx.app, b.u, 'GET', '/api/prenotazioni/user');
+    await minuteJob(ctx);
     // A's pick-up holding the id, not committed yet (as another process would, mid-transaction).
     const holder = await ctx.database.pool.connect();
     try {

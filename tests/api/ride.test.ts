@@ -7,6 +7,7 @@ import { createLogger } from '../../src/server/logger.js';
 import { loadDayReport } from '../../src/server/modules/reports/data.js';
 import { computeStats } from '../../src/server/modules/stats/service.js';
 import type { PushPayload } from '../../src/server/modules/notifications/notify.js';
+import { minuteJob } from '../helpers/minute-job.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
@@ -152,6 +153,7 @@ describe('no-show', () => {
       .set({ status: 'completed', providerPaymentId: 'pi_test_noshow', completedAt: TEST_NOW })
       .where(eq(pagamenti.prenotazioneId, id));
     ctx.clock.set('2026-11-22T09:29:59Z');
+    await minuteJob(ctx);
     expect(await mine(ext, id)).toMatchObject({ stato: 'attiva', fase: 'da_ritirare' });
     expect((await bikeRow(bike)).stato).toBe('prenotata');
     expect(await available(other, { from: '10:40', to: '11:00' })).not.toContain(bike);
@@ -162,6 +164,7 @@ describe('no-show', () => {
       fase: 'cancellata',
       paymentStatus: 'completed',
     });
+    await minuteJob(ctx);
     expect((await bikeRow(bike)).stato).toBe('disponibile');
     expect(await available(other, { from: '10:40', to: '11:00' })).toContain(bike);
     const late = await pickUp(ext, id);

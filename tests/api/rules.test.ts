@@ -10,6 +10,7 @@ import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/index.js';
 import { loadRules, RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
 import type { RulesUpdate } from '../../src/shared/schemas/rules.js';
+import { minuteJob } from '../helpers/minute-job.js';
 import { createTestApp, TEST_NOW, testConfig, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
@@ -441,6 +442,7 @@ describe('booking on behalf of a user (reception desk)', () => {
     // The hold runs as for any booking: 31 minutes later it is released.
     ctx.clock.set(new Date(TEST_NOW.getTime() + 31 * 60_000));
     await call(ctx.app, external, 'GET', '/api/prenotazioni/user');
+    await minuteJob(ctx);
     expect(await bookingOf(db(), res.json().id)).toMatchObject({ stato: 'cancellata', motivoCancellazione: 'pagamento_scaduto' });
     expect((await db().select().from(pagamenti))[0]?.status).toBe('failed');
   });

@@ -120,9 +120,9 @@ beforeAll(async () => {
 afterAll(async () => ctx?.close());
 
 /**
- * The waitlist's offers are announced after the answer that made them (offers.ts,
- * `offerFreedTime`: an email must not hold the canceller's answer), by an UPDATE of the offer's
- * row. The admin's deletion below frees a window the owner waits for: a digest taken while its
+ * The waitlist's offers are made and announced after the answer that freed the time (the
+ * freed-time dispatcher, decision 035: an email must not hold the canceller's answer), the
+ * announcement by an UPDATE of the offer's row. The admin's deletion below frees a window the owner waits for: a digest taken while its
  * announcement is still on its way would see that UPDATE land. Waits for the state, not a time.
  */
 async function offersAnnounced(): Promise<void> {

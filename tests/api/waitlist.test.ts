@@ -22,6 +22,8 @@ const db = () => ctx.database.db;
 
 const join = (who: Person, window: object = {}) => call(ctx.app, who, 'POST', '/api/attese', { ...WINDOW, destinazione: 'Palestra', ...window });
 const waits = async (who: Person) => {
+  // The offers a change leads to are made after its commit (decision 035).
+  await ctx.app.freedTime.settled();
   const res = await call(ctx.app, who, 'GET', '/api/attese');
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as WaitDto[];
@@ -170,6 +172,7 @@ describe('offers', () => {
     const [wait] = [(await join(anna)).json() as WaitDto];
     ctx.clock.advance(minutes(5));
     await call(ctx.app, holder, 'DELETE', `/api/prenotazioni/${booking}`);
+    await ctx.app.freedTime.settled();
     ctx.clock.advance(minutes(10));
     const accepted = await call(ctx.app, anna, 'POST', `/api/attese/${wait.id}/accetta`);
     expect(accepted.statusCode, accepted.body).toBe(201);
@@ -240,6 +243,7 @@ describe('offers', () => {
     expect((await join(carlo, { orarioInizio: '10:30', orarioFine: '11:30' })).statusCode).toBe(201);
     ctx.clock.set('2026-11-22T09:31:00Z'); // 10:31 in Rome: both bookings of 10:00 are no-shows
     await applyLifecycle(db(), ctx.clock.now(), 30, 30);
+    await ctx.app.freedTime.settled();
     const { rows } = await db().execute<{ attesa: number; stato: string }>(sql`
       select a.id as attesa, a.stato from attese a where a.user_id = ${carlo.id}`);
     // Carlo's window started at 10:30: it ended unserved before the no-shows were released.
@@ -254,6 +258,7 @@ describe('offers', () => {
     expect((await join(anna)).statusCode).toBe(201);
     ctx.clock.set('2026-11-22T07:31:00Z'); // 08:31: Bruno's booking of 08:00 is a no-show
     await applyLifecycle(db(), ctx.clock.now(), 30, 30);
+    await ctx.app.freedTime.settled();
     const { rows } = await db().execute<{ stato: string }>(sql`select stato from attese where user_id = ${anna.id}`);
     expect(rows[0]!.stato).toBe('offerta');
     expect((await waits(anna))[0]!.offerta).toMatchObject({ biciNumero: '05' });

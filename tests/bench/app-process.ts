@@ -27,10 +27,16 @@ async function appServer(url: string): Promise<FastifyInstance> {
   const database = connectDatabase(url);
   const sessionCache = new SessionCache();
   const { RULES_CHANNEL, rulesCacheFor } = await import('../../src/server/modules/rules/store.js');
-  // As main.ts wires it: the sessions and the service's rules kept in memory, told of changes.
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db) }, createLogger('warn'));
-  await listener.ready;
+  const { FREED_TIME_CHANNEL } = await import('../../src/server/modules/waitlist/dispatcher.js');
   const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
+  // As main.ts wires it: the sessions and the service's rules kept in memory, told of changes,
+  // and freed time served by this process's dispatcher (decision 035).
+  const listener = listenForChanges(
+    url,
+    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime },
+    createLogger('warn'),
+  );
+  await listener.ready;
   app.addHook('onClose', async () => {
     await listener.stop();
     await database.close();

@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/server/d
 import { runMigrations } from '../../src/server/db/migrate.js';
 import { createLogger } from '../../src/server/logger.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
+import { FREED_TIME_CHANNEL } from '../../src/server/modules/waitlist/dispatcher.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { ROOT } from '../helpers/server-process.js';
 import type { LoadPlan } from './load-process.js';
@@ -199,10 +200,9 @@ export async function listenApp(
   options: { webRoot?: string } = {},
 ): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://bench', PUBLIC_URL: 'http://127.0.0.1' });
-  // As in main.ts: the session cache, kept coherent by the database's notifications.
+  // As in main.ts: the session cache, kept coherent by the database's notifications, and
+  // freed time served by this process's dispatcher (decision 035).
   const sessionCache = new SessionCache();
-  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache }, createLogger('warn'));
-  await listener.ready;
   const app = await buildApp({
     config,
     database,
@@ -211,6 +211,8 @@ export async function listenApp(
     logger: false,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
   });
+  const listener = listenForChanges(url, { [AUTH_CHANNEL]: sessionCache, [FREED_TIME_CHANNEL]: app.freedTime }, createLogger('warn'));
+  await listener.ready;
   app.addHook('onClose', () => listener.stop());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -131,6 +131,10 @@ test.describe('the waitlist', () => {
 
       // Bruno cancels: the bike is held for Anna, who opens the dashboard (the email's link).
       await cancelThroughApi(bruno.context.request, brunoBooking);
+      // The offer is made just after the cancel's commit (decision 035): wait for it, then open.
+      await expect
+        .poll(async () => ((await (await anna.context.request.get('/api/attese')).json()) as { stato: string }[])[0]?.stato)
+        .toBe('offerta');
       await page.reload();
       const offer = page.getByRole('region', { name: `Una bici si è liberata per il ${dayMonth(date)} dalle 06:00 alle 06:30` });
       await expect(offer).toBeVisible();
@@ -186,6 +190,10 @@ test.describe('the waitlist', () => {
       expect(await elenaJoin.json()).toMatchObject({ posizione: 2 });
 
       await cancelThroughApi(dario.context.request, darioBooking);
+      // The offer is made just after the cancel's commit (decision 035): wait for it, then open.
+      await expect
+        .poll(async () => ((await (await carla.context.request.get('/api/attese')).json()) as { stato: string }[]).some((w) => w.stato === 'offerta'))
+        .toBe(true);
       await page.reload();
       const offer = page.getByRole('region', { name: new RegExp(`^Una bici si è liberata per il ${dayMonth(first)}`) });
       await expect(offer).toBeVisible();

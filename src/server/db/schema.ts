@@ -758,3 +758,19 @@ export const codiciRecupero = pgTable(
   },
   (t) => [uniqueIndex('codici_recupero_user_hash').on(t.userId, t.hash)],
 );
+
+/**
+ * Freed time, the outbox of the waitlist's dispatcher (decision 035): "this bike's time from
+ * `inizio` to `fine` is free again" (bike and window null when the change concerns every
+ * bike: a closure, a user gone, a wait joined). Written only by the triggers of
+ * drizzle/0018_freed_time.sql, in the transaction of the change; claimed and deleted by
+ * modules/waitlist/dispatcher.ts after the commit, in whichever process gets there first.
+ */
+export const tempoLiberato = pgTable('tempo_liberato', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  biciId: integer('bici_id'),
+  inizio: tstz('inizio'),
+  fine: tstz('fine'),
+  motivo: text('motivo').notNull(),
+  createdAt: createdAt(),
+});

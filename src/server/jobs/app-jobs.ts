@@ -13,7 +13,7 @@ import { runNightlyReports } from '../modules/reports/service.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/schedule.js';
 import { foldStatsDelta } from '../modules/stats/fold.js';
 import { applyRetention } from '../modules/privacy/retention.js';
-import { announceOffers, runOfferPass } from '../modules/waitlist/offers.js';
+import { CLAIM_BATCH, claimFreedTime, passAndAnnounce } from '../modules/waitlist/dispatcher.js';
 import { currentRules, lifecycleMinutes } from '../modules/rules/store.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
@@ -38,10 +38,14 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   const db = deps.database.db;
   const { hold, noShow } = lifecycleMinutes(await currentRules(db));
   const lifecycle = await applyLifecycle(db, now, hold, noShow);
-  // The waitlists (issue 21): offers run out, windows started, free bikes offered; then any
-  // offer not announced yet (one made by a process that stopped before sending it).
-  const pass = await runOfferPass(db, now, (await currentRules(db)).offertaMinuti);
-  const offersAnnounced = await announceOffers(db, now);
+  // The waitlists (issue 21), the backstop of the freed-time dispatcher (decision 035): the
+  // events no process served (claimed here, any left), offers run out, windows started, free
+  // bikes offered; then any offer not announced yet (one made by a process that stopped).
+  const freed = { db, clock: { now: () => now }, mailer: deps.mailer, push: deps.push, log: deps.log, publicUrl: deps.config.publicUrl, timeZone: deps.config.timeZone };
+  let claimed: number;
+  do claimed = await claimFreedTime(db);
+  while (claimed >= CLAIM_BATCH);
+  const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
   const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
   return {
     ...lifecycle,

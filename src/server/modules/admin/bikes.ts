@@ -9,7 +9,6 @@ import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { bikeUnavailableEmail } from './emails.js';
 import { runTransaction } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
 export const MSG_BIKE_NUMBER_TAKEN = 'Esiste già una bicicletta con questo numero';
@@ -95,8 +94,6 @@ export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number,
       bikeUnavailableEmail(a, { biciNumero: bike.numero, ...a }, stato as 'manutenzione' | 'fuori_servizio', deps.config.publicUrl),
     );
   }
-  // Back to disponibile: its time goes to the waitlists; out of service: its offers are withdrawn.
-  await offerFreedTime(deps);
   return {
     bike: bikeDto(bike),
     futureBookings: affected.length,

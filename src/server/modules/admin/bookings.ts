@@ -7,7 +7,6 @@ import { writeAudit, type Actor } from './audit.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 /**
  * Deletes a booking for good (behaviour.md §8). Its completed payment is refunded first,
@@ -40,7 +39,5 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
     );
     return refunded.has(id);
   });
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return { id, refunded };
 }

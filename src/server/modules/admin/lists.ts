@@ -8,9 +8,9 @@ import { bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../auth/sessions.js';
 import { toPublicUser } from '../users/public-user.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../bookings/lifecycle.js';
 import { suspendedUntilSql } from '../rules/fair-use.js';
-import { currentRules } from '../rules/store.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -32,28 +32,31 @@ export function startOfDay(date: string, timeZone: string): Date {
 
 /** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
 export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
-  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
   const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
   const at = now.toISOString();
+  // As of now (decision 035): bookings and bikes as the life cycle would leave them, unwritten.
+  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const stato = bookingAsOf(P_COLUMNS, at, minutes).stato;
   const result = await deps.db.execute<Record<string, number>>(sql`
+    with bikes as (select ${bikeStateAsOf(at, minutes)} as stato from ${biciclette} b)
     select
-      count(*) filter (where p.stato = 'attiva' and p.inizio <= ${at}::timestamptz and p.fine > ${at}::timestamptz)::int as "inUso",
-      count(*) filter (where p.stato = 'attiva')::int as "attive",
+      count(*) filter (where ${stato} = 'attiva' and p.inizio <= ${at}::timestamptz and p.fine > ${at}::timestamptz)::int as "inUso",
+      count(*) filter (where ${stato} = 'attiva')::int as "attive",
       count(*) filter (where p.stato = 'completata')::int as "completate",
-      count(*) filter (where p.stato = 'cancellata')::int as "cancellate",
+      count(*) filter (where ${stato} = 'cancellata')::int as "cancellate",
       count(*) filter (where p.stato = 'completata' and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
       (select count(*) from ${users})::int as "utenti",
-      (select count(*) from ${biciclette})::int as "bici",
-      (select count(*) filter (where stato = 'disponibile') from ${biciclette})::int as "disponibile",
-      (select count(*) filter (where stato = 'prenotata') from ${biciclette})::int as "prenotata",
-      (select count(*) filter (where stato = 'manutenzione') from ${biciclette})::int as "manutenzione",
-      (select count(*) filter (where stato = 'fuori_servizio') from ${biciclette})::int as "fuoriServizio",
+      (select count(*) from bikes)::int as "bici",
+      (select count(*) filter (where stato = 'disponibile') from bikes)::int as "disponibile",
+      (select count(*) filter (where stato = 'prenotata') from bikes)::int as "prenotata",
+      (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
+      (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
       count(*) filter (where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz)::int as "ritardi",
       (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"
-    from ${prenotazioni} p`);
+    from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id`);
   const r = result.rows[0]!;
   return {
     biciInUsoOra: r.inUso!,
@@ -85,12 +88,25 @@ export async function adminBookings(
     fase?: 'tutte' | BookingPhase | undefined;
   },
 ): Promise<Page<AdminBookingDto>> {
-  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
+  // As of now (decision 035): state, reason and payment as the life cycle would leave them.
+  const live = bookingAsOf(
+    {
+      stato: prenotazioni.stato,
+      motivo: prenotazioni.motivoCancellazione,
+      payStatus: pagamenti.status,
+      createdAt: prenotazioni.createdAt,
+      inizio: prenotazioni.inizio,
+      fine: prenotazioni.fine,
+      ritirataAt: prenotazioni.ritirataAt,
+    },
+    now.toISOString(),
+    lifecycleMinutes(await currentRules(deps.db)),
+  );
   // A waitlist's offer is not a booking (issue 21).
   const conditions: SQL[] = [isBooking];
-  if (query.stato !== 'tutti') conditions.push(eq(prenotazioni.stato, query.stato));
-  if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now));
+  if (query.stato !== 'tutti') conditions.push(sql`${live.stato} = ${query.stato}`);
+  if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now, live.stato));
   if (query.q) {
     const pattern = containsPattern(query.q);
     // Users and bikes are matched first (a few thousand rows at most), then bookings by
@@ -130,13 +146,13 @@ export async function adminBookings(
         dataPrenotazione: prenotazioni.dataPrenotazione,
         orarioInizio: prenotazioni.orarioInizio,
         orarioFine: prenotazioni.orarioFine,
-        stato: prenotazioni.stato,
-        paymentStatus: pagamenti.status,
+        stato: sql<(typeof prenotazioni.$inferSelect)['stato']>`${live.stato}`,
+        paymentStatus: sql<(typeof pagamenti.$inferSelect)['status'] | null>`${live.payStatus}`,
         createdAt: prenotazioni.createdAt,
         fine: prenotazioni.fine,
         ritirataAt: prenotazioni.ritirataAt,
         riconsegnataAt: prenotazioni.riconsegnataAt,
-        motivoCancellazione: prenotazioni.motivoCancellazione,
+        motivoCancellazione: sql<(typeof prenotazioni.$inferSelect)['motivoCancellazione']>`${live.motivo}`,
       })
       .from(prenotazioni)
       // An anonymous booking (decision 029) is listed without a person.
@@ -147,8 +163,9 @@ export async function adminBookings(
       .orderBy(desc(prenotazioni.dataPrenotazione), desc(prenotazioni.orarioInizio), desc(prenotazioni.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    // Every booking has its user and bike (foreign keys): the total needs no join.
-    deps.db.select({ n: count() }).from(prenotazioni).where(where),
+    // Every booking has its user and bike (foreign keys): the total joins only the payment
+    // (the state as of now reads it).
+    deps.db.select({ n: count() }).from(prenotazioni).leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id)).where(where),
   ]);
   return {
     total: totalRow?.n ?? 0,
@@ -176,19 +193,19 @@ export async function adminBookings(
 }
 
 /** The rows in a ride's phase at `now` (decision 022, "Derived state"), as SQL. */
-function phaseCondition(fase: BookingPhase, now: Date): SQL {
+function phaseCondition(fase: BookingPhase, now: Date, stato: SQL): SQL {
   const at = now.toISOString();
   switch (fase) {
     case 'da_ritirare':
-      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is null`;
+      return sql`${stato} = 'attiva' and ${prenotazioni.ritirataAt} is null`;
     case 'in_corso':
-      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} > ${at}::timestamptz`;
+      return sql`${stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} > ${at}::timestamptz`;
     case 'in_ritardo':
-      return sql`${prenotazioni.stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} <= ${at}::timestamptz`;
+      return sql`${stato} = 'attiva' and ${prenotazioni.ritirataAt} is not null and ${prenotazioni.fine} <= ${at}::timestamptz`;
     case 'conclusa':
-      return sql`${prenotazioni.stato} = 'completata'`;
+      return sql`${stato} = 'completata'`;
     case 'cancellata':
-      return sql`${prenotazioni.stato} = 'cancellata'`;
+      return sql`${stato} = 'cancellata'`;
   }
 }
 

@@ -3,12 +3,12 @@ import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/ad
 import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
 import { prenotazioni, segnalazioniDanni } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { endRide, lockBikeOfBooking } from '../bookings/ride.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -79,9 +79,14 @@ export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): 
 
 /** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
 export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
-  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const at = now.toISOString();
+  // As of now (decision 035): a next booking the life cycle would release is not shown.
+  const next = bookingAsOf(
+    { ...P_COLUMNS, stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status` },
+    at,
+    lifecycleMinutes(await currentRules(deps.db)),
+  );
   const result = await deps.db.execute<{
     id: number;
     nome: string;
@@ -110,8 +115,9 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
       join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join lateral (
-        select x.id, x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine from prenotazioni x
-         where x.bici_id = p.bici_id and x.stato = 'attiva' and x.id <> p.id and x.inizio >= p.fine
+        select x.id, x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine
+          from prenotazioni x left join pagamenti xpay on xpay.prenotazione_id = x.id
+         where x.bici_id = p.bici_id and x.stato = 'attiva' and x.id <> p.id and x.inizio >= p.fine and not ${next.void}
          order by x.inizio limit 1) n on true
       left join users nu on nu.id = n.user_id
      where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz
@@ -172,7 +178,5 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
       now,
     );
   });
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return { id, riconsegnataAt: now.toISOString() };
 }

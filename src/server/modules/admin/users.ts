@@ -13,7 +13,6 @@ import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { runTransaction } from '../../db/transaction.js';
 import { suspensionOf } from '../rules/fair-use.js';
 import { loadRules } from '../rules/store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 export const MSG_USER_NOT_FOUND = 'Utente non trovato';
 export const MSG_EMAIL_TAKEN = 'Email già registrata';
@@ -80,8 +79,6 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
     // This process forgets the user's cached sessions at once (role, name, access); others
     // hear the NOTIFY of the users trigger (drizzle/0001).
     deps.sessionCache?.evictUser(id);
-    // A deactivated user's waits end, and their offer passes on (issue 21).
-    if (!input.attiva) await offerFreedTime(deps);
     return updated;
   } catch (err) {
     if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'users_email_unique') {
@@ -133,7 +130,5 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
     return { id, deletedBookings: ids.length, refundedPayments };
   });
   deps.sessionCache?.evictUser(id);
-  // The deleted user's bookings and waits are gone: their time goes to the waitlists.
-  await offerFreedTime(deps);
   return result;
 }

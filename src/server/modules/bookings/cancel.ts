@@ -5,7 +5,6 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
 import { detachPayments, failPendingPaymentsOf, refundBookingPayment } from '../payments/index.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 import { bringLifecycleUpToDate } from './lifecycle.js';
 import { getUserBooking, MSG_ALREADY_PICKED_UP, type BookingDeps } from './service.js';
 
@@ -88,7 +87,5 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
     return id;
   });
   countBooking(deps.db, 'cancelled');
-  // The freed time goes to the first in a waitlist (issue 21), after the commit.
-  await offerFreedTime(deps);
   return getUserBooking(deps, userId, updated);
 }

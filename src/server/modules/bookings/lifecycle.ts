@@ -1,10 +1,10 @@
-import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { retryTransient } from '../../db/transaction.js';
+import { retryTransient, runTransaction, type Tx } from '../../db/transaction.js';
+import { failPendingPayments } from '../payments/expire.js';
 import { countBooking, countPayment } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
 export const PICKUP_EARLY_MINUTES = 10;
@@ -59,7 +59,8 @@ function noShowDue(at: SQL | Placeholder | string, noShowMinutes: SQL | Placehol
  *    cycle marked it: a bike an admin put in `prenotata`, `manutenzione` or `fuori_servizio`
  *    is left alone (decision 014).
  * Idempotent and cheap when nothing is due (partial indexes on active rows), so it runs
- * both from the minute job and before every read that shows bookings or bikes.
+ * from the minute job and from the writers that must see it written (decision 035: reads
+ * compute it as of now with `bookingAsOf`/`bikeStateAsOf` and write nothing).
  */
 /**
  * True when `applyLifecycle` would change something at `at` (an SQL expression, e.g. a
@@ -95,7 +96,7 @@ function prepareDue(db: Db) {
     .prepare('lifecycle_due');
 }
 
-/** Applies the life cycle only if something is due (what every read runs first); true if it ran. */
+/** Applies the life cycle only if something is due (what a writer runs first); true if it ran. */
 export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
@@ -109,7 +110,8 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
 }
 
 /**
- * What every service does before a read or a write of bookings, bikes or payments: bring the
+ * What a writer of bookings, bikes or payments does before it acts (never a read, decision
+ * 035; the booking insert settles only its bike and user, `settleDue`): bring the
  * life cycle up to date at the clock's now (cheap when nothing is due), with the payment hold
  * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
@@ -133,39 +135,7 @@ export async function applyLifecycle(
   // (createBooking), so a statement that held a booking while it waited for a bike could meet
   // an insert holding that bike while it waited for the booking (its exclusion check): a
   // deadlock. Here no statement holds a booking while it waits for a bike.
-  const releases = sql`
-    with due as (
-      -- Both rows locked, booking then payment (the order every writer of a payment uses):
-      -- a payment completed meanwhile (modules/payments/settle.ts) is seen as such, re-read after
-      -- its commit, and its booking is not released.
-      select p.id
-        from prenotazioni p
-        join pagamenti pay on pay.prenotazione_id = p.id
-       where pay.status = 'pending'
-         and p.stato = 'attiva'
-         and (p.created_at + make_interval(mins => ${holdMinutes}) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
-         for update of p, pay
-    ), released as (
-      update prenotazioni p
-         set stato = 'cancellata', motivo_cancellazione = 'pagamento_scaduto', updated_at = ${at}::timestamptz
-       where p.id in (select id from due)
-      returning p.id
-    ), failed as (
-      update pagamenti
-         set status = 'failed', updated_at = ${at}::timestamptz
-       where prenotazione_id in (select id from released) and status = 'pending'
-      returning id
-    ), no_shows as (
-      -- Never picked up: released, the payment (if any, completed) left as it is. A pick-up
-      -- committed meanwhile is seen (the row is re-read after its commit) and wins.
-      update prenotazioni p
-         set stato = 'cancellata', motivo_cancellazione = 'mancato_ritiro', updated_at = ${at}::timestamptz
-       where p.stato = 'attiva' and ${noShowDue(at, noShowMinutes)}
-         and p.id not in (select id from released)
-      returning p.id
-    )
-    select (select count(*) from released)::int as released,
-           (select count(*) from no_shows)::int as "noShows"`;
+  const first = await runTransaction(db, (tx) => releaseDue(tx, at, holdMinutes, noShowMinutes, sql`true`));
   // The bikes, read after the releases committed: only bookings still holding a bike count.
   const bikes = sql`
     with in_use as (
@@ -200,19 +170,144 @@ export async function applyLifecycle(
            (select count(*) from maintenance_started)::int as "maintenanceStarted",
            (select count(*) from maintenance_ended)::int as "maintenanceEnded"`;
   // Two runs at once may still wait on each other's rows (two processes releasing the same
-  // bookings in different orders); PostgreSQL breaks the tie by aborting one, which runs again.
-  const first = await retryTransient(() => db.execute<Pick<LifecycleResult, 'released' | 'noShows'> & Record<string, unknown>>(releases));
+  // bookings in different orders); PostgreSQL breaks the tie by aborting one, which runs again
+  // (runTransaction for the releases, retryTransient for the bikes).
   const second = await retryTransient(() =>
     db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed' | 'maintenanceStarted' | 'maintenanceEnded'> & Record<string, unknown>>(bikes),
   );
-  const { released, noShows } = first.rows[0]!;
+  const { released, noShows } = first;
   // Counted once committed, by whichever caller ran it (the job, a read that found it due).
   countBooking(db, 'hold_expired', released);
   countPayment(db, 'expired', released);
   countBooking(db, 'no_show', noShows);
   const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second.rows[0]!;
-  // Holds released, no-shows and ended maintenance free a bike's time: the first in a
-  // waitlist gets it (issue 21), after both commits.
-  if (released + noShows + maintenanceEnded > 0) await offerFreedTime({ db, clock: { now: () => now } });
   return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
+}
+
+/**
+ * Releases the due bookings of `scope` (a condition on the booking `p`) at `at`, in one
+ * transaction: unpaid holds run out (`pagamento_scaduto`, their payments failed by the
+ * payments module) and no-shows (`mancato_ritiro`, the payment untouched). Rows locked
+ * booking then payment (decision 023); a payment completed or a pick-up committed meanwhile
+ * is seen (the rows are re-read after its commit) and wins.
+ */
+async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes: number, scope: SQL): Promise<{ released: number; noShows: number }> {
+  // One round trip for both kinds (the booking insert runs this on its hot path); the
+  // payments of the holds released are then failed by their owner, when there are any.
+  const { rows } = await tx.execute<{ expired: number[] | null; no_shows: number }>(sql`
+    with due as (
+      select p.id
+        from prenotazioni p
+        join pagamenti pay on pay.prenotazione_id = p.id
+       where pay.status = 'pending'
+         and p.stato = 'attiva' and ${scope}
+         and (p.created_at + make_interval(mins => ${holdMinutes}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
+         for update of p, pay
+    ), released as (
+      update prenotazioni p
+         set stato = 'cancellata', motivo_cancellazione = 'pagamento_scaduto', updated_at = ${at}::timestamptz
+       where p.id in (select id from due)
+      returning p.id
+    ), no_shows as (
+      update prenotazioni p
+         set stato = 'cancellata', motivo_cancellazione = 'mancato_ritiro', updated_at = ${at}::timestamptz
+       where p.stato = 'attiva' and ${scope} and ${noShowDue(at, noShowMinutes)}
+         and p.id not in (select id from released)
+      returning p.id
+    )
+    select (select array_agg(id order by id) from released) as expired, (select count(*) from no_shows)::int as no_shows`);
+  const ids = (rows[0]?.expired ?? []).map(Number);
+  await failPendingPayments(tx, ids, at);
+  return { released: ids.length, noShows: rows[0]?.no_shows ?? 0 };
+}
+
+/**
+ * What a writer runs in its own transaction before it inserts a booking (issue 31, decision
+ * 035): the due rows of the bike and of the user it touches are released as the minute job
+ * would, so that the exclusion and one-active-booking constraints never refuse a booking for
+ * a row that is already void. After the bike's lock (decision 023: bike → booking → payment).
+ */
+export async function settleDue(
+  tx: Tx,
+  scope: { biciId: number; userId: number; db: Db },
+  now: Date,
+  minutes: { hold: number; noShow: number },
+): Promise<{ released: number; noShows: number }> {
+  const result = await releaseDue(tx, now.toISOString(), minutes.hold, minutes.noShow, sql`(p.bici_id = ${scope.biciId} or p.user_id = ${scope.userId})`);
+  // Counted in the metrics of the app owning `db` (a retried transaction may count twice: a
+  // deadlock victim here is rare, and the counter is a rate, not a ledger).
+  countBooking(scope.db, 'hold_expired', result.released);
+  countPayment(scope.db, 'expired', result.released);
+  countBooking(scope.db, 'no_show', result.noShows);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The life cycle as of now, for reads (decision 035): what the minute job would write, computed.
+
+/** The columns of a booking a read derives its state from (SQL fragments or Drizzle columns). */
+export interface BookingStateColumns {
+  stato: SQL | SQL.Aliased | AnyColumn;
+  motivo: SQL | AnyColumn;
+  payStatus: SQL | AnyColumn;
+  createdAt: SQL | AnyColumn;
+  inizio: SQL | AnyColumn;
+  fine: SQL | AnyColumn;
+  ritirataAt: SQL | AnyColumn;
+}
+
+/** The columns of `prenotazioni p` left joined to `pagamenti pay`, as raw SQL reads name them. */
+export const P_COLUMNS: BookingStateColumns = {
+  stato: sql`p.stato`,
+  motivo: sql`p.motivo_cancellazione`,
+  payStatus: sql`pay.status`,
+  createdAt: sql`p.created_at`,
+  inizio: sql`p.inizio`,
+  fine: sql`p.fine`,
+  ritirataAt: sql`p.ritirata_at`,
+};
+
+/**
+ * A booking's state at `at` (an ISO instant) with the rules' minutes: an active booking whose
+ * unpaid hold ran out, or not picked up by its no-show instant, reads as the life cycle would
+ * leave it (`cancellata`, its reason, a failed payment). One definition for every read.
+ */
+/** Minutes of the rules, as numbers or as placeholders of a prepared statement. */
+export type LifecycleMinutes = { hold: number | Placeholder; noShow: number | Placeholder };
+
+export function bookingAsOf(c: BookingStateColumns, at: string | Placeholder, minutes: LifecycleMinutes) {
+  // Null-safe: a resident's booking has no payment (a left join's null is not pending).
+  const expired = sql`(${c.stato} = 'attiva' and coalesce(${c.payStatus} = 'pending', false)
+    and (${c.createdAt} + make_interval(mins => ${minutes.hold}::int) <= ${at}::timestamptz or ${c.inizio} <= ${at}::timestamptz))`;
+  const noShow = sql`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
+    and least(${c.inizio} + make_interval(mins => ${minutes.noShow}::int), ${c.fine}) <= ${at}::timestamptz)`;
+  return {
+    /** True when the row is void as of `at` (the job would release it). */
+    void: sql<boolean>`(${expired} or ${noShow})`,
+    stato: sql<string>`(case when ${expired} or ${noShow} then 'cancellata' else ${c.stato} end)`,
+    motivo: sql<string | null>`(case when ${expired} then 'pagamento_scaduto' when ${noShow} then 'mancato_ritiro' else ${c.motivo} end)`,
+    payStatus: sql<string | null>`(case when ${expired} then 'failed' else ${c.payStatus} end)`,
+  };
+}
+
+/**
+ * A bike `b`'s state at `at` as the life cycle would show it: in planned maintenance now →
+ * `manutenzione`; held now by a booking not void → `prenotata`; else `disponibile`. Only for
+ * states the life cycle manages (disponibile, and its own marks); an admin's state stands.
+ */
+export function bikeStateAsOf(at: string | Placeholder, minutes: LifecycleMinutes) {
+  const live = bookingAsOf(P_COLUMNS, at, minutes);
+  return sql<string>`(case
+    when not (b.stato = 'disponibile' or (b.stato in ('prenotata', 'manutenzione') and b.stato_auto)
+              or (b.stato = 'prenotata' and exists (select 1 from manutenzioni m where m.bici_id = b.id
+                                                      and tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz)))
+      then b.stato
+    when exists (select 1 from manutenzioni m where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz)
+      then 'manutenzione'
+    when b.stato = 'prenotata' and not b.stato_auto then 'prenotata'
+    when exists (select 1 from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id
+                  where p.bici_id = b.id and p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
+                    and not ${live.void})
+      then 'prenotata'
+    else 'disponibile' end)`;
 }

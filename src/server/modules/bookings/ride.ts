@@ -12,7 +12,6 @@ import { countBooking } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
-import { offerFreedTime } from '../waitlist/offers.js';
 import {
   appliedBefore,
   appliedTime,
@@ -249,8 +248,6 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
         deps.mailer.sendInBackground(damageAdminEmail(to, outcome.damage, deps.config.publicUrl));
       }
     }
-    // An early return frees the rest of the window (or a damaged bike's offers are withdrawn).
-    await offerFreedTime(deps);
   }
   return { booking: await getUserBooking(deps, userId, id), oraApplicata: outcome.source };
 }

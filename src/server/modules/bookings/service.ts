@@ -15,7 +15,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { applyLifecycle, bringLifecycleUpToDate, lifecycleDue, PICKUP_EARLY_MINUTES } from './lifecycle.js';
+import { bikeStateAsOf, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -66,20 +66,20 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedA
   updatedAt: b.updatedAt.toISOString(),
 });
 
-/** Bike numbers sort as numbers when they are numbers ("2" before "10"). */
-const byNumero = sql`lpad(${biciclette.numero}, 20, '0'), ${biciclette.numero}`;
-
 export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
-  await bringLifecycleUpToDate(deps);
-  const rows = await deps.db.select().from(biciclette).orderBy(byNumero);
-  return rows.map(bikeDto);
+  // As of now (decision 035): the state the life cycle would show, nothing written.
+  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const stato = bikeStateAsOf(deps.clock.now().toISOString(), minutes);
+  const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; updated_at: Date | string }>(sql`
+    select b.id, b.numero, b.modello, ${stato} as stato, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
+  return rows.map((r) => bikeDto({ id: r.id, numero: r.numero, modello: r.modello, stato: r.stato, updatedAt: new Date(r.updated_at) }));
 }
 
 /**
  * The hot read of the booking form, prepared once per database handle. PostgreSQL builds
  * the JSON array itself (the `BikeDto` shape), so Node neither parses rows nor serialises
- * them; the same round trip says whether the life cycle is due, so the usual case is one
- * query. It answers several windows at once (arrays of starts and ends, one row each, in
+ * them; bookings and bikes are read as of now (decision 035: a booking the life cycle would
+ * release holds nothing), so a read never writes. It answers several windows at once (arrays of starts and ends, one row each, in
  * order): concurrent requests share a round trip (`QueryBatcher`). The bikes taken in a
  * window are found by one scan of the active bookings' range index, not by one probe per bike.
  * See docs/decisions/007-availability-hot-path.md and 018-availability-batched-reads.md.
@@ -87,10 +87,10 @@ export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
 function prepareAvailable(db: Db) {
   return db
     .select({
-      due: sql<boolean>`${lifecycleDue(sql.placeholder('now'), sql.placeholder('hold'), sql.placeholder('noShow'))}`,
       json: sql<string>`coalesce((
         select json_agg(json_build_object(
-                 'id', b.id, 'numero', b.numero, 'modello', b.modello, 'stato', b.stato,
+                 'id', b.id, 'numero', b.numero, 'modello', b.modello,
+                 'stato', ${bikeStateAsOf(sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') })},
                  'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                order by lpad(b.numero, 20, '0'), b.numero)
           from ${biciclette} b
@@ -99,9 +99,11 @@ function prepareAvailable(db: Db) {
            and not exists (select 1 from manutenzioni m
                             where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && tstzrange(w.starts, w.ends, '[)'))
            and b.id <> all (array(
-             select p.bici_id from ${prenotazioni} p
+             select p.bici_id from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
               where p.stato = 'attiva'
                 and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
+                -- As of now (decision 035): a booking the life cycle would release holds nothing.
+                and not ${bookingAsOf(P_COLUMNS, sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') }).void}
              -- A bike held for the first in a waitlist (issue 21): its own small index.
              union all
              select p.bici_id from ${prenotazioni} p
@@ -126,9 +128,8 @@ function prepareAvailable(db: Db) {
 export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 
 /**
- * One query for the windows of every request waiting (decision 018). The life-cycle flag is
- * the same for the whole batch: when due, the life cycle runs and the batch is asked again.
- * The clock and settings are those of the batch's first request (one app per database handle).
+ * One query for the windows of every request waiting (decision 018). It reads the life cycle
+ * as of now (decision 035) and writes nothing. The clock and settings are those of the batch's first request (one app per database handle).
  */
 function availabilityBatcher(db: Db) {
   const statement = prepareAvailable(db);
@@ -144,11 +145,7 @@ function availabilityBatcher(db: Db) {
         hold,
         noShow,
       };
-      let rows = await statement.execute(params);
-      if (rows[0]?.due) {
-        await applyLifecycle(db, now, hold, noShow);
-        rows = await statement.execute(params);
-      }
+      const rows = await statement.execute(params);
       return asked.map((_, i) => (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>);
     },
     ({ window }) => `${window.inizio.getTime()}-${window.fine.getTime()}`,
@@ -249,9 +246,35 @@ export function bookingDto(r: BookingRow, now: Date): BookingDto {
   };
 }
 
-export function selectBookings(db: Db) {
+/**
+ * The booking columns as of `now` (decision 035): state, reason and payment as the life cycle
+ * would leave them, computed by the read, nothing written.
+ */
+function bookingColumnsAsOf(now: Date, minutes: { hold: number; noShow: number }) {
+  const live = bookingAsOf(
+    {
+      stato: prenotazioni.stato,
+      motivo: prenotazioni.motivoCancellazione,
+      payStatus: pagamenti.status,
+      createdAt: prenotazioni.createdAt,
+      inizio: prenotazioni.inizio,
+      fine: prenotazioni.fine,
+      ritirataAt: prenotazioni.ritirataAt,
+    },
+    now.toISOString(),
+    minutes,
+  );
+  return {
+    ...bookingColumns,
+    stato: sql<BookingRow['stato']>`${live.stato}`,
+    paymentStatus: sql<BookingRow['paymentStatus']>`${live.payStatus}`,
+    motivoCancellazione: sql<BookingRow['motivoCancellazione']>`${live.motivo}`,
+  };
+}
+
+export function selectBookings(db: Db, now: Date, minutes: { hold: number; noShow: number }) {
   return db
-    .select(bookingColumns)
+    .select(bookingColumnsAsOf(now, minutes))
     .from(prenotazioni)
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
@@ -259,18 +282,20 @@ export function selectBookings(db: Db) {
 }
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
-  await bringLifecycleUpToDate(deps);
-  const rows = await selectBookings(deps.db)
+  const now = deps.clock.now();
+  const rows = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db)))
     .where(and(eq(prenotazioni.userId, userId), isBooking))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
-  const now = deps.clock.now();
   return rows.map((r) => bookingDto({ ...r, stato: bookingStato(r.stato) }, now));
 }
 
 export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
-  const [row] = await selectBookings(deps.db).where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking));
+  const now = deps.clock.now();
+  const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db))).where(
+    and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking),
+  );
   if (!row) throw notFound('Prenotazione non trovata');
-  return bookingDto({ ...row, stato: bookingStato(row.stato) }, deps.clock.now());
+  return bookingDto({ ...row, stato: bookingStato(row.stato) }, now);
 }
 
 export interface CreateBookingInput extends AvailabilityRequest {
@@ -309,12 +334,11 @@ export async function createBooking(
   const limits = !opts.override && user.ruolo !== 'admin';
   // The rules as this process knows them (decision 024): hours, horizon, duration, notice.
   const { rules, inizio, fine } = await resolveWindow(deps, input, limits);
-  // Bookings whose time is up must not hold a bike or count as the user's active one.
-  await bringLifecycleUpToDate(deps);
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const provider = paymentProviderName(deps.config);
-  await refuseEarly(deps, user.id, input.biciId, { inizio, fine });
+  const minutes = lifecycleMinutes(rules);
+  await refuseEarly(deps, user.id, input.biciId, { inizio, fine }, clockNow, minutes);
   let created: { row: CreatedRow | undefined; closedBy: string | null };
   try {
     created = await runTransaction(deps.db, async (tx) => {
@@ -323,6 +347,9 @@ export async function createBooking(
       // sees a closure or a maintenance committed meanwhile (each locks every bike first).
       const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
       if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+      // Bookings whose time is up must not hold the bike or count as the user's active one:
+      // this writer settles them now (decision 035), as the minute job would.
+      await settleDue(tx, { biciId: input.biciId, userId: user.id, db: deps.db }, clockNow, minutes);
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
         select id, stato, stato_auto, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
@@ -398,11 +425,23 @@ type CreatedRow = Pick<
  * a refusal here only means the request came a moment before a cancel. The constraints still
  * decide every booking that gets past this (decision 024).
  */
-async function refuseEarly(deps: Pick<BookingDeps, 'db'>, userId: number, biciId: number, w: Window): Promise<void> {
+async function refuseEarly(
+  deps: Pick<BookingDeps, 'db'>,
+  userId: number,
+  biciId: number,
+  w: Window,
+  now: Date,
+  minutes: { hold: number; noShow: number },
+): Promise<void> {
+  // As of now: a row the life cycle would release counts for nothing (decision 035).
+  const live = bookingAsOf(P_COLUMNS, now.toISOString(), minutes);
   const { rows } = await deps.db.execute<{ active: boolean; taken: boolean }>(sql`
-    select exists (select 1 from ${prenotazioni} where user_id = ${userId} and stato = 'attiva') as active,
-           exists (select 1 from ${prenotazioni} p where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
-                     and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')) as taken`);
+    select exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+                    where p.user_id = ${userId} and p.stato = 'attiva' and not ${live.void}) as active,
+           exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+                    where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
+                     and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')
+                     and not ${live.void}) as taken`);
   if (rows[0]?.active) throw conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
   if (rows[0]?.taken) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
 }

@@ -1,8 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
 import type { Tx } from '../../db/transaction.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { cancelBookings } from '../bookings/index.js';
+import { bookingAsOf, P_COLUMNS } from '../bookings/lifecycle.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /*
  * The bookings a closure or a planned maintenance touches (issue 20): how they are read,
@@ -66,4 +68,12 @@ export async function lockFleet(tx: Tx): Promise<void> {
  */
 export function cancelAffected(deps: AdminDeps, tx: Tx, rows: AffectedRow[], reason: 'chiusura' | 'manutenzione', now: Date): Promise<Set<number>> {
   return cancelBookings(deps, tx, rows.map((r) => r.id), { reason, refund: 'always', now });
+}
+
+/**
+ * A preview reads as of now (decision 035): the condition, on `prenotazioni p` left joined to
+ * `pagamenti pay`, of the bookings the life cycle would release, which a preview leaves out.
+ */
+export async function voidNow(deps: Pick<AdminDeps, 'db' | 'clock'>): Promise<SQL> {
+  return bookingAsOf(P_COLUMNS, deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps.db))).void;
 }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules.js';
 import { zonedToday } from '../../../shared/time.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -7,8 +7,7 @@ import { writeAudit, type Actor } from '../admin/audit.js';
 import type { AdminDeps } from '../admin/deps.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { closureCancelledEmail } from '../rules/index.js';
-import { offerFreedTime } from '../waitlist/offers.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type AffectedRow } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
 
 /*
  * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;
@@ -17,12 +16,17 @@ import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type
 
 export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
 
-/** The active bookings not picked up yet whose day lies in [dal, al]. */
-function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean) {
+/**
+ * The active bookings not picked up yet whose day lies in [dal, al]; `voidNow`, a preview's
+ * condition (decision 035), leaves out the bookings the life cycle would release.
+ */
+function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean, voidNow: SQL = sql`false`) {
   return tx.execute<AffectedRow>(sql`
     select ${affectedColumns}
       from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
+      left join pagamenti pay on pay.prenotazione_id = p.id
      where p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date
+       and not ${voidNow}
      order by p.inizio, p.id
      ${lock ? sql`for update of p` : sql``}`);
 }
@@ -35,9 +39,8 @@ function closureInput(deps: Pick<AdminDeps, 'clock' | 'config'>, input: ClosureR
 
 /** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
 export async function previewClosure(deps: AdminDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
-  await bringLifecycleUpToDate(deps);
   const c = closureInput(deps, input);
-  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false);
+  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
   return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
 }
 
@@ -69,8 +72,6 @@ export async function createClosure(deps: AdminDeps, actor: Actor, input: Closur
   for (const r of done.rows) {
     deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
   }
-  // Offers inside the closure are withdrawn (issue 21).
-  await offerFreedTime(deps);
   return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
 }
 
@@ -93,8 +94,6 @@ export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): 
     await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
     return closure;
   });
-  // The days open again: their waits can be offered bikes (issue 21).
-  await offerFreedTime(deps);
   return removed;
 }
 

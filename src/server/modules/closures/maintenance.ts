@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '../../../shared/schemas/rules.js';
 import { zonedClock, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
@@ -9,8 +9,7 @@ import type { AdminDeps } from '../admin/deps.js';
 import { moveBooking } from '../bookings/index.js';
 import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
-import { offerFreedTime } from '../waitlist/offers.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, type AffectedRow } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
 
 /*
  * Planned maintenance of a bike (issue 20): periods in which the bike is offered to nobody;
@@ -31,11 +30,12 @@ function maintenanceWindow(deps: Pick<AdminDeps, 'clock' | 'config'>, input: Mai
 }
 
 /** The active bookings of the bike, not picked up, that overlap the period. */
-function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: Date, fine: Date, lock: boolean) {
+function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: Date, fine: Date, lock: boolean, voidNow: SQL = sql`false`) {
   return tx.execute<AffectedRow>(sql`
     select ${affectedColumns}
       from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-     where p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null
+      left join pagamenti pay on pay.prenotazione_id = p.id
+     where p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null and not ${voidNow}
        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)')
      order by p.inizio, p.id
      ${lock ? sql`for update of p` : sql``}`);
@@ -86,7 +86,6 @@ function outcome(moves: Awaited<ReturnType<typeof planMoves>>, manutenzione: Mai
 
 /** POST /api/admin/biciclette/:id/manutenzioni/anteprima — what the period would do, nothing changed. */
 export async function previewMaintenance(deps: AdminDeps, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
-  await bringLifecycleUpToDate(deps);
   const w = maintenanceWindow(deps, input);
   await bikeNumber(deps.db, bikeId);
   // What the confirmation would refuse (the EXCLUDE constraint), said before it.
@@ -94,7 +93,7 @@ export async function previewMaintenance(deps: AdminDeps, bikeId: number, input:
     select 1 from manutenzioni m where m.bici_id = ${bikeId}
        and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')`);
   if (overlapping.length > 0) throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
-  const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false);
+  const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false, await voidNow(deps));
   return outcome(await planMoves(deps.db, rows, deps.clock.now()), null);
 }
 
@@ -141,8 +140,6 @@ export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: n
           : maintenanceCancelledEmail(noticeOf(m.row), done.refunded.has(m.row.id), deps.config.publicUrl),
       );
     }
-    // Offers on the bike inside the period are withdrawn; moves may have freed other time.
-    await offerFreedTime(deps);
     return done.result;
   } catch (err) {
     if (pgErrorCode(err) === '23P01' && pgConstraint(err) === 'manutenzioni_no_overlap') throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
@@ -206,8 +203,6 @@ export async function deleteMaintenance(deps: AdminDeps, actor: Actor, id: numbe
     return dto;
   });
   await bringLifecycleUpToDate(deps);
-  // The bike's time in the period is free again (issue 21).
-  await offerFreedTime(deps);
   return removed;
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   ACCOUNT_DELETED_MESSAGE,
   DELETE_WRONG_PASSWORD_MESSAGE,
@@ -13,10 +13,11 @@ import { badRequest, conflict, unauthorized } from '../../http/errors.js';
 import { verifyPassword } from '../auth/password.js';
 import { lockUserAndAdmins } from '../admin/users.js';
 import type { AdminDeps } from '../admin/deps.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
 import { anonymiseBookingsOf, cancelBookings, withdrawOffersOf } from '../bookings/index.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
 import { renderReport } from '../reports/service.js';
-import { offerFreedTime, WAITLIST_LOCK } from '../waitlist/offers.js';
+import { openAsOf, WAITLIST_LOCK } from '../waitlist/offers.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
 import { accountDeletedEmail } from './emails.js';
 
@@ -40,11 +41,13 @@ interface BookingRow extends Record<string, unknown> {
   paid: boolean;
 }
 
-async function bookingsOf(db: Pick<Db, 'execute'>, userId: number, lock: boolean): Promise<BookingRow[]> {
+/** `stato`: the preview's state as of now (decision 035); the booking's own by default. */
+async function bookingsOf(db: Pick<Db, 'execute'>, userId: number, lock: boolean, stato: SQL = sql`p.stato`): Promise<BookingRow[]> {
   const { rows } = await db.execute<BookingRow>(sql`
-    select p.id, p.stato, p.inizio, p.ritirata_at, b.numero, p.data_prenotazione::text as data, p.orario_inizio, p.orario_fine,
+    select p.id, ${stato} as stato, p.inizio, p.ritirata_at, b.numero, p.data_prenotazione::text as data, p.orario_inizio, p.orario_fine,
            exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as paid
       from prenotazioni p join biciclette b on b.id = p.bici_id
+      left join pagamenti pay on pay.prenotazione_id = p.id
      where p.user_id = ${userId}
      order by p.id
      ${lock ? sql`for update of p` : sql``}`);
@@ -55,22 +58,24 @@ const startsAfter = (b: BookingRow, now: Date) => new Date(b.inizio).getTime() >
 
 /** GET /api/profilo/eliminazione — exactly what a deletion would do now. */
 export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, userId: number): Promise<DeletionPreviewDto> {
-  await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
+  // As of now (decision 035): what the life cycle would release is not cancelled again.
+  const live = bookingAsOf(P_COLUMNS, now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
   const { rows } = await deps.db.execute<{
     email: string; ruolo: string; attiva: boolean; admins: number; pagamenti: number; attese: number; sessioni: number; push: number; calendario: boolean;
   }>(sql`
     select u.email, u.ruolo, u.attiva,
            (select count(*) from users a where a.ruolo = 'admin' and a.attiva)::int as admins,
            (select count(*) from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id where p.user_id = u.id)::int as pagamenti,
-           (select count(*) from attese a where a.user_id = u.id and a.stato in ('in_attesa', 'offerta'))::int as attese,
+           (select count(*) from attese a where a.user_id = u.id and a.stato in ('in_attesa', 'offerta')
+              and ${openAsOf(sql`a`, sql`${now.toISOString()}::timestamptz`)})::int as attese,
            (select count(*) from sessions s where s.user_id = u.id and s.expires_at > ${now.toISOString()}::timestamptz)::int as sessioni,
            (select count(*) from push_subscriptions ps where ps.user_id = u.id)::int as push,
            coalesce((select pu.calendario_token_hash is not null from preferenze_utente pu where pu.user_id = u.id), false) as calendario
       from users u where u.id = ${userId}`);
   const u = rows[0];
   if (!u) throw unauthorized();
-  const bookings = (await bookingsOf(deps.db, userId, false)).filter((b) => b.stato !== 'offerta');
+  const bookings = (await bookingsOf(deps.db, userId, false, live.stato)).filter((b) => b.stato !== 'offerta');
   const ride = bookings.find((b) => b.stato === 'attiva' && b.ritirata_at !== null);
   const active = bookings.filter((b) => b.stato === 'attiva' && b.ritirata_at === null);
   return {
@@ -161,7 +166,6 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
   });
   deps.sessionCache?.evictUser(userId);
   deps.log.info({ userId, cancelled: outcome.result.annullate, refunded: outcome.result.rimborsate }, 'account deleted by its owner');
-  await offerFreedTime(deps, deps.log);
   await rewriteStoredReports(deps, outcome.days);
   // The outbox forgets the person, then receives the one email that still names them.
   await deps.mailer.forget?.(personTerms(outcome.person));

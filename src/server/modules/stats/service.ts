@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
-import { offerFreedTime } from '../waitlist/offers.js';
+import { unservedAsOf } from '../waitlist/offers.js';
 import type { StatsBike, StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats.js';
 
 export interface StatsDeps {
@@ -28,10 +28,11 @@ export function periodRange(deps: StatsDeps, period: StatsPeriod): { from: strin
 const int = (v: unknown): number => Number(v ?? 0);
 
 export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
-  // The waitlists swept first (issue 21): a window started is unserved demand now, not at the next job.
-  await offerFreedTime(deps);
   const { from, to } = periodRange(deps, period);
   const { db } = deps;
+  // The waitlists as of now, computed (decision 035): a window started is unserved demand
+  // now, whether or not the minute job has written it down yet.
+  const unserved = unservedAsOf(sql`${deps.clock.now().toISOString()}::timestamptz`);
   // One kind's rows of the period: the rollup plus the deltas not folded yet (decision 023),
   // to be summed by the query that reads them. One statement, one snapshot: a delta is either
   // still in stats_delta or already folded, never both.
@@ -82,14 +83,14 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
     db.execute<{ date: string; served: string; unserved: string }>(sql`
       select d::date::text as date,
              count(a.id) filter (where a.stato = 'servita') as served,
-             count(a.id) filter (where a.stato = 'scaduta') as unserved
+             count(a.id) filter (where ${unserved}) as unserved
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
-        left join attese a on a.data_prenotazione = d::date and a.stato in ('servita', 'scaduta')
+        left join attese a on a.data_prenotazione = d::date and (a.stato = 'servita' or ${unserved})
        group by d
        order by d`),
     db.execute<{ hour: number; unserved: string }>(sql`
       select left(a.orario_inizio, 2)::int as hour, count(*) as unserved from attese a
-       where a.data_prenotazione between ${from}::date and ${to}::date and a.stato = 'scaduta'
+       where a.data_prenotazione between ${from}::date and ${to}::date and ${unserved}
        group by 1`),
   ]);
   const rideByDay = new Map(rideRes.rows.map((r) => [r.date, { noShows: int(r.no_shows), damageReports: int(r.damages) }]));

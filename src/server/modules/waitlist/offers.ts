@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
 import { notifyUser, type NotifyDeps } from '../notifications/notify.js';
-import { currentRules } from '../rules/store.js';
+import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from '../bookings/offer-rows.js';
 import { offerNotice } from './emails.js';
 
 /**
@@ -14,8 +13,9 @@ import { offerNotice } from './emails.js';
  *
  * One function, `runOfferPass`, keeps the lines true: it ends what is over (offers run out,
  * windows started, users gone), withdraws offers a closure or a maintenance made impossible,
- * and gives every bike free for a waited window to the first in line. It runs after every
- * change that frees a bike's time, from the minute job, and before the reads that show waits.
+ * and gives every bike free for a waited window to the first in line. It runs from the
+ * freed-time dispatcher (dispatcher.ts) after every change that frees a bike's time (a
+ * trigger records it, decision 035), and from the minute job.
  * Passes run one at a time across processes (`WAITLIST_LOCK`), and each takes every bike's
  * lock (id order, as closures and maintenance do) before it touches an offer: the lock order
  * of decision 023, bike → booking. A probe without locks first says whether there is anything
@@ -27,6 +27,26 @@ export const WAITLIST_LOCK = 4_203;
 
 /** The open states of a wait. */
 export const OPEN = sql`('in_attesa', 'offerta')`;
+
+/**
+ * A wait (alias `x`) still open as of `now` (an SQL timestamptz), as the next pass would leave
+ * it: waiting with its window not started, or offered with its offer not run out. Reads use
+ * it rather than run the pass (decision 035); the pass and the minute job write it down.
+ */
+export function openAsOf(x: SQL, now: SQL): SQL {
+  return sql`((${x}.stato = 'in_attesa' and ${x}.inizio > ${now})
+    or (${x}.stato = 'offerta' and exists (select 1 from prenotazioni live where live.attesa_id = ${x}.id
+                                             and live.stato = 'offerta' and live.offerta_scade_at > ${now})))`;
+}
+
+/**
+ * A wait `a` of unserved demand as of `now` (an SQL timestamptz): ended `scaduta` by a pass,
+ * or still waiting with its window started (the next pass ends it so). Reads use it rather
+ * than run the pass (decision 035).
+ */
+export function unservedAsOf(now: SQL): SQL {
+  return sql`(a.stato = 'scaduta' or (a.stato = 'in_attesa' and a.inizio <= ${now}))`;
+}
 
 /**
  * A bike `b` free for the window [starts, ends) at `now`: bookable by state, no planned
@@ -110,6 +130,9 @@ export async function runOfferPass(db: Db, now: Date, offerMinutes: number, forc
   }
   return runTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
+    // What this pass frees (an offer run out or withdrawn) it offers itself: no freed-time
+    // event for the dispatcher (the triggers of drizzle/0017 read this setting).
+    await tx.execute(sql`select set_config('bicielis.offer_pass', 'on', true)`);
     // Every bike, in id order, before any offer row: decision 023's order (bike → booking).
     await tx.execute(sql`select id from biciclette order by id for no key update`);
     const ended = await endWhatIsOver(tx, at);
@@ -119,39 +142,27 @@ export async function runOfferPass(db: Db, now: Date, offerMinutes: number, forc
 }
 
 async function endWhatIsOver(tx: Tx, at: string): Promise<Omit<PassResult, 'offers'>> {
-  const count = async (statement: SQL) => (await tx.execute(statement)).rows.length;
+  const waitsTo = async (ids: number[], set: SQL) => {
+    if (ids.length === 0) return 0;
+    const { rows } = await tx.execute(sql`update attese a set ${set}
+      where a.id in (select unnest(${`{${ids.join(',')}}`}::int[])) and a.stato = 'offerta' returning a.id`);
+    return rows.length;
+  };
   // Offers that ran out unanswered: the bike is free again, the wait ends (`persa`).
-  const expired = await count(sql`
-    with ran_out as (
-      delete from prenotazioni o where o.stato = 'offerta' and o.offerta_scade_at <= ${at}::timestamptz
-      returning o.attesa_id
-    )
-    update attese a set stato = 'persa', ended_at = ${at}::timestamptz
-     where a.id in (select attesa_id from ran_out) and a.stato = 'offerta'
-    returning a.id`);
+  const expired = await waitsTo(await deleteRunOutOffers(tx, at), sql`stato = 'persa', ended_at = ${at}::timestamptz`);
   // A deactivated or deleted user's waits end, their offers with them.
-  await tx.execute(sql`
-    delete from prenotazioni o using attese a
-     where o.stato = 'offerta' and a.id = o.attesa_id
-       and not exists (select 1 from users u where u.id = a.user_id and u.attiva)`);
+  await deleteOffersOfUsersGone(tx);
   await tx.execute(sql`
     update attese a set stato = 'uscita', ended_at = ${at}::timestamptz
      where a.stato in ${OPEN} and not exists (select 1 from users u where u.id = a.user_id and u.attiva)`);
   // Offers a closure or a maintenance made impossible: withdrawn, the wait keeps its place.
-  const withdrawn = await count(sql`
-    with gone as (
-      delete from prenotazioni o using biciclette b
-       where b.id = o.bici_id and o.stato = 'offerta' and ${offerWithdrawn()}
-      returning o.attesa_id
-    )
-    update attese a set stato = 'in_attesa' where a.id in (select attesa_id from gone) and a.stato = 'offerta'
-    returning a.id`);
+  const withdrawn = await waitsTo(await deleteWithdrawnOffers(tx, offerWithdrawn()), sql`stato = 'in_attesa'`);
   // Windows started with no bike ever offered: unserved demand.
-  const unserved = await count(sql`
+  const { rows: unservedRows } = await tx.execute(sql`
     update attese a set stato = 'scaduta', ended_at = ${at}::timestamptz
      where a.stato = 'in_attesa' and a.inizio <= ${at}::timestamptz
     returning a.id`);
-  return { expired, unserved, withdrawn };
+  return { expired, unserved: unservedRows.length, withdrawn };
 }
 
 /**
@@ -162,36 +173,25 @@ async function endWhatIsOver(tx: Tx, at: string): Promise<Omit<PassResult, 'offe
  * earlier one could have it (a pass that walked the line once would skip a wait it passed
  * before the bike was freed). Under the pass's locks no booking or other pass can take a bike
  * meanwhile; the exclusion constraint is the arbiter all the same (`ON CONFLICT DO NOTHING`).
+ * The offer row itself is the bookings module's to write (bookings/offer-rows.ts).
  */
 async function offerFreeBikes(tx: Tx, at: string, offerMinutes: number): Promise<OfferMade[]> {
   const offers: OfferMade[] = [];
   for (;;) {
-    const { rows } = await tx.execute<{ id: number; attesa_id: number; user_id: number; bici_id: number; offerta_scade_at: Date | string }>(sql`
-      with first_in_line as (
-        select a.id, b.id as bici_id from attese a
-         cross join lateral (
-           select b.id from biciclette b where ${bikeFreeFor(sql`a.inizio`, sql`a.fine`, at)}
-            order by lpad(b.numero, 20, '0'), b.numero
-            limit 1) b
-         where ${offerable(at)}
-         order by a.created_at, a.id
-         limit 1
-      ), offer as (
-        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
-                                  destinazione, stato, attesa_id, offerta_scade_at, created_at, updated_at)
-        select a.user_id, f.bici_id, a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio, a.fine,
-               a.destinazione, 'offerta', a.id,
-               least(${at}::timestamptz + make_interval(mins => ${offerMinutes}::int), a.inizio),
-               ${at}::timestamptz, ${at}::timestamptz
-          from first_in_line f join attese a on a.id = f.id
-        on conflict do nothing
-        returning id, attesa_id, user_id, bici_id, offerta_scade_at
-      ), waiting as (
-        update attese set stato = 'offerta' where id in (select attesa_id from offer)
-      )
-      select id, attesa_id, user_id, bici_id, offerta_scade_at from offer`);
-    const o = rows[0];
+    const { rows: first } = await tx.execute<{ id: number; bici_id: number }>(sql`
+      select a.id, b.id as bici_id from attese a
+       cross join lateral (
+         select b.id from biciclette b where ${bikeFreeFor(sql`a.inizio`, sql`a.fine`, at)}
+          order by lpad(b.numero, 20, '0'), b.numero
+          limit 1) b
+       where ${offerable(at)}
+       order by a.created_at, a.id
+       limit 1`);
+    const f = first[0];
+    if (!f) return offers;
+    const o = await insertOffer(tx, f.id, f.bici_id, at, offerMinutes);
     if (!o) return offers;
+    await tx.execute(sql`update attese set stato = 'offerta' where id = ${o.attesa_id}`);
     offers.push({ offerId: o.id, attesaId: o.attesa_id, userId: o.user_id, biciId: o.bici_id, scadeAt: new Date(o.offerta_scade_at) });
   }
 }
@@ -204,33 +204,13 @@ export interface OfferNotifyDeps extends NotifyDeps {
   timeZone: string;
 }
 
-const notifiers = new WeakMap<Db, OfferNotifyDeps>();
-
-/** The app's mailer and push for the offers made on this database handle (buildApp registers them). */
-export function registerOfferNotifier(deps: OfferNotifyDeps): void {
-  notifiers.set(deps.db, deps);
-}
-
 /**
  * Sends every offer not announced yet, each claimed once by an UPDATE (any process, any
- * retry): by email and, where the user subscribed, by web push. After the pass's commit.
+ * retry): by email and, where the user subscribed, by web push. After the pass's commit, by
+ * the freed-time dispatcher (dispatcher.ts) and the minute job, with the app's mailer and push.
  */
-export async function announceOffers(db: Db, now: Date): Promise<number> {
-  const deps = notifiers.get(db);
-  if (!deps) return 0;
-  const { rows } = await db.execute<{
-    user_id: number;
-    nome: string;
-    numero: string;
-    data_prenotazione: string;
-    orario_inizio: string;
-    orario_fine: string;
-    offerta_scade_at: Date | string;
-  }>(sql`
-    update prenotazioni o set offerta_avvisata_at = ${now.toISOString()}::timestamptz
-      from users u, biciclette b
-     where o.stato = 'offerta' and o.offerta_avvisata_at is null and u.id = o.user_id and b.id = o.bici_id
-    returning o.user_id, u.nome, b.numero, o.data_prenotazione::text as data_prenotazione, o.orario_inizio, o.orario_fine, o.offerta_scade_at`);
+export async function announceOffers(deps: OfferNotifyDeps, now: Date): Promise<number> {
+  const rows = await claimUnannouncedOffers(deps.db, now);
   for (const r of rows) {
     const window = { dataPrenotazione: r.data_prenotazione, orarioInizio: r.orario_inizio, orarioFine: r.orario_fine };
     await notifyUser(
@@ -244,28 +224,3 @@ export async function announceOffers(db: Db, now: Date): Promise<number> {
 
 /** The sentence of an offer, for logs and tests. */
 export { offerSentence };
-
-/**
- * What every change that frees a bike's time runs after its commit: the pass at the clock's
- * now with the rules' offer minutes (awaited: the answer that follows shows its offers), then
- * the announcements in the background (an email must not hold the canceller's answer; each
- * offer is claimed once, and the minute job sends any left). Never throws: the change itself
- * succeeded, and the minute job runs the pass again (a failure is logged).
- */
-export async function offerFreedTime(
-  deps: { db: Db; clock: Clock },
-  log?: { error(obj: object, msg: string): void },
-): Promise<PassResult> {
-  try {
-    const now = deps.clock.now();
-    const rules = await currentRules(deps.db);
-    const result = await runOfferPass(deps.db, now, rules.offertaMinuti);
-    if (result.offers.length > 0) {
-      announceOffers(deps.db, now).catch((err: unknown) => (log ?? notifiers.get(deps.db)?.log)?.error({ err }, 'waitlist offers not announced'));
-    }
-    return result;
-  } catch (err) {
-    (log ?? notifiers.get(deps.db)?.log)?.error({ err }, 'waitlist offer pass failed');
-    return NOTHING;
-  }
-}

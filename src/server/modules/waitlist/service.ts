@@ -5,7 +5,7 @@ import { zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction } from '../../db/transaction.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
 import {
   availableBikes,
   bookOffer,
@@ -20,7 +20,8 @@ import {
 } from '../bookings/index.js';
 import { paymentProviderName } from '../payments/index.js';
 import { suspensionOf, suspensionSentence } from '../rules/fair-use.js';
-import { offerFreedTime, OPEN, WAITLIST_LOCK } from './offers.js';
+import { currentRules, lifecycleMinutes } from '../rules/store.js';
+import { OPEN, openAsOf, WAITLIST_LOCK } from './offers.js';
 
 /**
  * The waitlist (issue 21, decision 025): join a window's line when no bike is free, leave it,
@@ -70,23 +71,26 @@ const waitDto = (r: WaitRow): WaitDto => ({
 
 /**
  * GET /api/attese — the user's open waits, offers first, then by window. The place in line
- * is one more than the open waits joined earlier for a window that overlaps this one. The
- * pass runs first (cheap when nothing is due), so a late job never shows a stale state.
+ * is one more than the open waits joined earlier for a window that overlaps this one. Read as
+ * of now (decision 035): a late job never shows a stale state, and the read writes nothing.
  */
 export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
-  await bringLifecycleUpToDate(deps);
-  await offerFreedTime(deps);
+  // As of now (decision 035): waits and offers that are over do not show; nothing is written.
+  const now = deps.clock.now();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const live = bookingAsOf(P_COLUMNS, now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
   const { rows } = await deps.db.execute<WaitRow>(sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
            1 + (select count(*) from attese e
-                 where e.stato in ${OPEN} and e.inizio < a.fine and e.fine > a.inizio
+                 where e.stato in ${OPEN} and ${openAsOf(sql`e`, at)} and e.inizio < a.fine and e.fine > a.inizio
                    and (e.created_at, e.id) < (a.created_at, a.id))::int as posizione,
-           exists (select 1 from prenotazioni mine where mine.user_id = a.user_id and mine.stato = 'attiva') as bloccata,
+           exists (select 1 from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id
+                    where p.user_id = a.user_id and p.stato = 'attiva' and not ${live.void}) as bloccata,
            o.bici_id, b.numero as bici_numero, b.modello as bici_modello, o.offerta_scade_at as scade_at
       from attese a
       left join prenotazioni o on o.attesa_id = a.id and o.stato = 'offerta'
       left join biciclette b on b.id = o.bici_id
-     where a.user_id = ${userId} and a.stato in ${OPEN}
+     where a.user_id = ${userId} and a.stato in ${OPEN} and ${openAsOf(sql`a`, at)}
      order by (a.stato = 'offerta') desc, a.inizio, a.id`);
   return rows.map(waitDto);
 }
@@ -134,9 +138,6 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
     if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'attese_one_per_window') throw conflict(MSG_ALREADY_WAITING, 'ALREADY_WAITING');
     throw err;
   }
-  // A bike freed between the check above and the insert: the pass of that change could not
-  // see this wait yet. This one does.
-  await offerFreedTime(deps);
   return ownWait(deps, user.id, id);
 }
 
@@ -163,7 +164,6 @@ async function endWait(deps: BookingReadDeps, userId: number, id: number, how: '
     return true;
   });
   if (!ended) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
-  await offerFreedTime(deps);
 }
 
 /** DELETE /api/attese/:id — `Esci dalla lista`. */
@@ -223,17 +223,13 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
       await endWait(deps, user.id, id, 'rinunciata').catch(() => undefined);
       throw conflict(MSG_OFFER_BLOCKED, 'ALREADY_ACTIVE');
     }
-    if (err instanceof AppError && err.code === 'OFFER_GONE') await offerFreedTime(deps);
     throw err;
   }
-  await offerFreedTime(deps);
   return getUserBooking(deps, user.id, bookingId);
 }
 
 /** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered. */
 export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
-  await bringLifecycleUpToDate(deps);
-  await offerFreedTime(deps);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; in_attesa: number; offerte: number }>(sql`
@@ -241,7 +237,8 @@ export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlis
            count(*) filter (where a.stato = 'in_attesa')::int as in_attesa,
            count(*) filter (where a.stato = 'offerta')::int as offerte
       from attese a
-     where a.stato in ${OPEN} and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
+     where a.stato in ${OPEN} and ${openAsOf(sql`a`, sql`${now.toISOString()}::timestamptz`)}
+       and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
      group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio
      order by a.inizio, a.orario_fine`);
   const finestre = rows.map((r) => ({
