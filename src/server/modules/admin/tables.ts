@@ -1,0 +1,32 @@
+import { bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt } from '../../db/columns.js';
+import { users } from '../users/tables.js';
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    /**
+     * The subject as the staff know it, written with the entry (issue 31): `Bici 07`, a
+     * person's name, `Bici 07 per Maria Rossi`; null for the rules, closures and imports. An
+     * erased person's name becomes `[dato rimosso]` (privacy/audit-redact.ts).
+     */
+    soggetto: text('soggetto'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_entity_idx').on(t.entity, t.entityId),
+    // The Registro attività's filters (issue 23): by admin, by action, each newest first. The
+    // actor's index also serves `on delete set null` when an admin account is deleted.
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+    index('audit_log_action_idx').on(t.action, t.createdAt),
+  ],
+);

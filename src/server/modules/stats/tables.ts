@@ -1,0 +1,43 @@
+import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+
+/**
+ * The statistics' rollup (decision 017): per booking day, one row per dimension value —
+ * `kind` 'day' (key 0), 'hour' (0–23, start in TZ_APP), 'bike' (bici_id), 'res' (1 resident,
+ * 0 external). Kept exact by triggers on prenotazioni and pagamenti (drizzle/0005_stats.sql),
+ * so GET /api/admin/stats reads at most ~90 rows a day instead of every booking.
+ */
+export const statsGiornaliere = pgTable(
+  'stats_giornaliere',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
+    key: integer('key').notNull(),
+    rides: integer('rides').notNull().default(0),
+    cancellations: integer('cancellations').notNull().default(0),
+    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+    releasedHolds: integer('released_holds').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.day, t.key] })],
+);
+
+/**
+ * The rollup's pending changes (decision 023): the triggers of 0005, redefined by 0010, only
+ * insert here (no unique key: no writer ever waits for another), and the `stats-fold` job
+ * moves them into `stats_giornaliere` every minute. Reads add the rows not yet folded.
+ */
+export const statsDelta = pgTable(
+  'stats_delta',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
+    key: integer('key').notNull(),
+    rides: integer('rides').notNull().default(0),
+    cancellations: integer('cancellations').notNull().default(0),
+    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+    releasedHolds: integer('released_holds').notNull().default(0),
+  },
+  (t) => [index('stats_delta_kind_day_idx').on(t.kind, t.day)],
+);

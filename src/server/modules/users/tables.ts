@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { tstz, createdAt, updatedAt } from '../../db/columns.js';
+import { residenti } from '../residents/tables.js';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    nome: text('nome').notNull(),
+    cognome: text('cognome').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    ruolo: text('ruolo', { enum: ['admin', 'user'] }).notNull().default('user'),
+    isResidente: boolean('is_residente').notNull().default(false),
+    siglaResidente: text('sigla_residente')
+      .unique()
+      .references(() => residenti.sigla, { onUpdate: 'cascade', onDelete: 'restrict' }),
+    attiva: boolean('attiva').notNull().default(true),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    tempPasswordHash: text('temp_password_hash'),
+    tempPasswordExpiresAt: tstz('temp_password_expires_at'),
+    /**
+     * When an admin last lifted this user's no-show suspension (issue 20): no-shows before it
+     * no longer count. The suspension itself is derived from the no-shows at read time.
+     */
+    sospensioneRevocataAt: tstz('sospensione_revocata_at'),
+    /**
+     * The second factor (issue 23, decision 030): the TOTP secret encrypted with the key of
+     * the configuration (never in clear), when it was confirmed (null: being enrolled, or
+     * none), and the last time step a code was accepted for (a code is never used twice).
+     */
+    totpSegreto: text('totp_segreto'),
+    totpAttivoAt: tstz('totp_attivo_at'),
+    totpUltimoPasso: bigint('totp_ultimo_passo', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('users_email_normalised', sql`${t.email} = lower(btrim(${t.email})) and position('@' in ${t.email}) > 1`),
+    check('users_ruolo_valid', sql`${t.ruolo} in ('admin', 'user')`),
+    check('users_totp_attivo_ha_segreto', sql`${t.totpAttivoAt} is null or ${t.totpSegreto} is not null`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
