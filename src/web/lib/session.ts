@@ -52,7 +52,7 @@ async function readCurrentUser(): Promise<SessionUser | null> {
   } catch (error) {
     if ((error instanceof ApiError && error.status < 500) || !keepsDeviceData()) return null;
     return offlineSession().then(
-      (m) => m.deviceUserWhileOffline(),
+      (m) => m.deviceUserWhileOffline(refreshSession),
       () => null,
     );
   }

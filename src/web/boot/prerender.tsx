@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
-import { App } from './app';
-import { loadPrivacy } from './screens';
+import { App } from '../app';
+import { loadPrivacy } from '../screens';
 
 /** A Suspense boundary not finished in this render: a lazy screen met for the first time. */
 const UNFINISHED_BOUNDARY = '<!--$!-->';

@@ -2,9 +2,8 @@ import type { SessionUser } from '../../shared/api-types';
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
 import type { ZoneTable } from '../../shared/zone-table';
 import { setRenderedAt } from './render-clock';
-import { seedSession } from './session';
-import { adoptClassLists, type ClassLists } from './utils';
-import { preloadScreenFor } from '../screens';
+import { seedSession } from '../lib/session';
+import { adoptClassLists, type ClassLists } from '../lib/utils';
 
 /**
  * What a page rendered on the server for its user (`/dashboard`, `/admin`: issue 22, decision
@@ -57,8 +56,9 @@ export function parseServerState(text: string): ServerState | null {
  * fetches them again, nor renders a loading state), and the screen's lazily loaded chunks
  * have arrived (the page preloads them), so hydration does not wait for them midway. Never
  * rejects: a chunk that did not arrive is asked for again when the screen renders.
+ * `loadScreen`: the screen's chunks (screens.tsx `preloadScreenFor`, passed by main.tsx).
  */
-export async function adoptServerState(state: ServerState): Promise<void> {
+export async function adoptServerState(state: ServerState, loadScreen: () => Promise<unknown>): Promise<void> {
   // The class lists the server merged: hydrating merges none itself (lib/utils.ts).
   adoptClassLists(state.classLists);
   seedSession(state.user);
@@ -75,7 +75,7 @@ export async function adoptServerState(state: ServerState): Promise<void> {
     // Before the screen's chunk: the dashboard's loader asks for its data once it has loaded,
     // and must find it already there.
     hydrateQueries(state.queries);
-    await preloadScreenFor(window.location.pathname);
+    await loadScreen();
   } catch {
     // The screen loads (and fetches what it lacks) as it renders.
   }

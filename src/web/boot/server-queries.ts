@@ -1,7 +1,7 @@
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { setZoneTable } from '../../shared/time';
 import { isZoneTable } from '../../shared/zone-table';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 
 /**
  * Puts the answers a server-rendered page was made with (lib/server-state.ts) into the app's
