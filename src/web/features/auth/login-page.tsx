@@ -45,14 +45,14 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
   return body.requiresPasswordChange === true && typeof body.userId === 'number' ? (body as PasswordChangeBody) : null;
 }
 
-/** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
-export function LoginPage() {
-  useStarted();
+/**
+ * The login form's state and its submission: checked in the browser (the validation loads at
+ * the first touch), then sent, one request per submit; a refusal says why and selects the
+ * password, a right one welcomes the person (welcome.ts).
+ */
+function useLoginForm() {
   const [, navigate] = useLocation();
   const screens = useScreenRegistry();
-  /** The other account screens' chunk starts downloading when a link to them is about to be followed. */
-  const prefetchAccountScreens = prefetchOnIntent(() => screens.preload('/registrazione'));
-  const hydrated = useHydrated();
   const [errors, setErrors] = useState<LoginErrors>({});
   /** After a refused submit the fields are checked again as they change (as forms do here). */
   const [checked, setChecked] = useState(false);
@@ -144,6 +144,17 @@ export function LoginPage() {
     const result = await validate(event.currentTarget).catch(() => null);
     if (result) setErrors(result.errors);
   }
+  return { errors, pending, formRef, onSubmit, onChange };
+}
+
+/** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
+export function LoginPage() {
+  useStarted();
+  const screens = useScreenRegistry();
+  /** The other account screens' chunk starts downloading when a link to them is about to be followed. */
+  const prefetchAccountScreens = prefetchOnIntent(() => screens.preload('/registrazione'));
+  const hydrated = useHydrated();
+  const { errors, pending, formRef, onSubmit, onChange } = useLoginForm();
 
   return (
     <AuthShell
