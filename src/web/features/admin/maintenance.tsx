@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, RotateCwIcon, XIcon } from 'lucide-react';
+import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, XIcon } from 'lucide-react';
 import { useCallback, useState, type FormEvent } from 'react';
 import type { AdminBikeDto } from '../../../shared/schemas/admin';
 import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '../../../shared/schemas/rules';
@@ -19,9 +19,11 @@ import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
+import { PeriodBounds } from './period-fields';
 import { CheckedField, InlineError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance } from './rules-model';
 import { usePeriodForm, type PeriodForm } from './period-form';
+import { LoadFailed } from '../../components/load-failed';
 
 type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
 
@@ -61,18 +63,7 @@ function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<Maintenanc
   return (
     <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={onSubmit} aria-busy={busy} className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        {(['dal', 'al'] as const).map((field) => (
-          <CheckedField
-            key={field}
-            id={id(field)}
-            label={field === 'dal' ? 'Dal' : 'Al'}
-            type="datetime-local"
-            value={values[field]}
-            min={field === 'al' && values.dal ? values.dal : undefined}
-            onValue={(v) => set(field, v)}
-            error={errors[field]}
-          />
-        ))}
+        <PeriodBounds form={form} type="datetime-local" />
       </div>
       <CheckedField
         id={id('motivo')}
@@ -209,15 +200,7 @@ export function MaintenanceList() {
   if (list.isPending) body = <Spinner label="Caricamento delle manutenzioni..." showLabel className="py-2" />;
   else if (list.isError || !list.data) {
     body = (
-      <div className="flex flex-wrap items-center gap-3">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le manutenzioni programmate.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-wrap items-center gap-3" message="Impossibile caricare le manutenzioni programmate." onRetry={() => void list.refetch()} />
     );
   } else if (list.data.length === 0) {
     body = (

@@ -1,4 +1,4 @@
-import { RotateCwIcon, SaveIcon } from 'lucide-react';
+import { SaveIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { RulesDto } from '../../../shared/schemas/rules';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -27,6 +27,7 @@ import {
   type SuspensionForm,
 } from './rules-model';
 import { useRules, useSaveRules, useTimeZone } from './queries';
+import { LoadFailed } from '../../components/load-failed';
 
 function DayRow({
   index,
@@ -416,15 +417,7 @@ export function RulesTab() {
   if (rules.isPending) editor = <Spinner label="Caricamento delle regole..." showLabel className="py-4" />;
   else if (rules.isError || !rules.data) {
     editor = (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le regole.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void rules.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le regole." onRetry={() => void rules.refetch()} />
     );
   } else editor = <RulesEditor rules={rules.data} />;
 
