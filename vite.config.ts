@@ -44,13 +44,13 @@ const ROOT_ELEMENT = '<div id="root"></div>';
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
 /**
  * The pages the server renders for a user ask for the app's code after their first paint
- * (src/web/after-paint.ts): their one script is that small module, and the entry with the
+ * (src/web/boot/after-paint.ts): their one script is that small module, and the entry with the
  * screen's chunks is listed here for it, as data (never executed; the CSP allows no inline
  * script). docs/performance.md, "fourth session".
  */
 const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
 
-/** src/web/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
+/** src/web/boot/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
 async function afterPaintScript(): Promise<string> {
   const file = path.join(repoRoot, 'src', 'web', 'boot', 'after-paint.ts');
   const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
@@ -73,7 +73,7 @@ function scriptsAfterPaint(html: string, chunks: string[], afterPaintFile: strin
 }
 
 /**
- * Puts the app's first screen into the built HTML (src/web/prerender.tsx, rendered through a
+ * Puts the app's first screen into the built HTML (src/web/boot/prerender.tsx, rendered through a
  * throw-away Vite server): login.html the login form, the others the loading state.
  * docs/decisions/019-first-paint.md.
  */
@@ -160,7 +160,7 @@ const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts
 
 /**
  * `vite build --ssr` (npm run build, after the browser's build): the server's renderer of
- * /dashboard and /admin for a logged-in user (src/web/entry-server.tsx, decision 027) in
+ * /dashboard and /admin for a logged-in user (src/web/boot/entry-server.tsx, decision 027) in
  * dist/ssr/entry-server.js, everything it imports bundled in (React and react-dom/server
  * included), so the server loads one file at start. No pre-rendering, no service worker.
  */

@@ -58,7 +58,7 @@ async function readCurrentUser(): Promise<SessionUser | null> {
   }
 }
 
-/** Reads the session again (now, or at start-up from main.tsx before the first render). */
+/** Reads the session again (now, or at start-up from boot/main.tsx before the first render). */
 export function refreshSession(): Promise<void> {
   started = true;
   const mine = ++version;

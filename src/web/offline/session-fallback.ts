@@ -7,7 +7,7 @@ import { forgetDeviceUser, readDeviceUser } from './device-user';
  */
 
 let fromDevice = false;
-/** A repeat open painted from the device's copy of the page (offline/device-copy.ts), until the server answers. */
+/** A repeat open painted from the device's copy of the page (boot/device-copy.ts), until the server answers. */
 let fromDeviceCopy = false;
 
 /** Whether the session shown is the one this device remembered, not yet confirmed by the server. */

@@ -40,7 +40,7 @@ export function DashboardPage() {
 }
 
 /**
- * Renders nothing; says when the Suspense boundary it is in has hydrated (lib/server-state.ts):
+ * Renders nothing; says when the Suspense boundary it is in has hydrated (boot/server-state.ts):
  * a page refreshed behind its device copy waits for it before it changes any data.
  */
 function HydrationMark({ part }: { part: string }) {
