@@ -10,7 +10,7 @@ import { PAGE_BAR_END_ID } from './src/shared/server-page';
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
 /** What a page the server rendered for its user hydrates its query cache with (decision 027). */
-const SERVER_QUERIES = 'lib/server-queries.ts';
+const SERVER_QUERIES = 'boot/server-queries.ts';
 /**
  * The pages whose first screen is pre-rendered: the file written, the address rendered, the
  * screen that shows (routes.tsx `firstScreen`) and the lazily loaded modules whose chunks the
@@ -44,15 +44,15 @@ const ROOT_ELEMENT = '<div id="root"></div>';
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
 /**
  * The pages the server renders for a user ask for the app's code after their first paint
- * (src/web/after-paint.ts): their one script is that small module, and the entry with the
+ * (src/web/boot/after-paint.ts): their one script is that small module, and the entry with the
  * screen's chunks is listed here for it, as data (never executed; the CSP allows no inline
  * script). docs/performance.md, "fourth session".
  */
 const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
 
-/** src/web/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
+/** src/web/boot/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
 async function afterPaintScript(): Promise<string> {
-  const file = path.join(repoRoot, 'src', 'web', 'after-paint.ts');
+  const file = path.join(repoRoot, 'src', 'web', 'boot', 'after-paint.ts');
   const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
   const minified = await minify('after-paint.js', code, { compress: true, mangle: true });
   if (minified.errors.length > 0) throw new Error(`after-paint.ts: ${minified.errors.map((e) => e.message).join('; ')}`);
@@ -73,7 +73,7 @@ function scriptsAfterPaint(html: string, chunks: string[], afterPaintFile: strin
 }
 
 /**
- * Puts the app's first screen into the built HTML (src/web/prerender.tsx, rendered through a
+ * Puts the app's first screen into the built HTML (src/web/boot/prerender.tsx, rendered through a
  * throw-away Vite server): login.html the login form, the others the loading state.
  * docs/decisions/019-first-paint.md.
  */
@@ -134,7 +134,7 @@ function prerenderPlugin(): Plugin {
         plugins: [react()],
       });
       try {
-        const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (path: string) => Promise<string> };
+        const { render } = (await server.ssrLoadModule('/boot/prerender.tsx')) as { render: (path: string) => Promise<string> };
         const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript() }));
         for (const page of PRERENDERED) {
           const chunks = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))];
@@ -160,7 +160,7 @@ const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|src[\\/]shared[\\/](zod-it\.ts
 
 /**
  * `vite build --ssr` (npm run build, after the browser's build): the server's renderer of
- * /dashboard and /admin for a logged-in user (src/web/entry-server.tsx, decision 027) in
+ * /dashboard and /admin for a logged-in user (src/web/boot/entry-server.tsx, decision 027) in
  * dist/ssr/entry-server.js, everything it imports bundled in (React and react-dom/server
  * included), so the server loads one file at start. No pre-rendering, no service worker.
  */
@@ -179,7 +179,7 @@ const ssrConfig = defineConfig({
     target: 'node20',
     sourcemap: true,
     rolldownOptions: {
-      input: { 'entry-server': path.join(repoRoot, 'src', 'web', 'entry-server.tsx') },
+      input: { 'entry-server': path.join(repoRoot, 'src', 'web', 'boot', 'entry-server.tsx') },
       // The entry imports the screens' modules itself (to render them at once): that their
       // dynamic imports in screens.tsx then split nothing off is intended here.
       onLog(level, log, handler) {

@@ -1,6 +1,8 @@
 import { LoadFailureBoundary } from './components/load-failure-boundary';
 import { LazyToaster } from './components/ui/lazy-toaster';
+import { ScreenRegistryContext, type ScreenRegistry } from './lib/screen-registry';
 import { AppRoutes } from './routes';
+import { preloadScreenFor } from './screens';
 
 /**
  * Every page's footer (issue 23): the privacy notice, as a plain link: /privacy is its own
@@ -16,14 +18,17 @@ function SiteFooter() {
   );
 }
 
+/** The screens' registry, passed down to the screens that preload the next one (lib/screen-registry.ts). */
+const screens: ScreenRegistry = { preload: preloadScreenFor };
+
 export function App() {
   return (
-    <>
+    <ScreenRegistryContext value={screens}>
       <LoadFailureBoundary scope="screen">
         <AppRoutes />
       </LoadFailureBoundary>
       <SiteFooter />
       <LazyToaster />
-    </>
+    </ScreenRegistryContext>
   );
 }

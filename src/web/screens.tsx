@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
-import { useStarted } from './lib/started';
+import { useStarted } from './boot/started';
+import { preloadable } from './lib/preloadable';
 
 /**
  * The screens loaded on demand, each group a chunk of its own ("Fast by construction"):
@@ -29,7 +30,8 @@ export const loadAdmin = () =>
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
 export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);
-export const loadPrivacy = () => import('./features/privacy/privacy-page').then((m) => m.PrivacyPage);
+const privacy = preloadable(() => import('./features/privacy/privacy-page'));
+export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
 const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
 const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
@@ -83,8 +85,12 @@ export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
 export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Caricamento del pagamento...');
 
-/** The privacy notice (issue 23): public, its text a chunk of its own; no query library. */
-export const PrivacyScreen = lazy(() => loadPrivacy().then((PrivacyPage) => ({ default: PrivacyPage })));
+/**
+ * The privacy notice (issue 23): public, its text a chunk of its own; no query library. Once its
+ * chunk is in, it renders as it is (lib/preloadable.tsx): the pre-rendered page hydrates it
+ * whole, never showing the loading screen (boot/main.tsx).
+ */
+export const PrivacyScreen = privacy.component((m) => m.PrivacyPage);
 
 const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password', '/verifica-accesso'];
 

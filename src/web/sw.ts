@@ -8,7 +8,7 @@
  *   (src/server/http/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
  *   kept in a cache of their own (PAGES_CACHE), one copy per address, shown only to the user
  *   it was rendered for and deleted at logout: a repeat open of `/dashboard` paints its copy at
- *   once and the page refreshes itself behind it (offline/device-copy.ts); `/admin` is asked of
+ *   once and the page refreshes itself behind it (boot/device-copy.ts); `/admin` is asked of
  *   the server first. Offline both come from their copy, or from the precached page.
  * - Nothing under `/api/` is ever cached, and `/api/` and `/payment/` never get the app shell
  *   (the payment page needs the server's own answer: its Content-Security-Policy is the only
@@ -63,7 +63,7 @@ const PAGES: Record<string, string> = {
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
 /**
  * Of those, the pages a repeat open paints from the device's copy at once (decision 028): the
- * page then asks the server behind it (offline/device-copy.ts). `/admin` stays network-first.
+ * page then asks the server behind it (boot/device-copy.ts). `/admin` stays network-first.
  */
 const PAINTED_FROM_DEVICE = new Set(['/dashboard']);
 /**

@@ -7,7 +7,7 @@ import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
 import { biciclette, segnalazioniDanni } from '../../src/server/db/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
-import { renderPage } from '../../src/web/entry-server.js';
+import { renderPage } from '../../src/web/boot/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';

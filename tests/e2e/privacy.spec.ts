@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dataExportSchema } from '../../src/shared/schemas/privacy.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
+import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, holdRequests, notice, test } from './fixtures';
 import { createAccount } from './database';
 import { readOutbox, waitForEmail } from './outbox';
 
@@ -79,4 +79,28 @@ test('download my data, then delete my account: told what happens, password aske
   // The profile needs a login again.
   await page.goto('/profilo');
   await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+});
+
+test('/privacy never gives way to the loading screen while the app starts', async ({ page }) => {
+  // Recorded from the document's start: whether `Caricamento BiciElis...` is ever in the page.
+  await page.addInitScript(() => {
+    const state = window as unknown as { sawLoading: boolean };
+    state.sawLoading = false;
+    const check = () => {
+      if (document.body?.textContent?.includes('Caricamento BiciElis...')) state.sawLoading = true;
+    };
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  // The notice's chunk arrives only after the session has answered: the order in which the
+  // session's answer replaced the server's notice with the loading screen (issue 31).
+  const release = await holdRequests(page, '**/assets/privacy-page-*.js');
+  const session = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/current-user');
+  // Not to `load`: the held chunk is a modulepreload of the page.
+  await page.goto('/privacy', { waitUntil: 'commit' });
+  await session;
+  release();
+
+  await expect(page.locator('#root')).toHaveAttribute('data-started', '');
+  await expect(page.getByRole('heading', { level: 1, name: 'Informativa sulla privacy' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sawLoading: boolean }).sawLoading)).toBe(false);
 });

@@ -52,13 +52,13 @@ async function readCurrentUser(): Promise<SessionUser | null> {
   } catch (error) {
     if ((error instanceof ApiError && error.status < 500) || !keepsDeviceData()) return null;
     return offlineSession().then(
-      (m) => m.deviceUserWhileOffline(),
+      (m) => m.deviceUserWhileOffline(refreshSession),
       () => null,
     );
   }
 }
 
-/** Reads the session again (now, or at start-up from main.tsx before the first render). */
+/** Reads the session again (now, or at start-up from boot/main.tsx before the first render). */
 export function refreshSession(): Promise<void> {
   started = true;
   const mine = ++version;

@@ -57,7 +57,7 @@ export function startOfflineSupport(queryClient: QueryClient, user: SessionUser,
       noteReachable();
       if (queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
     } else if (action.type === 'setState' && isSessionConfirmed()) {
-      // The server's answers put in whole (a page painted from the device's copy, refreshed: offline/device-copy.ts).
+      // The server's answers put in whole (a page painted from the device's copy, refreshed: boot/device-copy.ts).
       if (queryClient.getQueryData(options.anchorKey) !== undefined) void persistence.save();
     } else if (action.type === 'error' && isUnreachableError(action.error)) {
       noteUnreachable();

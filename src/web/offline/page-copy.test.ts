@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverStateJson } from '../lib/server-state';
+import { serverStateJson } from '../boot/server-state';
 import { DEVICE_COPY_ELEMENT_ID } from './names';
 import { copyKey, copyOwner, markAsDeviceCopy, stateJsonOf } from './page-copy';
 

@@ -6,7 +6,7 @@ import { lastSyncText } from './offline-model';
 /**
  * The device's copy of a page the server rendered for its user (`/dashboard`, issue 22,
  * decision 028): the service worker (sw.ts) paints a repeat open from it at once, and the page
- * (offline/device-copy.ts) asks the server for the page again behind it and keeps the answer
+ * (boot/device-copy.ts) asks the server for the page again behind it and keeps the answer
  * as the next copy. Shared by both, so that both read a copy the same way.
  */
 
@@ -26,7 +26,7 @@ export interface CopyOwner {
 
 const STATE = new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">([^<]*)</script>`);
 
-/** The state a server-rendered page carries (lib/server-state.ts writes it: no `<` inside), unparsed. */
+/** The state a server-rendered page carries (boot/server-state.ts writes it: no `<` inside), unparsed. */
 export function stateJsonOf(html: string): string | null {
   return STATE.exec(html)?.[1] ?? null;
 }

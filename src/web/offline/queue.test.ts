@@ -117,6 +117,9 @@ describe('the queue of ride steps', () => {
     expect(await listActions(ADA)).toEqual([]);
   });
 
+});
+
+describe('the queue of ride steps, when the server fails, refuses or the user changes', () => {
   it('stops at a network failure and keeps that step and the ones after it', async () => {
     const first = action({ prenotazioneId: 11 }, new Date('2026-05-04T08:00:00.000Z'));
     const second = action({ prenotazioneId: 12 }, new Date('2026-05-04T08:01:00.000Z'));

@@ -1,5 +1,4 @@
 import type { SessionUser } from '../../shared/api-types';
-import { refreshSession } from '../lib/session';
 import { forgetDeviceUser, readDeviceUser } from './device-user';
 
 /**
@@ -8,7 +7,7 @@ import { forgetDeviceUser, readDeviceUser } from './device-user';
  */
 
 let fromDevice = false;
-/** A repeat open painted from the device's copy of the page (offline/device-copy.ts), until the server answers. */
+/** A repeat open painted from the device's copy of the page (boot/device-copy.ts), until the server answers. */
 let fromDeviceCopy = false;
 
 /** Whether the session shown is the one this device remembered, not yet confirmed by the server. */
@@ -30,7 +29,7 @@ export function sessionFromDeviceCopy(confirmed: boolean): void {
   fromDeviceCopy = !confirmed;
 }
 
-function confirmWhenOnline(): void {
+function confirmWhenOnline(refreshSession: () => Promise<void>): void {
   window.addEventListener(
     'online',
     () => {
@@ -44,12 +43,13 @@ function confirmWhenOnline(): void {
 
 /**
  * The user this device last saw, while the server is unreachable (their session cookie is
- * still valid, only the network is missing), or `null`.
+ * still valid, only the network is missing), or `null`. `refreshSession`: lib/session.ts's,
+ * called when the browser is online again (passed in: that module loads this one).
  */
-export async function deviceUserWhileOffline(): Promise<SessionUser | null> {
+export async function deviceUserWhileOffline(refreshSession: () => Promise<void>): Promise<SessionUser | null> {
   const record = await readDeviceUser().catch(() => undefined);
   if (!record) return null;
-  if (!fromDevice) confirmWhenOnline();
+  if (!fromDevice) confirmWhenOnline(refreshSession);
   fromDevice = true;
   return record.user;
 }

@@ -1,31 +1,12 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/utils';
 
-/** A table that scrolls sideways inside its own box on narrow screens. */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
-  return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
-      <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
-    </div>
-  );
-}
-
 export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
   return <thead data-slot="table-header" className={cn('[&_tr]:border-b', className)} {...props} />;
 }
 
 export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
   return <tbody data-slot="table-body" className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
-}
-
-export function TableFooter({ className, ...props }: ComponentProps<'tfoot'>) {
-  return (
-    <tfoot
-      data-slot="table-footer"
-      className={cn('border-t bg-muted font-medium [&>tr]:last:border-b-0', className)}
-      {...props}
-    />
-  );
 }
 
 export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
@@ -51,10 +32,4 @@ export function TableHead({ className, scope = 'col', ...props }: ComponentProps
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return <td data-slot="table-cell" className={cn('whitespace-nowrap px-3 py-2 align-middle', className)} {...props} />;
-}
-
-export function TableCaption({ className, ...props }: ComponentProps<'caption'>) {
-  return (
-    <caption data-slot="table-caption" className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />
-  );
 }

@@ -77,5 +77,3 @@ export function ToastClose({ className, ...props }: ComponentProps<typeof ToastP
     </ToastPrimitive.Close>
   );
 }
-
-export const ToastAction = ToastPrimitive.Action;

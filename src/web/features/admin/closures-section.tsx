@@ -1,4 +1,4 @@
-import { CalendarXIcon, RotateCwIcon, Trash2Icon } from 'lucide-react';
+import { CalendarXIcon, Trash2Icon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
@@ -9,7 +9,9 @@ import { AffectedBookings } from './affected-bookings';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
 import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
 import { usePeriodForm } from './period-form';
+import { PeriodBounds } from './period-fields';
 import { CheckedField, InlineError, RulesCard } from './rules-parts';
+import { LoadFailed } from '../../components/load-failed';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -41,15 +43,7 @@ function ClosureList() {
   if (closures.isPending) return <Spinner label="Caricamento delle chiusure..." showLabel className="py-2" />;
   if (closures.isError || !closures.data) {
     return (
-      <div className="flex flex-wrap items-center gap-3">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le chiusure.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void closures.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-wrap items-center gap-3" message="Impossibile caricare le chiusure." onRetry={() => void closures.refetch()} />
     );
   }
   if (closures.data.length === 0) {
@@ -77,7 +71,8 @@ const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
  * and it is added at once; some, and a dialog says how many and whose before confirming.
  */
 function AddClosure() {
-  const { values, errors, failure, ids, id, set, refused, checked, reset } = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
+  const form = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
+  const { values, errors, failure, ids, id, set, refused, checked, reset } = form;
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
@@ -117,18 +112,7 @@ function AddClosure() {
           Nuova chiusura
         </h3>
         <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
-          {(['dal', 'al'] as const).map((field) => (
-            <CheckedField
-              key={field}
-              id={id(field)}
-              label={field === 'dal' ? 'Dal' : 'Al'}
-              type="date"
-              value={values[field]}
-              min={field === 'al' && values.dal ? values.dal : undefined}
-              onValue={(v) => set(field, v)}
-              error={errors[field]}
-            />
-          ))}
+          <PeriodBounds form={form} type="date" />
           <CheckedField
             id={id('motivo')}
             label="Motivo"

@@ -11,11 +11,10 @@ import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
-import { BikePicker } from '../dashboard/bike-picker';
-import { dayHoursText, dayStatus, ruleErrors, type FormRules } from '../dashboard/booking-rules';
-import { availabilityWindow } from '../dashboard/booking-validation';
+import { WindowBikePicker } from '../dashboard/bike-picker';
+import { dayHoursText, type DayStatus, type FormRules } from '../dashboard/booking-rules';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
-import { useAvailableBikes } from '../dashboard/queries';
+import { useBookingWindow, type BookingWindow } from '../dashboard/use-booking-window';
 import { useClosures, useDebounced, useRules, useUserSearch, type useAdminCreateBooking } from './queries';
 import { FieldError, InlineError } from './rules-parts';
 import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
@@ -115,72 +114,109 @@ function UserSearch({
 }
 
 type CreateBooking = ReturnType<typeof useAdminCreateBooking>;
+type Errors = Partial<Record<Field, string>>;
+type SetValue = <K extends keyof Values>(field: K, value: Values[K]) => void;
 
-function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: () => void }) {
-  const config = usePublicConfig();
-  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
-  const [openedAt] = useState(() => new Date());
-  const [values, setValues] = useState<Values>(() => ({ ...deskDefaultWindow(openedAt, timeZone), destinazione: '', biciId: null }));
-  const [user, setUser] = useState<AdminUserDto | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+/** The date (with the day's hours) and the two times. */
+function DeskWindowFields({
+  id,
+  values,
+  day,
+  shown,
+  set,
+}: {
+  id: (field: Field) => string;
+  values: Values;
+  day: DayStatus | null;
+  shown: Errors;
+  set: SetValue;
+}) {
+  const timeField = (field: 'orarioInizio' | 'orarioFine', label: string) => (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={id(field)}>{label}</Label>
+      <Input
+        id={id(field)}
+        type="time"
+        value={values[field]}
+        onChange={(e) => set(field, e.target.value)}
+        aria-invalid={shown[field] ? true : undefined}
+        aria-describedby={shown[field] ? `${id(field)}-error` : undefined}
+      />
+      <FieldError id={id(field)} message={shown[field]} />
+    </div>
+  );
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid content-start gap-1.5">
+        <Label htmlFor={id('dataPrenotazione')}>Data</Label>
+        <Input
+          id={id('dataPrenotazione')}
+          type="date"
+          value={values.dataPrenotazione}
+          onChange={(e) => set('dataPrenotazione', e.target.value)}
+          aria-invalid={shown.dataPrenotazione ? true : undefined}
+          aria-describedby={[day ? `${id('dataPrenotazione')}-hint` : null, shown.dataPrenotazione ? `${id('dataPrenotazione')}-error` : null].filter(Boolean).join(' ') || undefined}
+        />
+        {day ? (
+          <p id={`${id('dataPrenotazione')}-hint`} aria-live="polite" className="text-sm text-muted-foreground">
+            {dayHoursText(day)}
+          </p>
+        ) : null}
+        <FieldError id={id('dataPrenotazione')} message={shown.dataPrenotazione} />
+      </div>
+      {timeField('orarioInizio', 'Ora di inizio')}
+      {timeField('orarioFine', 'Ora di fine')}
+    </div>
+  );
+}
+
+/** Hours and closures bind a desk booking too; the fair-use limits do not (issue 20). */
+function useDeskRules(): FormRules | undefined {
   const rulesQuery = useRules();
   const closures = useClosures();
-  const ids = useId();
-  const id = (field: Field) => `${ids}-${field}`;
-
-  // Hours and closures bind a desk booking too; the fair-use limits do not (issue 20).
-  const rules: FormRules | undefined = useMemo(
+  return useMemo(
     () =>
       rulesQuery.data && closures.data
         ? { orari: rulesQuery.data.orari, chiusure: closures.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null }
         : undefined,
     [rulesQuery.data, closures.data],
   );
-  const { dataPrenotazione, orarioInizio, orarioFine } = values;
-  const broken = useMemo(
-    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone, limits: false }) : {}),
-    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone],
-  );
-  const windowAllowed = Object.keys(broken).length === 0;
-  const slot = useMemo(
-    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
-    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
-  );
-  const day = rules ? dayStatus(rules, dataPrenotazione) : null;
-  const available = useAvailableBikes(slot);
-  const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
-  const selectedBike = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
-  const shown = { ...broken, ...errors };
+}
 
-  function set<K extends keyof Values>(field: K, value: Values[K]) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
-  function focus(field: Field) {
-    const target =
-      field === 'userId'
-        ? document.getElementById(`${ids}-cerca`)
-        : field === 'biciId'
-          ? formRef.current?.querySelector<HTMLElement>('input[name="biciId"]')
-          : document.getElementById(id(field));
-    target?.focus();
-  }
+/**
+ * The desk's submission: checked with the request's own schema and the rules, the first wrong
+ * field (in screen order) focused; the server's refusal said in the dialog and at its fields.
+ */
+function useDeskSubmit({
+  create,
+  values,
+  user,
+  w,
+  focus,
+  onDone,
+}: {
+  create: CreateBooking;
+  values: Values;
+  user: AdminUserDto | null;
+  w: BookingWindow;
+  focus: (field: Field) => void;
+  onDone: () => void;
+}) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (create.isPending) return;
-    const parsed = adminBookingRequestSchema.safeParse({ ...values, biciId: selectedBike, userId: user?.id });
-    const found: Partial<Record<Field, string>> = {};
+    const parsed = adminBookingRequestSchema.safeParse({ ...values, biciId: w.selectedId, userId: user?.id });
+    const found: Errors = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const key = issue.path[0];
         if (typeof key === 'string' && (FIELD_ORDER as string[]).includes(key)) found[key as Field] ??= issue.message;
       }
     }
-    const all = { ...broken, ...found };
+    const all = { ...w.broken, ...found };
     const first = FIELD_ORDER.find((f) => all[f] !== undefined);
     if (!parsed.success || first || !user) {
       setErrors(found);
@@ -196,21 +232,37 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
     });
   }
 
-  const loadError = available.error ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili') : null;
-  const timeField = (field: 'orarioInizio' | 'orarioFine', label: string) => (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={id(field)}>{label}</Label>
-      <Input
-        id={id(field)}
-        type="time"
-        value={values[field]}
-        onChange={(e) => set(field, e.target.value)}
-        aria-invalid={shown[field] ? true : undefined}
-        aria-describedby={shown[field] ? `${id(field)}-error` : undefined}
-      />
-      <FieldError id={id(field)} message={shown[field]} />
-    </div>
-  );
+  return { errors, setErrors, failure, submit };
+}
+
+function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: () => void }) {
+  const config = usePublicConfig();
+  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
+  const [openedAt] = useState(() => new Date());
+  const [values, setValues] = useState<Values>(() => ({ ...deskDefaultWindow(openedAt, timeZone), destinazione: '', biciId: null }));
+  const [user, setUser] = useState<AdminUserDto | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const rules = useDeskRules();
+  const ids = useId();
+  const id = (field: Field) => `${ids}-${field}`;
+  const w = useBookingWindow(values, rules, { openedAt, timeZone, limits: false });
+
+  function focus(field: Field) {
+    const target =
+      field === 'userId'
+        ? document.getElementById(`${ids}-cerca`)
+        : field === 'biciId'
+          ? formRef.current?.querySelector<HTMLElement>('input[name="biciId"]')
+          : document.getElementById(id(field));
+    target?.focus();
+  }
+
+  const { errors, setErrors, failure, submit } = useDeskSubmit({ create, values, user, w, focus, onDone });
+  const shown = { ...w.broken, ...errors };
+  const set: SetValue = (field, value) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  };
 
   return (
     <form ref={formRef} noValidate onSubmit={submit} aria-busy={create.isPending} className="grid gap-5">
@@ -224,27 +276,7 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
         error={errors.userId}
       />
 
-      <div className="grid gap-4 sm:grid-cols-3">
-        <div className="grid content-start gap-1.5">
-          <Label htmlFor={id('dataPrenotazione')}>Data</Label>
-          <Input
-            id={id('dataPrenotazione')}
-            type="date"
-            value={values.dataPrenotazione}
-            onChange={(e) => set('dataPrenotazione', e.target.value)}
-            aria-invalid={shown.dataPrenotazione ? true : undefined}
-            aria-describedby={[day ? `${id('dataPrenotazione')}-hint` : null, shown.dataPrenotazione ? `${id('dataPrenotazione')}-error` : null].filter(Boolean).join(' ') || undefined}
-          />
-          {day ? (
-            <p id={`${id('dataPrenotazione')}-hint`} aria-live="polite" className="text-sm text-muted-foreground">
-              {dayHoursText(day)}
-            </p>
-          ) : null}
-          <FieldError id={id('dataPrenotazione')} message={shown.dataPrenotazione} />
-        </div>
-        {timeField('orarioInizio', 'Ora di inizio')}
-        {timeField('orarioFine', 'Ora di fine')}
-      </div>
+      <DeskWindowFields id={id} values={values} day={w.day} shown={shown} set={set} />
 
       <div className="grid gap-1.5">
         <Label htmlFor={id('destinazione')}>
@@ -262,14 +294,9 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
         <FieldError id={id('destinazione')} message={shown.destinazione} />
       </div>
 
-      <BikePicker
-        windowReady={slot !== null}
-        notReadyText={windowAllowed ? undefined : 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.'}
-        bikes={available.data}
-        loading={available.isFetching}
-        loadError={loadError}
+      <WindowBikePicker
+        window={w}
         destinazione={values.destinazione}
-        selectedId={selectedBike}
         onSelect={(biciId) => set('biciId', biciId)}
         error={shown.biciId}
         errorId={`${id('biciId')}-error`}

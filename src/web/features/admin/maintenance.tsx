@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, RotateCwIcon, XIcon } from 'lucide-react';
+import { ArrowLeftIcon, CalendarClockIcon, CheckIcon, XIcon } from 'lucide-react';
 import { useCallback, useState, type FormEvent } from 'react';
 import type { AdminBikeDto } from '../../../shared/schemas/admin';
 import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '../../../shared/schemas/rules';
@@ -19,11 +19,64 @@ import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
+import { PeriodBounds } from './period-fields';
 import { CheckedField, InlineError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance } from './rules-model';
-import { usePeriodForm } from './period-form';
+import { usePeriodForm, type PeriodForm } from './period-form';
+import { LoadFailed } from '../../components/load-failed';
 
 type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; outcome: MaintenanceOutcomeDto };
+
+/** What the maintenance will do to the bike's bookings, read out when it comes (its button is gone). */
+function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: MaintenanceOutcomeDto }) {
+  const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
+  return (
+    <div ref={focusOnMount} tabIndex={-1} className="grid gap-4 focus-visible:outline-none">
+      <p className="font-medium">{maintenanceSummary(outcome)}</p>
+      {outcome.spostate.length > 0 ? (
+        <section aria-labelledby={`${ids}-moved`} className="grid gap-2">
+          <h3 id={`${ids}-moved`} className="font-semibold">
+            Spostate su un&apos;altra bici ({outcome.spostate.length})
+          </h3>
+          <AffectedBookings bookings={outcome.spostate} label="Prenotazioni spostate" moved />
+        </section>
+      ) : null}
+      {outcome.cancellate.length > 0 ? (
+        <section aria-labelledby={`${ids}-cancelled`} className="grid gap-2">
+          <h3 id={`${ids}-cancelled`} className="font-semibold">
+            Annullate, nessuna bici libera ({outcome.cancellate.length})
+          </h3>
+          <AffectedBookings bookings={outcome.cancellate} label="Prenotazioni annullate" />
+        </section>
+      ) : null}
+      {outcome.spostate.length + outcome.cancellate.length > 0 ? (
+        <p className="text-sm text-muted-foreground">Ogni utente coinvolto riceve un&apos;email.</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The period and the reason; its first field takes the focus when the step comes. */
+function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<MaintenanceRequest>; onSubmit: (event: FormEvent) => void; busy: boolean }) {
+  const { values, errors, ids, id, set } = form;
+  const focusFirstField = useCallback((el: HTMLFormElement | null) => el?.querySelector('input')?.focus(), []);
+  return (
+    <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={onSubmit} aria-busy={busy} className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <PeriodBounds form={form} type="datetime-local" />
+      </div>
+      <CheckedField
+        id={id('motivo')}
+        label="Motivo"
+        value={values.motivo}
+        maxLength={200}
+        placeholder="Es. Revisione freni"
+        onValue={(v) => set('motivo', v)}
+        error={errors.motivo}
+      />
+    </form>
+  );
+}
 
 /**
  * `Pianifica manutenzione` for one bike: the period and the reason, then (`Continua`) what it
@@ -33,15 +86,12 @@ type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; o
 export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   const [open, setOpen] = useState(false);
   const form = usePeriodForm<MaintenanceRequest>({ dal: '', al: '', motivo: '' }, validateMaintenance, 'Impossibile pianificare la manutenzione');
-  const { values, errors, failure, setFailure, ids, id, set, checked, reset } = form;
+  const { failure, setFailure, ids, checked, reset } = form;
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const preview = useMaintenancePreview();
   const create = useCreateMaintenance();
   const config = usePublicConfig();
   const busy = preview.isPending || create.isPending;
-  // The step's content takes the focus when it comes (its button is gone): the preview is read out, the form's first field is ready.
-  const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
-  const focusFirstField = useCallback((form: HTMLFormElement | null) => form?.querySelector('input')?.focus(), []);
 
   function refused(error: unknown) {
     form.refused(error);
@@ -91,54 +141,9 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         </DialogHeader>
         <InlineError message={failure} />
         {step.kind === 'form' ? (
-          <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={next} aria-busy={busy} className="grid gap-4">
-            <div className="grid gap-4 sm:grid-cols-2">
-              {(['dal', 'al'] as const).map((field) => (
-                <CheckedField
-                  key={field}
-                  id={id(field)}
-                  label={field === 'dal' ? 'Dal' : 'Al'}
-                  type="datetime-local"
-                  value={values[field]}
-                  min={field === 'al' && values.dal ? values.dal : undefined}
-                  onValue={(v) => set(field, v)}
-                  error={errors[field]}
-                />
-              ))}
-            </div>
-            <CheckedField
-              id={id('motivo')}
-              label="Motivo"
-              value={values.motivo}
-              maxLength={200}
-              placeholder="Es. Revisione freni"
-              onValue={(v) => set('motivo', v)}
-              error={errors.motivo}
-            />
-          </form>
+          <MaintenanceForm form={form} onSubmit={next} busy={busy} />
         ) : (
-          <div ref={focusOnMount} tabIndex={-1} className="grid gap-4 focus-visible:outline-none">
-            <p className="font-medium">{maintenanceSummary(step.outcome)}</p>
-            {step.outcome.spostate.length > 0 ? (
-              <section aria-labelledby={`${ids}-moved`} className="grid gap-2">
-                <h3 id={`${ids}-moved`} className="font-semibold">
-                  Spostate su un&apos;altra bici ({step.outcome.spostate.length})
-                </h3>
-                <AffectedBookings bookings={step.outcome.spostate} label="Prenotazioni spostate" moved />
-              </section>
-            ) : null}
-            {step.outcome.cancellate.length > 0 ? (
-              <section aria-labelledby={`${ids}-cancelled`} className="grid gap-2">
-                <h3 id={`${ids}-cancelled`} className="font-semibold">
-                  Annullate, nessuna bici libera ({step.outcome.cancellate.length})
-                </h3>
-                <AffectedBookings bookings={step.outcome.cancellate} label="Prenotazioni annullate" />
-              </section>
-            ) : null}
-            {step.outcome.spostate.length + step.outcome.cancellate.length > 0 ? (
-              <p className="text-sm text-muted-foreground">Ogni utente coinvolto riceve un&apos;email.</p>
-            ) : null}
-          </div>
+          <MaintenanceOutcome ids={ids} outcome={step.outcome} />
         )}
         <DialogFooter>
           {step.kind === 'form' ? (
@@ -195,15 +200,7 @@ export function MaintenanceList() {
   if (list.isPending) body = <Spinner label="Caricamento delle manutenzioni..." showLabel className="py-2" />;
   else if (list.isError || !list.data) {
     body = (
-      <div className="flex flex-wrap items-center gap-3">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le manutenzioni programmate.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-wrap items-center gap-3" message="Impossibile caricare le manutenzioni programmate." onRetry={() => void list.refetch()} />
     );
   } else if (list.data.length === 0) {
     body = (

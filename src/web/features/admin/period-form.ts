@@ -53,3 +53,5 @@ export function usePeriodForm<R extends PeriodValues>(empty: R, validate: (value
 
   return { values, errors, failure, setFailure, ids, id, set, refused, checked, reset };
 }
+
+export type PeriodForm<R extends PeriodValues> = ReturnType<typeof usePeriodForm<R>>;

@@ -1,4 +1,4 @@
-import { CircleCheckIcon, RotateCwIcon, Undo2Icon } from 'lucide-react';
+import { CircleCheckIcon, Undo2Icon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
@@ -7,6 +7,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
 import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
+import { LoadFailed } from '../../components/load-failed';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
 function ListState<T>({
@@ -23,15 +24,7 @@ function ListState<T>({
   if (query.isPending) return <Spinner label={`Caricamento ${label}...`} showLabel className="py-4" />;
   if (query.isError || !query.data) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare {label}.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare {label}." onRetry={() => void query.refetch()} />
     );
   }
   if (query.data.length === 0) {

@@ -1,4 +1,4 @@
-import { RotateCwIcon, SaveIcon } from 'lucide-react';
+import { SaveIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { RulesDto } from '../../../shared/schemas/rules';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -27,6 +27,7 @@ import {
   type SuspensionForm,
 } from './rules-model';
 import { useRules, useSaveRules, useTimeZone } from './queries';
+import { LoadFailed } from '../../components/load-failed';
 
 function DayRow({
   index,
@@ -193,12 +194,14 @@ function SuspensionFields({
   );
 }
 
-function RulesEditor({ rules }: { rules: RulesDto }) {
-  const timeZone = useTimeZone();
+/**
+ * The rules' form state and its saving: checked in the browser first (the first wrong field
+ * focused), then by the server, whose field errors are said at their fields.
+ */
+function useRulesForm(rules: RulesDto) {
   const [form, setForm] = useState<RulesForm>(() => rulesToForm(rules));
   const [errors, setErrors] = useState<RulesFormErrors>({});
   const save = useSaveRules();
-  const statusId = useId();
   const formRef = useRef<HTMLFormElement>(null);
 
   function clear(...keys: string[]) {
@@ -207,9 +210,10 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
     }
   }
 
-  function setDay(index: number, day: DayForm) {
-    setForm((f) => ({ ...f, orari: f.orari.map((d, i) => (i === index ? day : d)) }));
-    clear(`orari.${index}.apertura`, `orari.${index}.chiusura`, `orari.${index}`);
+  /** Sets one part of the form (from its current value) and clears the errors said about it. */
+  function change<K extends keyof RulesForm>(key: K, next: (current: RulesForm[K]) => RulesForm[K], ...cleared: string[]) {
+    setForm((f) => ({ ...f, [key]: next(f[key]) }));
+    clear(...cleared);
   }
 
   function focus(key: string) {
@@ -238,11 +242,89 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
     );
   }
 
+  return { form, errors, change, submit, formRef, pending: save.isPending };
+}
+
+/** A card of the rules with one number in it (the waitlist's offer, the retention of personal data). */
+function NumberCard({
+  id,
+  title,
+  description,
+  field,
+  label,
+  max,
+  value,
+  error,
+  onValue,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  field: string;
+  label: string;
+  max: number;
+  value: string;
+  error: string | undefined;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <RulesCard id={id} title={title} description={description}>
+      <div className="max-w-xs">
+        <CheckedField
+          id={rulesFieldId(field)}
+          label={label}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={max}
+          step={1}
+          value={value}
+          error={error}
+          onValue={onValue}
+        />
+      </div>
+    </RulesCard>
+  );
+}
+
+/** Under the form: what is wrong, who changed the rules last, and `Salva regole`. */
+function RulesFooter({ rules, errors, pending }: { rules: RulesDto; errors: RulesFormErrors; pending: boolean }) {
+  const timeZone = useTimeZone();
+  const statusId = useId();
   const general = generalErrors(errors);
   const errorCount = Object.keys(errors).length;
+  return (
+    <div className="grid gap-3 sm:flex sm:items-center sm:justify-between">
+      <div id={statusId} aria-live="polite" className="grid gap-1 text-sm">
+        {errorCount > 0 ? (
+          <p className="font-medium text-destructive">
+            {errorCount === 1 ? 'Correggi il campo segnato per salvare.' : `Correggi i ${errorCount} campi segnati per salvare.`}
+          </p>
+        ) : null}
+        {general.map((message) => (
+          <p key={message} className="font-medium text-destructive">
+            {message}
+          </p>
+        ))}
+        <p className="text-muted-foreground">
+          {rules.updatedBy
+            ? `Ultima modifica: ${formatDateTime(rules.updatedAt, timeZone)}, ${rules.updatedBy}`
+            : 'Valori iniziali: nessun amministratore li ha ancora modificati.'}
+        </p>
+      </div>
+      <Button type="submit" disabled={pending} className="w-full sm:w-auto">
+        <ButtonIcon pending={pending} icon={<SaveIcon aria-hidden="true" />} />
+        Salva regole
+      </Button>
+    </div>
+  );
+}
+
+function RulesEditor({ rules }: { rules: RulesDto }) {
+  const { form, errors, change, submit, formRef, pending } = useRulesForm(rules);
 
   return (
-    <form ref={formRef} noValidate onSubmit={submit} aria-busy={save.isPending} className="grid gap-4">
+    <form ref={formRef} noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
       <RulesCard
         id="regole-orari"
         title="Orari di apertura"
@@ -250,7 +332,21 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
       >
         <ul className="grid gap-3">
           {form.orari.map((day, i) => (
-            <DayRow key={WEEKDAYS[i]} index={i} day={day} errors={errors} onChange={(d) => setDay(i, d)} />
+            <DayRow
+              key={WEEKDAYS[i]}
+              index={i}
+              day={day}
+              errors={errors}
+              onChange={(d) =>
+                change(
+                  'orari',
+                  (orari) => orari.map((old, j) => (j === i ? d : old)),
+                  `orari.${i}.apertura`,
+                  `orari.${i}.chiusura`,
+                  `orari.${i}`,
+                )
+              }
+            />
           ))}
         </ul>
       </RulesCard>
@@ -267,62 +363,35 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
               limit={limit}
               value={form.limiti[limit.key]}
               error={errors[limit.key]}
-              onChange={(value) => {
-                setForm((f) => ({ ...f, limiti: { ...f.limiti, [limit.key]: value } }));
-                clear(limit.key);
-              }}
+              onChange={(value) => change('limiti', (limiti) => ({ ...limiti, [limit.key]: value }), limit.key)}
             />
           ))}
         </ul>
       </RulesCard>
 
-      <RulesCard
+      <NumberCard
         id="regole-lista-attesa"
         title="Lista d'attesa"
         description="Quando una bici si libera, la teniamo per il primo in lista: se non la prenota in tempo passa al successivo."
-      >
-        <div className="max-w-xs">
-          <CheckedField
-            id={rulesFieldId('offertaMinuti')}
-            label="Durata dell'offerta in lista d'attesa (minuti)"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={1440}
-            step={1}
-            value={form.offertaMinuti}
-            error={errors.offertaMinuti}
-            onValue={(value) => {
-              setForm((f) => ({ ...f, offertaMinuti: value }));
-              clear('offertaMinuti');
-            }}
-          />
-        </div>
-      </RulesCard>
+        field="offertaMinuti"
+        label="Durata dell'offerta in lista d'attesa (minuti)"
+        max={1440}
+        value={form.offertaMinuti}
+        error={errors.offertaMinuti}
+        onValue={(value) => change('offertaMinuti', () => value, 'offertaMinuti')}
+      />
 
-      <RulesCard
+      <NumberCard
         id="regole-conservazione"
         title="Conservazione dei dati"
         description="Ogni notte le prenotazioni, le segnalazioni di danni e gli avvisi più vecchi di così perdono il nome di chi li ha fatti: restano solo per le statistiche."
-      >
-        <div className="max-w-xs">
-          <CheckedField
-            id={rulesFieldId('conservazioneMesi')}
-            label="Conserva i dati personali per (mesi)"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={120}
-            step={1}
-            value={form.conservazioneMesi}
-            error={errors.conservazioneMesi}
-            onValue={(value) => {
-              setForm((f) => ({ ...f, conservazioneMesi: value }));
-              clear('conservazioneMesi');
-            }}
-          />
-        </div>
-      </RulesCard>
+        field="conservazioneMesi"
+        label="Conserva i dati personali per (mesi)"
+        max={120}
+        value={form.conservazioneMesi}
+        error={errors.conservazioneMesi}
+        onValue={(value) => change('conservazioneMesi', () => value, 'conservazioneMesi')}
+      />
 
       <RulesCard
         id="regole-sospensione"
@@ -332,36 +401,11 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
         <SuspensionFields
           value={form.sospensione}
           errors={errors}
-          onChange={(value) => {
-            setForm((f) => ({ ...f, sospensione: value }));
-            clear('sospensione.soglia', 'sospensione.finestraGiorni', 'sospensione.giorni', 'sospensione');
-          }}
+          onChange={(value) => change('sospensione', () => value, 'sospensione.soglia', 'sospensione.finestraGiorni', 'sospensione.giorni', 'sospensione')}
         />
       </RulesCard>
 
-      <div className="grid gap-3 sm:flex sm:items-center sm:justify-between">
-        <div id={statusId} aria-live="polite" className="grid gap-1 text-sm">
-          {errorCount > 0 ? (
-            <p className="font-medium text-destructive">
-              {errorCount === 1 ? 'Correggi il campo segnato per salvare.' : `Correggi i ${errorCount} campi segnati per salvare.`}
-            </p>
-          ) : null}
-          {general.map((message) => (
-            <p key={message} className="font-medium text-destructive">
-              {message}
-            </p>
-          ))}
-          <p className="text-muted-foreground">
-            {rules.updatedBy
-              ? `Ultima modifica: ${formatDateTime(rules.updatedAt, timeZone)}, ${rules.updatedBy}`
-              : 'Valori iniziali: nessun amministratore li ha ancora modificati.'}
-          </p>
-        </div>
-        <Button type="submit" disabled={save.isPending} className="w-full sm:w-auto">
-          <ButtonIcon pending={save.isPending} icon={<SaveIcon aria-hidden="true" />} />
-          Salva regole
-        </Button>
-      </div>
+      <RulesFooter rules={rules} errors={errors} pending={pending} />
     </form>
   );
 }
@@ -373,15 +417,7 @@ export function RulesTab() {
   if (rules.isPending) editor = <Spinner label="Caricamento delle regole..." showLabel className="py-4" />;
   else if (rules.isError || !rules.data) {
     editor = (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le regole.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void rules.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le regole." onRetry={() => void rules.refetch()} />
     );
   } else editor = <RulesEditor rules={rules.data} />;
 

@@ -1,8 +1,8 @@
-import { HourglassIcon, RotateCwIcon } from 'lucide-react';
+import { HourglassIcon } from 'lucide-react';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useAdminWaitlist } from './queries';
+import { LoadFailed } from '../../components/load-failed';
 
 const waiting = (n: number) => (n === 1 ? '1 in attesa' : `${n} in attesa`);
 const offers = (n: number) => (n === 1 ? '1 offerta aperta' : `${n} offerte aperte`);
@@ -18,15 +18,7 @@ export function WaitlistSection() {
     body = <Spinner label="Caricamento delle liste d'attesa..." showLabel className="py-4" />;
   } else if (lines.isError || !lines.data) {
     body = (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le liste d&apos;attesa.
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void lines.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le liste d&apos;attesa." onRetry={() => void lines.refetch()} />
     );
   } else if (lines.data.finestre.length === 0) {
     body = <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Oggi nessuno è in lista d&apos;attesa</p>;

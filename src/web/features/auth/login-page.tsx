@@ -2,16 +2,13 @@ import { LogInIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ApiErrorBody, SessionUser } from '../../../shared/api-types';
-import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
 import type { LoginRequest } from '../../../shared/schemas/auth';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
-import { homePathFor } from '../../lib/guards';
-import { useHydrated } from '../../lib/hydrated';
+import { useHydrated } from '../../boot/hydrated';
 import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
-import { refreshSession, setSessionUser } from '../../lib/session';
-import { useStarted } from '../../lib/started';
-import { loadAccountScreens, preloadScreenFor } from '../../screens';
+import { useScreenRegistry } from '../../lib/screen-registry';
+import { useStarted } from '../../boot/started';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
@@ -19,6 +16,7 @@ import { FormField } from './form-field';
 import { PasswordInput } from './password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
 import { SubmitButton } from './submit-button';
+import { welcome } from './welcome';
 
 /**
  * The shared schema of POST /api/login, with zod, is not in the first download: it is
@@ -30,8 +28,6 @@ const loadLoginValidation = () => import('./login-validation');
 /** The login's code step (its own screen, in the account screens' chunk). */
 export const TWO_FACTOR_PATH = '/verifica-accesso';
 
-/** The other account screens' chunk starts downloading when a link to them is about to be followed. */
-const prefetchAccountScreens = prefetchOnIntent(loadAccountScreens);
 
 type LoginField = 'email' | 'password';
 type LoginErrors = Partial<Record<LoginField, string>>;
@@ -49,11 +45,14 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
   return body.requiresPasswordChange === true && typeof body.userId === 'number' ? (body as PasswordChangeBody) : null;
 }
 
-/** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
-export function LoginPage() {
-  useStarted();
+/**
+ * The login form's state and its submission: checked in the browser (the validation loads at
+ * the first touch), then sent, one request per submit; a refusal says why and selects the
+ * password, a right one welcomes the person (welcome.ts).
+ */
+function useLoginForm() {
   const [, navigate] = useLocation();
-  const hydrated = useHydrated();
+  const screens = useScreenRegistry();
   const [errors, setErrors] = useState<LoginErrors>({});
   /** After a refused submit the fields are checked again as they change (as forms do here). */
   const [checked, setChecked] = useState(false);
@@ -72,19 +71,6 @@ export function LoginPage() {
       input.focus();
       input.select();
     }
-  }
-
-  function loggedIn(user: SessionUser) {
-    toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
-    // The next screen's chunk downloads during the spec's 100 ms pause.
-    preloadScreenFor(homePathFor(user));
-    setTimeout(() => {
-      // Address first, then the session: the guard never sees the old address with the
-      // new user (which would send an admin through /dashboard on the way to /admin).
-      navigate(homePathFor(user));
-      setSessionUser(user);
-      void refreshSession();
-    }, LOGIN_REDIRECT_DELAY_MS);
   }
 
   function refused(error: unknown) {
@@ -109,7 +95,7 @@ export function LoginPage() {
     try {
       const user = await apiRequest<SessionUser>('POST', '/api/login', credentials);
       setPending(false);
-      loggedIn(user);
+      welcome(user, navigate, screens);
     } catch (error) {
       setPending(false);
       refused(error);
@@ -158,6 +144,17 @@ export function LoginPage() {
     const result = await validate(event.currentTarget).catch(() => null);
     if (result) setErrors(result.errors);
   }
+  return { errors, pending, formRef, onSubmit, onChange };
+}
+
+/** Login (spec §2): at /, at /login, and in place of any page that needs a login. */
+export function LoginPage() {
+  useStarted();
+  const screens = useScreenRegistry();
+  /** The other account screens' chunk starts downloading when a link to them is about to be followed. */
+  const prefetchAccountScreens = prefetchOnIntent(() => screens.preload('/registrazione'));
+  const hydrated = useHydrated();
+  const { errors, pending, formRef, onSubmit, onChange } = useLoginForm();
 
   return (
     <AuthShell

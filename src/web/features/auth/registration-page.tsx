@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { BadgeCheckIcon, EuroIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
 import { useEffect, useEffectEvent } from 'react';
-import { useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import type { RegisterRequest } from '../../../shared/schemas/auth';
@@ -79,15 +79,13 @@ function AccountTypeBadge({ status }: { status: SiglaStatus }) {
   );
 }
 
-/** Registration (spec §2, §5): a resident code makes bookings free. */
-export function RegistrationPage() {
-  const [, navigate] = useLocation();
-  const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
-    resolver: zodResolver(registrationFormSchema),
-    defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
-  });
-  const { errors } = form.formState;
+type RegistrationForm = UseFormReturn<RegistrationFormInput, unknown, RegistrationFormOutput>;
 
+/**
+ * The resident code as it is typed: checked with the server; a valid one fills the names still
+ * empty, with a toast saying so.
+ */
+function useSiglaAutofill(form: RegistrationForm) {
   const sigla = useWatch({ control: form.control, name: 'siglaResidente' });
   const siglaStatus = useSiglaCheck(sigla);
   const validCode = siglaStatus.kind === 'valid' ? siglaStatus.code : null;
@@ -106,8 +104,13 @@ export function RegistrationPage() {
   useEffect(() => {
     if (validCode) fillNamesFromSigla();
   }, [validCode]);
+  return siglaStatus;
+}
 
-  const register = useMutation({
+/** The registration request: the person welcomed and sent on, or the server's refusal said at its fields. */
+function useRegister(form: RegistrationForm) {
+  const [, navigate] = useLocation();
+  return useMutation({
     mutationFn: (request: RegisterRequest) => apiRequest<SessionUser>('POST', '/api/register', request),
     onSuccess: (user) => {
       toast({
@@ -128,6 +131,17 @@ export function RegistrationPage() {
       fieldErrors.forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
     },
   });
+}
+
+/** Registration (spec §2, §5): a resident code makes bookings free. */
+export function RegistrationPage() {
+  const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
+    resolver: zodResolver(registrationFormSchema),
+    defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
+  });
+  const { errors } = form.formState;
+  const siglaStatus = useSiglaAutofill(form);
+  const register = useRegister(form);
 
   const siglaError =
     errors.siglaResidente?.message ?? (siglaStatus.kind === 'invalid' ? INVALID_SIGLA_MESSAGE : undefined);

@@ -2,18 +2,16 @@ import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
-import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
 import { twoFactorCodeSchema } from '../../../shared/schemas/two-factor';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
-import { homePathFor } from '../../lib/guards';
-import { refreshSession, setSessionUser } from '../../lib/session';
-import { preloadScreenFor } from '../../screens';
+import { useScreenRegistry } from '../../lib/screen-registry';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { FormField } from './form-field';
 import { SubmitButton } from './submit-button';
+import { welcome } from './welcome';
 
 /**
  * The login's second step (issue 23, decision 030): after a right password, an admin with a
@@ -23,6 +21,7 @@ import { SubmitButton } from './submit-button';
  */
 export function TwoFactorLoginPage() {
   const [, navigate] = useLocation();
+  const screens = useScreenRegistry();
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
 
@@ -40,13 +39,7 @@ export function TwoFactorLoginPage() {
     setPending(true);
     try {
       const user = await apiRequest<SessionUser>('POST', '/api/login/codice', parsed.data);
-      toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
-      preloadScreenFor(homePathFor(user));
-      setTimeout(() => {
-        navigate(homePathFor(user));
-        setSessionUser(user);
-        void refreshSession();
-      }, LOGIN_REDIRECT_DELAY_MS);
+      welcome(user, navigate, screens);
     } catch (err) {
       setPending(false);
       const message = serverMessage(err) ?? 'Errore di connessione. Riprova più tardi.';

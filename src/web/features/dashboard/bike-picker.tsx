@@ -4,6 +4,7 @@ import { groupBikesByHint, suggestedModels } from '../../../shared/bike-hints';
 import type { BikeDto } from '../../../shared/schemas/booking';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/utils';
+import type { BookingWindow } from './use-booking-window';
 
 export const BIKE_RADIO_NAME = 'biciId';
 
@@ -162,5 +163,38 @@ export function BikePicker({
       ) : null}
       {body}
     </fieldset>
+  );
+}
+
+/** What the picker says while the rules refuse the window. */
+const WINDOW_NOT_ALLOWED = 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.';
+
+/** The picker of a booking form's window (use-booking-window.ts): the user's form and the desk's. */
+export function WindowBikePicker({
+  window: w,
+  destinazione,
+  onSelect,
+  error,
+  errorId,
+}: {
+  window: BookingWindow;
+  destinazione: string;
+  onSelect: (id: number) => void;
+  error: string | undefined;
+  errorId: string;
+}) {
+  return (
+    <BikePicker
+      windowReady={w.slot !== null}
+      notReadyText={w.windowAllowed ? undefined : WINDOW_NOT_ALLOWED}
+      bikes={w.available.data}
+      loading={w.available.isFetching}
+      loadError={w.loadError}
+      destinazione={destinazione}
+      selectedId={w.selectedId}
+      onSelect={onSelect}
+      error={error}
+      errorId={errorId}
+    />
   );
 }

@@ -1,22 +1,22 @@
 import { BellRingIcon, CalendarPlusIcon } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { DESTINATION_MAX, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { useNoShowNotice } from '../../lib/no-show';
-import { serverMessage } from '../auth/api-errors';
-import { BIKE_RADIO_NAME, BikePicker } from './bike-picker';
-import { dayHoursText, dayStatus, fitWindow, maxDurationText, ruleErrors, weeklyLimitText, type FormRules } from './booking-rules';
-import { availabilityWindow, validateBookingForm } from './booking-validation';
+import { BIKE_RADIO_NAME, WindowBikePicker } from './bike-picker';
+import { dayHoursText, fitWindow, maxDurationText, weeklyLimitText, type DayStatus, type FormRules } from './booking-rules';
+import { validateBookingForm } from './booking-validation';
 import {
   defaultBookingForm,
   type BookingFormErrors,
   type BookingFormField,
   type BookingFormValues,
 } from './dashboard-model';
-import { useAvailableBikes, useCreateBooking } from './queries';
+import { useCreateBooking } from './queries';
+import { useBookingWindow, type BookingWindow } from './use-booking-window';
 import { WAITLIST_MAX_PER_USER } from '../../../shared/schemas/waitlist';
 import { useJoinWait, useWaits } from '../waitlist/queries';
 
@@ -76,60 +76,152 @@ const describedBy = (id: string, error: string | undefined, hint = false) =>
 /** The fields in screen order: the first with an error gets the focus. */
 const FIELD_ORDER: BookingFormField[] = ['dataPrenotazione', 'orarioInizio', 'orarioFine', 'destinazione', 'biciId'];
 
-/**
- * The new-booking form. Mounted when opened and unmounted when closed, so every opening
- * starts from the defaults of spec §4, moved to the first window the rules allow (issue 20).
- * The day's hours and the maximum duration are shown; a window the rules refuse is said by
- * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
- */
-export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting }: BookingFormProps) {
-  // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
-  const [openedAt] = useState(() => new Date());
-  const [values, setValues] = useState<BookingFormValues>(() => {
-    const defaults = defaultBookingForm(openedAt, timeZone);
-    return rules ? fitWindow(defaults, rules, { now: openedAt, timeZone }) : defaults;
-  });
-  const [errors, setErrors] = useState<BookingFormErrors>({});
-  const create = useCreateBooking();
-  const join = useJoinWait();
-  const waits = useWaits();
-  const noShowNotice = useNoShowNotice();
-  const formRef = useRef<HTMLFormElement>(null);
-  const dateRef = useRef<HTMLInputElement>(null);
-  const ids = useId();
-  const id = (field: string) => `${ids}-${field}`;
+type Update = <K extends BookingFormField>(field: K, value: BookingFormValues[K]) => void;
 
-  // Only the date and the two times decide which bikes are free; the destination does not.
-  const { dataPrenotazione, orarioInizio, orarioFine } = values;
-  const broken = useMemo(
-    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone }) : {}),
-    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone],
-  );
-  const windowAllowed = Object.keys(broken).length === 0;
-  const slot = useMemo(
-    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
-    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
-  );
-  const day = rules ? dayStatus(rules, dataPrenotazione) : null;
+/** The date and the two times, with the day's hours and the longest booking said under them. */
+function WindowFields({
+  id,
+  values,
+  day,
+  today,
+  maxDate,
+  rules,
+  shown,
+  update,
+  dateRef,
+}: {
+  id: (field: string) => string;
+  values: BookingFormValues;
+  day: DayStatus | null;
+  today: string;
+  maxDate: string | undefined;
+  rules: FormRules | undefined;
+  shown: BookingFormErrors;
+  update: Update;
+  dateRef: RefObject<HTMLInputElement | null>;
+}) {
   const open = day?.kind === 'open' ? day : null;
   const longest = rules ? maxDurationText(rules) : null;
-  const weekly = rules ? weeklyLimitText(rules) : null;
-  const available = useAvailableBikes(slot);
-  const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
-  // A bike chosen for another window, or taken meanwhile, is no longer a choice.
-  const selectedId = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
+  const time = (field: 'orarioInizio' | 'orarioFine', label: string, hint: string | null) => (
+    <Field id={id(field)} label={label} hint={hint ?? undefined} error={shown[field]}>
+      <Input
+        id={id(field)}
+        type="time"
+        value={values[field]}
+        min={open?.apertura}
+        max={open?.chiusura}
+        onChange={(e) => update(field, e.target.value)}
+        aria-invalid={Boolean(shown[field]) || undefined}
+        aria-describedby={describedBy(id(field), shown[field], hint !== null)}
+      />
+    </Field>
+  );
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <Field id={id('dataPrenotazione')} label="Data" hint={day ? dayHoursText(day) : undefined} error={shown.dataPrenotazione}>
+        <Input
+          ref={dateRef}
+          id={id('dataPrenotazione')}
+          type="date"
+          value={values.dataPrenotazione}
+          min={today}
+          max={maxDate}
+          onChange={(e) => update('dataPrenotazione', e.target.value)}
+          aria-invalid={Boolean(shown.dataPrenotazione) || undefined}
+          aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione, day !== null)}
+        />
+      </Field>
+      {time('orarioInizio', 'Ora di inizio', null)}
+      {time('orarioFine', 'Ora di fine', longest)}
+    </div>
+  );
+}
 
-  useEffect(() => {
-    dateRef.current?.focus();
-  }, []);
+function DestinationField({ id, value, error, update }: { id: string; value: string; error: string | undefined; update: Update }) {
+  return (
+    <Field
+      id={id}
+      label={
+        <>
+          Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
+        </>
+      }
+      hint="Dicci dove vai (per esempio centro città o palestra) e ti consigliamo le bici più adatte."
+      error={error}
+    >
+      <Input
+        id={id}
+        type="text"
+        value={value}
+        maxLength={DESTINATION_MAX}
+        autoComplete="off"
+        placeholder="Es. centro città"
+        onChange={(e) => update('destinazione', e.target.value)}
+        aria-invalid={Boolean(error) || undefined}
+        aria-describedby={describedBy(id, error, true)}
+      />
+    </Field>
+  );
+}
 
-  const endBeforeStart = orarioInizio !== '' && orarioFine !== '' && orarioFine <= orarioInizio;
-  const shown: BookingFormErrors = { ...broken, ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
-
-  function update<K extends BookingFormField>(field: K, value: BookingFormValues[K]) {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+/** No bike free in an allowed window: the offer to wait for one (issue 21), unless the person already waits in as many windows as allowed. */
+function WaitOffer({ window: w, destinazione, onWaiting }: { window: BookingWindow; destinazione: string; onWaiting: (() => void) | undefined }) {
+  const join = useJoinWait();
+  const waits = useWaits();
+  const { slot } = w;
+  if (slot === null || w.available.isFetching || w.loadError || w.available.data?.length !== 0) return null;
+  if ((waits.data?.length ?? 0) >= WAITLIST_MAX_PER_USER) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        Sei già in lista d&apos;attesa per {WAITLIST_MAX_PER_USER} fasce orarie, il massimo: esci da una delle liste per aspettare
+        una bici in questa.
+      </p>
+    );
   }
+  return (
+    <div className="grid gap-2 rounded-lg border border-dashed p-3">
+      <p className="text-sm text-muted-foreground">
+        Possiamo avvisarti se in questa fascia oraria si libera una bici: la teniamo per te per qualche minuto.
+      </p>
+      <Button
+        type="button"
+        variant="outline"
+        className="sm:justify-self-start"
+        disabled={join.isPending}
+        onClick={() =>
+          join
+            .mutateAsync({ ...slot, destinazione: destinazione.trim() === '' ? null : destinazione.trim() })
+            .then(() => onWaiting?.(), () => undefined)
+        }
+      >
+        <ButtonIcon pending={join.isPending} icon={<BellRingIcon aria-hidden="true" />} />
+        Avvisami se si libera una bici
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * The form's values and errors, and its submission: a field that is wrong takes the focus,
+ * the first in screen order; a failed submission keeps what was typed.
+ */
+function useBookingSubmit({
+  values,
+  w,
+  id,
+  formRef,
+  dateRef,
+  onCreated,
+}: {
+  values: BookingFormValues;
+  w: BookingWindow;
+  id: (field: string) => string;
+  formRef: RefObject<HTMLFormElement | null>;
+  dateRef: RefObject<HTMLInputElement | null>;
+  onCreated: () => void;
+}) {
+  const [errors, setErrors] = useState<BookingFormErrors>({});
+  const create = useCreateBooking();
 
   function focusField(field: BookingFormField) {
     const form = formRef.current;
@@ -145,14 +237,14 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (create.isPending) return;
-    const result = validateBookingForm({ ...values, biciId: selectedId }, availableIds);
+    const result = validateBookingForm({ ...values, biciId: w.selectedId }, w.availableIds);
     if (!result.ok) {
       setErrors(result.errors);
-      const all: BookingFormErrors = { ...broken, ...result.errors };
+      const all: BookingFormErrors = { ...w.broken, ...result.errors };
       focusField(FIELD_ORDER.find((f) => all[f] !== undefined) ?? result.first);
       return;
     }
-    const firstBroken = FIELD_ORDER.find((f) => broken[f] !== undefined);
+    const firstBroken = FIELD_ORDER.find((f) => w.broken[f] !== undefined);
     if (firstBroken) {
       focusField(firstBroken);
       return;
@@ -161,117 +253,57 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
     create.mutateAsync(result.request).then(onCreated, () => undefined);
   }
 
-  const loadError = available.error
-    ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili')
-    : null;
+  return { errors, setErrors, pending: create.isPending, onSubmit };
+}
+
+/**
+ * The new-booking form. Mounted when opened and unmounted when closed, so every opening
+ * starts from the defaults of spec §4, moved to the first window the rules allow (issue 20).
+ * The day's hours and the maximum duration are shown; a window the rules refuse is said by
+ * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
+ */
+export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting }: BookingFormProps) {
+  // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
+  const [openedAt] = useState(() => new Date());
+  const [values, setValues] = useState<BookingFormValues>(() => {
+    const defaults = defaultBookingForm(openedAt, timeZone);
+    return rules ? fitWindow(defaults, rules, { now: openedAt, timeZone }) : defaults;
+  });
+  const noShowNotice = useNoShowNotice();
+  const formRef = useRef<HTMLFormElement>(null);
+  const dateRef = useRef<HTMLInputElement>(null);
+  const ids = useId();
+  const id = (field: string) => `${ids}-${field}`;
+  const w = useBookingWindow(values, rules, { openedAt, timeZone });
+  const weekly = rules ? weeklyLimitText(rules) : null;
+  const { errors, setErrors, pending, onSubmit } = useBookingSubmit({ values, w, id, formRef, dateRef, onCreated });
+
+  useEffect(() => {
+    dateRef.current?.focus();
+  }, []);
+
+  const { orarioInizio, orarioFine } = values;
+  const endBeforeStart = orarioInizio !== '' && orarioFine !== '' && orarioFine <= orarioInizio;
+  const shown: BookingFormErrors = { ...w.broken, ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
+
+  const update: Update = (field, value) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  };
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={create.isPending} className="grid gap-5">
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={pending} className="grid gap-5">
       {weekly ? <p className="text-sm text-muted-foreground">{weekly}.</p> : null}
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Field id={id('dataPrenotazione')} label="Data" hint={day ? dayHoursText(day) : undefined} error={shown.dataPrenotazione}>
-          <Input
-            ref={dateRef}
-            id={id('dataPrenotazione')}
-            type="date"
-            value={dataPrenotazione}
-            min={today}
-            max={maxDate}
-            onChange={(e) => update('dataPrenotazione', e.target.value)}
-            aria-invalid={Boolean(shown.dataPrenotazione) || undefined}
-            aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione, day !== null)}
-          />
-        </Field>
-        <Field id={id('orarioInizio')} label="Ora di inizio" error={shown.orarioInizio}>
-          <Input
-            id={id('orarioInizio')}
-            type="time"
-            value={orarioInizio}
-            min={open?.apertura}
-            max={open?.chiusura}
-            onChange={(e) => update('orarioInizio', e.target.value)}
-            aria-invalid={Boolean(shown.orarioInizio) || undefined}
-            aria-describedby={describedBy(id('orarioInizio'), shown.orarioInizio)}
-          />
-        </Field>
-        <Field id={id('orarioFine')} label="Ora di fine" hint={longest ?? undefined} error={shown.orarioFine}>
-          <Input
-            id={id('orarioFine')}
-            type="time"
-            value={orarioFine}
-            min={open?.apertura}
-            max={open?.chiusura}
-            onChange={(e) => update('orarioFine', e.target.value)}
-            aria-invalid={Boolean(shown.orarioFine) || undefined}
-            aria-describedby={describedBy(id('orarioFine'), shown.orarioFine, longest !== null)}
-          />
-        </Field>
-      </div>
-
-      <Field
-        id={id('destinazione')}
-        label={
-          <>
-            Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
-          </>
-        }
-        hint="Dicci dove vai (per esempio centro città o palestra) e ti consigliamo le bici più adatte."
-        error={shown.destinazione}
-      >
-        <Input
-          id={id('destinazione')}
-          type="text"
-          value={values.destinazione}
-          maxLength={DESTINATION_MAX}
-          autoComplete="off"
-          placeholder="Es. centro città"
-          onChange={(e) => update('destinazione', e.target.value)}
-          aria-invalid={Boolean(shown.destinazione) || undefined}
-          aria-describedby={describedBy(id('destinazione'), shown.destinazione, true)}
-        />
-      </Field>
-
-      <BikePicker
-        windowReady={slot !== null}
-        notReadyText={windowAllowed ? undefined : 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.'}
-        bikes={available.data}
-        loading={available.isFetching}
-        loadError={loadError}
+      <WindowFields id={id} values={values} day={w.day} today={today} maxDate={maxDate} rules={rules} shown={shown} update={update} dateRef={dateRef} />
+      <DestinationField id={id('destinazione')} value={values.destinazione} error={shown.destinazione} update={update} />
+      <WindowBikePicker
+        window={w}
         destinazione={values.destinazione}
-        selectedId={selectedId}
         onSelect={(biciId) => update('biciId', biciId)}
         error={shown.biciId}
         errorId={`${id('biciId')}-error`}
       />
-
-      {slot !== null && !available.isFetching && !loadError && available.data?.length === 0 ? (
-        (waits.data?.length ?? 0) >= WAITLIST_MAX_PER_USER ? (
-          <p className="text-sm text-muted-foreground">
-            Sei già in lista d&apos;attesa per {WAITLIST_MAX_PER_USER} fasce orarie, il massimo: esci da una delle liste per
-            aspettare una bici in questa.
-          </p>
-        ) : (
-          <div className="grid gap-2 rounded-lg border border-dashed p-3">
-            <p className="text-sm text-muted-foreground">
-              Possiamo avvisarti se in questa fascia oraria si libera una bici: la teniamo per te per qualche minuto.
-            </p>
-            <Button
-              type="button"
-              variant="outline"
-              className="sm:justify-self-start"
-              disabled={join.isPending}
-              onClick={() =>
-                join
-                  .mutateAsync({ ...slot, destinazione: values.destinazione.trim() === '' ? null : values.destinazione.trim() })
-                  .then(() => onWaiting?.(), () => undefined)
-              }
-            >
-              <ButtonIcon pending={join.isPending} icon={<BellRingIcon aria-hidden="true" />} />
-              Avvisami se si libera una bici
-            </Button>
-          </div>
-        )
-      ) : null}
+      <WaitOffer window={w} destinazione={values.destinazione} onWaiting={onWaiting} />
 
       {isExternal ? (
         <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
@@ -281,11 +313,11 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
       ) : null}
 
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
+        <Button variant="outline" onClick={onCancel} disabled={pending}>
           Annulla
         </Button>
-        <Button type="submit" disabled={create.isPending}>
-          <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
+        <Button type="submit" disabled={pending}>
+          <ButtonIcon pending={pending} icon={<CalendarPlusIcon aria-hidden="true" />} />
           Prenota
         </Button>
       </div>

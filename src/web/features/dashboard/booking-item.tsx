@@ -19,7 +19,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
-import { useRenderTime } from '../../lib/render-clock';
+import { useRenderTime } from '../../boot/render-clock';
 import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
@@ -121,7 +121,7 @@ function useTimeZone(): string {
 
 /**
  * The current time, read again when `at` (ms) passes: a button that becomes usable at a given
- * instant. While a server-rendered page hydrates, the server's instant (lib/render-clock.ts),
+ * instant. While a server-rendered page hydrates, the server's instant (boot/render-clock.ts),
  * so the button and its hint are what the server wrote; the browser's clock from the render after.
  */
 function useNowPassing(at: number | null): Date {

@@ -1,9 +1,9 @@
-import { CalendarXIcon, HistoryIcon, RotateCwIcon, WifiOffIcon, type LucideIcon } from 'lucide-react';
+import { CalendarXIcon, HistoryIcon, WifiOffIcon, type LucideIcon } from 'lucide-react';
 import type { ReactNode, Ref } from 'react';
 import type { BookingView } from '../../offline/offline-model';
-import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { BookingItem } from './booking-item';
+import { LoadFailed } from '../../components/load-failed';
 
 interface BookingsState {
   bookings: BookingView[] | undefined;
@@ -47,15 +47,7 @@ function ListBody({
   // What was last read stays on screen when a new read fails (offline: the banner says so).
   if (!state.bookings) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          Impossibile caricare le prenotazioni.
-        </p>
-        <Button variant="outline" size="sm" onClick={state.onRetry}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le prenotazioni." onRetry={state.onRetry} />
     );
   }
   if (state.bookings.length === 0) return <>{empty}</>;

@@ -4,7 +4,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { preloadable } from '../../lib/preloadable';
-import { partHydrated, screenHydrated } from '../../lib/server-state';
+import { partHydrated, screenHydrated } from '../../boot/server-state';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
@@ -40,7 +40,7 @@ export function DashboardPage() {
 }
 
 /**
- * Renders nothing; says when the Suspense boundary it is in has hydrated (lib/server-state.ts):
+ * Renders nothing; says when the Suspense boundary it is in has hydrated (boot/server-state.ts):
  * a page refreshed behind its device copy waits for it before it changes any data.
  */
 function HydrationMark({ part }: { part: string }) {

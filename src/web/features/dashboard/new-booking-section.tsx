@@ -26,6 +26,44 @@ interface NewBookingSectionProps {
   onWaiting?: () => void;
 }
 
+/** Suspended for repeated no-shows (issue 20): until when and why, and the button disabled. */
+function SuspendedNotice({ suspension, timeZone }: { suspension: { fino: string; motivo: string }; timeZone: string }) {
+  const suspensionId = useId();
+  return (
+    <>
+      <div id={suspensionId} className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-950">
+        <BanIcon className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
+        <div className="grid gap-1">
+          <p className="font-semibold">{suspensionText(suspension, timeZone)}</p>
+          <p className="text-sm">
+            Le prenotazioni non ritirate tolgono la bicicletta agli altri. Per chiarimenti rivolgiti alla reception.
+          </p>
+        </div>
+      </div>
+      <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={suspensionId}>
+        <PlusIcon aria-hidden="true" />
+        Nuova prenotazione
+      </Button>
+    </>
+  );
+}
+
+/** One active booking at a time: the warning takes the place of the button and the form. */
+function ActiveBookingNotice() {
+  return (
+    <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+      <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
+      <div className="grid gap-1">
+        <p className="font-semibold">Hai già una prenotazione attiva</p>
+        <p className="text-sm">
+          Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o,
+          se l&apos;hai già ritirata, riconsegnala.
+        </p>
+      </div>
+    </div>
+  );
+}
+
 /**
  * 'Nuova prenotazione' opens the form on demand (spec §4). While the user has an active
  * booking, a warning takes the place of both; while the user is suspended for repeated
@@ -44,7 +82,6 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
     rules.data && isAdmin
       ? { ...rules.data, durataMassimaMinuti: null, preavvisoMinimoMinuti: null, orizzonteGiorni: null, prenotazioniSettimanaliMax: null }
       : rules.data;
-  const suspensionId = useId();
   const offlineId = useId();
   const offline = useOffline();
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
@@ -78,36 +115,9 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
     // As tall as the button that replaces it: nothing below moves when it comes.
     body = <Spinner label="Caricamento..." className="h-12" />;
   } else if (suspension) {
-    body = (
-      <>
-        <div id={suspensionId} className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-950">
-          <BanIcon className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
-          <div className="grid gap-1">
-            <p className="font-semibold">{suspensionText(suspension, timeZone)}</p>
-            <p className="text-sm">
-              Le prenotazioni non ritirate tolgono la bicicletta agli altri. Per chiarimenti rivolgiti alla reception.
-            </p>
-          </div>
-        </div>
-        <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={suspensionId}>
-          <PlusIcon aria-hidden="true" />
-          Nuova prenotazione
-        </Button>
-      </>
-    );
+    body = <SuspendedNotice suspension={suspension} timeZone={timeZone} />;
   } else if (hasActiveBooking) {
-    body = (
-      <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
-        <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
-        <div className="grid gap-1">
-          <p className="font-semibold">Hai già una prenotazione attiva</p>
-          <p className="text-sm">
-            Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o,
-            se l&apos;hai già ritirata, riconsegnala.
-          </p>
-        </div>
-      </div>
-    );
+    body = <ActiveBookingNotice />;
   } else if (!open) {
     body = (
       <Button

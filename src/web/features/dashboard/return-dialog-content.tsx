@@ -28,6 +28,74 @@ export interface ReturnDialogContentProps {
 
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
 
+/** The damage report: its category and a short text, with their errors and the text's length. */
+function DamageFields({
+  id,
+  values,
+  errors,
+  pending,
+  update,
+}: {
+  id: (field: string) => string;
+  values: ReturnFormValues;
+  errors: Errors;
+  pending: boolean;
+  update: (next: Partial<ReturnFormValues>) => void;
+}) {
+  const length = values.descrizione.length;
+  return (
+    <>
+      <div className="grid gap-2">
+        <Label htmlFor={id('categoria')}>Tipo di danno</Label>
+        <NativeSelect
+          id={id('categoria')}
+          value={values.categoria}
+          disabled={pending}
+          onChange={(e) => update({ categoria: e.target.value as ReturnFormValues['categoria'] })}
+          aria-invalid={Boolean(errors.categoria) || undefined}
+          aria-describedby={errors.categoria ? `${id('categoria')}-error` : undefined}
+        >
+          <option value="">Scegli…</option>
+          {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </NativeSelect>
+        {errors.categoria ? (
+          <p id={`${id('categoria')}-error`} className="text-sm font-medium text-destructive">
+            {errors.categoria}
+          </p>
+        ) : null}
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={id('descrizione')}>Descrizione del danno</Label>
+        <Textarea
+          id={id('descrizione')}
+          value={values.descrizione}
+          maxLength={DAMAGE_DESCRIPTION_MAX}
+          rows={4}
+          disabled={pending}
+          placeholder="Es. il freno posteriore non frena bene"
+          onChange={(e) => update({ descrizione: e.target.value })}
+          aria-invalid={Boolean(errors.descrizione) || undefined}
+          aria-describedby={[errors.descrizione ? `${id('descrizione')}-error` : null, `${id('descrizione')}-count`]
+            .filter(Boolean)
+            .join(' ')}
+        />
+        <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
+          {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
+        </p>
+        {errors.descrizione ? (
+          <p id={`${id('descrizione')}-error`} className="text-sm font-medium text-destructive">
+            {errors.descrizione}
+          </p>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
 /**
  * `Riconsegnata`'s dialog (decision 022), in a chunk of its own with Radix: the return, with
  * an optional damage report (a category and a short text). It stays open until the server
@@ -69,7 +137,6 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
     );
   }
 
-  const length = values.descrizione.length;
   return (
     <Dialog open={open} onOpenChange={(next) => !pending && setOpen(next)}>
       <DialogContent
@@ -95,57 +162,7 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
             />
             <Label htmlFor={id('segnala')}>Segnala un danno</Label>
           </div>
-          {values.segnalaDanno ? (
-            <>
-              <div className="grid gap-2">
-                <Label htmlFor={id('categoria')}>Tipo di danno</Label>
-                <NativeSelect
-                  id={id('categoria')}
-                  value={values.categoria}
-                  disabled={pending}
-                  onChange={(e) => update({ categoria: e.target.value as ReturnFormValues['categoria'] })}
-                  aria-invalid={Boolean(errors.categoria) || undefined}
-                  aria-describedby={errors.categoria ? `${id('categoria')}-error` : undefined}
-                >
-                  <option value="">Scegli…</option>
-                  {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-                {errors.categoria ? (
-                  <p id={`${id('categoria')}-error`} className="text-sm font-medium text-destructive">
-                    {errors.categoria}
-                  </p>
-                ) : null}
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor={id('descrizione')}>Descrizione del danno</Label>
-                <Textarea
-                  id={id('descrizione')}
-                  value={values.descrizione}
-                  maxLength={DAMAGE_DESCRIPTION_MAX}
-                  rows={4}
-                  disabled={pending}
-                  placeholder="Es. il freno posteriore non frena bene"
-                  onChange={(e) => update({ descrizione: e.target.value })}
-                  aria-invalid={Boolean(errors.descrizione) || undefined}
-                  aria-describedby={[errors.descrizione ? `${id('descrizione')}-error` : null, `${id('descrizione')}-count`]
-                    .filter(Boolean)
-                    .join(' ')}
-                />
-                <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
-                  {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
-                </p>
-                {errors.descrizione ? (
-                  <p id={`${id('descrizione')}-error`} className="text-sm font-medium text-destructive">
-                    {errors.descrizione}
-                  </p>
-                ) : null}
-              </div>
-            </>
-          ) : null}
+          {values.segnalaDanno ? <DamageFields id={id} values={values} errors={errors} pending={pending} update={update} /> : null}
           <DialogFooter>
             <Button type="button" variant="outline" disabled={pending} onClick={() => setOpen(false)}>
               Annulla

@@ -2,7 +2,7 @@ import { CircleAlertIcon, HomeIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { useStarted } from '../../lib/started';
+import { useStarted } from '../../boot/started';
 
 export function NotFoundPage() {
   useStarted();

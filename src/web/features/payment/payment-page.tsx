@@ -17,6 +17,39 @@ import { SimulatedCardForm, TestCardsHint } from './simulated-card-form';
 /** Stripe Elements: a chunk of its own, fetched only when the provider is Stripe. */
 const StripePayment = lazy(() => import('./stripe-payment'));
 
+type ConfirmPayment = ReturnType<typeof useConfirmPayment>['mutateAsync'];
+
+/**
+ * Back from Stripe's redirect (?payment_intent=pi_…&redirect_status=…): confirm what it says
+ * succeeded; a failure says so and leaves the form to try again. Either way the query (with
+ * the client secret) goes from the address.
+ */
+function useStripeReturn(
+  stripeReturn: ReturnType<typeof readStripeReturn>,
+  bookingId: number | null,
+  confirmPayment: ConfirmPayment,
+  goToDashboard: () => void,
+): void {
+  const handledReturn = useRef(false);
+  useEffect(() => {
+    if (!stripeReturn || handledReturn.current) return;
+    handledReturn.current = true;
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    if (stripeReturn.status === 'succeeded') {
+      if (bookingId === null) return;
+      confirmPayment({ paymentIntentId: stripeReturn.paymentIntentId, bookingId }).then(
+        () => toast({ title: PAYMENT_TEXT.done, description: PAYMENT_TEXT.doneDescription }),
+        (error: unknown) => {
+          toast({ variant: 'destructive', ...paymentFailureToast(error) });
+          goToDashboard();
+        },
+      );
+    } else {
+      toast({ variant: 'destructive', title: PAYMENT_TEXT.cardFailed, description: 'Il pagamento non è stato autorizzato.' });
+    }
+  }, [stripeReturn, bookingId, confirmPayment, goToDashboard]);
+}
+
 /**
  * /payment/:bookingId (spec §2): prepares the booking's payment intent, then takes the card
  * (the simulated provider's form, or Stripe Elements), confirms the payment with the
@@ -81,27 +114,7 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
     [bookingId, confirmPayment],
   );
 
-  // Back from Stripe's redirect: confirm what it says succeeded; a failure says so and
-  // leaves the form to try again. Either way the query (with the client secret) goes.
-  const handledReturn = useRef(false);
-  useEffect(() => {
-    if (!stripeReturn || handledReturn.current) return;
-    handledReturn.current = true;
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-    if (stripeReturn.status === 'succeeded') {
-      if (bookingId === null) return;
-      confirmPayment({ paymentIntentId: stripeReturn.paymentIntentId, bookingId }).then(
-        () => toast({ title: PAYMENT_TEXT.done, description: PAYMENT_TEXT.doneDescription }),
-        (error: unknown) => {
-          toast({ variant: 'destructive', ...paymentFailureToast(error) });
-          goToDashboard();
-        },
-      );
-    } else {
-      toast({ variant: 'destructive', title: PAYMENT_TEXT.cardFailed, description: 'Il pagamento non è stato autorizzato.' });
-    }
-  }, [stripeReturn, bookingId, confirmPayment, goToDashboard]);
-
+  useStripeReturn(stripeReturn, bookingId, confirmPayment, goToDashboard);
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(() => navigate('/dashboard'), PAYMENT_DONE_REDIRECT_MS);

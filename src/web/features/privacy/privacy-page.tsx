@@ -1,6 +1,7 @@
 import { ArrowLeftIcon, BikeIcon } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PublicConfig } from '../../../shared/api-types';
+import { useStarted } from '../../boot/started';
 import { PRIVACY_DATA_ID, PRIVACY_PLACEHOLDERS, PRIVACY_RETENTION_TEXT, type PrivacyInfo } from '../../../shared/privacy';
 
 /** The served page's data block; the placeholders while pre-rendering (no document); null otherwise. */
@@ -49,6 +50,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  * BiciElis sets only technical cookies: no consent banner is needed.
  */
 export function PrivacyPage() {
+  useStarted();
   const info = usePrivacyInfo();
   const titolare = info?.titolare ?? 'il titolare indicato dal collegio';
   const contatto = info?.contatto ?? 'i contatti del collegio';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DownloadIcon, RotateCwIcon, Trash2Icon } from 'lucide-react';
+import { DownloadIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { AccountDeletedDto, DeletionPreviewDto } from '../../../shared/schemas/privacy';
@@ -12,6 +12,7 @@ import { setSessionUser } from '../../lib/session';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { FormField } from '../auth/form-field';
 import { PasswordInput } from '../auth/password-input';
+import { LoadFailed } from '../../components/load-failed';
 
 /*
  * /profilo → I tuoi dati (issue 23, decision 029): `Scarica i miei dati` (one JSON file, made
@@ -119,15 +120,7 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
     body = <Spinner label="Controllo di cosa verrà eliminato..." showLabel className="py-4" />;
   } else if (preview.isError) {
     body = (
-      <div className="flex flex-col items-start gap-3">
-        <p role="alert" className="text-destructive">
-          {serverMessage(preview.error) ?? 'Impossibile preparare l’eliminazione.'}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void preview.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3" message={serverMessage(preview.error) ?? 'Impossibile preparare l’eliminazione.'} onRetry={() => void preview.refetch()} />
     );
   } else if (preview.data.corsaInCorso || preview.data.ultimoAmministratore) {
     body = (

@@ -6,7 +6,6 @@ import {
   KeyRoundIcon,
   LinkIcon,
   RefreshCwIcon,
-  RotateCwIcon,
   SaveIcon,
   Trash2Icon,
 } from 'lucide-react';
@@ -40,6 +39,7 @@ import {
   useRevokeCalendarLink,
   useUpdateProfile,
 } from './queries';
+import { LoadFailed } from '../../components/load-failed';
 
 function ProfileHeader() {
   return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria, calendario e i tuoi dati." width="max-w-3xl" />;
@@ -434,15 +434,7 @@ export function ProfilePage() {
     body = <Spinner label="Caricamento del profilo..." showLabel className="py-6" />;
   } else if (profile.isError) {
     body = (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
-        <p role="alert" className="text-destructive">
-          {serverMessage(profile.error) ?? 'Impossibile caricare il profilo.'}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void profile.refetch()}>
-          <RotateCwIcon aria-hidden="true" />
-          Riprova
-        </Button>
-      </div>
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={serverMessage(profile.error) ?? 'Impossibile caricare il profilo.'} onRetry={() => void profile.refetch()} />
     );
   } else {
     body = (

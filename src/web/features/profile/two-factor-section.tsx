@@ -65,6 +65,33 @@ function CodeForm({
   );
 }
 
+/** The ten recovery codes, shown once, right after the second factor is turned on. */
+function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
+  return (
+    <div className="grid gap-3">
+      <p role="status" className="font-medium">
+        Verifica in due passaggi attiva. Salva questi codici di recupero: li vedi solo ora.
+      </p>
+      <p className="text-sm text-muted-foreground">
+        Ognuno vale una volta sola, al posto del codice dell&apos;app, se perdi il telefono.
+      </p>
+      <ul aria-label="Codici di recupero" className="grid grid-cols-2 gap-2 font-mono text-sm">
+        {codes.map((code) => (
+          <li key={code} className="rounded-md border bg-muted px-2 py-1 text-center">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <Button
+        className="justify-self-start"
+        onClick={onSaved}
+      >
+        Ho salvato i codici
+      </Button>
+    </div>
+  );
+}
+
 /**
  * The profile's `Verifica in due passaggi` (issue 23, decision 030), for admins, in a chunk
  * of its own: enrolment with a QR code and the key as text, the ten recovery codes shown
@@ -106,30 +133,13 @@ export function TwoFactorSection() {
 
   if (codes) {
     return (
-      <div className="grid gap-3">
-        <p role="status" className="font-medium">
-          Verifica in due passaggi attiva. Salva questi codici di recupero: li vedi solo ora.
-        </p>
-        <p className="text-sm text-muted-foreground">
-          Ognuno vale una volta sola, al posto del codice dell&apos;app, se perdi il telefono.
-        </p>
-        <ul aria-label="Codici di recupero" className="grid grid-cols-2 gap-2 font-mono text-sm">
-          {codes.map((code) => (
-            <li key={code} className="rounded-md border bg-muted px-2 py-1 text-center">
-              {code}
-            </li>
-          ))}
-        </ul>
-        <Button
-          className="justify-self-start"
-          onClick={() => {
-            setCodes(null);
-            void done();
-          }}
-        >
-          Ho salvato i codici
-        </Button>
-      </div>
+      <RecoveryCodes
+        codes={codes}
+        onSaved={() => {
+          setCodes(null);
+          void done();
+        }}
+      />
     );
   }
   if (status.isPending) return <Spinner label="Caricamento..." showLabel className="py-4" />;

@@ -93,168 +93,222 @@ async function downloadCsv(period: StatsPeriod) {
   await saveResponseAsFile(res, `prenotazioni_${period}_giorni.csv`);
 }
 
-function Charts({ stats }: { stats: StatsResponse }) {
-  const buckets = bucketsFor(stats.days, stats.period);
-  const unit = stats.period === 365 ? 'mese' : 'giorno';
-  const unitHead = stats.period === 365 ? 'Mese' : 'Giorno';
+/** An hour of the day as a range: `07:00–07:59`. */
+const hourRange = (hour: number) => `${String(hour).padStart(2, '0')}:00–${String(hour).padStart(2, '0')}:59`;
+
+/** The period's buckets (days, or months over a year) and how they are named. */
+function periodOf(stats: StatsResponse) {
+  return {
+    buckets: bucketsFor(stats.days, stats.period),
+    unit: stats.period === 365 ? 'mese' : 'giorno',
+    unitHead: stats.period === 365 ? 'Mese' : 'Giorno',
+  };
+}
+
+type ChartProps = { stats: StatsResponse };
+
+function RidesChart({ stats }: ChartProps) {
+  const { buckets, unit, unitHead } = periodOf(stats);
   const { totals } = stats;
+  return (
+    <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate); ${totals.noShows} ${totals.noShows === 1 ? 'bici non ritirata' : 'bici non ritirate'}, ${totals.damageReports} ${totals.damageReports === 1 ? 'danno segnalato' : 'danni segnalati'}.`}>
+      <BarChart
+        data={buckets.map((b) => ({ label: b.label, values: [b.rides] }))}
+        series={[{ name: 'Corse', color: COLORS.rides }]}
+        description={`Grafico a barre delle corse al ${unit}: ${totals.rides} in tutto. I numeri sono nella tabella "Mostra dati".`}
+      />
+      <DataTable caption={`Corse al ${unit}`} head={[unitHead, 'Corse']} rows={buckets.map((b) => [b.longLabel, b.rides])} />
+    </ChartCard>
+  );
+}
+
+function HoursChart({ stats }: ChartProps) {
+  return (
+    <ChartCard id="stat-ore" title="Uso per ora del giorno" note="Corse per ora di inizio (ora italiana).">
+      <BarChart
+        data={stats.hours.map((h) => ({ label: String(h.hour), values: [h.rides] }))}
+        series={[{ name: 'Corse', color: COLORS.rides }]}
+        description="Grafico a barre delle corse per ora di inizio, dalle 0 alle 23. I numeri sono nella tabella."
+      />
+      <DataTable
+        caption="Corse per ora di inizio"
+        head={['Ora', 'Corse']}
+        rows={stats.hours.map((h) => [hourRange(h.hour), h.rides])}
+      />
+    </ChartCard>
+  );
+}
+
+function BikesChart({ stats }: ChartProps) {
   const never = stats.bikes.filter((b) => b.rides === 0);
   const top = stats.bikes[0];
+  return (
+    <ChartCard
+      id="stat-bici"
+      title="Uso per bici"
+      note={
+        <>
+          {top && top.rides > 0 ? `Più usata: n. ${top.numero} (${top.rides} corse, ${hours1.format(top.hours)} h). ` : ''}
+          {never.length > 0 ? `Mai usate: ${never.map((b) => `n. ${b.numero}`).join(', ')}.` : 'Tutte le bici sono state usate.'}
+        </>
+      }
+    >
+      <HorizontalBarChart
+        data={stats.bikes.map((b) => ({ label: `n. ${b.numero}`, value: b.hours }))}
+        color={COLORS.rides}
+        description="Grafico a barre orizzontali delle ore di uso per bici, dalla più usata. I numeri sono nella tabella."
+        valueText={(i) => `${hours1.format(stats.bikes[i]!.hours)} h · ${stats.bikes[i]!.rides} ${stats.bikes[i]!.rides === 1 ? 'corsa' : 'corse'}`}
+      />
+      <DataTable
+        caption="Uso per bici"
+        head={['Bici', 'Modello', 'Corse', 'Ore']}
+        rows={stats.bikes.map((b) => [`n. ${b.numero}`, b.modello, b.rides, hours1.format(b.hours)])}
+      />
+    </ChartCard>
+  );
+}
+
+function ResidentsChart({ stats }: ChartProps) {
+  const { totals } = stats;
   const residentsTotal = totals.residentRides + totals.externalRides;
+  return (
+    <ChartCard id="stat-residenti" title="Residenti ed esterni" note="Corse di residenti del collegio e di utenti esterni.">
+      <SplitBar
+        parts={[
+          { value: totals.residentRides, color: COLORS.resident },
+          { value: totals.externalRides, color: COLORS.external },
+        ]}
+        description={`Residenti ${totals.residentRides} corse (${percent(totals.residentRides, residentsTotal)}), esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)}).`}
+        legend={
+          <Legend
+            items={[
+              { label: `Residenti ${totals.residentRides} (${percent(totals.residentRides, residentsTotal)})`, color: COLORS.resident },
+              { label: `Esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)})`, color: COLORS.external },
+            ]}
+          />
+        }
+      />
+      <DataTable
+        caption="Residenti ed esterni"
+        head={['Utenti', 'Corse', 'Quota']}
+        rows={[
+          ['Residenti', totals.residentRides, percent(totals.residentRides, residentsTotal)],
+          ['Esterni', totals.externalRides, percent(totals.externalRides, residentsTotal)],
+        ]}
+      />
+    </ChartCard>
+  );
+}
+
+function RevenueChart({ stats }: ChartProps) {
+  const { buckets, unit, unitHead } = periodOf(stats);
+  const { totals } = stats;
+  return (
+    <ChartCard
+      id="stat-incasso"
+      title="Incasso"
+      note={`${formatEuroCents(totals.revenueCents)} da pagamenti completati; i rimborsi non sono contati.`}
+    >
+      <BarChart
+        data={buckets.map((b) => ({ label: b.label, values: [b.revenueCents] }))}
+        series={[{ name: 'Incasso', color: COLORS.revenue }]}
+        format={euroShort}
+        description={`Grafico a barre dell'incasso al ${unit}: ${formatEuroCents(totals.revenueCents)} in tutto. I numeri sono nella tabella.`}
+      />
+      <DataTable
+        caption={`Incasso al ${unit}`}
+        head={[unitHead, 'Incasso']}
+        rows={buckets.map((b) => [b.longLabel, formatEuroCents(b.revenueCents)])}
+      />
+    </ChartCard>
+  );
+}
+
+function CancellationsChart({ stats }: ChartProps) {
+  const { buckets, unit, unitHead } = periodOf(stats);
+  const { totals } = stats;
+  return (
+    <ChartCard
+      id="stat-cancellazioni"
+      title="Cancellazioni e blocchi rilasciati"
+      note={`${totals.cancellations} cancellazioni, di cui ${totals.releasedHolds} con il pagamento non riuscito (bici liberata).`}
+    >
+      <BarChart
+        data={buckets.map((b) => ({ label: b.label, values: [b.cancellations, b.releasedHolds] }))}
+        series={[
+          { name: 'Cancellazioni', color: COLORS.cancellations },
+          { name: 'Blocchi rilasciati', color: COLORS.releasedHolds },
+        ]}
+        description={`Grafico a barre delle cancellazioni (${totals.cancellations}) e dei blocchi rilasciati (${totals.releasedHolds}) al ${unit}. I numeri sono nella tabella.`}
+      />
+      <Legend
+        items={[
+          { label: 'Cancellazioni', color: COLORS.cancellations },
+          { label: 'Blocchi rilasciati', color: COLORS.releasedHolds },
+        ]}
+      />
+      <DataTable
+        caption={`Cancellazioni e blocchi rilasciati al ${unit}`}
+        head={[unitHead, 'Cancellazioni', 'Blocchi rilasciati']}
+        rows={buckets.map((b) => [b.longLabel, b.cancellations, b.releasedHolds])}
+      />
+    </ChartCard>
+  );
+}
+
+function DemandChart({ stats }: ChartProps) {
+  const { unit, unitHead } = periodOf(stats);
   const { waitlist } = stats;
   const waitBuckets = waitBucketsFor(waitlist.days, stats.period);
   return (
+    <ChartCard
+      id="stat-domanda"
+      title="Domanda non servita"
+      note={`Persone in lista d'attesa la cui fascia oraria è iniziata senza che si liberasse una bici: ${waitlist.unserved} non servite, ${waitlist.served} servite da un'offerta. È la domanda a cui la flotta non è bastata.`}
+    >
+      <BarChart
+        data={waitBuckets.map((b) => ({ label: b.label, values: [b.unserved, b.served] }))}
+        series={[
+          { name: 'Non servite', color: COLORS.unserved },
+          { name: 'Servite', color: COLORS.rides },
+        ]}
+        description={`Grafico a barre delle attese non servite (${waitlist.unserved}) e servite (${waitlist.served}) al ${unit}. I numeri sono nella tabella.`}
+      />
+      <Legend
+        items={[
+          { label: 'Non servite', color: COLORS.unserved },
+          { label: 'Servite', color: COLORS.rides },
+        ]}
+      />
+      <DataTable
+        caption={`Attese non servite e servite al ${unit}`}
+        head={[unitHead, 'Non servite', 'Servite']}
+        rows={waitBuckets.map((b) => [b.longLabel, b.unserved, b.served])}
+      />
+      <BarChart
+        data={waitlist.hours.map((h) => ({ label: String(h.hour), values: [h.unserved] }))}
+        series={[{ name: 'Non servite', color: COLORS.unserved }]}
+        description="Grafico a barre delle attese non servite per ora di inizio della fascia, dalle 0 alle 23. I numeri sono nella tabella."
+      />
+      <DataTable
+        caption="Attese non servite per ora di inizio"
+        head={['Ora', 'Non servite']}
+        rows={waitlist.hours.map((h) => [hourRange(h.hour), h.unserved])}
+      />
+    </ChartCard>
+  );
+}
+
+function Charts({ stats }: ChartProps) {
+  return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate); ${totals.noShows} ${totals.noShows === 1 ? 'bici non ritirata' : 'bici non ritirate'}, ${totals.damageReports} ${totals.damageReports === 1 ? 'danno segnalato' : 'danni segnalati'}.`}>
-        <BarChart
-          data={buckets.map((b) => ({ label: b.label, values: [b.rides] }))}
-          series={[{ name: 'Corse', color: COLORS.rides }]}
-          description={`Grafico a barre delle corse al ${unit}: ${totals.rides} in tutto. I numeri sono nella tabella "Mostra dati".`}
-        />
-        <DataTable caption={`Corse al ${unit}`} head={[unitHead, 'Corse']} rows={buckets.map((b) => [b.longLabel, b.rides])} />
-      </ChartCard>
-
-      <ChartCard id="stat-ore" title="Uso per ora del giorno" note="Corse per ora di inizio (ora italiana).">
-        <BarChart
-          data={stats.hours.map((h) => ({ label: String(h.hour), values: [h.rides] }))}
-          series={[{ name: 'Corse', color: COLORS.rides }]}
-          description="Grafico a barre delle corse per ora di inizio, dalle 0 alle 23. I numeri sono nella tabella."
-        />
-        <DataTable
-          caption="Corse per ora di inizio"
-          head={['Ora', 'Corse']}
-          rows={stats.hours.map((h) => [`${String(h.hour).padStart(2, '0')}:00–${String(h.hour).padStart(2, '0')}:59`, h.rides])}
-        />
-      </ChartCard>
-
-      <ChartCard
-        id="stat-bici"
-        title="Uso per bici"
-        note={
-          <>
-            {top && top.rides > 0 ? `Più usata: n. ${top.numero} (${top.rides} corse, ${hours1.format(top.hours)} h). ` : ''}
-            {never.length > 0 ? `Mai usate: ${never.map((b) => `n. ${b.numero}`).join(', ')}.` : 'Tutte le bici sono state usate.'}
-          </>
-        }
-      >
-        <HorizontalBarChart
-          data={stats.bikes.map((b) => ({ label: `n. ${b.numero}`, value: b.hours }))}
-          color={COLORS.rides}
-          description="Grafico a barre orizzontali delle ore di uso per bici, dalla più usata. I numeri sono nella tabella."
-          valueText={(i) => `${hours1.format(stats.bikes[i]!.hours)} h · ${stats.bikes[i]!.rides} ${stats.bikes[i]!.rides === 1 ? 'corsa' : 'corse'}`}
-        />
-        <DataTable
-          caption="Uso per bici"
-          head={['Bici', 'Modello', 'Corse', 'Ore']}
-          rows={stats.bikes.map((b) => [`n. ${b.numero}`, b.modello, b.rides, hours1.format(b.hours)])}
-        />
-      </ChartCard>
-
-      <ChartCard id="stat-residenti" title="Residenti ed esterni" note="Corse di residenti del collegio e di utenti esterni.">
-        <SplitBar
-          parts={[
-            { value: totals.residentRides, color: COLORS.resident },
-            { value: totals.externalRides, color: COLORS.external },
-          ]}
-          description={`Residenti ${totals.residentRides} corse (${percent(totals.residentRides, residentsTotal)}), esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)}).`}
-          legend={
-            <Legend
-              items={[
-                { label: `Residenti ${totals.residentRides} (${percent(totals.residentRides, residentsTotal)})`, color: COLORS.resident },
-                { label: `Esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)})`, color: COLORS.external },
-              ]}
-            />
-          }
-        />
-        <DataTable
-          caption="Residenti ed esterni"
-          head={['Utenti', 'Corse', 'Quota']}
-          rows={[
-            ['Residenti', totals.residentRides, percent(totals.residentRides, residentsTotal)],
-            ['Esterni', totals.externalRides, percent(totals.externalRides, residentsTotal)],
-          ]}
-        />
-      </ChartCard>
-
-      <ChartCard
-        id="stat-incasso"
-        title="Incasso"
-        note={`${formatEuroCents(totals.revenueCents)} da pagamenti completati; i rimborsi non sono contati.`}
-      >
-        <BarChart
-          data={buckets.map((b) => ({ label: b.label, values: [b.revenueCents] }))}
-          series={[{ name: 'Incasso', color: COLORS.revenue }]}
-          format={euroShort}
-          description={`Grafico a barre dell'incasso al ${unit}: ${formatEuroCents(totals.revenueCents)} in tutto. I numeri sono nella tabella.`}
-        />
-        <DataTable
-          caption={`Incasso al ${unit}`}
-          head={[unitHead, 'Incasso']}
-          rows={buckets.map((b) => [b.longLabel, formatEuroCents(b.revenueCents)])}
-        />
-      </ChartCard>
-
-      <ChartCard
-        id="stat-cancellazioni"
-        title="Cancellazioni e blocchi rilasciati"
-        note={`${totals.cancellations} cancellazioni, di cui ${totals.releasedHolds} con il pagamento non riuscito (bici liberata).`}
-      >
-        <BarChart
-          data={buckets.map((b) => ({ label: b.label, values: [b.cancellations, b.releasedHolds] }))}
-          series={[
-            { name: 'Cancellazioni', color: COLORS.cancellations },
-            { name: 'Blocchi rilasciati', color: COLORS.releasedHolds },
-          ]}
-          description={`Grafico a barre delle cancellazioni (${totals.cancellations}) e dei blocchi rilasciati (${totals.releasedHolds}) al ${unit}. I numeri sono nella tabella.`}
-        />
-        <Legend
-          items={[
-            { label: 'Cancellazioni', color: COLORS.cancellations },
-            { label: 'Blocchi rilasciati', color: COLORS.releasedHolds },
-          ]}
-        />
-        <DataTable
-          caption={`Cancellazioni e blocchi rilasciati al ${unit}`}
-          head={[unitHead, 'Cancellazioni', 'Blocchi rilasciati']}
-          rows={buckets.map((b) => [b.longLabel, b.cancellations, b.releasedHolds])}
-        />
-      </ChartCard>
-
-      <ChartCard
-        id="stat-domanda"
-        title="Domanda non servita"
-        note={`Persone in lista d'attesa la cui fascia oraria è iniziata senza che si liberasse una bici: ${waitlist.unserved} non servite, ${waitlist.served} servite da un'offerta. È la domanda a cui la flotta non è bastata.`}
-      >
-        <BarChart
-          data={waitBuckets.map((b) => ({ label: b.label, values: [b.unserved, b.served] }))}
-          series={[
-            { name: 'Non servite', color: COLORS.unserved },
-            { name: 'Servite', color: COLORS.rides },
-          ]}
-          description={`Grafico a barre delle attese non servite (${waitlist.unserved}) e servite (${waitlist.served}) al ${unit}. I numeri sono nella tabella.`}
-        />
-        <Legend
-          items={[
-            { label: 'Non servite', color: COLORS.unserved },
-            { label: 'Servite', color: COLORS.rides },
-          ]}
-        />
-        <DataTable
-          caption={`Attese non servite e servite al ${unit}`}
-          head={[unitHead, 'Non servite', 'Servite']}
-          rows={waitBuckets.map((b) => [b.longLabel, b.unserved, b.served])}
-        />
-        <BarChart
-          data={waitlist.hours.map((h) => ({ label: String(h.hour), values: [h.unserved] }))}
-          series={[{ name: 'Non servite', color: COLORS.unserved }]}
-          description="Grafico a barre delle attese non servite per ora di inizio della fascia, dalle 0 alle 23. I numeri sono nella tabella."
-        />
-        <DataTable
-          caption="Attese non servite per ora di inizio"
-          head={['Ora', 'Non servite']}
-          rows={waitlist.hours.map((h) => [`${String(h.hour).padStart(2, '0')}:00–${String(h.hour).padStart(2, '0')}:59`, h.unserved])}
-        />
-      </ChartCard>
+      <RidesChart stats={stats} />
+      <HoursChart stats={stats} />
+      <BikesChart stats={stats} />
+      <ResidentsChart stats={stats} />
+      <RevenueChart stats={stats} />
+      <CancellationsChart stats={stats} />
+      <DemandChart stats={stats} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import { useRenderTime } from '../../lib/render-clock';
+import { useRenderTime } from '../../boot/render-clock';
 import { formatClock } from '../dashboard/dashboard-model';
 import { useAcceptOffer, useDeclineOffer, useLeaveWait, WAITS_QUERY_KEY } from './queries';
 import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText } from './waitlist-model';
@@ -17,7 +17,7 @@ import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText }
 
 /**
  * The time left until `until` (ms), every second; when it runs out, the waits are read again.
- * A server-rendered page hydrates with the server's instant (lib/render-clock.ts), so the
+ * A server-rendered page hydrates with the server's instant (boot/render-clock.ts), so the
  * countdown shows what the server wrote until the render right after.
  */
 function useTimeLeft(until: string): number {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { whenInteracted } from './interaction';
-import { prepareClassMerge } from './utils';
+import { whenInteracted } from '../lib/interaction';
+import { prepareClassMerge } from '../lib/utils';
 
 /**
  * `data-started` on #root (styles.css): until it is there, the buttons of a page the server

@@ -2,9 +2,8 @@ import type { SessionUser } from '../../shared/api-types';
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
 import type { ZoneTable } from '../../shared/zone-table';
 import { setRenderedAt } from './render-clock';
-import { seedSession } from './session';
-import { adoptClassLists, type ClassLists } from './utils';
-import { preloadScreenFor } from '../screens';
+import { seedSession } from '../lib/session';
+import { adoptClassLists, type ClassLists } from '../lib/utils';
 
 /**
  * What a page rendered on the server for its user (`/dashboard`, `/admin`: issue 22, decision
@@ -16,7 +15,7 @@ import { preloadScreenFor } from '../screens';
 export interface ServerState {
   user: SessionUser;
   now: number;
-  /** `dehydrate(queryClient)`: read by `hydrate` in lib/server-queries.ts. */
+  /** `dehydrate(queryClient)`: read by `hydrate` in boot/server-queries.ts. */
   queries: unknown;
   /** The college's time zone around `now` (shared/zone-table.ts): no `Intl` object is needed to open the page. Checked where it is used. */
   zone?: ZoneTable;
@@ -53,12 +52,13 @@ export function parseServerState(text: string): ServerState | null {
 /**
  * Makes the browser's app what the server rendered, before it hydrates: the session is the
  * page's user (no GET /api/current-user), the render clock is the server's until hydrated
- * (lib/render-clock.ts), the query cache holds the answers the HTML shows (so no screen
+ * (boot/render-clock.ts), the query cache holds the answers the HTML shows (so no screen
  * fetches them again, nor renders a loading state), and the screen's lazily loaded chunks
  * have arrived (the page preloads them), so hydration does not wait for them midway. Never
  * rejects: a chunk that did not arrive is asked for again when the screen renders.
+ * `loadScreen`: the screen's chunks (screens.tsx `preloadScreenFor`, passed by main.tsx).
  */
-export async function adoptServerState(state: ServerState): Promise<void> {
+export async function adoptServerState(state: ServerState, loadScreen: () => Promise<unknown>): Promise<void> {
   // The class lists the server merged: hydrating merges none itself (lib/utils.ts).
   adoptClassLists(state.classLists);
   seedSession(state.user);
@@ -75,7 +75,7 @@ export async function adoptServerState(state: ServerState): Promise<void> {
     // Before the screen's chunk: the dashboard's loader asks for its data once it has loaded,
     // and must find it already there.
     hydrateQueries(state.queries);
-    await preloadScreenFor(window.location.pathname);
+    await loadScreen();
   } catch {
     // The screen loads (and fetches what it lacks) as it renders.
   }
@@ -87,7 +87,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * When a server-rendered page is hydrated through and through. React hydrates each Suspense
  * boundary of the page after the one around it (at a low priority, once the page is
  * interactive), and a component hydrating must read the very data it was rendered with: the
- * answers of a refresh (offline/device-copy.ts) go into the query cache only after this. The
+ * answers of a refresh (boot/device-copy.ts) go into the query cache only after this. The
  * screen says it has hydrated and which parts it waits for (`screenHydrated`), each part when
  * it has (`partHydrated`).
  */

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
-import { App } from './app';
-import { loadPrivacy } from './screens';
+import { App } from '../app';
+import { loadPrivacy } from '../screens';
 
 /** A Suspense boundary not finished in this render: a lazy screen met for the first time. */
 const UNFINISHED_BOUNDARY = '<!--$!-->';
@@ -23,7 +23,7 @@ function renderOnce(path: string): string {
  * form at /login, the loading state elsewhere (routes.tsx `firstScreen`) — and the privacy
  * notice at /privacy, whose lazily loaded screen is loaded first and rendered again until
  * it is in (as entry-server.tsx does). The browser paints it before any script has arrived;
- * main.tsx then hydrates it.
+ * boot/main.tsx then hydrates it.
  */
 export async function render(path: string): Promise<string> {
   await loadPrivacy();

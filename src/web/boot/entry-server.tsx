@@ -2,9 +2,9 @@ import { dehydrate, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
-import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../shared/server-page';
-import { zoneTableAround } from '../shared/time';
-import { App } from './app';
+import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../../shared/server-page';
+import { zoneTableAround } from '../../shared/time';
+import { App } from '../app';
 import {
   ADMIN_DAMAGES_QUERY_KEY,
   ADMIN_OVERDUE_QUERY_KEY,
@@ -12,16 +12,16 @@ import {
   ADMIN_WAITLIST_QUERY_KEY,
   adminBookingsQueryKey,
   FIRST_BOOKINGS_PAGE,
-} from './features/admin/queries';
-import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from './features/dashboard/queries';
-import { WAITS_QUERY_KEY } from './features/waitlist/queries';
-import { PUBLIC_CONFIG_QUERY_KEY } from './lib/public-config';
-import { queryClient } from './lib/query-client';
-import { setRenderedAt } from './lib/render-clock';
-import { serverStateJson } from './lib/server-state';
-import { seedSession } from './lib/session';
-import { recordClassLists } from './lib/utils';
-import { loadAdmin, loadDashboard } from './screens';
+} from '../features/admin/queries';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard/queries';
+import { WAITS_QUERY_KEY } from '../features/waitlist/queries';
+import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
+import { queryClient } from '../lib/query-client';
+import { setRenderedAt } from './render-clock';
+import { serverStateJson } from './server-state';
+import { seedSession } from '../lib/session';
+import { recordClassLists } from '../lib/utils';
+import { loadAdmin, loadDashboard } from '../screens';
 
 /**
  * The server's renderer of `/dashboard` and `/admin` for a logged-in user (issue 22, decision
@@ -75,12 +75,12 @@ const MAX_RENDERS = 4;
 const ready = Promise.all([
   loadDashboard(),
   loadAdmin(),
-  import('./lib/query-provider'),
-  import('./features/waitlist/waitlist-panels'),
-  import('./features/admin/bikes-tab'),
-  import('./features/admin/users-tab'),
-  import('./features/admin/rules-tab'),
-  import('./features/admin/audit-tab'),
+  import('../lib/query-provider'),
+  import('../features/waitlist/waitlist-panels'),
+  import('../features/admin/bikes-tab'),
+  import('../features/admin/users-tab'),
+  import('../features/admin/rules-tab'),
+  import('../features/admin/audit-tab'),
 ]);
 
 function renderOnce(input: ServerPageInput): ServerPageOutput {

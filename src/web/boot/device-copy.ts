@@ -1,14 +1,14 @@
 import type { SessionUser } from '../../shared/api-types';
 import { apiGet } from '../lib/api';
 import { queryClient } from '../lib/query-client';
-import { parseServerState, whenPageHydrated, type ServerState } from '../lib/server-state';
-import { hydrateQueries } from '../lib/server-queries';
+import { parseServerState, whenPageHydrated, type ServerState } from './server-state';
+import { hydrateQueries } from './server-queries';
 import { currentSession, setSessionUser } from '../lib/session';
-import { noteUnreachable } from './connectivity';
-import { forgetDeviceUser } from './device-user';
-import { DEVICE_COPY_ELEMENT_ID, PAGES_CACHE } from './names';
-import { copyKey, stateJsonOf } from './page-copy';
-import { sessionEnded, sessionFromDeviceCopy } from './session-fallback';
+import { noteUnreachable } from '../offline/connectivity';
+import { forgetDeviceUser } from '../offline/device-user';
+import { DEVICE_COPY_ELEMENT_ID, PAGES_CACHE } from '../offline/names';
+import { copyKey, stateJsonOf } from '../offline/page-copy';
+import { sessionEnded, sessionFromDeviceCopy } from '../offline/session-fallback';
 
 /**
  * A repeat open painted from the device's copy of the page (issue 22, decision 028): the

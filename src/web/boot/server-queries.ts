@@ -1,10 +1,10 @@
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { setZoneTable } from '../../shared/time';
 import { isZoneTable } from '../../shared/zone-table';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 
 /**
- * Puts the answers a server-rendered page was made with (lib/server-state.ts) into the app's
+ * Puts the answers a server-rendered page was made with (boot/server-state.ts) into the app's
  * query cache. A chunk of its own, with TanStack Query: only such pages load it, and they
  * preload it (vite.config.ts).
  */

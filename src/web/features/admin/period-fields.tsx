@@ -1,0 +1,21 @@
+import type { PeriodForm } from './period-form';
+import { CheckedField } from './rules-parts';
+
+type Bounds = { dal: string; al: string; motivo: string };
+
+/** A period form's `Dal` and `Al` (the closure's dates, the maintenance's instants): `Al` starts at `Dal`. */
+export function PeriodBounds<R extends Bounds>({ form, type }: { form: PeriodForm<R>; type: 'date' | 'datetime-local' }) {
+  const { values, errors, id, set } = form;
+  return (['dal', 'al'] as const).map((field) => (
+    <CheckedField
+      key={field}
+      id={id(field)}
+      label={field === 'dal' ? 'Dal' : 'Al'}
+      type={type}
+      value={values[field]}
+      min={field === 'al' && values.dal ? values.dal : undefined}
+      onValue={(v) => set(field, v)}
+      error={errors[field]}
+    />
+  ));
+}

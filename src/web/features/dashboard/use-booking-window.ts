@@ -1,0 +1,41 @@
+import { useMemo } from 'react';
+import { serverMessage } from '../auth/api-errors';
+import { dayStatus, ruleErrors, type FormRules } from './booking-rules';
+import { availabilityWindow } from './booking-validation';
+import type { BookingFormValues } from './dashboard-model';
+import { useAvailableBikes } from './queries';
+
+type WindowValues = Pick<BookingFormValues, 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'biciId'>;
+
+/**
+ * What a booking's window decides, for the user's form and the desk's (issue 20): what the
+ * rules refuse in it (said by its fields as they are typed), the day's hours, and the bikes
+ * free in it, asked for only when the rules allow it. Only the date and the two times decide
+ * which bikes are free; the destination does not. `limits: false`: the desk, which the
+ * fair-use limits do not bind.
+ */
+export function useBookingWindow(
+  values: WindowValues,
+  rules: FormRules | undefined,
+  { openedAt, timeZone, limits = true }: { openedAt: Date; timeZone: string; limits?: boolean },
+) {
+  const { dataPrenotazione, orarioInizio, orarioFine } = values;
+  const broken = useMemo(
+    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone, limits }) : {}),
+    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone, limits],
+  );
+  const windowAllowed = Object.keys(broken).length === 0;
+  const slot = useMemo(
+    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
+    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
+  );
+  const day = rules ? dayStatus(rules, dataPrenotazione) : null;
+  const available = useAvailableBikes(slot);
+  const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
+  // A bike chosen for another window, or taken meanwhile, is no longer a choice.
+  const selectedId = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
+  const loadError = available.error ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili') : null;
+  return { broken, windowAllowed, slot, day, available, availableIds, selectedId, loadError };
+}
+
+export type BookingWindow = ReturnType<typeof useBookingWindow>;
