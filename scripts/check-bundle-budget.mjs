@@ -27,7 +27,7 @@ function scriptsOf(html) {
     if (url) files.add(url);
   }
   // A page the server renders lists the entry and its screen's chunks for after its first
-  // paint (src/web/after-paint.ts): they load before its first screen works all the same.
+  // paint (src/web/boot/after-paint.ts): they load before its first screen works all the same.
   const listed = /<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(html)?.[1];
   if (listed) for (const url of JSON.parse(listed)) if (typeof url === 'string' && url.endsWith('.js')) files.add(url);
   return [...files];

@@ -53,7 +53,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * The zone's offsets the page was served with (a page rendered on the server: lib/server-state.ts),
+ * The zone's offsets the page was served with (a page rendered on the server: boot/server-state.ts),
  * so that the browser needs no `Intl` object to open it: a page's first loads ICU's data, some
  * 25 ms on the 2-core machine and about four times that on a slow phone (docs/performance.md).
  * Instants outside the table, or another zone, are asked of `Intl` through date-fns.

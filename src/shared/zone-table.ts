@@ -1,6 +1,6 @@
 /**
  * A time zone's UTC offsets over a span of time, computed by the server with its own time-zone
- * data and sent with a page it renders (lib/server-state.ts), so that the browser can turn
+ * data and sent with a page it renders (boot/server-state.ts), so that the browser can turn
  * instants into the college's wall clock and back without an `Intl` object (shared/time.ts).
  */
 export interface ZoneTable {

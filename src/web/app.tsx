@@ -6,7 +6,7 @@ import { preloadScreenFor } from './screens';
 
 /**
  * Every page's footer (issue 23): the privacy notice, as a plain link: /privacy is its own
- * pre-rendered page, served with the controller's details filled in (http/privacy-page.ts).
+ * pre-rendered page, served with the controller's details filled in (pages/privacy-page.ts).
  */
 function SiteFooter() {
   return (

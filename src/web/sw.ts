@@ -5,7 +5,7 @@
  *
  * - The app shell (the built pages, scripts, styles, icons) is precached: the app opens with
  *   no network. Every navigation gets the page the server would send for its address
- *   (src/server/http/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
+ *   (src/server/pages/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
  *   kept in a cache of their own (PAGES_CACHE), one copy per address, shown only to the user
  *   it was rendered for and deleted at logout: a repeat open of `/dashboard` paints its copy at
  *   once and the page refreshes itself behind it (boot/device-copy.ts); `/admin` is asked of
@@ -52,7 +52,7 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // ---------------------------------------------------------------------------------------
 // Navigations
 
-/** The built page for an address, as src/server/http/pages.ts chooses it. */
+/** The built page for an address, as src/server/pages/pages.ts chooses it. */
 const PAGES: Record<string, string> = {
   '/login': 'login.html',
   '/dashboard': 'dashboard.html',

@@ -15,7 +15,7 @@ import { collectedLogLines } from '../helpers/leak-scan.js';
 
 /**
  * Issue 22 (decision 027): /dashboard and /admin rendered on the server with the user's data,
- * by the app's own renderer (src/web/entry-server.tsx, loaded here through Vitest's Vite as
+ * by the app's own renderer (src/web/boot/entry-server.tsx, loaded here through Vitest's Vite as
  * the build's dist/ssr would be), into the built page's `#root`. TEST_NOW is Saturday
  * 2026-11-21 10:00 in Rome.
  */

@@ -22,7 +22,7 @@ import { loadUser, type SessionUser } from '../http/auth.js';
 
 /**
  * `/dashboard` and `/admin` rendered on the server with the user's data (issue 22, decision
- * 027): the built renderer (dist/ssr/entry-server.js, src/web/entry-server.tsx) renders the
+ * 027): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
  * app's own components with the answers the screen would fetch, read here from the services
  * (no HTTP), and the HTML goes into the pre-rendered page's place in its built file, with the
  * state the browser hydrates from. Anonymous visitors, a user at /admin, and any failure get

@@ -26,7 +26,7 @@ import { loadAdmin, loadDashboard } from '../screens';
 /**
  * The server's renderer of `/dashboard` and `/admin` for a logged-in user (issue 22, decision
  * 027), built by `vite build --ssr` into dist/ssr and loaded once by the server at start
- * (src/server/http/server-render.ts). It renders the app itself — the same components as the
+ * (src/server/pages/server-render.ts). It renders the app itself — the same components as the
  * browser — at the page's address, with the session store seeded with the user and the query
  * cache filled with the answers the screen would fetch, under the keys the screen reads.
  *
