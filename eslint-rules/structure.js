@@ -26,10 +26,16 @@ function rel(root, file) {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
+/** `**` any path, `*` any name, `{a,b}` either. */
 function globToRegExp(glob) {
   const re = glob
     .split('**')
-    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+    .map((part) =>
+      part
+        .replace(/[.+^$()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\{([^}]*)\}/g, (_, alternatives) => `(${alternatives.split(',').join('|')})`),
+    )
     .join('.*');
   return new RegExp(`^${re}$`);
 }
@@ -157,6 +163,10 @@ const tableOwner = {
     if (!module) return {};
     const owners = options.owners ?? readOwners(root, modulesDir);
     const importedFrom = new Map();
+    // A table passed to a write is the module's own when it comes from the module's own files;
+    // from anywhere else (another module's face, the schema's list, a lower layer's tables) it
+    // is someone else's. Package imports (a name from drizzle-orm, say) are no tables.
+    const ownTable = (target) => moduleOf(modulesDir, rel(root, target)) === module;
 
     function checkSql(node, text) {
       for (const match of text.matchAll(WRITE_IN_SQL)) {
@@ -182,10 +192,7 @@ const tableOwner = {
         const source = importedFrom.get(arg.name);
         const target = resolveImport(context.filename, source);
         if (!target) return;
-        const to = rel(root, target);
-        if (moduleOf(modulesDir, to) === module) return;
-        // Only tables count: an import from a tables.ts, or the schema aggregate.
-        if (!/\/tables\.ts$|\/db\/schema\.ts$/.test(to)) return;
+        if (ownTable(target)) return;
         context.report({ node: arg, messageId: 'drizzle', data: { table: arg.name, module, source, verb } });
       },
       TemplateLiteral(node) {
@@ -196,9 +203,7 @@ const tableOwner = {
           const verb = /(insert\s+into|update|delete\s+from)\s*"?$/i.exec(before)?.[1];
           if (!verb || expr.type !== 'Identifier' || !importedFrom.has(expr.name)) return;
           const target = resolveImport(context.filename, importedFrom.get(expr.name));
-          if (!target) return;
-          const to = rel(root, target);
-          if (moduleOf(modulesDir, to) === module || !/\/tables\.ts$|\/db\/schema\.ts$/.test(to)) return;
+          if (!target || ownTable(target)) return;
           context.report({ node: expr, messageId: 'drizzle', data: { table: expr.name, module, source: importedFrom.get(expr.name), verb: verb.toLowerCase() } });
         });
       },

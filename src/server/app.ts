@@ -21,18 +21,18 @@ import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
-import { createPushSender } from './integrations/push.js';
+import { createPushSender } from './modules/notifications/index.js';
 import type { Logger } from './logger.js';
 import { registerMetrics } from './http/metrics.js';
 import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
-import type { SessionCache } from './modules/auth/session-cache.js';
-import { sessionStore } from './modules/auth/sessions.js';
-import { needsTwoFactorEnrolment } from './modules/two-factor/policy.js';
-import { tooManyAttemptsMessage } from './modules/auth/limits.js';
+import type { SessionCache } from './modules/auth/index.js';
+import { sessionStore } from './modules/auth/index.js';
+import { needsTwoFactorEnrolment } from './modules/two-factor/index.js';
+import { tooManyAttemptsMessage } from './modules/auth/index.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
-import { FreedTimeDispatcher } from './modules/waitlist/dispatcher.js';
+import { FreedTimeDispatcher } from './modules/waitlist/index.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -42,7 +42,7 @@ import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
-import { ensureRulesRow } from './modules/rules/store.js';
+import { ensureRulesRow } from './modules/rules/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -70,7 +70,7 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /**
    * Web push of the installed app: the reminders and the overdue notices go through it
-   * besides email. Default: the web-push sender of integrations/push.ts (VAPID keys from the
+   * besides email. Default: the web-push sender of modules/notifications/push.ts (VAPID keys from the
    * configuration or the database).
    */
   push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };

@@ -185,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Months after which bookings, damage reports and notices are anonymised: a first-start default, then /admin → Regole (decision 029). */
     retentionMonths: e.RETENTION_MONTHS,
     trustProxy: e.TRUST_PROXY ?? false,
-    /** Configured VAPID key pair; absent = one made once and kept in `impostazioni` (integrations/push.ts). */
+    /** Configured VAPID key pair; absent = one made once and kept in `impostazioni` (modules/notifications/push.ts). */
     vapid:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
     /** Who runs the push sender, for the push services: VAPID_SUBJECT, else mailto: the MAIL_FROM address. */

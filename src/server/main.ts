@@ -7,14 +7,14 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
-import { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './modules/rules/store.js';
-import { ensureAdmin, seedDemo } from './db/seed.js';
+import { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './modules/rules/index.js';
+import { ensureAdmin, seedDemo } from './seed/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
 import { loadPageRenderer } from './pages/server-render.js';
-import { AUTH_CHANNEL, SessionCache } from './modules/auth/session-cache.js';
-import { FREED_TIME_CHANNEL } from './modules/waitlist/dispatcher.js';
+import { AUTH_CHANNEL, SessionCache } from './modules/auth/index.js';
+import { FREED_TIME_CHANNEL } from './modules/waitlist/index.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 

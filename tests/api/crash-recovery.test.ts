@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../src/server/db/seed.js';
+import { DEMO_ACCOUNTS } from '../../src/server/seed/seed.js';
 import { freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-crash-'));

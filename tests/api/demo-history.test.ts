@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/server/db/seed.js';
+import { seedDemo } from '../../src/server/seed/seed.js';
 import { foldStatsDelta } from '../../src/server/modules/stats/fold.js';
 import { computeStats } from '../../src/server/modules/stats/service.js';
 import { ManualClock } from '../../src/server/clock.js';

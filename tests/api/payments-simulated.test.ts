@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase } from '../../src/server/db/client.js';
-import { seedDemo } from '../../src/server/db/seed.js';
+import { seedDemo } from '../../src/server/seed/seed.js';
 import { providerEvents, simulatedCheckoutSessions, simulatedPaymentIntents, simulatedRefunds } from '../../src/server/db/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { MSG_NOT_A_TEST_CARD } from '../../src/server/integrations/payments/test-cards.js';

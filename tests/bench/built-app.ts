@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { seedDemo } from '../../src/server/db/seed.js';
+import { seedDemo } from '../../src/server/seed/seed.js';
 import { createLogger } from '../../src/server/logger.js';
 import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
 import { benchDatabase } from './harness.js';

@@ -8,7 +8,7 @@ import { temporaryPasswordFor } from './outbox';
  * and the forced change of it. Every account is new, with an email unique to the run.
  */
 
-/** A demo resident (src/server/db/seed.ts) that no demo account uses. */
+/** A demo resident (src/server/seed/seed.ts) that no demo account uses. */
 const RESIDENT = { sigla: 'ELIS007', nome: 'Andrea', cognome: 'Colombo' } as const;
 const EXTERNAL_BADGE = 'Utente esterno (2,50 € a prenotazione)';
 const RESIDENT_BADGE = 'Residente (accesso gratuito)';

@@ -3,7 +3,7 @@ import { test as base, expect, type ConsoleMessage, type Page } from '@playwrigh
 
 export { expect };
 /** The accounts SEED_DEMO creates in the e2e server's fresh database. */
-export { DEMO_ACCOUNTS } from '../../src/server/db/seed.js';
+export { DEMO_ACCOUNTS } from '../../src/server/seed/seed.js';
 
 /**
  * Chromium logs "Failed to load resource" for every non-OK fetch. The app handles 4xx

@@ -8,7 +8,7 @@ import type { ApiErrorBody } from '../../shared/api-types.js';
 import { BODY_LIMIT_BYTES } from '../../shared/constants.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from '../http/auth.js';
 import { forbidden, MSG_BUSY, notFound, unauthorized } from '../http/errors.js';
-import { tooManyAttemptsMessage } from '../modules/auth/limits.js';
+import { tooManyAttemptsMessage } from '../modules/auth/index.js';
 import type { Operation } from '../http/operation.js';
 import { operationIndex, TAGS } from './catalogue.js';
 

@@ -12,6 +12,7 @@ export * from '../modules/bikes/tables.js';
 export * from '../modules/bookings/tables.js';
 export * from '../modules/closures/tables.js';
 export * from '../modules/payments/tables.js';
+export * from '../modules/notifications/tables.js';
 export * from '../modules/profile/tables.js';
 export * from '../modules/reports/tables.js';
 export * from '../modules/residents/tables.js';

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { backupDatabase, type BackupSummary } from '../db/backup.js';
 import { emailLayout, escapeHtml, type Mailer, type MailMessage } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
-import { activeAdminEmails } from '../modules/notifications/notify.js';
+import { activeAdminEmails } from '../modules/notifications/index.js';
 
 /**
  * The nightly backup (decision 033): `db backup` into BACKUP_DIR, named after the occurrence,

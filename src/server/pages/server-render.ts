@@ -11,13 +11,13 @@ import {
 } from '../../shared/server-page.js';
 import { ADMIN_PAGE_SIZE_DEFAULT } from '../../shared/admin-lists.js';
 import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
-import { adminBookings, adminSummary } from '../modules/admin/lists.js';
-import { adminDamages, adminOverdue } from '../modules/admin/rides.js';
-import { listBikes, listUserBookings } from '../modules/bookings/service.js';
+import { adminBookings, adminSummary } from '../modules/admin/index.js';
+import { adminDamages, adminOverdue } from '../modules/admin/index.js';
+import { listBikes, listUserBookings } from '../modules/bookings/index.js';
 import { publicRules } from '../modules/rules/index.js';
-import { publicConfig } from '../modules/system/public-config.js';
-import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/policy.js';
-import { adminWaitlist, listWaits } from '../modules/waitlist/service.js';
+import { publicConfig } from '../modules/system/index.js';
+import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/index.js';
+import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
 
 /**

@@ -12,8 +12,8 @@ import {
   type AuditQuery,
 } from '../../../shared/schemas/audit.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
-import { auditLog } from '../../db/schema.js';
-import { csvLine } from '../stats/csv.js';
+import { auditLog } from './tables.js';
+import { csvLine } from '../stats/index.js';
 import type { AuditAction } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { startOfDay, type Page } from './lists.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLog } from '../../db/schema.js';
+import { auditLog } from './tables.js';
 
 /** Who made an admin change: the logged-in admin (id and email, kept even if the account goes). */
 export interface Actor {

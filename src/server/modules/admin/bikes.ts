@@ -2,11 +2,13 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { AdminBikeCreate, AdminBikeUpdateResponse } from '../../../shared/schemas/admin.js';
 import type { BikeDto, BikeStato } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
-import { biciclette, prenotazioni, users, type Bike } from '../../db/schema.js';
+import { biciclette, type Bike } from '../bikes/tables.js';
+import { prenotazioni } from '../bookings/tables.js';
+import { users } from '../users/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bikeUnavailableEmail } from './emails.js';
 import { runTransaction } from '../../db/transaction.js';
 

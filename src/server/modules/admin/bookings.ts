@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { AdminDeleteBookingResponse } from '../../../shared/schemas/admin.js';
-import { isBooking, pagamenti, prenotazioni } from '../../db/schema.js';
+import { isBooking, prenotazioni } from '../bookings/tables.js';
+import { pagamenti } from '../payments/tables.js';
 import { notFound } from '../../http/errors.js';
 import { cancelBookings } from '../bookings/index.js';
 import { writeAudit, type Actor } from './audit.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bringLifecycleUpToDate } from '../bookings/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 

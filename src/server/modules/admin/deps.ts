@@ -3,8 +3,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
-import type { SessionCache } from '../auth/session-cache.js';
-import type { PaymentLog } from '../payments/settle.js';
+import type { SessionCache } from '../auth/index.js';
+import type { PaymentLog } from '../payments/index.js';
 
 /** What the admin services need. */
 export interface AdminDeps {

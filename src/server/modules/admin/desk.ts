@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import type { AdminBookingRequest } from '../../../shared/schemas/rules.js';
-import { users } from '../../db/schema.js';
+import { users } from '../users/tables.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
-import { sessionUserColumns } from '../auth/sessions.js';
+import { sessionUserColumns } from '../auth/index.js';
 import { createBooking } from '../bookings/index.js';
 import { currentRules, deskBookingEmail, suspensionOf } from '../rules/index.js';
 import { writeAudit, type Actor } from './audit.js';

@@ -3,14 +3,17 @@ import { ANONYMOUS_USER_LABEL } from '../../../shared/constants.js';
 import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
 import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
-import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, users } from '../../db/schema.js';
+import { biciclette } from '../bikes/tables.js';
+import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
+import { pagamenti } from '../payments/tables.js';
+import { users } from '../users/tables.js';
 import { bookingPhase, listBikes } from '../bookings/index.js';
-import { sessionUserColumns } from '../auth/sessions.js';
-import { toPublicUser } from '../users/public-user.js';
+import { sessionUserColumns } from '../auth/index.js';
+import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../bookings/lifecycle.js';
-import { suspendedUntilSql } from '../rules/fair-use.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
+import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../bookings/index.js';
+import { suspendedUntilSql } from '../rules/index.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 

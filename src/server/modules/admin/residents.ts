@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { ImportResidentsResponse } from '../../../shared/schemas/admin.js';
-import { residenti, users } from '../../db/schema.js';
+import { residenti } from '../residents/tables.js';
+import { users } from '../users/tables.js';
 import { conflict } from '../../http/errors.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../auth/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';

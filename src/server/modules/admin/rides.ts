@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin.js';
 import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
-import { prenotazioni, segnalazioniDanni } from '../../db/schema.js';
+import { prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
-import { endRide, lockBikeOfBooking } from '../bookings/ride.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { endRide, lockBikeOfBooking } from '../bookings/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';

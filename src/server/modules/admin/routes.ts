@@ -19,7 +19,7 @@ import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js'
 import { importResidents } from './residents.js';
 import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
-import { adminWaitlist } from '../waitlist/service.js';
+import { adminWaitlist } from '../waitlist/index.js';
 import { auditFiltersSchema, auditQuerySchema } from '../../../shared/schemas/audit.js';
 import {
   adminBookingRequestSchema,

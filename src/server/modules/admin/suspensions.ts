@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { AdminUserDto } from '../../../shared/schemas/admin.js';
-import { users } from '../../db/schema.js';
+import { users } from '../users/tables.js';
 import { runTransaction } from '../../db/transaction.js';
 import { notFound } from '../../http/errors.js';
-import { sessionUserColumns } from '../auth/sessions.js';
+import { sessionUserColumns } from '../auth/index.js';
 import { loadRules, suspensionOf } from '../rules/index.js';
-import { toPublicUser } from '../users/public-user.js';
+import { toPublicUser } from '../users/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 

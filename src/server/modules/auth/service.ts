@@ -5,7 +5,9 @@ import { normaliseEmail, normaliseSigla, SIGLA_PATTERN } from '../../../shared/s
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { residenti, sessions, users } from '../../db/schema.js';
+import { residenti } from '../residents/tables.js';
+import { sessions } from './tables.js';
+import { users } from '../users/tables.js';
 import { badRequest, conflict, forbidden } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { temporaryPasswordEmail, welcomeEmail } from './emails.js';

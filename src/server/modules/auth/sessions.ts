@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sessions, users } from '../../db/schema.js';
+import { sessions } from './tables.js';
+import { users } from '../users/tables.js';
 import type { FoundSession, SessionGuard, SessionUser } from '../../http/auth.js';
 import { describeDevice } from './device.js';
 

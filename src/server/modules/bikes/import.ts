@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { BIKE_STATES, biciclette } from '../../db/schema.js';
+import { BIKE_STATES, biciclette } from './tables.js';
 import { parseCsv } from '../../lib/csv.js';
-import { MalformedFileError, type ImportReport } from '../residents/import.js';
+import { MalformedFileError, type ImportReport } from '../residents/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export const bikeRowSchema = z.object({

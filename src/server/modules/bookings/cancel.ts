@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
-import { prenotazioni } from '../../db/schema.js';
+import { prenotazioni } from './tables.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';

@@ -1,6 +1,6 @@
 import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
-import type { UserNotice } from '../notifications/notify.js';
+import type { UserNotice } from '../notifications/index.js';
 
 /** Italian notices of the ride (decision 022): plain text first, a simple HTML alternative. */
 

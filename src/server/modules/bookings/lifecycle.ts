@@ -2,9 +2,9 @@ import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { retryTransient, runTransaction, type Tx } from '../../db/transaction.js';
-import { failPendingPayments } from '../payments/expire.js';
+import { failPendingPayments } from '../payments/index.js';
 import { countBooking, countPayment } from '../../metrics.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
 export const PICKUP_EARLY_MINUTES = 10;

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { activeAdminEmails, notifyUser, type PushSender } from '../notifications/notify.js';
+import { activeAdminEmails, notifyUser, type PushSender } from '../notifications/index.js';
 import {
   endReminder,
   nextBookingWarning,

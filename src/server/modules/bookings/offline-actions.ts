@@ -1,7 +1,7 @@
 import { eq, lt } from 'drizzle-orm';
 import type { AppliedTimeSource } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
-import { azioniOffline, type OFFLINE_ACTION_KINDS } from '../../db/schema.js';
+import { azioniOffline, type OFFLINE_ACTION_KINDS } from './tables.js';
 import type { Tx } from '../../db/transaction.js';
 import { conflict } from '../../http/errors.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { prenotazioni } from '../../db/schema.js';
+import { prenotazioni } from './tables.js';
 import type { Tx } from '../../db/transaction.js';
 
 /*

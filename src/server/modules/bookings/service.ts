@@ -10,7 +10,9 @@ import type {
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
-import { biciclette, bookingStato, isBooking, pagamenti, prenotazioni, segnalazioniDanni, type Bike } from '../../db/schema.js';
+import { biciclette, type Bike } from '../bikes/tables.js';
+import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from './tables.js';
+import { pagamenti } from '../payments/tables.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
@@ -19,11 +21,11 @@ import { bikeStateAsOf, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue 
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
-import { checkWindow, type Window } from '../rules/check.js';
+import { checkWindow, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
-import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/store.js';
+import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
 
-export { START_GRACE_MINUTES } from '../rules/check.js';
+export { START_GRACE_MINUTES } from '../rules/index.js';
 
 export const MSG_BIKE_UNAVAILABLE = 'La bicicletta non è disponibile nella fascia oraria scelta';
 export const MSG_ALREADY_ACTIVE = 'Hai già una prenotazione attiva';

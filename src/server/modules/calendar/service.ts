@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { biciclette, bookingStato, isBooking, preferenzeUtente, prenotazioni } from '../../db/schema.js';
+import { biciclette } from '../bikes/tables.js';
+import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
+import { preferenzeUtente } from '../profile/tables.js';
 import { buildCalendar, type CalendarEvent } from './ical.js';
 
 /** The feed shows the bookings of the last 90 days and every future one. */

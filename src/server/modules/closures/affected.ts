@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
 import type { Tx } from '../../db/transaction.js';
-import type { AdminDeps } from '../admin/deps.js';
+import type { AdminDeps } from '../admin/index.js';
 import { cancelBookings } from '../bookings/index.js';
-import { bookingAsOf, P_COLUMNS } from '../bookings/lifecycle.js';
+import { bookingAsOf, P_COLUMNS } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /*

@@ -3,9 +3,9 @@ import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../sha
 import { zonedToday } from '../../../shared/time.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { writeAudit, type Actor } from '../admin/audit.js';
-import type { AdminDeps } from '../admin/deps.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { writeAudit, type Actor } from '../admin/index.js';
+import type { AdminDeps } from '../admin/index.js';
+import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
 import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
 

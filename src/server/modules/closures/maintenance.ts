@@ -4,10 +4,10 @@ import { zonedClock, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { writeAudit, type Actor } from '../admin/audit.js';
-import type { AdminDeps } from '../admin/deps.js';
+import { writeAudit, type Actor } from '../admin/index.js';
+import type { AdminDeps } from '../admin/index.js';
 import { moveBooking } from '../bookings/index.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
 import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
 

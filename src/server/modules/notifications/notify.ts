@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { users } from '../users/tables.js';
 import type { Mailer, MailMessage } from '../../integrations/mailer.js';
 
 /** What a web-push notification carries (the installed app shows it, and opens `url`). */
@@ -10,7 +10,7 @@ export interface PushPayload {
   url: string;
 }
 
-/** Web push, when configured (src/server/integrations/push.ts): every subscription of a user. */
+/** Web push, when configured (src/server/modules/notifications/push.ts): every subscription of a user. */
 export interface PushSender {
   send(userId: number, payload: PushPayload): Promise<void>;
 }

@@ -11,3 +11,4 @@ export {
   type PastPayment,
 } from './booking-payments.js';
 export { refundBookingPayment, MSG_REFUND_FAILED, type PaymentCoreDeps, type PaymentLog } from './settle.js';
+export { failPendingPayments } from './expire.js';

@@ -6,7 +6,8 @@ import type {
   PaymentIntentResponse,
 } from '../../../shared/schemas/payment.js';
 import type { Config } from '../../config.js';
-import { bookingStato, isBooking, pagamenti, prenotazioni } from '../../db/schema.js';
+import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
+import { pagamenti } from './tables.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import {
   InvalidSignatureError,
@@ -15,8 +16,8 @@ import {
   type PaymentMetadata,
 } from '../../integrations/payments/provider.js';
 import { KeyedMutex } from '../../lib/keyed-mutex.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
-import { bringLifecycleUpToDate } from '../bookings/lifecycle.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { bringLifecycleUpToDate } from '../bookings/index.js';
 import {
   applyProviderRefund,
   recordEvent,

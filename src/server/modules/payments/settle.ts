@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { pagamenti, prenotazioni, providerEvents } from '../../db/schema.js';
+import { pagamenti, providerEvents } from './tables.js';
+import { prenotazioni } from '../bookings/tables.js';
 import { AppError } from '../../http/errors.js';
 import { ProviderError, type PaymentProvider } from '../../integrations/payments/provider.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';

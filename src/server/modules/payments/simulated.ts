@@ -6,7 +6,7 @@ import type {
   SimulatedConfirmResponse,
 } from '../../../shared/schemas/payment.js';
 import type { Db } from '../../db/client.js';
-import { prenotazioni } from '../../db/schema.js';
+import { prenotazioni } from '../bookings/tables.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { countPayment } from '../../metrics.js';
 import type { SimulatedProvider } from '../../integrations/payments/simulated-provider.js';

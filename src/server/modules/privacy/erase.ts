@@ -10,14 +10,14 @@ import {
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, unauthorized } from '../../http/errors.js';
-import { verifyPassword } from '../auth/password.js';
-import { lockUserAndAdmins } from '../admin/users.js';
-import type { AdminDeps } from '../admin/deps.js';
+import { verifyPassword } from '../auth/index.js';
+import { lockUserAndAdmins } from '../admin/index.js';
+import type { AdminDeps } from '../admin/index.js';
 import { anonymiseBookingsOf, cancelBookings, withdrawOffersOf } from '../bookings/index.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
-import { renderReport } from '../reports/service.js';
-import { openAsOf, WAITLIST_LOCK } from '../waitlist/offers.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { renderReport } from '../reports/index.js';
+import { openAsOf, WAITLIST_LOCK } from '../waitlist/index.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
 import { accountDeletedEmail } from './emails.js';
 

@@ -2,7 +2,7 @@ import { subMonths } from 'date-fns';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
-import { purgeExpiredSessions } from '../auth/sessions.js';
+import { purgeExpiredSessions } from '../auth/index.js';
 import { anonymiseConcludedBefore } from '../bookings/index.js';
 
 /*

@@ -4,9 +4,9 @@ import { zonedToday } from '../../../shared/time.js';
 import { accountDeleteSchema } from '../../../shared/schemas/privacy.js';
 import { authenticatedUser, clearSessionCookie, requireUser, SESSION_COOKIE } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
-import { tooManyAttemptsMessage } from '../auth/limits.js';
-import { hashSessionToken } from '../auth/sessions.js';
-import { PROFILE_PASSWORD_FAILURES } from '../profile/routes.js';
+import { tooManyAttemptsMessage } from '../auth/index.js';
+import { hashSessionToken } from '../auth/index.js';
+import { PROFILE_PASSWORD_FAILURES } from '../profile/index.js';
 import { deletionPreview, eraseAccount, type PrivacyDeps } from './erase.js';
 import { buildDataExport } from './export.js';
 

@@ -10,9 +10,9 @@ import {
 } from '../../../shared/schemas/profile.js';
 import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
-import { tooManyAttemptsMessage } from '../auth/limits.js';
-import { hashSessionToken } from '../auth/sessions.js';
-import { calendarFeedUrl } from '../calendar/service.js';
+import { tooManyAttemptsMessage } from '../auth/index.js';
+import { hashSessionToken } from '../auth/index.js';
+import { calendarFeedUrl } from '../calendar/index.js';
 import {
   changeOwnPassword,
   getProfile,

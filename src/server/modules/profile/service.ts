@@ -3,10 +3,13 @@ import type { ProfileDto, ProfileUpdateRequest, PushSubscriptionInput } from '..
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/schemas/profile.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { preferenzeUtente, pushSubscriptions, sessions, users } from '../../db/schema.js';
+import { preferenzeUtente } from './tables.js';
+import { pushSubscriptions } from '../notifications/tables.js';
+import { sessions } from '../auth/tables.js';
+import { users } from '../users/tables.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import { hashCalendarToken, newCalendarToken } from '../calendar/service.js';
+import { hashPassword, verifyPassword } from '../auth/index.js';
+import { hashCalendarToken, newCalendarToken } from '../calendar/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export interface ProfileDeps {

@@ -2,7 +2,7 @@ import { desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { reportFileName, type ReportSummary } from '../../../shared/schemas/reports.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { reports } from '../../db/schema.js';
+import { reports } from './tables.js';
 import { AppError } from '../../http/errors.js';
 import { renderDayReport } from '../../integrations/pdf/day-report.js';
 import type { Mailer } from '../../integrations/mailer.js';

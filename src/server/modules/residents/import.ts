@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
-import { residenti } from '../../db/schema.js';
+import { residenti } from './tables.js';
 import { parseCsv, type CsvRejection } from '../../lib/csv.js';
 import { runTransaction } from '../../db/transaction.js';
 

@@ -7,3 +7,4 @@ export { currentRules, lifecycleMinutes, loadRules, type ClosureRule, type Execu
 export { checkWindow, START_GRACE_MINUTES, type Window } from './check.js';
 export { fullestWeek, suspendedUntilSql, suspensionOf, suspensionReason, suspensionSentence } from './fair-use.js';
 export { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail, type NoticeBooking } from './emails.js';
+export { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './store.js';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { PublicRulesDto, RulesDto, RulesUpdate } from '../../../shared/schemas/rules.js';
 import { zonedToday } from '../../../shared/time.js';
 import { runTransaction } from '../../db/transaction.js';
-import { writeAudit, type Actor } from '../admin/audit.js';
-import type { AdminDeps } from '../admin/deps.js';
+import { writeAudit, type Actor } from '../admin/index.js';
+import type { AdminDeps } from '../admin/index.js';
 import { suspensionOf } from './fair-use.js';
 import { currentRules, loadRules, type Rules } from './store.js';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
-import { unservedAsOf } from '../waitlist/offers.js';
+import { unservedAsOf } from '../waitlist/index.js';
 import type { StatsBike, StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats.js';
 
 export interface StatsDeps {

@@ -2,7 +2,7 @@ import type { PublicConfig } from '../../../shared/api-types.js';
 import { APP_VERSION } from '../../../shared/constants.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { currentRules } from '../rules/store.js';
+import { currentRules } from '../rules/index.js';
 
 /**
  * GET /api/config: the only server settings the page may see. Also what the server renders

@@ -1,6 +1,6 @@
 import type { SessionUser as ApiSessionUser } from '../../../shared/api-types.js';
-import type { SessionUser } from '../auth/sessions.js';
-import { toPublicUser } from '../users/public-user.js';
+import type { SessionUser } from '../auth/index.js';
+import { toPublicUser } from '../users/index.js';
 
 /** An admin who must enrol a second factor before any admin page or route works (ADMIN_2FA_REQUIRED, decision 030). */
 export function needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFattori'>, config: { admin2faRequired: boolean }): boolean {

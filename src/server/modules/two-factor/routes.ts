@@ -16,8 +16,8 @@ import {
   TWO_FACTOR_COOKIE,
 } from '../../http/auth.js';
 import { AppError, badRequest } from '../../http/errors.js';
-import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from '../auth/limits.js';
-import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/sessions.js';
+import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from '../auth/index.js';
+import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/index.js';
 import { sessionUserBody } from './policy.js';
 import { beginEnrolment, confirmEnrolment, disableSecondFactor, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from './service.js';
 

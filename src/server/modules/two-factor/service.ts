@@ -10,11 +10,13 @@ import {
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { codiciRecupero, sessions, users } from '../../db/schema.js';
+import { codiciRecupero } from './tables.js';
+import { sessions } from '../auth/tables.js';
+import { users } from '../users/tables.js';
 import { runTransaction } from '../../db/transaction.js';
-import { writeAudit } from '../admin/audit.js';
+import { writeAudit } from '../admin/index.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import type { DbOrTx } from '../auth/sessions.js';
+import type { DbOrTx } from '../auth/index.js';
 import { openSecret, recoveryCodeHash, sealSecret, totpKey } from './secret-box.js';
 import { matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, RECOVERY_CODE_COUNT, totpUri } from './totp.js';
 

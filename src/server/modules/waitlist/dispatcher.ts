@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
-import { currentRules } from '../rules/store.js';
+import { currentRules } from '../rules/index.js';
 import { announceOffers, runOfferPass, type OfferNotifyDeps, type PassResult } from './offers.js';
 
 /** The channel the freed-time triggers notify (drizzle/0018_freed_time.sql). */

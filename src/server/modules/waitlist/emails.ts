@@ -1,7 +1,7 @@
 import { zonedClock } from '../../../shared/time.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
 import { emailLayout, escapeHtml } from '../../integrations/mailer.js';
-import type { UserNotice } from '../notifications/notify.js';
+import type { UserNotice } from '../notifications/index.js';
 
 /** The waitlist's notice (issue 21): plain text first, a simple HTML alternative, and the push. */
 

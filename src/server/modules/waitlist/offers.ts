@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
-import { notifyUser, type NotifyDeps } from '../notifications/notify.js';
-import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from '../bookings/offer-rows.js';
+import { notifyUser, type NotifyDeps } from '../notifications/index.js';
+import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from '../bookings/index.js';
 import { offerNotice } from './emails.js';
 
 /**

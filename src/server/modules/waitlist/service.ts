@@ -5,7 +5,7 @@ import { zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction } from '../../db/transaction.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/lifecycle.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
 import {
   availableBikes,
   bookOffer,
@@ -19,8 +19,8 @@ import {
   type BookingUser,
 } from '../bookings/index.js';
 import { paymentProviderName } from '../payments/index.js';
-import { suspensionOf, suspensionSentence } from '../rules/fair-use.js';
-import { currentRules, lifecycleMinutes } from '../rules/store.js';
+import { suspensionOf, suspensionSentence } from '../rules/index.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { OPEN, openAsOf, WAITLIST_LOCK } from './offers.js';
 
 /**

@@ -1,12 +1,12 @@
 import { count, eq, ne } from 'drizzle-orm';
 import { zonedClock, zonedInstant, zonedToday } from '../../shared/time.js';
 import type { Logger } from '../logger.js';
-import { hashPassword } from '../modules/auth/password.js';
+import { hashPassword } from '../modules/auth/index.js';
 import { insertBookingRows } from '../modules/bookings/index.js';
-import type { Db } from './client.js';
-import { biciclette, residenti, users, type prenotazioni } from './schema.js';
+import type { Db } from '../db/client.js';
+import { biciclette, residenti, users, type prenotazioni } from '../db/schema.js';
 import { seedHistory } from './seed-history.js';
-import { runTransaction } from './transaction.js';
+import { runTransaction } from '../db/transaction.js';
 import { randomBytes } from 'node:crypto';
 
 export const DEMO_BIKES: { numero: string; modello: string }[] = [

@@ -4,7 +4,7 @@ import { addDays, zonedInstant, zonedToday } from '../../shared/time.js';
 import { seededRandom } from '../lib/seeded-random.js';
 import { insertPastBookings, type PastBooking, type PastBookingRow } from '../modules/bookings/index.js';
 import { insertPastPayments } from '../modules/payments/index.js';
-import type { Tx } from './transaction.js';
+import type { Tx } from '../db/transaction.js';
 
 /**
  * The demo's past (issue 20, "Demo data"): about 60 days of a college's rides, so that the

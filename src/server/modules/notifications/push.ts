@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import webpush from 'web-push';
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import { impostazioni, pushSubscriptions } from '../db/schema.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { impostazioni, pushSubscriptions } from './tables.js';
 
 /** What a notification shows: its title, its text, and the page of the app it opens. */
 export interface PushPayload {

@@ -1,0 +1,5 @@
+/*
+ * The profile module's public face: what other modules and the app may use (issue 31,
+ * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
+ */
+export { PROFILE_PASSWORD_FAILURES } from './routes.js';

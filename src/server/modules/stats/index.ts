@@ -1,0 +1,6 @@
+/*
+ * The stats module's public face: what other modules and the app may use (issue 31,
+ * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
+ */
+export { csvLine } from './csv.js';
+export { foldStatsDelta } from './fold.js';
