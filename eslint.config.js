@@ -16,13 +16,13 @@ export const serverLayers = {
     { name: 'db', files: ['src/server/db/**'] },
     { name: 'infrastructure', files: ['src/server/http/**', 'src/server/metrics.ts', 'src/server/integrations/**'] },
     { name: 'modules', files: ['src/server/modules/**'] },
-    { name: 'app', files: ['src/server/pages/**', 'src/server/api-docs/**', 'src/server/jobs/**', 'src/server/seed/**', 'src/server/app.ts', 'src/server/main.ts', 'src/server/cli.ts'] },
+    { name: 'app', files: ['src/server/pages/**', 'src/server/api-docs/**', 'src/server/jobs/**', 'src/server/seed/**', 'src/server/app.ts', 'src/server/main.ts', 'src/server/cli.ts', 'src/server/schema.ts'] },
   ],
   allow: [
     {
-      from: 'src/server/db/schema.ts',
-      to: 'src/server/**/tables.ts',
-      why: 'the one list of every table, for drizzle-kit, the migrations and the backup',
+      from: 'src/server/schema.ts',
+      to: 'src/server/modules/*/tables.ts',
+      why: 'the one list of every table, for drizzle-kit and the tools',
     },
     { from: 'src/server/app.ts', to: 'src/server/modules/*/routes.ts', why: "the app registers each module's routes" },
     { from: 'src/server/api-docs/**', to: 'src/server/modules/*/operations.ts', why: "the API catalogue gathers each module's operations" },
@@ -31,6 +31,7 @@ export const serverLayers = {
       to: 'src/server/modules/*/tables.ts',
       why: "a table, for the reads that join it (a foreign key, too); only its owner writes it (structure/table-owner)",
     },
+    { from: 'src/server/{app,main,cli}.ts', to: 'src/server/modules/*/tables.ts', why: 'the same, for the app and the command line' },
   ],
 };
 

@@ -9,7 +9,7 @@ import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
 import { verifyBackup } from './db/verify.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
-import { users } from './db/schema.js';
+import { users } from './modules/users/tables.js';
 import { createLogger } from './logger.js';
 import { hashPassword } from './modules/auth/index.js';
 import { importBikes } from './modules/bikes/index.js';

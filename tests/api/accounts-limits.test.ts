@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { AUTH_RATE_LIMITS } from '../../src/server/modules/auth/limits.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema.js';
+import { users } from '../../src/server/schema.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createResident, createUser, DEFAULT_PASSWORD } from '../helpers/factories.js';
 

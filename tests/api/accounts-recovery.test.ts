@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sessions, users } from '../../src/server/db/schema.js';
+import { sessions, users } from '../../src/server/schema.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { createMailer } from '../../src/server/integrations/mailer.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';

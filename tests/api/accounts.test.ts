@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, users } from '../../src/server/db/schema.js';
+import { sessions, users } from '../../src/server/schema.js';
 import { requireAdmin, requireUser, SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { cookieFrom, createResident, createUser, DEFAULT_PASSWORD, loginAs } from '../helpers/factories.js';

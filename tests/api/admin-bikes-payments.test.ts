@@ -1,6 +1,6 @@
 import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/schema.js';
 import { ProviderError } from '../../src/server/integrations/payments/provider.js';
 import { applyLifecycle, ensureLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import { minuteJob } from '../helpers/minute-job.js';

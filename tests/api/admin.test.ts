@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { prenotazioni, sessions, users } from '../../src/server/db/schema.js';
+import { prenotazioni, sessions, users } from '../../src/server/schema.js';
 import { ADMIN_PAGE_SIZE_MAX } from '../../src/shared/schemas/admin.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';

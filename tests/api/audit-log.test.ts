@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationsFolder, runMigrations } from '../../src/server/db/migrate.js';
-import { auditLog } from '../../src/server/db/schema.js';
+import { auditLog } from '../../src/server/schema.js';
 import { AUDIT_CSV_HEADER } from '../../src/server/modules/admin/audit-log.js';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditEntryDto } from '../../src/shared/schemas/audit.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';

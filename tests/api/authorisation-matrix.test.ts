@@ -1,7 +1,7 @@
 import { gt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { auditLog, chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';

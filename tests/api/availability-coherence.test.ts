@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
-import { biciclette, users } from '../../src/server/db/schema.js';
+import { biciclette, users } from '../../src/server/schema.js';
 import { AUTH_CHANNEL, SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema.js';
+import { users } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { createTestDatabase } from '../helpers/db.js';

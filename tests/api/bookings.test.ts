@@ -1,6 +1,6 @@
 import { count, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { lifecycleDue } from '../../src/server/modules/bookings/lifecycle.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';

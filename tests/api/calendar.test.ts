@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preferenzeUtente } from '../../src/server/db/schema.js';
+import { preferenzeUtente } from '../../src/server/schema.js';
 import { buildCalendar, escapeText, foldLine } from '../../src/server/modules/calendar/ical.js';
 import { hashCalendarToken } from '../../src/server/modules/calendar/service.js';
 import { maskUrl } from '../../src/server/logger.js';

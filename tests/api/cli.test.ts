@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/server/cli.js';
-import { biciclette, residenti, users } from '../../src/server/db/schema.js';
+import { biciclette, residenti, users } from '../../src/server/schema.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { migrationsFolder } from '../../src/server/db/migrate.js';
-import { azioniOffline, biciclette, prenotazioni, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { azioniOffline, biciclette, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
 import { appJobs } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
 import { minuteJob } from '../helpers/minute-job.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase } from '../../src/server/db/client.js';
 import { seedDemo } from '../../src/server/seed/seed.js';
-import { providerEvents, simulatedCheckoutSessions, simulatedPaymentIntents, simulatedRefunds } from '../../src/server/db/schema.js';
+import { providerEvents, simulatedCheckoutSessions, simulatedPaymentIntents, simulatedRefunds } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { MSG_NOT_A_TEST_CARD } from '../../src/server/integrations/payments/test-cards.js';
 import { createLogger } from '../../src/server/logger.js';

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
-import { pagamenti, providerEvents } from '../../src/server/db/schema.js';
+import { pagamenti, providerEvents } from '../../src/server/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import {
   MSG_ALREADY_PAID,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preferenzeUtente, sessions, users } from '../../src/server/db/schema.js';
+import { preferenzeUtente, sessions, users } from '../../src/server/schema.js';
 import type { SessionCache } from '../../src/server/modules/auth/session-cache.js';
 import { hashSessionToken } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { impostazioni, pushSubscriptions } from '../../src/server/db/schema.js';
+import { impostazioni, pushSubscriptions } from '../../src/server/schema.js';
 import { createPushSender } from '../../src/server/modules/notifications/push.js';
 import { person, type Person } from '../helpers/admin-fixtures.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/server/cli.js';
 import { connectDatabase } from '../../src/server/db/client.js';
-import { reports } from '../../src/server/db/schema.js';
+import { reports } from '../../src/server/schema.js';
 import { createMailer, type Mailer } from '../../src/server/integrations/mailer.js';
 import { JOB_LOCKS, runExclusive } from '../../src/server/jobs/scheduler.js';
 import { dueReportDates, REPORT_CRON } from '../../src/server/modules/reports/schedule.js';

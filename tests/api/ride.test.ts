@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
-import { biciclette, pagamenti, preferenzeUtente, prenotazioni, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, preferenzeUtente, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
 import { loadDayReport } from '../../src/server/modules/reports/data.js';

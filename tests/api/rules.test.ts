@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase } from '../../src/server/db/client.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
-import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/index.js';
 import { loadRules, RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
-import { biciclette, segnalazioniDanni } from '../../src/server/db/schema.js';
+import { biciclette, segnalazioniDanni } from '../../src/server/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
 import { renderPage } from '../../src/web/boot/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../../src/server/db/schema.js';
+import { sessions } from '../../src/server/schema.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { person } from '../helpers/admin-fixtures.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, biciclette, residenti } from '../../src/server/db/schema.js';
+import { users, biciclette, residenti } from '../../src/server/schema.js';
 import { DEMO_ACCOUNTS, DEMO_BIKES, DEMO_RESIDENTS, ensureAdmin, seedDemo } from '../../src/server/seed/seed.js';
 import { HISTORY_EXTERNALS, HISTORY_RESIDENTS } from '../../src/server/seed/seed-history.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema.js';
+import { users } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import type { StatsResponse } from '../../src/shared/schemas/stats.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chiusure, manutenzioni } from '../../src/server/db/schema.js';
+import { chiusure, manutenzioni } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, codiciRecupero, sessions, users } from '../../src/server/db/schema.js';
+import { auditLog, codiciRecupero, sessions, users } from '../../src/server/schema.js';
 import { AUTH_RATE_LIMITS } from '../../src/server/modules/auth/limits.js';
 import { openSecret, recoveryCodeHash, totpKey } from '../../src/server/modules/two-factor/secret-box.js';
 import { totpCode, totpStep, TOTP_PERIOD_SECONDS } from '../../src/server/modules/two-factor/totp.js';

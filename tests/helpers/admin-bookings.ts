@@ -1,5 +1,5 @@
 import type { Db } from '../../src/server/db/client.js';
-import { biciclette, prenotazioni } from '../../src/server/db/schema.js';
+import { biciclette, prenotazioni } from '../../src/server/schema.js';
 import { zonedInstant } from '../../src/shared/time.js';
 
 let seq = 0;

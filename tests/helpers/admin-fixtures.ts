@@ -1,7 +1,7 @@
 import { desc, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/server/db/client.js';
-import { auditLog, users } from '../../src/server/db/schema.js';
+import { auditLog, users } from '../../src/server/schema.js';
 import type { MailMessage, Mailer } from '../../src/server/integrations/mailer.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import type { TestContext } from './app.js';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/server/db/client.js';
-import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import type { TestContext } from './app.js';
 

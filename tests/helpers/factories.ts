@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/server/db/client.js';
-import { residenti, users, type Resident, type User } from '../../src/server/db/schema.js';
+import { residenti, users, type Resident, type User } from '../../src/server/schema.js';
 import { SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { hashPassword } from '../../src/server/modules/auth/password.js';
 import { normaliseEmail } from '../../src/shared/sigla.js';

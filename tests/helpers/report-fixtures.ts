@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client.js';
-import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/db/schema.js';
+import { biciclette, pagamenti, prenotazioni, users } from '../../src/server/schema.js';
 import { zonedInstant } from '../../src/shared/time.js';
 
 let seq = 0;

@@ -73,7 +73,7 @@ describe('structure/table-owner', () => {
     // Read through the owner's face, a table is still not the reader's to write.
     const viaFace = "import { users } from '../users/index.js';\nexport const f = (db: any) => db.delete(users);\n";
     expect(lint('src/server/modules/privacy/erase.ts', viaFace)[0]).toMatch(/'users' is not a table of the module 'privacy'/);
-    const viaSchema = "import { pagamenti } from '../../db/schema.js';\nexport const f = (db: any) => db.insert(pagamenti);\n";
+    const viaSchema = "import { pagamenti } from '../../schema.js';\nexport const f = (db: any) => db.insert(pagamenti);\n";
     expect(lint('src/server/modules/bookings/service.ts', viaSchema).filter((m) => m.startsWith('structure/table-owner'))[0]).toMatch(
       /'pagamenti' is not a table of the module 'bookings'/,
     );

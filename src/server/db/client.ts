@@ -1,8 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import * as schema from './schema.js';
-
-export type Db = NodePgDatabase<typeof schema>;
+/** A Drizzle handle with no relational schema: queries name their tables, imported from their owners. */
+export type Db = NodePgDatabase;
 
 export interface Database {
   db: Db;
@@ -125,7 +124,7 @@ export function connectDatabase(url: string, options: PoolOptions = {}): Databas
   });
   // A connection dropped by the server (restart, network) must not crash the process.
   pool.on('error', () => undefined);
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool);
   let closed = false;
   return {
     db,

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/index.js';
 import { insertBookingRows } from '../modules/bookings/index.js';
 import type { Db } from '../db/client.js';
-import { biciclette, residenti, users, type prenotazioni } from '../db/schema.js';
+import { biciclette, residenti, users, type prenotazioni } from '../schema.js';
 import { seedHistory } from './seed-history.js';
 import { runTransaction } from '../db/transaction.js';
 import { randomBytes } from 'node:crypto';

@@ -9,7 +9,7 @@ import {
   simulatedPaymentIntents,
   simulatedProviderSettings,
   simulatedRefunds,
-} from '../../db/schema.js';
+} from '../tables.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import {
   InvalidSignatureError,

@@ -1,5 +1,5 @@
 import type { PublicUser } from '../../../shared/schemas/auth.js';
-import type { SessionUser } from '../auth/index.js';
+import type { SessionUser } from '../../http/auth.js';
 
 /** The user fields any API answer may carry (those a session loads); no hash, no internal flag. */
 export type PublicUserSource = SessionUser;
