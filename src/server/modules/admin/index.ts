@@ -7,3 +7,4 @@ export { type AdminDeps } from './deps.js';
 export { adminBookings, adminSummary } from './lists.js';
 export { adminDamages, adminOverdue } from './rides.js';
 export { lockUserAndAdmins } from './users.js';
+export { type AuditRedaction, redactAuditEntries } from './audit-erasure.js';

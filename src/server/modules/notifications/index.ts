@@ -4,3 +4,4 @@
  */
 export { activeAdminEmails, type NotifyDeps, notifyUser, type PushSender, type UserNotice } from './notify.js';
 export { createPushSender, type PushSenderOptions } from './push.js';
+export { deleteExpiredPushSubscriptions, deletePushSubscription, type PushSubscriptionRow, savePushSubscription } from './subscriptions.js';

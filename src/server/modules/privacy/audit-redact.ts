@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
+import { redactAuditEntries, type AuditRedaction } from '../admin/index.js';
+import { replaceRulesEditor } from '../rules/index.js';
 
 /*
  * The audit log (behaviour.md §8) keeps admin changes with their before/after, which may
@@ -140,7 +142,7 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
        order by id
        for update`)
   ).rows;
-  let changed = 0;
+  const changes: AuditRedaction[] = [];
   for (const entry of candidates) {
     const about = entry.entity === 'user' && entry.entity_id === String(person.id);
     const before = redact(entry.before, terms, about);
@@ -156,17 +158,13 @@ export async function redactAuditOfPerson(tx: Tx, person: Person): Promise<numbe
     ) {
       continue;
     }
-    await tx.execute(sql`
-      update audit_log set before = ${before === null ? null : JSON.stringify(before)}::jsonb,
-                           after = ${after === null ? null : JSON.stringify(after)}::jsonb,
-                           actor_email = ${actorEmail},
-                           soggetto = ${soggetto}
-       where id = ${entry.id}`);
-    changed += 1;
+    changes.push({ id: entry.id, before, after, actorEmail, soggetto });
   }
+  // The entries were locked above in id order; they are rewritten in that order, by their owner.
+  await redactAuditEntries(tx, changes);
   // Who saved the rules last is shown by the rules screen: an email too.
-  await tx.execute(sql`update regole set updated_by = ${ANONYMOUS_MARKER} where lower(updated_by) = any(${emailList})`);
-  return changed;
+  await replaceRulesEditor(tx, [...terms.emails], ANONYMOUS_MARKER);
+  return changes.length;
 }
 
 /** Every value of the person worth searching for elsewhere (the outbox, the scans). */

@@ -10,14 +10,15 @@ import {
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, unauthorized } from '../../http/errors.js';
-import { verifyPassword } from '../auth/index.js';
+import { endAllSessionsOfUser, verifyPassword } from '../auth/index.js';
 import { lockUserAndAdmins } from '../admin/index.js';
 import type { AdminDeps } from '../admin/index.js';
-import { anonymiseBookingsOf, cancelBookings, withdrawOffersOf } from '../bookings/index.js';
+import { anonymiseBookingsOf, cancelBookings, deleteOfflineActionsOf, forgetDamageReportsOf, withdrawOffersOf } from '../bookings/index.js';
 import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
-import { renderReport } from '../reports/index.js';
-import { openAsOf, WAITLIST_LOCK } from '../waitlist/index.js';
+import { redrawStoredReports } from '../reports/index.js';
+import { deleteUserRow } from '../users/index.js';
+import { anonymiseWaitsOf, openAsOf, WAITLIST_LOCK } from '../waitlist/index.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
 import { accountDeletedEmail } from './emails.js';
 
@@ -104,14 +105,12 @@ async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<v
   const at = now.toISOString();
   // Waits end; offers (rows of prenotazioni, never a booking) go, as a declined offer does.
   await withdrawOffersOf(tx, userId);
-  await tx.execute(sql`update attese set stato = 'uscita', ended_at = ${at}::timestamptz
-                        where user_id = ${userId} and stato in ('in_attesa', 'offerta')`);
-  await tx.execute(sql`update attese set user_id = null, destinazione = null where user_id = ${userId}`);
+  await anonymiseWaitsOf(tx, userId, at);
   // Bookings stay for the statistics and the reports: no person, no free text.
   await anonymiseBookingsOf(tx, userId, now);
-  await tx.execute(sql`update segnalazioni_danni set user_id = null where user_id = ${userId}`);
-  await tx.execute(sql`delete from azioni_offline where user_id = ${userId}`);
-  await tx.execute(sql`delete from sessions where user_id = ${userId}`);
+  await forgetDamageReportsOf(tx, userId);
+  await deleteOfflineActionsOf(tx, userId);
+  await endAllSessionsOfUser(tx, userId);
 }
 
 /**
@@ -151,7 +150,7 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     // Rate-limit counters keyed by the email (login, recovery).
     await tx.execute(sql`delete from rate_limits where position(${person.email} in lower(key)) > 0`);
     // Preferences and push subscriptions go with the account (ON DELETE CASCADE).
-    await tx.execute(sql`delete from users where id = ${userId}`);
+    await deleteUserRow(tx, userId);
     const days = [...new Set(bookings.filter((b) => b.stato !== 'offerta').map((b) => b.data))];
     return {
       person,
@@ -166,7 +165,8 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
   });
   deps.sessionCache?.evictUser(userId);
   deps.log.info({ userId, cancelled: outcome.result.annullate, refunded: outcome.result.rimborsate }, 'account deleted by its owner');
-  await rewriteStoredReports(deps, outcome.days);
+  // The stored nightly reports of the person's booking days, drawn again without their name.
+  await redrawStoredReports(deps, outcome.days);
   // The outbox forgets the person, then receives the one email that still names them.
   await deps.mailer.forget?.(personTerms(outcome.person));
   try {
@@ -175,21 +175,4 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     deps.log.error({ err, userId }, 'account deletion email not sent');
   }
   return outcome.result;
-}
-
-/** The stored nightly reports of the person's booking days, drawn again without their name. */
-async function rewriteStoredReports(deps: PrivacyDeps, days: string[]): Promise<void> {
-  if (days.length === 0) return;
-  const { rows } = await deps.db.execute<{ report_date: string }>(
-    sql`select report_date::text from reports
-          where report_date in (select jsonb_array_elements_text(${JSON.stringify(days)}::jsonb)::date)`,
-  );
-  for (const { report_date } of rows) {
-    try {
-      const pdf = await renderReport(deps, report_date);
-      await deps.db.execute(sql`update reports set pdf = ${pdf}, file_size = ${pdf.length} where report_date = ${report_date}::date`);
-    } catch (err) {
-      deps.log.error({ err, reportDate: report_date }, 'report not redrawn after an account deletion');
-    }
-  }
 }

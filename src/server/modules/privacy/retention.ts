@@ -1,9 +1,11 @@
 import { subMonths } from 'date-fns';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { purgeExpiredSessions } from '../auth/index.js';
-import { anonymiseConcludedBefore } from '../bookings/index.js';
+import { anonymiseConcludedBefore, forgetDamageReportsBefore } from '../bookings/index.js';
+import { deleteExpiredPushSubscriptions } from '../notifications/index.js';
+import { clearExpiredTempPasswords } from '../users/index.js';
+import { anonymiseWaitsEndedBefore } from '../waitlist/index.js';
 
 /*
  * The nightly retention (issue 23, decision 029). Bookings (with the notices recorded on
@@ -32,19 +34,11 @@ export async function applyRetention(db: Db, now: Date, months: number): Promise
   // A concluded booking that ended before the cutoff: no person, no free text. An active one
   // (a ride still out) waits until it is over.
   const bookings = await retryTransient(() => anonymiseConcludedBefore(db, cutoff));
-  const waits = await retryTransient(() =>
-    db.execute(sql`
-      update attese set user_id = null, destinazione = null
-       where user_id is not null and ended_at is not null and ended_at < ${cutoff}::timestamptz`),
-  );
-  const damages = await retryTransient(() =>
-    db.execute(sql`update segnalazioni_danni set user_id = null where user_id is not null and created_at < ${cutoff}::timestamptz`),
-  );
+  const waits = await retryTransient(() => anonymiseWaitsEndedBefore(db, cutoff));
+  const damages = await retryTransient(() => forgetDamageReportsBefore(db, cutoff));
   const sessions = await purgeExpiredSessions(db, now);
-  const resetTokens = await db.execute(sql`
-    update users set temp_password_hash = null, temp_password_expires_at = null
-     where temp_password_expires_at is not null and temp_password_expires_at <= ${at}::timestamptz`);
-  const push = await db.execute(sql`delete from push_subscriptions where scade_at is not null and scade_at <= ${at}::timestamptz`);
+  const resetTokens = await clearExpiredTempPasswords(db, at);
+  const push = await deleteExpiredPushSubscriptions(db, at);
   return {
     cutoff,
     bookings: count(bookings),

@@ -4,12 +4,12 @@ import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/schemas/profile.
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { preferenzeUtente } from './tables.js';
-import { pushSubscriptions } from '../notifications/tables.js';
 import { sessions } from '../auth/tables.js';
 import { users } from '../users/tables.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
 import { hashPassword, verifyPassword } from '../auth/index.js';
 import { hashCalendarToken, newCalendarToken } from '../calendar/index.js';
+import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export interface ProfileDeps {
@@ -135,16 +135,10 @@ export async function subscribePush(
   // The browser's own expiry, when it gave a valid one: the nightly retention removes it after (decision 029).
   const expiry = typeof input.expirationTime === 'number' ? new Date(input.expirationTime) : null;
   const scadeAt = expiry && Number.isFinite(expiry.getTime()) ? expiry : null;
-  await deps.db
-    .insert(pushSubscriptions)
-    .values({ userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, scadeAt, createdAt: now })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, scadeAt, createdAt: now },
-    });
+  await savePushSubscription(deps.db, userId, { endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, scadeAt }, now);
 }
 
 /** Removes the user's subscription with this endpoint, if any (another user's is left alone). */
 export async function unsubscribePush(deps: ProfileDeps, userId: number, endpoint: string): Promise<void> {
-  await deps.db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+  await deletePushSubscription(deps.db, userId, endpoint);
 }

@@ -4,3 +4,4 @@
  */
 export { REPORT_CRON, REPORT_GRACE_MS } from './schedule.js';
 export { emailReport, generateReport, renderReport, runNightlyReports } from './service.js';
+export { redrawStoredReports } from './redraw.js';

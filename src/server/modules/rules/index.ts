@@ -8,3 +8,4 @@ export { checkWindow, START_GRACE_MINUTES, type Window } from './check.js';
 export { fullestWeek, suspendedUntilSql, suspensionOf, suspensionReason, suspensionSentence } from './fair-use.js';
 export { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail, type NoticeBooking } from './emails.js';
 export { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './store.js';
+export { replaceRulesEditor } from './erasure.js';

@@ -3,3 +3,4 @@
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
 export { toPublicUser } from './public-user.js';
+export { clearExpiredTempPasswords, deleteUserRow } from './erasure.js';
