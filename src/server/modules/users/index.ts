@@ -3,3 +3,20 @@
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
 export { toPublicUser } from './public-user.js';
+export {
+  activateTotp,
+  clearTotp,
+  deleteUserRow,
+  insertResidentAccounts,
+  insertUser,
+  type NewUser,
+  recordSuspensionLifted,
+  recordTotpStep,
+  replacePassword,
+  setTemporaryPassword,
+  storeTotpSecret,
+  type UserAccountFields,
+  updateUserAccount,
+  updateUserName,
+  type UsersDb,
+} from './store.js';
