@@ -1,9 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { ImportResidentsResponse } from '../../../shared/schemas/admin.js';
-import { residenti } from '../residents/tables.js';
-import { users } from '../users/tables.js';
 import { conflict } from '../../http/errors.js';
 import { hashPassword } from '../auth/index.js';
+import { insertResidentAccounts } from '../users/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -25,26 +23,7 @@ export async function importResidents(deps: AdminDeps, actor: Actor): Promise<Im
   const domain = deps.config.residentEmailDomain;
   const now = deps.clock.now().toISOString();
   return runTransaction(deps.db, async (tx) => {
-    const res = await tx.execute<{ imported: number; total: number; ids: number[] | null }>(sql`
-      with candidates as (
-        select r.sigla, r.nome, r.cognome, lower(r.sigla) || '@' || ${domain}::text as email
-          from ${residenti} r
-         where r.attivo
-      ), inserted as (
-        insert into ${users} (nome, cognome, email, password_hash, ruolo, is_residente, sigla_residente,
-                              attiva, must_change_password, created_at, updated_at)
-        select c.nome, c.cognome, c.email, ${passwordHash}, 'user', true, c.sigla, true, true,
-               ${now}::timestamptz, ${now}::timestamptz
-          from candidates c
-         where not exists (select 1 from ${users} u where u.sigla_residente = c.sigla or u.email = c.email)
-         order by c.sigla
-        on conflict do nothing
-        returning id
-      )
-      select (select count(*) from inserted)::int as imported,
-             (select count(*) from candidates)::int as total,
-             (select array_agg(id order by id) from inserted) as ids`);
-    const { imported, total, ids } = res.rows[0]!;
+    const { imported, total, ids } = await insertResidentAccounts(tx, { passwordHash, domain, now });
     const result = { imported, skipped: total - imported };
     await writeAudit(
       tx,

@@ -41,6 +41,14 @@ import { getRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
 import { liftSuspension } from './suspensions.js';
 
+type AdminApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/** What every group of admin routes uses: the services' dependencies and the acting admin. */
+interface AdminContext {
+  deps: () => AdminDeps;
+  actor: (request: FastifyRequest) => Actor;
+}
+
 /** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = (): AdminDeps => ({
@@ -59,6 +67,16 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   // onRequest: the role is checked before the body is even parsed or validated.
   app.addHook('onRequest', requireAdmin);
 
+  const context: AdminContext = { deps, actor };
+  registerBookingRoutes(app, context);
+  registerUserRoutes(app, context);
+  registerFleetRoutes(app, context);
+  registerRulesRoutes(app, context);
+  registerAuditRoutes(app, context);
+};
+
+/** The summary, the bookings (list, delete, the desk's booking, a ride released) and today's waitlists. */
+function registerBookingRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/summary', async () => adminSummary(deps()));
   // Today's waitlists (issue 21): the windows, how many wait, the offers open now.
   app.get('/attese', async () => adminWaitlist(deps()));
@@ -72,6 +90,17 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     deleteBooking(deps(), actor(request), request.params.id),
   );
 
+  app.post('/prenotazioni', { schema: { body: adminBookingRequestSchema } }, async (request, reply) =>
+    reply.status(201).send(await bookForUser(deps(), actor(request), request.body)),
+  );
+
+  app.post('/prenotazioni/:id/rilascia', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    releaseRide(deps(), actor(request), request.params.id),
+  );
+}
+
+/** The users: list, edit, delete, the residents' import, a suspension lifted. */
+function registerUserRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/users', { schema: { querystring: adminUsersQuerySchema } }, async (request, reply) => {
     const page = await adminUsers(deps(), request.query);
     return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
@@ -85,6 +114,15 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     deleteUser(deps(), actor(request), request.params.id),
   );
 
+  app.post('/import-residents', async (request) => importResidents(deps(), actor(request)));
+
+  app.post('/users/:id/revoca-sospensione', { schema: { params: adminIdParamsSchema } }, async (request) =>
+    liftSuspension(deps(), actor(request), request.params.id),
+  );
+}
+
+/** The bikes, and the ride (decision 022): damage reports, overdue bikes. */
+function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/biciclette', async () => adminBikes(deps()));
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
@@ -95,9 +133,6 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.status(201).send(await createBike(deps(), actor(request), request.body)),
   );
 
-  app.post('/import-residents', async (request) => importResidents(deps(), actor(request)));
-
-  // The ride (decision 022): damage reports, overdue bikes, a return recorded by the staff.
   app.get('/danni', async () => adminDamages(deps()));
 
   app.post('/danni/:id/risolta', { schema: { params: adminIdParamsSchema } }, async (request) =>
@@ -105,8 +140,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/ritardi', async () => adminOverdue(deps()));
+}
 
-  // The service's rules (issue 20, decision 024).
+/** The service's rules (issue 20, decision 024), closures and planned maintenance. */
+function registerRulesRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/regole', async () => getRules(deps()));
 
   app.put('/regole', { schema: { body: rulesUpdateSchema } }, async (request) => updateRules(deps(), actor(request), request.body));
@@ -140,16 +177,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/manutenzioni/:id', { schema: { params: adminIdParamsSchema } }, async (request) =>
     deleteMaintenance(deps(), actor(request), request.params.id),
   );
+}
 
-  app.post('/prenotazioni', { schema: { body: adminBookingRequestSchema } }, async (request, reply) =>
-    reply.status(201).send(await bookForUser(deps(), actor(request), request.body)),
-  );
-
-  app.post('/users/:id/revoca-sospensione', { schema: { params: adminIdParamsSchema } }, async (request) =>
-    liftSuspension(deps(), actor(request), request.params.id),
-  );
-
-  // The audit log (issue 23), read-only: no route under /audit writes, updates or deletes.
+/** The audit log (issue 23), read-only: no route under /audit writes, updates or deletes. */
+function registerAuditRoutes(app: AdminApp, { deps }: AdminContext): void {
   app.get('/audit', { schema: { querystring: auditQuerySchema } }, async (request, reply) => {
     const page = await listAudit(deps(), request.query);
     return reply.header('Cache-Control', 'no-store').header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
@@ -165,8 +196,4 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       .type('text/csv; charset=utf-8')
       .send(stream);
   });
-
-  app.post('/prenotazioni/:id/rilascia', { schema: { params: adminIdParamsSchema } }, async (request) =>
-    releaseRide(deps(), actor(request), request.params.id),
-  );
-};
+}

@@ -1,11 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { AdminUserDto } from '../../../shared/schemas/admin.js';
-import { users } from '../users/tables.js';
 import { runTransaction } from '../../db/transaction.js';
 import { notFound } from '../../http/errors.js';
-import { sessionUserColumns } from '../auth/index.js';
 import { loadRules, suspensionOf } from '../rules/index.js';
-import { toPublicUser } from '../users/index.js';
+import { recordSuspensionLifted, toPublicUser } from '../users/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 
@@ -15,11 +12,7 @@ export async function liftSuspension(deps: AdminDeps, actor: Actor, id: number):
   return runTransaction(deps.db, async (tx) => {
     const rules = await loadRules(tx);
     const before = await suspensionOf(tx, id, rules, now);
-    const [row] = await tx
-      .update(users)
-      .set({ sospensioneRevocataAt: now, updatedAt: now })
-      .where(eq(users.id, id))
-      .returning(sessionUserColumns);
+    const row = await recordSuspensionLifted(tx, id, now);
     if (!row) throw notFound('Utente non trovato', 'USER_NOT_FOUND');
     await writeAudit(tx, actor, { action: 'suspension.lift', entity: 'user', entityId: id, before: { sospesoFino: before?.fino ?? null }, after: { sospesoFino: null } }, now);
     return { ...toPublicUser(row), sospesoFino: null };

@@ -6,7 +6,7 @@ import { prenotazioni } from '../bookings/tables.js';
 import { users } from '../users/tables.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { endAllSessionsOfUser, sessionUserColumns, type SessionUser } from '../auth/index.js';
-import { toPublicUser } from '../users/index.js';
+import { deleteUserRow, toPublicUser, updateUserAccount } from '../users/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import { cancelBookings } from '../bookings/index.js';
 import type { AdminDeps, Tx } from './deps.js';
@@ -65,11 +65,7 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
       if (isActiveAdmin(target) && !isActiveAdmin(next) && activeAdmins <= 1) {
         throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
       }
-      const [row] = await tx
-        .update(users)
-        .set({ ...next, updatedAt: now })
-        .where(eq(users.id, id))
-        .returning(sessionUserColumns);
+      const row = await updateUserAccount(tx, id, next, now);
       if (!next.attiva) await endAllSessionsOfUser(tx, id);
       const rules = await loadRules(tx);
       const suspension = await suspensionOf(tx, id, rules, now);
@@ -115,7 +111,7 @@ export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Pro
     const ids = bookings.map((b) => b.id);
     const refunded = await cancelBookings(deps, tx, ids, { reason: 'eliminazione', refund: 'before-start', now });
     const refundedPayments = refunded.size;
-    await tx.delete(users).where(eq(users.id, id));
+    await deleteUserRow(tx, id);
     await writeAudit(
       tx,
       actor,

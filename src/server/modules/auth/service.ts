@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { residenti } from '../residents/tables.js';
 import { sessions } from './tables.js';
 import { users } from '../users/tables.js';
+import { insertUser, replacePassword, setTemporaryPassword } from '../users/index.js';
 import { badRequest, conflict, forbidden } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { temporaryPasswordEmail, welcomeEmail } from './emails.js';
@@ -80,22 +81,13 @@ export async function registerUser(
     }
     // The unique constraints on email and sigla stay the last word under concurrency
     // (mapped to 409 by the error handler).
-    const [user] = await tx
-      .insert(users)
-      .values({
-        nome: input.nome,
-        cognome: input.cognome,
-        email,
-        passwordHash,
-        ruolo: 'user',
-        isResidente: sigla !== null,
-        siglaResidente: sigla,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(sessionUserColumns);
-    const session = await createSession(tx, user!.id, 'session', now);
-    return { user: user!, session };
+    const user = await insertUser(
+      tx,
+      { nome: input.nome, cognome: input.cognome, email, passwordHash, isResidente: sigla !== null, siglaResidente: sigla },
+      now,
+    );
+    const session = await createSession(tx, user.id, 'session', now);
+    return { user, session };
   });
   deps.mailer.sendInBackground(welcomeEmail(result.user, deps.config.publicUrl));
   return result;
@@ -180,14 +172,7 @@ export async function requestPasswordReset(deps: AuthDeps, rawEmail: string): Pr
   const temporaryHash = await hashPassword(temporary);
   if (!user?.attiva) return;
   const now = deps.clock.now();
-  await deps.db
-    .update(users)
-    .set({
-      tempPasswordHash: temporaryHash,
-      tempPasswordExpiresAt: new Date(now.getTime() + TEMP_PASSWORD_TTL_MINUTES * 60_000),
-      updatedAt: now,
-    })
-    .where(eq(users.id, user.id));
+  await setTemporaryPassword(deps.db, user.id, temporaryHash, new Date(now.getTime() + TEMP_PASSWORD_TTL_MINUTES * 60_000), now);
   deps.mailer.sendInBackground(
     temporaryPasswordEmail(user, temporary, TEMP_PASSWORD_TTL_MINUTES, deps.config.publicUrl),
   );
@@ -226,12 +211,8 @@ export async function changePassword(
         throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
       }
     }
-    const updated = await tx
-      .update(users)
-      .set({ passwordHash, mustChangePassword: false, tempPasswordHash: null, tempPasswordExpiresAt: null, updatedAt: now })
-      .where(and(eq(users.id, input.userId), eq(users.attiva, true)))
-      .returning({ id: users.id });
-    if (updated.length === 0) throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
+    const updated = await replacePassword(tx, input.userId, passwordHash, now);
+    if (!updated) throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
     await endAllSessionsOfUser(tx, input.userId);
   });
 }

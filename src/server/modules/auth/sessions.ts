@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions } from './tables.js';
 import { users } from '../users/tables.js';
@@ -122,6 +122,14 @@ export async function endAllSessionsOfUser(db: DbOrTx, userId: number, kind?: Se
   const where = kind ? and(eq(sessions.userId, userId), eq(sessions.kind, kind)) : eq(sessions.userId, userId);
   const removed = await db.delete(sessions).where(where).returning({ tokenHash: sessions.tokenHash });
   return removed.length;
+}
+
+/**
+ * Ends every session and grant of a user but the one of `keepTokenHash` (null: all of them):
+ * after a password change or a second factor turned on, the sessions opened elsewhere end.
+ */
+export async function endOtherSessionsOfUser(db: DbOrTx, userId: number, keepTokenHash: string | null): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), keepTokenHash ? ne(sessions.tokenHash, keepTokenHash) : undefined));
 }
 
 /**

@@ -1,13 +1,13 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileDto, ProfileUpdateRequest, PushSubscriptionInput } from '../../../shared/schemas/profile.js';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/schemas/profile.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { preferenzeUtente } from './tables.js';
-import { sessions } from '../auth/tables.js';
 import { users } from '../users/tables.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
-import { hashPassword, verifyPassword } from '../auth/index.js';
+import { endOtherSessionsOfUser, hashPassword, verifyPassword } from '../auth/index.js';
+import { replacePassword, updateUserName } from '../users/index.js';
 import { hashCalendarToken, newCalendarToken } from '../calendar/index.js';
 import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -53,14 +53,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: Pr
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
     if (input.nome !== undefined || input.cognome !== undefined) {
-      await tx
-        .update(users)
-        .set({
-          ...(input.nome !== undefined ? { nome: input.nome } : {}),
-          ...(input.cognome !== undefined ? { cognome: input.cognome } : {}),
-          updatedAt: now,
-        })
-        .where(eq(users.id, userId));
+      await updateUserName(tx, userId, { nome: input.nome, cognome: input.cognome }, now);
     }
     if (input.promemoria !== undefined) {
       await tx
@@ -91,13 +84,9 @@ export async function changeOwnPassword(
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
     // Only if the password is still the one just verified: of two changes racing, one wins.
-    const updated = await tx
-      .update(users)
-      .set({ passwordHash, mustChangePassword: false, tempPasswordHash: null, tempPasswordExpiresAt: null, updatedAt: now })
-      .where(and(eq(users.id, userId), eq(users.passwordHash, row.passwordHash), eq(users.attiva, true)))
-      .returning({ id: users.id });
-    if (updated.length === 0) throw badRequest(WRONG_CURRENT_PASSWORD_MESSAGE, 'WRONG_PASSWORD');
-    await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, currentSessionHash)));
+    const updated = await replacePassword(tx, userId, passwordHash, now, row.passwordHash);
+    if (!updated) throw badRequest(WRONG_CURRENT_PASSWORD_MESSAGE, 'WRONG_PASSWORD');
+    await endOtherSessionsOfUser(tx, userId, currentSessionHash);
   });
   return true;
 }

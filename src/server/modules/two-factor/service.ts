@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { TwoFactorConfirmedDto, TwoFactorEnrolmentDto, TwoFactorStatusDto } from '../../../shared/schemas/two-factor.js';
 import {
   ALREADY_ACTIVE_MESSAGE,
@@ -11,12 +11,12 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { codiciRecupero } from './tables.js';
-import { sessions } from '../auth/tables.js';
 import { users } from '../users/tables.js';
 import { runTransaction } from '../../db/transaction.js';
 import { writeAudit } from '../admin/index.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import type { DbOrTx } from '../auth/index.js';
+import { type DbOrTx, endOtherSessionsOfUser } from '../auth/index.js';
+import { activateTotp, clearTotp, recordTotpStep, storeTotpSecret } from '../users/index.js';
 import { openSecret, recoveryCodeHash, sealSecret, totpKey } from './secret-box.js';
 import { matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, RECOVERY_CODE_COUNT, totpUri } from './totp.js';
 
@@ -58,7 +58,7 @@ export async function beginEnrolment(deps: TwoFactorDeps, userId: number): Promi
     const [row] = await tx.select({ attivoAt: users.totpAttivoAt, email: users.email }).from(users).where(eq(users.id, userId)).for('update');
     if (!row) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
     if (row.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
-    await tx.update(users).set({ totpSegreto: sealSecret(key, userId, secret), totpUltimoPasso: null }).where(eq(users.id, userId));
+    await storeTotpSecret(tx, userId, sealSecret(key, userId, secret));
     return row.email;
   });
   const otpauthUrl = totpUri(secret, email);
@@ -73,12 +73,7 @@ export async function beginEnrolment(deps: TwoFactorDeps, userId: number): Promi
 async function acceptTotp(deps: TwoFactorDeps, db: DbOrTx, userId: number, sealed: string, code: string): Promise<boolean> {
   const step = matchTotp(openSecret(totpKey(deps.config), userId, sealed), code, deps.clock.now());
   if (step === null) return false;
-  const updated = await db
-    .update(users)
-    .set({ totpUltimoPasso: step })
-    .where(and(eq(users.id, userId), or(isNull(users.totpUltimoPasso), lt(users.totpUltimoPasso, step))))
-    .returning({ id: users.id });
-  return updated.length === 1;
+  return recordTotpStep(db, userId, step);
 }
 
 /** Uses a recovery code: its row is marked used by the statement that finds it (single use under any concurrency). */
@@ -121,15 +116,13 @@ export async function confirmEnrolment(
     if (row?.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
     if (!row?.segreto) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
     if (!(await acceptTotp(deps, tx, userId, row.segreto, code))) return null;
-    await tx.update(users).set({ totpAttivoAt: now, updatedAt: now }).where(eq(users.id, userId));
+    await activateTotp(tx, userId, now);
     // An admin's account security is an admin action: the Registro attività shows it.
     await writeAudit(tx, { id: userId, email: row.email }, { action: 'two_factor.enable', entity: 'user', entityId: userId, before: { verificaInDuePassaggi: false }, after: { verificaInDuePassaggi: true } }, now);
     await tx.delete(codiciRecupero).where(eq(codiciRecupero.userId, userId));
     await tx.insert(codiciRecupero).values(codes.map((c) => ({ userId, hash: recoveryCodeHash(key, c), createdAt: now })));
     // Sessions opened with the password alone (elsewhere) end; this one stays.
-    await tx
-      .delete(sessions)
-      .where(and(eq(sessions.userId, userId), keepSessionHash ? sql`${sessions.tokenHash} <> ${keepSessionHash}` : undefined));
+    await endOtherSessionsOfUser(tx, userId, keepSessionHash);
     return { codiciRecupero: codes };
   });
 }
@@ -156,7 +149,7 @@ export async function disableSecondFactor(deps: TwoFactorDeps, userId: number, c
     if (!row?.attivoAt || !row.segreto) throw conflict(NOT_ACTIVE_MESSAGE, 'TWO_FACTOR_NOT_ACTIVE');
     const ok = /^\d{6}$/.test(code) ? await acceptTotp(deps, tx, userId, row.segreto, code) : await acceptRecoveryCode(deps, tx, userId, code);
     if (!ok) return null;
-    await tx.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, userId));
+    await clearTotp(tx, userId, now);
     await writeAudit(tx, { id: userId, email: row.email }, { action: 'two_factor.disable', entity: 'user', entityId: userId, before: { verificaInDuePassaggi: true }, after: { verificaInDuePassaggi: false } }, now);
     await tx.delete(codiciRecupero).where(eq(codiciRecupero.userId, userId));
     return true;

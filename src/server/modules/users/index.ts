@@ -3,4 +3,21 @@
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
 export { toPublicUser } from './public-user.js';
-export { clearExpiredTempPasswords, deleteUserRow } from './erasure.js';
+export { clearExpiredTempPasswords } from './erasure.js';
+export {
+  activateTotp,
+  clearTotp,
+  deleteUserRow,
+  insertResidentAccounts,
+  insertUser,
+  type NewUser,
+  recordSuspensionLifted,
+  recordTotpStep,
+  replacePassword,
+  setTemporaryPassword,
+  storeTotpSecret,
+  type UserAccountFields,
+  updateUserAccount,
+  updateUserName,
+  type UsersDb,
+} from './store.js';

@@ -1,0 +1,174 @@
+/*
+ * Every write to `users`, the table this module owns (issue 31): other modules call these
+ * functions, inside their own transaction when they pass `tx`. Each function is the one
+ * statement its caller ran before, unchanged (same rows, same locks, decision 023); the
+ * checks, the audit entries and the emails stay with the caller.
+ */
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { residenti } from '../residents/tables.js';
+import { sessionUserColumns } from '../auth/index.js';
+import { users } from './tables.js';
+
+/** A database handle or a transaction: what the functions below need of either. */
+export type UsersDb = Pick<Db, 'insert' | 'update' | 'delete'>;
+
+/** The fields of a new account (registration). */
+export interface NewUser {
+  nome: string;
+  cognome: string;
+  email: string;
+  passwordHash: string;
+  isResidente: boolean;
+  siglaResidente: string | null;
+}
+
+/** Inserts an account with role `user`; returns it as a session sees it. */
+export async function insertUser(db: UsersDb, input: NewUser, now: Date) {
+  const [user] = await db
+    .insert(users)
+    .values({ ...input, ruolo: 'user', createdAt: now, updatedAt: now })
+    .returning(sessionUserColumns);
+  return user!;
+}
+
+/**
+ * Every active resident code without an account (no user with that sigla, nor with its
+ * email `<sigla lower-case>@domain`) becomes a resident user with this password hash and a
+ * forced password change; one statement, a code taken meanwhile skipped (`on conflict do
+ * nothing`). Returns how many were inserted, how many codes were candidates, and the new ids.
+ */
+export async function insertResidentAccounts(
+  db: Pick<Db, 'execute'>,
+  input: { passwordHash: string; domain: string; now: string },
+): Promise<{ imported: number; total: number; ids: number[] | null }> {
+  const { passwordHash, domain, now } = input;
+  const res = await db.execute<{ imported: number; total: number; ids: number[] | null }>(sql`
+      with candidates as (
+        select r.sigla, r.nome, r.cognome, lower(r.sigla) || '@' || ${domain}::text as email
+          from ${residenti} r
+         where r.attivo
+      ), inserted as (
+        insert into ${users} (nome, cognome, email, password_hash, ruolo, is_residente, sigla_residente,
+                              attiva, must_change_password, created_at, updated_at)
+        select c.nome, c.cognome, c.email, ${passwordHash}, 'user', true, c.sigla, true, true,
+               ${now}::timestamptz, ${now}::timestamptz
+          from candidates c
+         where not exists (select 1 from ${users} u where u.sigla_residente = c.sigla or u.email = c.email)
+         order by c.sigla
+        on conflict do nothing
+        returning id
+      )
+      select (select count(*) from inserted)::int as imported,
+             (select count(*) from candidates)::int as total,
+             (select array_agg(id order by id) from inserted) as ids`);
+  return res.rows[0]!;
+}
+
+/** The fields an admin edits (PUT /api/admin/users/:id). */
+export interface UserAccountFields {
+  nome: string;
+  cognome: string;
+  email: string;
+  ruolo: 'admin' | 'user';
+  isResidente: boolean;
+  siglaResidente: string | null;
+  attiva: boolean;
+}
+
+/** Writes an admin's edit of a user; returns the row as a session sees it (undefined: no such user). */
+export async function updateUserAccount(db: UsersDb, id: number, fields: UserAccountFields, now: Date) {
+  const [row] = await db
+    .update(users)
+    .set({ ...fields, updatedAt: now })
+    .where(eq(users.id, id))
+    .returning(sessionUserColumns);
+  return row;
+}
+
+/** Changes a user's name and/or surname (the profile); nothing else. */
+export async function updateUserName(db: UsersDb, id: number, input: { nome?: string | undefined; cognome?: string | undefined }, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      ...(input.nome !== undefined ? { nome: input.nome } : {}),
+      ...(input.cognome !== undefined ? { cognome: input.cognome } : {}),
+      updatedAt: now,
+    })
+    .where(eq(users.id, id));
+}
+
+/** Deletes a user's row (their bookings and payments are the caller's, before). */
+export async function deleteUserRow(db: UsersDb, id: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}
+
+/** The no-shows so far stop counting; returns the row as a session sees it (undefined: no such user). */
+export async function recordSuspensionLifted(db: UsersDb, id: number, now: Date) {
+  const [row] = await db
+    .update(users)
+    .set({ sospensioneRevocataAt: now, updatedAt: now })
+    .where(eq(users.id, id))
+    .returning(sessionUserColumns);
+  return row;
+}
+
+/** Stores a temporary password (hashed) valid until `expiresAt`; the current password keeps working. */
+export async function setTemporaryPassword(db: UsersDb, id: number, temporaryHash: string, expiresAt: Date, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ tempPasswordHash: temporaryHash, tempPasswordExpiresAt: expiresAt, updatedAt: now })
+    .where(eq(users.id, id));
+}
+
+/**
+ * Sets a new password of an active user, clearing the temporary password and the forced
+ * change; with `ifPasswordHash`, only while the password is still that one (of two changes
+ * racing, one wins). True when the row was written.
+ */
+export async function replacePassword(
+  db: UsersDb,
+  id: number,
+  passwordHash: string,
+  now: Date,
+  ifPasswordHash?: string,
+): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ passwordHash, mustChangePassword: false, tempPasswordHash: null, tempPasswordExpiresAt: null, updatedAt: now })
+    .where(
+      ifPasswordHash === undefined
+        ? and(eq(users.id, id), eq(users.attiva, true))
+        : and(eq(users.id, id), eq(users.passwordHash, ifPasswordHash), eq(users.attiva, true)),
+    )
+    .returning({ id: users.id });
+  return updated.length > 0;
+}
+
+/** A new second-factor secret (sealed), not active yet; its last step forgotten (decision 030). */
+export async function storeTotpSecret(db: UsersDb, id: number, sealedSecret: string): Promise<void> {
+  await db.update(users).set({ totpSegreto: sealedSecret, totpUltimoPasso: null }).where(eq(users.id, id));
+}
+
+/**
+ * Records the time step of an accepted code, only when it is later than the last one used
+ * (one statement: a code is never accepted twice, even by two requests at once). True when recorded.
+ */
+export async function recordTotpStep(db: UsersDb, id: number, step: number): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ totpUltimoPasso: step })
+    .where(and(eq(users.id, id), or(isNull(users.totpUltimoPasso), lt(users.totpUltimoPasso, step))))
+    .returning({ id: users.id });
+  return updated.length === 1;
+}
+
+/** The second factor becomes active. */
+export async function activateTotp(db: UsersDb, id: number, now: Date): Promise<void> {
+  await db.update(users).set({ totpAttivoAt: now, updatedAt: now }).where(eq(users.id, id));
+}
+
+/** The second factor is turned off: secret, activation and last step cleared. */
+export async function clearTotp(db: UsersDb, id: number, now: Date): Promise<void> {
+  await db.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, id));
+}
