@@ -37,3 +37,4 @@ export { applyLifecycle, bikeStateAsOf, bookingAsOf, bringLifecycleUpToDate, P_C
 export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';
+export { resolveDamageReport } from './ride.js';

@@ -179,6 +179,17 @@ export async function endRide(
 }
 
 /**
+ * An admin marks a damage report resolved (the report filed by `endRide`; the bike's state
+ * stays the admin's own choice), in the caller's transaction: the report locked, then written.
+ */
+export async function resolveDamageReport(tx: Tx, id: number, now: Date): Promise<void> {
+  const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
+  if (!before) throw notFound('Segnalazione non trovata');
+  if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
+  await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
+}
+
+/**
  * The owner marks `Riconsegnata`, optionally with a damage report: the booking is completed
  * at that moment (an early return frees the rest of the window). With a report, every active
  * admin is emailed after the commit.
