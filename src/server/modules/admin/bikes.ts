@@ -3,6 +3,7 @@ import type { AdminBikeCreate, AdminBikeUpdateResponse } from '../../../shared/s
 import type { BikeDto, BikeStato } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { biciclette, type Bike } from '../bikes/tables.js';
+import { insertBike, setBikeStateByAdmin } from '../bikes/index.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { users } from '../users/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -54,11 +55,7 @@ export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number,
   const { bike, affected } = await runTransaction(deps.db, async (tx) => {
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');
     if (!before) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
-    const [after] = await tx
-      .update(biciclette)
-      .set({ stato, statoAuto: false, updatedAt: now })
-      .where(eq(biciclette.id, id))
-      .returning();
+    const after = await setBikeStateByAdmin(tx, id, stato, now);
     const affected =
       stato === 'manutenzione' || stato === 'fuori_servizio'
         ? await tx
@@ -109,12 +106,9 @@ export async function createBike(deps: AdminDeps, actor: Actor, input: AdminBike
   const now = deps.clock.now();
   try {
     const bike = await runTransaction(deps.db, async (tx) => {
-      const [row] = await tx
-        .insert(biciclette)
-        .values({ numero: input.numero.trim(), modello: input.modello.trim(), stato: 'disponibile', createdAt: now, updatedAt: now })
-        .returning();
-      await writeAudit(tx, actor, { action: 'bike.create', entity: 'bike', entityId: row!.id, after: auditBike(row!) }, now);
-      return row!;
+      const row = await insertBike(tx, { numero: input.numero.trim(), modello: input.modello.trim() }, now);
+      await writeAudit(tx, actor, { action: 'bike.create', entity: 'bike', entityId: row.id, after: auditBike(row) }, now);
+      return row;
     });
     return bikeDto(bike);
   } catch (err) {

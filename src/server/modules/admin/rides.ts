@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin.js';
 import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
-import { prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
+import { prenotazioni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
-import { endRide, lockBikeOfBooking } from '../bookings/index.js';
+import { endRide, lockBikeOfBooking, resolveDamageReport } from '../bookings/index.js';
 import { writeAudit, type Actor } from './audit.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -62,10 +62,7 @@ export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
 export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDamageDto> {
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
-    const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
-    if (!before) throw notFound('Segnalazione non trovata');
-    if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
-    await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
+    await resolveDamageReport(tx, id, now);
     await writeAudit(
       tx,
       actor,

@@ -3,3 +3,12 @@
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
 export { importBikes } from './import.js';
+export {
+  freeReturnedBike,
+  insertBike,
+  markBikePickedUp,
+  putDamagedBikeInMaintenance,
+  setBikeStateByAdmin,
+  startPlannedMaintenance,
+} from './service.js';
+export { applyLifecycleMarks, type LifecycleMarks } from './lifecycle-marks.js';

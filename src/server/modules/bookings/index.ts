@@ -38,3 +38,4 @@ export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
+export { resolveDamageReport } from './ride.js';

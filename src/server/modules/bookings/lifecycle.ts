@@ -1,7 +1,8 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { retryTransient, runTransaction, type Tx } from '../../db/transaction.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { applyLifecycleMarks } from '../bikes/index.js';
 import { failPendingPayments } from '../payments/index.js';
 import { countBooking, countPayment } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
@@ -137,50 +138,19 @@ export async function applyLifecycle(
   // deadlock. Here no statement holds a booking while it waits for a bike.
   const first = await runTransaction(db, (tx) => releaseDue(tx, at, holdMinutes, noShowMinutes, sql`true`));
   // The bikes, read after the releases committed: only bookings still holding a bike count.
-  const bikes = sql`
-    with in_use as (
-      select distinct p.bici_id from prenotazioni p
-       where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}
-    ), in_maintenance as (
-      -- Planned maintenance under way (issue 20): the bike shows manutenzione, marked as the
-      -- life cycle's own (stato_auto), and is disponibile again at the period's end.
-      select distinct m.bici_id from manutenzioni m where tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz
-    ), marked as (
-      update biciclette set stato = 'prenotata', stato_auto = true, updated_at = ${at}::timestamptz
-       where stato = 'disponibile' and id in (select bici_id from in_use)
-         and id not in (select bici_id from in_maintenance)
-      returning id
-    ), freed as (
-      -- Only the bikes the life cycle itself marked: an admin's prenotata stays (decision 014).
-      update biciclette set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
-       where stato = 'prenotata' and stato_auto and id not in (select bici_id from in_use)
-         and id not in (select bici_id from in_maintenance)
-      returning id
-    ), maintenance_started as (
-      update biciclette set stato = 'manutenzione', stato_auto = true, updated_at = ${at}::timestamptz
-       where stato in ('disponibile', 'prenotata') and id in (select bici_id from in_maintenance)
-      returning id
-    ), maintenance_ended as (
-      update biciclette set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
-       where stato = 'manutenzione' and stato_auto and id not in (select bici_id from in_maintenance)
-      returning id
-    )
-    select (select count(*) from marked)::int as "bikesInUse",
-           (select count(*) from freed)::int as "bikesFreed",
-           (select count(*) from maintenance_started)::int as "maintenanceStarted",
-           (select count(*) from maintenance_ended)::int as "maintenanceEnded"`;
-  // Two runs at once may still wait on each other's rows (two processes releasing the same
-  // bookings in different orders); PostgreSQL breaks the tie by aborting one, which runs again
-  // (runTransaction for the releases, retryTransient for the bikes).
-  const second = await retryTransient(() =>
-    db.execute<Pick<LifecycleResult, 'bikesInUse' | 'bikesFreed' | 'maintenanceStarted' | 'maintenanceEnded'> & Record<string, unknown>>(bikes),
+  // Their owner marks and frees them (step 2 alone, decision 023).
+  const second = await applyLifecycleMarks(
+    db,
+    at,
+    sql`select distinct p.bici_id from prenotazioni p
+         where p.stato = 'attiva' and ${holdingCandidates(at)} and ${holdsBike(at)}`,
   );
   const { released, noShows } = first;
   // Counted once committed, by whichever caller ran it (the job, a read that found it due).
   countBooking(db, 'hold_expired', released);
   countPayment(db, 'expired', released);
   countBooking(db, 'no_show', noShows);
-  const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second.rows[0]!;
+  const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second;
   return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
 }
 

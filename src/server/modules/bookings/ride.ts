@@ -3,6 +3,7 @@ import type { AppliedTimeSource, BookingDto, PickUpRequest, ReturnRequest } from
 import { zonedClock } from '../../../shared/time.js';
 import type { Config } from '../../config.js';
 import { biciclette } from '../bikes/tables.js';
+import { freeReturnedBike, markBikePickedUp, putDamagedBikeInMaintenance } from '../bikes/index.js';
 import { pagamenti } from '../payments/tables.js';
 import { prenotazioni, segnalazioniDanni } from './tables.js';
 import { users } from '../users/tables.js';
@@ -133,10 +134,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
         if (payment && payment.status !== 'completed') throw conflict(MSG_PAY_FIRST, 'PAYMENT_REQUIRED');
         await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id));
         // The bike is in use from now (also when picked up a few minutes before the start).
-        await tx
-          .update(biciclette)
-          .set({ stato: 'prenotata', statoAuto: true, updatedAt: now })
-          .where(and(eq(biciclette.id, row.biciId), eq(biciclette.stato, 'disponibile')));
+        await markBikePickedUp(tx, row.biciId, now);
         await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
         applied = true;
         return time.source;
@@ -174,19 +172,21 @@ export async function endRide(
       descrizione: damage.descrizione,
       createdAt: returnedAt,
     });
-    await tx
-      .update(biciclette)
-      .set({ stato: 'manutenzione', statoAuto: false, updatedAt: now })
-      .where(eq(biciclette.id, booking.biciId));
+    await putDamagedBikeInMaintenance(tx, booking.biciId, now);
     return;
   }
-  const at = now.toISOString();
-  await tx.execute(sql`
-    update ${biciclette} b set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
-     where b.id = ${booking.biciId} and b.stato = 'prenotata' and b.stato_auto
-       and not exists (select 1 from ${prenotazioni} p
-                        where p.bici_id = b.id and p.stato = 'attiva'
-                          and (p.ritirata_at is not null or tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz))`);
+  await freeReturnedBike(tx, booking.biciId, now);
+}
+
+/**
+ * An admin marks a damage report resolved (the report filed by `endRide`; the bike's state
+ * stays the admin's own choice), in the caller's transaction: the report locked, then written.
+ */
+export async function resolveDamageReport(tx: Tx, id: number, now: Date): Promise<void> {
+  const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
+  if (!before) throw notFound('Segnalazione non trovata');
+  if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
+  await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
 }
 
 /**

@@ -6,6 +6,7 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../admin/index.js';
 import type { AdminDeps } from '../admin/index.js';
+import { startPlannedMaintenance } from '../bikes/index.js';
 import { moveBooking } from '../bookings/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
@@ -124,9 +125,7 @@ export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: n
       const cancelled = moves.filter((x) => !x.to).map((x) => x.row);
       const refunded = await cancelAffected(deps, tx, cancelled, 'manutenzione', now);
       if (w.inizio <= now) {
-        await tx.execute(sql`
-          update biciclette set stato = 'manutenzione', stato_auto = true, updated_at = ${now.toISOString()}::timestamptz
-           where id = ${bikeId} and stato in ('disponibile', 'prenotata')`);
+        await startPlannedMaintenance(tx, bikeId, now);
       }
       const manutenzione = maintenanceDto(deps, { id: created[0]!.id, biciId: bikeId, numero, inizio: w.inizio, fine: w.fine, motivo: w.motivo }, now);
       const result = outcome(moves, manutenzione);
