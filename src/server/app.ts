@@ -27,7 +27,7 @@ import { registerMetrics } from './http/metrics.js';
 import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
 import type { SessionCache } from './modules/auth/index.js';
 import { sessionStore } from './modules/auth/index.js';
-import { needsTwoFactorEnrolment } from './modules/two-factor/index.js';
+import { needsTwoFactorEnrolment } from './modules/users/index.js';
 import { tooManyAttemptsMessage } from './modules/auth/index.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';

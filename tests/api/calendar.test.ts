@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferenzeUtente } from '../../src/server/schema.js';
 import { buildCalendar, escapeText, foldLine } from '../../src/server/modules/calendar/ical.js';
-import { hashCalendarToken } from '../../src/server/modules/calendar/service.js';
+import { hashCalendarToken } from '../../src/server/modules/profile/calendar-token.js';
 import { maskUrl } from '../../src/server/logger.js';
 import { person, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';

@@ -16,7 +16,7 @@ import { adminDamages, adminOverdue } from '../modules/admin/index.js';
 import { listBikes, listUserBookings } from '../modules/bookings/index.js';
 import { publicRules } from '../modules/rules/index.js';
 import { publicConfig } from '../modules/system/index.js';
-import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/two-factor/index.js';
+import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
 

@@ -12,9 +12,9 @@ import {
   type AuditQuery,
 } from '../../../shared/schemas/audit.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
-import { auditLog } from './tables.js';
+import { auditLog } from '../audit/tables.js';
 import { csvLine } from '../stats/index.js';
-import type { AuditAction } from './audit.js';
+import type { AuditAction } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { startOfDay, type Page } from './lists.js';
 

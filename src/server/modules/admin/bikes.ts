@@ -7,7 +7,7 @@ import { insertBike, setBikeStateByAdmin } from '../bikes/index.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { users } from '../users/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { writeAudit, type Actor } from './audit.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bikeUnavailableEmail } from './emails.js';

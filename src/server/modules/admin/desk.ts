@@ -3,10 +3,10 @@ import type { BookingDto } from '../../../shared/schemas/booking.js';
 import type { AdminBookingRequest } from '../../../shared/schemas/rules.js';
 import { users } from '../users/tables.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
-import { sessionUserColumns } from '../auth/index.js';
+import { sessionUserColumns } from '../users/index.js';
 import { createBooking } from '../bookings/index.js';
 import { currentRules, deskBookingEmail, suspensionOf } from '../rules/index.js';
-import { writeAudit, type Actor } from './audit.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 
 /**

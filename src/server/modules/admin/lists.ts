@@ -8,7 +8,7 @@ import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../boo
 import { pagamenti } from '../payments/tables.js';
 import { users } from '../users/tables.js';
 import { bookingPhase, listBikes } from '../bookings/index.js';
-import { sessionUserColumns } from '../auth/index.js';
+import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
 import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../bookings/index.js';

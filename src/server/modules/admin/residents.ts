@@ -2,7 +2,7 @@ import type { ImportResidentsResponse } from '../../../shared/schemas/admin.js';
 import { conflict } from '../../http/errors.js';
 import { hashPassword } from '../auth/index.js';
 import { insertResidentAccounts } from '../users/index.js';
-import { writeAudit, type Actor } from './audit.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 

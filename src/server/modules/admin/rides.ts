@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { endRide, lockBikeOfBooking, resolveDamageReport } from '../bookings/index.js';
-import { writeAudit, type Actor } from './audit.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 

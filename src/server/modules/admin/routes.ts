@@ -10,7 +10,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
-import type { Actor } from './audit.js';
+import type { Actor } from '../audit/index.js';
 import { auditActors, auditCsv, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
 import { deleteBooking } from './bookings.js';

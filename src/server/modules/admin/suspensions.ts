@@ -3,7 +3,7 @@ import { runTransaction } from '../../db/transaction.js';
 import { notFound } from '../../http/errors.js';
 import { loadRules, suspensionOf } from '../rules/index.js';
 import { recordSuspensionLifted, toPublicUser } from '../users/index.js';
-import { writeAudit, type Actor } from './audit.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 
 /** POST /api/admin/users/:id/revoca-sospensione — the no-shows so far no longer count; audited. */

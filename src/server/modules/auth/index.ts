@@ -5,5 +5,5 @@
 export { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from './limits.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { AUTH_CHANNEL, SessionCache } from './session-cache.js';
-export { createSession, type DbOrTx, deleteSessionByHash, endAllSessionsOfUser, findSession, hashSessionToken, purgeExpiredSessions, sessionStore, type SessionUser, sessionUserColumns } from './sessions.js';
+export { createSession, type DbOrTx, deleteSessionByHash, endAllSessionsOfUser, findSession, hashSessionToken, purgeExpiredSessions, sessionStore, type SessionUser } from './sessions.js';
 export { endOtherSessionsOfUser } from './sessions.js';

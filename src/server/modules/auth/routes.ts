@@ -22,7 +22,7 @@ import {
 } from '../../http/auth.js';
 import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
-import { sessionUserBody } from '../two-factor/index.js';
+import { sessionUserBody } from '../users/index.js';
 import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from './limits.js';
 import { changePassword, checkSigla, login, registerUser, requestPasswordReset, type AuthDeps } from './service.js';
 

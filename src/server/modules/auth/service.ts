@@ -18,9 +18,9 @@ import {
   endAllSessionsOfUser,
   findSession,
   purgeExpiredSessions,
-  sessionUserColumns,
   type SessionUser,
 } from './sessions.js';
+import { sessionUserColumns } from '../users/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export interface AuthDeps {

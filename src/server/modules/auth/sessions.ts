@@ -3,6 +3,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions } from './tables.js';
 import { users } from '../users/tables.js';
+import { sessionUserColumns } from '../users/index.js';
 import type { FoundSession, SessionGuard, SessionUser } from '../../http/auth.js';
 import { describeDevice } from './device.js';
 
@@ -51,20 +52,6 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-/** The columns of a user that a request may see (no password or temporary-password hash). */
-export const sessionUserColumns = {
-  id: users.id,
-  nome: users.nome,
-  cognome: users.cognome,
-  email: users.email,
-  ruolo: users.ruolo,
-  isResidente: users.isResidente,
-  siglaResidente: users.siglaResidente,
-  attiva: users.attiva,
-  createdAt: users.createdAt,
-  /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
-  dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
-} as const;
 
 export type { FoundSession, SessionUser };
 

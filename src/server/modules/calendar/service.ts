@@ -1,26 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { biciclette } from '../bikes/tables.js';
 import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
 import { preferenzeUtente } from '../profile/tables.js';
+import { hashCalendarToken } from '../profile/index.js';
 import { buildCalendar, type CalendarEvent } from './ical.js';
 
 /** The feed shows the bookings of the last 90 days and every future one. */
 export const FEED_PAST_DAYS = 90;
 
-/** A new calendar-feed token: 32 random bytes, base64url (43 characters). Shown once, in the URL. */
-export function newCalendarToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What the database keeps of a feed token: its SHA-256, hex. */
-export function hashCalendarToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-export const calendarFeedUrl = (publicUrl: string, token: string) => `${publicUrl}/api/calendario/${token}`;
 
 /** The user whose feed this token opens, or null (unknown or revoked). */
 export async function userOfCalendarToken(db: Db, token: string): Promise<number | null> {

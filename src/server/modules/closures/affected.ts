@@ -1,10 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
 import type { Tx } from '../../db/transaction.js';
-import type { AdminDeps } from '../admin/index.js';
-import { cancelBookings } from '../bookings/index.js';
+import type { Config } from '../../config.js';
+import type { Mailer } from '../../integrations/mailer.js';
+import { cancelBookings, type CancelDeps } from '../bookings/index.js';
 import { bookingAsOf, P_COLUMNS } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
+
+/** What closures and planned maintenance need: the one cancel's deps, the mailer and the configuration. */
+export type ClosureDeps = CancelDeps & { mailer: Mailer; config: Config };
 
 /*
  * The bookings a closure or a planned maintenance touches (issue 20): how they are read,
@@ -66,7 +70,7 @@ export async function lockFleet(tx: Tx): Promise<void> {
  * Cancels locked bookings with a reason (the bookings module's one cancel): every paid one is
  * refunded first, whatever its hour (the service cancelled it); the ids refunded.
  */
-export function cancelAffected(deps: AdminDeps, tx: Tx, rows: AffectedRow[], reason: 'chiusura' | 'manutenzione', now: Date): Promise<Set<number>> {
+export function cancelAffected(deps: ClosureDeps, tx: Tx, rows: AffectedRow[], reason: 'chiusura' | 'manutenzione', now: Date): Promise<Set<number>> {
   return cancelBookings(deps, tx, rows.map((r) => r.id), { reason, refund: 'always', now });
 }
 
@@ -74,6 +78,6 @@ export function cancelAffected(deps: AdminDeps, tx: Tx, rows: AffectedRow[], rea
  * A preview reads as of now (decision 035): the condition, on `prenotazioni p` left joined to
  * `pagamenti pay`, of the bookings the life cycle would release, which a preview leaves out.
  */
-export async function voidNow(deps: Pick<AdminDeps, 'db' | 'clock'>): Promise<SQL> {
+export async function voidNow(deps: Pick<ClosureDeps, 'db' | 'clock'>): Promise<SQL> {
   return bookingAsOf(P_COLUMNS, deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps.db))).void;
 }

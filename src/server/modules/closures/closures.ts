@@ -3,11 +3,10 @@ import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../sha
 import { zonedToday } from '../../../shared/time.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { writeAudit, type Actor } from '../admin/index.js';
-import type { AdminDeps } from '../admin/index.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 
 /*
  * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;
@@ -31,14 +30,14 @@ function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, loc
      ${lock ? sql`for update of p` : sql``}`);
 }
 
-function closureInput(deps: Pick<AdminDeps, 'clock' | 'config'>, input: ClosureRequest) {
+function closureInput(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: ClosureRequest) {
   const today = zonedToday(deps.clock.now(), deps.config.timeZone);
   if (input.al < today) throw badRequest('La chiusura è già passata', 'CLOSURE_IN_PAST', { fields: { al: 'Data passata' } });
   return { dal: input.dal, al: input.al, motivo: input.motivo.trim() };
 }
 
 /** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
-export async function previewClosure(deps: AdminDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
+export async function previewClosure(deps: ClosureDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
   const c = closureInput(deps, input);
   const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
   return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
@@ -48,7 +47,7 @@ export async function previewClosure(deps: AdminDeps, input: ClosureRequest): Pr
  * POST /api/admin/chiusure — the closure, and its bookings cancelled (reason `chiusura`), the
  * paid ones refunded (a failed refund: 502, nothing changes), each user emailed after the commit.
  */
-export async function createClosure(deps: AdminDeps, actor: Actor, input: ClosureRequest): Promise<ClosureOutcomeDto> {
+export async function createClosure(deps: ClosureDeps, actor: Actor, input: ClosureRequest): Promise<ClosureOutcomeDto> {
   await bringLifecycleUpToDate(deps);
   const c = closureInput(deps, input);
   const now = deps.clock.now();
@@ -76,14 +75,14 @@ export async function createClosure(deps: AdminDeps, actor: Actor, input: Closur
 }
 
 /** GET /api/admin/chiusure — every closure, the latest first. */
-export async function listClosures(deps: Pick<AdminDeps, 'db'>): Promise<ClosureDto[]> {
+export async function listClosures(deps: Pick<ClosureDeps, 'db'>): Promise<ClosureDto[]> {
   const { rows } = await deps.db.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
     select id, dal::text as dal, al::text as al, motivo, created_at from chiusure order by dal desc, id desc limit 500`);
   return rows.map((r) => ({ id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() }));
 }
 
 /** DELETE /api/admin/chiusure/:id — the days can be booked again (cancelled bookings stay cancelled). */
-export async function deleteClosure(deps: AdminDeps, actor: Actor, id: number): Promise<ClosureDto> {
+export async function deleteClosure(deps: ClosureDeps, actor: Actor, id: number): Promise<ClosureDto> {
   const now = deps.clock.now();
   const removed = await runTransaction(deps.db, async (tx) => {
     const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`

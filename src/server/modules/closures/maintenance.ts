@@ -4,13 +4,12 @@ import { zonedClock, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { writeAudit, type Actor } from '../admin/index.js';
-import type { AdminDeps } from '../admin/index.js';
+import { writeAudit, type Actor } from '../audit/index.js';
 import { startPlannedMaintenance } from '../bikes/index.js';
 import { moveBooking } from '../bookings/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 
 /*
  * Planned maintenance of a bike (issue 20): periods in which the bike is offered to nobody;
@@ -20,7 +19,7 @@ import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, void
 export const MSG_MAINTENANCE_NOT_FOUND = 'Manutenzione non trovata';
 export const MSG_MAINTENANCE_OVERLAP = 'Questa bici ha già una manutenzione programmata in quel periodo';
 
-function maintenanceWindow(deps: Pick<AdminDeps, 'clock' | 'config'>, input: MaintenanceRequest) {
+function maintenanceWindow(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: MaintenanceRequest) {
   const tz = deps.config.timeZone;
   const inizio = zonedInstant(input.dal.slice(0, 10), input.dal.slice(11, 16), tz);
   const fine = zonedInstant(input.al.slice(0, 10), input.al.slice(11, 16), tz);
@@ -86,7 +85,7 @@ function outcome(moves: Awaited<ReturnType<typeof planMoves>>, manutenzione: Mai
 }
 
 /** POST /api/admin/biciclette/:id/manutenzioni/anteprima — what the period would do, nothing changed. */
-export async function previewMaintenance(deps: AdminDeps, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
+export async function previewMaintenance(deps: ClosureDeps, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
   const w = maintenanceWindow(deps, input);
   await bikeNumber(deps.db, bikeId);
   // What the confirmation would refuse (the EXCLUDE constraint), said before it.
@@ -104,7 +103,7 @@ export async function previewMaintenance(deps: AdminDeps, bikeId: number, input:
  * `manutenzione`, refunded if paid); users emailed after the commit. A period under way shows
  * the bike `manutenzione` at once (the life cycle does it at a later start, and undoes it at the end).
  */
-export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
+export async function createMaintenance(deps: ClosureDeps, actor: Actor, bikeId: number, input: MaintenanceRequest): Promise<MaintenanceOutcomeDto> {
   await bringLifecycleUpToDate(deps);
   const w = maintenanceWindow(deps, input);
   const now = deps.clock.now();
@@ -150,7 +149,7 @@ export async function createMaintenance(deps: AdminDeps, actor: Actor, bikeId: n
 const wall = (d: Date, tz: string) => `${zonedToday(d, tz)}T${zonedClock(d, tz)}`;
 
 function maintenanceDto(
-  deps: Pick<AdminDeps, 'config'>,
+  deps: Pick<ClosureDeps, 'config'>,
   m: { id: number; biciId: number; numero: string; inizio: Date; fine: Date; motivo: string },
   now: Date,
 ): MaintenanceDto {
@@ -177,7 +176,7 @@ interface MaintenanceRow extends Record<string, unknown> {
 const toMaintenance = (r: MaintenanceRow) => ({ id: r.id, biciId: r.bici_id, numero: r.numero, inizio: new Date(r.inizio), fine: new Date(r.fine), motivo: r.motivo });
 
 /** GET /api/admin/manutenzioni — the periods under way or to come, soonest first. */
-export async function listMaintenance(deps: Pick<AdminDeps, 'db' | 'clock' | 'config'>): Promise<MaintenanceDto[]> {
+export async function listMaintenance(deps: Pick<ClosureDeps, 'db' | 'clock' | 'config'>): Promise<MaintenanceDto[]> {
   const now = deps.clock.now();
   const { rows } = await deps.db.execute<MaintenanceRow>(sql`
     select m.id, m.bici_id, b.numero, m.inizio, m.fine, m.motivo from manutenzioni m join biciclette b on b.id = m.bici_id
@@ -189,7 +188,7 @@ export async function listMaintenance(deps: Pick<AdminDeps, 'db' | 'clock' | 'co
  * DELETE /api/admin/manutenzioni/:id — the period is dropped (bookings moved or cancelled
  * stay so); a bike shown in maintenance by it is disponibile again at once.
  */
-export async function deleteMaintenance(deps: AdminDeps, actor: Actor, id: number): Promise<MaintenanceDto> {
+export async function deleteMaintenance(deps: ClosureDeps, actor: Actor, id: number): Promise<MaintenanceDto> {
   const now = deps.clock.now();
   const removed = await runTransaction(deps.db, async (tx) => {
     const { rows } = await tx.execute<MaintenanceRow>(sql`

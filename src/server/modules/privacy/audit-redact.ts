@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
-import { redactAuditEntries, type AuditRedaction } from '../admin/index.js';
+import { redactAuditEntries, type AuditRedaction } from '../audit/index.js';
 import { replaceRulesEditor } from '../rules/index.js';
 
 /*

@@ -3,3 +3,4 @@
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
 export { PROFILE_PASSWORD_FAILURES } from './routes.js';
+export { calendarFeedUrl, hashCalendarToken, newCalendarToken } from './calendar-token.js';

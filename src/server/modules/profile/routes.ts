@@ -12,7 +12,7 @@ import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { tooManyAttemptsMessage } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
-import { calendarFeedUrl } from '../calendar/index.js';
+import { calendarFeedUrl } from './calendar-token.js';
 import {
   changeOwnPassword,
   getProfile,

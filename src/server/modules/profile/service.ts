@@ -8,7 +8,7 @@ import { users } from '../users/tables.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
 import { endOtherSessionsOfUser, hashPassword, verifyPassword } from '../auth/index.js';
 import { replacePassword, updateUserName } from '../users/index.js';
-import { hashCalendarToken, newCalendarToken } from '../calendar/index.js';
+import { hashCalendarToken, newCalendarToken } from './calendar-token.js';
 import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
 

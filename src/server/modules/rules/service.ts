@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { PublicRulesDto, RulesDto, RulesUpdate } from '../../../shared/schemas/rules.js';
 import { zonedToday } from '../../../shared/time.js';
 import { runTransaction } from '../../db/transaction.js';
-import { writeAudit, type Actor } from '../admin/index.js';
-import type { AdminDeps } from '../admin/index.js';
+import { writeAudit, type Actor } from '../audit/index.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
 import { suspensionOf } from './fair-use.js';
 import { currentRules, loadRules, type Rules } from './store.js';
 
@@ -25,12 +27,19 @@ const rulesDto = (r: Rules): RulesDto => ({
 });
 
 /** GET /api/admin/regole — read from the database, not the cache: the screen shows what is stored. */
-export async function getRules(deps: Pick<AdminDeps, 'db'>): Promise<RulesDto> {
+/** What the rules' services need (the admin's deps satisfy it). */
+export interface RulesDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'timeZone'>;
+}
+
+export async function getRules(deps: Pick<RulesDeps, 'db'>): Promise<RulesDto> {
   return rulesDto(await loadRules(deps.db));
 }
 
 /** PUT /api/admin/regole — the whole set, audited before/after; every process hears of it (NOTIFY). */
-export async function updateRules(deps: AdminDeps, actor: Actor, input: RulesUpdate): Promise<RulesDto> {
+export async function updateRules(deps: RulesDeps, actor: Actor, input: RulesUpdate): Promise<RulesDto> {
   const now = deps.clock.now();
   const after = await runTransaction(deps.db, async (tx) => {
     await tx.execute(sql`select 1 from regole where id = 1 for update`);
@@ -60,7 +69,7 @@ export async function updateRules(deps: AdminDeps, actor: Actor, input: RulesUpd
 }
 
 /** GET /api/regole — what the booking form needs, with the user's own suspension. */
-export async function publicRules(deps: { db: AdminDeps['db']; clock: AdminDeps['clock']; config: Pick<AdminDeps['config'], 'timeZone'> }, userId: number): Promise<PublicRulesDto> {
+export async function publicRules(deps: RulesDeps, userId: number): Promise<PublicRulesDto> {
   const rules = await currentRules(deps.db);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);

@@ -2,4 +2,3 @@
  * The two-factor module's public face: what other modules and the app may use (issue 31,
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
-export { needsTwoFactorEnrolment, sessionUserBody } from './policy.js';

@@ -18,7 +18,7 @@ import {
 import { AppError, badRequest } from '../../http/errors.js';
 import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from '../auth/index.js';
 import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/index.js';
-import { sessionUserBody } from './policy.js';
+import { sessionUserBody } from '../users/index.js';
 import { beginEnrolment, confirmEnrolment, disableSecondFactor, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from './service.js';
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {

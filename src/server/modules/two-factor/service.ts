@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.js';
 import { codiciRecupero } from './tables.js';
 import { users } from '../users/tables.js';
 import { runTransaction } from '../../db/transaction.js';
-import { writeAudit } from '../admin/index.js';
+import { writeAudit } from '../audit/index.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { type DbOrTx, endOtherSessionsOfUser } from '../auth/index.js';
 import { activateTotp, clearTotp, recordTotpStep, storeTotpSecret } from '../users/index.js';

@@ -21,3 +21,4 @@ export {
   updateUserName,
   type UsersDb,
 } from './store.js';
+export { needsTwoFactorEnrolment, sessionUserBody, sessionUserColumns } from './session-user.js';

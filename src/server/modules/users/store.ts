@@ -7,7 +7,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { residenti } from '../residents/tables.js';
-import { sessionUserColumns } from '../auth/index.js';
+import { sessionUserColumns } from './session-user.js';
 import { users } from './tables.js';
 
 /** A database handle or a transaction: what the functions below need of either. */

@@ -1,6 +1,8 @@
 import type { SessionUser as ApiSessionUser } from '../../../shared/api-types.js';
-import type { SessionUser } from '../auth/index.js';
-import { toPublicUser } from '../users/index.js';
+import { sql } from 'drizzle-orm';
+import type { SessionUser } from '../../http/auth.js';
+import { toPublicUser } from './public-user.js';
+import { users } from './tables.js';
 
 /** An admin who must enrol a second factor before any admin page or route works (ADMIN_2FA_REQUIRED, decision 030). */
 export function needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFattori'>, config: { admin2faRequired: boolean }): boolean {
@@ -15,3 +17,18 @@ export function sessionUserBody(user: SessionUser, config: { admin2faRequired: b
   const body = toPublicUser(user);
   return needsTwoFactorEnrolment(user, config) ? { ...body, dueFattoriDaAttivare: true } : body;
 }
+
+/** The columns of a user that a request may see (no password or temporary-password hash). */
+export const sessionUserColumns = {
+  id: users.id,
+  nome: users.nome,
+  cognome: users.cognome,
+  email: users.email,
+  ruolo: users.ruolo,
+  isResidente: users.isResidente,
+  siglaResidente: users.siglaResidente,
+  attiva: users.attiva,
+  createdAt: users.createdAt,
+  /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
+  dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
+} as const;

@@ -1,5 +1,0 @@
-/*
- * The calendar module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
-export { calendarFeedUrl, hashCalendarToken, newCalendarToken } from './service.js';
