@@ -4,7 +4,7 @@ import { prenotazioni } from './tables.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
-import { detachPayments, failPendingPaymentsOf, refundBookingPayment } from '../payments/index.js';
+import { detachPayments, failPendingPayments, refundBookingPayment } from '../payments/index.js';
 import { bringLifecycleUpToDate } from './lifecycle.js';
 import { getUserBooking, MSG_ALREADY_PICKED_UP, type BookingDeps } from './service.js';
 
@@ -58,7 +58,7 @@ export async function cancelBookings(
       update prenotazioni set stato = 'cancellata', motivo_cancellazione = ${o.reason}, updated_at = ${o.now.toISOString()}::timestamptz
        where id in (${list})`);
     // An unpaid payment can no longer be paid: it is closed as failed.
-    await failPendingPaymentsOf(tx, ids, o.now);
+    await failPendingPayments(tx, ids, o.now);
   }
   return refunded;
 }

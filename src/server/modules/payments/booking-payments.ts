@@ -27,12 +27,20 @@ export function pendingPaymentInsert(booked: SQL, o: { provider: string; now: st
 
 const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
-/** The bookings' unpaid payments can no longer be paid: `pending` → `failed`. */
-export async function failPendingPaymentsOf(tx: Pick<Tx, 'execute'>, bookingIds: number[], now: Date): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await tx.execute(sql`
-    update pagamenti set status = 'failed', updated_at = ${now.toISOString()}::timestamptz
-     where prenotazione_id in (${idList(bookingIds)}) and status = 'pending'`);
+/**
+ * The bookings' unpaid payments can no longer be paid: `pending` → `failed`. For a cancel (its
+ * reason any) and for the life cycle's holds run out (behaviour.md §6, decision 022), in the
+ * caller's transaction, after it locked the bookings (decision 023: booking, then payment).
+ * Returns how many payments it failed.
+ */
+export async function failPendingPayments(tx: Pick<Tx, 'execute'>, bookingIds: number[], at: Date | string): Promise<number> {
+  if (bookingIds.length === 0) return 0;
+  const instant = typeof at === 'string' ? at : at.toISOString();
+  const { rows } = await tx.execute(sql`
+    update pagamenti set status = 'failed', updated_at = ${instant}::timestamptz
+     where prenotazione_id in (${idList(bookingIds)}) and status = 'pending'
+    returning id`);
+  return rows.length;
 }
 
 /**

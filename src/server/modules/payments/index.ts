@@ -4,11 +4,10 @@
  */
 export {
   detachPayments,
-  failPendingPaymentsOf,
+  failPendingPayments,
   insertPastPayments,
   paymentProviderName,
   pendingPaymentInsert,
   type PastPayment,
 } from './booking-payments.js';
 export { refundBookingPayment, MSG_REFUND_FAILED, type PaymentCoreDeps, type PaymentLog } from './settle.js';
-export { failPendingPayments } from './expire.js';
