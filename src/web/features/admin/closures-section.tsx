@@ -10,7 +10,8 @@ import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } fr
 import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
 import { usePeriodForm } from './period-form';
 import { PeriodBounds } from './period-fields';
-import { CheckedField, InlineError, RulesCard } from './rules-parts';
+import { CheckedField, InlineError } from './rules-parts';
+import { SectionCard } from '../../components/section-card';
 import { LoadFailed } from '../../components/load-failed';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -160,9 +161,9 @@ function AddClosure() {
 /** The closures: date ranges with a reason when nothing can be booked (issue 20). */
 export function ClosuresSection() {
   return (
-    <RulesCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
+    <SectionCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
       <ClosureList />
       <AddClosure />
-    </RulesCard>
+    </SectionCard>
   );
 }
