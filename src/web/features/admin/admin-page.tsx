@@ -9,10 +9,10 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Suspense, type ReactNode } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { LoadFailureBoundary } from '../../components/load-failure-boundary';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/link-button';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -71,18 +71,12 @@ function AdminHeader() {
         <div className="mt-3 flex flex-wrap gap-2">
           <DeskBooking />
           <nav aria-label="Altre sezioni" className="flex flex-wrap gap-2">
-            <Button asChild variant="outline" size="sm">
-              <Link href="/admin/statistiche">
-                <BarChart3Icon aria-hidden="true" />
-                Statistiche
-              </Link>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link href="/doc">
-                <FileTextIcon aria-hidden="true" />
-                Report giornalieri
-              </Link>
-            </Button>
+            <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
+              Statistiche
+            </LinkButton>
+            <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
+              Report giornalieri
+            </LinkButton>
           </nav>
         </div>
     </SubpageHeader>
