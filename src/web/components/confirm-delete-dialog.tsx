@@ -15,6 +15,8 @@ interface ConfirmDeleteDialogProps {
   onDeleted?: () => void;
   /** The confirming button's text (default `Elimina`): `Revoca`, `Rilascia`… */
   confirmLabel?: string;
+  /** The confirming button's look: `destructive` (default), or `default` for what deletes nothing (an import). */
+  confirmVariant?: 'default' | 'destructive';
   /** The dismissing button's text (default `Annulla`; `Indietro` when the action itself is an `Annulla`). */
   cancelLabel?: string;
 }
@@ -35,7 +37,7 @@ interface TriggerProps {
  * The dialog (Radix, ~22 KB gzip with its helpers) downloads when the button is pointed at,
  * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
-export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, cancelLabel }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, confirmVariant, cancelLabel }: ConfirmDeleteDialogProps) {
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand<HTMLElement>(loadContent);
 
   return (
@@ -51,6 +53,7 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
           onConfirm={onConfirm}
           onDeleted={onDeleted}
           confirmLabel={confirmLabel}
+          confirmVariant={confirmVariant}
           cancelLabel={cancelLabel}
         />
       </OnDemand>

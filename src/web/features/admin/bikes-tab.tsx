@@ -1,23 +1,15 @@
 import { PencilIcon, PlusIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { AdminBikeDto, AdminSummary } from '../../../shared/schemas/admin';
 import type { BikeStato } from '../../../shared/schemas/booking';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../../components/ui/dialog';
+import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { FormDialog } from './form-dialog';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
@@ -36,51 +28,39 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => {
-        if (update.isPending) return;
         setOpen(next);
         if (next) setStato('');
       }}
-    >
-      <DialogTrigger asChild>
+      pending={update.isPending}
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Modifica la bici ${bike.numero}`}>
           <PencilIcon aria-hidden="true" />
           Modifica
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Modifica bici {bike.numero}</DialogTitle>
-          <DialogDescription>
-            {bike.modello}, ora {BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor={selectId}>Stato</Label>
-          <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
-            <option value="" disabled>
-              Seleziona uno stato
+      }
+      title={`Modifica bici ${bike.numero}`}
+      description={`${bike.modello}, ora ${BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.`}
+      onSubmit={save}
+      canSubmit={stato !== ''}
+      submitLabel="Salva"
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={selectId}>Stato</Label>
+        <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
+          <option value="" disabled>
+            Seleziona uno stato
+          </option>
+          {BIKE_STATI.map((s) => (
+            <option key={s} value={s}>
+              {BIKE_STATO_BADGE[s].label}
             </option>
-            {BIKE_STATI.map((s) => (
-              <option key={s} value={s}>
-                {BIKE_STATO_BADGE[s].label}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)} disabled={update.isPending}>
-            Annulla
-          </Button>
-          <Button onClick={save} disabled={stato === '' || update.isPending}>
-            <ButtonIcon pending={update.isPending} />
-            Salva
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          ))}
+        </NativeSelect>
+      </div>
+    </FormDialog>
   );
 }
 
@@ -92,8 +72,7 @@ function AddBike() {
   const numeroId = useId();
   const modelloId = useId();
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(
       () => {
         setOpen(false);
@@ -105,39 +84,31 @@ function AddBike() {
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && setOpen(next)}>
-      <DialogTrigger asChild>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      pending={create.isPending}
+      trigger={
         <Button size="sm">
           <PlusIcon aria-hidden="true" />
           Aggiungi bicicletta
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Aggiungi bicicletta</DialogTitle>
-          <DialogDescription>La nuova bicicletta sarà subito disponibile per le prenotazioni.</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={numeroId}>Numero</Label>
-            <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={modelloId}>Modello</Label>
-            <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={create.isPending}>
-              Annulla
-            </Button>
-            <Button type="submit" disabled={numero.trim() === '' || modello.trim() === '' || create.isPending}>
-              <ButtonIcon pending={create.isPending} />
-              Aggiungi
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Aggiungi bicicletta"
+      description="La nuova bicicletta sarà subito disponibile per le prenotazioni."
+      onSubmit={submit}
+      canSubmit={numero.trim() !== '' && modello.trim() !== ''}
+      submitLabel="Aggiungi"
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={numeroId}>Numero</Label>
+        <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={modelloId}>Modello</Label>
+        <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
+      </div>
+    </FormDialog>
   );
 }
 
