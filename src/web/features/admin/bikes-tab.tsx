@@ -14,26 +14,13 @@ import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
-  const [open, setOpen] = useState(false);
   const [stato, setStato] = useState<BikeStato | ''>('');
   const update = useUpdateBike();
   const selectId = useId();
 
-  function save() {
-    if (stato === '') return;
-    update.mutateAsync({ id: bike.id, stato }).then(
-      () => setOpen(false),
-      () => undefined,
-    );
-  }
-
   return (
     <FormDialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) setStato('');
-      }}
+      onOpen={() => setStato('')}
       pending={update.isPending}
       trigger={
         <Button variant="outline" size="sm" aria-label={`Modifica la bici ${bike.numero}`}>
@@ -43,7 +30,7 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
       }
       title={`Modifica bici ${bike.numero}`}
       description={`${bike.modello}, ora ${BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.`}
-      onSubmit={save}
+      onSubmit={() => (stato === '' ? undefined : update.mutateAsync({ id: bike.id, stato }))}
       canSubmit={stato !== ''}
       submitLabel="Salva"
     >
@@ -65,7 +52,6 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
 }
 
 function AddBike() {
-  const [open, setOpen] = useState(false);
   const [numero, setNumero] = useState('');
   const [modello, setModello] = useState('');
   const create = useCreateBike();
@@ -73,20 +59,14 @@ function AddBike() {
   const modelloId = useId();
 
   function submit() {
-    create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(
-      () => {
-        setOpen(false);
-        setNumero('');
-        setModello('');
-      },
-      () => undefined,
-    );
+    return create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(() => {
+      setNumero('');
+      setModello('');
+    });
   }
 
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
       pending={create.isPending}
       trigger={
         <Button size="sm">

@@ -1,4 +1,4 @@
-import type { FormEvent, ReactElement, ReactNode } from 'react';
+import { useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import {
   Dialog,
@@ -13,11 +13,11 @@ import {
 /**
  * A form in a dialog opened by its button (a bike's state, a new bike, a user): `Annulla` and
  * the submit button under the fields. While the request runs the dialog cannot be dismissed
- * and its buttons are busy.
+ * and its buttons are busy; it closes when the request succeeds, and stays open when it fails
+ * (the failure is told by the mutation's toast).
  */
 export function FormDialog({
-  open,
-  onOpenChange,
+  onOpen,
   pending,
   trigger,
   title,
@@ -27,27 +27,38 @@ export function FormDialog({
   submitLabel,
   children,
 }: {
-  open: boolean;
-  /** Called only while no request runs. */
-  onOpenChange: (open: boolean) => void;
+  /** When the dialog opens (fill the fields afresh). */
+  onOpen?: () => void;
   pending: boolean;
   trigger: ReactElement;
   title: ReactNode;
   description: ReactNode;
-  /** On submit (the page does not reload); it checks what it needs. */
-  onSubmit: () => void;
+  /** On submit (the page does not reload): the request, or nothing when the values are not ready. */
+  onSubmit: () => Promise<unknown> | undefined;
   /** Whether the submit button is enabled (it is not while the request runs). */
   canSubmit: boolean;
   submitLabel: string;
   children: ReactNode;
 }) {
+  const [open, setOpen] = useState(false);
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSubmit();
+    onSubmit()?.then(
+      () => setOpen(false),
+      () => undefined,
+    );
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (pending) return;
+        if (next) onOpen?.();
+        setOpen(next);
+      }}
+    >
       <DialogTrigger asChild>{trigger}</DialogTrigger>
       <DialogContent>
         <DialogHeader>
@@ -57,7 +68,7 @@ export function FormDialog({
         <form onSubmit={submit} className="grid gap-4">
           {children}
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={pending}>
               Annulla
             </Button>
             <Button type="submit" disabled={!canSubmit || pending}>

@@ -53,7 +53,6 @@ interface EditValues {
 }
 
 function EditUser({ user }: { user: AdminUserDto }) {
-  const [open, setOpen] = useState(false);
   const initial = (): EditValues => ({
     nome: user.nome,
     cognome: user.cognome,
@@ -69,25 +68,16 @@ function EditUser({ user }: { user: AdminUserDto }) {
   const canSave = values.nome.trim() !== '' && values.email.trim() !== '' && !update.isPending;
 
   function submit() {
-    if (!canSave) return;
-    update
-      .mutateAsync({
-        id: user.id,
-        user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
-      })
-      .then(
-        () => setOpen(false),
-        () => undefined,
-      );
+    if (!canSave) return undefined;
+    return update.mutateAsync({
+      id: user.id,
+      user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
+    });
   }
 
   return (
     <FormDialog
-      open={open}
-      onOpenChange={(next) => {
-        if (next) setValues(initial());
-        setOpen(next);
-      }}
+      onOpen={() => setValues(initial())}
       pending={update.isPending}
       trigger={
         <Button variant="outline" size="icon" aria-label={`Modifica ${user.nome} ${user.cognome}`.trim()}>
