@@ -3,9 +3,10 @@ import { useState, type FormEvent } from 'react';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { AffectedBookings } from './affected-bookings';
+import { TitledDialog } from './form-dialog';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
 import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
 import { usePeriodForm } from './period-form';
@@ -134,26 +135,23 @@ function AddClosure() {
         </Button>
       </form>
 
-      <Dialog open={pending !== null} onOpenChange={(open) => !open && !create.isPending && setPending(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Confermare la chiusura?</DialogTitle>
-            <DialogDescription>
-              {pending ? closurePreviewText(pending.request, n, paid) : null}
-            </DialogDescription>
-          </DialogHeader>
-          {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
-              Annulla
-            </Button>
-            <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
-              <ButtonIcon pending={create.isPending} />
-              Conferma chiusura
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <TitledDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && !create.isPending && setPending(null)}
+        title="Confermare la chiusura?"
+        description={pending ? closurePreviewText(pending.request, n, paid) : null}
+      >
+        {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
+            Annulla
+          </Button>
+          <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
+            <ButtonIcon pending={create.isPending} />
+            Conferma chiusura
+          </Button>
+        </DialogFooter>
+      </TitledDialog>
     </>
   );
 }

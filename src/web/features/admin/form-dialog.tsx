@@ -10,6 +10,36 @@ import {
   DialogTrigger,
 } from '../../components/ui/dialog';
 
+/** A dialog with its title and description, opened by its button (`trigger`) or by the page. */
+export function TitledDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  trigger?: ReactElement;
+  title: ReactNode;
+  description: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /**
  * A form in a dialog opened by its button (a bike's state, a new bike, a user): `Annulla` and
  * the submit button under the fields. While the request runs the dialog cannot be dismissed
@@ -51,33 +81,29 @@ export function FormDialog({
   }
 
   return (
-    <Dialog
+    <TitledDialog
       open={open}
       onOpenChange={(next) => {
         if (pending) return;
         if (next) onOpen?.();
         setOpen(next);
       }}
+      trigger={trigger}
+      title={title}
+      description={description}
     >
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4">
-          {children}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={pending}>
-              Annulla
-            </Button>
-            <Button type="submit" disabled={!canSubmit || pending}>
-              <ButtonIcon pending={pending} />
-              {submitLabel}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      <form onSubmit={submit} className="grid gap-4">
+        {children}
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={pending}>
+            Annulla
+          </Button>
+          <Button type="submit" disabled={!canSubmit || pending}>
+            <ButtonIcon pending={pending} />
+            {submitLabel}
+          </Button>
+        </DialogFooter>
+      </form>
+    </TitledDialog>
   );
 }

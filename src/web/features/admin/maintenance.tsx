@@ -5,19 +5,12 @@ import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../../components/ui/dialog';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
+import { TitledDialog } from './form-dialog';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
 import { PeriodBounds } from './period-fields';
 import { CheckedField, InlineError } from './rules-parts';
@@ -113,7 +106,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   }
 
   return (
-    <Dialog
+    <TitledDialog
       open={open}
       onOpenChange={(next) => {
         if (busy) return;
@@ -123,54 +116,50 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         }
         setOpen(next);
       }}
-    >
-      <DialogTrigger asChild>
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Pianifica manutenzione della bici ${bike.numero}`}>
           <CalendarClockIcon aria-hidden="true" />
           Pianifica manutenzione
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Pianifica manutenzione · bici {bike.numero}</DialogTitle>
-          <DialogDescription>
-            {step.kind === 'form'
-              ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
-              : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`}
-          </DialogDescription>
-        </DialogHeader>
-        <InlineError message={failure} />
+      }
+      title={`Pianifica manutenzione · bici ${bike.numero}`}
+      description={
+        step.kind === 'form'
+          ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
+          : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`
+      }
+    >
+      <InlineError message={failure} />
+      {step.kind === 'form' ? (
+        <MaintenanceForm form={form} onSubmit={next} busy={busy} />
+      ) : (
+        <MaintenanceOutcome ids={ids} outcome={step.outcome} />
+      )}
+      <DialogFooter>
         {step.kind === 'form' ? (
-          <MaintenanceForm form={form} onSubmit={next} busy={busy} />
+          <>
+            <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
+              Annulla
+            </Button>
+            <Button type="submit" form={`${ids}-form`} disabled={busy}>
+              <ButtonIcon pending={preview.isPending} />
+              Continua
+            </Button>
+          </>
         ) : (
-          <MaintenanceOutcome ids={ids} outcome={step.outcome} />
+          <>
+            <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
+              <ArrowLeftIcon aria-hidden="true" />
+              Indietro
+            </Button>
+            <Button onClick={confirm} disabled={busy}>
+              <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
+              Conferma
+            </Button>
+          </>
         )}
-        <DialogFooter>
-          {step.kind === 'form' ? (
-            <>
-              <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
-                Annulla
-              </Button>
-              <Button type="submit" form={`${ids}-form`} disabled={busy}>
-                <ButtonIcon pending={preview.isPending} />
-                Continua
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
-                <ArrowLeftIcon aria-hidden="true" />
-                Indietro
-              </Button>
-              <Button onClick={confirm} disabled={busy}>
-                <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
-                Conferma
-              </Button>
-            </>
-          )}
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      </DialogFooter>
+    </TitledDialog>
   );
 }
 
