@@ -1,5 +1,8 @@
+import { Trash2Icon } from 'lucide-react';
 import { cloneElement, lazy, type ReactElement, type ReactNode } from 'react';
 import { OnDemand, useDialogOnDemand } from '../lib/dialog-on-demand';
+import { cn } from '../lib/utils';
+import { Button, type ButtonProps } from './ui/button';
 
 const loadContent = () => import('./confirm-delete-dialog-content');
 const ConfirmDeleteDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmDeleteDialogContent })));
@@ -58,5 +61,15 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
         />
       </OnDemand>
     </>
+  );
+}
+
+/** The `Elimina` button that opens a deletion's dialog (its `aria-label` names what it deletes). */
+export function DeleteButton({ className, ...props }: Omit<ButtonProps, 'children' | 'variant' | 'size'>) {
+  return (
+    <Button variant="outline" size="sm" className={cn('text-destructive hover:text-destructive', className)} {...props}>
+      <Trash2Icon aria-hidden="true" />
+      Elimina
+    </Button>
   );
 }

@@ -1,7 +1,7 @@
-import { InfoIcon, Trash2Icon } from 'lucide-react';
+import { InfoIcon } from 'lucide-react';
 import { lazy, startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
@@ -45,17 +45,7 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
   const remove = useDeleteBooking();
   return (
     <ConfirmDeleteDialog
-      trigger={
-        <Button
-          variant="outline"
-          size="sm"
-          className="text-destructive hover:text-destructive"
-          aria-label={`Elimina la prenotazione ${booking.id}`}
-        >
-          <Trash2Icon aria-hidden="true" />
-          Elimina
-        </Button>
-      }
+      trigger={<DeleteButton aria-label={`Elimina la prenotazione ${booking.id}`} />}
       title={`Eliminare la prenotazione #${booking.id}?`}
       description="Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile."
       onConfirm={() => remove.mutateAsync(booking.id)}

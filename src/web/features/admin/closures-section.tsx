@@ -1,7 +1,7 @@
-import { CalendarXIcon, Trash2Icon } from 'lucide-react';
+import { CalendarXIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
@@ -10,8 +10,8 @@ import { TitledDialog } from './form-dialog';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
 import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
 import { usePeriodForm } from './period-form';
-import { PeriodBounds } from './period-fields';
-import { CheckedField, InlineError } from './rules-parts';
+import { PeriodBounds, PeriodReason } from './period-fields';
+import { InlineError } from './rules-parts';
 import { SectionCard } from '../../components/section-card';
 import { LoadFailed } from '../../components/load-failed';
 
@@ -22,17 +22,7 @@ function DeleteClosure({ closure }: { closure: ClosureDto }) {
   const range = closureRange(closure);
   return (
     <ConfirmDeleteDialog
-      trigger={
-        <Button
-          variant="outline"
-          size="sm"
-          className="self-start text-destructive hover:text-destructive sm:self-auto"
-          aria-label={`Elimina la chiusura ${range}`}
-        >
-          <Trash2Icon aria-hidden="true" />
-          Elimina
-        </Button>
-      }
+      trigger={<DeleteButton className="self-start sm:self-auto" aria-label={`Elimina la chiusura ${range}`} />}
       title="Eliminare la chiusura?"
       description={`${capitalized(closurePeriod(closure))} (${closure.motivo}) si potrà di nuovo prenotare. Le prenotazioni già annullate non tornano.`}
       onConfirm={() => remove.mutateAsync(closure.id)}
@@ -74,7 +64,7 @@ const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
  */
 function AddClosure() {
   const form = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
-  const { values, errors, failure, ids, id, set, refused, checked, reset } = form;
+  const { failure, ids, refused, checked, reset } = form;
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
@@ -115,15 +105,7 @@ function AddClosure() {
         </h3>
         <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
           <PeriodBounds form={form} type="date" />
-          <CheckedField
-            id={id('motivo')}
-            label="Motivo"
-            value={values.motivo}
-            maxLength={200}
-            placeholder="Es. Chiusura natalizia"
-            onValue={(v) => set('motivo', v)}
-            error={errors.motivo}
-          />
+          <PeriodReason form={form} placeholder="Es. Chiusura natalizia" />
         </div>
         <p className="text-sm text-muted-foreground">
           Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.

@@ -12,8 +12,8 @@ import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
 import { TitledDialog } from './form-dialog';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
-import { PeriodBounds } from './period-fields';
-import { CheckedField, InlineError } from './rules-parts';
+import { PeriodBounds, PeriodReason } from './period-fields';
+import { InlineError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance } from './rules-model';
 import { usePeriodForm, type PeriodForm } from './period-form';
 import { LoadFailed } from '../../components/load-failed';
@@ -51,22 +51,14 @@ function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: Maintenanc
 
 /** The period and the reason; its first field takes the focus when the step comes. */
 function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<MaintenanceRequest>; onSubmit: (event: FormEvent) => void; busy: boolean }) {
-  const { values, errors, ids, id, set } = form;
+  const { ids } = form;
   const focusFirstField = useCallback((el: HTMLFormElement | null) => el?.querySelector('input')?.focus(), []);
   return (
     <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={onSubmit} aria-busy={busy} className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <PeriodBounds form={form} type="datetime-local" />
       </div>
-      <CheckedField
-        id={id('motivo')}
-        label="Motivo"
-        value={values.motivo}
-        maxLength={200}
-        placeholder="Es. Revisione freni"
-        onValue={(v) => set('motivo', v)}
-        error={errors.motivo}
-      />
+      <PeriodReason form={form} placeholder="Es. Revisione freni" />
     </form>
   );
 }
