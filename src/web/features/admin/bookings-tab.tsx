@@ -15,7 +15,7 @@ import {
 import { whenInteracted } from '../../lib/interaction';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
+import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
 
 /** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
 const loadDetails = () => import('./booking-details-dialog');
@@ -99,10 +99,8 @@ function PendingRows({ count, colSpan, onNear }: { count: number; colSpan: numbe
 
 /** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
-  const [search, setSearch] = useState('');
+  const { q, page, setPage, searchBox } = useListSearch();
   const [stato, setStato] = useState<BookingFilter>('tutti');
-  const [page, setPage] = useState(1);
-  const q = useDebounced(search.trim());
   const bookings = useAdminBookings({ q, stato, page });
   // A page of rows (each with its dialogs) takes a slow phone's main thread for half a second:
   // it renders in a transition, in slices the browser can interrupt, not in the update that
@@ -117,15 +115,7 @@ export function BookingsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row">
-        <SearchBox
-          label="Cerca prenotazioni"
-          placeholder="Cerca per utente, bici o destinazione..."
-          value={search}
-          onValueChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchBox label="Cerca prenotazioni" placeholder="Cerca per utente, bici o destinazione..." {...searchBox} />
         <NativeSelect
           className="sm:w-56"
           aria-label="Filtra per stato"

@@ -12,7 +12,7 @@ import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../co
 import { formatDateTime, formatDay } from './admin-model';
 import { FormDialog } from './form-dialog';
 import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
+import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
 
 function ImportResidents() {
   const importer = useImportResidents();
@@ -162,9 +162,7 @@ function LiftSuspension({ user }: { user: AdminUserDto }) {
 /** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
 export function UsersTab() {
   const timeZone = useTimeZone();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const q = useDebounced(search.trim());
+  const { q, page, setPage, searchBox } = useListSearch();
   const users = useAdminUsers({ q, page });
   const rows = users.isError ? [] : (users.data?.items ?? []);
   const total = users.isError ? 0 : (users.data?.total ?? 0);
@@ -172,15 +170,7 @@ export function UsersTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <SearchBox
-          label="Cerca utenti"
-          placeholder="Cerca per nome, email o sigla..."
-          value={search}
-          onValueChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchBox label="Cerca utenti" placeholder="Cerca per nome, email o sigla..." {...searchBox} />
         <ImportResidents />
       </div>
       <ScrollTable label="Utenti" aria-busy={users.isFetching}>
