@@ -6,9 +6,9 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
-import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
 import { FormDialog } from './form-dialog';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
@@ -117,17 +117,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         <AddBike />
       </div>
       <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>Numero</TableHead>
-            <TableHead>Modello</TableHead>
-            <TableHead>Stato</TableHead>
-            <TableHead>Ultima modifica</TableHead>
-            <TableHead>
-              <span className="sr-only">Azioni</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['Numero', 'Modello', 'Stato', 'Ultima modifica', <span className="sr-only">Azioni</span>]} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

@@ -4,7 +4,7 @@ import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import {
   adminBookingBadge,
   BOOKING_FILTERS,
@@ -14,7 +14,7 @@ import {
 } from './admin-model';
 import { whenInteracted } from '../../lib/interaction';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
-import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
 
 /** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
@@ -133,18 +133,7 @@ export function BookingsTab() {
         </NativeSelect>
       </div>
       <ScrollTable label="Prenotazioni" aria-busy={bookings.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>ID</TableHead>
-            <TableHead>Utente</TableHead>
-            <TableHead>Bici</TableHead>
-            <TableHead>Data</TableHead>
-            <TableHead>Orario</TableHead>
-            <TableHead>Destinazione</TableHead>
-            <TableHead>Stato</TableHead>
-            <TableHead>Azioni</TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['ID', 'Utente', 'Bici', 'Data', 'Orario', 'Destinazione', 'Stato', 'Azioni']} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

@@ -8,10 +8,10 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { formatDateTime, formatDay } from './admin-model';
 import { FormDialog } from './form-dialog';
-import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
 
 function ImportResidents() {
@@ -174,18 +174,7 @@ export function UsersTab() {
         <ImportResidents />
       </div>
       <ScrollTable label="Utenti" aria-busy={users.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>ID</TableHead>
-            <TableHead>Nome completo</TableHead>
-            <TableHead>Email</TableHead>
-            <TableHead>Ruolo</TableHead>
-            <TableHead>Residente</TableHead>
-            <TableHead>Sigla</TableHead>
-            <TableHead>Registrato il</TableHead>
-            <TableHead>Azioni</TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['ID', 'Nome completo', 'Email', 'Ruolo', 'Residente', 'Sigla', 'Registrato il', 'Azioni']} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow
