@@ -1,14 +1,7 @@
 import type { ComponentProps } from 'react';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={`${id}-error`} className="text-sm font-medium text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
+import { FieldError } from '../../components/field-error';
 
 /** A labelled input with its error below it, tied by aria-describedby (the rules' forms). */
 export function CheckedField({

@@ -10,7 +10,8 @@ import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../auth/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
-import { CheckedField, FieldError } from './rules-parts';
+import { CheckedField } from './rules-parts';
+import { FieldError } from '../../components/field-error';
 import { SectionCard } from '../../components/section-card';
 import {
   firstErrorField,
