@@ -3,6 +3,7 @@ import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason
 import { z } from '../zod-it.js';
 import { emailField } from './auth.js';
 import { idParam } from './ids.js';
+import { pageFields } from './paging.js';
 import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from '../admin-lists.js';
 
 /**
@@ -19,13 +20,7 @@ export { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER };
 export const adminIdParamsSchema = z.object({ id: idParam('Elemento non trovato') });
 
 const paging = {
-  page: z.coerce.number().int().min(1, 'Pagina non valida').max(1_000_000, 'Pagina non valida').default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1, 'Dimensione della pagina non valida')
-    .max(ADMIN_PAGE_SIZE_MAX, `Al massimo ${ADMIN_PAGE_SIZE_MAX} righe per pagina`)
-    .default(ADMIN_PAGE_SIZE_DEFAULT),
+  ...pageFields,
   /** Free text, matched case-insensitively (bookings: user name/surname/email, bike number, destination; users: name, surname, email, sigla). */
   q: z
     .string()

@@ -1,8 +1,8 @@
-import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX } from '../admin-lists.js';
 import { AUDIT_ACTIONS } from '../audit-actions.js';
 import { isRealDate } from '../time.js';
 import { z } from '../zod-it.js';
 import { idParam } from './ids.js';
+import { pageFields } from './paging.js';
 
 /**
  * The audit log on screen (issue 23, behaviour.md §8 "Every admin change is written to an
@@ -40,13 +40,7 @@ export type AuditFilters = z.output<typeof auditFiltersSchema>;
 export const auditQuerySchema = z
   .object({
     ...filterFields,
-    page: z.coerce.number().int().min(1, 'Pagina non valida').max(1_000_000, 'Pagina non valida').default(1),
-    pageSize: z.coerce
-      .number()
-      .int()
-      .min(1, 'Dimensione della pagina non valida')
-      .max(ADMIN_PAGE_SIZE_MAX, `Al massimo ${ADMIN_PAGE_SIZE_MAX} righe per pagina`)
-      .default(ADMIN_PAGE_SIZE_DEFAULT),
+    ...pageFields,
   })
   .refine(DATES_IN_ORDER.check, DATES_IN_ORDER.params);
 export type AuditQuery = z.output<typeof auditQuerySchema>;

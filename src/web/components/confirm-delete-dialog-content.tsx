@@ -1,4 +1,4 @@
-import { useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import { isValidElement, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,14 +17,19 @@ export interface ConfirmDeleteDialogContentProps {
   /** The button that opened the dialog: the focus goes back to it when it closes. */
   triggerRef: RefObject<HTMLElement | null>;
   title: ReactNode;
+  /** A text (a fragment of texts), or an HTML element (a `div` with a list) that stands in the description's place. */
   description: ReactNode;
   onConfirm: () => Promise<unknown>;
   onDeleted?: (() => void) | undefined;
   /** The confirming button's text (default `Elimina`). */
   confirmLabel?: string | undefined;
+  confirmVariant?: 'default' | 'destructive' | undefined;
   /** The dismissing button's text (default `Annulla`). */
   cancelLabel?: string | undefined;
 }
+
+/** An HTML element given as the description takes the place of its `<p>` (no block inside a paragraph). */
+const isBlock = (description: ReactNode) => isValidElement(description) && typeof description.type === 'string';
 
 /**
  * The Radix dialog of `ConfirmDeleteDialog` (confirm-delete-dialog.tsx), in a chunk of its
@@ -39,6 +44,7 @@ export function ConfirmDeleteDialogContent({
   onConfirm,
   onDeleted,
   confirmLabel = 'Elimina',
+  confirmVariant,
   cancelLabel = 'Annulla',
 }: ConfirmDeleteDialogContentProps) {
   const [pending, setPending] = useState(false);
@@ -71,11 +77,11 @@ export function ConfirmDeleteDialogContent({
       >
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
+          <AlertDialogDescription asChild={isBlock(description)}>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction onClick={confirm} disabled={pending}>
+          <AlertDialogAction variant={confirmVariant} onClick={confirm} disabled={pending}>
             <ButtonIcon pending={pending} />
             {confirmLabel}
           </AlertDialogAction>

@@ -1,5 +1,8 @@
+import { Trash2Icon } from 'lucide-react';
 import { cloneElement, lazy, type ReactElement, type ReactNode } from 'react';
 import { OnDemand, useDialogOnDemand } from '../lib/dialog-on-demand';
+import { cn } from '../lib/utils';
+import { Button, type ButtonProps } from './ui/button';
 
 const loadContent = () => import('./confirm-delete-dialog-content');
 const ConfirmDeleteDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmDeleteDialogContent })));
@@ -15,6 +18,8 @@ interface ConfirmDeleteDialogProps {
   onDeleted?: () => void;
   /** The confirming button's text (default `Elimina`): `Revoca`, `Rilascia`… */
   confirmLabel?: string;
+  /** The confirming button's look: `destructive` (default), or `default` for what deletes nothing (an import). */
+  confirmVariant?: 'default' | 'destructive';
   /** The dismissing button's text (default `Annulla`; `Indietro` when the action itself is an `Annulla`). */
   cancelLabel?: string;
 }
@@ -35,7 +40,7 @@ interface TriggerProps {
  * The dialog (Radix, ~22 KB gzip with its helpers) downloads when the button is pointed at,
  * focused or touched, so a screen that lists deletable things does not pay for it up front.
  */
-export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, cancelLabel }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, onDeleted, confirmLabel, confirmVariant, cancelLabel }: ConfirmDeleteDialogProps) {
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand<HTMLElement>(loadContent);
 
   return (
@@ -51,9 +56,20 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
           onConfirm={onConfirm}
           onDeleted={onDeleted}
           confirmLabel={confirmLabel}
+          confirmVariant={confirmVariant}
           cancelLabel={cancelLabel}
         />
       </OnDemand>
     </>
+  );
+}
+
+/** The `Elimina` button that opens a deletion's dialog (its `aria-label` names what it deletes). */
+export function DeleteButton({ className, ...props }: Omit<ButtonProps, 'children' | 'variant' | 'size'>) {
+  return (
+    <Button variant="outline" size="sm" className={cn('text-destructive hover:text-destructive', className)} {...props}>
+      <Trash2Icon aria-hidden="true" />
+      Elimina
+    </Button>
   );
 }

@@ -1,8 +1,8 @@
 import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../shared/server-page';
 import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
 import { useLogout } from '../features/auth/use-logout';
+import { LinkButton } from './link-button';
 import { Button, ButtonIcon } from './ui/button';
 
 /**
@@ -24,12 +24,9 @@ export function SubpageHeader({
   return (
     <header id={PAGE_HEADER_ID} className="border-b bg-card">
       <div className={`mx-auto flex ${width} items-center justify-between gap-3 px-4 py-2 sm:px-6`}>
-        <Button asChild variant="ghost" size="sm">
-          <Link href="/dashboard">
-            <ArrowLeftIcon aria-hidden="true" />
-            Dashboard
-          </Link>
-        </Button>
+        <LinkButton href="/dashboard" icon={ArrowLeftIcon} variant="ghost" size="sm">
+          Dashboard
+        </LinkButton>
         <LogoutButton />
       </div>
       <span id={PAGE_BAR_END_ID} hidden />

@@ -6,13 +6,13 @@ import {
   FileTextIcon,
   UsersIcon,
   WrenchIcon,
-  type LucideIcon,
 } from 'lucide-react';
 import { Suspense, type ReactNode } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { LoadFailureBoundary } from '../../components/load-failure-boundary';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/link-button';
+import { SummaryCards, type SummaryCard } from '../../components/summary-cards';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -71,26 +71,20 @@ function AdminHeader() {
         <div className="mt-3 flex flex-wrap gap-2">
           <DeskBooking />
           <nav aria-label="Altre sezioni" className="flex flex-wrap gap-2">
-            <Button asChild variant="outline" size="sm">
-              <Link href="/admin/statistiche">
-                <BarChart3Icon aria-hidden="true" />
-                Statistiche
-              </Link>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link href="/doc">
-                <FileTextIcon aria-hidden="true" />
-                Report giornalieri
-              </Link>
-            </Button>
+            <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
+              Statistiche
+            </LinkButton>
+            <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
+              Report giornalieri
+            </LinkButton>
           </nav>
         </div>
     </SubpageHeader>
   );
 }
 
-function SummaryCards({ summary, isPending }: { summary: AdminSummary | undefined; isPending: boolean }) {
-  const cards: { label: string; icon: LucideIcon; value: string | undefined }[] = [
+function AdminSummaryCards({ summary, isPending }: { summary: AdminSummary | undefined; isPending: boolean }) {
+  const cards: (Omit<SummaryCard, 'state'> & { value: string | undefined })[] = [
     { label: 'Bici in uso ora', icon: BikeIcon, value: summary && String(summary.biciInUsoOra) },
     {
       label: 'Bici disponibili',
@@ -103,33 +97,11 @@ function SummaryCards({ summary, isPending }: { summary: AdminSummary | undefine
     { label: 'Danni da controllare', icon: WrenchIcon, value: summary && String(summary.danniAperti) },
   ];
   return (
-    <section aria-labelledby="riepilogo-admin">
-      <h2 id="riepilogo-admin" className="sr-only">
-        Riepilogo
-      </h2>
-      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">
-        {cards.map(({ label, icon: Icon, value }) => (
-          <div key={label} className="flex flex-col gap-2 rounded-xl border bg-card p-4 shadow-sm">
-            <dt className="flex items-start justify-between gap-2 text-sm font-medium text-muted-foreground">
-              {label}
-              <Icon className="size-5 shrink-0 text-primary" aria-hidden="true" />
-            </dt>
-            <dd className="text-2xl font-bold tabular-nums">
-              {value !== undefined ? (
-                value
-              ) : isPending ? (
-                <Spinner label="Caricamento..." />
-              ) : (
-                <>
-                  <span aria-hidden="true">—</span>
-                  <span className="sr-only">Non disponibile</span>
-                </>
-              )}
-            </dd>
-          </div>
-        ))}
-      </dl>
-    </section>
+    <SummaryCards
+      id="riepilogo-admin"
+      cards={cards.map((card): SummaryCard => ({ ...card, state: card.value !== undefined ? 'ready' : isPending ? 'loading' : 'error' }))}
+      className="lg:grid-cols-3"
+    />
   );
 }
 
@@ -151,7 +123,7 @@ export function AdminPage() {
     <div className="min-h-dvh pb-12">
       <AdminHeader />
       <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-6 sm:px-6">
-        <SummaryCards summary={summary.data} isPending={summary.isPending} />
+        <AdminSummaryCards summary={summary.data} isPending={summary.isPending} />
         <OverdueRidesSection />
         <WaitlistSection />
         <DamageReportsSection />

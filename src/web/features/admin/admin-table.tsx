@@ -3,7 +3,7 @@ import { useEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
-import { TableCell, TableRow } from '../../components/ui/table';
+import { TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { cn } from '../../lib/utils';
 import { pageCount } from './admin-model';
 
@@ -23,6 +23,19 @@ export function ScrollTable({ label, className, ...props }: ComponentProps<'tabl
     >
       <table data-slot="table" className={cn('w-full text-sm', className)} {...props} />
     </div>
+  );
+}
+
+/** The table's header row: a heading a column. */
+export function ColumnHeads({ columns }: { columns: ReactNode[] }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {columns.map((column, i) => (
+          <TableHead key={i}>{column}</TableHead>
+        ))}
+      </TableRow>
+    </TableHeader>
   );
 }
 

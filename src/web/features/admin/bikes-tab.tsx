@@ -1,143 +1,94 @@
 import { PencilIcon, PlusIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { AdminBikeDto, AdminSummary } from '../../../shared/schemas/admin';
 import type { BikeStato } from '../../../shared/schemas/booking';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../../components/ui/dialog';
+import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
-import { NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { FormDialog } from './form-dialog';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
-  const [open, setOpen] = useState(false);
   const [stato, setStato] = useState<BikeStato | ''>('');
   const update = useUpdateBike();
   const selectId = useId();
 
-  function save() {
-    if (stato === '') return;
-    update.mutateAsync({ id: bike.id, stato }).then(
-      () => setOpen(false),
-      () => undefined,
-    );
-  }
-
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (update.isPending) return;
-        setOpen(next);
-        if (next) setStato('');
-      }}
-    >
-      <DialogTrigger asChild>
+    <FormDialog
+      onOpen={() => setStato('')}
+      pending={update.isPending}
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Modifica la bici ${bike.numero}`}>
           <PencilIcon aria-hidden="true" />
           Modifica
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Modifica bici {bike.numero}</DialogTitle>
-          <DialogDescription>
-            {bike.modello}, ora {BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor={selectId}>Stato</Label>
-          <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
-            <option value="" disabled>
-              Seleziona uno stato
+      }
+      title={`Modifica bici ${bike.numero}`}
+      description={`${bike.modello}, ora ${BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.`}
+      onSubmit={() => (stato === '' ? undefined : update.mutateAsync({ id: bike.id, stato }))}
+      canSubmit={stato !== ''}
+      submitLabel="Salva"
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={selectId}>Stato</Label>
+        <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
+          <option value="" disabled>
+            Seleziona uno stato
+          </option>
+          {BIKE_STATI.map((s) => (
+            <option key={s} value={s}>
+              {BIKE_STATO_BADGE[s].label}
             </option>
-            {BIKE_STATI.map((s) => (
-              <option key={s} value={s}>
-                {BIKE_STATO_BADGE[s].label}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)} disabled={update.isPending}>
-            Annulla
-          </Button>
-          <Button onClick={save} disabled={stato === '' || update.isPending}>
-            <ButtonIcon pending={update.isPending} />
-            Salva
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          ))}
+        </NativeSelect>
+      </div>
+    </FormDialog>
   );
 }
 
 function AddBike() {
-  const [open, setOpen] = useState(false);
   const [numero, setNumero] = useState('');
   const [modello, setModello] = useState('');
   const create = useCreateBike();
   const numeroId = useId();
   const modelloId = useId();
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(
-      () => {
-        setOpen(false);
-        setNumero('');
-        setModello('');
-      },
-      () => undefined,
-    );
+  function submit() {
+    return create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(() => {
+      setNumero('');
+      setModello('');
+    });
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !create.isPending && setOpen(next)}>
-      <DialogTrigger asChild>
+    <FormDialog
+      pending={create.isPending}
+      trigger={
         <Button size="sm">
           <PlusIcon aria-hidden="true" />
           Aggiungi bicicletta
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Aggiungi bicicletta</DialogTitle>
-          <DialogDescription>La nuova bicicletta sarà subito disponibile per le prenotazioni.</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={numeroId}>Numero</Label>
-            <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={modelloId}>Modello</Label>
-            <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={create.isPending}>
-              Annulla
-            </Button>
-            <Button type="submit" disabled={numero.trim() === '' || modello.trim() === '' || create.isPending}>
-              <ButtonIcon pending={create.isPending} />
-              Aggiungi
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Aggiungi bicicletta"
+      description="La nuova bicicletta sarà subito disponibile per le prenotazioni."
+      onSubmit={submit}
+      canSubmit={numero.trim() !== '' && modello.trim() !== ''}
+      submitLabel="Aggiungi"
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={numeroId}>Numero</Label>
+        <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={modelloId}>Modello</Label>
+        <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
+      </div>
+    </FormDialog>
   );
 }
 
@@ -166,17 +117,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         <AddBike />
       </div>
       <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>Numero</TableHead>
-            <TableHead>Modello</TableHead>
-            <TableHead>Stato</TableHead>
-            <TableHead>Ultima modifica</TableHead>
-            <TableHead>
-              <span className="sr-only">Azioni</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['Numero', 'Modello', 'Stato', 'Ultima modifica', <span className="sr-only">Azioni</span>]} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

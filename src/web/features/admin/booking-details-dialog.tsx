@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { Badge } from '../../components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -43,41 +43,37 @@ function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingD
         <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
         <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
       </DialogHeader>
-      <section aria-labelledby="dettagli-utente" className="grid gap-2">
-        <h3 id="dettagli-utente" className="font-semibold">
-          Utente
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Nome">{booking.userName}</Detail>
-          <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
-          <Detail label="Email">{booking.userEmail}</Detail>
-        </dl>
-      </section>
-      <section aria-labelledby="dettagli-prenotazione" className="grid gap-2">
-        <h3 id="dettagli-prenotazione" className="font-semibold">
-          Prenotazione
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
-          <Detail label="Orario">{bookingTime(booking)}</Detail>
-          <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
-          <Detail label="Stato">
-            <Badge variant={stato.tone}>{stato.label}</Badge>
-          </Detail>
-          <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
-          <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
-        </dl>
-      </section>
-      <section aria-labelledby="dettagli-bici" className="grid gap-2">
-        <h3 id="dettagli-bici" className="font-semibold">
-          Bicicletta
-        </h3>
-        <dl className="grid gap-1">
-          <Detail label="Numero">{booking.biciNumero}</Detail>
-          <Detail label="Modello">{booking.biciModello}</Detail>
-        </dl>
-      </section>
+      <DetailGroup id="dettagli-utente" title="Utente">
+        <Detail label="Nome">{booking.userName}</Detail>
+        <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
+        <Detail label="Email">{booking.userEmail}</Detail>
+      </DetailGroup>
+      <DetailGroup id="dettagli-prenotazione" title="Prenotazione">
+        <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
+        <Detail label="Orario">{bookingTime(booking)}</Detail>
+        <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
+        <Detail label="Stato">
+          <Badge variant={stato.tone}>{stato.label}</Badge>
+        </Detail>
+        <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
+        <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
+      </DetailGroup>
+      <DetailGroup id="dettagli-bici" title="Bicicletta">
+        <Detail label="Numero">{booking.biciNumero}</Detail>
+        <Detail label="Modello">{booking.biciModello}</Detail>
+      </DetailGroup>
     </DialogContent>
   );
 }
 
+/** One part of the details (the user, the booking, the bike): a heading and its list. */
+function DetailGroup({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="grid gap-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      <dl className="grid gap-1">{children}</dl>
+    </section>
+  );
+}

@@ -1,10 +1,10 @@
-import { InfoIcon, Trash2Icon } from 'lucide-react';
+import { InfoIcon } from 'lucide-react';
 import { lazy, startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import {
   adminBookingBadge,
   BOOKING_FILTERS,
@@ -14,8 +14,8 @@ import {
 } from './admin-model';
 import { whenInteracted } from '../../lib/interaction';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
-import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminBookings, useDebounced, useDeleteBooking } from './queries';
+import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
 
 /** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
 const loadDetails = () => import('./booking-details-dialog');
@@ -45,17 +45,7 @@ function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
   const remove = useDeleteBooking();
   return (
     <ConfirmDeleteDialog
-      trigger={
-        <Button
-          variant="outline"
-          size="sm"
-          className="text-destructive hover:text-destructive"
-          aria-label={`Elimina la prenotazione ${booking.id}`}
-        >
-          <Trash2Icon aria-hidden="true" />
-          Elimina
-        </Button>
-      }
+      trigger={<DeleteButton aria-label={`Elimina la prenotazione ${booking.id}`} />}
       title={`Eliminare la prenotazione #${booking.id}?`}
       description="Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile."
       onConfirm={() => remove.mutateAsync(booking.id)}
@@ -109,10 +99,8 @@ function PendingRows({ count, colSpan, onNear }: { count: number; colSpan: numbe
 
 /** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
-  const [search, setSearch] = useState('');
+  const { q, page, setPage, searchBox } = useListSearch();
   const [stato, setStato] = useState<BookingFilter>('tutti');
-  const [page, setPage] = useState(1);
-  const q = useDebounced(search.trim());
   const bookings = useAdminBookings({ q, stato, page });
   // A page of rows (each with its dialogs) takes a slow phone's main thread for half a second:
   // it renders in a transition, in slices the browser can interrupt, not in the update that
@@ -127,15 +115,7 @@ export function BookingsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row">
-        <SearchBox
-          label="Cerca prenotazioni"
-          placeholder="Cerca per utente, bici o destinazione..."
-          value={search}
-          onValueChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchBox label="Cerca prenotazioni" placeholder="Cerca per utente, bici o destinazione..." {...searchBox} />
         <NativeSelect
           className="sm:w-56"
           aria-label="Filtra per stato"
@@ -153,18 +133,7 @@ export function BookingsTab() {
         </NativeSelect>
       </div>
       <ScrollTable label="Prenotazioni" aria-busy={bookings.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>ID</TableHead>
-            <TableHead>Utente</TableHead>
-            <TableHead>Bici</TableHead>
-            <TableHead>Data</TableHead>
-            <TableHead>Orario</TableHead>
-            <TableHead>Destinazione</TableHead>
-            <TableHead>Stato</TableHead>
-            <TableHead>Azioni</TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['ID', 'Utente', 'Bici', 'Data', 'Orario', 'Destinazione', 'Stato', 'Azioni']} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

@@ -1,16 +1,18 @@
-import { CalendarXIcon, Trash2Icon } from 'lucide-react';
+import { CalendarXIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ClosureDto, ClosureOutcomeDto, ClosureRequest } from '../../../shared/schemas/rules';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { AffectedBookings } from './affected-bookings';
+import { TitledDialog } from './form-dialog';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
 import { closurePeriod, closurePreviewText, closureRange, validateClosure } from './rules-model';
 import { usePeriodForm } from './period-form';
-import { PeriodBounds } from './period-fields';
-import { CheckedField, InlineError, RulesCard } from './rules-parts';
+import { PeriodBounds, PeriodReason } from './period-fields';
+import { InlineError } from './rules-parts';
+import { SectionCard } from '../../components/section-card';
 import { LoadFailed } from '../../components/load-failed';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -20,17 +22,7 @@ function DeleteClosure({ closure }: { closure: ClosureDto }) {
   const range = closureRange(closure);
   return (
     <ConfirmDeleteDialog
-      trigger={
-        <Button
-          variant="outline"
-          size="sm"
-          className="self-start text-destructive hover:text-destructive sm:self-auto"
-          aria-label={`Elimina la chiusura ${range}`}
-        >
-          <Trash2Icon aria-hidden="true" />
-          Elimina
-        </Button>
-      }
+      trigger={<DeleteButton className="self-start sm:self-auto" aria-label={`Elimina la chiusura ${range}`} />}
       title="Eliminare la chiusura?"
       description={`${capitalized(closurePeriod(closure))} (${closure.motivo}) si potrà di nuovo prenotare. Le prenotazioni già annullate non tornano.`}
       onConfirm={() => remove.mutateAsync(closure.id)}
@@ -72,7 +64,7 @@ const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
  */
 function AddClosure() {
   const form = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
-  const { values, errors, failure, ids, id, set, refused, checked, reset } = form;
+  const { failure, ids, refused, checked, reset } = form;
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
@@ -113,15 +105,7 @@ function AddClosure() {
         </h3>
         <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
           <PeriodBounds form={form} type="date" />
-          <CheckedField
-            id={id('motivo')}
-            label="Motivo"
-            value={values.motivo}
-            maxLength={200}
-            placeholder="Es. Chiusura natalizia"
-            onValue={(v) => set('motivo', v)}
-            error={errors.motivo}
-          />
+          <PeriodReason form={form} placeholder="Es. Chiusura natalizia" />
         </div>
         <p className="text-sm text-muted-foreground">
           Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.
@@ -133,26 +117,23 @@ function AddClosure() {
         </Button>
       </form>
 
-      <Dialog open={pending !== null} onOpenChange={(open) => !open && !create.isPending && setPending(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Confermare la chiusura?</DialogTitle>
-            <DialogDescription>
-              {pending ? closurePreviewText(pending.request, n, paid) : null}
-            </DialogDescription>
-          </DialogHeader>
-          {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
-              Annulla
-            </Button>
-            <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
-              <ButtonIcon pending={create.isPending} />
-              Conferma chiusura
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <TitledDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && !create.isPending && setPending(null)}
+        title="Confermare la chiusura?"
+        description={pending ? closurePreviewText(pending.request, n, paid) : null}
+      >
+        {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
+            Annulla
+          </Button>
+          <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
+            <ButtonIcon pending={create.isPending} />
+            Conferma chiusura
+          </Button>
+        </DialogFooter>
+      </TitledDialog>
     </>
   );
 }
@@ -160,9 +141,9 @@ function AddClosure() {
 /** The closures: date ranges with a reason when nothing can be booked (issue 20). */
 export function ClosuresSection() {
   return (
-    <RulesCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
+    <SectionCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
       <ClosureList />
       <AddClosure />
-    </RulesCard>
+    </SectionCard>
   );
 }

@@ -16,7 +16,8 @@ import { dayHoursText, type DayStatus, type FormRules } from '../dashboard/booki
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { useBookingWindow, type BookingWindow } from '../dashboard/use-booking-window';
 import { useClosures, useDebounced, useRules, useUserSearch, type useAdminCreateBooking } from './queries';
-import { FieldError, InlineError } from './rules-parts';
+import { InlineError } from './rules-parts';
+import { FieldError } from '../../components/field-error';
 import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
 
 type Field = 'userId' | 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId';

@@ -5,22 +5,15 @@ import type { MaintenanceDto, MaintenanceOutcomeDto, MaintenanceRequest } from '
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../../components/ui/dialog';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
+import { TitledDialog } from './form-dialog';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';
-import { PeriodBounds } from './period-fields';
-import { CheckedField, InlineError } from './rules-parts';
+import { PeriodBounds, PeriodReason } from './period-fields';
+import { InlineError } from './rules-parts';
 import { defaultMaintenance, formatLocalDateTime, maintenanceSummary, validateMaintenance } from './rules-model';
 import { usePeriodForm, type PeriodForm } from './period-form';
 import { LoadFailed } from '../../components/load-failed';
@@ -58,22 +51,14 @@ function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: Maintenanc
 
 /** The period and the reason; its first field takes the focus when the step comes. */
 function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<MaintenanceRequest>; onSubmit: (event: FormEvent) => void; busy: boolean }) {
-  const { values, errors, ids, id, set } = form;
+  const { ids } = form;
   const focusFirstField = useCallback((el: HTMLFormElement | null) => el?.querySelector('input')?.focus(), []);
   return (
     <form ref={focusFirstField} id={`${ids}-form`} noValidate onSubmit={onSubmit} aria-busy={busy} className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <PeriodBounds form={form} type="datetime-local" />
       </div>
-      <CheckedField
-        id={id('motivo')}
-        label="Motivo"
-        value={values.motivo}
-        maxLength={200}
-        placeholder="Es. Revisione freni"
-        onValue={(v) => set('motivo', v)}
-        error={errors.motivo}
-      />
+      <PeriodReason form={form} placeholder="Es. Revisione freni" />
     </form>
   );
 }
@@ -113,7 +98,7 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
   }
 
   return (
-    <Dialog
+    <TitledDialog
       open={open}
       onOpenChange={(next) => {
         if (busy) return;
@@ -123,54 +108,50 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         }
         setOpen(next);
       }}
-    >
-      <DialogTrigger asChild>
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Pianifica manutenzione della bici ${bike.numero}`}>
           <CalendarClockIcon aria-hidden="true" />
           Pianifica manutenzione
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Pianifica manutenzione · bici {bike.numero}</DialogTitle>
-          <DialogDescription>
-            {step.kind === 'form'
-              ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
-              : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`}
-          </DialogDescription>
-        </DialogHeader>
-        <InlineError message={failure} />
+      }
+      title={`Pianifica manutenzione · bici ${bike.numero}`}
+      description={
+        step.kind === 'form'
+          ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
+          : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`
+      }
+    >
+      <InlineError message={failure} />
+      {step.kind === 'form' ? (
+        <MaintenanceForm form={form} onSubmit={next} busy={busy} />
+      ) : (
+        <MaintenanceOutcome ids={ids} outcome={step.outcome} />
+      )}
+      <DialogFooter>
         {step.kind === 'form' ? (
-          <MaintenanceForm form={form} onSubmit={next} busy={busy} />
+          <>
+            <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
+              Annulla
+            </Button>
+            <Button type="submit" form={`${ids}-form`} disabled={busy}>
+              <ButtonIcon pending={preview.isPending} />
+              Continua
+            </Button>
+          </>
         ) : (
-          <MaintenanceOutcome ids={ids} outcome={step.outcome} />
+          <>
+            <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
+              <ArrowLeftIcon aria-hidden="true" />
+              Indietro
+            </Button>
+            <Button onClick={confirm} disabled={busy}>
+              <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
+              Conferma
+            </Button>
+          </>
         )}
-        <DialogFooter>
-          {step.kind === 'form' ? (
-            <>
-              <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
-                Annulla
-              </Button>
-              <Button type="submit" form={`${ids}-form`} disabled={busy}>
-                <ButtonIcon pending={preview.isPending} />
-                Continua
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
-                <ArrowLeftIcon aria-hidden="true" />
-                Indietro
-              </Button>
-              <Button onClick={confirm} disabled={busy}>
-                <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
-                Conferma
-              </Button>
-            </>
-          )}
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      </DialogFooter>
+    </TitledDialog>
   );
 }
 

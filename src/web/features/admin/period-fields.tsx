@@ -19,3 +19,19 @@ export function PeriodBounds<R extends Bounds>({ form, type }: { form: PeriodFor
     />
   ));
 }
+
+/** A period's `Motivo` (what users see of a closure, what admins read of a maintenance). */
+export function PeriodReason<R extends Bounds>({ form, placeholder }: { form: PeriodForm<R>; placeholder: string }) {
+  const { values, errors, id, set } = form;
+  return (
+    <CheckedField
+      id={id('motivo')}
+      label="Motivo"
+      value={values.motivo}
+      maxLength={200}
+      placeholder={placeholder}
+      onValue={(v) => set('motivo', v)}
+      error={errors.motivo}
+    />
+  );
+}

@@ -418,6 +418,24 @@ export function useDebounced<T>(value: T, delay = 300): T {
   return settled;
 }
 
+/**
+ * A searched, paged list's state (bookings, users): the box's text, the query sent (trimmed,
+ * settled), the page; a new search starts again from page 1.
+ */
+export function useListSearch() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useDebounced(search.trim());
+  const searchBox = {
+    value: search,
+    onValueChange: (value: string) => {
+      setSearch(value);
+      setPage(1);
+    },
+  };
+  return { q, page, setPage, searchBox };
+}
+
 /** GET /api/admin/attese (issue 21): today's waitlists, read again every minute. */
 export function useAdminWaitlist() {
   return useQuery<AdminWaitlistDto>({

@@ -1,29 +1,7 @@
-import type { ComponentProps, ReactNode } from 'react';
+import type { ComponentProps } from 'react';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-
-/** A box with a heading: one part of the rules. */
-export function RulesCard({ title, description, children, id }: { title: string; description: ReactNode; children: ReactNode; id: string }) {
-  return (
-    <section aria-labelledby={id} className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
-      <div className="grid gap-1">
-        <h2 id={id} className="text-lg font-semibold">
-          {title}
-        </h2>
-        <p className="text-sm text-muted-foreground">{description}</p>
-      </div>
-      {children}
-    </section>
-  );
-}
-
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={`${id}-error`} className="text-sm font-medium text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
+import { FieldError } from '../../components/field-error';
 
 /** A labelled input with its error below it, tied by aria-describedby (the rules' forms). */
 export function CheckedField({

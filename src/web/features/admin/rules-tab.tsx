@@ -10,7 +10,9 @@ import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../auth/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
-import { CheckedField, FieldError, RulesCard } from './rules-parts';
+import { CheckedField } from './rules-parts';
+import { FieldError } from '../../components/field-error';
+import { SectionCard } from '../../components/section-card';
 import {
   firstErrorField,
   formToRules,
@@ -268,7 +270,7 @@ function NumberCard({
   onValue: (value: string) => void;
 }) {
   return (
-    <RulesCard id={id} title={title} description={description}>
+    <SectionCard id={id} title={title} description={description}>
       <div className="max-w-xs">
         <CheckedField
           id={rulesFieldId(field)}
@@ -283,7 +285,7 @@ function NumberCard({
           onValue={onValue}
         />
       </div>
-    </RulesCard>
+    </SectionCard>
   );
 }
 
@@ -325,7 +327,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
   return (
     <form ref={formRef} noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
-      <RulesCard
+      <SectionCard
         id="regole-orari"
         title="Orari di apertura"
         description="Una prenotazione deve iniziare e finire entro gli orari del suo giorno."
@@ -349,9 +351,9 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
             />
           ))}
         </ul>
-      </RulesCard>
+      </SectionCard>
 
-      <RulesCard
+      <SectionCard
         id="regole-limiti"
         title="Limiti"
         description="Ogni limite si può disattivare. Le prenotazioni fatte dagli amministratori non rispettano i limiti, ma gli orari e le chiusure sì."
@@ -367,7 +369,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
             />
           ))}
         </ul>
-      </RulesCard>
+      </SectionCard>
 
       <NumberCard
         id="regole-lista-attesa"
@@ -393,7 +395,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
         onValue={(value) => change('conservazioneMesi', () => value, 'conservazioneMesi')}
       />
 
-      <RulesCard
+      <SectionCard
         id="regole-sospensione"
         title="Sospensione per mancati ritiri"
         description="Chi prenota e non ritira la bicicletta toglie il posto agli altri."
@@ -403,7 +405,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
           errors={errors}
           onChange={(value) => change('sospensione', () => value, 'sospensione.soglia', 'sospensione.finestraGiorni', 'sospensione.giorni', 'sospensione')}
         />
-      </RulesCard>
+      </SectionCard>
 
       <RulesFooter rules={rules} errors={errors} pending={pending} />
     </form>

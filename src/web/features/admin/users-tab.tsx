@@ -1,82 +1,45 @@
 import { PencilIcon, Trash2Icon, UndoDotIcon, UploadIcon } from 'lucide-react';
-import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import { useId, useState } from 'react';
 import type { Ruolo } from '../../../shared/api-types';
 import type { AdminUserDto } from '../../../shared/schemas/admin';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../components/ui/alert-dialog';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { formatDateTime, formatDay } from './admin-model';
-import { NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminUsers, useDebounced, useDeleteUser, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
+import { FormDialog } from './form-dialog';
+import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
+import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
 
 function ImportResidents() {
-  const [open, setOpen] = useState(false);
   const importer = useImportResidents();
-
-  function confirm(event: MouseEvent<HTMLButtonElement>) {
-    event.preventDefault();
-    importer.mutateAsync().then(
-      () => setOpen(false),
-      () => setOpen(false),
-    );
-  }
-
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !importer.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmDeleteDialog
+      trigger={
         <Button size="sm">
           <UploadIcon aria-hidden="true" />
           Importa Residenti
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Importa Residenti</AlertDialogTitle>
-          <AlertDialogDescription asChild>
-            <div className="grid gap-2">
-              <p>Tutti i residenti della tabella dei codici residenti diventano utenti di BiciElis:</p>
-              <ul className="list-disc space-y-1 pl-5">
-                <li>l&apos;email è il codice del residente seguito dal dominio del collegio (es. elis002@elis.org);</li>
-                <li>la password iniziale è quella fissa configurata sul server, da cambiare al primo accesso;</li>
-                <li>il ruolo è Residente (prenotazioni gratuite) e l&apos;account è già attivo;</li>
-                <li>i residenti che hanno già un account vengono saltati.</li>
-              </ul>
-            </div>
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={importer.isPending}>Annulla</AlertDialogCancel>
-          <AlertDialogAction variant="default" onClick={confirm} disabled={importer.isPending}>
-            <ButtonIcon pending={importer.isPending} />
-            Importa
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Importa Residenti"
+      description={
+        <div className="grid gap-2">
+          <p>Tutti i residenti della tabella dei codici residenti diventano utenti di BiciElis:</p>
+          <ul className="list-disc space-y-1 pl-5">
+            <li>l&apos;email è il codice del residente seguito dal dominio del collegio (es. elis002@elis.org);</li>
+            <li>la password iniziale è quella fissa configurata sul server, da cambiare al primo accesso;</li>
+            <li>il ruolo è Residente (prenotazioni gratuite) e l&apos;account è già attivo;</li>
+            <li>i residenti che hanno già un account vengono saltati.</li>
+          </ul>
+        </div>
+      }
+      confirmLabel="Importa"
+      confirmVariant="default"
+      onConfirm={() => importer.mutateAsync()}
+    />
   );
 }
 
@@ -90,7 +53,6 @@ interface EditValues {
 }
 
 function EditUser({ user }: { user: AdminUserDto }) {
-  const [open, setOpen] = useState(false);
   const initial = (): EditValues => ({
     nome: user.nome,
     cognome: user.cognome,
@@ -105,85 +67,57 @@ function EditUser({ user }: { user: AdminUserDto }) {
   const set = <K extends keyof EditValues>(key: K, value: EditValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const canSave = values.nome.trim() !== '' && values.email.trim() !== '' && !update.isPending;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!canSave) return;
-    update
-      .mutateAsync({
-        id: user.id,
-        user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
-      })
-      .then(
-        () => setOpen(false),
-        () => undefined,
-      );
+  function submit() {
+    if (!canSave) return undefined;
+    return update.mutateAsync({
+      id: user.id,
+      user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
+    });
   }
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (update.isPending) return;
-        if (next) setValues(initial());
-        setOpen(next);
-      }}
-    >
-      <DialogTrigger asChild>
+    <FormDialog
+      onOpen={() => setValues(initial())}
+      pending={update.isPending}
+      trigger={
         <Button variant="outline" size="icon" aria-label={`Modifica ${user.nome} ${user.cognome}`.trim()}>
           <PencilIcon aria-hidden="true" />
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Modifica utente</DialogTitle>
-          <DialogDescription>
-            Utente #{user.id}. Disattivando l&apos;account le sue sessioni terminano subito.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-nome`}>Nome</Label>
-            <Input id={`${id}-nome`} value={values.nome} onChange={(e) => set('nome', e.target.value)} maxLength={100} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-cognome`}>Cognome</Label>
-            <Input id={`${id}-cognome`} value={values.cognome} onChange={(e) => set('cognome', e.target.value)} maxLength={100} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-email`}>Email</Label>
-            <Input id={`${id}-email`} type="email" value={values.email} onChange={(e) => set('email', e.target.value)} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-ruolo`}>Ruolo</Label>
-            <NativeSelect id={`${id}-ruolo`} value={values.ruolo} onChange={(e) => set('ruolo', e.target.value as Ruolo)}>
-              <option value="user">User</option>
-              <option value="admin">Admin</option>
-            </NativeSelect>
-          </div>
-          <div className="flex items-center gap-3">
-            <Checkbox
-              id={`${id}-residente`}
-              checked={values.isResidente}
-              onCheckedChange={(c) => set('isResidente', c === true)}
-            />
-            <Label htmlFor={`${id}-residente`}>Residente</Label>
-          </div>
-          <div className="flex items-center gap-3">
-            <Checkbox id={`${id}-attiva`} checked={values.attiva} onCheckedChange={(c) => set('attiva', c === true)} />
-            <Label htmlFor={`${id}-attiva`}>Account Attivo</Label>
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={update.isPending}>
-              Annulla
-            </Button>
-            <Button type="submit" disabled={!canSave}>
-              <ButtonIcon pending={update.isPending} />
-              Salva
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Modifica utente"
+      description={`Utente #${user.id}. Disattivando l'account le sue sessioni terminano subito.`}
+      onSubmit={submit}
+      canSubmit={canSave}
+      submitLabel="Salva"
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-nome`}>Nome</Label>
+        <Input id={`${id}-nome`} value={values.nome} onChange={(e) => set('nome', e.target.value)} maxLength={100} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-cognome`}>Cognome</Label>
+        <Input id={`${id}-cognome`} value={values.cognome} onChange={(e) => set('cognome', e.target.value)} maxLength={100} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-email`}>Email</Label>
+        <Input id={`${id}-email`} type="email" value={values.email} onChange={(e) => set('email', e.target.value)} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-ruolo`}>Ruolo</Label>
+        <NativeSelect id={`${id}-ruolo`} value={values.ruolo} onChange={(e) => set('ruolo', e.target.value as Ruolo)}>
+          <option value="user">User</option>
+          <option value="admin">Admin</option>
+        </NativeSelect>
+      </div>
+      <div className="flex items-center gap-3">
+        <Checkbox id={`${id}-residente`} checked={values.isResidente} onCheckedChange={(c) => set('isResidente', c === true)} />
+        <Label htmlFor={`${id}-residente`}>Residente</Label>
+      </div>
+      <div className="flex items-center gap-3">
+        <Checkbox id={`${id}-attiva`} checked={values.attiva} onCheckedChange={(c) => set('attiva', c === true)} />
+        <Label htmlFor={`${id}-attiva`}>Account Attivo</Label>
+      </div>
+    </FormDialog>
   );
 }
 
@@ -228,9 +162,7 @@ function LiftSuspension({ user }: { user: AdminUserDto }) {
 /** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
 export function UsersTab() {
   const timeZone = useTimeZone();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const q = useDebounced(search.trim());
+  const { q, page, setPage, searchBox } = useListSearch();
   const users = useAdminUsers({ q, page });
   const rows = users.isError ? [] : (users.data?.items ?? []);
   const total = users.isError ? 0 : (users.data?.total ?? 0);
@@ -238,30 +170,11 @@ export function UsersTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <SearchBox
-          label="Cerca utenti"
-          placeholder="Cerca per nome, email o sigla..."
-          value={search}
-          onValueChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchBox label="Cerca utenti" placeholder="Cerca per nome, email o sigla..." {...searchBox} />
         <ImportResidents />
       </div>
       <ScrollTable label="Utenti" aria-busy={users.isFetching}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>ID</TableHead>
-            <TableHead>Nome completo</TableHead>
-            <TableHead>Email</TableHead>
-            <TableHead>Ruolo</TableHead>
-            <TableHead>Residente</TableHead>
-            <TableHead>Sigla</TableHead>
-            <TableHead>Registrato il</TableHead>
-            <TableHead>Azioni</TableHead>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeads columns={['ID', 'Nome completo', 'Email', 'Ruolo', 'Residente', 'Sigla', 'Registrato il', 'Azioni']} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

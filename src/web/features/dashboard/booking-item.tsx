@@ -6,14 +6,13 @@ import {
   CreditCardIcon,
   HandIcon,
   MapPinIcon,
-  Trash2Icon,
   TriangleAlertIcon,
   WifiOffIcon,
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
-import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { usePublicConfig } from '../../lib/public-config';
@@ -94,12 +93,7 @@ function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted:
   const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
   return (
     <ConfirmDeleteDialog
-      trigger={
-        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" disabled={cancel.isPending}>
-          <Trash2Icon aria-hidden="true" />
-          Elimina
-        </Button>
-      }
+      trigger={<DeleteButton disabled={cancel.isPending} />}
       title="Sei sicuro di voler eliminare questa prenotazione?"
       description={
         <>

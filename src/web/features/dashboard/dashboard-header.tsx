@@ -1,10 +1,9 @@
 import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../../shared/server-page';
 import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
-import { Link } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../../components/subpage-header';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/link-button';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
@@ -21,20 +20,14 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
         </span>
         <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
           {user.ruolo === 'admin' ? (
-            <Button asChild variant="outline" size="sm">
-              <Link href="/dashboard-admin">
-                <ShieldCheckIcon aria-hidden="true" />
-                Admin
-              </Link>
-            </Button>
+            <LinkButton href="/dashboard-admin" icon={ShieldCheckIcon} variant="outline" size="sm">
+              Admin
+            </LinkButton>
           ) : null}
-          <Button asChild variant="ghost" size="sm">
-            {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
-            <Link href="/profilo" title="Profilo">
-              <UserRoundIcon aria-hidden="true" />
-              <span className="sr-only sm:not-sr-only">Profilo</span>
-            </Link>
-          </Button>
+          {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
+          <LinkButton href="/profilo" icon={UserRoundIcon} variant="ghost" size="sm" title="Profilo">
+            <span className="sr-only sm:not-sr-only">Profilo</span>
+          </LinkButton>
           <LogoutButton />
         </nav>
       </div>

@@ -2,6 +2,7 @@ import { PackageCheckIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
 import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
 import type { BookingView } from '../../offline/offline-model';
+import { FieldError } from '../../components/field-error';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
@@ -62,11 +63,7 @@ function DamageFields({
             </option>
           ))}
         </NativeSelect>
-        {errors.categoria ? (
-          <p id={`${id('categoria')}-error`} className="text-sm font-medium text-destructive">
-            {errors.categoria}
-          </p>
-        ) : null}
+        <FieldError id={id('categoria')} message={errors.categoria} />
       </div>
       <div className="grid gap-2">
         <Label htmlFor={id('descrizione')}>Descrizione del danno</Label>
@@ -86,11 +83,7 @@ function DamageFields({
         <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
           {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
         </p>
-        {errors.descrizione ? (
-          <p id={`${id('descrizione')}-error`} className="text-sm font-medium text-destructive">
-            {errors.descrizione}
-          </p>
-        ) : null}
+        <FieldError id={id('descrizione')} message={errors.descrizione} />
       </div>
     </>
   );

@@ -1,6 +1,5 @@
 import { CircleAlertIcon, HomeIcon } from 'lucide-react';
-import { Link } from 'wouter';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/link-button';
 import { Card, CardContent } from '../../components/ui/card';
 import { useStarted } from '../../boot/started';
 
@@ -13,12 +12,9 @@ export function NotFoundPage() {
           <CircleAlertIcon className="size-12 text-destructive" aria-hidden="true" />
           <h1 className="text-2xl font-bold">404 Page Not Found</h1>
           <p className="text-muted-foreground">La pagina che cerchi non esiste o è stata spostata.</p>
-          <Button asChild>
-            <Link href="/">
-              <HomeIcon aria-hidden="true" />
-              Torna alla home
-            </Link>
-          </Button>
+          <LinkButton href="/" icon={HomeIcon}>
+            Torna alla home
+          </LinkButton>
         </CardContent>
       </Card>
     </main>

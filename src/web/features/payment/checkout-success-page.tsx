@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheckIcon, LayoutDashboardIcon } from 'lucide-react';
 import { useEffect } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { CHECKOUT_SUCCESS_REDIRECT_MS, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
-import { Button } from '../../components/ui/button';
+import { LinkButton } from '../../components/link-button';
 import { AuthShell } from '../auth/auth-shell';
 import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
 
@@ -28,12 +28,9 @@ export function CheckoutSuccessPage() {
       <div className="grid gap-4 text-center">
         <CircleCheckIcon className="mx-auto size-14 text-primary" aria-hidden="true" />
         <p>La tua prenotazione è confermata. Tra 5 secondi torni alla dashboard.</p>
-        <Button asChild size="lg">
-          <Link href="/dashboard">
-            <LayoutDashboardIcon aria-hidden="true" />
-            Vai alla dashboard
-          </Link>
-        </Button>
+        <LinkButton href="/dashboard" icon={LayoutDashboardIcon} size="lg">
+          Vai alla dashboard
+        </LinkButton>
       </div>
     </AuthShell>
   );

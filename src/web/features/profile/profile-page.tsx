@@ -12,6 +12,7 @@ import {
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ProfileDto } from '../../../shared/schemas/profile';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { SectionCard } from '../../components/section-card';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -45,21 +46,6 @@ function ProfileHeader() {
   return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria, calendario e i tuoi dati." width="max-w-3xl" />;
 }
 
-/** A card with a heading (h2) that labels it. */
-function Section({ id, title, description, children }: { id: string; title: string; description?: ReactNode; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
-      <div className="grid gap-1">
-        <h2 id={id} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 function NamesSection({ profile }: { profile: ProfileDto }) {
   const [values, setValues] = useState({ nome: profile.nome, cognome: profile.cognome });
   const [errors, setErrors] = useState<NameErrors>({});
@@ -84,7 +70,7 @@ function NamesSection({ profile }: { profile: ProfileDto }) {
   }
 
   return (
-    <Section id="profilo-dati" title="Dati personali">
+    <SectionCard id="profilo-dati" title="Dati personali">
       <form noValidate onSubmit={submit} aria-busy={update.isPending} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {(['nome', 'cognome'] as const).map((field) => (
@@ -113,7 +99,7 @@ function NamesSection({ profile }: { profile: ProfileDto }) {
           Salva
         </Button>
       </form>
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -145,7 +131,7 @@ function PasswordSection() {
   }
 
   return (
-    <Section id="profilo-password" title="Password" description="Cambiandola, gli altri dispositivi collegati al tuo account verranno disconnessi.">
+    <SectionCard id="profilo-password" title="Password" description="Cambiandola, gli altri dispositivi collegati al tuo account verranno disconnessi.">
       <form noValidate onSubmit={submit} aria-busy={change.isPending} className="grid gap-4">
         {PASSWORD_FIELDS.map((field) => (
           <FormField key={field} id={`${ids}-${field}`} label={PASSWORD_LABELS[field]} error={errors[field]} required>
@@ -168,7 +154,7 @@ function PasswordSection() {
           Cambia password
         </Button>
       </form>
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -179,7 +165,7 @@ function RemindersSection({ profile }: { profile: ProfileDto }) {
   );
   const checked = update.isPending && update.variables.promemoria !== undefined ? update.variables.promemoria : profile.promemoria;
   return (
-    <Section id="profilo-promemoria" title="Promemoria">
+    <SectionCard id="profilo-promemoria" title="Promemoria">
       <div className="flex items-start gap-3">
         <Switch
           id="promemoria"
@@ -199,7 +185,7 @@ function RemindersSection({ profile }: { profile: ProfileDto }) {
           </p>
         </div>
       </div>
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -289,9 +275,9 @@ function PushSection({ profile }: { profile: ProfileDto }) {
   }
 
   return (
-    <Section id="profilo-notifiche" title="Notifiche" description="I promemoria arrivano anche come notifica su questo dispositivo.">
+    <SectionCard id="profilo-notifiche" title="Notifiche" description="I promemoria arrivano anche come notifica su questo dispositivo.">
       {body}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -395,13 +381,13 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
   }
 
   return (
-    <Section
+    <SectionCard
       id="profilo-calendario"
       title="Calendario privato"
       description="Un link personale che mostra le tue prenotazioni nel calendario del telefono e le tiene aggiornate."
     >
       {body}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -410,7 +396,7 @@ const TwoFactorSection = lazy(() => import('./two-factor-section').then((m) => (
 
 function AdminSecuritySection() {
   return (
-    <Section
+    <SectionCard
       id="profilo-due-fattori"
       title="Verifica in due passaggi"
       description="Per gli amministratori: all'accesso, oltre alla password, il codice di un'app di autenticazione."
@@ -418,7 +404,7 @@ function AdminSecuritySection() {
       <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-4" />}>
         <TwoFactorSection />
       </Suspense>
-    </Section>
+    </SectionCard>
   );
 }
 

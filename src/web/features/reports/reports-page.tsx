@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeftIcon, DownloadIcon, FileTextIcon, LockIcon, MailCheckIcon, MailXIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'wouter';
+import { LinkButton } from '../../components/link-button';
 import type { ReportSummary } from '../../../shared/schemas/reports';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -117,12 +117,9 @@ export function ReportsPage() {
     <div className="min-h-dvh bg-background">
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-4xl items-center px-4 py-2 sm:px-6">
-          <Button asChild variant="ghost" size="sm">
-            <Link href={isAdmin ? '/admin' : '/dashboard'}>
-              <ArrowLeftIcon aria-hidden="true" />
-              {isAdmin ? 'Amministrazione' : 'Dashboard'}
-            </Link>
-          </Button>
+          <LinkButton href={isAdmin ? '/admin' : '/dashboard'} icon={ArrowLeftIcon} variant="ghost" size="sm">
+            {isAdmin ? 'Amministrazione' : 'Dashboard'}
+          </LinkButton>
         </div>
         <div className="mx-auto max-w-4xl px-4 pt-3 pb-5 sm:px-6">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Report di sistema</h1>

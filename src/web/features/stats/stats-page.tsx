@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ArrowLeftIcon, DownloadIcon, RefreshCwIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { LinkButton } from '../../components/link-button';
 import { formatEuroCents } from '../../../shared/money';
 import { STATS_PERIODS, type StatsPeriod, type StatsResponse } from '../../../shared/schemas/stats';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -336,12 +336,9 @@ export function StatsPage() {
     <div className="min-h-dvh bg-background">
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2 sm:px-6">
-          <Button asChild variant="ghost" size="sm">
-            <Link href="/admin">
-              <ArrowLeftIcon aria-hidden="true" />
-              Amministrazione
-            </Link>
-          </Button>
+          <LinkButton href="/admin" icon={ArrowLeftIcon} variant="ghost" size="sm">
+            Amministrazione
+          </LinkButton>
         </div>
         <div className="mx-auto max-w-6xl px-4 pt-3 pb-5 sm:px-6">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Statistiche</h1>
