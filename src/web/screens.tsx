@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
-import { useStarted } from './boot/started';
+import { useStarted } from './lib/started';
 import { preloadable } from './lib/preloadable';
 
 /**

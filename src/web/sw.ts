@@ -22,7 +22,7 @@ import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRou
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
 import { readDeviceUser } from './offline/device-user';
-import { PAGES_CACHE, SYNC_TAG } from './offline/names';
+import { PAGES_CACHE, SYNC_TAG } from './lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy } from './offline/page-copy';
 import { flushQueue } from './offline/queue';
 

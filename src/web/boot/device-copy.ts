@@ -1,12 +1,13 @@
 import type { SessionUser } from '../../shared/api-types';
 import { apiGet } from '../lib/api';
 import { queryClient } from '../lib/query-client';
-import { parseServerState, whenPageHydrated, type ServerState } from './server-state';
+import { whenPageHydrated } from '../lib/page-hydration';
+import { parseServerState, type ServerState } from './server-state';
 import { hydrateQueries } from './server-queries';
 import { currentSession, setSessionUser } from '../lib/session';
 import { noteUnreachable } from '../offline/connectivity';
 import { forgetDeviceUser } from '../offline/device-user';
-import { DEVICE_COPY_ELEMENT_ID, PAGES_CACHE } from '../offline/names';
+import { DEVICE_COPY_ELEMENT_ID, PAGES_CACHE } from '../lib/offline-names';
 import { copyKey, stateJsonOf } from '../offline/page-copy';
 import { sessionEnded, sessionFromDeviceCopy } from '../offline/session-fallback';
 

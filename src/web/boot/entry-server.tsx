@@ -17,7 +17,7 @@ import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from 
 import { WAITS_QUERY_KEY } from '../features/waitlist/queries';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
 import { queryClient } from '../lib/query-client';
-import { setRenderedAt } from './render-clock';
+import { setRenderedAt } from '../lib/render-clock';
 import { serverStateJson } from './server-state';
 import { seedSession } from '../lib/session';
 import { recordClassLists } from '../lib/utils';

@@ -24,7 +24,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '../app';
 import { refreshSession } from '../lib/session';
-import { DEVICE_COPY_ELEMENT_ID } from '../offline/names';
+import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { firstScreen } from '../routes';
 import { preloadScreenFor } from '../screens';
 import { adoptServerState, readServerState } from './server-state';

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api-types';
-import { DEVICE_DATA_MARK } from '../offline/names';
+import { DEVICE_DATA_MARK } from './offline-names';
 import { ApiError, apiGet } from './api';
 
 /**

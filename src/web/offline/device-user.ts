@@ -1,6 +1,6 @@
 import type { SessionUser } from '../../shared/api-types';
 import { deviceDb, type DeviceUserRecord } from './db';
-import { DEVICE_DATA_MARK, PAGES_CACHE } from './names';
+import { DEVICE_DATA_MARK, PAGES_CACHE } from '../lib/offline-names';
 
 /**
  * The last user the server confirmed on this device (issue 22), kept so that the app still

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serverStateJson } from '../boot/server-state';
-import { DEVICE_COPY_ELEMENT_ID } from './names';
+import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy, stateJsonOf } from './page-copy';
 
 const renderedAt = Date.parse('2026-11-25T09:42:10.000Z'); // 10:42 in Rome

@@ -1,6 +1,6 @@
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
-import { FALLBACK_TIME_ZONE } from '../features/dashboard/booking-labels';
-import { DEVICE_COPY_ELEMENT_ID } from './names';
+import { FALLBACK_TIME_ZONE } from '../lib/booking-labels';
+import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { lastSyncText } from './offline-model';
 
 /**

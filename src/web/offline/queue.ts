@@ -1,7 +1,7 @@
 import type { BookingDto } from '../../shared/schemas/booking';
 import { answerKind, rideActionRequest, type QueuedAction } from './actions';
 import { deviceDb } from './db';
-import { QUEUE_CHANNEL, SYNC_TAG } from './names';
+import { QUEUE_CHANNEL, SYNC_TAG } from '../lib/offline-names';
 
 /**
  * The ride steps that could not reach the server (issue 22), in IndexedDB, used by the page

@@ -4,9 +4,9 @@ import { formatEuroCents } from '../../../shared/money';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../../../shared/schemas/booking';
 import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
-import type { BadgeTone } from '../dashboard/booking-labels';
+import type { BadgeTone } from '../../lib/booking-labels';
 
-import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../dashboard/booking-labels';
+import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../../lib/booking-labels';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 

@@ -32,7 +32,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
 import { adminListQueryOptions } from '../../lib/query-client';
-import { FALLBACK_TIME_ZONE } from '../dashboard/booking-labels';
+import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { serverMessage } from '../auth/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
 import { closureToast, maintenanceSummary, userName } from './admin-notices';

@@ -18,7 +18,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
-import { useRenderTime } from '../../boot/render-clock';
+import { useRenderTime } from '../../lib/render-clock';
 import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,

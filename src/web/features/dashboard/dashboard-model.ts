@@ -2,13 +2,16 @@ import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
 import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas/booking';
-import { type BadgeTone } from './booking-labels';
-import { italianLongDate } from '../../../shared/calendar-text';
+import { type BadgeTone } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
-import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
+import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
+import { addDays, zonedClock, zonedToday } from '../../../shared/time';
+
+// The booking's day, window and times, shared with the waitlist (lib/booking-format.ts).
+export { formatBookingDate, formatClock, formatTimeRange };
 
 // The badges and the fallback time zone live apart, without date-fns: /admin shares them.
-export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FALLBACK_TIME_ZONE, type BadgeTone } from './booking-labels';
+export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FALLBACK_TIME_ZONE, type BadgeTone } from '../../lib/booking-labels';
 
 // ---------------------------------------------------------------------------------------
 // Bookings and stats
@@ -67,13 +70,7 @@ export { formatEuroCents };
 export const PAY_BUTTON_LABEL = `Paga ${formatEuroCents(EXTERNAL_FEE_CENTS)}`;
 
 /** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
-export function formatBookingDate(date: string): string {
-  return isRealDate(date) ? italianLongDate(date) : date;
-}
 
-export function formatTimeRange(start: string, end: string): string {
-  return `${start}–${end}`;
-}
 
 
 // ---------------------------------------------------------------------------------------
@@ -81,10 +78,6 @@ export function formatTimeRange(start: string, end: string): string {
 
 
 /** An ISO instant as "HH:mm" on the college's clock, or null when it is not a date. */
-export function formatClock(iso: string, timeZone: string): string | null {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : zonedClock(date, timeZone);
-}
 
 export type PickUpState =
   /** `Ritirata` can be pressed now. */

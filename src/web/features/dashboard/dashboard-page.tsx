@@ -4,7 +4,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { preloadable } from '../../lib/preloadable';
-import { partHydrated, screenHydrated } from '../../boot/server-state';
+import { partHydrated, screenHydrated } from '../../lib/page-hydration';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';

@@ -12,7 +12,7 @@ import type { BookingView } from '../../offline/offline-model';
 import { serverMessage } from '../auth/api-errors';
 import { formatEuroCents } from '../../../shared/money';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
-import { bookingCreatedNotice } from './booking-notices';
+import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */

@@ -1,7 +1,7 @@
 import { CircleAlertIcon, HomeIcon } from 'lucide-react';
 import { LinkButton } from '../../components/link-button';
 import { Card, CardContent } from '../../components/ui/card';
-import { useStarted } from '../../boot/started';
+import { useStarted } from '../../lib/started';
 
 export function NotFoundPage() {
   useStarted();

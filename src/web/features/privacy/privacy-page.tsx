@@ -1,7 +1,7 @@
 import { ArrowLeftIcon, BikeIcon } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PublicConfig } from '../../../shared/api-types';
-import { useStarted } from '../../boot/started';
+import { useStarted } from '../../lib/started';
 import { PRIVACY_DATA_ID, PRIVACY_PLACEHOLDERS, PRIVACY_RETENTION_TEXT, type PrivacyInfo } from '../../../shared/privacy';
 
 /** The served page's data block; the placeholders while pre-rendering (no document); null otherwise. */

@@ -13,7 +13,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, typ
 import type { ProfileDto } from '../../../shared/schemas/profile';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { SectionCard } from '../../components/section-card';
-import { SubpageHeader } from '../../components/subpage-header';
+import { SubpageHeader } from '../auth/subpage-header';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';

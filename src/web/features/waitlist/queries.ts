@@ -4,7 +4,7 @@ import type { WaitDto, WaitRequest } from '../../../shared/schemas/waitlist';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../auth/api-errors';
-import { bookingCreatedNotice } from '../dashboard/booking-notices';
+import { bookingCreatedNotice } from '../../lib/booking-notices';
 
 /** GET /api/attese (issue 21): the user's open waits, offers first. */
 export const WAITS_QUERY_KEY = ['/api/attese'] as const;

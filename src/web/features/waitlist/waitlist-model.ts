@@ -1,5 +1,5 @@
 import type { WaitDto } from '../../../shared/schemas/waitlist';
-import { formatBookingDate, formatTimeRange } from '../dashboard/dashboard-model';
+import { formatBookingDate, formatTimeRange } from '../../lib/booking-format';
 
 export { offerSentence } from '../../../shared/waitlist-text';
 

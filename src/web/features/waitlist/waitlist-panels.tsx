@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
-import { useRenderTime } from '../../boot/render-clock';
-import { formatClock } from '../dashboard/dashboard-model';
+import { useRenderTime } from '../../lib/render-clock';
+import { formatClock } from '../../lib/booking-format';
 import { useAcceptOffer, useDeclineOffer, useLeaveWait, WAITS_QUERY_KEY } from './queries';
 import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText } from './waitlist-model';
 

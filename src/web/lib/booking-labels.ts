@@ -1,4 +1,4 @@
-import type { BookingDto, BookingPhase } from '../../../shared/schemas/booking';
+import type { BookingDto, BookingPhase } from '../../shared/schemas/booking';
 
 /*
  * What a booking's badge says, and the time zone used until GET /api/config answers: shared

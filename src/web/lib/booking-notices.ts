@@ -1,6 +1,6 @@
-import type { BookingDto } from '../../../shared/schemas/booking';
-import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
-import { formatEuroCents } from '../../../shared/money';
+import type { BookingDto } from '../../shared/schemas/booking';
+import { EXTERNAL_FEE_CENTS } from '../../shared/constants';
+import { formatEuroCents } from '../../shared/money';
 
 /** The toast of a booking just made, from the form or from a waitlist's offer: an external is told to pay. */
 export function bookingCreatedNotice(booking: Pick<BookingDto, 'paymentStatus'>): { title: string; description: string } {
