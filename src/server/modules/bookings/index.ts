@@ -39,3 +39,4 @@ export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, de
 export { purgeOldOfflineActions } from './offline-actions.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
 export { resolveDamageReport } from './ride.js';
+export type { BookingPersonBikeRow } from './booking-row.js';
