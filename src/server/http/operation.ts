@@ -45,3 +45,9 @@ export interface ModuleOperations {
   tag: { name: string; description: string };
   routes: Record<string, Operation>;
 }
+
+/** Refusals the routes of several modules answer, in the words their services throw them. */
+export const SHARED_REFUSALS = {
+  bookingNotFound: 'Prenotazione non trovata',
+  bikeBusy: 'La bicicletta non è disponibile nella fascia oraria scelta',
+} as const;

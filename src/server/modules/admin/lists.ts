@@ -11,7 +11,7 @@ import { bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../bookings/index.js';
+import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS } from '../bookings/index.js';
 import { suspendedUntilSql } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
@@ -94,15 +94,7 @@ export async function adminBookings(
   const now = deps.clock.now();
   // As of now (decision 035): state, reason and payment as the life cycle would leave them.
   const live = bookingAsOf(
-    {
-      stato: prenotazioni.stato,
-      motivo: prenotazioni.motivoCancellazione,
-      payStatus: pagamenti.status,
-      createdAt: prenotazioni.createdAt,
-      inizio: prenotazioni.inizio,
-      fine: prenotazioni.fine,
-      ritirataAt: prenotazioni.ritirataAt,
-    },
+    BOOKING_STATE_COLUMNS,
     now.toISOString(),
     lifecycleMinutes(await currentRules(deps.db)),
   );

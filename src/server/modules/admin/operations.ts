@@ -1,9 +1,6 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js';
 import { MSG_MAINTENANCE_OVERLAP } from '../closures/index.js';
 import { MSG_LAST_ADMIN } from './users.js';
-
-const BIKE_BUSY = 'La bicicletta non è disponibile nella fascia oraria scelta';
-const BOOKING_NOT_FOUND = 'Prenotazione non trovata';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -18,13 +15,13 @@ export const adminOperations: ModuleOperations = {
       summary: 'Prenotazione dallo sportello per un utente',
       access: 'admin',
       ok: 201,
-      errors: { 404: 'Utente non trovato o non attivo', 409: BIKE_BUSY },
+      errors: { 404: 'Utente non trovato o non attivo', 409: SHARED_REFUSALS.bikeBusy },
     },
-    'DELETE /api/admin/prenotazioni/:id': { summary: 'Eliminazione definitiva di una prenotazione', access: 'admin', errors: { 404: BOOKING_NOT_FOUND } },
+    'DELETE /api/admin/prenotazioni/:id': { summary: 'Eliminazione definitiva di una prenotazione', access: 'admin', errors: { 404: SHARED_REFUSALS.bookingNotFound } },
     'POST /api/admin/prenotazioni/:id/rilascia': {
       summary: 'Rilascio di una bicicletta ritirata e non riconsegnata',
       access: 'admin',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata' },
+      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata' },
     },
     'GET /api/admin/users': { summary: 'Utenti, a pagine (X-Total-Count)', access: 'admin' },
     'PUT /api/admin/users/:id': {

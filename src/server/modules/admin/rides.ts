@@ -3,7 +3,7 @@ import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/ad
 import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
+import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, type BookingPersonBikeRow } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { endRide, lockBikeOfBooking, resolveDamageReport } from '../bookings/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
@@ -84,26 +84,18 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
     at,
     lifecycleMinutes(await currentRules(deps.db)),
   );
-  const result = await deps.db.execute<{
-    id: number;
-    nome: string;
-    cognome: string;
-    email: string;
-    bici_id: number;
-    numero: string;
-    modello: string;
-    data_prenotazione: string;
-    orario_inizio: string;
-    orario_fine: string;
-    fine: string;
-    ritirata_at: string;
-    next_id: number | null;
-    next_nome: string | null;
-    next_cognome: string | null;
-    next_data: string | null;
-    next_inizio: string | null;
-    next_fine: string | null;
-  }>(sql`
+  const result = await deps.db.execute<
+    BookingPersonBikeRow & {
+      fine: string;
+      ritirata_at: string;
+      next_id: number | null;
+      next_nome: string | null;
+      next_cognome: string | null;
+      next_data: string | null;
+      next_inizio: string | null;
+      next_fine: string | null;
+    }
+  >(sql`
     select p.id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
            p.orario_inizio, p.orario_fine, p.fine, p.ritirata_at,
            n.id as next_id, nu.nome as next_nome, nu.cognome as next_cognome, n.data_prenotazione::text as next_data,

@@ -10,6 +10,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
+import { serviceDeps } from '../../http/service-deps.js';
 import type { Actor } from '../audit/index.js';
 import { auditActors, auditCsv, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
@@ -51,15 +52,7 @@ interface AdminContext {
 
 /** The admin API (behaviour.md §8), registered under /api/admin: 401 anonymous, 403 non-admin. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = (): AdminDeps => ({
-    db: app.deps.database.db,
-    clock: app.deps.clock,
-    config: app.deps.config,
-    payments: app.deps.payments,
-    mailer: app.deps.mailer,
-    log: app.log,
-    sessionCache: app.deps.sessionCache,
-  });
+  const deps = (): AdminDeps => serviceDeps(app);
   const actor = (request: FastifyRequest): Actor => {
     const user = authenticatedUser(request);
     return { id: user.id, email: user.email };

@@ -33,9 +33,10 @@ export {
   type PastBookingRow,
 } from './rows.js';
 export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-export { applyLifecycle, bikeStateAsOf, bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from './lifecycle.js';
+export { applyLifecycle, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from './lifecycle.js';
 export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
 export { resolveDamageReport } from './ride.js';
+export type { BookingPersonBikeRow } from './booking-row.js';

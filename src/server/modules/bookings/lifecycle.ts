@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { applyLifecycleMarks } from '../bikes/index.js';
 import { failPendingPayments } from '../payments/index.js';
+import { prenotazioni } from './tables.js';
+import { pagamenti } from '../payments/tables.js';
 import { countBooking, countPayment } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
@@ -235,6 +237,17 @@ export const P_COLUMNS: BookingStateColumns = {
   inizio: sql`p.inizio`,
   fine: sql`p.fine`,
   ritirataAt: sql`p.ritirata_at`,
+};
+
+/** The same columns as Drizzle's, of `prenotazioni` left joined to `pagamenti`, for query-builder reads. */
+export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
+  stato: prenotazioni.stato,
+  motivo: prenotazioni.motivoCancellazione,
+  payStatus: pagamenti.status,
+  createdAt: prenotazioni.createdAt,
+  inizio: prenotazioni.inizio,
+  fine: prenotazioni.fine,
+  ritirataAt: prenotazioni.ritirataAt,
 };
 
 /**

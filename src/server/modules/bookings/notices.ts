@@ -84,6 +84,15 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
   const at = now.toISOString();
   const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero,
     p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
+  // A reminder claimed: its column set to now on the due bookings, under their bikes' locks.
+  const claimReminders = (sentAt: 'promemoria_inizio_at' | 'promemoria_fine_at', due: SQL) =>
+    claimUnderBikeLocks(deps.db, due, (tx) =>
+      tx.execute<ClaimedRow>(sql`
+        update prenotazioni p set ${sql.identifier(sentAt)} = ${at}::timestamptz
+          from users u, biciclette b
+         where u.id = p.user_id and b.id = p.bici_id and ${due}
+        returning ${claimedColumns}`),
+    );
 
   // 30 minutes before the start, not picked up; not for bookings made inside that half hour.
   const startDue = sql`p.promemoria_inizio_at is null and p.stato = 'attiva' and p.ritirata_at is null
@@ -91,26 +100,14 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
        and p.inizio > ${at}::timestamptz
        and p.created_at <= p.inizio - make_interval(mins => ${START_REMINDER_MINUTES})
        and ${remindersOn}`;
-  const starts = await claimUnderBikeLocks(deps.db, startDue, (tx) =>
-    tx.execute<ClaimedRow>(sql`
-      update prenotazioni p set promemoria_inizio_at = ${at}::timestamptz
-        from users u, biciclette b
-       where u.id = p.user_id and b.id = p.bici_id and ${startDue}
-      returning ${claimedColumns}`),
-  );
+  const starts = await claimReminders('promemoria_inizio_at', startDue);
 
   // 15 minutes before the end of a ride in progress.
   const endDue = sql`p.promemoria_fine_at is null and p.stato = 'attiva' and p.ritirata_at is not null
        and p.fine > ${at}::timestamptz
        and p.fine <= ${at}::timestamptz + make_interval(mins => ${END_REMINDER_MINUTES})
        and ${remindersOn}`;
-  const ends = await claimUnderBikeLocks(deps.db, endDue, (tx) =>
-    tx.execute<ClaimedRow>(sql`
-      update prenotazioni p set promemoria_fine_at = ${at}::timestamptz
-        from users u, biciclette b
-       where u.id = p.user_id and b.id = p.bici_id and ${endDue}
-      returning ${claimedColumns}`),
-  );
+  const ends = await claimReminders('promemoria_fine_at', endDue);
 
   // At the end of a ride not returned: in ritardo. Whatever the reminder preference (this is
   // not a reminder). With each, the owner of the bike's next active booking, if any.

@@ -1,8 +1,5 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js';
 import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-
-const BIKE_BUSY = 'La bicicletta non è disponibile nella fascia oraria scelta';
-const BOOKING_NOT_FOUND = 'Prenotazione non trovata';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -20,22 +17,22 @@ export const bookingOperations: ModuleOperations = {
       access: 'user',
       ok: 201,
       returns: 'La prenotazione creata',
-      errors: { 404: 'Bicicletta non trovata', 409: `${BIKE_BUSY} · Hai già una prenotazione attiva` },
+      errors: { 404: 'Bicicletta non trovata', 409: `${SHARED_REFUSALS.bikeBusy} · Hai già una prenotazione attiva` },
     },
     'DELETE /api/prenotazioni/:id': {
       summary: 'Annullamento di una propria prenotazione attiva (rimborso se pagata)',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: 'Solo le prenotazioni attive possono essere eliminate' },
+      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo le prenotazioni attive possono essere eliminate' },
     },
     'POST /api/prenotazioni/:id/ritiro': {
       summary: 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_NOT_ACTIVE_RIDE },
+      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_ACTIVE_RIDE },
     },
     'POST /api/prenotazioni/:id/riconsegna': {
       summary: 'Riconsegna della bicicletta, con eventuale segnalazione di un danno',
       access: 'owner',
-      errors: { 404: BOOKING_NOT_FOUND, 409: MSG_NOT_PICKED_UP },
+      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_PICKED_UP },
     },
   },
 };

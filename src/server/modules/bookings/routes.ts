@@ -8,6 +8,7 @@ import {
   returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
+import { serviceDeps } from '../../http/service-deps.js';
 import { availableBikes, createBooking, listBikes, listUserBookings, type BookingDeps } from './service.js';
 import { cancelBooking } from './cancel.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
@@ -15,20 +16,8 @@ import { publicRules } from '../rules/index.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = (): BookingDeps => ({
-    db: app.deps.database.db,
-    clock: app.deps.clock,
-    config: app.deps.config,
-    payments: app.deps.payments,
-    log: app.log,
-  });
-  const rideDeps = (): RideDeps => ({
-    db: app.deps.database.db,
-    clock: app.deps.clock,
-    config: app.deps.config,
-    mailer: app.deps.mailer,
-    log: app.log,
-  });
+  const deps = (): BookingDeps => serviceDeps(app);
+  const rideDeps = (): RideDeps => serviceDeps(app);
   // onRequest: the login is checked before the body is even parsed or validated.
   app.addHook('onRequest', requireUser);
 

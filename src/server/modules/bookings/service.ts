@@ -17,7 +17,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeStateAsOf, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
+import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -253,19 +253,7 @@ export function bookingDto(r: BookingRow, now: Date): BookingDto {
  * would leave them, computed by the read, nothing written.
  */
 function bookingColumnsAsOf(now: Date, minutes: { hold: number; noShow: number }) {
-  const live = bookingAsOf(
-    {
-      stato: prenotazioni.stato,
-      motivo: prenotazioni.motivoCancellazione,
-      payStatus: pagamenti.status,
-      createdAt: prenotazioni.createdAt,
-      inizio: prenotazioni.inizio,
-      fine: prenotazioni.fine,
-      ritirataAt: prenotazioni.ritirataAt,
-    },
-    now.toISOString(),
-    minutes,
-  );
+  const live = bookingAsOf(BOOKING_STATE_COLUMNS, now.toISOString(), minutes);
   return {
     ...bookingColumns,
     stato: sql<BookingRow['stato']>`${live.stato}`,

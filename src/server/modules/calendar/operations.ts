@@ -1,6 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
-
-const BOOKING_NOT_FOUND = 'Prenotazione non trovata';
+import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -19,7 +17,7 @@ export const calendarOperations: ModuleOperations = {
       summary: 'Una prenotazione come evento .ics',
       access: 'owner',
       media: 'text/calendar',
-      errors: { 404: BOOKING_NOT_FOUND },
+      errors: { 404: SHARED_REFUSALS.bookingNotFound },
     },
   },
 };

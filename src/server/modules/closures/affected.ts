@@ -4,7 +4,7 @@ import type { Tx } from '../../db/transaction.js';
 import type { Config } from '../../config.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { cancelBookings, type CancelDeps } from '../bookings/index.js';
-import { bookingAsOf, P_COLUMNS } from '../bookings/index.js';
+import { bookingAsOf, P_COLUMNS, type BookingPersonBikeRow } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** What closures and planned maintenance need: the one cancel's deps, the mailer and the configuration. */
@@ -15,18 +15,8 @@ export type ClosureDeps = CancelDeps & { mailer: Mailer; config: Config };
  * shown, told and cancelled.
  */
 
-export interface AffectedRow extends Record<string, unknown> {
-  id: number;
+export interface AffectedRow extends BookingPersonBikeRow {
   user_id: number;
-  nome: string;
-  cognome: string;
-  email: string;
-  bici_id: number;
-  numero: string;
-  modello: string;
-  data_prenotazione: string;
-  orario_inizio: string;
-  orario_fine: string;
   inizio: Date | string;
   fine: Date | string;
   pagata: boolean;

@@ -1,5 +1,12 @@
-import type { ModuleOperations } from '../../http/operation.js';
-import { MSG_ALREADY_PAID, MSG_BOOKING_NOT_FOUND, MSG_PAYMENT_NOT_SUCCEEDED } from './service.js';
+import type { ModuleOperations, Operation } from '../../http/operation.js';
+import { MSG_ALREADY_PAID, MSG_BOOKING_NOT_FOUND, MSG_PAYMENT_NOT_FOUND, MSG_PAYMENT_NOT_SUCCEEDED } from './service.js';
+
+/** A route of the simulated provider (development and tests): a payment of the caller's own. */
+const simulated = (summary: string): Operation => ({
+  summary: `Fornitore simulato: ${summary}`,
+  access: 'owner',
+  errors: { 404: MSG_PAYMENT_NOT_FOUND },
+});
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -30,20 +37,8 @@ export const paymentOperations: ModuleOperations = {
       access: 'signature',
       errors: { 400: 'Firma non valida' },
     },
-    'POST /api/payments/simulated/intents/:intentId/confirm': {
-      summary: 'Fornitore simulato: pagamento con carta di un intent',
-      access: 'owner',
-      errors: { 404: 'Pagamento non trovato' },
-    },
-    'GET /api/payments/simulated/checkout/:sessionId': {
-      summary: 'Fornitore simulato: dati della pagina di checkout',
-      access: 'owner',
-      errors: { 404: 'Pagamento non trovato' },
-    },
-    'POST /api/payments/simulated/checkout/:sessionId/pay': {
-      summary: 'Fornitore simulato: pagamento dalla pagina di checkout',
-      access: 'owner',
-      errors: { 404: 'Pagamento non trovato' },
-    },
+    'POST /api/payments/simulated/intents/:intentId/confirm': simulated('pagamento con carta di un intent'),
+    'GET /api/payments/simulated/checkout/:sessionId': simulated('dati della pagina di checkout'),
+    'POST /api/payments/simulated/checkout/:sessionId/pay': simulated('pagamento dalla pagina di checkout'),
   },
 };

@@ -1,12 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { zonedToday } from '../../../shared/time.js';
 import { accountDeleteSchema } from '../../../shared/schemas/privacy.js';
 import { authenticatedUser, clearSessionCookie, requireUser, SESSION_COOKIE } from '../../http/auth.js';
+import { noStore, serviceDeps } from '../../http/service-deps.js';
 import { AppError } from '../../http/errors.js';
 import { tooManyAttemptsMessage } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
-import { PROFILE_PASSWORD_FAILURES } from '../profile/index.js';
+import { profilePasswordFailures } from '../profile/index.js';
 import { deletionPreview, eraseAccount, type PrivacyDeps } from './erase.js';
 import { buildDataExport } from './export.js';
 
@@ -15,26 +15,12 @@ import { buildDataExport } from './export.js';
  * deletion would do, and the deletion. Never cached.
  */
 export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = (): PrivacyDeps => ({
-    db: app.deps.database.db,
-    clock: app.deps.clock,
-    config: app.deps.config,
-    payments: app.deps.payments,
-    mailer: app.deps.mailer,
-    log: app.log,
-    sessionCache: app.deps.sessionCache,
-  });
+  const deps = (): PrivacyDeps => serviceDeps(app);
   app.addHook('onRequest', requireUser);
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    return payload;
-  });
+  app.addHook('onSend', noStore);
 
   // The same counter as the password change's: wrong passwords guessed from a stolen session.
-  const passwordFailures = app.createRateLimit({
-    ...PROFILE_PASSWORD_FAILURES,
-    keyGenerator: (request: FastifyRequest) => `profile-password|user:${request.user?.id ?? 0}`,
-  });
+  const passwordFailures = profilePasswordFailures(app);
 
   app.get('/profilo/dati', async (request, reply) => {
     const user = authenticatedUser(request);

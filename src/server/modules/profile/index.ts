@@ -2,5 +2,5 @@
  * The profile module's public face: what other modules and the app may use (issue 31,
  * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
  */
-export { PROFILE_PASSWORD_FAILURES } from './routes.js';
+export { profilePasswordFailures } from './routes.js';
 export { calendarFeedUrl, hashCalendarToken, newCalendarToken } from './calendar-token.js';

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   profilePasswordSchema,
@@ -9,6 +9,7 @@ import {
   type CalendarLinkDto,
 } from '../../../shared/schemas/profile.js';
 import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.js';
+import { noStore } from '../../http/service-deps.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { tooManyAttemptsMessage } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
@@ -25,7 +26,17 @@ import {
 } from './service.js';
 
 /** Wrong current passwords allowed per account in 15 minutes (guessing from a stolen session). */
-export const PROFILE_PASSWORD_FAILURES = { max: 10, timeWindow: 15 * 60_000 } as const;
+const PROFILE_PASSWORD_FAILURES = { max: 10, timeWindow: 15 * 60_000 } as const;
+
+/**
+ * The counter of a logged-in person's wrong current passwords, per account: the password change
+ * here and the account deletion (privacy) count in the same one.
+ */
+export const profilePasswordFailures = (app: FastifyInstance) =>
+  app.createRateLimit({
+    ...PROFILE_PASSWORD_FAILURES,
+    keyGenerator: (request: FastifyRequest) => `profile-password|user:${request.user?.id ?? 0}`,
+  });
 
 /**
  * The profile page's API (decision 022), for the logged-in user: name and reminders,
@@ -39,16 +50,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // onRequest: the login is checked before the body is even parsed or validated.
   app.addHook('onRequest', requireUser);
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    return payload;
-  });
+  app.addHook('onSend', noStore);
 
   // Only wrong current passwords count (read before, incremented after a failure), per account.
-  const passwordFailures = app.createRateLimit({
-    ...PROFILE_PASSWORD_FAILURES,
-    keyGenerator: (request: FastifyRequest) => `profile-password|user:${request.user?.id ?? 0}`,
-  });
+  const passwordFailures = profilePasswordFailures(app);
 
   app.get('/profilo', async (request) => getProfile(deps(), authenticatedUser(request).id));
 

@@ -1,5 +1,17 @@
 import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
+/** The columns the rollup and its pending changes share: a day's dimension value and its sums. */
+const rollupColumns = () => ({
+  day: date('day', { mode: 'string' }).notNull(),
+  kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
+  key: integer('key').notNull(),
+  rides: integer('rides').notNull().default(0),
+  cancellations: integer('cancellations').notNull().default(0),
+  seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
+  revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+  releasedHolds: integer('released_holds').notNull().default(0),
+});
+
 /**
  * The statistics' rollup (decision 017): per booking day, one row per dimension value —
  * `kind` 'day' (key 0), 'hour' (0–23, start in TZ_APP), 'bike' (bici_id), 'res' (1 resident,
@@ -8,16 +20,7 @@ import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text } fr
  */
 export const statsGiornaliere = pgTable(
   'stats_giornaliere',
-  {
-    day: date('day', { mode: 'string' }).notNull(),
-    kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
-    key: integer('key').notNull(),
-    rides: integer('rides').notNull().default(0),
-    cancellations: integer('cancellations').notNull().default(0),
-    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
-    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
-    releasedHolds: integer('released_holds').notNull().default(0),
-  },
+  rollupColumns(),
   (t) => [primaryKey({ columns: [t.kind, t.day, t.key] })],
 );
 
@@ -30,14 +33,7 @@ export const statsDelta = pgTable(
   'stats_delta',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    day: date('day', { mode: 'string' }).notNull(),
-    kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
-    key: integer('key').notNull(),
-    rides: integer('rides').notNull().default(0),
-    cancellations: integer('cancellations').notNull().default(0),
-    seconds: bigint('seconds', { mode: 'number' }).notNull().default(0),
-    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
-    releasedHolds: integer('released_holds').notNull().default(0),
+    ...rollupColumns(),
   },
   (t) => [index('stats_delta_kind_day_idx').on(t.kind, t.day)],
 );

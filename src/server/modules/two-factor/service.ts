@@ -28,11 +28,13 @@ export interface TwoFactorDeps {
 
 const wrongCode = () => badRequest(WRONG_CODE_MESSAGE, 'WRONG_CODE', { fields: { codice: WRONG_CODE_MESSAGE } });
 
-async function secretRow(db: DbOrTx, userId: number) {
-  const [row] = await db
+/** The user's sealed secret, since when it is active, and their email; locked FOR UPDATE when asked (a change follows). */
+async function secretRow(db: DbOrTx, userId: number, lock: 'for update' | 'no lock' = 'no lock') {
+  const query = db
     .select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt, email: users.email })
     .from(users)
     .where(eq(users.id, userId));
+  const [row] = lock === 'for update' ? await query.for('update') : await query;
   return row;
 }
 
@@ -108,11 +110,7 @@ export async function confirmEnrolment(
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
-    const [row] = await tx
-      .select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt, email: users.email })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
+    const row = await secretRow(tx, userId, 'for update');
     if (row?.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
     if (!row?.segreto) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
     if (!(await acceptTotp(deps, tx, userId, row.segreto, code))) return null;
@@ -141,11 +139,7 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: number, co
 export async function disableSecondFactor(deps: TwoFactorDeps, userId: number, code: string): Promise<true | null> {
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
-    const [row] = await tx
-      .select({ segreto: users.totpSegreto, attivoAt: users.totpAttivoAt, email: users.email })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
+    const row = await secretRow(tx, userId, 'for update');
     if (!row?.attivoAt || !row.segreto) throw conflict(NOT_ACTIVE_MESSAGE, 'TWO_FACTOR_NOT_ACTIVE');
     const ok = /^\d{6}$/.test(code) ? await acceptTotp(deps, tx, userId, row.segreto, code) : await acceptRecoveryCode(deps, tx, userId, code);
     if (!ok) return null;

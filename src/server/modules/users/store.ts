@@ -6,6 +6,7 @@
  */
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { SessionUser } from '../../http/auth.js';
 import { residenti } from '../residents/tables.js';
 import { sessionUserColumns } from './session-user.js';
 import { users } from './tables.js';
@@ -66,15 +67,10 @@ export async function insertResidentAccounts(
 }
 
 /** The fields an admin edits (PUT /api/admin/users/:id). */
-export interface UserAccountFields {
-  nome: string;
-  cognome: string;
-  email: string;
-  ruolo: 'admin' | 'user';
-  isResidente: boolean;
-  siglaResidente: string | null;
-  attiva: boolean;
-}
+export type UserAccountFields = Pick<
+  SessionUser,
+  'nome' | 'cognome' | 'email' | 'ruolo' | 'isResidente' | 'siglaResidente' | 'attiva'
+>;
 
 /** Writes an admin's edit of a user; returns the row as a session sees it (undefined: no such user). */
 export async function updateUserAccount(db: UsersDb, id: number, fields: UserAccountFields, now: Date) {

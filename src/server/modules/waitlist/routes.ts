@@ -1,18 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { waitIdParamsSchema, waitRequestSchema } from '../../../shared/schemas/waitlist.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
+import { serviceDeps } from '../../http/service-deps.js';
 import type { BookingDeps } from '../bookings/index.js';
 import { acceptOffer, declineOffer, joinWait, leaveWait, listWaits } from './service.js';
 
 /** The user's waitlist (issue 21). Every route needs a login; a wait is its owner's only (else 404). */
 export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = (): BookingDeps => ({
-    db: app.deps.database.db,
-    clock: app.deps.clock,
-    config: app.deps.config,
-    payments: app.deps.payments,
-    log: app.log,
-  });
+  const deps = (): BookingDeps => serviceDeps(app);
   app.addHook('onRequest', requireUser);
 
   app.get('/attese', async (request) => listWaits(deps(), authenticatedUser(request).id));
