@@ -1,7 +1,7 @@
 /**
  * Runs in the page (Playwright's `addInitScript`), before its scripts: records in
  * `window.liveAt` (performance.now()) the moment the screen's buttons take taps, i.e. when
- * `#root` gets `data-started`, set once the screen has hydrated (src/web/boot/started.ts).
+ * `#root` gets `data-started`, set once the screen has hydrated (src/web/lib/started.ts).
  * Read by the benches that time an open (opens.ts, lighthouse.ts).
  */
 export function recordButtonsLive(): void {

@@ -48,7 +48,7 @@ interface Open {
   fcp: number;
   /** Repeat open: ms until the page holds the server's answer (the refresh line gone); NaN for a first open. */
   fresh: number;
-  /** ms until the buttons take taps: `data-started` on #root, set once the screen has hydrated (boot/started.ts). */
+  /** ms until the buttons take taps: `data-started` on #root, set once the screen has hydrated (lib/started.ts). */
   live: number;
 }
 

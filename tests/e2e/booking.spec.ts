@@ -359,7 +359,7 @@ test.describe('user dashboard: bookings', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Benvenuto, ${admin.nome} ${admin.cognome}` })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Admin', exact: true })).toHaveAttribute('href', '/dashboard-admin');
 
-    // One tap: the page's buttons take taps only once its screen has hydrated (boot/started.ts).
+    // One tap: the page's buttons take taps only once its screen has hydrated (lib/started.ts).
     // Before, a tap between the start of hydration and the screen's own hydration was lost.
     await page.getByRole('button', { name: 'Esci' }).click();
     await expect(page).toHaveURL('/login');
@@ -377,7 +377,7 @@ test.describe('a page the server rendered takes taps once it has hydrated', () =
     await expect(page).toHaveURL('/dashboard');
     // The earliest tap a person can make: in the same moment `#root` gets `data-started` (before
     // it, styles.css keeps the buttons from taking the pointer). Until 2026-11-26 the attribute
-    // came before React had hydrated the screen, and this tap did nothing (boot/started.ts).
+    // came before React had hydrated the screen, and this tap did nothing (lib/started.ts).
     await page.addInitScript(() => {
       new MutationObserver((_records, observer) => {
         const root = document.getElementById('root');

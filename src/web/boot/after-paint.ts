@@ -4,7 +4,7 @@
  * screen, listed in `#bicielis-scripts` by the build: vite.config.ts) is asked for once the
  * screen has been painted, not alongside the HTML. On a slow link the page's own bytes then
  * have the connection to themselves until the person sees their bookings; the code arrives
- * right after, and the buttons take taps once it has hydrated (boot/started.ts).
+ * right after, and the buttons take taps once it has hydrated (lib/started.ts).
  *
  * Built on its own (no imports), as a small module of the page: module scripts run once the
  * document is parsed, after the header that the first paint waits for (`rel=expect`).

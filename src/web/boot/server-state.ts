@@ -52,7 +52,7 @@ export function parseServerState(text: string): ServerState | null {
 /**
  * Makes the browser's app what the server rendered, before it hydrates: the session is the
  * page's user (no GET /api/current-user), the render clock is the server's until hydrated
- * (boot/render-clock.ts), the query cache holds the answers the HTML shows (so no screen
+ * (lib/render-clock.ts), the query cache holds the answers the HTML shows (so no screen
  * fetches them again, nor renders a loading state), and the screen's lazily loaded chunks
  * have arrived (the page preloads them), so hydration does not wait for them midway. Never
  * rejects: a chunk that did not arrive is asked for again when the screen renders.

@@ -6,7 +6,7 @@ import { twMerge } from 'tailwind-merge';
  * first call, tens of milliseconds on this machine and about four times that on a slow phone:
  * a page rendered on the server brings the lists its render merged (`ClassLists`), so that
  * hydrating it calls tailwind-merge not once; its tables are built at the first touch, click
- * or key (boot/started.ts; decision 027, docs/performance.md).
+ * or key (lib/started.ts; decision 027, docs/performance.md).
  */
 const merged = new Map<string, string>();
 const MAX_REMEMBERED = 4096;

@@ -115,7 +115,7 @@ function useTimeZone(): string {
 
 /**
  * The current time, read again when `at` (ms) passes: a button that becomes usable at a given
- * instant. While a server-rendered page hydrates, the server's instant (boot/render-clock.ts),
+ * instant. While a server-rendered page hydrates, the server's instant (lib/render-clock.ts),
  * so the button and its hint are what the server wrote; the browser's clock from the render after.
  */
 function useNowPassing(at: number | null): Date {

@@ -17,7 +17,7 @@ import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText }
 
 /**
  * The time left until `until` (ms), every second; when it runs out, the waits are read again.
- * A server-rendered page hydrates with the server's instant (boot/render-clock.ts), so the
+ * A server-rendered page hydrates with the server's instant (lib/render-clock.ts), so the
  * countdown shows what the server wrote until the render right after.
  */
 function useTimeLeft(until: string): number {
