@@ -51,3 +51,8 @@ export const SHARED_REFUSALS = {
   bookingNotFound: 'Prenotazione non trovata',
   bikeBusy: 'La bicicletta non è disponibile nella fascia oraria scelta',
 } as const;
+
+/** An entry: who may call the route, what it does, and what else it says (`ok`, `errors`, …). */
+export function op(access: Access, summary: string, rest: Omit<Operation, 'summary' | 'access'> = {}): Operation {
+  return { summary, access, ...rest };
+}

@@ -1,4 +1,4 @@
-import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
 import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
 
 /**
@@ -8,31 +8,23 @@ import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
 export const bookingOperations: ModuleOperations = {
   tag: { name: 'Biciclette e prenotazioni', description: 'Disponibilità, prenotazioni, ritiro e riconsegna' },
   routes: {
-    'GET /api/biciclette': { summary: 'Tutte le biciclette', access: 'user' },
-    'POST /api/biciclette/available': { summary: 'Biciclette disponibili in una fascia oraria', access: 'user' },
-    'GET /api/regole': { summary: 'Le regole del servizio e l’eventuale sospensione dell’utente', access: 'user' },
-    'GET /api/prenotazioni/user': { summary: 'Le prenotazioni dell’utente, dalla più recente', access: 'user' },
-    'POST /api/prenotazioni': {
-      summary: 'Prenotazione di una bicicletta',
-      access: 'user',
+    'GET /api/biciclette': op('user', 'Tutte le biciclette'),
+    'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria'),
+    'GET /api/regole': op('user', 'Le regole del servizio e l’eventuale sospensione dell’utente'),
+    'GET /api/prenotazioni/user': op('user', 'Le prenotazioni dell’utente, dalla più recente'),
+    'POST /api/prenotazioni': op('user', 'Prenotazione di una bicicletta', {
       ok: 201,
       returns: 'La prenotazione creata',
       errors: { 404: 'Bicicletta non trovata', 409: `${SHARED_REFUSALS.bikeBusy} · Hai già una prenotazione attiva` },
-    },
-    'DELETE /api/prenotazioni/:id': {
-      summary: 'Annullamento di una propria prenotazione attiva (rimborso se pagata)',
-      access: 'owner',
+    }),
+    'DELETE /api/prenotazioni/:id': op('owner', 'Annullamento di una propria prenotazione attiva (rimborso se pagata)', {
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo le prenotazioni attive possono essere eliminate' },
-    },
-    'POST /api/prenotazioni/:id/ritiro': {
-      summary: 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)',
-      access: 'owner',
+    }),
+    'POST /api/prenotazioni/:id/ritiro': op('owner', 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)', {
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_ACTIVE_RIDE },
-    },
-    'POST /api/prenotazioni/:id/riconsegna': {
-      summary: 'Riconsegna della bicicletta, con eventuale segnalazione di un danno',
-      access: 'owner',
+    }),
+    'POST /api/prenotazioni/:id/riconsegna': op('owner', 'Riconsegna della bicicletta, con eventuale segnalazione di un danno', {
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_PICKED_UP },
-    },
+    }),
   },
 };

@@ -1,4 +1,4 @@
-import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -7,17 +7,13 @@ import { SHARED_REFUSALS, type ModuleOperations } from '../../http/operation.js'
 export const calendarOperations: ModuleOperations = {
   tag: { name: 'Calendario', description: 'Feed iCalendar privato e .ics di una prenotazione' },
   routes: {
-    'GET /api/calendario/:token': {
-      summary: 'Feed iCalendar privato delle proprie prenotazioni',
-      access: 'token',
+    'GET /api/calendario/:token': op('token', 'Feed iCalendar privato delle proprie prenotazioni', {
       media: 'text/calendar',
       errors: { 404: 'Calendario non trovato' },
-    },
-    'GET /api/prenotazioni/:id/calendario.ics': {
-      summary: 'Una prenotazione come evento .ics',
-      access: 'owner',
+    }),
+    'GET /api/prenotazioni/:id/calendario.ics': op('owner', 'Una prenotazione come evento .ics', {
       media: 'text/calendar',
       errors: { 404: SHARED_REFUSALS.bookingNotFound },
-    },
+    }),
   },
 };

@@ -1,12 +1,8 @@
-import type { ModuleOperations, Operation } from '../../http/operation.js';
+import { type ModuleOperations, op, type Operation } from '../../http/operation.js';
 import { MSG_ALREADY_PAID, MSG_BOOKING_NOT_FOUND, MSG_PAYMENT_NOT_FOUND, MSG_PAYMENT_NOT_SUCCEEDED } from './service.js';
 
 /** A route of the simulated provider (development and tests): a payment of the caller's own. */
-const simulated = (summary: string): Operation => ({
-  summary: `Fornitore simulato: ${summary}`,
-  access: 'owner',
-  errors: { 404: MSG_PAYMENT_NOT_FOUND },
-});
+const simulated = (summary: string): Operation => op('owner', `Fornitore simulato: ${summary}`, { errors: { 404: MSG_PAYMENT_NOT_FOUND } });
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -15,28 +11,20 @@ const simulated = (summary: string): Operation => ({
 export const paymentOperations: ModuleOperations = {
   tag: { name: 'Pagamenti', description: 'Pagamento delle prenotazioni degli esterni (2,50 €)' },
   routes: {
-    'POST /api/create-payment-intent': {
-      summary: 'Avvio del pagamento con carta di una prenotazione (2,50 €)',
-      access: 'owner',
+    'POST /api/create-payment-intent': op('owner', 'Avvio del pagamento con carta di una prenotazione (2,50 €)', {
       returns: '`{ clientSecret, paymentIntentId }`',
       errors: { 404: MSG_BOOKING_NOT_FOUND, 409: MSG_ALREADY_PAID },
-    },
-    'POST /api/confirm-payment': {
-      summary: 'Conferma del pagamento: il server verifica l’esito presso il fornitore',
-      access: 'owner',
+    }),
+    'POST /api/confirm-payment': op('owner', 'Conferma del pagamento: il server verifica l’esito presso il fornitore', {
       errors: { 404: MSG_BOOKING_NOT_FOUND, 409: MSG_PAYMENT_NOT_SUCCEEDED },
-    },
-    'POST /api/external-bookings/:bookingId/payment': {
-      summary: 'Pagina di pagamento ospitata (checkout) di una prenotazione',
-      access: 'owner',
+    }),
+    'POST /api/external-bookings/:bookingId/payment': op('owner', 'Pagina di pagamento ospitata (checkout) di una prenotazione', {
       returns: '`{ paymentUrl }`',
       errors: { 404: MSG_BOOKING_NOT_FOUND },
-    },
-    'POST /api/payments/webhook': {
-      summary: 'Eventi del fornitore di pagamento (firma verificata, ciascuno applicato una volta)',
-      access: 'signature',
+    }),
+    'POST /api/payments/webhook': op('signature', 'Eventi del fornitore di pagamento (firma verificata, ciascuno applicato una volta)', {
       errors: { 400: 'Firma non valida' },
-    },
+    }),
     'POST /api/payments/simulated/intents/:intentId/confirm': simulated('pagamento con carta di un intent'),
     'GET /api/payments/simulated/checkout/:sessionId': simulated('dati della pagina di checkout'),
     'POST /api/payments/simulated/checkout/:sessionId/pay': simulated('pagamento dalla pagina di checkout'),

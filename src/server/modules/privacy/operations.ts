@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../../shared/schemas/privacy.js';
 
 /**
@@ -8,12 +8,10 @@ import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../../sh
 export const privacyOperations: ModuleOperations = {
   tag: { name: 'Dati personali', description: 'Esportazione e cancellazione dei propri dati (decisione 029)' },
   routes: {
-    'GET /api/profilo/dati': { summary: 'Esportazione di tutti i propri dati (file JSON)', access: 'user' },
-    'GET /api/profilo/eliminazione': { summary: 'Che cosa farebbe la cancellazione dell’account', access: 'user' },
-    'DELETE /api/profilo': {
-      summary: 'Cancellazione dell’account e dei propri dati (chiede la password)',
-      access: 'user',
+    'GET /api/profilo/dati': op('user', 'Esportazione di tutti i propri dati (file JSON)'),
+    'GET /api/profilo/eliminazione': op('user', 'Che cosa farebbe la cancellazione dell’account'),
+    'DELETE /api/profilo': op('user', 'Cancellazione dell’account e dei propri dati (chiede la password)', {
       errors: { 400: 'La password non è corretta', 409: `${RIDE_IN_PROGRESS_MESSAGE} · ${LAST_ADMIN_DELETE_MESSAGE}` },
-    },
+    }),
   },
 };

@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -7,16 +7,14 @@ import type { ModuleOperations } from '../../http/operation.js';
 export const profileOperations: ModuleOperations = {
   tag: { name: 'Profilo', description: 'Dati, password, promemoria e notifiche della persona' },
   routes: {
-    'GET /api/profilo': { summary: 'Il profilo dell’utente', access: 'user' },
-    'PATCH /api/profilo': { summary: 'Modifica di nome, cognome e promemoria', access: 'user' },
-    'POST /api/profilo/password': {
-      summary: 'Cambio della password dal profilo',
-      access: 'user',
+    'GET /api/profilo': op('user', 'Il profilo dell’utente'),
+    'PATCH /api/profilo': op('user', 'Modifica di nome, cognome e promemoria'),
+    'POST /api/profilo/password': op('user', 'Cambio della password dal profilo', {
       errors: { 400: 'La password attuale non è corretta' },
-    },
-    'POST /api/profilo/calendario': { summary: 'Nuovo indirizzo privato del calendario', access: 'user', returns: '`{ url }`' },
-    'DELETE /api/profilo/calendario': { summary: 'Disattivazione del calendario privato', access: 'user', ok: 204 },
-    'POST /api/push/iscrizioni': { summary: 'Iscrizione alle notifiche push del dispositivo', access: 'user', ok: 201 },
-    'DELETE /api/push/iscrizioni': { summary: 'Cancellazione dell’iscrizione alle notifiche push', access: 'user', ok: 204 },
+    }),
+    'POST /api/profilo/calendario': op('user', 'Nuovo indirizzo privato del calendario', { returns: '`{ url }`' }),
+    'DELETE /api/profilo/calendario': op('user', 'Disattivazione del calendario privato', { ok: 204 }),
+    'POST /api/push/iscrizioni': op('user', 'Iscrizione alle notifiche push del dispositivo', { ok: 201 }),
+    'DELETE /api/push/iscrizioni': op('user', 'Cancellazione dell’iscrizione alle notifiche push', { ok: 204 }),
   },
 };

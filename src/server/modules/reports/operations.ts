@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -7,7 +7,7 @@ import type { ModuleOperations } from '../../http/operation.js';
 export const reportOperations: ModuleOperations = {
   tag: { name: 'Report', description: 'I report PDF giornalieri' },
   routes: {
-    'GET /api/reports': { summary: 'I report giornalieri conservati (ultimi 30)', access: 'admin' },
-    'GET /api/reports/download/:id': { summary: 'Scaricamento del PDF di un report', access: 'admin', media: 'application/pdf', errors: { 404: 'Report non trovato' } },
+    'GET /api/reports': op('admin', 'I report giornalieri conservati (ultimi 30)'),
+    'GET /api/reports/download/:id': op('admin', 'Scaricamento del PDF di un report', { media: 'application/pdf', errors: { 404: 'Report non trovato' } }),
   },
 };

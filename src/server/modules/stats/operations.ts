@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -7,7 +7,7 @@ import type { ModuleOperations } from '../../http/operation.js';
 export const statsOperations: ModuleOperations = {
   tag: { name: 'Statistiche', description: 'Statistiche di utilizzo ed esportazione CSV' },
   routes: {
-    'GET /api/admin/stats': { summary: 'Statistiche di utilizzo del periodo (7, 30 o 365 giorni)', access: 'admin' },
-    'GET /api/admin/stats/export.csv': { summary: 'Prenotazioni del periodo in CSV', access: 'admin', media: 'text/csv' },
+    'GET /api/admin/stats': op('admin', 'Statistiche di utilizzo del periodo (7, 30 o 365 giorni)'),
+    'GET /api/admin/stats/export.csv': op('admin', 'Prenotazioni del periodo in CSV', { media: 'text/csv' }),
   },
 };

@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from './readiness.js';
 
 /**
@@ -8,13 +8,11 @@ import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from '.
 export const systemOperations: ModuleOperations = {
   tag: { name: 'Sistema', description: 'Stato del servizio e configurazione pubblica della pagina' },
   routes: {
-    'GET /api/health': { summary: 'Stato del servizio e del database', access: 'public', returns: '`{ status, db }`; 503 se il database non risponde' },
-    'GET /api/ready': {
-      summary: 'Prontezza a ricevere traffico (per il bilanciatore di carico)',
-      access: 'public',
+    'GET /api/health': op('public', 'Stato del servizio e del database', { returns: '`{ status, db }`; 503 se il database non risponde' }),
+    'GET /api/ready': op('public', 'Prontezza a ricevere traffico (per il bilanciatore di carico)', {
       returns: '`{ status, db, migrations }`; 503 con `code` SHUTTING_DOWN, MIGRATIONS_PENDING o DB_UNAVAILABLE',
       errors: { 503: `${MSG_SHUTTING_DOWN} · ${MSG_MIGRATIONS_PENDING} · ${MSG_DB_UNAVAILABLE}` },
-    },
-    'GET /api/config': { summary: 'Configurazione pubblica della pagina (fornitore di pagamento, regole)', access: 'public' },
+    }),
+    'GET /api/config': op('public', 'Configurazione pubblica della pagina (fornitore di pagamento, regole)'),
   },
 };

@@ -1,4 +1,4 @@
-import type { ModuleOperations } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 import { NOT_ACTIVE_MESSAGE, WRONG_CODE_MESSAGE } from '../../../shared/schemas/two-factor.js';
 
 /**
@@ -8,19 +8,15 @@ import { NOT_ACTIVE_MESSAGE, WRONG_CODE_MESSAGE } from '../../../shared/schemas/
 export const twoFactorOperations: ModuleOperations = {
   tag: { name: 'Verifica in due passaggi', description: 'Il secondo fattore degli amministratori (decisione 030)' },
   routes: {
-    'POST /api/login/codice': {
-      summary: 'Secondo passo dell’accesso: codice di verifica o di recupero',
-      access: 'second-factor',
+    'POST /api/login/codice': op('second-factor', 'Secondo passo dell’accesso: codice di verifica o di recupero', {
       errors: { 400: WRONG_CODE_MESSAGE },
       rateLimited: true,
-    },
-    'GET /api/due-fattori': { summary: 'Stato della verifica in due passaggi dell’amministratore', access: 'admin' },
-    'POST /api/due-fattori/attivazione': { summary: 'Avvio dell’attivazione: segreto e codice QR', access: 'admin' },
-    'POST /api/due-fattori/conferma': { summary: 'Conferma dell’attivazione con un codice; restituisce i codici di recupero', access: 'admin' },
-    'POST /api/due-fattori/disattivazione': {
-      summary: 'Disattivazione della verifica in due passaggi',
-      access: 'admin',
+    }),
+    'GET /api/due-fattori': op('admin', 'Stato della verifica in due passaggi dell’amministratore'),
+    'POST /api/due-fattori/attivazione': op('admin', 'Avvio dell’attivazione: segreto e codice QR'),
+    'POST /api/due-fattori/conferma': op('admin', 'Conferma dell’attivazione con un codice; restituisce i codici di recupero'),
+    'POST /api/due-fattori/disattivazione': op('admin', 'Disattivazione della verifica in due passaggi', {
       errors: { 409: NOT_ACTIVE_MESSAGE },
-    },
+    }),
   },
 };
