@@ -79,24 +79,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       case 'disabled':
         return reply.status(403).send({ message: ACCOUNT_DISABLED_MESSAGE, code: 'ACCOUNT_DISABLED' });
       case 'password_change': {
-        setPasswordChangeCookie(request, reply, outcome.grant.token, outcome.grant.expiresAt);
         const body: PasswordChangeRequiredBody = {
           message: PASSWORD_CHANGE_REQUIRED_MESSAGE,
           code: 'PASSWORD_CHANGE_REQUIRED',
           requiresPasswordChange: true,
           userId: outcome.userId,
         };
-        return reply.status(403).send(body);
+        return pendingStep(request, reply, setPasswordChangeCookie, outcome.grant, body);
       }
       case 'two_factor': {
         // No session yet: a pending state, in a cookie sent only to the code step (decision 030).
-        setTwoFactorCookie(request, reply, outcome.grant.token, outcome.grant.expiresAt);
-        const body: TwoFactorRequiredBody = {
-          message: TWO_FACTOR_REQUIRED_MESSAGE,
-          code: 'TWO_FACTOR_REQUIRED',
-          requiresTwoFactor: true,
-        };
-        return reply.status(403).send(body);
+        const body: TwoFactorRequiredBody = { message: TWO_FACTOR_REQUIRED_MESSAGE, code: 'TWO_FACTOR_REQUIRED', requiresTwoFactor: true };
+        return pendingStep(request, reply, setTwoFactorCookie, outcome.grant, body);
       }
       case 'ok':
         await beginSession(request, reply, outcome.session);
@@ -143,3 +137,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.send({ message: 'Password aggiornata' });
   });
 };
+
+/**
+ * A login that needs one more step (a new password, the second factor): no session yet, the
+ * pending grant in its own short-lived cookie, and 403 with the body that names the step.
+ */
+function pendingStep<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  setCookie: (request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) => void,
+  grant: { token: string; expiresAt: Date },
+  body: T,
+) {
+  setCookie(request, reply, grant.token, grant.expiresAt);
+  return reply.status(403).send(body);
+}
