@@ -1,5 +1,5 @@
 import { PackageCheckIcon } from 'lucide-react';
-import { useId, useState, type FormEvent, type RefObject } from 'react';
+import { useId, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
 import type { BookingView } from '../../offline/offline-model';
 import { FieldError } from '../../components/field-error';
@@ -29,6 +29,30 @@ export interface ReturnDialogContentProps {
 
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
 
+/** One field of the damage report: its label, the control, what follows it, and its error. */
+function DamageField({
+  id,
+  label,
+  error,
+  after,
+  children,
+}: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {after}
+      <FieldError id={id} message={error} />
+    </div>
+  );
+}
+
 /** The damage report: its category and a short text, with their errors and the text's length. */
 function DamageFields({
   id,
@@ -46,8 +70,7 @@ function DamageFields({
   const length = values.descrizione.length;
   return (
     <>
-      <div className="grid gap-2">
-        <Label htmlFor={id('categoria')}>Tipo di danno</Label>
+      <DamageField id={id('categoria')} label="Tipo di danno" error={errors.categoria}>
         <NativeSelect
           id={id('categoria')}
           value={values.categoria}
@@ -63,10 +86,17 @@ function DamageFields({
             </option>
           ))}
         </NativeSelect>
-        <FieldError id={id('categoria')} message={errors.categoria} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor={id('descrizione')}>Descrizione del danno</Label>
+      </DamageField>
+      <DamageField
+        id={id('descrizione')}
+        label="Descrizione del danno"
+        error={errors.descrizione}
+        after={
+          <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
+            {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
+          </p>
+        }
+      >
         <Textarea
           id={id('descrizione')}
           value={values.descrizione}
@@ -80,11 +110,7 @@ function DamageFields({
             .filter(Boolean)
             .join(' ')}
         />
-        <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
-          {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
-        </p>
-        <FieldError id={id('descrizione')} message={errors.descrizione} />
-      </div>
+      </DamageField>
     </>
   );
 }
