@@ -3,7 +3,7 @@
  * the Registro attività tab reads these without loading zod (`schemas` chunk, vite.config.ts).
  */
 
-/** Every action `writeAudit` records (server/modules/admin/audit.ts `AuditAction`, kept equal by a type check there). */
+/** Every action `writeAudit` records (server/modules/audit/audit.ts `AuditAction`, kept equal by a type check there). */
 export const AUDIT_ACTIONS = [
   'booking.delete',
   'booking.create_for_user',
