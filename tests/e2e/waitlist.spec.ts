@@ -56,7 +56,13 @@ async function fillWindow(date: string, owner?: string): Promise<number | null> 
     const tag = unique();
     const { rows } = await db.query<{ id: number; email: string }>(
       `with bikes as (
-         select b.id, row_number() over (order by b.id) as n from biciclette b
+         -- The owner's bike (n = 1) is one an offer can give: bookable, no ride in ritardo on
+         -- it. Specs running beside this one may leave a bike in maintenance or out on a ride.
+         select b.id, row_number() over (
+                  order by (b.stato in ('disponibile', 'prenotata')
+                            and not exists (select 1 from prenotazioni r where r.bici_id = b.id and r.stato = 'attiva'
+                                               and r.ritirata_at is not null)) desc, b.id) as n
+           from biciclette b
        ), holders as (
          insert into users (nome, cognome, email, password_hash, is_residente)
          select 'Pieno', 'N' || n, 'pieno-' || $2 || '-' || n || '@bicielis.test', 'x', true from bikes where n > 1 or $3::text is null
