@@ -17,7 +17,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
+import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue, voidAsOf } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -101,11 +101,11 @@ function prepareAvailable(db: Db) {
            and not exists (select 1 from manutenzioni m
                             where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && tstzrange(w.starts, w.ends, '[)'))
            and b.id <> all (array(
-             select p.bici_id from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+             select p.bici_id from ${prenotazioni} p
               where p.stato = 'attiva'
                 and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
                 -- As of now (decision 035): a booking the life cycle would release holds nothing.
-                and not ${bookingAsOf(P_COLUMNS, sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') }).void}
+                and not ${voidAsOf(sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') })}
              -- A bike held for the first in a waitlist (issue 21): its own small index.
              union all
              select p.bici_id from ${prenotazioni} p
