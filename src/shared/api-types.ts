@@ -15,9 +15,10 @@ export interface PublicConfig {
   privacy: { titolare: string; contatto: string };
 }
 
+/** Liveness: the process answers (always 200); `db` says whether the database does (issue 32). */
 export interface HealthStatus {
-  status: 'ok' | 'error';
-  db: 'ok' | 'error';
+  status: 'ok';
+  db: 'ok' | 'down';
 }
 
 export interface ApiErrorBody {

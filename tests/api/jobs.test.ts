@@ -33,6 +33,68 @@ describe('jobs run in one process at a time (advisory lock)', () => {
   });
 });
 
+describe('the lock session cut under a running job (issue 32)', () => {
+  /** The backend holding advisory lock `key`, if any. */
+  async function holder(key: number): Promise<number | undefined> {
+    const { rows } = await database.pool.query<{ pid: number }>(
+      `select pid from pg_locks where locktype = 'advisory' and objid = $1 and granted`,
+      [key],
+    );
+    return rows[0]?.pid;
+  }
+
+  it('the process goes on, the lock is taken again at once, and the occurrence runs once', async () => {
+    const key = 97;
+    const at = new Date('2026-11-21T09:00:00Z');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let runs = 0;
+    const job = {
+      name: 'prova-sessione',
+      pattern: '* * * * *',
+      lock: key,
+      run: async () => {
+        runs += 1;
+        await gate;
+      },
+    };
+    const running = runOccurrence(database.pool, job, at);
+    while (runs === 0) await new Promise((r) => setTimeout(r, 10));
+    const first = await holder(key);
+    expect(first).toBeDefined();
+    // A restart, or an operator, ends the session that holds the lock.
+    await database.pool.query('select pg_terminate_backend($1)', [first]);
+    // The lock is held again, by a new session of the same runner, while the job goes on.
+    let again: number | undefined;
+    const deadline = Date.now() + 10_000;
+    while ((again = await holder(key)) === undefined || again === first) {
+      if (Date.now() > deadline) release();
+      expect(Date.now(), 'the lock was not taken again').toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const other = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      // Another process: neither the same occurrence nor the job beside this run.
+      expect(await runOccurrence(other, job, at)).toBe(false);
+      expect(await runExclusive(other, key, async () => void (runs += 1))).toBe(false);
+      release();
+      expect(await running).toBe(true);
+      expect(runs).toBe(1);
+      expect(await holder(key)).toBeUndefined();
+      const { rows } = await database.pool.query<{ n: number; error: string | null }>(
+        `select count(*)::int as n, max(error) as error from job_runs where job = $1 and finished_at is not null`,
+        [job.name],
+      );
+      expect(rows[0]).toEqual({ n: 1, error: null });
+      // The next turn takes the lock as usual.
+      expect(await runExclusive(other, key, async () => void (runs += 1))).toBe(true);
+      expect(runs).toBe(2);
+    } finally {
+      await other.end();
+    }
+  });
+});
+
 describe('each occurrence of a job runs once, whichever process asks (job_runs)', () => {
   it('the first to claim runs it; a second process, even later, skips it; the next occurrence runs again', async () => {
     const other = new pg.Pool({ connectionString: database.url, max: 2 });

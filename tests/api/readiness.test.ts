@@ -83,7 +83,8 @@ describe('readiness', () => {
       await gone.drop();
       const res = await ready(app);
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: 'Servizio non pronto: il database non risponde', code: 'DB_UNAVAILABLE' });
+      expect(res.json()).toEqual({ message: 'Servizio momentaneamente non disponibile, riprova tra qualche secondo', code: 'DB_UNAVAILABLE', db: 'down' });
+      expect(res.headers['retry-after']).toBe('2');
     } finally {
       await app.close();
     }

@@ -1,11 +1,14 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { DatabaseReachability, DatabaseUnavailableError, isDatabaseUnavailable } from './outage.js';
 /** A Drizzle handle with no relational schema: queries name their tables, imported from their owners. */
 export type Db = NodePgDatabase;
 
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /** Whether the database is reachable now, as this pool sees it (issue 32, decision 038). */
+  reachability: DatabaseReachability;
   close(): Promise<void>;
 }
 
@@ -20,9 +23,14 @@ export interface PoolOptions {
   waitMs?: number;
   /** How many requests may wait at once; one more is answered 503 at once. */
   queueMax?: number;
+  /**
+   * How long a request waits for the database to come back when it is away (a restart)
+   * before the answer is 503 (DATABASE_OUTAGE_WAIT_MS; decision 038).
+   */
+  outageWaitMs?: number;
 }
 
-export const POOL_DEFAULTS = { max: 10, waitMs: 5_000, queueMax: 5_000 } as const;
+export const POOL_DEFAULTS = { max: 10, waitMs: 5_000, queueMax: 5_000, outageWaitMs: 3_000 } as const;
 
 /**
  * No connection could be had within the bound (all in use for `waitMs`, or `queueMax`
@@ -51,33 +59,86 @@ const PG_POOL_TIMEOUT = 'timeout exceeded when trying to connect';
 type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
 /**
- * pg's Pool with two changes (decision 023):
+ * A single statement that only reads: run again on a new connection when its connection
+ * broke under it (nothing it did can have been applied). A write's fate is unknown then, so
+ * it is not repeated: the request answers 503, and transactions have their own guard
+ * (`runTransaction`, which asks PostgreSQL whether the commit landed).
+ */
+const READ_ONLY = /^\s*select\b/i;
+const NOT_ONLY_READING = /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|\bpg_advisory|\bnextval\s*\(|\bsetval\s*\(|\bpg_notify\s*\(/i;
+function onlyReads(config: unknown): boolean {
+  const text = typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' && READ_ONLY.test(text) && !NOT_ONLY_READING.test(text);
+}
+
+/**
+ * pg's Pool with these changes (decisions 023 and 038):
  * - `query` keeps its connection when PostgreSQL answers with an error (a constraint
  *   violation, a deadlock victim): pg-pool's own `query` destroys the connection on any
  *   error, so under contention every 409 cost a new backend and a SCRAM handshake, and the
  *   pool starved. A connection that is really broken is still dropped: the pool checks it.
  * - `connect` fails with a typed PoolBusyError when the wait bound or the queue bound is
  *   exceeded, instead of pg-pool's plain Error.
+ * - Every connection has an `error` listener for its whole life: a connection the server
+ *   ends (a restart: 57P01) while it is checked out (in a transaction, in a job's
+ *   advisory-lock session) emits `error` with no one listening, which crashed the process.
+ *   Now the error reaches the statement that was waiting, the connection is dropped at its
+ *   release, and the process goes on.
+ * - While the database is away (a new connection refused), `connect` waits for it to come
+ *   back, up to `outageWaitMs`, then fails with DatabaseUnavailableError (answered 503). One
+ *   prober per pool knocks meanwhile (`DatabaseReachability`), not every request.
+ * - A read cut with its connection runs again once on a new one.
  */
 class AppPool extends pg.Pool {
   readonly queueMax: number;
+  readonly outageWaitMs: number;
+  readonly reachability: DatabaseReachability;
 
-  constructor(config: pg.PoolConfig & { queueMax: number }) {
+  constructor(config: pg.PoolConfig & { queueMax: number; outageWaitMs: number }) {
     super(config);
     this.queueMax = config.queueMax;
+    this.outageWaitMs = config.outageWaitMs;
+    this.on('connect', (client) => client.on('error', () => undefined));
+    this.reachability = new DatabaseReachability(async () => {
+      // A connection of its own, outside the pool: the pool's slots are for requests.
+      const probe = new pg.Client({ ...config, connectionTimeoutMillis: 1_000 });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        await probe.query('select 1');
+      } finally {
+        await probe.end().catch(() => undefined);
+      }
+    });
   }
 
   // pg's overloads (promise or callback) are kept: a callback is passed through.
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
-    const full = this.waitingCount >= this.queueMax && this.idleCount === 0;
     if (callback) {
+      const full = this.waitingCount >= this.queueMax && this.idleCount === 0;
       if (full) return void setImmediate(() => callback(new PoolBusyError('queue'), undefined, () => undefined));
       return super.connect((err, client, done) => callback(err ? busyOr(err) : undefined, client, done));
     }
-    if (full) return Promise.reject(new PoolBusyError('queue'));
-    return super.connect().catch((err: unknown) => Promise.reject(busyOr(err)));
+    return this.connectThroughOutage();
+  }
+
+  private async connectThroughOutage(): Promise<pg.PoolClient> {
+    const deadline = performance.now() + this.outageWaitMs;
+    for (;;) {
+      if (!this.reachability.up && !(await this.reachability.waitUntilUp(deadline - performance.now()))) {
+        throw new DatabaseUnavailableError();
+      }
+      if (this.waitingCount >= this.queueMax && this.idleCount === 0) throw new PoolBusyError('queue');
+      try {
+        return await super.connect();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) throw busyOr(err);
+        this.reachability.markDown();
+        if (performance.now() >= deadline) throw new DatabaseUnavailableError(err);
+      }
+    }
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's many overloads of query
@@ -85,7 +146,10 @@ class AppPool extends pg.Pool {
     if (typeof values === 'function' || typeof callback === 'function' || typeof config === 'function') {
       return super.query(config, values, callback);
     }
-    return this.queryKeepingConnection(config, values);
+    return this.queryKeepingConnection(config, values).catch((err: unknown) => {
+      if (!isDatabaseUnavailable(err) || err instanceof DatabaseUnavailableError || !onlyReads(config)) throw err;
+      return this.queryKeepingConnection(config, values);
+    });
   }
 
   private async queryKeepingConnection(config: unknown, values: unknown): Promise<pg.QueryResult> {
@@ -98,13 +162,19 @@ class AppPool extends pg.Pool {
       return await client.query(config as pg.QueryConfig, values as unknown[]);
     } catch (err) {
       // PostgreSQL answered (the connection is fine, the statement was refused): keep it.
-      if (!(err instanceof pg.DatabaseError)) broken = err instanceof Error ? err : new Error(String(err));
+      // A server that is ending this backend answers too (57P01): that one is broken.
+      if (!(err instanceof pg.DatabaseError) || isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
       throw err;
     } finally {
       client.removeListener('error', onError);
       client.release(broken);
     }
   }
+}
+
+/** The reachability of one of our pools (a plain pg.Pool, as some tests pass, has none). */
+export function reachabilityOf(pool: pg.Pool): DatabaseReachability | undefined {
+  return pool instanceof AppPool ? pool.reachability : undefined;
 }
 
 function busyOr(err: unknown): Error {
@@ -121,17 +191,22 @@ export function connectDatabase(url: string, options: PoolOptions = {}): Databas
     // How long a query may wait for a connection (new or freed) before the 503.
     connectionTimeoutMillis: options.waitMs ?? POOL_DEFAULTS.waitMs,
     queueMax: options.queueMax ?? POOL_DEFAULTS.queueMax,
+    outageWaitMs: options.outageWaitMs ?? POOL_DEFAULTS.outageWaitMs,
+    // A connection cut without a word (a fail-over, a network partition) is noticed.
+    keepAlive: true,
   });
-  // A connection dropped by the server (restart, network) must not crash the process.
+  // An idle connection dropped by the server (restart, network) must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzle(pool);
   let closed = false;
   return {
     db,
     pool,
+    reachability: pool.reachability,
     async close() {
       if (closed) return;
       closed = true;
+      pool.reachability.stop();
       await pool.end();
     },
   };

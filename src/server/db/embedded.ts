@@ -247,7 +247,8 @@ async function clusterPassword(dataDir: string): Promise<string> {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
-  options: { shareRunning?: boolean } = {},
+  /** `port`: the port to listen on (a restart on the same address, as the tests do); a free one otherwise. */
+  options: { shareRunning?: boolean; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   dataDir = path.resolve(dataDir);
   const pgDir = path.join(dataDir, 'postgres');
@@ -292,7 +293,7 @@ export async function startEmbeddedPostgres(
     await initdb(bin, dataArg, password, user, spawnOptions, pgLog);
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = spawn(
     bin.postgres,
     ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],

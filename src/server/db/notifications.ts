@@ -15,10 +15,17 @@ export interface NotifiedCache {
 export const LISTENER_APPLICATION_NAME = 'bicielis-listener';
 
 /**
+ * The listener tries again after 100 ms, then 200, 400, 800, then every second: after a
+ * database restart it LISTENs again within a second of the database's return (issue 32).
+ */
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 1_000;
+
+/**
  * Keeps one dedicated connection LISTENing on every channel of `caches` (channel → cache)
  * and feeds each cache its channel's payloads. Every cache is switched on once all the
  * LISTENs are in place and off when the connection is lost; it reconnects by itself with a
- * growing delay. One connection per process, whatever the number of caches (today one:
+ * growing delay (up to 1 s). One connection per process, whatever the number of caches (today one:
  * the session cache, channel `bicielis_auth`; the availability cache and its channel are
  * gone, decision 018). docs/decisions/008-session-cache.md.
  */
@@ -30,12 +37,13 @@ export function listenForChanges(url: string, caches: Record<string, NotifiedCac
   };
   let client: pg.Client | undefined;
   let stopped = false;
-  let delay = 250;
+  let delay = FIRST_RETRY_MS;
   let timer: NodeJS.Timeout | undefined;
 
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME });
+    // keepAlive: a connection cut without a word (a fail-over) is noticed, and the caches go off.
+    const c = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, connectionTimeoutMillis: 2_000 });
     client = c;
     const lost = (err?: unknown) => {
       if (client !== c) return;
@@ -47,7 +55,7 @@ export function listenForChanges(url: string, caches: Record<string, NotifiedCac
       if (stopped) return;
       log.warn({ err }, 'database listener lost (caches off), reconnecting');
       timer = setTimeout(() => void connect(), delay);
-      delay = Math.min(delay * 2, 10_000);
+      delay = Math.min(delay * 2, LAST_RETRY_MS);
     };
     c.on('error', lost);
     c.on('end', () => lost());
@@ -56,7 +64,7 @@ export function listenForChanges(url: string, caches: Record<string, NotifiedCac
       await c.connect();
       await c.query(channels.map((ch) => `LISTEN ${c.escapeIdentifier(ch)}`).join('; '));
       if (client !== c || stopped) return;
-      delay = 250;
+      delay = FIRST_RETRY_MS;
       setActive(true);
     } catch (err) {
       lost(err);

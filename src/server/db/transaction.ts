@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
 import { pgErrorCode, type Db } from './client.js';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './outage.js';
 
 /** A transaction of the app's database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -14,7 +16,22 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /** Attempts in all (the first and up to three retries). */
 export const MAX_ATTEMPTS = 4;
 
-export const isRetryable = (err: unknown): boolean => RETRYABLE.has(pgErrorCode(err) ?? '');
+/**
+ * A transaction that certainly did not commit because its connection broke: cut before its
+ * COMMIT was sent, or after, when PostgreSQL says it was aborted (decision 038). Safe to run
+ * again, as a deadlock victim is.
+ */
+export class TransactionCutError extends Error {
+  constructor(cause: unknown) {
+    super('transaction cut with its connection, not committed', { cause });
+    this.name = 'TransactionCutError';
+  }
+}
+
+export const isRetryable = (err: unknown): boolean => err instanceof TransactionCutError || RETRYABLE.has(pgErrorCode(err) ?? '');
+
+/** The SQLSTATE, or for a cut transaction the reason, counted and logged for a retry. */
+const retryReason = (err: unknown): string => (err instanceof TransactionCutError ? 'connection' : pgErrorCode(err)!);
 
 interface RetryScope {
   /** Effects outside the database already made by an earlier attempt, by key. */
@@ -48,8 +65,8 @@ export async function retryTransient<T>(work: () => Promise<T>, log?: RetryLog):
       try {
         return await work();
       } catch (err) {
-        if (!isRetryable(err) || attempt >= MAX_ATTEMPTS) throw err;
-        const code = pgErrorCode(err)!;
+        if (!isRetryable(err) || attempt >= MAX_ATTEMPTS) throw err instanceof TransactionCutError ? err.cause : err;
+        const code = retryReason(err);
         retryCounts.set(code, (retryCounts.get(code) ?? 0) + 1);
         log?.warn({ sqlstate: code, attempt }, 'transaction rolled back by PostgreSQL: running it again');
         await sleep(5 + Math.random() * 20 * attempt);
@@ -61,10 +78,50 @@ export async function retryTransient<T>(work: () => Promise<T>, log?: RetryLog):
 /**
  * `db.transaction(fn)` with the retry of `retryTransient`. Every transaction of the server
  * goes through here (ESLint refuses `.transaction(` elsewhere in src/server).
+ *
+ * A transaction whose connection breaks (a database restart, a terminated backend) is run
+ * again too, and never applied twice (decision 038). Cut before its COMMIT, it did not
+ * commit. Cut during the COMMIT, its fate is unknown to us: its transaction id, read just
+ * before, is asked of PostgreSQL once it is back (`txid_status`). Committed: the answer of
+ * the first attempt stands. Aborted: it runs again. A transaction that wrote nothing has no
+ * id, and its answer stands.
  */
 export function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, log?: RetryLog): Promise<T> {
-  // eslint-disable-next-line no-restricted-syntax -- the one place a transaction is opened
-  return retryTransient(() => db.transaction(fn), log);
+  return retryTransient(() => transactionOnce(db, fn), log);
+}
+
+async function transactionOnce<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let committing: { value: T; xid: string | null } | undefined;
+  try {
+    // eslint-disable-next-line no-restricted-syntax -- the one place a transaction is opened
+    return await db.transaction(async (tx) => {
+      const value = await fn(tx);
+      const { rows } = await tx.execute<{ xid: string | null }>(sql`select txid_current_if_assigned()::text as xid`);
+      committing = { value, xid: rows[0]?.xid ?? null };
+      return value;
+    });
+  } catch (err) {
+    if (!isDatabaseUnavailable(err) || err instanceof DatabaseUnavailableError) throw err;
+    if (!committing) throw new TransactionCutError(err);
+    if (committing.xid === null || (await committed(db, committing.xid))) return committing.value;
+    throw new TransactionCutError(err);
+  }
+}
+
+/** How long a transaction's fate may stay `in progress` (its old backend not yet gone). */
+const IN_PROGRESS_WAIT_MS = 5_000;
+
+/** Whether transaction `xid` committed, asked once the database answers again. */
+async function committed(db: Db, xid: string): Promise<boolean> {
+  const deadline = performance.now() + IN_PROGRESS_WAIT_MS;
+  for (;;) {
+    const { rows } = await db.execute<{ status: string | null }>(sql`select txid_status(${xid}::bigint) as status`);
+    const status = rows[0]?.status;
+    if (status === 'committed') return true;
+    if (status !== 'in progress') return false;
+    if (performance.now() >= deadline) throw new DatabaseUnavailableError();
+    await sleep(50);
+  }
 }
 
 /**

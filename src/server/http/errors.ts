@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { isPoolBusy, pgConstraint, pgErrorCode } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/outage.js';
 
 /** An error meant for the person using the app: its message is Italian and safe to show. */
 export class AppError extends Error {
@@ -87,6 +88,19 @@ export const MSG_BUSY = 'Servizio momentaneamente occupato, riprova tra qualche 
 /** Seconds a client is asked to wait after a 503 for overload (decision 023). */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 
+export const MSG_DB_UNAVAILABLE = 'Servizio momentaneamente non disponibile, riprova tra qualche secondo';
+/** Seconds a client is asked to wait while the database is away (a restart takes about one). */
+export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** The answer while the database is away (issue 32, decision 038): for the error handler and the pages. */
+export function sendDatabaseUnavailable(reply: FastifyReply) {
+  return reply
+    .status(503)
+    .header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS))
+    .header('cache-control', 'no-store')
+    .send({ message: MSG_DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' });
+}
+
 /** Turns any error into behaviour.md §4's JSON body. 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -118,6 +132,12 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(503)
         .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
         .send({ message: MSG_BUSY, code: 'BUSY' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is away (a restart, a cut connection): nothing of this request was
+      // applied, or its transaction's fate was settled before this answer (decision 038).
+      request.log.warn({ err: error }, 'database unavailable: answered 503');
+      return sendDatabaseUnavailable(reply);
     }
     const mapped = mapDatabaseError(error);
     if (mapped) {

@@ -3,6 +3,8 @@ import { Cron } from 'croner';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { metricsOfPool } from '../metrics.js';
+import { reachabilityOf } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/outage.js';
 
 /** Keys of the PostgreSQL advisory locks that make each job run in one process at a time. */
 export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005, backup: 4_201_006 } as const;
@@ -11,20 +13,95 @@ export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4
  * Runs `fn` only if this process wins the advisory lock `key` (held on one pooled
  * connection for the duration). With several app processes on one database, exactly one
  * runs the job; the others skip this turn. Returns whether it ran.
+ *
+ * The lock's session can be cut under a running job (a database restart, a terminated
+ * backend: issue 32). PostgreSQL then drops the lock. The process goes on, the job runs to
+ * its end (each of its steps is a transaction of its own, retried as any other), and the
+ * lock is taken again at once on a new connection, so that another process does not start
+ * the same job beside this run; the same occurrence is never run twice anyway (`job_runs`).
  */
-export async function runExclusive(pool: pg.Pool, key: number, fn: () => Promise<unknown>): Promise<boolean> {
-  const client = await pool.connect();
+export async function runExclusive(pool: pg.Pool, key: number, fn: () => Promise<unknown>, log?: Logger): Promise<boolean> {
+  const session = await LockSession.take(pool, key, log);
+  if (!session) return false;
   try {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
-    if (!rows[0]?.locked) return false;
-    try {
-      await fn();
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [key]);
-    }
-    return true;
+    await fn();
   } finally {
-    client.release();
+    await session.release();
+  }
+  return true;
+}
+
+/** One advisory lock held on a connection of its own, taken again if that connection is cut. */
+class LockSession {
+  private released = false;
+  private retaking: Promise<void> | undefined;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly key: number,
+    private client: pg.PoolClient | undefined,
+    private readonly log: Logger | undefined,
+  ) {
+    this.watch(client!);
+  }
+
+  static async take(pool: pg.Pool, key: number, log?: Logger): Promise<LockSession | undefined> {
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
+      if (rows[0]?.locked) return new LockSession(pool, key, client, log);
+      client.release();
+      return undefined;
+    } catch (err) {
+      client.release(err instanceof Error ? err : true);
+      throw err;
+    }
+  }
+
+  private watch(client: pg.PoolClient) {
+    client.once('error', (err) => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      client.release(err);
+      if (this.released) return;
+      this.log?.warn({ err, lock: this.key }, 'job lock session lost: taking the lock again');
+      this.retaking = this.retake();
+    });
+  }
+
+  /** Takes the lock again on a new connection, as long as the run goes on. */
+  private async retake(): Promise<void> {
+    for (let delay = 50; !this.released; delay = Math.min(delay * 2, 1_000)) {
+      try {
+        const next = await LockSession.take(this.pool, this.key);
+        if (!next) {
+          this.log?.error({ lock: this.key }, 'job lock taken by another process while this run goes on');
+          return;
+        }
+        if (this.released) return void (await next.release());
+        this.client = next.client;
+        next.client = undefined;
+        this.watch(this.client!);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  }
+
+  async release(): Promise<void> {
+    this.released = true;
+    await this.retaking;
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    try {
+      await client.query('select pg_advisory_unlock($1)', [this.key]);
+      client.release();
+    } catch (err) {
+      // The session went with the unlock: the lock went with it.
+      client.release(err instanceof Error ? err : true);
+    }
   }
 }
 
@@ -71,12 +148,12 @@ async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: 
  * owns `pool`: a run, its duration, a failure (the job threw), or a skip (the previous run
  * still held the lock). An occurrence another process claimed is not this process's to count.
  */
-export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date): Promise<boolean> {
+export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date, log?: Logger): Promise<boolean> {
   if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
   const metrics = metricsOfPool(pool);
   try {
     const run = () => job.run(scheduledAt);
-    const ran = await runExclusive(pool, job.lock, metrics ? () => metrics.timeJob(job.name, run) : run);
+    const ran = await runExclusive(pool, job.lock, metrics ? () => metrics.timeJob(job.name, run) : run, log);
     if (!ran) metrics?.jobRuns.inc({ job: job.name, outcome: 'skipped' });
     // A previous occurrence still running (hours-long, in theory) keeps the lock: this one is
     // skipped, and says so.
@@ -105,12 +182,13 @@ export async function purgeOldJobRuns(pool: pg.Pool): Promise<number> {
  */
 export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[], log: Logger) {
   const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
   const crons = jobs.map(
     (job) =>
       new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, (self: Cron) => {
         // The occurrence this timer fired for: the latest scheduled instant up to now.
         const scheduledAt = self.previousRuns(1, new Date())[0] ?? new Date();
-        const tick = runOccurrence(pool, job, scheduledAt).then(
+        const tick = runThroughOutage(pool, job, scheduledAt, stopping.signal, log).then(
           (ran) => log.debug({ job: job.name, scheduledAt, ran }, 'job tick'),
           (err: unknown) => log.error({ err, job: job.name }, 'job failed'),
         );
@@ -122,7 +200,28 @@ export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[],
   return {
     async stop() {
       for (const c of crons) c.stop();
+      stopping.abort();
       await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * `runOccurrence`, but an occurrence that found the database away waits for it to come back
+ * and then runs (issue 32): a job missed during a restart runs once when it is over. Its
+ * timer's next ticks are skipped meanwhile (croner's `protect`), so one waiting occurrence
+ * stands for all those the outage swallowed.
+ */
+async function runThroughOutage(pool: pg.Pool, job: JobSpec, scheduledAt: Date, stop: AbortSignal, log: Logger): Promise<boolean> {
+  const reachability = reachabilityOf(pool);
+  for (;;) {
+    try {
+      return await runOccurrence(pool, job, scheduledAt, log);
+    } catch (err) {
+      if (!reachability || !isDatabaseUnavailable(err) || stop.aborted) throw err;
+      log.warn({ job: job.name, scheduledAt }, 'job waiting for the database to come back');
+      while (!reachability.up && !stop.aborted) await reachability.waitUntilUp(1_000);
+      if (stop.aborted) throw err;
+    }
+  }
 }

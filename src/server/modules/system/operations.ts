@@ -8,7 +8,7 @@ import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from '.
 export const systemOperations: ModuleOperations = {
   tag: { name: 'Sistema', description: 'Stato del servizio e configurazione pubblica della pagina' },
   routes: {
-    'GET /api/health': op('public', 'Stato del servizio e del database', { returns: '`{ status, db }`; 503 se il database non risponde' }),
+    'GET /api/health': op('public', 'Stato del servizio e del database', { returns: '`{ status: "ok", db: "ok" | "down" }`, sempre 200 finché il processo risponde (anche con il database irraggiungibile)' }),
     'GET /api/ready': op('public', 'Prontezza a ricevere traffico (per il bilanciatore di carico)', {
       returns: '`{ status, db, migrations }`; 503 con `code` SHUTTING_DOWN, MIGRATIONS_PENDING o DB_UNAVAILABLE',
       errors: { 503: `${MSG_SHUTTING_DOWN} · ${MSG_MIGRATIONS_PENDING} · ${MSG_DB_UNAVAILABLE}` },

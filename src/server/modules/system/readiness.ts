@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { migrationsFolder, pendingMigrations } from '../../db/migrate.js';
 import type { Db } from '../../db/client.js';
 import { pgErrorCode } from '../../db/client.js';
+import { MSG_DB_UNAVAILABLE } from '../../http/errors.js';
 
 /** GET /api/ready's answer when the process can take traffic (decision 032). */
 export const readySchema = z.object({
@@ -17,6 +18,8 @@ export const readySchema = z.object({
 export const notReadySchema = z.object({
   message: z.string(),
   code: z.enum(['SHUTTING_DOWN', 'MIGRATIONS_PENDING', 'DB_UNAVAILABLE']),
+  /** Present when the database does not answer (a restart): `down`. */
+  db: z.literal('down').optional(),
 });
 
 export type ReadyAnswer =
@@ -25,7 +28,8 @@ export type ReadyAnswer =
 
 export const MSG_SHUTTING_DOWN = 'Servizio in arresto: invia le richieste a un altro server';
 export const MSG_MIGRATIONS_PENDING = 'Servizio non ancora pronto: aggiornamento del database in corso';
-export const MSG_DB_UNAVAILABLE = 'Servizio non pronto: il database non risponde';
+/** The same words as every other route's 503 while the database is away (issue 32). */
+export { MSG_DB_UNAVAILABLE };
 
 /** How long the database may take to answer the readiness query. */
 const READY_TIMEOUT_MS = 2_000;
@@ -44,8 +48,10 @@ function journalMigrations(folder: string): MigrationMeta[] {
  * migration of the journal applied (compared as runMigrations does, by journal instant).
  * One query of a few rows; nothing is locked.
  */
-export async function checkReadiness(db: Db, draining: boolean, folder: string = migrationsFolder): Promise<ReadyAnswer> {
+export async function checkReadiness(db: Db, draining: boolean, folder: string = migrationsFolder, reachable = true): Promise<ReadyAnswer> {
   if (draining) return { ready: false, body: { message: MSG_SHUTTING_DOWN, code: 'SHUTTING_DOWN' } };
+  // The pool already knows the database is away: say so at once, without waiting for it.
+  if (!reachable) return dbDown();
   const expected = journalMigrations(folder);
   let applied: Set<number>;
   try {
@@ -58,10 +64,11 @@ export async function checkReadiness(db: Db, draining: boolean, folder: string =
     // No migrations table (42P01) or no drizzle schema (3F000): nothing applied yet.
     const code = pgErrorCode(err);
     if (code === '42P01' || code === '3F000') return notMigrated();
-    return { ready: false, body: { message: MSG_DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' } };
+    return dbDown();
   }
   if (pendingMigrations(expected, applied).length > 0) return notMigrated();
   return { ready: true, body: { status: 'ready', db: 'ok', migrations: expected.length } };
 }
 
+const dbDown = (): ReadyAnswer => ({ ready: false, body: { message: MSG_DB_UNAVAILABLE, code: 'DB_UNAVAILABLE', db: 'down' } });
 const notMigrated = (): ReadyAnswer => ({ ready: false, body: { message: MSG_MIGRATIONS_PENDING, code: 'MIGRATIONS_PENDING' } });
