@@ -22,8 +22,7 @@ const TZ = 'Europe/Rome';
 /** A bound on a hang, not a speed target: the numbers measured are printed. */
 const READY_AGAIN_MS = 15_000;
 
-beforeAll(async () => {
-  bundle = await bundleEntryPoints('embedded-restart');
+async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = String(await freePort());
   server = await startServer(['node', bundle.file('main')], {
     PORT: port,
@@ -31,7 +30,14 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SEED_DEMO: 'false',
+    ...env,
   });
+  return server;
+}
+
+beforeAll(async () => {
+  bundle = await bundleEntryPoints('embedded-restart');
+  await start();
   const database = connectDatabase((await postmaster()).url, { max: 2 });
   try {
     await database.db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, 3) g`);
@@ -179,6 +185,43 @@ describe('the embedded PostgreSQL stopping under the app (decision 037)', () => 
     expect(log.match(/riavvio di PostgreSQL incorporato non riuscito \(tentativo \d\)/g)?.length).toBeGreaterThanOrEqual(1);
     // Within the policy's budget (60 s), and no PostgreSQL of it left running.
     expect(exitMs).toBeLessThan(60_000);
+    const left = await postmaster().catch(() => undefined);
+    expect(left === undefined || !isAlive(left.pid)).toBe(true);
+  });
+  it('after that exit, the next start (what a supervisor does) finds the cluster and answers', { timeout: 90_000 }, async () => {
+    await fs.rename(path.join(dataDir, 'PG_VERSION.moved'), path.join(pgDir, 'PG_VERSION'));
+    await start();
+    const res = await book();
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+
+  it('the app stopped during a restart (SIGTERM): it exits 0, no PostgreSQL is started after it', { timeout: 90_000 }, async () => {
+    const before = await postmaster();
+    await jobsIdle(before.url);
+    const from = server.output().length;
+    process.kill(before.pid, 'SIGKILL');
+    await until(async () => (server.output().slice(from).includes('lo riavvio sulla porta') ? true : undefined), READY_AGAIN_MS, 'the restart begun');
+    process.kill(server.child.pid!, 'SIGTERM');
+    const code = await waitForExit(server.child);
+    const log = server.output().slice(from);
+    expect(code, log).toBe(0);
+    expect(log).not.toContain('non riavviabile');
+    // Whatever the restart had started (or nothing, if the signal came during its wait) was
+    // stopped with the app: no PostgreSQL runs on the folder.
+    const left = await postmaster().catch(() => undefined);
+    expect(left === undefined || !isAlive(left.pid)).toBe(true);
+  });
+
+  it('Ctrl+C (SIGINT to the whole process group, PostgreSQL included) is a stop, not a crash', { timeout: 90_000 }, async () => {
+    // With a drain, PostgreSQL's fast shutdown ends long before the app asks it to stop.
+    await start({ DRAIN_DELAY_MS: '1000' });
+    await jobsIdle((await postmaster()).url);
+    const from = server.output().length;
+    stopGroup(server.child, 'SIGINT');
+    const code = await waitForExit(server.child);
+    const log = server.output().slice(from);
+    expect(code, log).toBe(0);
+    expect(log).not.toContain('PostgreSQL incorporato terminato inaspettatamente');
     const left = await postmaster().catch(() => undefined);
     expect(left === undefined || !isAlive(left.pid)).toBe(true);
   });
