@@ -200,14 +200,15 @@ describe('the embedded PostgreSQL stopping under the app (decision 037)', () => 
     await jobsIdle(before.url);
     const from = server.output().length;
     process.kill(before.pid, 'SIGKILL');
-    await until(async () => (server.output().slice(from).includes('lo riavvio sulla porta') ? true : undefined), READY_AGAIN_MS, 'the restart begun');
+    // The pid file of the killed one is removed right before the new PostgreSQL is spawned: the
+    // signal then comes while that one starts (its crash recovery).
+    await until(async () => (server.output().slice(from).includes('removing stale postmaster.pid') ? true : undefined), READY_AGAIN_MS, 'the restart begun');
     process.kill(server.child.pid!, 'SIGTERM');
     const code = await waitForExit(server.child);
     const log = server.output().slice(from);
     expect(code, log).toBe(0);
     expect(log).not.toContain('non riavviabile');
-    // Whatever the restart had started (or nothing, if the signal came during its wait) was
-    // stopped with the app: no PostgreSQL runs on the folder.
+    // What the restart had started was stopped with the app: no PostgreSQL runs on the folder.
     const left = await postmaster().catch(() => undefined);
     expect(left === undefined || !isAlive(left.pid)).toBe(true);
   });
