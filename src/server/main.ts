@@ -36,7 +36,16 @@ async function main(cfg: Config) {
   const started = performance.now();
   let url = cfg.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(cfg.dataDir, log);
+    // Restarted when it stops under the app; past the policy, the process exits for its
+    // supervisor (decision 037).
+    embedded = await startEmbeddedPostgres(cfg.dataDir, log, {
+      supervise: {
+        onFatal: (message) => {
+          console.error(message);
+          process.exit(1);
+        },
+      },
+    });
     url = embedded.url;
   }
   const database = connectDatabase(url, cfg.pool);
@@ -82,6 +91,8 @@ async function main(cfg: Config) {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // The signal may have reached PostgreSQL too (Ctrl+C, a process group's stop): no restart.
+    embedded?.shuttingDown();
     // /api/ready answers 503 from now on: a load balancer sends nothing new while the jobs and
     // the answers in flight finish (decision 032).
     app.beginDrain();

@@ -11,6 +11,55 @@ import type { Logger } from '../logger.js';
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+  /**
+   * The app is on its way out (a SIGINT or SIGTERM, which reach PostgreSQL too when it shares
+   * the app's process group): an exit of PostgreSQL from now on is expected, not restarted.
+   */
+  shuttingDown(): void;
+}
+
+/**
+ * How the app restarts its embedded PostgreSQL when it stops without being asked to
+ * (docs/decisions/037-embedded-postgres-supervised.md).
+ */
+export interface RestartPolicy {
+  /** The wait before each attempt of an outage, the last one repeated. */
+  delaysMs: readonly number[];
+  /** Failed attempts after which the app gives up (a crash soon after a restart counts as one). */
+  maxAttempts: number;
+  /** How long PostgreSQL may stay down (attempts and their waits) before the app gives up. */
+  budgetMs: number;
+  /** A restarted PostgreSQL that stops again within this time continues the same outage. */
+  stableMs: number;
+}
+
+export const EMBEDDED_RESTART_POLICY: RestartPolicy = {
+  delaysMs: [250, 500, 1_000, 2_000, 4_000],
+  maxAttempts: 5,
+  budgetMs: 60_000,
+  stableMs: 60_000,
+};
+
+export type RestartDecision = { restart: true; delayMs: number } | { restart: false; reason: 'attempts' | 'time' };
+
+/**
+ * Whether to try once more, and after how long: `failures` attempts of this outage have
+ * failed so far, and PostgreSQL has been down for `downForMs`.
+ */
+export function restartDecision(policy: RestartPolicy, failures: number, downForMs: number): RestartDecision {
+  if (failures >= policy.maxAttempts) return { restart: false, reason: 'attempts' };
+  const delayMs = policy.delaysMs[Math.min(failures, policy.delaysMs.length - 1)] ?? 0;
+  if (downForMs + delayMs >= policy.budgetMs) return { restart: false, reason: 'time' };
+  return { restart: true, delayMs };
+}
+
+export interface SuperviseOptions {
+  /**
+   * Called once when PostgreSQL stopped and could not be started again within the policy,
+   * after the fatal line is logged, with that line's text: the caller ends the process.
+   */
+  onFatal(message: string): void;
+  policy?: RestartPolicy;
 }
 
 /**
@@ -248,7 +297,7 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
   /** `port`: the port to listen on (a restart on the same address, as the tests do); a free one otherwise. */
-  options: { shareRunning?: boolean; port?: number } = {},
+  options: { shareRunning?: boolean; supervise?: SuperviseOptions; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   dataDir = path.resolve(dataDir);
   const pgDir = path.join(dataDir, 'postgres');
@@ -265,7 +314,7 @@ export async function startEmbeddedPostgres(
     if (found.state === 'running' && found.ownedByLiveProcess) {
       if (options.shareRunning && Number.isInteger(found.port)) {
         // The CLI while the app runs: use the app's database server, leave it running.
-        return { url: appUrl(found.port), stop: async () => undefined };
+        return { url: appUrl(found.port), stop: async () => undefined, shuttingDown: () => undefined };
       }
       throw new Error(
         `Un altro processo BiciElis sta già usando ${dataDir} (PostgreSQL pid ${found.pid}). Fermalo o usa un altro DATA_DIR.`,
@@ -294,38 +343,170 @@ export async function startEmbeddedPostgres(
   }
 
   const port = options.port ?? (await freePort());
-  const server = spawn(
-    bin.postgres,
-    ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],
-    { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const launch = () =>
+    spawn(
+      bin.postgres,
+      ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],
+      { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+  const server = launch();
   try {
     await waitUntilReady(server, pgLog);
   } catch (err) {
     throw new Error(`PostgreSQL incorporato non avviato (dati in ${pgDir}): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  // If this process ends without stopping the database (an uncaught error), ask
-  // PostgreSQL for a fast shutdown on the way out; `kill -9` is handled at the next start.
-  const onExit = () => {
-    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
-  };
-  process.on('exit', onExit);
+  const cluster = superviseCluster(server, { launch, pgDir, port, log, pgLog, supervise: options.supervise });
   await fs.writeFile(ownerFile(pgDir), `${process.pid}\n`);
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl, APP_DATABASE);
   log.debug({ pgDir, port, binaries: bin.nativeDir }, 'embedded PostgreSQL ready');
+  return { url: appUrl(port), stop: cluster.stop, shuttingDown: cluster.shuttingDown };
+}
+
+interface ClusterContext {
+  /** Spawns PostgreSQL on the same port, data folder and user as the first start. */
+  launch(): ChildProcess;
+  pgDir: string;
+  port: number;
+  log: Logger;
+  pgLog: Logger;
+  supervise: SuperviseOptions | undefined;
+}
+
+/**
+ * Watches the running PostgreSQL (decision 037). An exit nobody asked for (kill, the OOM
+ * killer, a crash of the postmaster) is logged and, when the caller supervises, followed by a
+ * restart with growing waits (`restartDecision`); past the policy, `onFatal`. An asked stop
+ * never restarts; `stop()` during a restart stops whatever is starting.
+ */
+function superviseCluster(first: ChildProcess, ctx: ClusterContext): Pick<EmbeddedDatabase, 'stop' | 'shuttingDown'> {
+  const { pgDir, port, log, pgLog, supervise } = ctx;
+  const policy = supervise?.policy ?? EMBEDDED_RESTART_POLICY;
+  /** The PostgreSQL of now: the first one, then each one a restart spawns. */
+  let current = first;
+  let stopAsked = false;
+  let shuttingDown = false;
+  let failures = 0;
+  /** When the last restart came up: an exit soon after continues the same outage. */
+  let restartedAt: number | undefined;
+  let restarting: Promise<void> | undefined;
+  let cancelWait: (() => void) | undefined;
+  const unwanted = () => stopAsked || shuttingDown;
+
+  // If this process ends without stopping the database (an uncaught error, or the exit after
+  // onFatal), ask PostgreSQL for a fast shutdown on the way out; `kill -9` is handled at the
+  // next start.
+  const onExit = () => {
+    if (running(current)) current.kill('SIGINT');
+  };
+  process.on('exit', onExit);
+
+  const watch = (child: ChildProcess) => {
+    const onChildExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (unwanted() || child !== current) return;
+      const how = signal ? `segnale ${signal}` : `codice ${code}`;
+      if (!supervise) {
+        log.error({ pid: child.pid, code, signal, pgDir }, `PostgreSQL incorporato terminato inaspettatamente (${how})`);
+        return;
+      }
+      const downSince = Date.now();
+      if (restartedAt === undefined || downSince - restartedAt >= policy.stableMs) failures = 0;
+      else failures += 1; // the restarted one did not hold: the same outage goes on
+      log.error({ pid: child.pid, code, signal, port, pgDir }, `PostgreSQL incorporato terminato inaspettatamente (${how}): lo riavvio sulla porta ${port}`);
+      restarting = restart(downSince, supervise);
+    };
+    if (running(child)) child.once('exit', onChildExit);
+    else onChildExit(child.exitCode, child.signalCode);
+  };
+
+  /** One attempt: resolves with the started PostgreSQL, or undefined when a stop came meanwhile. */
+  const attempt = async (downSince: number): Promise<ChildProcess | undefined> => {
+    // The killed postmaster's pid file is stale now: removed as at a start. A live
+    // PostgreSQL on this folder is not ours (ours exited): left alone.
+    const found = await inspectPostmaster(pgDir, log);
+    if (found.state === 'running') throw new Error(`un altro PostgreSQL (pid ${found.pid}) usa già ${pgDir}`);
+    if (unwanted()) return undefined;
+    const child = ctx.launch();
+    current = child;
+    // A start longer than what is left of the budget (a long crash recovery) counts as failed.
+    const timeoutMs = Math.max(1_000, policy.budgetMs - (Date.now() - downSince));
+    await waitUntilReady(child, pgLog, timeoutMs).catch(async (err: unknown) => {
+      await stopChild(child, 5_000);
+      throw err;
+    });
+    if (unwanted()) return undefined; // stop() stops it
+    await fs.writeFile(ownerFile(pgDir), `${process.pid}\n`);
+    return child;
+  };
+
+  const restart = async (downSince: number, options: SuperviseOptions) => {
+    let lastError = 'nessun tentativo';
+    for (;;) {
+      const decision = restartDecision(policy, failures, Date.now() - downSince);
+      if (!decision.restart) {
+        const seconds = ((Date.now() - downSince) / 1000).toFixed(1);
+        const why = decision.reason === 'attempts' ? `${failures} tentativi falliti in ${seconds} s` : `ancora fermo dopo ${seconds} s`;
+        const message =
+          `PostgreSQL incorporato terminato e non riavviabile (${why}; ultimo errore: ${lastError}): ` +
+          `il processo esce con codice 1 perché il supervisore lo riavvii. Se non riparte, controlla i dati in ${pgDir} e le righe di log qui sopra.`;
+        log.fatal({ pgDir, port, failures, downMs: Date.now() - downSince }, message);
+        options.onFatal(message);
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, decision.delayMs);
+        cancelWait = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      cancelWait = undefined;
+      if (unwanted()) return;
+      try {
+        const child = await attempt(downSince);
+        if (!child) return;
+        restartedAt = Date.now();
+        log.warn({ pid: child.pid, port, downMs: restartedAt - downSince, attempt: failures + 1 }, `PostgreSQL incorporato riavviato sulla porta ${port}`);
+        watch(child);
+        return;
+      } catch (err) {
+        if (unwanted()) return;
+        failures += 1;
+        lastError = err instanceof Error ? err.message : String(err);
+        log.error({ port, attempt: failures }, `riavvio di PostgreSQL incorporato non riuscito (tentativo ${failures}): ${lastError}`);
+      }
+    }
+  };
+  watch(current);
+
   return {
-    url: appUrl(port),
+    shuttingDown() {
+      shuttingDown = true;
+      cancelWait?.();
+    },
     async stop() {
+      stopAsked = true;
+      cancelWait?.();
       process.removeListener('exit', onExit);
-      if (server.exitCode !== null || server.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-      server.kill('SIGINT'); // fast shutdown: active transactions are rolled back, data kept
-      const timer = setTimeout(() => server.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
+      // Whatever runs now: the PostgreSQL in use, or one a restart is starting.
+      await stopChild(current, 30_000);
+      await restarting;
     },
   };
+}
+
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** A fast shutdown (active transactions rolled back, data kept), SIGKILL after `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number) {
+  if (!running(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
 }
 
 type SpawnOptions = { uid?: number; gid?: number; cwd?: string; env: NodeJS.ProcessEnv };
@@ -365,11 +546,18 @@ async function initdb(bin: Binaries, dataArg: string, password: string, user: Ru
   }
 }
 
-/** Resolves when PostgreSQL says it accepts connections; rejects if it exits first. */
-function waitUntilReady(server: ChildProcess, log: Logger): Promise<void> {
+/**
+ * Resolves when PostgreSQL says it accepts connections; rejects if it exits first, or if
+ * `timeoutMs` (when given) passes first (the caller then stops it).
+ */
+function waitUntilReady(server: ChildProcess, log: Logger, timeoutMs?: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let tail = '';
     let ready = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => reject(new Error(`PostgreSQL non pronto entro ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     server.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       log.debug(text.trim());
@@ -377,11 +565,16 @@ function waitUntilReady(server: ChildProcess, log: Logger): Promise<void> {
       tail = (tail + text).slice(-4000);
       if (tail.includes('database system is ready to accept connections')) {
         ready = true;
+        clearTimeout(timer);
         resolve();
       }
     });
-    server.once('error', reject);
+    server.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     server.once('exit', (code, signal) => {
+      clearTimeout(timer);
       if (!ready) reject(new Error(`PostgreSQL è uscito subito (${signal ?? `codice ${code}`}): ${tail.trim().split('\n').slice(-3).join(' ')}`));
     });
   });
