@@ -31,6 +31,8 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(500).default(10)),
   DATABASE_POOL_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(5_000)),
   DATABASE_POOL_QUEUE_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
+  // How long a request waits for a database that is away (a restart) before its 503 (decision 038).
+  DATABASE_OUTAGE_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(3_000)),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   // The nightly backup's folder (decision 033): absolute, or relative to the working folder like
   // DATA_DIR; unset = no scheduled backup. BACKUP_KEEP of its files are kept (the newest).
@@ -152,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    pool: { max: e.DATABASE_POOL_MAX, waitMs: e.DATABASE_POOL_WAIT_MS, queueMax: e.DATABASE_POOL_QUEUE_MAX },
+    pool: { max: e.DATABASE_POOL_MAX, waitMs: e.DATABASE_POOL_WAIT_MS, queueMax: e.DATABASE_POOL_QUEUE_MAX, outageWaitMs: e.DATABASE_OUTAGE_WAIT_MS },
     embeddedDatabase: embedded,
     dataDir,
     /** The nightly backup (job `db-backup`, decision 033): absent without BACKUP_DIR. */
