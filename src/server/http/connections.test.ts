@@ -20,6 +20,10 @@ afterEach(async () => {
   await new Promise((resolve) => s.close(resolve));
 });
 
+async function until(condition: () => boolean) {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
 async function largeAnswerThenABooking(safe: boolean): Promise<{ bytes: number; text: string; secondServed: boolean }> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -104,5 +108,26 @@ describe('closing idle connections during the stop', () => {
     server.closeIdleConnections();
     await ended;
     socket.destroy();
+  });
+
+  it('leaves a connection whose request head is arriving, and answers that request', async () => {
+    let accepted: net.Socket | undefined;
+    server = http.createServer((_req, res) => res.end('answered'));
+    closeIdleConnectionsSafely(server, 0);
+    server.on('connection', (socket: net.Socket) => (accepted = socket));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const client = net.connect(port, '127.0.0.1');
+    let received = '';
+    client.on('data', (d: Buffer) => (received += d.toString()));
+    client.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    await until(() => (accepted?.bytesRead ?? 0) > 0);
+    server.closeIdleConnections();
+    // The check has run (it runs in the check phase, queued before these).
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    expect(accepted!.destroyed).toBe(false);
+    client.write('\r\n');
+    await until(() => received.includes('answered'));
+    client.destroy();
   });
 });

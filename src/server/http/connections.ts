@@ -21,20 +21,21 @@ export const IDLE_GRACE_MS = 500;
  *
  * Here a connection counts as idle only when no request read on it is still unanswered (from
  * the `request` event to the answer's `close`, which comes once the answer is handed to the
- * kernel) and it has been quiet for `IDLE_GRACE_MS`. The check runs in the event loop's check
- * phase (`setImmediate`), after the poll phase has read and parsed whatever the clients sent
- * before it: a request already in the socket's buffer is served, not cut. What remains cut is a
- * request sent in the last instant on a connection quiet for the whole grace, never read, so
- * never stored: the race every HTTP/1.1 keep-alive client knows (RFC 9112 §9.3.1), and browsers
- * send such a request again.
+ * kernel) and it has been quiet for `IDLE_GRACE_MS`: no answer given, no byte read. The check
+ * runs in the event loop's check phase (`setImmediate`), after the poll phase has read and
+ * parsed whatever the clients sent before it: a request already in the socket's buffer is
+ * served, not cut. What remains cut is a request sent in the last instant on a connection quiet
+ * for the whole grace, never read, so never stored: the race every HTTP/1.1 keep-alive client
+ * knows (RFC 9112 §9.3.1), and browsers send such a request again.
  *
  * `server.closeIdleConnections` is replaced on this server, so that `server.close()` (through
  * `app.close()`) and main.ts's reaper both use this safe check.
  */
 export function closeIdleConnectionsSafely(server: Server, graceMs = IDLE_GRACE_MS): void {
-  const connections = new Map<Socket, { inFlight: number; quietSince: number }>();
+  /** inFlight: requests read and not yet answered; quietSince: the last sign of life; bytesSeen: bytes read by then. */
+  const connections = new Map<Socket, { inFlight: number; quietSince: number; bytesSeen: number }>();
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { inFlight: 0, quietSince: performance.now() });
+    connections.set(socket, { inFlight: 0, quietSince: performance.now(), bytesSeen: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   // Emitted synchronously as the request's head is parsed (before Fastify's handler is called).
@@ -46,6 +47,7 @@ export function closeIdleConnectionsSafely(server: Server, graceMs = IDLE_GRACE_
     res.once('close', () => {
       state.inFlight -= 1;
       state.quietSince = performance.now();
+      state.bytesSeen = req.socket.bytesRead;
     });
   });
 
@@ -53,9 +55,18 @@ export function closeIdleConnectionsSafely(server: Server, graceMs = IDLE_GRACE_
     setImmediate(() => {
       const now = performance.now();
       for (const [socket, state] of connections) {
+        if (state.inFlight > 0) continue;
+        // Bytes read since the last look: a request's head is arriving (its request event comes
+        // once the head is whole), or the rest of a body Node reads past an early answer. The
+        // connection is alive; its quiet starts again.
+        if (socket.bytesRead !== state.bytesSeen) {
+          state.bytesSeen = socket.bytesRead;
+          state.quietSince = now;
+          continue;
+        }
         // Nothing in flight: destroy() closes with a FIN, as end() would, and no request can be
         // read on it afterwards (after end() one could, and its answer would have nowhere to go).
-        if (state.inFlight === 0 && now - state.quietSince >= graceMs) socket.destroy();
+        if (now - state.quietSince >= graceMs) socket.destroy();
       }
     });
   };
