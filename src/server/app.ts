@@ -11,6 +11,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
+import { closeIdleConnectionsSafely } from './http/connections.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
@@ -144,6 +145,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (draining) reply.header('connection', 'close');
     return payload;
   });
+  // The connections the stop closes are only those with no request unanswered (issue 32: Node's
+  // own check cut an answer still being written, and a request already read, whose booking was
+  // then stored unanswered).
+  closeIdleConnectionsSafely(app.server);
 
   // Metrics first: every later hook's request is timed, and the services find them by handle.
   const metrics = deps.metrics ?? createMetrics();

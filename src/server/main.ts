@@ -107,7 +107,9 @@ async function main(cfg: Config) {
       if (cfg.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, cfg.drainDelayMs));
       // Job runs in flight finish before anything they use closes.
       await scheduler.stop();
-      // Connections that fall idle while the answers in flight finish are closed as they do.
+      // Connections that fall idle while the answers in flight finish are closed as they do:
+      // those with no request unanswered, quiet for a moment (src/server/http/connections.ts),
+      // so that a request already read is answered, never cut (issue 32).
       const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
       await app.close();
       clearInterval(reaper);
