@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeOldJobRuns, runExclusive, runOccurrence } from '../../src/server/jobs/scheduler.js';
+import { Cron } from 'croner';
+import { occurrenceAt, purgeOldJobRuns, runExclusive, runOccurrence } from '../../src/server/jobs/scheduler.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -30,6 +31,15 @@ describe('jobs run in one process at a time (advisory lock)', () => {
     expect(await runExclusive(other, 99, async () => void (runs += 1))).toBe(true);
     expect(runs).toBe(2);
     await other.end();
+  });
+});
+
+describe('the occurrence a timer fires for', () => {
+  it('is the instant it fired on, even on the very millisecond', () => {
+    const everyMinute = new Cron('* * * * *', { paused: true, timezone: 'Europe/Rome' });
+    expect(occurrenceAt(everyMinute, new Date('2026-11-27T00:27:00.000Z')).toISOString()).toBe('2026-11-27T00:27:00.000Z');
+    expect(occurrenceAt(everyMinute, new Date('2026-11-27T00:27:00.004Z')).toISOString()).toBe('2026-11-27T00:27:00.000Z');
+    expect(occurrenceAt(everyMinute, new Date('2026-11-27T00:27:59.999Z')).toISOString()).toBe('2026-11-27T00:27:00.000Z');
   });
 });
 

@@ -187,7 +187,7 @@ export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[],
     (job) =>
       new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, (self: Cron) => {
         // The occurrence this timer fired for: the latest scheduled instant up to now.
-        const scheduledAt = self.previousRuns(1, new Date())[0] ?? new Date();
+        const scheduledAt = occurrenceAt(self, new Date());
         const tick = runThroughOutage(pool, job, scheduledAt, stopping.signal, log).then(
           (ran) => log.debug({ job: job.name, scheduledAt, ran }, 'job tick'),
           (err: unknown) => log.error({ err, job: job.name }, 'job failed'),
@@ -204,6 +204,16 @@ export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[],
       await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * The occurrence a timer fires for at `now`: the latest scheduled instant up to and including
+ * `now`. croner fires at or after the instant, never before, but `previousRuns` excludes its
+ * reference: a timer that fired on the very millisecond (it does, now and then) was labelled
+ * with the occurrence before, already claimed, and that turn of the job was skipped.
+ */
+export function occurrenceAt(cron: Cron, now: Date): Date {
+  return cron.previousRuns(1, new Date(now.getTime() + 1))[0] ?? now;
 }
 
 /**
