@@ -4,6 +4,7 @@
  */
 import { benchAvailability } from './availability.js';
 import { benchBookings } from './bookings.js';
+import { benchFirstTap } from './first-tap.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchOpens } from './opens.js';
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   waitlist: benchWaitlist,
   lighthouse: benchLighthouse,
   opens: benchOpens,
+  'first-tap': benchFirstTap,
 };
 
 const only = process.argv.slice(2);
