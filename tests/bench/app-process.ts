@@ -7,6 +7,13 @@
  * coherent by notifications; every availability request queries PostgreSQL).
  * BENCH_MODE=bare: a bare Fastify process with the same compression plugin and options as
  * the app, answering `BENCH_BARE_METHOD /const` with the bytes of the file BENCH_BARE_BODY.
+ * BENCH_MODE=bare-query: the ceiling of a route that must ask the database (TechEmpower's
+ * "single query"): bare Fastify, the same compression, a pool of 10, and per request one
+ * indexed query (a bike by its primary key, a random one of 50) sent back as JSON.
+ * BENCH_MODE=bare-insert: the ceiling of a write: per request one transaction that inserts a
+ * row (`begin; insert …; commit`) into `guard_ceiling`, answered 201.
+ * With BENCH_WEB=1 the app serves the built web app and renders /dashboard and /admin on the
+ * server (dist/web, dist/ssr: `npm run build` first), as main.ts does.
  *
  * Prints `PORT <n>` once listening; closes cleanly on SIGTERM (so a CPU profile is written).
  */
@@ -28,7 +35,23 @@ async function appServer(url: string): Promise<FastifyInstance> {
   const sessionCache = new SessionCache();
   const { RULES_CHANNEL, rulesCacheFor } = await import('../../src/server/modules/rules/store.js');
   const { FREED_TIME_CHANNEL } = await import('../../src/server/modules/waitlist/dispatcher.js');
-  const app = await buildApp({ config, database, sessionCache, clock: systemClock, logger: false });
+  const web = process.env.BENCH_WEB === '1';
+  const path = await import('node:path');
+  const { projectRoot } = await import('../../src/server/db/migrate.js');
+  const { loadPageRenderer } = await import('../../src/server/pages/server-render.js');
+  const app = await buildApp({
+    config,
+    database,
+    sessionCache,
+    clock: systemClock,
+    logger: false,
+    ...(web
+      ? {
+          webRoot: path.join(projectRoot, 'dist', 'web'),
+          pageRenderer: await loadPageRenderer(path.join(projectRoot, 'dist', 'ssr', 'entry-server.js'), createLogger('warn')),
+        }
+      : {}),
+  });
   // As main.ts wires it: the sessions and the service's rules kept in memory, told of changes,
   // and freed time served by this process's dispatcher (decision 035).
   const listener = listenForChanges(
@@ -52,10 +75,48 @@ async function bareServer(method: 'GET' | 'POST', body: string): Promise<Fastify
   return app;
 }
 
+/** Bare Fastify, the same compression, and per request one statement of the database's. */
+async function ceilingServer(url: string, method: 'GET' | 'POST', kind: 'query' | 'insert'): Promise<FastifyInstance> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const app = Fastify({ logger: false });
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  let n = 0;
+  app.route({
+    method,
+    url: '/const',
+    handler: async (_req, reply) => {
+      if (kind === 'query') {
+        const { rows } = await pool.query({
+          name: 'ceiling_query',
+          text: 'select id, numero, modello, stato from biciclette where id = $1',
+          values: [1 + Math.floor(Math.random() * 50)],
+        });
+        return reply.type('application/json; charset=utf-8').send(rows[0] ?? {});
+      }
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const { rows } = await client.query({ name: 'ceiling_insert', text: 'insert into guard_ceiling (n) values ($1) returning id', values: [n++] });
+        await client.query('commit');
+        return reply.status(201).type('application/json; charset=utf-8').send(rows[0]);
+      } finally {
+        client.release();
+      }
+    },
+  });
+  app.addHook('onClose', async () => pool.end());
+  return app;
+}
+
+const mode = process.env.BENCH_MODE;
+const method = process.env.BENCH_BARE_METHOD === 'GET' ? 'GET' : 'POST';
 const app =
-  process.env.BENCH_MODE === 'bare'
-    ? await bareServer(process.env.BENCH_BARE_METHOD === 'GET' ? 'GET' : 'POST', fs.readFileSync(process.env.BENCH_BARE_BODY!, 'utf8'))
-    : await appServer(process.env.DATABASE_URL!);
+  mode === 'bare'
+    ? await bareServer(method, fs.readFileSync(process.env.BENCH_BARE_BODY!, 'utf8'))
+    : mode === 'bare-query' || mode === 'bare-insert'
+      ? await ceilingServer(process.env.DATABASE_URL!, method, mode === 'bare-query' ? 'query' : 'insert')
+      : await appServer(process.env.DATABASE_URL!);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`);

@@ -159,7 +159,7 @@ export function printTable(rows: Row[]) {
 }
 
 /** The rules of scenario (c): see benchAvailability. */
-async function setBenchRules(database: Database, today: string) {
+export async function setBenchRules(database: Database, today: string) {
   const hours = JSON.stringify(Array.from({ length: 7 }, () => ({ apertura: '06:00', chiusura: '23:59' })));
   await database.db.execute(sql`
     update regole set orari = ${hours}::jsonb, durata_massima_minuti = 300, prenotazioni_settimanali_max = 10,

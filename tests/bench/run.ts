@@ -5,6 +5,7 @@
 import { benchAvailability } from './availability.js';
 import { benchBookings } from './bookings.js';
 import { benchFirstTap } from './first-tap.js';
+import { benchGuard } from './guard.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchOpens } from './opens.js';
@@ -24,9 +25,11 @@ const benches: Record<string, () => Promise<boolean>> = {
   lighthouse: benchLighthouse,
   opens: benchOpens,
   'first-tap': benchFirstTap,
+  guard: benchGuard,
 };
 
-const only = process.argv.slice(2);
+// Names of benches to run; flags (`--record`) are the benches' own.
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 let ok = true;
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;

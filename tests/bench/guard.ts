@@ -1,0 +1,295 @@
+/**
+ * The hot paths' guard (issue 33): `npm run bench -- guard` measures, in one run, each hot
+ * path against its ceiling on this machine, and compares each ratio with the one recorded in
+ * `tests/bench/guard-record.json` (`npm run bench -- guard --record` writes it). It fails when a
+ * ratio falls below 0.85× its record: a regression is seen the day it lands. A benchmark, not
+ * part of `npm test`: the closing note of every change to a hot path quotes its table.
+ *
+ * Ceilings, each in a process of its own with the app's compression plugin:
+ * - reads and renders: bare Fastify + one indexed PostgreSQL query per request (a pool of 10;
+ *   TechEmpower's "single query"), on the same database;
+ * - booking: bare Fastify + one insert transaction per request;
+ * - `current-user`: bare Fastify answering the same JSON bytes (no database).
+ *
+ * Data: the availability benchmark's (50 bikes, 5,000 users, 200,000 past and 3,000 future
+ * bookings) with every rule set (hours, two closures, three planned maintenances) and open
+ * waitlist offers; booking runs on a database of its own (each request its own user, bike and
+ * hour). 50 clients (10 for the page renders and their ceiling), GUARD_SECONDS (5) per call, BENCH_ROUNDS (3) interleaved rounds: the
+ * table gives the median ratio of the rounds. `/dashboard` and `/admin` need `npm run build`
+ * (dist/web, dist/ssr); without it their rows are skipped, and said so.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../src/server/db/client.js';
+import { addDays, zonedToday } from '../../src/shared/time.js';
+import { ROOT } from '../helpers/server-process.js';
+import { growHistory, randomWindows, seedBase, seedFuture, setBenchRules } from './availability.js';
+import { bookingBody } from './bookings.js';
+import { benchDatabase, fmt, load, startBenchServer, type BenchServer, type LoadResult } from './harness.js';
+
+const RECORD_FILE = path.join(import.meta.dirname, 'guard-record.json');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.GUARD_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const TZ = 'Europe/Rome';
+const SESSIONS = 200;
+/**
+ * Clients for the page renders (app and ceiling alike): a render is a person opening a page,
+ * and one takes about 170 ms alone today, so 50 clients would leave none answered in a call.
+ */
+const RENDER_CONNECTIONS = 10;
+const BOOKINGS_PER_ROUND = 1_000;
+/** A ratio below this share of its record fails the guard. */
+export const GUARD_FLOOR = 0.85;
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'accept-encoding': 'gzip, br', 'sec-fetch-site': 'same-origin' };
+const HTML_HEADERS = { accept: 'text/html', 'accept-encoding': 'gzip, br', 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' };
+
+type Ceiling = 'bare + one query' | 'bare + one insert transaction' | 'bare JSON';
+
+interface Sample {
+  app: LoadResult;
+  ceiling: LoadResult;
+}
+
+interface PathResult {
+  path: string;
+  ceiling: Ceiling;
+  samples: Sample[];
+}
+
+export interface GuardRecord {
+  recordedAt: string;
+  commit: string;
+  machine: string;
+  ratios: Record<string, number>;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const ratioOf = (s: Sample) => s.app.requestsPerSec / s.ceiling.requestsPerSec;
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+async function sessionsFor(db: Database['db'], userIds: number[]): Promise<string[]> {
+  const tokens = userIds.map(() => randomBytes(32).toString('base64url'));
+  const rows = tokens.map((t, i) => ({ h: createHash('sha256').update(t).digest('hex'), u: userIds[i]! }));
+  await db.execute(sql`
+    insert into sessions (token_hash, user_id, kind, created_at, last_seen_at, expires_at)
+    select r.h, r.u, 'session', now(), now(), now() + interval '30 days'
+      from json_to_recordset(${JSON.stringify(rows)}::json) as r(h text, u int)`);
+  return tokens.map((t) => `bicielis_session=${t}`);
+}
+
+/** Waitlist offers holding bikes in some windows (issue 21), so that the read meets them (before the seeded bookings' hours). */
+async function seedOffers(database: Database, today: string) {
+  await database.db.execute(sql`
+    with w as (
+      insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+      select 4000 + g, ${addDays(today, 3)}::date + g, '05:00', '05:45',
+             (${addDays(today, 3)}::date + g + time '05:00') at time zone ${TZ},
+             (${addDays(today, 3)}::date + g + time '05:45') at time zone ${TZ}, 'offerta'
+        from generate_series(0, 9) g
+      returning id, user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine)
+    insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, attesa_id, offerta_scade_at)
+    select w.user_id, 1 + (w.user_id % 50), w.data_prenotazione, w.orario_inizio, w.orario_fine, w.inizio, w.fine, 'offerta', w.id, now() + interval '1 day'
+      from w`);
+}
+
+/** Runs `fn` on a fresh server process started with `env`, stopping it after. */
+async function withServer<T>(env: Record<string, string>, fn: (server: BenchServer) => Promise<T>): Promise<T> {
+  const server = await startBenchServer(env);
+  try {
+    return await fn(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A load with a 2 s warm-up first (JIT, prepared statements, pool, caches). */
+async function measured(url: string, plan: Parameters<typeof load>[1]): Promise<LoadResult> {
+  await load(url, { ...plan, seconds: 2, amount: undefined });
+  return load(url, plan);
+}
+
+function check(name: string, r: LoadResult) {
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} answers not 2xx`);
+  if (r.total === 0) throw new Error(`${name}: no answer completed in ${r.seconds} s`);
+}
+
+export async function benchGuard(): Promise<boolean> {
+  const recording = process.argv.includes('--record');
+  const web = existsSync(path.join(ROOT, 'dist', 'web', 'index.html')) && existsSync(path.join(ROOT, 'dist', 'ssr', 'entry-server.js'));
+  console.log(`\n## Guard: each hot path against its ceiling (issue 33) — ${machine()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (!web) console.log('      (no build in dist/: the /dashboard and /admin renders are skipped; run `npm run build` first)');
+
+  const reads = await benchDatabase();
+  const writes = await benchDatabase();
+  try {
+    const today = zonedToday(new Date(), TZ);
+    await seedBase(reads.database);
+    await seedFuture(reads.database, today);
+    await growHistory(reads.database, 0, 200_000);
+    await setBenchRules(reads.database, today);
+    await seedOffers(reads.database, today);
+    const cookies = await sessionsFor(reads.database.db, Array.from({ length: SESSIONS }, (_, i) => 3001 + i));
+    const admin = await reads.database.db.execute<{ id: number }>(sql`
+      insert into users (nome, cognome, email, password_hash, ruolo) values ('Ada', 'Admin', 'guard-admin@example.it', 'x', 'admin') returning id`);
+    const [adminCookie] = await sessionsFor(reads.database.db, [admin.rows[0]!.id]);
+    const resident = cookies.find((_, i) => (3001 + i) % 2 === 0)!;
+    const windows = randomWindows(today, 2000).map((w) => JSON.stringify(w));
+
+    const bookingUsers = ROUNDS * BOOKINGS_PER_ROUND + 500;
+    await writes.database.db.execute(sql`
+      insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, 50) g`);
+    const inserted = await writes.database.db.execute<{ id: number }>(sql`
+      insert into users (nome, cognome, email, password_hash, is_residente)
+      select 'Utente', 'G' || g, 'guard' || g || '@example.it', 'x', g % 2 = 0 from generate_series(1, ${bookingUsers}::int) g returning id`);
+    const bookingCookies = await sessionsFor(writes.database.db, inserted.rows.map((r) => r.id));
+    await writes.database.db.execute(sql`create table guard_ceiling (id serial primary key, n int not null, at timestamptz not null default now())`);
+
+    const results: PathResult[] = [
+      { path: 'availability, one window', ceiling: 'bare + one query', samples: [] },
+      { path: 'availability, 2,000 random windows', ceiling: 'bare + one query', samples: [] },
+      { path: 'booking', ceiling: 'bare + one insert transaction', samples: [] },
+      { path: 'GET /api/current-user', ceiling: 'bare JSON', samples: [] },
+      ...(web
+        ? [
+            { path: 'render /dashboard', ceiling: 'bare + one query' as const, samples: [] },
+            { path: 'render /admin', ceiling: 'bare + one query' as const, samples: [] },
+          ]
+        : []),
+    ];
+    const byPath = (p: string) => results.find((r) => r.path === p)!;
+    const base = { connections: CONNECTIONS, seconds: SECONDS };
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const ceilingPost = await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'POST', DATABASE_URL: reads.url }, (s) =>
+        measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
+      );
+      const ceilingGet = await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'GET', DATABASE_URL: reads.url }, (s) =>
+        measured(`${s.base}/const`, { ...base, connections: RENDER_CONNECTIONS, method: 'GET', headers: HTML_HEADERS }),
+      );
+      let currentUserBody = '';
+      await withServer({ BENCH_MODE: 'app', DATABASE_URL: reads.url, ...(web ? { BENCH_WEB: '1' } : {}) }, async (s) => {
+        const headers = { ...JSON_HEADERS, origin: s.base };
+        const one = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, body: windows[0], cookies });
+        check('availability, one window', one);
+        byPath('availability, one window').samples.push({ app: one, ceiling: ceilingPost });
+        const random = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, bodies: windows, cookies });
+        check('availability, random windows', random);
+        byPath('availability, 2,000 random windows').samples.push({ app: random, ceiling: ceilingPost });
+        const me = await measured(`${s.base}/api/current-user`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' }, cookies });
+        check('current-user', me);
+        byPath('GET /api/current-user').samples.push({ app: me, ceiling: me });
+        currentUserBody = await (await fetch(`${s.base}/api/current-user`, { headers: { cookie: resident } })).text();
+        if (web) {
+          // Each page answers 200 with its HTML before it is loaded (a redirect would measure nothing).
+          for (const [page, cookie] of [['/dashboard', resident], ['/admin', adminCookie!]] as const) {
+            const t = performance.now();
+            const res = await fetch(`${s.base}${page}`, { headers: { accept: 'text/html', cookie }, redirect: 'manual' });
+            const html = await res.text();
+            if (round === 0) console.log(`      ${page}: ${res.status}, ${fmt(html.length)} bytes, ${Math.round(performance.now() - t)} ms alone`);
+            if (res.status !== 200) throw new Error(`${page}: ${res.status} ${html.slice(0, 200)}`);
+          }
+          const pages = { ...base, connections: RENDER_CONNECTIONS, method: 'GET' };
+          const dashboard = await measured(`${s.base}/dashboard`, { ...pages, headers: { ...HTML_HEADERS, cookie: resident } });
+          check('render /dashboard', dashboard);
+          byPath('render /dashboard').samples.push({ app: dashboard, ceiling: ceilingGet });
+          const adminPage = await measured(`${s.base}/admin`, { ...pages, headers: { ...HTML_HEADERS, cookie: adminCookie! } });
+          check('render /admin', adminPage);
+          byPath('render /admin').samples.push({ app: adminPage, ceiling: ceilingGet });
+        }
+      });
+      // current-user against bare Fastify sending the same bytes.
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-guard-'));
+      try {
+        await fs.writeFile(path.join(dir, 'body.json'), currentUserBody);
+        const bare = await withServer({ BENCH_MODE: 'bare', BENCH_BARE_METHOD: 'GET', BENCH_BARE_BODY: path.join(dir, 'body.json') }, (s) =>
+          measured(`${s.base}/const`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' } }),
+        );
+        const me = byPath('GET /api/current-user').samples.at(-1)!;
+        me.ceiling = bare;
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+
+      const ceilingInsert = await withServer({ BENCH_MODE: 'bare-insert', BENCH_BARE_METHOD: 'POST', DATABASE_URL: writes.url }, (s) =>
+        measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
+      );
+      // Each booking its own user, bike and hour: request n of the round is user n, slot n.
+      const first = round * BOOKINGS_PER_ROUND;
+      const booking = await withServer({ BENCH_MODE: 'app', DATABASE_URL: writes.url }, async (s) => {
+        const warm = ROUNDS * BOOKINGS_PER_ROUND + round * 100;
+        const headers = { ...JSON_HEADERS, origin: s.base };
+        await load(`${s.base}/api/prenotazioni`, {
+          connections: CONNECTIONS,
+          seconds: 0,
+          amount: 100,
+          method: 'POST',
+          headers,
+          bodies: Array.from({ length: 100 }, (_, i) => bookingBody(warm + i, today)),
+          bodyOrder: 'sequence',
+          cookies: bookingCookies.slice(warm, warm + 100),
+          cookieOrder: 'sequence',
+        });
+        return load(`${s.base}/api/prenotazioni`, {
+          connections: CONNECTIONS,
+          seconds: 0,
+          amount: BOOKINGS_PER_ROUND,
+          method: 'POST',
+          headers,
+          bodies: Array.from({ length: BOOKINGS_PER_ROUND }, (_, i) => bookingBody(first + i, today)),
+          bodyOrder: 'sequence',
+          cookies: bookingCookies.slice(first, first + BOOKINGS_PER_ROUND),
+          cookieOrder: 'sequence',
+        });
+      });
+      check('booking', booking);
+      byPath('booking').samples.push({ app: booking, ceiling: ceilingInsert });
+      console.log(
+        `      round ${round + 1}: ` + results.map((r) => `${r.path} ${fmt(ratioOf(r.samples.at(-1)!) * 100, 1)} %`).join(', '),
+      );
+    }
+
+    const record = existsSync(RECORD_FILE) ? (JSON.parse(await fs.readFile(RECORD_FILE, 'utf8')) as GuardRecord) : undefined;
+    const ratios: Record<string, number> = {};
+    let ok = true;
+    console.log('\n| path | ceiling | app req/s | ceiling req/s | ratio (median of rounds) | app p99 / ceiling p99 ms | record | vs record |');
+    console.log('|---|---|--:|--:|--:|--:|--:|--:|');
+    for (const r of results) {
+      const ratio = median(r.samples.map(ratioOf));
+      ratios[r.path] = ratio;
+      const recorded = record?.ratios[r.path];
+      const versus = recorded ? ratio / recorded : undefined;
+      if (versus !== undefined && versus < GUARD_FLOOR) ok = false;
+      console.log(
+        `| ${r.path} | ${r.ceiling} | ${fmt(median(r.samples.map((s) => s.app.requestsPerSec)))} | ${fmt(median(r.samples.map((s) => s.ceiling.requestsPerSec)))} | ` +
+          `**${fmt(ratio * 100, 1)} %** | ${median(r.samples.map((s) => s.app.p99Ms))} / ${median(r.samples.map((s) => s.ceiling.p99Ms))} | ` +
+          `${recorded ? `${fmt(recorded * 100, 1)} %` : '—'} | ${versus ? `${fmt(versus, 2)}×${versus < GUARD_FLOOR ? ' **FAIL**' : ''}` : '—'} |`,
+      );
+    }
+    if (record) console.log(`      record: ${record.recordedAt}, ${record.commit.slice(0, 7)}, ${record.machine}`);
+    if (recording) {
+      const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+      const next: GuardRecord = { recordedAt: new Date().toISOString(), commit, machine: machine(), ratios };
+      await fs.writeFile(RECORD_FILE, `${JSON.stringify(next, null, 2)}\n`);
+      console.log(`      recorded in ${path.relative(ROOT, RECORD_FILE)}`);
+    }
+    console.log(ok ? `PASS  every ratio at least ${GUARD_FLOOR}× its record` : `FAIL  a ratio fell below ${GUARD_FLOOR}× its record`);
+    return ok;
+  } finally {
+    await reads.close();
+    await writes.close();
+  }
+}
