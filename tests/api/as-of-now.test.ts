@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyLifecycle, bikeStateAsOf, bookingAsOf, P_COLUMNS, voidAsOf } from '../../src/server/modules/bookings/lifecycle.js';
+import { ManualClock } from '../../src/server/clock.js';
+import { adminBookings, adminSummary } from '../../src/server/modules/admin/lists.js';
+import { testConfig } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 /**
@@ -84,9 +87,35 @@ describe('reads as of now (decision 035)', () => {
     expect(before.length - voided.length).toBeGreaterThan(20);
     expect(before.filter((r) => r.fast !== r.general)).toEqual([]);
 
+    // The admin's counts (read from the statistics' rollup and the active rows alone) say
+    // what a plain reading of every row as of now says, before the job writes anything; with
+    // concluded bookings too, one of them deleted, so that the rollup's triggers are met.
+    await database.db.execute(sql`
+      insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, motivo_cancellazione)
+      select null, (select min(id) from biciclette), (${at}::timestamptz - make_interval(days => 30 + g))::date, '10:00', '11:00',
+             ${at}::timestamptz - make_interval(days => 30 + g), ${at}::timestamptz - make_interval(days => 30 + g) + interval '1 hour',
+             case when g % 3 = 0 then 'cancellata' else 'completata' end, case when g % 3 = 0 then 'utente' end
+        from generate_series(1, 30) g`);
+    await database.db.execute(sql`delete from prenotazioni where id = (select max(id) from prenotazioni where stato = 'completata')`);
+    const summary = await adminSummary({ db: database.db, clock: new ManualClock(AT), config: testConfig() });
+    const live = bookingAsOf(P_COLUMNS, at, minutes).stato;
+    const { rows: plain } = await database.db.execute<{ attiva: number; completata: number; cancellata: number }>(sql`
+      select count(*) filter (where s = 'attiva')::int as attiva, count(*) filter (where s = 'completata')::int as completata,
+             count(*) filter (where s = 'cancellata')::int as cancellata
+        from (select ${live} as s from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id) x`);
+    expect(summary.bookingsByStato).toEqual(plain[0]);
+    expect(summary.prenotazioniAttive).toBe(plain[0]!.attiva);
+    const listed = await adminBookings(
+      { db: database.db, clock: new ManualClock(AT), config: testConfig() },
+      { stato: 'tutti', page: 1, pageSize: 50, q: '' },
+    );
+    const { rows: all } = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from prenotazioni where stato <> 'offerta'`);
+    expect(listed.total).toBe(all[0]!.n);
+    expect(listed.rows).toHaveLength(50);
+
     await applyLifecycle(database.db, AT, HOLD, NO_SHOW);
     const { rows: after } = await database.db.execute<{ id: number; reason: string }>(sql`
-      select id, motivo_cancellazione as reason from prenotazioni where stato = 'cancellata' order by id`);
+      select id, motivo_cancellazione as reason from prenotazioni where stato = 'cancellata' and user_id is not null order by id`);
     expect(after.map((r) => r.id)).toEqual(voided);
     expect(new Set(after.map((r) => r.reason))).toEqual(new Set(['pagamento_scaduto', 'mancato_ritiro']));
   });

@@ -69,7 +69,7 @@ export async function countRows(db: Db, table: string): Promise<number> {
 /** Empties what a payment test writes. */
 export async function truncatePaymentTables(db: Db): Promise<void> {
   await db.execute(sql`truncate prenotazioni, pagamenti, provider_events, sessions, users, biciclette,
-    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents restart identity cascade`);
+    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents, stats_giornaliere, stats_delta restart identity cascade`);
 }
 
 /** The simulated provider's test card that pays. */

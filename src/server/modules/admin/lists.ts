@@ -11,7 +11,8 @@ import { bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS } from '../bookings/index.js';
+import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, voidAsOf } from '../bookings/index.js';
+import { statsDelta, statsGiornaliere } from '../stats/tables.js';
 import { suspendedUntilSql } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
@@ -33,6 +34,17 @@ export function startOfDay(date: string, timeZone: string): Date {
   return zonedInstant(date, '00:00', timeZone) ?? zonedInstant(date, '01:00', timeZone)!;
 }
 
+/**
+ * Every booking ever, by stored state, from the statistics' rollup (decision 017: exact, kept
+ * by triggers on every insert, update and delete of a booking; the pending deltas added, in
+ * the same snapshot): `rides` counts attiva and completata, `cancellations` cancellata.
+ */
+const everyBookingTotals = sql`(
+  select coalesce(sum(rides), 0)::int as rides, coalesce(sum(cancellations), 0)::int as cancellations from (
+    select rides, cancellations from ${statsGiornaliere} where kind = 'day'
+    union all
+    select rides, cancellations from ${statsDelta} where kind = 'day') t) totals`;
+
 /** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
 export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
   const now = deps.clock.now();
@@ -42,24 +54,34 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
   const at = now.toISOString();
   // As of now (decision 035): bookings and bikes as the life cycle would leave them, unwritten.
   const minutes = lifecycleMinutes(await currentRules(deps.db));
-  const stato = bookingAsOf(P_COLUMNS, at, minutes).stato;
+  // Only the active rows are read one by one (a few thousand at most, by the active rows'
+  // partial index), with the as-of-now test (`voidAsOf`). The totals of every booking ever
+  // come from the statistics' rollup (decision 017: exact, kept by triggers on every insert,
+  // update and delete, its pending deltas added): `rides` counts attiva and completata,
+  // `cancellations` cancellata. Reading all 200,000 rows with their payments cost the /admin
+  // render 72 ms (issue 33's guard); this costs a few.
   const result = await deps.db.execute<Record<string, number>>(sql`
-    with bikes as (select ${bikeStateAsOf(at, minutes)} as stato from ${biciclette} b)
+    with bikes as (select ${bikeStateAsOf(at, minutes)} as stato from ${biciclette} b),
+    active as (
+      select p.inizio, p.fine, p.ritirata_at, ${voidAsOf(at, minutes)} as void
+        from ${prenotazioni} p where p.stato = 'attiva'),
+    totals as (select * from ${everyBookingTotals})
     select
-      count(*) filter (where ${stato} = 'attiva' and p.inizio <= ${at}::timestamptz and p.fine > ${at}::timestamptz)::int as "inUso",
-      count(*) filter (where ${stato} = 'attiva')::int as "attive",
-      count(*) filter (where p.stato = 'completata')::int as "completate",
-      count(*) filter (where ${stato} = 'cancellata')::int as "cancellate",
-      count(*) filter (where p.stato = 'completata' and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
+      (select count(*) from active where not void and inizio <= ${at}::timestamptz and fine > ${at}::timestamptz)::int as "inUso",
+      (select count(*) from active where not void)::int as "attive",
+      (select rides from totals) - (select count(*) from active)::int as "completate",
+      (select cancellations from totals) + (select count(*) from active where void)::int as "cancellate",
+      (select count(*) from ${prenotazioni} p
+        where p.stato = 'completata' and p.data_prenotazione between ${addDays(today, -1)}::date and ${today}::date
+          and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
       (select count(*) from ${users})::int as "utenti",
       (select count(*) from bikes)::int as "bici",
       (select count(*) filter (where stato = 'disponibile') from bikes)::int as "disponibile",
       (select count(*) filter (where stato = 'prenotata') from bikes)::int as "prenotata",
       (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
-      count(*) filter (where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz)::int as "ritardi",
-      (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"
-    from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id`);
+      (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
+      (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"`);
   const r = result.rows[0]!;
   return {
     biciInUsoOra: r.inUso!,
@@ -159,8 +181,11 @@ export async function adminBookings(
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
     // Every booking has its user and bike (foreign keys): the total joins only the payment
-    // (the state as of now reads it).
-    deps.db.select({ n: count() }).from(prenotazioni).leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id)).where(where),
+    // (the state as of now reads it). Unfiltered, it is every booking ever: the statistics'
+    // rollup has that sum (attiva and completata as rides, cancellata), not a count of them all.
+    conditions.length === 1
+      ? deps.db.execute<{ n: number }>(sql`select (rides + cancellations)::int as n from ${everyBookingTotals}`).then((r) => r.rows)
+      : deps.db.select({ n: count() }).from(prenotazioni).leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id)).where(where),
   ]);
   return {
     total: totalRow?.n ?? 0,
