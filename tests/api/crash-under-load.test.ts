@@ -9,6 +9,7 @@ import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { stripeEvent } from '../helpers/fake-stripe.js';
 import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { slotBooking, until } from '../helpers/booking-load.js';
 
 /**
  * Issue 12, "crash and restart": the app on its embedded PostgreSQL, as `npm start` runs it,
@@ -63,18 +64,8 @@ async function connect(): Promise<Database> {
   return database;
 }
 
-const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
 /** Booking n: a bike, day and hour of its own, so that every attempt may succeed. */
-function bookingBody(n: number, today: string) {
-  const slot = Math.floor(n / BIKES);
-  return {
-    dataPrenotazione: addDays(today, 1 + Math.floor(slot / 16)),
-    orarioInizio: hh(6 + (slot % 16)),
-    orarioFine: hh(7 + (slot % 16)),
-    destinazione: 'Centro',
-    biciId: 1 + (n % BIKES),
-  };
-}
+const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES);
 
 interface Outcome {
   status: number | 'error';
@@ -119,14 +110,6 @@ function bookingLoad(target: ServerProcess, cookies: string[], first: number, co
       await done;
     },
   };
-}
-
-async function until(condition: () => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('crash and restart under a booking load (embedded PostgreSQL)', () => {

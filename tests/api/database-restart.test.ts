@@ -11,6 +11,7 @@ import { createLogger } from '../../src/server/logger.js';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { slotBooking, until } from '../helpers/booking-load.js';
 
 /**
  * Issue 32: the database may restart. Two app processes reach one PostgreSQL through
@@ -96,18 +97,8 @@ interface Outcome {
   at: number;
 }
 
-const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
 /** Booking n: a bike, day and hour of its own, so that every attempt may succeed. */
-function bookingBody(n: number, today: string) {
-  const slot = Math.floor(n / BIKES);
-  return {
-    dataPrenotazione: addDays(today, 1 + Math.floor(slot / 16)),
-    orarioInizio: hh(6 + (slot % 16)),
-    orarioFine: hh(7 + (slot % 16)),
-    destinazione: 'Centro',
-    biciId: 1 + (n % BIKES),
-  };
-}
+const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES);
 
 /** 16 clients, every second one on the other process, each user booking once. */
 function bookingLoad(first: number, count: number) {
@@ -142,14 +133,6 @@ function bookingLoad(first: number, count: number) {
       await done;
     },
   };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const call = (app: ServerProcess, method: string, url: string, cookie: string, body?: unknown) =>

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { slotBooking, until as waitUntil } from '../helpers/booking-load.js';
 
 /**
  * Issue 32, "a graceful shutdown loses no answer": the app as a real process (today's source,
@@ -56,20 +57,10 @@ async function start(): Promise<ServerProcess> {
   return server;
 }
 
-const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
 const marker = (n: number) => `sigterm-${n}`;
 
 /** Attempt n: a bike, day and hour of its own and the marker, so that every attempt may succeed. */
-function bookingBody(n: number, today: string) {
-  const slot = Math.floor(n / BIKES);
-  return {
-    dataPrenotazione: addDays(today, 1 + Math.floor(slot / 16)),
-    orarioInizio: hh(6 + (slot % 16)),
-    orarioFine: hh(7 + (slot % 16)),
-    destinazione: marker(n),
-    biciId: 1 + (n % BIKES),
-  };
-}
+const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES, marker(n));
 
 interface Attempt {
   n: number;
@@ -128,13 +119,7 @@ function bookingLoad(target: ServerProcess, first: number, count: number) {
   };
 }
 
-async function until(condition: () => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const until = (condition: () => boolean, timeoutMs?: number) => waitUntil(condition, timeoutMs, 5);
 
 describe('SIGTERM under a booking load, 20 times in a row', () => {
   it('answers every request it stored, refuses or cuts only what it did not store, exits 0', { timeout: 300_000 }, async () => {
