@@ -6,7 +6,7 @@ import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
 import { purgeExpiredSessions } from '../modules/auth/index.js';
 import { applyLifecycle } from '../modules/bookings/index.js';
-import { purgeOldOfflineActions } from '../modules/bookings/index.js';
+import { pruneAvailabilityChanges, purgeOldOfflineActions } from '../modules/bookings/index.js';
 import { sendRideNotices } from '../modules/bookings/index.js';
 import type { PushSender } from '../modules/notifications/index.js';
 import { runNightlyReports } from '../modules/reports/index.js';
@@ -47,7 +47,10 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
   const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
+  // The availability reads' change rows (decision 040), kept ten minutes.
+  const availabilityChangesPruned = await pruneAvailabilityChanges(db);
   return {
+    availabilityChangesPruned,
     ...lifecycle,
     ...notices,
     offersMade: pass.offers.length,

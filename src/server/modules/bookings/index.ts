@@ -37,6 +37,7 @@ export { applyLifecycle, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, brin
 export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';
+export { pruneAvailabilityChanges } from './availability.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
 export { resolveDamageReport } from './ride.js';
 export type { BookingPersonBikeRow } from './booking-row.js';

@@ -17,9 +17,10 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue, voidAsOf } from './lifecycle.js';
+import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
+import { freeBikesJson, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
@@ -77,82 +78,38 @@ export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
   return rows.map((r) => bikeDto({ id: r.id, numero: r.numero, modello: r.modello, stato: r.stato, updatedAt: new Date(r.updated_at) }));
 }
 
-/**
- * The hot read of the booking form, prepared once per database handle. PostgreSQL builds
- * the JSON array itself (the `BikeDto` shape), so Node neither parses rows nor serialises
- * them; bookings and bikes are read as of now (decision 035: a booking the life cycle would
- * release holds nothing), so a read never writes. It answers several windows at once (arrays of starts and ends, one row each, in
- * order): concurrent requests share a round trip (`QueryBatcher`). The bikes taken in a
- * window are found by one scan of the active bookings' range index, not by one probe per bike.
- * See docs/decisions/007-availability-hot-path.md and 018-availability-batched-reads.md.
- */
-function prepareAvailable(db: Db) {
-  return db
-    .select({
-      json: sql<string>`coalesce((
-        select json_agg(json_build_object(
-                 'id', b.id, 'numero', b.numero, 'modello', b.modello,
-                 'stato', ${bikeStateAsOf(sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') })},
-                 'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-               order by lpad(b.numero, 20, '0'), b.numero)
-          from ${biciclette} b
-         where (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
-           -- Planned maintenance (issue 20): the bike is offered to nobody inside its periods.
-           and not exists (select 1 from manutenzioni m
-                            where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && tstzrange(w.starts, w.ends, '[)'))
-           and b.id <> all (array(
-             select p.bici_id from ${prenotazioni} p
-              where p.stato = 'attiva'
-                and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
-                -- As of now (decision 035): a booking the life cycle would release holds nothing.
-                and not ${voidAsOf(sql.placeholder('now'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') })}
-             -- A bike held for the first in a waitlist (issue 21): its own small index.
-             union all
-             select p.bici_id from ${prenotazioni} p
-              where p.stato = 'offerta'
-                and tstzrange(p.inizio, p.fine, '[)') && tstzrange(w.starts, w.ends, '[)')
-             -- A ride in ritardo keeps its bike until it is returned (decision 022): found
-             -- by the active ends' index (past ends are few: the overdue rides).
-             union all
-             select p.bici_id from ${prenotazioni} p
-              where p.stato = 'attiva' and p.fine <= ${sql.placeholder('now')}::timestamptz
-                and p.ritirata_at is not null))
-      ), '[]')::text`,
-    })
-    .from(
-      sql`unnest(${sql.placeholder('from')}::timestamptz[], ${sql.placeholder('to')}::timestamptz[]) with ordinality as w(starts, ends, i)`,
-    )
-    .orderBy(sql`w.i`)
-    .prepare('available_bikes');
-}
-
-/** Availability queries running at once per process; requests beyond wait and share the next. */
+/** Availability reads running at once per process; requests beyond wait and share the next. */
 export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 
 /**
- * One query for the windows of every request waiting (decision 018). It reads the life cycle
- * as of now (decision 035) and writes nothing. The clock and settings are those of the batch's first request (one app per database handle).
+ * The hot read of the booking form (decisions 018 and 040). Concurrent requests share one
+ * round trip (`QueryBatcher`): one indexed query asks whether any transaction changed the
+ * fleet's picture since it was read; if none did, and the clock has not passed the picture's
+ * next instant, every window is answered from the picture, in the process, exactly as
+ * PostgreSQL would answer it now. Otherwise the picture is read again first (one statement).
+ * The clock and settings are those of the batch's first request (one app per database handle).
  */
 function availabilityBatcher(db: Db) {
-  const statement = prepareAvailable(db);
+  const changedSince = prepareChangedSince(db);
+  let picture: FleetPicture | undefined;
   return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules }, JsonText<BikeDto[]>>(
     async (asked) => {
-      const { clock } = asked[0]!.deps;
-      const now = clock.now();
-      const { hold, noShow } = lifecycleMinutes(asked[0]!.rules);
-      const params = {
-        from: asked.map((a) => a.window.inizio.toISOString()),
-        to: asked.map((a) => a.window.fine.toISOString()),
-        now: now.toISOString(),
-        hold,
-        noShow,
-      };
-      const rows = await statement.execute(params);
-      return asked.map((_, i) => (rows[i]?.json ?? '[]') as JsonText<BikeDto[]>);
+      const now = asked[0]!.deps.clock.now();
+      const minutes = lifecycleMinutes(asked[0]!.rules);
+      const from = Math.min(...asked.map((a) => a.window.inizio.getTime()));
+      let current = picture;
+      if (current && pictureCovers(current, now.getTime(), minutes, from)) {
+        const [row] = await changedSince.execute({ xmin: current.xmin, snapshot: current.snapshot });
+        if (row?.changed !== false) current = undefined;
+      } else current = undefined;
+      if (!current) {
+        current = await readFleetPicture(db, now, minutes, from);
+        picture = current;
+      }
+      const answered = current;
+      return asked.map((a) => freeBikesJson(answered, a.window) as JsonText<BikeDto[]>);
     },
     ({ window }) => `${window.inizio.getTime()}-${window.fine.getTime()}`,
-    // One query at a time: under load every query carries all the windows that came while
-    // the previous one ran (measured: 1 in flight ~2,900 req/s, 2 ~2,100, 4 ~1,600-2,200).
     AVAILABILITY_QUERIES_IN_FLIGHT,
   );
 }

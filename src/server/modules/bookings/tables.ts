@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../../shared/damage.js';
-import { type AnyPgColumn, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tstz, createdAt, updatedAt } from '../../db/columns.js';
 import { users } from '../users/tables.js';
 import { biciclette } from '../bikes/tables.js';
@@ -172,3 +172,17 @@ export const azioniOffline = pgTable(
     index('azioni_offline_prenotazione_idx').on(t.prenotazioneId),
   ],
 );
+
+/**
+ * One row per transaction that changed what the availability read depends on (decision 040):
+ * `prenotazioni`, `pagamenti`, `biciclette` or `manutenzioni`, written by triggers
+ * (drizzle/0019_availability_changes.sql) so that no writer can forget it. `xid` is the
+ * writer's transaction id (`pg_current_xact_id()`): a process that read the fleet's picture
+ * under a snapshot asks, with each batch of requests, whether any row's transaction is not
+ * visible in that snapshot; if none is, the picture is still exactly what PostgreSQL holds.
+ * Pruned after ten minutes by the life-cycle job (`pruneAvailabilityChanges`).
+ */
+export const disponibilitaModifiche = pgTable('disponibilita_modifiche', {
+  xid: bigint('xid', { mode: 'number' }).primaryKey(),
+  createdAt: createdAt(),
+});
