@@ -99,7 +99,7 @@ async function sessionsFor(db: Database['db'], userIds: number[]): Promise<strin
 }
 
 /** Waitlist offers holding bikes in some windows (issue 21), so that the read meets them (before the seeded bookings' hours). */
-async function seedOffers(database: Database, today: string) {
+export async function seedOffers(database: Database, today: string) {
   await database.db.execute(sql`
     with w as (
       insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)

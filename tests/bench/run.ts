@@ -4,6 +4,7 @@
  */
 import { benchAvailability } from './availability.js';
 import { benchBookings } from './bookings.js';
+import { benchExplain } from './explain.js';
 import { benchFirstTap } from './first-tap.js';
 import { benchGuard } from './guard.js';
 import { benchLighthouse } from './lighthouse.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   opens: benchOpens,
   'first-tap': benchFirstTap,
   guard: benchGuard,
+  explain: benchExplain,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.

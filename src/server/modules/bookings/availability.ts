@@ -63,17 +63,9 @@ interface PictureRow extends Record<string, unknown> {
 
 const ms = (column: ReturnType<typeof sql>) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 
-/** Reads the picture under one snapshot (one statement), as of `now`. */
-export async function readFleetPicture(
-  db: Db,
-  now: Date,
-  minutes: { hold: number; noShow: number },
-  from: number,
-): Promise<FleetPicture> {
-  const at = now.toISOString();
-  const coverFrom = new Date(Math.min(from, now.getTime() - START_GRACE_MINUTES * 60_000));
-  const cover = coverFrom.toISOString();
-  const { rows } = await db.execute<PictureRow>(sql`
+/** The statement that reads the picture, as of `at`, covering windows from `cover` (both ISO instants). */
+export function fleetPictureStatement(at: string, minutes: { hold: number; noShow: number }, cover: string) {
+  return sql`
     select pg_current_snapshot()::text as snapshot,
            pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
            coalesce((
@@ -108,7 +100,18 @@ export async function readFleetPicture(
                 from prenotazioni p where p.stato = 'attiva'
               union all
               select unnest(array[m.inizio, m.fine]) from manutenzioni m
-            ) t where t.at > ${at}::timestamptz) as next_change`);
+            ) t where t.at > ${at}::timestamptz) as next_change`;
+}
+
+/** Reads the picture under one snapshot (one statement), as of `now`. */
+export async function readFleetPicture(
+  db: Db,
+  now: Date,
+  minutes: { hold: number; noShow: number },
+  from: number,
+): Promise<FleetPicture> {
+  const coverFrom = new Date(Math.min(from, now.getTime() - START_GRACE_MINUTES * 60_000));
+  const { rows } = await db.execute<PictureRow>(fleetPictureStatement(now.toISOString(), minutes, coverFrom.toISOString()));
   const row = rows[0]!;
   const busy = new Map<number, number[]>();
   for (const [bike, start, end] of row.busy) {
