@@ -25,6 +25,7 @@ import { paymentProviderFromConfig, type PaymentProvider } from './integrations/
 import { createPushSender } from './modules/notifications/index.js';
 import type { Logger } from './logger.js';
 import { registerMetrics } from './http/metrics.js';
+import { COMPRESSION } from './http/precompressed.js';
 import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
 import type { SessionCache } from './modules/auth/index.js';
 import { sessionStore } from './modules/auth/index.js';
@@ -192,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const headers = registerSecurityHeaders(app, { secure: deps.config.secureCookies, stripe: Boolean(deps.config.stripe) });
   // Answers over 1 KB leave compressed (brotli at quality 4, else gzip); the built assets
   // are compressed once at build time and served as such by @fastify/static below.
-  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(fastifyCompress, COMPRESSION);
   await app.register(fastifyCookie);
   // Counters in PostgreSQL: every process on this database shares them (issue 12).
   await app.register(fastifyRateLimit, {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../../src/server/modules/bookings/lifecycle.js';
@@ -220,6 +221,32 @@ describe('availability: the fleet picture against a plain reading (decision 040)
     expect(writes).toBeGreaterThan(20);
     expect(moves).toBeGreaterThan(30);
   }, 300_000);
+
+  it('an answer leaves compressed as the app compresses (brotli, else gzip, Vary), and decodes to the same text', async () => {
+    // Past the seeded bookings: most bikes free, an answer over the 1 KB threshold.
+    const day = addDays(zonedToday(ctx.clock.now(), TZ), 5);
+    const payload = { dataPrenotazione: day, orarioInizio: '20:00', orarioFine: '21:00' };
+    const ask = (encoding?: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/biciclette/available', headers: { cookie, ...(encoding ? { 'accept-encoding': encoding } : {}) }, payload });
+    const plain = await ask();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    for (const [accept, expected, decode] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+      ['br;q=0, *', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const [first, second] = [await ask(accept), await ask(accept)];
+      for (const res of [first, second]) {
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBe(expected);
+        expect(res.headers.vary).toContain('accept-encoding');
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(decode(res.rawPayload).toString()).toBe(plain.body);
+      }
+    }
+    expect((await ask('identity')).headers['content-encoding']).toBeUndefined();
+  });
 
   it('the picture keeps the first instant at which an answer turns, and is read again from it', async () => {
     const now = ctx.clock.now();

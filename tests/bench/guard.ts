@@ -88,7 +88,7 @@ function machine(): string {
   return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-async function sessionsFor(db: Database['db'], userIds: number[]): Promise<string[]> {
+export async function sessionsFor(db: Database['db'], userIds: number[]): Promise<string[]> {
   const tokens = userIds.map(() => randomBytes(32).toString('base64url'));
   const rows = tokens.map((t, i) => ({ h: createHash('sha256').update(t).digest('hex'), u: userIds[i]! }));
   await db.execute(sql`

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { BikeDto } from '../../../shared/schemas/booking.js';
 import type { Db } from '../../db/client.js';
+import type { SharedJson } from '../../http/precompressed.js';
 import { START_GRACE_MINUTES, type Window } from '../rules/index.js';
 import { bikeStateAsOf, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
 import { disponibilitaModifiche } from './tables.js';
@@ -47,7 +48,12 @@ export interface FleetPicture {
   busy: Map<number, number[]>;
   /** Bikes picked up and overdue: held until returned, whatever the window. */
   overdue: Set<number>;
+  /** The answers given from this picture, by their free bikes: each text made, and compressed, once. */
+  answers: Map<string, SharedJson>;
 }
+
+/** Answers kept per picture (a few hundred bytes each, compressed; the text is the key's bikes' JSON). */
+export const ANSWERS_PER_PICTURE = 4_096;
 
 /** A picture is read again after this much real time, whatever happened (decision 040). */
 export const PICTURE_MAX_AGE_MS = 60_000;
@@ -132,6 +138,7 @@ export async function readFleetPicture(
     bikes: row.bikes.map((b) => ({ id: b.id, json: JSON.stringify(b) })),
     busy,
     overdue: new Set(row.overdue),
+    answers: new Map(),
   };
 }
 
@@ -147,26 +154,32 @@ export function pictureCovers(p: FleetPicture, now: number, minutes: { hold: num
   );
 }
 
-/** The bikes free in a window, as the JSON text of a `BikeDto[]`. */
-export function freeBikesJson(p: FleetPicture, w: Window): string {
+/** The bikes free in a window: the JSON text of a `BikeDto[]`, shared by every window with the same free bikes. */
+export function freeBikes(p: FleetPicture, w: Window): SharedJson {
   const start = w.inizio.getTime();
   const end = w.fine.getTime();
-  const parts: string[] = [];
-  for (const bike of p.bikes) {
+  const free: number[] = [];
+  for (let b = 0; b < p.bikes.length; b++) {
+    const bike = p.bikes[b]!;
     if (p.overdue.has(bike.id)) continue;
     const intervals = p.busy.get(bike.id);
-    let free = true;
+    let taken = false;
     if (intervals) {
       for (let i = 0; i < intervals.length; i += 2) {
         if (intervals[i]! < end && start < intervals[i + 1]!) {
-          free = false;
+          taken = true;
           break;
         }
       }
     }
-    if (free) parts.push(bike.json);
+    if (!taken) free.push(b);
   }
-  return `[${parts.join(',')}]`;
+  const key = free.join(',');
+  const known = p.answers.get(key);
+  if (known) return known;
+  const answer: SharedJson = { json: `[${free.map((b) => p.bikes[b]!.json).join(',')}]` };
+  if (p.answers.size < ANSWERS_PER_PICTURE) p.answers.set(key, answer);
+  return answer;
 }
 
 /**

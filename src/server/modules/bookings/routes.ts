@@ -9,6 +9,7 @@ import {
 } from '../../../shared/schemas/booking.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
 import { serviceDeps } from '../../http/service-deps.js';
+import { sendSharedJson } from '../../http/precompressed.js';
 import { availableBikes, createBooking, listBikes, listUserBookings, type BookingDeps } from './service.js';
 import { cancelBooking } from './cancel.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
@@ -24,10 +25,9 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/biciclette', async () => listBikes(deps()));
 
   // An admin's window is not held to the fair-use limits (issue 20): the desk books for others.
+  // The answer's compressed bytes are shared by every request with the same free bikes (decision 040).
   app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request, reply) =>
-    reply
-      .type('application/json; charset=utf-8')
-      .send(await availableBikes(deps(), request.body, authenticatedUser(request).ruolo !== 'admin')),
+    sendSharedJson(request, reply, await availableBikes(deps(), request.body, authenticatedUser(request).ruolo !== 'admin')),
   );
 
   // The rules the booking form shows and applies, and the user's own suspension (issue 20).

@@ -20,7 +20,8 @@ import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../p
 import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
-import { freeBikesJson, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
+import type { SharedJson } from '../../http/precompressed.js';
+import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
@@ -92,7 +93,7 @@ export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 function availabilityBatcher(db: Db) {
   const changedSince = prepareChangedSince(db);
   let picture: FleetPicture | undefined;
-  return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules }, JsonText<BikeDto[]>>(
+  return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules }, SharedJson>(
     async (asked) => {
       const now = asked[0]!.deps.clock.now();
       const minutes = lifecycleMinutes(asked[0]!.rules);
@@ -107,7 +108,7 @@ function availabilityBatcher(db: Db) {
         picture = current;
       }
       const answered = current;
-      return asked.map((a) => freeBikesJson(answered, a.window) as JsonText<BikeDto[]>);
+      return asked.map((a) => freeBikes(answered, a.window));
     },
     ({ window }) => `${window.inizio.getTime()}-${window.fine.getTime()}`,
     AVAILABILITY_QUERIES_IN_FLIGHT,
@@ -115,15 +116,12 @@ function availabilityBatcher(db: Db) {
 }
 const batchers = new WeakMap<Db, ReturnType<typeof availabilityBatcher>>();
 
-/** JSON text of a value of type T, ready to send as the body of a reply. */
-export type JsonText<T> = string & { readonly __json: T };
-
 /**
  * Bikes free in a window: not in maintenance or out of service, no active overlapping booking.
- * Every answer comes from PostgreSQL as of the query that carried it (no answer cache, so a
- * commit anywhere shows in the next request); concurrent requests share that query.
+ * Every answer is exact as of the check that carried it (decision 040), a query that started
+ * after the request arrived: a commit anywhere shows in the next request.
  */
-export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<JsonText<BikeDto[]>> {
+export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<SharedJson> {
   const { rules, ...window } = await resolveWindow(deps, w, limits);
   let batcher = batchers.get(deps.db);
   if (!batcher) {

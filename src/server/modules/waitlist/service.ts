@@ -116,7 +116,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
     if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
   }
   // Waiting makes sense only when the form offered nothing: a free bike is booked, not awaited.
-  const free = JSON.parse(await availableBikes(deps, input, limits)) as unknown[];
+  const free = JSON.parse((await availableBikes(deps, input, limits)).json) as unknown[];
   if (free.length > 0) throw conflict(MSG_BIKE_FREE, 'BIKE_FREE');
   let id: number;
   try {

@@ -1,0 +1,37 @@
+import { negotiate } from '@fastify/accept-negotiator';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The app's compression (app.ts registers @fastify/compress with these): answers over 1 KB
+ * leave compressed, brotli at quality 4 (the plugin's default) preferred, else gzip.
+ */
+export const COMPRESSION = { threshold: 1024, encodings: ['br', 'gzip'] as ('br' | 'gzip')[] };
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/**
+ * A JSON answer that many requests send as it is (decision 040: the same free bikes from the
+ * same fleet picture). Its compressed bytes are made once, on the first request that asks
+ * for each encoding, and kept with it: the answer is exact because the text is, and the
+ * compression of a text is a function of it.
+ */
+export interface SharedJson {
+  readonly json: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** Sends a `SharedJson` as @fastify/compress would send its text (same negotiation, threshold, `Vary`), compressing at most once per encoding. */
+export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, body: SharedJson): FastifyReply {
+  reply.type('application/json; charset=utf-8');
+  const accept = request.headers['accept-encoding'];
+  if (!accept || Buffer.byteLength(body.json) < COMPRESSION.threshold) return reply.send(body.json);
+  // As the plugin reads the header: `*` and `x-gzip` stand for gzip.
+  const encoding = negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), COMPRESSION.encodings);
+  if (encoding !== 'br' && encoding !== 'gzip') return reply.send(body.json);
+  const bytes = (body[encoding] ??= encoding === 'br' ? zlib.brotliCompressSync(body.json, BROTLI) : zlib.gzipSync(body.json));
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+  reply.header('content-encoding', encoding);
+  return reply.send(bytes);
+}
