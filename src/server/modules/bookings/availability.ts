@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BikeDto } from '../../../shared/schemas/booking.js';
 import type { Db } from '../../db/client.js';
 import type { SharedJson } from '../../http/precompressed.js';
@@ -67,11 +67,26 @@ interface PictureRow extends Record<string, unknown> {
   next_change: number | null;
 }
 
-const ms = (column: ReturnType<typeof sql>) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+// date_part is float8 arithmetic (extract's numeric is slower); instants here are whole milliseconds.
+const ms = (column: SQL) => sql`(date_part('epoch', ${column}) * 1000)`;
 
 /** The statement that reads the picture, as of `at`, covering windows from `cover` (both ISO instants). */
 export function fleetPictureStatement(at: string, minutes: { hold: number; noShow: number }, cover: string) {
+  const now = sql`${at}::timestamptz`;
+  const after = (instant: SQL) => sql`case when ${instant} > ${now} then ${instant} end`;
   return sql`
+    with a as materialized (
+      -- One scan of the active rows (their partial index; the few past ones are the overdue
+      -- rides and the rows the job has not released yet) and of the offers still ahead.
+      select p.bici_id, p.inizio, p.fine, p.stato = 'offerta' or not ${voidAsOf(at, minutes)} as holds,
+             -- The first instant after now at which a condition on this row turns (least skips nulls).
+             case when p.stato = 'attiva' then least(
+               ${after(sql`p.inizio`)}, ${after(sql`p.fine`)},
+               ${after(sql`p.inizio - make_interval(mins => ${PICKUP_EARLY_MINUTES})`)},
+               ${after(sql`least(p.inizio + make_interval(mins => ${minutes.noShow}::int), p.fine)`)},
+               ${after(sql`p.created_at + make_interval(mins => ${minutes.hold}::int)`)}) end as next
+        from prenotazioni p
+       where p.stato = 'attiva' or (p.stato = 'offerta' and p.fine > ${cover}::timestamptz))
     select pg_current_snapshot()::text as snapshot,
            pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
            coalesce((
@@ -88,25 +103,17 @@ export function fleetPictureStatement(at: string, minutes: { hold: number; noSho
                  -- Planned maintenance (issue 20): the bike is offered to nobody inside its periods.
                  select m.bici_id, m.inizio, m.fine from manutenzioni m where m.fine > ${cover}::timestamptz and m.inizio < m.fine
                  union all
-                 -- Active bookings, as of now (decision 035): one the life cycle would release holds nothing.
-                 select p.bici_id, p.inizio, p.fine from prenotazioni p
-                  where p.stato = 'attiva' and p.fine > ${cover}::timestamptz and not ${voidAsOf(at, minutes)}
-                 union all
-                 -- A bike held for the first in a waitlist (issue 21).
-                 select p.bici_id, p.inizio, p.fine from prenotazioni p where p.stato = 'offerta' and p.fine > ${cover}::timestamptz
+                 -- Active bookings, as of now (decision 035): one the life cycle would release
+                 -- holds nothing. And a bike held for the first in a waitlist (issue 21).
+                 select a.bici_id, a.inizio, a.fine from a where a.fine > ${cover}::timestamptz and a.holds
                ) x), '[]') as busy,
            -- A ride in ritardo keeps its bike until it is returned (decision 022).
            array(select distinct p.bici_id from prenotazioni p
-                  where p.stato = 'attiva' and p.fine <= ${at}::timestamptz and p.ritirata_at is not null) as overdue,
-           -- The first instant after now at which a condition compared with the clock turns.
-           (select ${ms(sql`min(t.at)`)} from (
-              select unnest(array[p.inizio, p.fine, p.inizio - make_interval(mins => ${PICKUP_EARLY_MINUTES}),
-                                  least(p.inizio + make_interval(mins => ${minutes.noShow}::int), p.fine),
-                                  p.created_at + make_interval(mins => ${minutes.hold}::int)]) as at
-                from prenotazioni p where p.stato = 'attiva'
-              union all
-              select unnest(array[m.inizio, m.fine]) from manutenzioni m
-            ) t where t.at > ${at}::timestamptz) as next_change`;
+                  where p.stato = 'attiva' and p.fine <= ${now} and p.ritirata_at is not null) as overdue,
+           ${ms(sql`least(
+             (select min(a.next) from a),
+             (select min(${after(sql`m.inizio`)}) from manutenzioni m),
+             (select min(${after(sql`m.fine`)}) from manutenzioni m))`)} as next_change`;
 }
 
 /** Reads the picture under one snapshot (one statement), as of `now`. */
