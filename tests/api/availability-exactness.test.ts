@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../../src/server/modules/bookings/lifecycle.js';
-import { pruneAvailabilityChanges, readFleetPicture } from '../../src/server/modules/bookings/availability.js';
+import { freeBikes, pruneAvailabilityChanges, readFleetPicture } from '../../src/server/modules/bookings/availability.js';
 import { addDays, zonedInstant, zonedToday } from '../../src/shared/time.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { createLoggedInUser } from '../helpers/factories.js';
@@ -246,6 +246,20 @@ describe('availability: the fleet picture against a plain reading (decision 040)
       }
     }
     expect((await ask('identity')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('two windows with the same free bikes share one compressed answer; a new picture starts afresh', async () => {
+    const now = ctx.clock.now();
+    const minutes = { hold: HOLD, noShow: NO_SHOW };
+    const picture = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
+    const day = addDays(zonedToday(now, TZ), 5);
+    const window = (from: string, to: string) => ({ inizio: zonedInstant(day, from, TZ)!, fine: zonedInstant(day, to, TZ)! });
+    const a = freeBikes(picture, window('20:00', '21:00'));
+    const b = freeBikes(picture, window('21:00', '22:00'));
+    expect(b.json).toBe(a.json);
+    expect(b.compressed).toBe(a.compressed);
+    const again = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
+    expect(freeBikes(again, window('20:00', '21:00')).compressed).not.toBe(a.compressed);
   });
 
   it('the picture keeps the first instant at which an answer turns, and is read again from it', async () => {

@@ -17,8 +17,8 @@ const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BR
  */
 export interface SharedJson {
   readonly json: string;
-  br?: Buffer;
-  gzip?: Buffer;
+  /** The compressed bytes, shared by every answer with the same text (filled on first use). */
+  readonly compressed: { br?: Buffer; gzip?: Buffer };
 }
 
 /** Sends a `SharedJson` as @fastify/compress would send its text (same negotiation, threshold, `Vary`), compressing at most once per encoding. */
@@ -29,7 +29,7 @@ export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, bod
   // As the plugin reads the header: `*` and `x-gzip` stand for gzip.
   const encoding = negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), COMPRESSION.encodings);
   if (encoding !== 'br' && encoding !== 'gzip') return reply.send(body.json);
-  const bytes = (body[encoding] ??= encoding === 'br' ? zlib.brotliCompressSync(body.json, BROTLI) : zlib.gzipSync(body.json));
+  const bytes = (body.compressed[encoding] ??= encoding === 'br' ? zlib.brotliCompressSync(body.json, BROTLI) : zlib.gzipSync(body.json));
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   reply.header('content-encoding', encoding);

@@ -48,12 +48,12 @@ export interface FleetPicture {
   busy: Map<number, number[]>;
   /** Bikes picked up and overdue: held until returned, whatever the window. */
   overdue: Set<number>;
-  /** The answers given from this picture, by their free bikes: each text made, and compressed, once. */
-  answers: Map<string, SharedJson>;
+  /** The compressed bytes of the answers given from this picture, by their free bikes: each compressed once. */
+  answers: Map<string, SharedJson['compressed']>;
 }
 
-/** Answers kept per picture (a few hundred bytes each, compressed; the text is the key's bikes' JSON). */
-export const ANSWERS_PER_PICTURE = 4_096;
+/** Answers whose compressed bytes a picture keeps (under 1 KB each; the text is joined again per request, a few µs). */
+export const ANSWERS_PER_PICTURE = 2_048;
 
 /** A picture is read again after this much real time, whatever happened (decision 040). */
 export const PICTURE_MAX_AGE_MS = 60_000;
@@ -182,11 +182,12 @@ export function freeBikes(p: FleetPicture, w: Window): SharedJson {
     if (!taken) free.push(b);
   }
   const key = free.join(',');
-  const known = p.answers.get(key);
-  if (known) return known;
-  const answer: SharedJson = { json: `[${free.map((b) => p.bikes[b]!.json).join(',')}]` };
-  if (p.answers.size < ANSWERS_PER_PICTURE) p.answers.set(key, answer);
-  return answer;
+  let compressed = p.answers.get(key);
+  if (!compressed) {
+    compressed = {};
+    if (p.answers.size < ANSWERS_PER_PICTURE) p.answers.set(key, compressed);
+  }
+  return { json: `[${free.map((b) => p.bikes[b]!.json).join(',')}]`, compressed };
 }
 
 /**
