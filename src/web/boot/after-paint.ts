@@ -44,6 +44,27 @@ function askForTheApp(): void {
   document.head.append(script);
 }
 
+/*
+ * `Nuova prenotazione` shows the booking form's first fields natively, before the app's code
+ * (a popover that holds the state "opened": decision 039). This moves the focus as the form
+ * does: to the date when the fields open, back to the button when `Annulla` closes them.
+ * Without it (JavaScript off) the fields open all the same.
+ */
+document.addEventListener(
+  'toggle',
+  (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || !target.hasAttribute('data-early-switch')) return;
+    const holder = target.parentElement;
+    const next =
+      (event as ToggleEvent).newState === 'open'
+        ? holder?.querySelector<HTMLElement>('[data-early-booking] input')
+        : holder?.querySelector<HTMLElement>('[data-early-open]');
+    next?.focus();
+  },
+  true,
+);
+
 if (document.visibilityState === 'hidden') {
   // A page opened behind another paints nothing now (and its animation frames wait): at once.
   askForTheApp();
