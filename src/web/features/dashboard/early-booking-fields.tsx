@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
-import { defaultBookingForm, type BookingFormValues } from './dashboard-model';
+import { useRenderTime } from '../../lib/render-clock';
+import { bookingDateBounds, defaultBookingForm, type BookingFormValues } from './dashboard-model';
 
 /** The booking window as the early fields hold it when the form takes their place. */
 export interface EarlyWindow {
@@ -19,10 +20,9 @@ export type EarlyField = keyof EarlyWindow['window'];
 const EARLY_FIELDS: EarlyField[] = ['dataPrenotazione', 'orarioInizio', 'orarioFine'];
 
 interface EarlyBookingFieldsProps {
-  /** Today in the college's time zone: the earliest date. */
-  today: string;
-  maxDate: string | undefined;
   timeZone: string;
+  /** The booking horizon in days, when known (the last date the field takes). */
+  horizonDays: number | undefined;
   /** A tap on the button (after hydration): the form is asked for. */
   onOpen: () => void;
   /** `Annulla` while the form was on its way: it is not shown after all. */
@@ -44,14 +44,17 @@ interface EarlyBookingFieldsProps {
  * JavaScript off. Once the page has hydrated, a popover opened before is read as a tap
  * (the form is asked for), and the form takes the place of these fields keeping what they hold.
  */
-export function EarlyBookingFields({ today, maxDate, timeZone, onOpen, onCancel, buttonRef, intent, onChange }: EarlyBookingFieldsProps) {
+export function EarlyBookingFields({ timeZone, horizonDays, onOpen, onCancel, buttonRef, intent, onChange }: EarlyBookingFieldsProps) {
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
   const switchId = id('aperto');
   const switchRef = useRef<HTMLDivElement>(null);
   const fieldsRef = useRef<HTMLDivElement>(null);
-  // The defaults of spec §4 as read now (the form fits them to the rules when it comes).
-  const defaults = defaultBookingForm(new Date(), timeZone);
+  // The defaults of spec §4 (the form fits them to the rules when it comes), read at the
+  // server's instant while the page hydrates, so that both write the same HTML (render-clock.ts).
+  const now = new Date(useRenderTime());
+  const defaults = defaultBookingForm(now, timeZone);
+  const { min, max } = bookingDateBounds(now, timeZone, horizonDays);
 
   const read = (): EarlyWindow | null => {
     const root = fieldsRef.current;
@@ -109,7 +112,7 @@ export function EarlyBookingFields({ today, maxDate, timeZone, onOpen, onCancel,
       >
         <div className="grid gap-5">
           <div className="grid gap-4 sm:grid-cols-3">
-            {field('dataPrenotazione', 'Data', 'date', { min: today, max: maxDate })}
+            {field('dataPrenotazione', 'Data', 'date', { min, max })}
             {field('orarioInizio', 'Ora di inizio', 'time', {})}
             {field('orarioFine', 'Ora di fine', 'time', {})}
           </div>

@@ -126,12 +126,10 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
     // The button and the form's first fields, shown by the button natively before the page has
     // hydrated (decision 039). A tap asks for the form as a transition: until its code is in,
     // the fields stay on screen, and it takes their place keeping what they hold.
-    const { min, max } = bookingDateBounds(new Date(), timeZone, (formRules ? formRules.orizzonteGiorni : config.data?.bookingHorizonDays) ?? undefined);
     body = (
       <EarlyBookingFields
-        today={min}
-        maxDate={max}
         timeZone={timeZone}
+        horizonDays={(formRules ? formRules.orizzonteGiorni : config.data?.bookingHorizonDays) ?? undefined}
         onChange={setEarly}
         buttonRef={openButtonRef}
         intent={prefetchForm}
