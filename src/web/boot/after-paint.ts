@@ -46,10 +46,27 @@ function askForTheApp(): void {
 
 /*
  * `Nuova prenotazione` shows the booking form's first fields natively, before the app's code
- * (a popover that holds the state "opened": decision 039). This moves the focus as the form
- * does: to the date when the fields open, back to the button when `Annulla` closes them.
- * Without it (JavaScript off) the fields open all the same.
+ * (a popover that holds the state "opened": decision 039). Without this file (JavaScript off)
+ * they open all the same; with it:
+ * - until the page has hydrated (`data-started` on #root), the events of those buttons stop
+ *   here, before React's listeners on #root: React would first hydrate the whole page at once,
+ *   in the tap's own task, and the fields would wait for it. Their native action is all there
+ *   is until then; once hydrated, the page reads the popover's state (early-booking-fields.tsx);
+ * - the focus moves as the form moves it: to the date when the fields open, back to the button
+ *   when `Annulla` closes them, in the task after the frame that shows them.
  */
+const EARLY_CONTROL = '[data-early-open], [data-early-booking] button[popovertarget]';
+for (const type of ['pointerdown', 'pointerup', 'touchstart', 'touchend', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'focusin']) {
+  window.addEventListener(
+    type,
+    (event) => {
+      const target = event.target;
+      if (!(target instanceof Element) || !target.closest(EARLY_CONTROL)) return;
+      if (document.getElementById('root')?.hasAttribute('data-started') === false) event.stopPropagation();
+    },
+    { capture: true, passive: true },
+  );
+}
 document.addEventListener(
   'toggle',
   (event) => {
@@ -60,7 +77,7 @@ document.addEventListener(
       (event as ToggleEvent).newState === 'open'
         ? holder?.querySelector<HTMLElement>('[data-early-booking] input')
         : holder?.querySelector<HTMLElement>('[data-early-open]');
-    next?.focus();
+    requestAnimationFrame(() => setTimeout(() => next?.focus(), 0));
   },
   true,
 );
