@@ -38,6 +38,32 @@ async function contextFor(browser: Browser, baseURL: string | undefined, token: 
   return context;
 }
 
+/** A session of the demo admin, written into the database. */
+async function adminToken(): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await withE2eDatabase((db) =>
+    db.query(
+      `insert into sessions (token_hash, user_id, kind, expires_at)
+       select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
+      [createHash('sha256').update(token).digest('hex')],
+    ),
+  );
+  return token;
+}
+
+/** Holds the app's code (every script but the page's own small after-paint) until the returned function is called. */
+async function holdTheAppsCode(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/(?!after-paint-)[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 const section = (page: Page) => page.getByRole('region', { name: 'Prenota una bicicletta' });
 
 test.describe('a first tap that works before the app’s code', () => {
@@ -80,14 +106,7 @@ test.describe('a first tap that works before the app’s code', () => {
       const page = await context.newPage();
       // The app's code is held (the page's own small script, after-paint, is not): the tap and
       // the typing happen on the server's HTML alone.
-      let releaseCode: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        releaseCode = resolve;
-      });
-      await page.route(/\/assets\/(?!after-paint-)[^/]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const releaseCode = await holdTheAppsCode(page);
       await page.goto('/dashboard', { waitUntil: 'commit' });
       const open = section(page).getByRole('button', { name: 'Nuova prenotazione' });
       await open.click();
@@ -116,6 +135,41 @@ test.describe('a first tap that works before the app’s code', () => {
       await expect(notice(page, 'Prenotazione creata!')).toBeVisible();
       const item = page.getByRole('region', { name: 'Le tue prenotazioni attive' }).getByRole('listitem').filter({ hasText: bike });
       await expect(item).toContainText('09:00–10:30');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('/admin: the `Biciclette` tab shows its panel before hydration, and the page keeps that tab once hydrated', async ({ browser, baseURL }) => {
+    const context = await contextFor(browser, baseURL, await adminToken(), true);
+    try {
+      const page = await context.newPage();
+      const releaseCode = await holdTheAppsCode(page);
+      await page.goto('/admin', { waitUntil: 'commit' });
+      const tab = page.getByRole('tab', { name: 'Biciclette' });
+      const bikes = page.getByRole('tabpanel').getByRole('region', { name: 'Biciclette' });
+      await expect(bikes).toBeHidden();
+      await tab.click();
+      await expect(tab).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveAttribute('aria-selected', 'false');
+      await expect(bikes).toBeVisible();
+      await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', (await tab.getAttribute('id'))!);
+      await expect(tab).toBeFocused();
+      await expect(page.locator('#root')).not.toHaveAttribute('data-started');
+
+      releaseCode();
+      await expect(page.locator('#root')).toHaveAttribute('data-started', '');
+      // The tab stays; the address and the panel are the tab's own now: its rows, its buttons.
+      await expect(page).toHaveURL(/\?tab=biciclette$/);
+      await expect(tab).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByRole('button', { name: 'Aggiungi bicicletta' })).toBeVisible();
+      await expect(bikes.getByRole('row').nth(1)).not.toContainText('Caricamento');
+      await expectNoSeriousA11yViolations(page);
+
+      // The tabs work as before: back to the bookings, with React now.
+      await page.getByRole('tab', { name: 'Prenotazioni' }).click();
+      await expect(page).toHaveURL(/\/admin$/);
+      await expect(bikes).toBeHidden();
     } finally {
       await context.close();
     }
