@@ -195,7 +195,13 @@ describe('GET /admin', () => {
     // The sections say what they hold, not that they are loading; the table has the bookings.
     expect(shown).toContain('Nessuna bicicletta in ritardo');
     expect(shown).toContain('Oggi nessuno è in lista d&#x27;attesa');
-    expect(shown).not.toContain('Caricamento');
+    // The one `Caricamento` is in the hidden panel of `Biciclette`: that tab's first screen, its
+    // rows loading, shown by a tap before the page has hydrated (decision 039).
+    const hiddenPanel = /<div role="tabpanel"[^>]*hidden=""[^>]*data-state="inactive"[^>]*>/.exec(shown);
+    expect(hiddenPanel).not.toBeNull();
+    expect(shown.split('Caricamento').length - 1).toBe(1);
+    expect(shown.indexOf('Caricamento')).toBeGreaterThan(hiddenPanel!.index);
+    expect(shown.slice(hiddenPanel!.index)).toContain('aria-label="Biciclette"');
     for (const who of ['Marta Ruota', 'Bianca Segreta']) expect(shown).toContain(who);
     // The same answers the API gives, under the keys the screen reads.
     const state = stateOf(res.body);

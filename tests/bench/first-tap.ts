@@ -114,8 +114,8 @@ interface TapWatch {
 /**
  * Runs in the page before its scripts (`addInitScript`): notes when the button is painted and
  * when the target is shown, each as the timestamp of the animation frame that paints it.
- * Checked at every change of the document, scroll and, until the button is painted, every
- * 50 ms (a stylesheet that arrives moves things without a mutation). Self-contained: Playwright sends
+ * Checked at every change of the document, scroll, click and toggle (a popover shown natively
+ * changes no element) and, until the button is painted, every 50 ms (a stylesheet that arrives moves things without a mutation). Self-contained: Playwright sends
  * its source to the page.
  */
 function watchFirstTap(kind: FirstTapPageName): void {
@@ -186,11 +186,15 @@ function watchFirstTap(kind: FirstTapPageName): void {
   };
   const observer = new MutationObserver(schedule);
   observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
-  addEventListener('scroll', schedule, { passive: true, capture: true });
+  // What changes the screen without changing the document: a scroll, and a control's native
+  // action (a popover shown by its invoker: no mutation). A click is seen before its default
+  // action runs, so the frame probed after it is the one that paints that action.
+  const natives = ['scroll', 'click', 'toggle'] as const;
+  for (const type of natives) addEventListener(type, schedule, { passive: true, capture: true });
   const timer = setInterval(schedule, 50);
   function stop() {
     observer.disconnect();
-    removeEventListener('scroll', schedule, { capture: true });
+    for (const type of natives) removeEventListener(type, schedule, { capture: true });
     clearInterval(timer);
   }
 }

@@ -44,6 +44,73 @@ function askForTheApp(): void {
   document.head.append(script);
 }
 
+/*
+ * /admin's tabs: a tab whose panel the HTML holds (`data-early-tab`: the first screen of
+ * `Biciclette`, features/admin/bikes-panel-shell.tsx) is selected on a tap before the page has
+ * hydrated, as the tabs do (components/ui/tabs.tsx): `aria-selected`, the roving tabindex,
+ * `data-state`, the panels shown and hidden. Once hydrated, the page reads the selected tab
+ * and renders it (admin-page.tsx); the tabs themselves handle every tap from then on.
+ */
+function selectEarlyTab(target: Element): void {
+  const tab = target.closest<HTMLElement>('[role="tab"][data-early-tab]');
+  const list = tab?.closest('[role="tablist"]');
+  if (!tab || !list) return;
+  const panelOf = (t: Element) => document.getElementById(t.getAttribute('aria-controls') ?? '');
+  if (!panelOf(tab)) return;
+  for (const t of list.querySelectorAll<HTMLElement>('[role="tab"]')) {
+    const selected = t === tab;
+    t.setAttribute('aria-selected', String(selected));
+    t.tabIndex = selected ? 0 : -1;
+    t.dataset.state = selected ? 'active' : 'inactive';
+    const panel = panelOf(t);
+    if (panel) {
+      panel.hidden = !selected;
+      panel.dataset.state = selected ? 'active' : 'inactive';
+    }
+  }
+  tab.focus();
+}
+
+/*
+ * `Nuova prenotazione` shows the booking form's first fields natively, before the app's code
+ * (a popover that holds the state "opened": decision 039). Without this file (JavaScript off)
+ * they open all the same; with it:
+ * - until the page has hydrated (`data-started` on #root), the events of those buttons (and of /admin's tabs, below) stop
+ *   here, before React's listeners on #root: React would first hydrate the whole page at once,
+ *   in the tap's own task, and the fields would wait for it. Their native action is all there
+ *   is until then; once hydrated, the page reads the popover's state (early-booking-fields.tsx);
+ * - the focus moves as the form moves it: to the date when the fields open, back to the button
+ *   when `Annulla` closes them (at the popover's `toggle`, a task after the tap's).
+ */
+const EARLY_CONTROL = '[data-early-open], [data-early-booking] button[popovertarget], [role="tab"][data-early-tab]';
+for (const type of ['pointerdown', 'pointerup', 'touchstart', 'touchend', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'focusin']) {
+  window.addEventListener(
+    type,
+    (event) => {
+      const target = event.target;
+      if (!(target instanceof Element) || !target.closest(EARLY_CONTROL)) return;
+      if (document.getElementById('root')?.hasAttribute('data-started') !== false) return;
+      if (type === 'click') selectEarlyTab(target);
+      event.stopPropagation();
+    },
+    { capture: true, passive: true },
+  );
+}
+document.addEventListener(
+  'toggle',
+  (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || !target.hasAttribute('data-early-switch')) return;
+    const holder = target.parentElement;
+    const next =
+      (event as ToggleEvent).newState === 'open'
+        ? holder?.querySelector<HTMLElement>('[data-early-booking] input')
+        : holder?.querySelector<HTMLElement>('[data-early-open]');
+    next?.focus();
+  },
+  true,
+);
+
 if (document.visibilityState === 'hidden') {
   // A page opened behind another paints nothing now (and its animation frames wait): at once.
   askForTheApp();

@@ -1,4 +1,4 @@
-import { createContext, use, useId, type ComponentProps, type KeyboardEvent } from 'react';
+import { createContext, use, useId, type ComponentProps, type KeyboardEvent, type ReactNode } from 'react';
 import { cn } from '../../lib/utils';
 
 /**
@@ -83,6 +83,7 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Om
       aria-controls={panelId(tabs.baseId, value)}
       tabIndex={selected ? 0 : -1}
       data-state={selected ? 'active' : 'inactive'}
+      data-value={value}
       data-slot="tabs-trigger"
       className={cn(
         'inline-flex h-11 flex-1 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors sm:h-9 sm:flex-none',
@@ -104,21 +105,29 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Om
   );
 }
 
-/** The selected tab's panel (the others render nothing). */
-export function TabsContent({ value, className, ...props }: ComponentProps<'div'> & { value: string }) {
+/**
+ * The selected tab's panel. The others render nothing, or, given `early`, a hidden panel with
+ * that first screen: a page the server rendered can then show it on a tap before it has
+ * hydrated (boot/after-paint.ts, decision 039).
+ */
+export function TabsContent({ value, className, early, children, ...props }: ComponentProps<'div'> & { value: string; early?: ReactNode }) {
   const tabs = useTabs();
-  if (tabs.value !== value) return null;
+  const selected = tabs.value === value;
+  if (!selected && early === undefined) return null;
   return (
     <div
       role="tabpanel"
       id={panelId(tabs.baseId, value)}
       aria-labelledby={tabId(tabs.baseId, value)}
       tabIndex={0}
-      data-state="active"
+      hidden={!selected}
+      data-state={selected ? 'active' : 'inactive'}
       data-orientation="horizontal"
       data-slot="tabs-content"
       className={cn('focus-visible:outline-2 focus-visible:outline-ring', className)}
       {...props}
-    />
+    >
+      {selected ? children : early}
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import {
   UsersIcon,
   WrenchIcon,
 } from 'lucide-react';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { LoadFailureBoundary } from '../../components/load-failure-boundary';
@@ -19,6 +19,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { prefetchOnIntent } from '../../lib/interaction';
 import { preloadable } from '../../lib/preloadable';
 import { tabFromSearch, type AdminTab } from './admin-model';
+import { BikesPanelShell } from './bikes-panel-shell';
 import { BookingsTab } from './bookings-tab';
 import { DeskBooking } from './desk-booking';
 import { useAdminSummary } from './queries';
@@ -57,12 +58,28 @@ export function loadTabFor(search: string): Promise<unknown> {
   return TAB_LOADERS[tabFromSearch(search)]?.().catch(() => undefined) ?? Promise.resolve();
 }
 
-function TabLoading({ children }: { children: ReactNode }) {
+function TabLoading({ children, fallback }: { children: ReactNode; fallback?: ReactNode }) {
   return (
     <LoadFailureBoundary scope="section">
-      <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>
+      <Suspense fallback={fallback ?? <Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>
     </LoadFailureBoundary>
   );
+}
+
+const isTab = (value: string | null | undefined): value is AdminTab =>
+  value === 'prenotazioni' || value === 'biciclette' || value === 'utenti' || value === 'regole' || value === 'registro';
+
+/**
+ * A tab chosen before the page hydrated (boot/after-paint.ts shows a tab whose panel the HTML
+ * holds: decision 039) is the tab React renders from then on: read once, at hydration.
+ */
+function useTabChosenEarly(list: RefObject<HTMLDivElement | null>, tab: AdminTab, selectTab: (next: string) => void) {
+  useEffect(() => {
+    const chosen = list.current?.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute('data-value');
+    if (isTab(chosen) && chosen !== tab) selectTab(chosen);
+    // Once, as the page hydrates.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 }
 
 function AdminHeader() {
@@ -118,6 +135,8 @@ export function AdminPage() {
   function selectTab(next: string) {
     navigate(next === 'prenotazioni' ? location : `${location}?tab=${next}`, { replace: true });
   }
+  const tabList = useRef<HTMLDivElement>(null);
+  useTabChosenEarly(tabList, tab, selectTab);
 
   return (
     <div className="min-h-dvh pb-12">
@@ -130,9 +149,10 @@ export function AdminPage() {
         {/* Below the fold on a phone: the browser lays the tabs out when they come near the screen,
             not while the page loads (a page of 50 rows costs a slow phone hundreds of ms). */}
         <Tabs value={tab} onValueChange={selectTab} className="min-w-0 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
-          <TabsList aria-label="Sezioni" className="h-auto flex-wrap">
-            <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB}>Prenotazioni</TabsTrigger>
-            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadBikesTab)}>Biciclette</TabsTrigger>
+          <TabsList ref={tabList} aria-label="Sezioni" className="h-auto flex-wrap">
+            {/* data-early-tab: the HTML holds the panel's first screen, a tap shows it before hydration. */}
+            <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB} data-early-tab="">Prenotazioni</TabsTrigger>
+            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} data-early-tab="" {...prefetchOnIntent(loadBikesTab)}>Biciclette</TabsTrigger>
             <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>Utenti</TabsTrigger>
             <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>Regole</TabsTrigger>
             <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>Registro attività</TabsTrigger>
@@ -140,8 +160,8 @@ export function AdminPage() {
           <TabsContent value="prenotazioni">
             <BookingsTab />
           </TabsContent>
-          <TabsContent value="biciclette">
-            <TabLoading>
+          <TabsContent value="biciclette" early={<BikesPanelShell />}>
+            <TabLoading fallback={<BikesPanelShell />}>
               <BikesTab summary={summary.data} />
             </TabLoading>
           </TabsContent>

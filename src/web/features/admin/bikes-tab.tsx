@@ -9,6 +9,7 @@ import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
+import { BIKE_COLUMNS } from './bikes-panel-shell';
 import { FormDialog } from './form-dialog';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
@@ -117,7 +118,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         <AddBike />
       </div>
       <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
-        <ColumnHeads columns={['Numero', 'Modello', 'Stato', 'Ultima modifica', <span className="sr-only">Azioni</span>]} />
+        <ColumnHeads columns={BIKE_COLUMNS} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow

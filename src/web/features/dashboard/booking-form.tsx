@@ -1,5 +1,5 @@
 import { BellRingIcon, CalendarPlusIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { DESTINATION_MAX, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { formatEuroCents } from '../../../shared/money';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -17,6 +17,7 @@ import {
 } from './dashboard-model';
 import { useCreateBooking } from './queries';
 import { useBookingWindow, type BookingWindow } from './use-booking-window';
+import type { EarlyWindow } from './early-booking-fields';
 import { WAITLIST_MAX_PER_USER } from '../../../shared/schemas/waitlist';
 import { useJoinWait, useWaits } from '../waitlist/queries';
 
@@ -35,6 +36,8 @@ interface BookingFormProps {
   onCreated: () => void;
   /** The user joined the window's waitlist (issue 21): the form closes, the page shows the list. */
   onWaiting?: () => void;
+  /** What the early fields held when the form took their place (early-booking-fields.tsx), if it did. */
+  early?: EarlyWindow | null;
 }
 
 const END_BEFORE_START = "L'orario di fine deve essere successivo all'orario di inizio";
@@ -262,11 +265,14 @@ function useBookingSubmit({
  * The day's hours and the maximum duration are shown; a window the rules refuse is said by
  * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting }: BookingFormProps) {
+export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting, early }: BookingFormProps) {
   // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
   const [openedAt] = useState(() => new Date());
+  // The early fields as the form is rendered in their place: a window the person changed there is kept.
+  const [earlyAtOpen] = useState(() => early ?? null);
   const [values, setValues] = useState<BookingFormValues>(() => {
     const defaults = defaultBookingForm(openedAt, timeZone);
+    if (earlyAtOpen?.changed) return { ...defaults, ...earlyAtOpen.window };
     return rules ? fitWindow(defaults, rules, { now: openedAt, timeZone }) : defaults;
   });
   const noShowNotice = useNoShowNotice();
@@ -278,8 +284,14 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   const weekly = rules ? weeklyLimitText(rules) : null;
   const { errors, setErrors, pending, onSubmit } = useBookingSubmit({ values, w, id, formRef, dateRef, onCreated });
 
-  useEffect(() => {
-    dateRef.current?.focus();
+  // In the frame the form replaces the early fields: the focus on the field that had it (else on
+  // the date, as a tap on `Nuova prenotazione` does).
+  useLayoutEffect(() => {
+    const field = earlyAtOpen?.focused;
+    if (field) document.getElementById(id(field))?.focus();
+    else dateRef.current?.focus();
+    // Once, as the form appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const { orarioInizio, orarioFine } = values;

@@ -1,11 +1,12 @@
 import { BanIcon, PlusIcon, TriangleAlertIcon, WifiOffIcon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import { bookingDateBounds, FALLBACK_TIME_ZONE, suspensionText } from './dashboard-model';
+import { EarlyBookingFields, type EarlyWindow } from './early-booking-fields';
 import { usePublicRules } from './queries';
 
 /** The form (with zod and the shared schemas) is its own chunk: it downloads when the form is about to open. */
@@ -74,6 +75,9 @@ function ActiveBookingNotice() {
 export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false, onWaiting }: NewBookingSectionProps) {
   const [open, setOpen] = useState(false);
   const openButtonRef = useRef<HTMLButtonElement>(null);
+  // What the early fields hold (early-booking-fields.tsx): the form starts from it.
+  // (State, not a ref: a change while the form is being rendered restarts that render with it.)
+  const [early, setEarly] = useState<EarlyWindow | null>(null);
   const returnFocus = useRef(false);
   const config = usePublicConfig();
   // GET /api/regole: the form applies the rules; when they cannot be read, the server alone does.
@@ -119,17 +123,19 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
   } else if (hasActiveBooking) {
     body = <ActiveBookingNotice />;
   } else if (!open) {
+    // The button and the form's first fields, shown by the button natively before the page has
+    // hydrated (decision 039). A tap asks for the form as a transition: until its code is in,
+    // the fields stay on screen, and it takes their place keeping what they hold.
     body = (
-      <Button
-        ref={openButtonRef}
-        size="lg"
-        className="w-full sm:w-auto sm:justify-self-start"
-        onClick={() => setOpen(true)}
-        {...prefetchForm}
-      >
-        <PlusIcon aria-hidden="true" />
-        Nuova prenotazione
-      </Button>
+      <EarlyBookingFields
+        timeZone={timeZone}
+        horizonDays={(formRules ? formRules.orizzonteGiorni : config.data?.bookingHorizonDays) ?? undefined}
+        onChange={setEarly}
+        buttonRef={openButtonRef}
+        intent={prefetchForm}
+        onOpen={() => startTransition(() => setOpen(true))}
+        onCancel={() => startTransition(() => setOpen(false))}
+      />
     );
   } else {
     // Today in the college's time zone, read at the moment the form opens.
@@ -146,6 +152,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
               maxDate={max}
               isExternal={isExternal}
               rules={formRules}
+              early={early}
               onCancel={() => {
                 returnFocus.current = true;
                 setOpen(false);
