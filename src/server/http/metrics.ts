@@ -10,11 +10,13 @@ const UNMATCHED = 'unmatched';
  * serves `GET /metrics` (decision 032).
  */
 export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, token: string | undefined): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A hook with a callback: no promise per request (issue 33).
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
