@@ -142,9 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A hook with a callback: it runs on every answer (issue 33: no promise per request).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   // The connections the stop closes are only those with no request unanswered (issue 32: Node's
   // own check cut an answer still being written, and a request already read, whose booking was

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type pinoPrettyModule from 'pino-pretty';
 
 export type Logger = PinoLogger;
 
@@ -108,6 +109,9 @@ export function createLogger(level: string, destination?: DestinationStream, for
   // Readable when asked, or unset at a terminal; a given destination (tests) stays JSON unless asked.
   const pretty = format === 'pretty' || (!destination && logFormatFor(format) === 'pretty');
   if (pretty) {
+    // Loaded only for the readable format (a terminal, or LOG_FORMAT=pretty): a server logging
+    // JSON never carries it (issue 33). A plain require: this function stays synchronous.
+    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof pinoPrettyModule;
     return pino(
       options,
       pinoPretty({

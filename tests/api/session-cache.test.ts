@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/schema.js';
 import type { SessionCache } from '../../src/server/modules/auth/session-cache.js';
-import { createSession, hashSessionToken } from '../../src/server/modules/auth/sessions.js';
+import { createSession, hashSessionToken, SESSION_TOUCH_INTERVAL_MS, SESSION_TTL_MS } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 
@@ -51,6 +51,36 @@ describe('session cache, kept coherent by the database', () => {
     await ctx.database.db.update(users).set({ attiva: false }).where(eq(users.id, user.id));
     expect(await until(() => cache.get(hash) === undefined)).toBe(true);
     expect((await me()).statusCode).toBe(401);
+  });
+
+  // A cached session is answered without a promise (issue 33); the cache never skips the
+  // expiry, the sliding of the expiry, nor the deletion of an expired row.
+  it('a cached session is still slid forward after an hour, and refused (its row deleted) once expired', async () => {
+    const start = ctx.clock.now();
+    try {
+      const { hash, me } = await loggedIn();
+      expect(cache.get(hash)).toBeDefined();
+      const fresh = await me();
+      expect(fresh.statusCode).toBe(200);
+      expect(fresh.headers['set-cookie']).toBeUndefined();
+
+      ctx.clock.advance(SESSION_TOUCH_INTERVAL_MS);
+      const slid = await me();
+      expect(slid.statusCode).toBe(200);
+      expect(String(slid.headers['set-cookie'])).toMatch(/^bicielis_session=.*Max-Age=2592000/);
+      const [row] = await ctx.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+      expect(row!.expiresAt.getTime()).toBe(ctx.clock.now().getTime() + SESSION_TTL_MS);
+
+      ctx.clock.advance(SESSION_TTL_MS);
+      expect(cache.get(hash)).toBeDefined();
+      const expired = await me();
+      expect(expired.statusCode).toBe(401);
+      expect(String(expired.headers['set-cookie'])).toMatch(/^bicielis_session=;/);
+      expect(await ctx.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash))).toEqual([]);
+      expect(cache.get(hash)).toBeUndefined();
+    } finally {
+      ctx.clock.set(start);
+    }
   });
 
   it('a changed role or name is seen at once', async () => {

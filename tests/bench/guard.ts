@@ -22,6 +22,10 @@
  * profile) run once on the built app with the demo data, GUARD_TAP_RUNS (5) opens each; their
  * ratio is the target over the median time (1.5 s first open, 0.8 s repeat: 100 % meets it).
  * GUARD_TAPS=0 skips them.
+ *
+ * GUARD_ONLY=<text> runs only the paths whose name contains it (case-insensitive), e.g.
+ * `GUARD_ONLY=current-user`, `GUARD_ONLY=availability`, `GUARD_ONLY=render`, `GUARD_ONLY=tap`:
+ * for working on one path. Each app process's peak RSS under the load is printed per round.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -40,6 +44,9 @@ import { FIRST_TAP_PROFILE, FIRST_TAP_TARGETS, measureFirstTaps } from './first-
 import { benchDatabase, fmt, load, startBenchServer, type BenchServer, type LoadResult } from './harness.js';
 
 const RECORD_FILE = path.join(import.meta.dirname, 'guard-record.json');
+const ONLY = process.env.GUARD_ONLY?.toLowerCase();
+/** Whether a path runs (GUARD_ONLY). */
+const wanted = (name: string) => !ONLY || name.toLowerCase().includes(ONLY);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.GUARD_SECONDS ?? 5);
 const CONNECTIONS = 50;
@@ -165,7 +172,7 @@ export async function benchGuard(): Promise<boolean> {
     const bookingCookies = await sessionsFor(writes.database.db, inserted.rows.map((r) => r.id));
     await writes.database.db.execute(sql`create table guard_ceiling (id serial primary key, n int not null, at timestamptz not null default now())`);
 
-    const results: PathResult[] = [
+    const allPaths: PathResult[] = [
       { path: 'availability, one window', ceiling: 'bare + one query', samples: [] },
       { path: 'availability, 2,000 random windows', ceiling: 'bare + one query', samples: [] },
       { path: 'booking', ceiling: 'bare + one insert transaction', samples: [] },
@@ -177,30 +184,45 @@ export async function benchGuard(): Promise<boolean> {
           ]
         : []),
     ];
-    const byPath = (p: string) => results.find((r) => r.path === p)!;
+    const results = allPaths.filter((r) => wanted(r.path));
+    if (ONLY) console.log(`      GUARD_ONLY=${ONLY}: ${results.map((r) => r.path).join(', ') || 'no load path'}`);
+    const byPath = (p: string) => results.find((r) => r.path === p);
+    const runs = (p: string) => byPath(p) !== undefined;
     const base = { connections: CONNECTIONS, seconds: SECONDS };
 
     for (let round = 0; round < ROUNDS; round++) {
-      const ceilingPost = await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'POST', DATABASE_URL: reads.url }, (s) =>
-        measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
-      );
-      const ceilingGet = await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'GET', DATABASE_URL: reads.url }, (s) =>
-        measured(`${s.base}/const`, { ...base, connections: RENDER_CONNECTIONS, method: 'GET', headers: HTML_HEADERS }),
-      );
+      const availability = runs('availability, one window') || runs('availability, 2,000 random windows');
+      const renders = runs('render /dashboard') || runs('render /admin');
+      const ceilingPost = availability
+        ? await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'POST', DATABASE_URL: reads.url }, (s) =>
+            measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
+          )
+        : undefined;
+      const ceilingGet = renders
+        ? await withServer({ BENCH_MODE: 'bare-query', BENCH_BARE_METHOD: 'GET', DATABASE_URL: reads.url }, (s) =>
+            measured(`${s.base}/const`, { ...base, connections: RENDER_CONNECTIONS, method: 'GET', headers: HTML_HEADERS }),
+          )
+        : undefined;
       let currentUserBody = '';
-      await withServer({ BENCH_MODE: 'app', DATABASE_URL: reads.url, ...(web ? { BENCH_WEB: '1' } : {}) }, async (s) => {
+      if (availability || renders || runs('GET /api/current-user')) await withServer({ BENCH_MODE: 'app', DATABASE_URL: reads.url, ...(web ? { BENCH_WEB: '1' } : {}) }, async (s) => {
         const headers = { ...JSON_HEADERS, origin: s.base };
-        const one = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, body: windows[0], cookies });
-        check('availability, one window', one);
-        byPath('availability, one window').samples.push({ app: one, ceiling: ceilingPost });
-        const random = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, bodies: windows, cookies });
-        check('availability, random windows', random);
-        byPath('availability, 2,000 random windows').samples.push({ app: random, ceiling: ceilingPost });
-        const me = await measured(`${s.base}/api/current-user`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' }, cookies });
-        check('current-user', me);
-        byPath('GET /api/current-user').samples.push({ app: me, ceiling: me });
-        currentUserBody = await (await fetch(`${s.base}/api/current-user`, { headers: { cookie: resident } })).text();
-        if (web) {
+        if (runs('availability, one window')) {
+          const one = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, body: windows[0], cookies });
+          check('availability, one window', one);
+          byPath('availability, one window')!.samples.push({ app: one, ceiling: ceilingPost! });
+        }
+        if (runs('availability, 2,000 random windows')) {
+          const random = await measured(`${s.base}/api/biciclette/available`, { ...base, method: 'POST', headers, bodies: windows, cookies });
+          check('availability, random windows', random);
+          byPath('availability, 2,000 random windows')!.samples.push({ app: random, ceiling: ceilingPost! });
+        }
+        if (runs('GET /api/current-user')) {
+          const me = await measured(`${s.base}/api/current-user`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' }, cookies });
+          check('current-user', me);
+          byPath('GET /api/current-user')!.samples.push({ app: me, ceiling: me });
+          currentUserBody = await (await fetch(`${s.base}/api/current-user`, { headers: { cookie: resident } })).text();
+        }
+        if (renders) {
           // Each page answers 200 with its HTML before it is loaded (a redirect would measure nothing).
           for (const [page, cookie] of [['/dashboard', resident], ['/admin', adminCookie!]] as const) {
             const t = performance.now();
@@ -210,60 +232,69 @@ export async function benchGuard(): Promise<boolean> {
             if (res.status !== 200) throw new Error(`${page}: ${res.status} ${html.slice(0, 200)}`);
           }
           const pages = { ...base, connections: RENDER_CONNECTIONS, method: 'GET' };
-          const dashboard = await measured(`${s.base}/dashboard`, { ...pages, headers: { ...HTML_HEADERS, cookie: resident } });
-          check('render /dashboard', dashboard);
-          byPath('render /dashboard').samples.push({ app: dashboard, ceiling: ceilingGet });
-          const adminPage = await measured(`${s.base}/admin`, { ...pages, headers: { ...HTML_HEADERS, cookie: adminCookie! } });
-          check('render /admin', adminPage);
-          byPath('render /admin').samples.push({ app: adminPage, ceiling: ceilingGet });
+          if (runs('render /dashboard')) {
+            const dashboard = await measured(`${s.base}/dashboard`, { ...pages, headers: { ...HTML_HEADERS, cookie: resident } });
+            check('render /dashboard', dashboard);
+            byPath('render /dashboard')!.samples.push({ app: dashboard, ceiling: ceilingGet! });
+          }
+          if (runs('render /admin')) {
+            const adminPage = await measured(`${s.base}/admin`, { ...pages, headers: { ...HTML_HEADERS, cookie: adminCookie! } });
+            check('render /admin', adminPage);
+            byPath('render /admin')!.samples.push({ app: adminPage, ceiling: ceilingGet! });
+          }
         }
+        console.log(`      round ${round + 1}: the app's peak RSS under these loads ${fmt(s.peakRssMb())} MB`);
       });
       // current-user against bare Fastify sending the same bytes.
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-guard-'));
-      try {
-        await fs.writeFile(path.join(dir, 'body.json'), currentUserBody);
-        const bare = await withServer({ BENCH_MODE: 'bare', BENCH_BARE_METHOD: 'GET', BENCH_BARE_BODY: path.join(dir, 'body.json') }, (s) =>
-          measured(`${s.base}/const`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' } }),
-        );
-        const me = byPath('GET /api/current-user').samples.at(-1)!;
-        me.ceiling = bare;
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true });
+      if (runs('GET /api/current-user')) {
+        const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-guard-'));
+        try {
+          await fs.writeFile(path.join(dir, 'body.json'), currentUserBody);
+          const bare = await withServer({ BENCH_MODE: 'bare', BENCH_BARE_METHOD: 'GET', BENCH_BARE_BODY: path.join(dir, 'body.json') }, (s) =>
+            measured(`${s.base}/const`, { ...base, method: 'GET', headers: { 'accept-encoding': 'gzip, br' } }),
+          );
+          const me = byPath('GET /api/current-user')!.samples.at(-1)!;
+          me.ceiling = bare;
+        } finally {
+          await fs.rm(dir, { recursive: true, force: true });
+        }
       }
 
-      const ceilingInsert = await withServer({ BENCH_MODE: 'bare-insert', BENCH_BARE_METHOD: 'POST', DATABASE_URL: writes.url }, (s) =>
-        measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
-      );
-      // Each booking its own user, bike and hour: request n of the round is user n, slot n.
-      const first = round * BOOKINGS_PER_ROUND;
-      const booking = await withServer({ BENCH_MODE: 'app', DATABASE_URL: writes.url }, async (s) => {
-        const warm = ROUNDS * BOOKINGS_PER_ROUND + round * 100;
-        const headers = { ...JSON_HEADERS, origin: s.base };
-        await load(`${s.base}/api/prenotazioni`, {
-          connections: CONNECTIONS,
-          seconds: 0,
-          amount: 100,
-          method: 'POST',
-          headers,
-          bodies: Array.from({ length: 100 }, (_, i) => bookingBody(warm + i, today)),
-          bodyOrder: 'sequence',
-          cookies: bookingCookies.slice(warm, warm + 100),
-          cookieOrder: 'sequence',
+      if (runs('booking')) {
+        const ceilingInsert = await withServer({ BENCH_MODE: 'bare-insert', BENCH_BARE_METHOD: 'POST', DATABASE_URL: writes.url }, (s) =>
+          measured(`${s.base}/const`, { ...base, method: 'POST', headers: JSON_HEADERS, body: '{}' }),
+        );
+        // Each booking its own user, bike and hour: request n of the round is user n, slot n.
+        const first = round * BOOKINGS_PER_ROUND;
+        const booking = await withServer({ BENCH_MODE: 'app', DATABASE_URL: writes.url }, async (s) => {
+          const warm = ROUNDS * BOOKINGS_PER_ROUND + round * 100;
+          const headers = { ...JSON_HEADERS, origin: s.base };
+          await load(`${s.base}/api/prenotazioni`, {
+            connections: CONNECTIONS,
+            seconds: 0,
+            amount: 100,
+            method: 'POST',
+            headers,
+            bodies: Array.from({ length: 100 }, (_, i) => bookingBody(warm + i, today)),
+            bodyOrder: 'sequence',
+            cookies: bookingCookies.slice(warm, warm + 100),
+            cookieOrder: 'sequence',
+          });
+          return load(`${s.base}/api/prenotazioni`, {
+            connections: CONNECTIONS,
+            seconds: 0,
+            amount: BOOKINGS_PER_ROUND,
+            method: 'POST',
+            headers,
+            bodies: Array.from({ length: BOOKINGS_PER_ROUND }, (_, i) => bookingBody(first + i, today)),
+            bodyOrder: 'sequence',
+            cookies: bookingCookies.slice(first, first + BOOKINGS_PER_ROUND),
+            cookieOrder: 'sequence',
+          });
         });
-        return load(`${s.base}/api/prenotazioni`, {
-          connections: CONNECTIONS,
-          seconds: 0,
-          amount: BOOKINGS_PER_ROUND,
-          method: 'POST',
-          headers,
-          bodies: Array.from({ length: BOOKINGS_PER_ROUND }, (_, i) => bookingBody(first + i, today)),
-          bodyOrder: 'sequence',
-          cookies: bookingCookies.slice(first, first + BOOKINGS_PER_ROUND),
-          cookieOrder: 'sequence',
-        });
-      });
-      check('booking', booking);
-      byPath('booking').samples.push({ app: booking, ceiling: ceilingInsert });
+        check('booking', booking);
+        byPath('booking')!.samples.push({ app: booking, ceiling: ceilingInsert });
+      }
       console.log(
         `      round ${round + 1}: ` + results.map((r) => `${r.path} ${fmt(ratioOf(r.samples.at(-1)!) * 100, 1)} %`).join(', '),
       );
@@ -271,7 +302,7 @@ export async function benchGuard(): Promise<boolean> {
 
     // The first taps: target over time, so that a slower tap is a lower ratio, as elsewhere.
     const taps: { path: string; ratio: number; detail: string }[] = [];
-    if (web && process.env.GUARD_TAPS !== '0') {
+    if (web && process.env.GUARD_TAPS !== '0' && wanted('first tap')) {
       const built = await startBuiltApp('guard-taps');
       try {
         const result = await measureFirstTaps(

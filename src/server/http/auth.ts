@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
 import { forbidden, unauthorized } from './errors.js';
 
@@ -77,12 +77,25 @@ declare module 'fastify' {
 // Tokens are 32 random bytes in base64url (43 characters); anything else is not looked up.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+/**
+ * What a request's session resolved to: the user (null when anonymous), or the lookup still
+ * running. Kept on the request itself (decorated in registerAuth, so every request has the slot
+ * from the start: no WeakMap entry, no promise on the cached path).
+ */
+type Resolution = SessionUser | null | Promise<SessionUser | null>;
+const UNRESOLVED = Symbol('unresolved');
+const kResolution = Symbol('bicielis.sessionResolution');
+declare module 'fastify' {
+  interface FastifyRequest {
+    [kResolution]: Resolution | typeof UNRESOLVED;
+  }
+}
 
 /** Adds `request.user` and the guard's sessions. Called once on the root instance, before the routes. */
 export function registerAuth(app: FastifyInstance, guard: SessionGuard) {
   app.decorate('sessionGuard', guard);
   app.decorateRequest('user', null);
+  app.decorateRequest(kResolution, UNRESOLVED);
 }
 
 /**
@@ -90,27 +103,56 @@ export function registerAuth(app: FastifyInstance, guard: SessionGuard) {
  * refuses expired sessions and deactivated users (their session row is deleted), and
  * slides the expiry forward at most once an hour.
  */
-export function loadUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
-  let pending = resolved.get(request);
-  if (!pending) {
-    pending = resolveUser(request, reply);
-    resolved.set(request, pending);
-  }
-  return pending;
+export async function loadUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
+  return resolution(request, reply);
 }
 
-async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null> {
+/**
+ * The same as `loadUser`, without a promise when the answer is known at once (no cookie, a
+ * malformed one, or a session in the cache that needs no write): the guards below run on
+ * every authenticated request (issue 33).
+ */
+function resolution(request: FastifyRequest, reply: FastifyReply): Resolution {
+  const known = request[kResolution];
+  if (known !== UNRESOLVED) return known;
+  const resolved = resolveUser(request, reply);
+  request[kResolution] = resolved;
+  return resolved;
+}
+
+function resolveUser(request: FastifyRequest, reply: FastifyReply): Resolution {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;
-  const { clock } = request.server.deps;
-  const guard = request.server.sessionGuard;
   if (!TOKEN_SHAPE.test(token)) {
     clearSessionCookie(request, reply);
     return null;
   }
+  const guard = request.server.sessionGuard;
   const tokenHash = guard.hashToken(token);
   const cache = request.server.deps.sessionCache;
-  let found = cache?.get(tokenHash) ?? null;
+  const cached = cache?.get(tokenHash);
+  if (cached) {
+    const now = request.server.deps.clock.now().getTime();
+    // The common case: a live session in the cache, nothing to write.
+    if (cached.expiresAt.getTime() > now && cached.user.attiva && now - cached.lastSeenAt.getTime() < guard.touchIntervalMs) {
+      request.user = cached.user;
+      return cached.user;
+    }
+  }
+  return resolveUserSlowly(request, reply, token, tokenHash, cached ?? null);
+}
+
+async function resolveUserSlowly(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  tokenHash: string,
+  cached: FoundSession | null,
+): Promise<SessionUser | null> {
+  const { clock } = request.server.deps;
+  const guard = request.server.sessionGuard;
+  const cache = request.server.deps.sessionCache;
+  let found = cached;
   const version = cache?.version ?? 0;
   if (!found) {
     found = await guard.findSession(tokenHash);
@@ -136,19 +178,43 @@ async function resolveUser(request: FastifyRequest, reply: FastifyReply): Promis
   return found.user;
 }
 
-/** preHandler: 401 `Non autenticato` unless logged in; sets `request.user`. */
-export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const user = await loadUser(request, reply);
+/**
+ * Runs a guard's check on the request's user, then `done`: at once when the user is known
+ * (a hook with a callback costs no promise), else when the lookup ends.
+ */
+function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, check: (user: SessionUser | null, request: FastifyRequest) => void) {
+  const user = resolution(request, reply);
+  if (user instanceof Promise) {
+    user.then(
+      (u) => {
+        let refusal: Error | undefined;
+        try {
+          check(u, request);
+        } catch (err) {
+          refusal = err as Error;
+        }
+        if (refusal) done(refusal);
+        else done();
+      },
+      (err: unknown) => done(err as Error),
+    );
+    return;
+  }
+  let refusal: Error | undefined;
+  try {
+    check(user, request);
+  } catch (err) {
+    refusal = err as Error;
+  }
+  if (refusal) done(refusal);
+  else done();
+}
+
+function mustBeUser(user: SessionUser | null): void {
   if (!user) throw unauthorized();
 }
 
-/**
- * preHandler: 401 when anonymous, 403 when logged in without the admin role, and 403
- * `TWO_FACTOR_ENROLMENT_REQUIRED` for an admin without a second factor when
- * ADMIN_2FA_REQUIRED is on (decision 030): the one guard of every admin route.
- */
-export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const user = await loadUser(request, reply);
+function mustBeAdmin(user: SessionUser | null, request: FastifyRequest): void {
   if (!user) throw unauthorized();
   if (user.ruolo !== 'admin') throw forbidden();
   if (request.server.sessionGuard.needsTwoFactorEnrolment(user, request.server.deps.config)) {
@@ -156,11 +222,28 @@ export async function requireAdmin(request: FastifyRequest, reply: FastifyReply)
   }
 }
 
-/** preHandler: a logged-in admin, second factor or not (the enrolment itself). */
-export async function requireAdminRole(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const user = await loadUser(request, reply);
+function mustHaveAdminRole(user: SessionUser | null): void {
   if (!user) throw unauthorized();
   if (user.ruolo !== 'admin') throw forbidden(ADMINS_ONLY_MESSAGE, 'TWO_FACTOR_ADMINS_ONLY');
+}
+
+/** Hook (onRequest or preHandler): 401 `Non autenticato` unless logged in; sets `request.user`. */
+export function requireUser(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  guard(request, reply, done, mustBeUser);
+}
+
+/**
+ * Hook: 401 when anonymous, 403 when logged in without the admin role, and 403
+ * `TWO_FACTOR_ENROLMENT_REQUIRED` for an admin without a second factor when
+ * ADMIN_2FA_REQUIRED is on (decision 030): the one guard of every admin route.
+ */
+export function requireAdmin(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  guard(request, reply, done, mustBeAdmin);
+}
+
+/** Hook: a logged-in admin, second factor or not (the enrolment itself). */
+export function requireAdminRole(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  guard(request, reply, done, mustHaveAdminRole);
 }
 
 /** The user of a route guarded by `requireUser`/`requireAdmin` (401 if the guard was forgotten). */

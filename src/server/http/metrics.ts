@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { isLoopback, tokenMatches, type AppMetrics } from '../metrics.js';
 
 /** Requests Fastify matched to no route (404s, probes): one label, never the raw URL. */
@@ -10,11 +10,22 @@ const UNMATCHED = 'unmatched';
  * serves `GET /metrics` (decision 032).
  */
 export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, token: string | undefined): void {
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+  // Each route is timed by a hook of its own that knows its pattern (issue 33: Fastify's
+  // `request.routeOptions` builds an object of 13 fields on every read), and with a callback,
+  // not a promise. Requests matched to no route are timed by the app-wide hook.
+  const observe = (method: string, route: string, reply: FastifyReply) =>
+    metrics.httpDuration.observe({ method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const timer: onResponseHookHandler = (request, reply, done) => {
+      observe(request.method, pattern, reply);
+      done();
+    };
+    route.onResponse = route.onResponse ? [...[route.onResponse].flat(), timer] : [timer];
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) observe(request.method, UNMATCHED, reply);
+    done();
   });
 
   app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {

@@ -10,18 +10,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the payment provider's webhook) are let through; they carry no ambient cookie anyway.
  */
 export function registerOriginCheck(app: FastifyInstance, publicOrigin: string) {
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  // A hook with a callback, not an async one: it runs on every request, and most are reads
+  // that it lets through at once (issue 33: no promise for them).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const origin = request.headers.origin;
     if (origin) {
       const own = `${request.protocol}://${request.host}`;
-      if (origin !== publicOrigin && origin !== own) {
-        throw forbidden('Richiesta non consentita da un altro sito', 'CROSS_ORIGIN');
-      }
-      return;
+      if (origin !== publicOrigin && origin !== own) return done(crossOrigin());
+      return done();
     }
-    if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw forbidden('Richiesta non consentita da un altro sito', 'CROSS_ORIGIN');
-    }
+    if (request.headers['sec-fetch-site'] === 'cross-site') return done(crossOrigin());
+    done();
   });
 }
+
+const crossOrigin = () => forbidden('Richiesta non consentita da un altro sito', 'CROSS_ORIGIN');

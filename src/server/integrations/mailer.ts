@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { forgetInOutbox } from './outbox-forget.js';
 
 /** One email. `text` is always sent; `html` is the optional rich alternative. */
@@ -89,25 +90,38 @@ function counted(send: (message: MailMessage) => Promise<MailResult>, onDelivery
   };
 }
 
+/**
+ * A transport made by the first email: nodemailer (about 3 MB of heap) is loaded then, not at
+ * start, as most requests send no email (issue 33). `close` releases it if it was made.
+ */
+function lazyTransport(make: (nodemailer: typeof nodemailerModule) => Transporter) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then((m) => make(m.default))),
+    close: () => void transport?.then((t) => t.close(), () => undefined),
+  };
+}
+
 function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
-  const transport = nodemailer.createTransport(
-    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from: options.from },
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport(
+      { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      { from: options.from },
+    ),
   );
   return withBackground(options.logger, counted(async (message) => {
-    const info = await transport.sendMail(message);
+    const info = await (await transport.get()).sendMail(message);
     options.logger.info({ subject: message.subject, messageId: info.messageId }, 'email sent');
     return { messageId: info.messageId, delivery: { kind: 'smtp' } as const };
-  }, options.onDelivery), () => transport.close());
+  }, options.onDelivery), transport.close);
 }
 
 function outboxMailer(options: MailerOptions): Mailer {
-  const transport = nodemailer.createTransport(
-    { streamTransport: true, buffer: true, newline: 'unix' },
-    { from: options.from },
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }, { from: options.from }),
   );
   const mailer = withBackground(options.logger, counted(async (message) => {
-    const info = await transport.sendMail(message);
+    const info = await (await transport.get()).sendMail(message);
     await fs.mkdir(options.outboxDir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(options.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
@@ -117,7 +131,7 @@ function outboxMailer(options: MailerOptions): Mailer {
       'SMTP_URL not set: email written to the outbox',
     );
     return { messageId: info.messageId, delivery: { kind: 'outbox' as const, file } };
-  }, options.onDelivery), () => transport.close());
+  }, options.onDelivery), transport.close);
   return {
     ...mailer,
     async forget(terms) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { SimulatedCard } from '../../../shared/schemas/payment.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
@@ -23,6 +23,7 @@ import {
   type VerifiedEvent,
 } from './provider.js';
 import { CHECKOUT_SESSION_MINUTES } from './stripe-provider.js';
+import { loadStripe } from './stripe-sdk.js';
 import { checkTestCard } from './test-cards.js';
 import { runTransaction } from '../../db/transaction.js';
 
@@ -173,9 +174,10 @@ export class SimulatedProvider implements PaymentProvider {
   async verifyWebhook(rawBody: Buffer, signature: string | undefined): Promise<VerifiedEvent> {
     if (!signature) throw new InvalidSignatureError('missing Stripe-Signature');
     const secret = await this.signingSecret();
+    const StripeSdk = await loadStripe();
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
+      event = StripeSdk.webhooks.constructEvent(rawBody, signature, secret);
     } catch (err) {
       throw new InvalidSignatureError(err instanceof Error ? err.message : 'invalid signature', { cause: err });
     }
@@ -299,10 +301,11 @@ export class SimulatedProvider implements PaymentProvider {
    * never thrown to the payer: the payment did succeed, and confirm-payment settles it too.
    */
   private async deliver(type: 'payment_intent.succeeded' | 'checkout.session.completed', object: Record<string, unknown>) {
+    const StripeSdk = await loadStripe();
     const event = {
       id: randomId('evt_sim_'),
       object: 'event',
-      api_version: Stripe.API_VERSION,
+      api_version: StripeSdk.API_VERSION,
       created: unix(this.options.clock.now()),
       livemode: false,
       pending_webhooks: 1,
@@ -313,7 +316,7 @@ export class SimulatedProvider implements PaymentProvider {
     try {
       if (!this.receiver) throw new Error('no webhook receiver');
       const payload = JSON.stringify(event);
-      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: await this.signingSecret() });
+      const signature = StripeSdk.webhooks.generateTestHeaderString({ payload, secret: await this.signingSecret() });
       await this.receiver(Buffer.from(payload), signature);
     } catch (err) {
       this.options.log.error({ err, eventId: event.id, type }, 'simulated provider: event delivery failed');

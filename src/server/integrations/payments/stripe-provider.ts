@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Clock } from '../../clock.js';
 import {
   InvalidSignatureError,
@@ -12,6 +12,7 @@ import {
   type PaymentProvider,
   type VerifiedEvent,
 } from './provider.js';
+import { loadedStripe, loadStripe } from './stripe-sdk.js';
 
 export interface StripeSettings {
   secretKey: string;
@@ -26,10 +27,10 @@ export interface StripeSettings {
 export const CHECKOUT_SESSION_MINUTES = 31;
 
 /**
- * The Stripe SDK's client. With `apiUrl`, host, port and protocol come from it (the SDK's
+ * The Stripe SDK's options. With `apiUrl`, host, port and protocol come from it (the SDK's
  * `host`/`port`/`protocol` options); the path stays the SDK's `/v1/`.
  */
-export function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>): Stripe {
+function stripeConfig(settings: Pick<StripeSettings, 'apiUrl'>): Stripe.StripeConfig {
   const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 20_000, telemetry: false, appInfo: { name: 'BiciElis' } };
   if (settings.apiUrl) {
     const url = new URL(settings.apiUrl);
@@ -38,14 +39,27 @@ export function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 
     config.host = url.hostname;
     config.port = url.port || (protocol === 'http' ? 80 : 443);
   }
-  return new Stripe(settings.secretKey, config);
+  return config;
 }
 
-const stripeCode = (err: unknown): string | undefined =>
-  err instanceof Stripe.errors.StripeError ? err.code : undefined;
+/** The Stripe SDK's client (the SDK is loaded by the first call). */
+export async function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>): Promise<Stripe> {
+  const config = stripeConfig(settings);
+  const StripeSdk = await loadStripe();
+  return new StripeSdk(settings.secretKey, config);
+}
 
-const isMissing = (err: unknown) =>
-  err instanceof Stripe.errors.StripeError && (err.code === 'resource_missing' || err.statusCode === 404);
+const stripeError = (err: unknown): Stripe.errors.StripeError | undefined => {
+  const sdk = loadedStripe();
+  return sdk && err instanceof sdk.errors.StripeError ? err : undefined;
+};
+
+const stripeCode = (err: unknown): string | undefined => stripeError(err)?.code;
+
+const isMissing = (err: unknown) => {
+  const e = stripeError(err);
+  return e !== undefined && (e.code === 'resource_missing' || e.statusCode === 404);
+};
 
 function providerError(what: string, err: unknown): ProviderError {
   return new ProviderError(`Stripe: ${what} failed`, stripeCode(err), { cause: err });
@@ -53,18 +67,24 @@ function providerError(what: string, err: unknown): ProviderError {
 
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
-  private readonly stripe: Stripe;
+  private client: Promise<Stripe> | undefined;
 
   constructor(
     private readonly settings: StripeSettings,
     private readonly clock: Clock,
   ) {
-    this.stripe = createStripeClient(settings);
+    // The options are checked now (a bad STRIPE_API_URL fails the start); the SDK loads later.
+    stripeConfig(settings);
+  }
+
+  private stripe(): Promise<Stripe> {
+    this.client ??= createStripeClient(this.settings);
+    return this.client;
   }
 
   async createIntent(input: CreateIntentInput) {
     try {
-      const pi = await this.stripe.paymentIntents.create(
+      const pi = await (await this.stripe()).paymentIntents.create(
         {
           amount: input.amount,
           currency: input.currency,
@@ -85,7 +105,7 @@ export class StripeProvider implements PaymentProvider {
     // Only what looks like an intent id reaches the URL path.
     if (!/^pi_[A-Za-z0-9_]{1,250}$/.test(id)) return null;
     try {
-      return intentInfo(await this.stripe.paymentIntents.retrieve(id));
+      return intentInfo(await (await this.stripe()).paymentIntents.retrieve(id));
     } catch (err) {
       if (isMissing(err)) return null;
       throw providerError('retrieving a PaymentIntent', err);
@@ -95,7 +115,7 @@ export class StripeProvider implements PaymentProvider {
   async createCheckoutSession(input: CreateCheckoutInput) {
     const metadata = { bookingId: String(input.bookingId), site: this.settings.site };
     try {
-      const session = await this.stripe.checkout.sessions.create(
+      const session = await (await this.stripe()).checkout.sessions.create(
         {
           mode: 'payment',
           allowed_payment_method_types: ['card'],
@@ -129,7 +149,7 @@ export class StripeProvider implements PaymentProvider {
   async retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo | null> {
     if (!/^cs_[A-Za-z0-9_]{1,250}$/.test(id)) return null;
     try {
-      const s = await this.stripe.checkout.sessions.retrieve(id);
+      const s = await (await this.stripe()).checkout.sessions.retrieve(id);
       const status: CheckoutSessionInfo['status'] = s.status === 'open' ? 'open' : s.status === 'complete' ? 'complete' : 'expired';
       return { id: s.id, url: s.url, status, expiresAt: new Date(s.expires_at * 1000) };
     } catch (err) {
@@ -140,7 +160,7 @@ export class StripeProvider implements PaymentProvider {
 
   async refund(paymentIntentId: string, idempotencyKey: string): Promise<void> {
     try {
-      await this.stripe.refunds.create({ payment_intent: paymentIntentId, reason: 'requested_by_customer' }, { idempotencyKey });
+      await (await this.stripe()).refunds.create({ payment_intent: paymentIntentId, reason: 'requested_by_customer' }, { idempotencyKey });
     } catch (err) {
       // Refunded already (by us earlier, or from the Stripe dashboard): nothing left to do.
       if (stripeCode(err) === 'charge_already_refunded') return;
@@ -150,9 +170,10 @@ export class StripeProvider implements PaymentProvider {
 
   async verifyWebhook(rawBody: Buffer, signature: string | undefined): Promise<VerifiedEvent> {
     if (!signature) throw new InvalidSignatureError('missing Stripe-Signature');
+    const stripe = await this.stripe();
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
+      event = stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
     } catch (err) {
       throw new InvalidSignatureError(err instanceof Error ? err.message : 'invalid signature', { cause: err });
     }

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { toWinAnsi } from './winansi.js';
 
 /** One booking row of the day, as the report shows it (already worded in Italian). */
@@ -62,7 +61,10 @@ const LINE_H = 10;
 type Doc = PDFKit.PDFDocument;
 
 /** Draws the report of one day: A4, Helvetica, "Pagina N di M" at the foot of each page. */
-export function renderDayReport(data: DayReportData, creationDate: Date): Promise<Buffer> {
+export async function renderDayReport(data: DayReportData, creationDate: Date): Promise<Buffer> {
+  // pdfkit (with its font tables, about 6 MB of heap) is loaded by the first report, not at
+  // start: most processes never draw one (issue 33).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import {
   auditActionLabel,

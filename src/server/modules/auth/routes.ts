@@ -19,6 +19,7 @@ import {
   requireUser,
   setPasswordChangeCookie,
   setTwoFactorCookie,
+  type SessionUser,
 } from '../../http/auth.js';
 import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
@@ -103,9 +104,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.send({ message: 'Logout effettuato' });
   });
 
-  const sessionUser = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('Cache-Control', 'no-store');
-    return sessionUserBody(authenticatedUser(request), app.deps.config);
+  // The session's user as JSON, made once per user object: the session cache hands the same
+  // object to every request of that session until it is evicted (a change of the user evicts
+  // it), so the most frequent call of the app serialises nothing (issue 33).
+  const sessionUserJson = new WeakMap<SessionUser, string>();
+  const sessionUser = (request: FastifyRequest, reply: FastifyReply) => {
+    const user = authenticatedUser(request);
+    let json = sessionUserJson.get(user);
+    if (json === undefined) {
+      json = JSON.stringify(sessionUserBody(user, app.deps.config));
+      sessionUserJson.set(user, json);
+    }
+    reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(json);
   };
   app.get('/user', { preHandler: requireUser }, sessionUser);
   app.get('/current-user', { preHandler: requireUser }, sessionUser);

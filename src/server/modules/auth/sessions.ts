@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions } from './tables.js';
@@ -28,7 +28,8 @@ export function newSessionToken(): string {
 
 /** What the database keeps of a token: its SHA-256, hex. */
 export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // The one-shot hash: a third of createHash's time, on every authenticated request (issue 33).
+  return hash('sha256', token, 'hex');
 }
 
 /** Creates a session (or a password-change grant) and returns the token for the cookie. */

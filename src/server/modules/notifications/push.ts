@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import webpush from 'web-push';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { impostazioni, pushSubscriptions } from './tables.js';
+import type * as webPushModuleType from 'web-push';
 
 /** What a notification shows: its title, its text, and the page of the app it opens. */
 export interface PushPayload {
@@ -49,7 +49,7 @@ export interface PushSenderOptions {
  * process on the database uses the same pair, whoever won the race).
  */
 async function storedVapidKeys(db: Db): Promise<VapidKeys> {
-  const made = webpush.generateVAPIDKeys();
+  const made = (await loadWebPush()).generateVAPIDKeys();
   await db
     .insert(impostazioni)
     .values([
@@ -69,6 +69,12 @@ async function storedVapidKeys(db: Db): Promise<VapidKeys> {
   if (!publicKey || !privateKey) throw new Error('web push: VAPID key pair missing');
   return { publicKey, privateKey };
 }
+
+/** web-push, loaded by the first push or key pair, not at start (issue 33). */
+type WebPush = typeof webPushModuleType;
+let webPushModule: Promise<WebPush> | undefined;
+// A CommonJS package: its exports are the ESM namespace's `default`.
+const loadWebPush = () => (webPushModule ??= import('web-push').then((m) => (m as unknown as { default: WebPush }).default));
 
 /** The host of a push endpoint: what a log line may say of it (the path is the subscription's secret). */
 function endpointHost(endpoint: string): string {
@@ -93,7 +99,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   };
 
   async function deliver(subscription: typeof pushSubscriptions.$inferSelect, message: string, vapid: VapidKeys) {
-    const request = webpush.generateRequestDetails(
+    const request = (await loadWebPush()).generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       message,
       {

@@ -1,4 +1,4 @@
-import { subMonths } from 'date-fns';
+import { subMonths } from 'date-fns/subMonths';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { purgeExpiredSessions } from '../auth/index.js';

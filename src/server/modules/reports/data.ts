@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
-import { it } from 'date-fns/locale';
+import { format } from 'date-fns/format';
+import { it } from 'date-fns/locale/it';
 import { sql } from 'drizzle-orm';
 import { ANONYMOUS_USER_LABEL, APP_NAME } from '../../../shared/constants.js';
 import { formatEuroCents } from '../../../shared/money.js';

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 
 /**
  * TOTP as RFC 6238 and every authenticator app has it: SHA-1, 6 digits, 30-second steps
@@ -51,6 +50,8 @@ export function totpUri(secretBase32: string, account: string): string {
 
 /** The QR code of the address as an SVG data URL (img-src allows data:), drawn on the server. */
 export async function qrCodeDataUrl(text: string): Promise<string> {
+  // Loaded by the first enrolment, not at start (issue 33).
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
