@@ -117,6 +117,8 @@ export interface BenchServer {
   /** Highest RSS of the server process seen since `resetPeakRss` (sampled every 100 ms), MB. */
   peakRssMb(): number;
   resetPeakRss(): void;
+  /** The server process's RSS now, MB. */
+  rssMb(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -159,6 +161,7 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
     base: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     peakRssMb: () => peak,
+    rssMb: async () => Number(/VmRSS:\s+(\d+)/.exec(await fs.readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
     resetPeakRss: () => {
       peak = 0;
     },
