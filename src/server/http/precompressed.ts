@@ -7,7 +7,22 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * leave compressed, brotli at quality 4 (the plugin's default) preferred, else gzip.
  */
 export const COMPRESSION = { threshold: 1024, encodings: ['br', 'gzip'] as ('br' | 'gzip')[] };
-const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+/**
+ * Brotli as the plugin's (text, quality 4), told the input's size: the encoder then sizes its
+ * window and buffers to a few-KB answer instead of its default 4 MB window (issue 33: the RSS
+ * under load).
+ */
+const brotli = (text: string) => {
+  const input = Buffer.from(text);
+  return zlib.brotliCompressSync(input, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: input.length,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.min(22, Math.ceil(Math.log2(input.length + 1)))),
+    },
+  });
+};
 
 /**
  * A JSON answer that many requests send as it is (decision 040: the same free bikes from the
@@ -29,7 +44,7 @@ export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, bod
   // As the plugin reads the header: `*` and `x-gzip` stand for gzip.
   const encoding = negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), COMPRESSION.encodings);
   if (encoding !== 'br' && encoding !== 'gzip') return reply.send(body.json);
-  const bytes = (body.compressed[encoding] ??= encoding === 'br' ? zlib.brotliCompressSync(body.json, BROTLI) : zlib.gzipSync(body.json));
+  const bytes = (body.compressed[encoding] ??= encoding === 'br' ? brotli(body.json) : zlib.gzipSync(body.json));
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   reply.header('content-encoding', encoding);
