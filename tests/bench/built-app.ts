@@ -10,7 +10,7 @@ import path from 'node:path';
 import { seedDemo } from '../../src/server/seed/seed.js';
 import { createLogger } from '../../src/server/logger.js';
 import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
-import { benchDatabase } from './harness.js';
+import { benchDatabase, START_MEMORY_FLAGS } from './harness.js';
 
 export interface BuiltApp {
   /** `http://127.0.0.1:PORT` */
@@ -28,7 +28,7 @@ export async function startBuiltApp(label: string, port?: string): Promise<Built
     await seedDemo(bench.database.db, createLogger('warn'));
     const listen = port ?? String(await freePort());
     dataDir = await mkdtemp(path.join(os.tmpdir(), `bicielis-${label}-`));
-    const server = await startServer(['node', path.join(ROOT, 'dist', 'server', 'main.js')], {
+    const server = await startServer(['node', ...START_MEMORY_FLAGS, path.join(ROOT, 'dist', 'server', 'main.js')], {
       PORT: listen,
       HOST: '127.0.0.1',
       NODE_ENV: 'production',

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { build } from 'esbuild';
 import os from 'node:os';
@@ -110,6 +111,16 @@ function bundle(): Promise<string> {
   return bundled;
 }
 
+/**
+ * The V8 memory flags of `npm start` (package.json; decision 041), given to every server a
+ * benchmark starts, the app's and the ceilings' alike, so that they run as production does.
+ */
+export const START_MEMORY_FLAGS: string[] = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((a) => a.startsWith('--max-'));
+
 /** A server under load, in its own process (tests/bench/app-process.ts). */
 export interface BenchServer {
   base: string;
@@ -129,7 +140,7 @@ export interface BenchServer {
  */
 export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
   const profile = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', path.join(ROOT, '.tmp', 'cpu-prof')] : [];
-  const child = spawn(process.execPath, [...profile, path.join(await bundle(), 'app-process.mjs')], {
+  const child = spawn(process.execPath, [...START_MEMORY_FLAGS, ...profile, path.join(await bundle(), 'app-process.mjs')], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,6 +36,17 @@ export interface SharedJson {
   readonly compressed: { br?: Buffer; gzip?: Buffer };
 }
 
+/**
+ * A kept copy of exactly its bytes: zlib's sync output is a slice of its 16 KB output chunk,
+ * so a few hundred compressed bytes kept for later would hold the whole chunk (issue 33: the
+ * answers of one picture held ~30 MB that way).
+ */
+function exact(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
 /** Sends a `SharedJson` as @fastify/compress would send its text (same negotiation, threshold, `Vary`), compressing at most once per encoding. */
 export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, body: SharedJson): FastifyReply {
   reply.type('application/json; charset=utf-8');
@@ -44,7 +55,7 @@ export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, bod
   // As the plugin reads the header: `*` and `x-gzip` stand for gzip.
   const encoding = negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), COMPRESSION.encodings);
   if (encoding !== 'br' && encoding !== 'gzip') return reply.send(body.json);
-  const bytes = (body.compressed[encoding] ??= encoding === 'br' ? brotli(body.json) : zlib.gzipSync(body.json));
+  const bytes = (body.compressed[encoding] ??= exact(encoding === 'br' ? brotli(body.json) : zlib.gzipSync(body.json)));
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   reply.header('content-encoding', encoding);
