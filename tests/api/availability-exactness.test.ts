@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeStateAsOf, bookingAsOf, P_COLUMNS } from '../../src/server/modules/bookings/lifecycle.js';
 import { freeBikes, pruneAvailabilityChanges, readFleetPicture } from '../../src/server/modules/bookings/availability.js';
 import { addDays, zonedInstant, zonedToday } from '../../src/shared/time.js';
+import { seededRandom } from '../../src/server/lib/seeded-random.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { createLoggedInUser } from '../helpers/factories.js';
 
@@ -27,19 +28,8 @@ let ctx: TestContext;
 let cookie: string;
 let other: pg.Client;
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SEED = Number(process.env.EXACTNESS_SEED ?? 20261127);
-const random = rng(SEED);
+const random = seededRandom(SEED);
 const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]) => xs[int(0, xs.length - 1)]!;
 

@@ -15,11 +15,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client.js';
 import { fleetPictureStatement } from '../../src/server/modules/bookings/availability.js';
 import { bikeStateAsOf, voidAsOf } from '../../src/server/modules/bookings/lifecycle.js';
-import { zonedToday } from '../../src/shared/time.js';
-import { growHistory, randomWindows, seedBase, seedFuture, setBenchRules } from './availability.js';
-import { seedOffers } from './guard.js';
+import { randomWindows } from './availability.js';
+import { seedGuardReads } from './guard.js';
 import { benchDatabase, fmt } from './harness.js';
-import { zonedInstant } from '../../src/shared/time.js';
+import { zonedInstant, zonedToday } from '../../src/shared/time.js';
 
 const TZ = 'Europe/Rome';
 const RUNS = 5;
@@ -79,11 +78,7 @@ export async function benchExplain(): Promise<boolean> {
   try {
     const { db } = reads.database;
     const today = zonedToday(new Date(), TZ);
-    await seedBase(reads.database);
-    await seedFuture(reads.database, today);
-    await growHistory(reads.database, 0, 200_000);
-    await setBenchRules(reads.database, today);
-    await seedOffers(reads.database, today);
+    await seedGuardReads(reads.database, today);
     await db.execute(sql`analyze`);
     const now = new Date();
     const at = now.toISOString();

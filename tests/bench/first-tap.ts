@@ -53,12 +53,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { ROOT } from '../helpers/server-process.js';
 import { startBuiltApp } from './built-app.js';
+import { throttlePage, throttleServiceWorker, type NetworkProfile } from './throttle.js';
 import { buttonsLiveAt, recordButtonsLive } from './buttons-live.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** Lighthouse 12's mobile profile (mobileSlow4G, its simulated numbers), applied for real. */
-const MOBILE_NETWORK = {
+const MOBILE_NETWORK: NetworkProfile = {
   offline: false,
   latency: 150,
   downloadThroughput: ((1.6 * 1024 * 1024) / 8) * 0.9,
@@ -219,33 +220,6 @@ function readTap(kind: FirstTapPageName): { shownAt: number | null; tapAt: { x: 
   return { shownAt, tapAt: { x: r.left + r.width / 2, y: r.top + r.height / 2 } };
 }
 
-async function throttlePage(context: BrowserContext, page: Page): Promise<CDPSession> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', MOBILE_NETWORK);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-  return cdp;
-}
-
-/**
- * Throttles the network of the service worker of `origin` too (a target of its own, which the
- * page's session does not cover), through the browser's session, non-flat so that Playwright's
- * own sessions are left alone. The session is returned: detached, the throttling would go.
- */
-async function throttleServiceWorker(browser: Browser, origin: string): Promise<CDPSession> {
-  const cdp = await browser.newBrowserCDPSession();
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(origin));
-  if (!worker) throw new Error(`nessun service worker di ${origin}`);
-  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
-  let id = 0;
-  const send = (method: string, params: object) =>
-    cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
-  await send('Network.enable', {});
-  await send('Network.emulateNetworkConditions', MOBILE_NETWORK);
-  return cdp;
-}
-
 async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: { width: 375, height: 812 },
@@ -309,7 +283,7 @@ async function firstOpen(browser: Browser, base: string, cookie: string, kind: F
   try {
     const page = await context.newPage();
     await watch(page, kind);
-    await throttlePage(context, page);
+    await throttlePage(context, page, MOBILE_NETWORK, CPU_SLOWDOWN);
     return await tapUntilShown(page, kind, `${base}${PATHS[kind]}`, false);
   } finally {
     await context.close();
@@ -342,8 +316,8 @@ async function repeatOpen(browser: Browser, base: string, cookie: string, kind: 
     await page.goto('about:blank');
 
     await watch(page, kind);
-    await throttlePage(context, page);
-    worker = await throttleServiceWorker(browser, base);
+    await throttlePage(context, page, MOBILE_NETWORK, CPU_SLOWDOWN);
+    worker = await throttleServiceWorker(browser, base, MOBILE_NETWORK);
     return await tapUntilShown(page, kind, url, true);
   } finally {
     await worker?.detach().catch(() => undefined);

@@ -107,8 +107,20 @@ export async function sessionsFor(db: Database['db'], userIds: number[]): Promis
   return tokens.map((t) => `bicielis_session=${t}`);
 }
 
+/**
+ * The reads' data of the guard (and of `npm run bench -- explain`): 50 bikes, 5,000 users,
+ * 200,000 past and 3,000 future bookings, every rule, open offers.
+ */
+export async function seedGuardReads(database: Database, today: string) {
+  await seedBase(database);
+  await seedFuture(database, today);
+  await growHistory(database, 0, 200_000);
+  await setBenchRules(database, today);
+  await seedOffers(database, today);
+}
+
 /** Waitlist offers holding bikes in some windows (issue 21), so that the read meets them (before the seeded bookings' hours). */
-export async function seedOffers(database: Database, today: string) {
+async function seedOffers(database: Database, today: string) {
   await database.db.execute(sql`
     with w as (
       insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
@@ -153,11 +165,7 @@ export async function benchGuard(): Promise<boolean> {
   const writes = await benchDatabase();
   try {
     const today = zonedToday(new Date(), TZ);
-    await seedBase(reads.database);
-    await seedFuture(reads.database, today);
-    await growHistory(reads.database, 0, 200_000);
-    await setBenchRules(reads.database, today);
-    await seedOffers(reads.database, today);
+    await seedGuardReads(reads.database, today);
     const cookies = await sessionsFor(reads.database.db, Array.from({ length: SESSIONS }, (_, i) => 3001 + i));
     const admin = await reads.database.db.execute<{ id: number }>(sql`
       insert into users (nome, cognome, email, password_hash, ruolo) values ('Ada', 'Admin', 'guard-admin@example.it', 'x', 'admin') returning id`);

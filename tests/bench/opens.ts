@@ -19,15 +19,16 @@
  * part of a repeat open (reading the copy and the device's user) is a few milliseconds. RUNS of each (OPENS_RUNS, default 5): medians and every run.
  * BENCH_PORT chooses the server's port (else a free one).
  */
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startBuiltApp } from './built-app.js';
+import { throttlePage, throttleServiceWorker, type NetworkProfile } from './throttle.js';
 import { buttonsLiveAt, recordButtonsLive } from './buttons-live.js';
 
 const RUNS = Number(process.env.OPENS_RUNS ?? 5);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** Lighthouse 12's mobile preset (constants.throttling.mobileSlow4G), as its DevTools throttling applies it. */
-const SLOW_4G = {
+const SLOW_4G: NetworkProfile = {
   offline: false,
   latency: 150 * 3.75,
   downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8,
@@ -50,33 +51,6 @@ interface Open {
   fresh: number;
   /** ms until the buttons take taps: `data-started` on #root, set once the screen has hydrated (lib/started.ts). */
   live: number;
-}
-
-/** Throttles the page (network and CPU) through its own CDP session. */
-async function throttlePage(context: BrowserContext, page: Page): Promise<CDPSession> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-  return cdp;
-}
-
-/**
- * Throttles the network of the service worker of `origin` too: a worker is a target of its own,
- * which the page's session does not cover. Attached through the browser's session (non-flat, so
- * that Playwright's own sessions are left alone).
- */
-async function throttleServiceWorker(browser: Browser, origin: string): Promise<void> {
-  const cdp = await browser.newBrowserCDPSession();
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(origin));
-  if (!worker) throw new Error(`nessun service worker di ${origin}`);
-  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
-  let id = 0;
-  const send = (method: string, params: object) =>
-    cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
-  await send('Network.enable', {});
-  await send('Network.emulateNetworkConditions', SLOW_4G);
 }
 
 /** Records, in every document of the page, when the first booking's card and the refreshed state are painted. */
@@ -132,7 +106,7 @@ async function firstOpen(browser: Browser, base: string, cookie: string): Promis
   try {
     const page = await context.newPage();
     await watchBookings(page);
-    await throttlePage(context, page);
+    await throttlePage(context, page, SLOW_4G, CPU_SLOWDOWN);
     await page.goto(`${base}/dashboard`, { waitUntil: 'commit' });
     return await measure(page, false);
   } finally {
@@ -161,8 +135,8 @@ async function repeatOpen(browser: Browser, base: string, cookie: string): Promi
     await page.goto('about:blank');
 
     await watchBookings(page);
-    await throttlePage(context, page);
-    await throttleServiceWorker(browser, base);
+    await throttlePage(context, page, SLOW_4G, CPU_SLOWDOWN);
+    await throttleServiceWorker(browser, base, SLOW_4G);
     await page.goto(`${base}/dashboard`, { waitUntil: 'commit' });
     return await measure(page, true);
   } finally {

@@ -183,31 +183,17 @@ async function resolveUserSlowly(
  * (a hook with a callback costs no promise), else when the lookup ends.
  */
 function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, check: (user: SessionUser | null, request: FastifyRequest) => void) {
+  const checked = (user: SessionUser | null) => {
+    try {
+      check(user, request);
+    } catch (refusal) {
+      return done(refusal as Error);
+    }
+    done();
+  };
   const user = resolution(request, reply);
-  if (user instanceof Promise) {
-    user.then(
-      (u) => {
-        let refusal: Error | undefined;
-        try {
-          check(u, request);
-        } catch (err) {
-          refusal = err as Error;
-        }
-        if (refusal) done(refusal);
-        else done();
-      },
-      (err: unknown) => done(err as Error),
-    );
-    return;
-  }
-  let refusal: Error | undefined;
-  try {
-    check(user, request);
-  } catch (err) {
-    refusal = err as Error;
-  }
-  if (refusal) done(refusal);
-  else done();
+  if (user instanceof Promise) user.then(checked, (err: unknown) => done(err as Error));
+  else checked(user);
 }
 
 function mustBeUser(user: SessionUser | null): void {
