@@ -13,7 +13,7 @@ import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { closeIdleConnectionsSafely } from './http/connections.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
-import { registerOpenApi } from './api-docs/openapi.js';
+import { DOCS_PREFIX, registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { pageFor } from './pages/pages.js';
@@ -191,7 +191,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
 
-  const headers = registerSecurityHeaders(app, { secure: deps.config.secureCookies, stripe: Boolean(deps.config.stripe) });
+  const headers = registerSecurityHeaders(app, {
+    secure: deps.config.secureCookies,
+    stripe: Boolean(deps.config.stripe),
+    docsPrefix: DOCS_PREFIX,
+  });
   // Answers over 1 KB leave compressed (brotli at quality 4, else gzip); the built assets
   // are compressed once at build time and served as such by @fastify/static below.
   await app.register(fastifyCompress, COMPRESSION);

@@ -66,7 +66,7 @@ describe('with Stripe configured', () => {
     }
   });
 
-  it.each(['/dashboard', '/login', '/', '/checkout/5', '/checkout-success', '/payment', '/payment/5/altro', '/api/config', '/assets/app-abc123.js'])(
+  it.each(['/dashboard', '/login', '/', '/checkout/5', '/checkout-success', '/payment', '/payment/5/altro', '/assets/app-abc123.js'])(
     '%s keeps the strict policy',
     async (url) => {
       const { header, directives } = await csp(withStripe, url);
@@ -75,6 +75,15 @@ describe('with Stripe configured', () => {
     },
   );
 
+  it('a data answer allows nothing at all (issue 33: the data policy)', async () => {
+    for (const app of [withStripe, simulated]) {
+      const { header, directives } = await csp(app, '/api/config');
+      expect(header).not.toContain('stripe');
+      expect(directives['default-src']).toEqual(["'none'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    }
+  });
+
   it('an API path that looks like the page is not widened', async () => {
     const { header } = await csp(withStripe, '/api/payment/5');
     expect(header).not.toContain('stripe');
@@ -82,7 +91,7 @@ describe('with Stripe configured', () => {
 });
 
 describe('without Stripe (simulated provider)', () => {
-  it.each(['/payment/5', '/dashboard', '/login', '/pagamento-simulato/cs_sim_abcdefgh12345678', '/api/config'])('%s has no Stripe origin at all', async (url) => {
+  it.each(['/payment/5', '/dashboard', '/login', '/pagamento-simulato/cs_sim_abcdefgh12345678'])('%s has no Stripe origin at all', async (url) => {
     const { header, directives } = await csp(simulated, url);
     expect(header).not.toContain('stripe');
     expect(directives['script-src']).toEqual(["'self'"]);

@@ -151,6 +151,30 @@ describe('HTTP conventions', () => {
     expect(res.headers['referrer-policy']).toBeDefined();
   });
 
+  it('sends a data answer the headers that act on data, and refusals too (issue 33)', async () => {
+    // JSON answered by a route, a refusal by a hook before any route, a 404 under /api.
+    const answers = await Promise.all([
+      ctx.app.inject({ method: 'GET', url: '/api/health' }),
+      ctx.app.inject({ method: 'GET', url: '/api/current-user' }),
+      ctx.app.inject({ method: 'GET', url: '/api/nessuna-risorsa?x=1' }),
+      ctx.app.inject({ method: 'POST', url: '/api/test/echo', headers: { origin: 'https://evil.example' }, payload: {} }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404, 403]);
+    for (const res of answers) {
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      // The page's own policies are not sent with data.
+      expect(res.headers['referrer-policy']).toBeUndefined();
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+    }
+    // A path that only begins like the API is a page.
+    const page = await ctx.app.inject({ method: 'GET', url: '/apiary' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
   it('refuses state-changing requests from another origin', async () => {
     const evil = await ctx.app.inject({
       method: 'POST',
