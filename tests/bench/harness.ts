@@ -119,7 +119,7 @@ export const START_MEMORY_FLAGS: string[] = (
   JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
 ).scripts.start
   .split(' ')
-  .filter((a) => a.startsWith('--max-'));
+  .filter((a) => a.startsWith('--max-') || a.startsWith('--heap-'));
 
 /** A server under load, in its own process (tests/bench/app-process.ts). */
 export interface BenchServer {
