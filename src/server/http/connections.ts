@@ -10,6 +10,26 @@ import type { Socket } from 'node:net';
  */
 export const IDLE_GRACE_MS = 500;
 
+interface ConnectionState {
+  /** Requests read and not yet answered. */
+  inFlight: number;
+  /** The last sign of life. */
+  quietSince: number;
+  /** Bytes read by then. */
+  bytesSeen: number;
+}
+const kConnection = Symbol('bicielis.connection');
+type AnswerOnConnection = ServerResponse & { [kConnection]?: ConnectionState };
+
+/** An answer handed to the kernel (or cut): its connection has one request fewer in flight. */
+function answerClosed(this: AnswerOnConnection) {
+  const state = this[kConnection];
+  if (!state) return;
+  state.inFlight -= 1;
+  state.quietSince = performance.now();
+  state.bytesSeen = this.req.socket.bytesRead;
+}
+
 /**
  * A graceful stop that loses no answer (issue 32). Node's own `closeIdleConnections()`, which
  * `server.close()` calls, destroys every connection whose current answer is `finished`, that is
@@ -32,23 +52,21 @@ export const IDLE_GRACE_MS = 500;
  * `app.close()`) and main.ts's reaper both use this safe check.
  */
 export function closeIdleConnectionsSafely(server: Server, graceMs = IDLE_GRACE_MS): void {
-  /** inFlight: requests read and not yet answered; quietSince: the last sign of life; bytesSeen: bytes read by then. */
-  const connections = new Map<Socket, { inFlight: number; quietSince: number; bytesSeen: number }>();
+  const connections = new Map<Socket, ConnectionState>();
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { inFlight: 0, quietSince: performance.now(), bytesSeen: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   // Emitted synchronously as the request's head is parsed (before Fastify's handler is called).
   // No `checkContinue` listener: with one, Node would no longer answer `100 Continue` itself.
+  // One listener function for every answer, its connection's state kept on the answer: no
+  // closure and no `once` wrapper per request (issue 33: this ran on every request).
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const state = connections.get(req.socket as Socket);
     if (!state) return;
     state.inFlight += 1;
-    res.once('close', () => {
-      state.inFlight -= 1;
-      state.quietSince = performance.now();
-      state.bytesSeen = req.socket.bytesRead;
-    });
+    (res as AnswerOnConnection)[kConnection] = state;
+    res.on('close', answerClosed);
   });
 
   server.closeIdleConnections = () => {
