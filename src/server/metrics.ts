@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Db } from './db/client.js';
 
 /**
@@ -25,7 +25,7 @@ export type JobOutcome = 'success' | 'failure' | 'skipped';
 
 export interface AppMetrics {
   readonly registry: Registry;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly httpDuration: RouteDurations;
   readonly bookings: Counter<'event'>;
   readonly payments: Counter<'outcome'>;
   readonly refunds: Counter<'result'>;
@@ -61,13 +61,14 @@ type Counters = Omit<AppMetrics, 'registry' | 'watchPool' | 'timeJob'>;
 
 /** The request histogram and the event counters, every label value at 0 from the first scrape. */
 function createCounters(registry: Registry): Counters {
-  const httpDuration = new Histogram({
-    name: 'bicielis_http_request_duration_seconds',
-    help: 'Durata delle richieste HTTP, per metodo, rotta (il modello, mai l’URL) e codice di stato',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const httpDuration = new RouteDurations(
+    'bicielis_http_request_duration_seconds',
+    'Durata delle richieste HTTP, per metodo, rotta (il modello, mai l’URL) e codice di stato',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  // prom-client's registry reads a metric through `get()` (and `reset()`); its types list only
+  // its own classes.
+  registry.registerMetric(httpDuration as unknown as Metric);
   const counter = <L extends string>(name: string, help: string, label: L) =>
     new Counter<L>({ name, help, labelNames: [label] as const, registers: [registry] });
   const bookings = counter(
@@ -217,4 +218,78 @@ export function tokenMatches(presented: string, expected: string): boolean {
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
+}
+
+/** One series of the request histogram: a method, a route and a status. */
+interface DurationSeries {
+  readonly labels: { method: string; route: string; status_code: string };
+  /** Observations per bucket (not cumulative), the last one past every bound (`+Inf`). */
+  readonly counts: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * The request histogram (`bicielis_http_request_duration_seconds`), exposed by prom-client's
+ * registry in its own format, recorded without its cost per observation: prom-client's
+ * `Histogram.observe` checks the label names, builds a hash string of the labels and looks it
+ * up on every call (issue 33: 1.1 µs of every answer). Here each route gets a recorder once
+ * (`forRoute`, when the route is registered), which finds its series by method and status in
+ * two small maps and adds to an array.
+ */
+export class RouteDurations {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private series: DurationSeries[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+  ) {}
+
+  /** The recorder of one route pattern (or of `unmatched`): `(method, status, seconds)`. */
+  forRoute(route: string): (method: string, status: number, seconds: number) => void {
+    const byMethod = new Map<string, Map<number, DurationSeries>>();
+    return (method, status, seconds) => {
+      let byStatus = byMethod.get(method);
+      if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (series === undefined) {
+        series = { labels: { method, route, status_code: String(status) }, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+        byStatus.set(status, series);
+        this.series.push(series);
+      }
+      let bucket = 0;
+      while (bucket < this.bounds.length && seconds > this.bounds[bucket]!) bucket++;
+      series.counts[bucket]! += 1;
+      series.sum += seconds;
+      series.count += 1;
+    };
+  }
+
+  /** What prom-client's registry prints: cumulative buckets, `+Inf`, sum and count per series. */
+  async get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const { labels, counts, sum, count } of this.series) {
+      let cumulative = 0;
+      this.bounds.forEach((le, i) => {
+        cumulative += counts[i]!;
+        values.push({ labels: { ...labels, le }, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { ...labels, le: '+Inf' }, value: count, metricName: `${this.name}_bucket` });
+      values.push({ labels, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels, value: count, metricName: `${this.name}_count` });
+    }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+
+  /** Forgets every observation (the registry's `resetMetrics`); the recorders keep working. */
+  reset(): void {
+    for (const series of this.series) {
+      series.counts.fill(0);
+      series.sum = 0;
+      series.count = 0;
+    }
+  }
 }

@@ -10,21 +10,21 @@ const UNMATCHED = 'unmatched';
  * serves `GET /metrics` (decision 032).
  */
 export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, token: string | undefined): void {
-  // Each route is timed by a hook of its own that knows its pattern (issue 33: Fastify's
-  // `request.routeOptions` builds an object of 13 fields on every read), and with a callback,
-  // not a promise. Requests matched to no route are timed by the app-wide hook.
-  const observe = (method: string, route: string, reply: FastifyReply) =>
-    metrics.httpDuration.observe({ method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  // Each route is timed by a hook of its own that knows its pattern and holds its recorder
+  // (issue 33: Fastify's `request.routeOptions` builds an object of 13 fields on every read, and
+  // prom-client's `observe` hashes the labels on every call), with a callback, not a promise.
+  // Requests matched to no route are timed by the app-wide hook.
   app.addHook('onRoute', (route) => {
-    const pattern = route.url;
+    const record = metrics.httpDuration.forRoute(route.url);
     const timer: onResponseHookHandler = (request, reply, done) => {
-      observe(request.method, pattern, reply);
+      record(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
     route.onResponse = route.onResponse ? [...[route.onResponse].flat(), timer] : [timer];
   });
+  const recordUnmatched = metrics.httpDuration.forRoute(UNMATCHED);
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observe(request.method, UNMATCHED, reply);
+    if (request.is404) recordUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
