@@ -47,6 +47,16 @@ describe('the request histogram (issue 33)', () => {
     expect((await ours.metrics()).split('\n').slice(0, 2)).toEqual((await reference.metrics()).split('\n').slice(0, 2));
   });
 
+  it('routes of one pattern share their series: a label set is printed once', async () => {
+    const registry = new Registry();
+    const durations = new RouteDurations('h_seconds', 'aiuto', BUCKETS);
+    registry.registerMetric(durations as never);
+    durations.forRoute('/x')('GET', 200, 0.2);
+    durations.forRoute('/x')('GET', 200, 0.3);
+    const counts = (await samples(registry)).filter((line) => line.startsWith('h_seconds_count'));
+    expect(counts).toEqual(['h_seconds_count{method="GET",route="/x",status_code="200"} 2']);
+  });
+
   it('a reset forgets the observations, and recording goes on', async () => {
     const registry = new Registry();
     const durations = new RouteDurations('h_seconds', 'aiuto', BUCKETS);

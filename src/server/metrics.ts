@@ -240,7 +240,8 @@ interface DurationSeries {
 export class RouteDurations {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private series: DurationSeries[] = [];
+  private readonly series: DurationSeries[] = [];
+  private readonly recorders = new Map<string, (method: string, status: number, seconds: number) => void>();
 
   constructor(
     readonly name: string,
@@ -248,8 +249,18 @@ export class RouteDurations {
     private readonly bounds: readonly number[],
   ) {}
 
-  /** The recorder of one route pattern (or of `unmatched`): `(method, status, seconds)`. */
+  /**
+   * The recorder of one route pattern (or of `unmatched`): `(method, status, seconds)`. Routes
+   * of the same pattern (a GET and its HEAD, a GET and a POST) share it, so a label set has
+   * one series whichever route recorded it.
+   */
   forRoute(route: string): (method: string, status: number, seconds: number) => void {
+    let recorder = this.recorders.get(route);
+    if (recorder === undefined) this.recorders.set(route, (recorder = this.newRecorder(route)));
+    return recorder;
+  }
+
+  private newRecorder(route: string): (method: string, status: number, seconds: number) => void {
     const byMethod = new Map<string, Map<number, DurationSeries>>();
     return (method, status, seconds) => {
       let byStatus = byMethod.get(method);
