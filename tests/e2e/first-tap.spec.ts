@@ -99,6 +99,35 @@ test.describe('a first tap that works before the app’s code', () => {
     }
   });
 
+  test('a tap that comes before the page’s small script has run still leaves the focus on the date', async ({ browser, baseURL }) => {
+    const { token } = await resident();
+    const context = await contextFor(browser, baseURL, token, true);
+    try {
+      const page = await context.newPage();
+      // The app's code held throughout (its hydration would move the focus itself), and the
+      // page's small script, after-paint, held until after the tap.
+      await holdTheAppsCode(page);
+      let releaseAfterPaint: () => void = () => undefined;
+      const afterPaintHeld = new Promise<void>((resolve) => {
+        releaseAfterPaint = resolve;
+      });
+      await page.route(/\/assets\/after-paint-[^/]+\.js$/, async (route) => {
+        await afterPaintHeld;
+        await route.continue();
+      });
+      await page.goto('/dashboard', { waitUntil: 'commit' });
+      await section(page).getByRole('button', { name: 'Nuova prenotazione' }).click();
+      const date = section(page).getByLabel('Data', { exact: true });
+      await expect(date).toBeVisible();
+      await expect(date).not.toBeFocused();
+      releaseAfterPaint();
+      await expect(page.locator('#root')).not.toHaveAttribute('data-started');
+      await expect(date).toBeFocused();
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a window typed before hydration is kept by the form that takes its place, and the booking is made', async ({ browser, baseURL }) => {
     const { token, bike } = await resident();
     const context = await contextFor(browser, baseURL, token, true);

@@ -111,6 +111,27 @@ document.addEventListener(
   true,
 );
 
+// A tap that came before this file ran (a module script runs once the whole HTML is parsed:
+// on a slow phone the button is on screen and live before that) opened the fields natively,
+// and its `toggle` went by with no one listening: the focus moves now, as it would have then.
+focusFieldsOpenedEarly();
+
+function focusFieldsOpenedEarly() {
+  const opened = openedEarlySwitch();
+  const active = document.activeElement;
+  if (opened && (!active || active === document.body || active.matches('[data-early-open]'))) {
+    opened.parentElement?.querySelector<HTMLElement>('[data-early-booking] input')?.focus();
+  }
+}
+
+function openedEarlySwitch(): HTMLElement | null {
+  try {
+    return document.querySelector<HTMLElement>('[data-early-switch]:popover-open');
+  } catch {
+    return null; // A browser without popovers: the fields never opened without the app.
+  }
+}
+
 if (document.visibilityState === 'hidden') {
   // A page opened behind another paints nothing now (and its animation frames wait): at once.
   askForTheApp();
