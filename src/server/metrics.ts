@@ -280,7 +280,7 @@ export class RouteDurations {
   }
 
   /** What prom-client's registry prints: cumulative buckets, `+Inf`, sum and count per series. */
-  async get() {
+  get() {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
     for (const { labels, counts, sum, count } of this.series) {
       let cumulative = 0;

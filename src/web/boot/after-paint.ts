@@ -102,10 +102,7 @@ document.addEventListener(
     const target = event.target;
     if (!(target instanceof HTMLElement) || !target.hasAttribute('data-early-switch')) return;
     const holder = target.parentElement;
-    const next =
-      (event as ToggleEvent).newState === 'open'
-        ? holder?.querySelector<HTMLElement>('[data-early-booking] input')
-        : holder?.querySelector<HTMLElement>('[data-early-open]');
+    const next = (event as ToggleEvent).newState === 'open' ? firstEarlyField(holder) : holder?.querySelector<HTMLElement>('[data-early-open]');
     next?.focus();
   },
   true,
@@ -120,8 +117,13 @@ function focusFieldsOpenedEarly() {
   const opened = openedEarlySwitch();
   const active = document.activeElement;
   if (opened && (!active || active === document.body || active.matches('[data-early-open]'))) {
-    opened.parentElement?.querySelector<HTMLElement>('[data-early-booking] input')?.focus();
+    firstEarlyField(opened.parentElement)?.focus();
   }
+}
+
+/** The date, the first of the fields an early switch shows. */
+function firstEarlyField(holder: Element | null | undefined): HTMLElement | null | undefined {
+  return holder?.querySelector<HTMLElement>('[data-early-booking] input');
 }
 
 function openedEarlySwitch(): HTMLElement | null {
