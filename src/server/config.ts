@@ -16,6 +16,17 @@ function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/** TTLock's API for accounts outside mainland China (its documentation's `euapi` host). */
+export const TTLOCK_EU_API_URL = 'https://euapi.ttlock.com';
+
+/** A secret sent in clear only to this machine (tests' fakes); anywhere else over https. */
+function httpsOrLoopback(value: string): boolean {
+  const url = new URL(value);
+  return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+const TTLOCK_CREDENTIALS = ['TTLOCK_CLIENT_ID', 'TTLOCK_CLIENT_SECRET', 'TTLOCK_USERNAME', 'TTLOCK_PASSWORD'] as const;
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
 
@@ -57,6 +68,22 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: optional(z.string().startsWith('pk_', 'deve iniziare con pk_')),
   STRIPE_WEBHOOK_SECRET: optional(z.string().startsWith('whsec_', 'deve iniziare con whsec_')),
   STRIPE_API_URL: optional(z.url()),
+  // Smart locks (issue 34, decision 043): the simulated provider, or TTLock's cloud API.
+  LOCK_PROVIDER: z.preprocess(
+    emptyToUndefined,
+    z.enum(['simulated', 'ttlock'], { error: 'deve essere simulated o ttlock' }).default('simulated'),
+  ),
+  TTLOCK_CLIENT_ID: optional(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'deve essere il clientId dell’applicazione TTLock, senza spazi')),
+  TTLOCK_CLIENT_SECRET: optional(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'deve essere il clientSecret dell’applicazione TTLock, senza spazi')),
+  TTLOCK_USERNAME: optional(z.string().max(200, 'al massimo 200 caratteri')),
+  TTLOCK_PASSWORD: optional(z.string().max(200, 'al massimo 200 caratteri')),
+  TTLOCK_API_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'deve essere un URL http(s)' })
+      .refine(httpsOrLoopback, 'deve essere https:// (http:// solo verso 127.0.0.1 o localhost)')
+      .default(TTLOCK_EU_API_URL),
+  ),
   TZ_APP: z.preprocess(
     emptyToUndefined,
     z.string().refine(isValidTimeZone, 'fuso orario IANA non valido').default('Europe/Rome'),
@@ -140,6 +167,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: vanno impostate tutte e tre o nessuna',
     ]);
   }
+  const ttlockSet = TTLOCK_CREDENTIALS.filter((name) => e[name] !== undefined);
+  if (e.LOCK_PROVIDER === 'ttlock' && ttlockSet.length < TTLOCK_CREDENTIALS.length) {
+    const missing = TTLOCK_CREDENTIALS.filter((name) => e[name] === undefined);
+    throw new ConfigError([
+      `LOCK_PROVIDER=ttlock: mancano ${missing.join(', ')} (clientId e clientSecret dell’applicazione TTLock, account e password dell’app TTLock)`,
+    ]);
+  }
+  if (e.LOCK_PROVIDER !== 'ttlock' && ttlockSet.length > 0) {
+    throw new ConfigError([`${ttlockSet.join(', ')}: impostate, ma LOCK_PROVIDER non è ttlock (imposta LOCK_PROVIDER=ttlock, oppure svuotale)`]);
+  }
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new ConfigError(['ADMIN_EMAIL, ADMIN_PASSWORD: vanno impostate entrambe o nessuna']);
   }
@@ -179,6 +216,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             apiUrl: e.STRIPE_API_URL,
           }
         : undefined,
+    /** The smart locks' provider (decision 043): TTLock with its credentials, else the simulated one. */
+    locks:
+      e.LOCK_PROVIDER === 'ttlock' && e.TTLOCK_CLIENT_ID && e.TTLOCK_CLIENT_SECRET && e.TTLOCK_USERNAME && e.TTLOCK_PASSWORD
+        ? {
+            provider: 'ttlock' as const,
+            ttlock: {
+              apiUrl: e.TTLOCK_API_URL,
+              clientId: e.TTLOCK_CLIENT_ID,
+              clientSecret: e.TTLOCK_CLIENT_SECRET,
+              username: e.TTLOCK_USERNAME,
+              password: e.TTLOCK_PASSWORD,
+            },
+          }
+        : { provider: 'simulated' as const },
     timeZone: e.TZ_APP,
     bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
     waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
