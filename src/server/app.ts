@@ -22,6 +22,8 @@ import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { mailerFromConfig, type Mailer } from './integrations/mailer.js';
 import { paymentProviderFromConfig, type PaymentProvider } from './integrations/payments/index.js';
+import { lockProviderFromConfig, type LockProvider } from './integrations/locks/index.js';
+import { PinDispatcher } from './modules/locks/index.js';
 import { createPushSender } from './modules/notifications/index.js';
 import type { Logger } from './logger.js';
 import { registerMetrics } from './http/metrics.js';
@@ -69,6 +71,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Payment provider; default: from the configuration (Stripe keys, else the simulated one). */
   paymentProvider?: PaymentProvider;
+  /** Smart-lock provider (decision 043); default: from the configuration (TTLock, else the simulated one). */
+  lockProvider?: LockProvider;
   /** Told of every route as it is registered (tests list the whole API from the app itself). */
   onRoute?: (route: RouteOptions) => void;
   /**
@@ -90,6 +94,7 @@ declare module 'fastify' {
     deps: AppDeps & {
       mailer: Mailer;
       payments: PaymentProvider;
+      locks: LockProvider;
       push: NonNullable<AppDeps['push']>;
       /** The VAPID public key browsers subscribe with; null when it cannot be had (push not offered). */
       pushPublicKey: () => Promise<string | null>;
@@ -101,12 +106,25 @@ declare module 'fastify' {
      */
     freedTime: FreedTimeDispatcher;
     /**
+     * The smart-lock PINs' dispatcher (decision 044): main.ts puts it on the LISTEN connection;
+     * tests await `settled()` for the provider's calls a change leads to.
+     */
+    pins: PinDispatcher;
+    /**
      * Starts the drain (decision 032): /api/ready answers 503 and every answer says
      * `Connection: close`. main.ts calls it as SIGTERM arrives; close() does it anyway.
      */
     beginDrain(): void;
     isDraining(): boolean;
   }
+}
+
+/** Smart-lock PINs are events too (decision 044): created, extended, revoked after the commit, by this process's dispatcher. */
+function startPinDispatcher(app: FastifyInstance): void {
+  const { database, clock, locks, mailer, config } = app.deps;
+  const pins = new PinDispatcher({ db: database.db, clock, locks, mailer, publicUrl: config.publicUrl, log: app.log });
+  app.decorate('pins', pins);
+  app.addHook('onClose', () => pins.stop());
 }
 
 /** Builds the whole HTTP application. `main.ts` listens with it; tests `inject` into it. */
@@ -170,7 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       app.log.warn({ err }, 'chiave VAPID non disponibile: notifiche push non offerte');
       return null;
     });
-  app.decorate('deps', { ...deps, mailer, payments, push, pushPublicKey, metrics });
+  app.decorate('deps', { ...deps, mailer, payments, locks: deps.lockProvider ?? lockProviderFromConfig(deps.config, deps.clock), push, pushPublicKey, metrics });
+  startPinDispatcher(app);
   // Freed time is one event (decision 035): this process's dispatcher runs the offer pass
   // and announces the offers with this app's mailer and push.
   const freedTime = new FreedTimeDispatcher({

@@ -15,6 +15,7 @@ import { createLogger } from './logger.js';
 import { loadPageRenderer } from './pages/server-render.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/index.js';
 import { FREED_TIME_CHANNEL } from './modules/waitlist/index.js';
+import { PIN_CHANNEL } from './modules/locks/index.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -75,12 +76,12 @@ async function main(cfg: Config) {
   // and freed time (the waitlist's dispatcher, decision 035). Before the port opens.
   const listener = listenForChanges(
     url,
-    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime },
+    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime, [PIN_CHANNEL]: app.pins },
     log,
   );
   await listener.ready;
 
-  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, config: cfg, log };
+  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, locks: app.deps.locks, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
   // Counted in the metrics as the scheduler's runs are (decision 032).
   const metrics = app.deps.metrics;

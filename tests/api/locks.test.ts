@@ -2,6 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codiciCorsa, lucchetti, pagamenti } from '../../src/server/schema.js';
 import { minuteJob } from '../helpers/minute-job.js';
+import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
+import { SimulatedLockProvider } from '../../src/server/integrations/locks/index.js';
+import { createLogger } from '../../src/server/logger.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
@@ -12,11 +15,12 @@ import { insertBike } from '../helpers/admin-bookings.js';
  */
 let ctx: TestContext;
 const mailer = capturingMailer();
+const provider = new SimulatedLockProvider();
 const TOMORROW = '2026-11-22';
 let admin: Person;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ deps: { mailer } });
+  ctx = await createTestApp({ deps: { mailer, lockProvider: provider } });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -25,6 +29,7 @@ beforeEach(async () => {
   await truncateAll(ctx.database.db);
   ctx.clock.set(TEST_NOW);
   mailer.sent.length = 0;
+  provider.clearFailures();
   admin = await person(ctx, { ruolo: 'admin', email: 'staff@test.it' });
 });
 
@@ -330,5 +335,145 @@ describe('Codice da cambiare', () => {
     await pickUp(u, id);
     await giveBack(u, id);
     expect(await adminLock(bike)).toMatchObject({ codiceDaCambiare: false });
+  });
+});
+
+describe('smart locks: a PIN for each booking', () => {
+  let lockSeq = 0;
+  const runJob = () =>
+    lifecycleJob({ database: ctx.database, clock: ctx.clock, mailer, config: ctx.config, log: createLogger('silent'), locks: provider })();
+  async function smartBike() {
+    const bike = await insertBike(db());
+    const lockId = `TT-${process.pid}-${++lockSeq}`;
+    expect((await setLock(bike, { tipo: 'smart', idLucchetto: lockId })).statusCode).toBe(200);
+    return { bike, lockId };
+  }
+  const pinRow = async (id: number) => (await db().select().from(codiciCorsa).where(eq(codiciCorsa.prenotazioneId, id)))[0];
+  const pinEmails = () => mailer.sent.filter((m) => m.subject.includes('codice del lucchetto'));
+
+  it('created after the booking, valid from the pick-up window to the end + 15; shown in the window; extended while late; revoked at the return', async () => {
+    const u = await person(ctx);
+    const { bike, lockId } = await smartBike();
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    const [pin] = provider.pinsOn(lockId);
+    expect(pin).toMatchObject({ validFrom: new Date('2026-11-22T08:50:00Z'), validUntil: new Date('2026-11-22T11:15:00Z'), label: `Prenotazione ${id}` });
+    expect(pin!.pin).toMatch(/^[0-9]{6}$/);
+    expect((await pinRow(id))?.pinStato).toBe('attivo');
+    // Never in a list: only the kind.
+    const list = await call(ctx.app, u, 'GET', '/api/prenotazioni/user');
+    expect(list.json()[0]).toMatchObject({ id, lucchetto: 'smart' });
+    expect(list.body).not.toContain(pin!.pin);
+
+    ctx.clock.set('2026-11-22T08:49:00Z');
+    expect((await code(u, id)).json().code).toBe('CODE_NOT_YET');
+    ctx.clock.set('2026-11-22T08:50:00Z');
+    expect((await code(u, id)).json()).toEqual({
+      tipo: 'smart',
+      codice: pin!.pin,
+      validoDa: '2026-11-22T08:50:00.000Z',
+      validoFino: '2026-11-22T11:15:00.000Z',
+    });
+    expect((await pickUp(u, id)).json().nuovoCodice).toBeNull();
+
+    // Late: at 11:05Z (10 minutes left) the job extends it an hour from now, and again later.
+    ctx.clock.set('2026-11-22T11:04:00Z');
+    await runJob();
+    expect(provider.pinsOn(lockId)[0]!.validUntil).toEqual(new Date('2026-11-22T11:15:00Z'));
+    ctx.clock.set('2026-11-22T11:05:00Z');
+    await runJob();
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)[0]!.validUntil).toEqual(new Date('2026-11-22T12:05:00Z'));
+    expect((await code(u, id)).json().validoFino).toBe('2026-11-22T12:05:00.000Z');
+
+    ctx.clock.set('2026-11-22T11:40:00Z');
+    expect((await giveBack(u, id)).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    expect((await pinRow(id))?.pinStato).toBe('revocato');
+    expect((await code(u, id)).json().code).toBe('CODE_GONE');
+  });
+
+  it('revoked at a cancel, a no-show release and an admin’s delete', async () => {
+    const { bike, lockId } = await smartBike();
+    const a = await person(ctx);
+    const b = await person(ctx);
+    const c = await person(ctx);
+    const cancelled = await bookId(a, bike, { from: '10:00', to: '11:00' });
+    const noShow = await bookId(b, bike, { from: '12:00', to: '13:00' });
+    const deleted = await bookId(c, bike, { from: '14:00', to: '15:00' });
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toHaveLength(3);
+
+    expect((await call(ctx.app, a, 'DELETE', `/api/prenotazioni/${cancelled}`)).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId).map((p) => p.label)).toEqual([`Prenotazione ${noShow}`, `Prenotazione ${deleted}`]);
+
+    ctx.clock.set('2026-11-22T11:30:00Z'); // 12:30 Rome: no-show
+    await runJob();
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId).map((p) => p.label)).toEqual([`Prenotazione ${deleted}`]);
+
+    expect((await call(ctx.app, admin, 'DELETE', `/api/admin/prenotazioni/${deleted}`)).statusCode).toBe(200);
+    expect((await pinRow(deleted))?.pinStato).toBe('da_revocare');
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    expect(await pinRow(deleted)).toBeUndefined();
+  });
+
+  it('a failing provider: the booking stands, the card says so, the minute job retries every minute until it works, the admins are emailed once', async () => {
+    const u = await person(ctx);
+    const { bike, lockId } = await smartBike();
+    provider.failNext('unreachable', { times: 4, operation: 'createPin' });
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    expect(await pinRow(id)).toMatchObject({ pinStato: 'da_creare', tentativi: 1, ultimoErrore: 'unreachable' });
+
+    ctx.clock.set('2026-11-22T08:55:00Z');
+    const unavailable = await code(u, id);
+    expect(unavailable.statusCode).toBe(409);
+    expect(unavailable.json()).toMatchObject({ message: 'Codice non disponibile: rivolgiti alla segreteria', code: 'CODE_UNAVAILABLE' });
+
+    // Not before its minute; then once a minute.
+    await runJob();
+    expect((await pinRow(id))?.tentativi).toBe(2);
+    await runJob();
+    expect((await pinRow(id))?.tentativi).toBe(2);
+    for (const minute of ['08:56', '08:57']) {
+      ctx.clock.set(`2026-11-22T${minute}:00Z`);
+      await runJob();
+    }
+    expect((await pinRow(id))?.tentativi).toBe(4);
+    expect(pinEmails()).toHaveLength(1);
+    expect(pinEmails()[0]!.to).toBe('staff@test.it');
+
+    ctx.clock.set('2026-11-22T08:58:00Z');
+    await runJob();
+    expect(provider.pinsOn(lockId)).toHaveLength(1);
+    expect(await pinRow(id)).toMatchObject({ pinStato: 'attivo', tentativi: 0, ultimoErrore: null });
+    expect((await code(u, id)).json().codice).toBe(provider.pinsOn(lockId)[0]!.pin);
+    expect(pinEmails()).toHaveLength(1);
+    // No email carries the PIN.
+    expect(JSON.stringify(mailer.sent)).not.toContain(provider.pinsOn(lockId)[0]!.pin);
+  });
+
+  it('a refusal stops the retries and emails the admins once; a new lock id makes it again', async () => {
+    const u = await person(ctx);
+    const { bike } = await smartBike();
+    provider.failNext('unknown_lock', { operation: 'createPin' });
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    ctx.clock.set('2026-11-21T09:05:00Z');
+    await runJob();
+    await runJob();
+    expect(await pinRow(id)).toMatchObject({ pinStato: 'da_creare', tentativi: 1, ultimoErrore: 'unknown_lock' });
+    expect(pinEmails()).toHaveLength(1);
+
+    const fixedId = `TT-${process.pid}-fixed`;
+    expect((await setLock(bike, { tipo: 'smart', idLucchetto: fixedId })).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(fixedId)).toHaveLength(1);
+    expect((await pinRow(id))?.pinStato).toBe('attivo');
   });
 });

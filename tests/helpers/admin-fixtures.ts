@@ -79,5 +79,5 @@ export async function auditRows(db: Db) {
  */
 export async function truncateAll(db: Db): Promise<void> {
   await db.execute(sql`truncate audit_log, attese, prenotazioni, pagamenti, provider_events, sessions, users, biciclette, residenti, reports,
-    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents, tempo_liberato, stats_giornaliere, stats_delta restart identity cascade`);
+    simulated_refunds, simulated_checkout_sessions, simulated_payment_intents, tempo_liberato, stats_giornaliere, stats_delta, codici_corsa restart identity cascade`);
 }

@@ -68,7 +68,7 @@ export async function countRows(db: Db, table: string): Promise<number> {
 
 /** Empties what a payment test writes. */
 export async function truncatePaymentTables(db: Db): Promise<void> {
-  await db.execute(sql`truncate prenotazioni, pagamenti, provider_events, sessions, users, biciclette,
+  await db.execute(sql`truncate codici_corsa, prenotazioni, pagamenti, provider_events, sessions, users, biciclette,
     simulated_refunds, simulated_checkout_sessions, simulated_payment_intents, stats_giornaliere, stats_delta restart identity cascade`);
 }
 

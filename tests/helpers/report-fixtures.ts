@@ -75,7 +75,7 @@ export async function seedBookings(db: Db, bookings: SeedBooking[], timeZone = '
 }
 
 export async function emptyReportTables(db: Db) {
-  await db.execute(sql`truncate reports, pagamenti, prenotazioni, sessions, users, biciclette, stats_giornaliere, stats_delta restart identity cascade`);
+  await db.execute(sql`truncate reports, pagamenti, prenotazioni, sessions, users, biciclette, stats_giornaliere, stats_delta, codici_corsa restart identity cascade`);
 }
 
 /** A day of `n` bookings over 40 bikes and 200 users (none active, so no overlap rules apply). */

@@ -15,6 +15,8 @@ import { foldStatsDelta } from '../modules/stats/index.js';
 import { applyRetention } from '../modules/privacy/index.js';
 import { CLAIM_BATCH, claimFreedTime, passAndAnnounce } from '../modules/waitlist/index.js';
 import { currentRules, lifecycleMinutes } from '../modules/rules/index.js';
+import { extendLateRidesPins, servePins } from '../modules/locks/index.js';
+import type { LockProvider } from '../integrations/locks/index.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
@@ -26,6 +28,8 @@ export interface JobDeps {
   log: Logger;
   /** Web push (AppDeps.push), when available: reminders and overdue notices use it too. */
   push?: PushSender | undefined;
+  /** The smart-lock provider (AppDeps.locks): the PINs' backstop and retry (decision 044). Without it, none. */
+  locks?: LockProvider | undefined;
 }
 
 /**
@@ -47,6 +51,14 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
   const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
+  // Smart-lock PINs (decision 044): late rides' PINs extended, then every due call made (the
+  // dispatcher's backstop, and the retry of a temporary failure, every minute).
+  let pinsExtended = 0;
+  let pinCalls = 0;
+  if (deps.locks) {
+    pinsExtended = await extendLateRidesPins(db, now);
+    pinCalls = await servePins({ db, clock: { now: () => now }, locks: deps.locks, mailer: deps.mailer, publicUrl: deps.config.publicUrl, log: deps.log });
+  }
   // The availability reads' change rows (decision 040), kept ten minutes.
   const availabilityChangesPruned = await pruneAvailabilityChanges(db);
   return {
@@ -57,6 +69,8 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
     offersExpired: pass.expired,
     waitsUnserved: pass.unserved,
     offersAnnounced,
+    pinsExtended,
+    pinCalls,
   };
 };
 

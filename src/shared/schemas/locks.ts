@@ -5,7 +5,9 @@ export { LOCK_KINDS, type LockKind } from './booking.js';
 
 export const MSG_LOCK_CODE_FORMAT = 'Il codice deve essere di 4 cifre';
 export const MSG_LOCK_KIND = 'Scegli il tipo di lucchetto';
-export const MSG_LOCK_DEVICE_ID = "Indica l'identificativo del lucchetto smart (al massimo 100 caratteri)";
+export const MSG_LOCK_DEVICE_ID = "Identificativo del lucchetto smart non valido: lettere, cifre, - e _ (al massimo 64)";
+/** A smart lock's id at the provider, as the providers take it (decision 043). */
+export const LOCK_DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const LOCK_CODE_PATTERN = /^[0-9]{4}$/;
 
 const lockCode = z.string({ error: MSG_LOCK_CODE_FORMAT }).regex(LOCK_CODE_PATTERN, MSG_LOCK_CODE_FORMAT);
@@ -18,7 +20,7 @@ export const bikeLockUpdateSchema = z.discriminatedUnion(
     z.object({ tipo: z.literal('combinazione'), codice: lockCode }),
     z.object({
       tipo: z.literal('smart'),
-      idLucchetto: z.string({ error: MSG_LOCK_DEVICE_ID }).trim().min(1, MSG_LOCK_DEVICE_ID).max(100, MSG_LOCK_DEVICE_ID),
+      idLucchetto: z.string({ error: MSG_LOCK_DEVICE_ID }).trim().regex(LOCK_DEVICE_ID_PATTERN, MSG_LOCK_DEVICE_ID),
     }),
   ],
   { error: MSG_LOCK_KIND },

@@ -6,7 +6,10 @@ import { runTransaction } from '../../db/transaction.js';
 import { notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { biciclette } from '../bikes/tables.js';
-import { lucchetti, type Lock } from './tables.js';
+import type { Tx } from '../../db/transaction.js';
+import { prenotazioni } from '../bookings/tables.js';
+import { PIN_CHANNEL } from './pins.js';
+import { codiciCorsa, lucchetti, type Lock } from './tables.js';
 
 /** What the audit log keeps of a lock: never a code's digits (decision 044). */
 export const MASKED_CODE = '••••';
@@ -28,6 +31,32 @@ const audited = (l: BikeLockDto) => ({
   ...(l.tipo === 'combinazione' ? { codice: MASKED_CODE, codiceDaCambiare: l.codiceDaCambiare } : {}),
   ...(l.tipo === 'smart' ? { idLucchetto: l.idLucchetto } : {}),
 });
+
+/**
+ * The PINs of the bike's bookings follow its lock (decision 044): a smart lock's bookings not
+ * over yet each get a PIN to create on it (a refused one is tried again on the new id); any
+ * other lock revokes the PINs made on the smart lock it replaces. Woken by the NOTIFY at commit.
+ */
+async function followLock(tx: Tx, biciId: number, after: BikeLockDto, now: Date): Promise<void> {
+  if (after.tipo === 'smart') {
+    await tx.execute(sql`
+      -- The period as the insert's trigger gives it (drizzle/0020_locks.sql, 3: PICKUP_EARLY_MINUTES, + 15).
+      insert into ${codiciCorsa} (prenotazione_id, id_lucchetto, pin_stato, valido_da, valido_fino)
+      select p.id, ${after.idLucchetto}, 'da_creare', p.inizio - interval '10 minutes', p.fine + interval '15 minutes'
+        from ${prenotazioni} p
+       where p.bici_id = ${biciId} and p.stato = 'attiva' and p.fine > ${now.toISOString()}::timestamptz
+      on conflict (prenotazione_id) do update
+         set id_lucchetto = excluded.id_lucchetto, pin_stato = 'da_creare', prossimo_tentativo = null, tentativi = 0, ultimo_errore = null
+       where ${codiciCorsa.pinStato} is null or (${codiciCorsa.pinStato} = 'da_creare' and ${codiciCorsa.pinId} is null)`);
+  } else {
+    await tx.execute(sql`
+      update ${codiciCorsa} c set pin_stato = case when c.pin_id is null then 'revocato' else 'da_revocare' end,
+             prossimo_tentativo = null, tentativi = 0
+        from ${prenotazioni} p
+       where p.id = c.prenotazione_id and p.bici_id = ${biciId} and c.pin_stato in ('da_creare', 'attivo', 'da_estendere')`);
+  }
+  await tx.execute(sql`select pg_notify(${PIN_CHANNEL}, '')`);
+}
 
 /** Every bike's lock, by bike id (the admin's fleet list: a few hundred rows at most). */
 export async function locksByBike(db: Pick<Db, 'select'>): Promise<Map<number, BikeLockDto>> {
@@ -72,6 +101,7 @@ export async function setBikeLock(
         .returning();
       after = lockDto(row);
     }
+    await followLock(tx, biciId, after, now);
     await writeAudit(tx, actor, { action: 'bike.lock', entity: 'bike', entityId: biciId, before: audited(before), after: audited(after) }, now);
     return after;
   });

@@ -7,3 +7,4 @@
  */
 export { lockDto, locksByBike, MASKED_CODE, setBikeLock } from './admin-locks.js';
 export { drawLockCode, drawRideCode, rideNewCode } from './ride-codes.js';
+export { extendLateRidesPins, PIN_CHANNEL, PinDispatcher, servePins, type PinDeps } from './pins.js';

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { tstz, updatedAt } from '../../db/columns.js';
 import { biciclette } from '../bikes/tables.js';
-import { prenotazioni } from '../bookings/tables.js';
 
 /** The kinds of lock a bike may have (no `lucchetti` row: `nessuno`). */
 export const LOCK_TYPES = ['combinazione', 'smart'] as const;
@@ -43,15 +42,19 @@ export const lucchetti = pgTable(
  * A booking's meeting with its bike's lock (decision 044): the code drawn at `Ritirata` for a
  * combination lock (the lock's code once the ride is returned: a trigger), when the owner first
  * asked for the code, and for a smart lock the booking's PIN and its life at the provider.
+ *
+ * No foreign key to `prenotazioni`: a deleted booking's PIN must still be revoked on the lock.
+ * The delete's trigger (drizzle/0020_locks.sql) removes the row at once, or marks its PIN
+ * `da_revocare` when the provider holds one; the dispatcher removes it once revoked.
  */
 export const codiciCorsa = pgTable(
   'codici_corsa',
   {
-    prenotazioneId: integer('prenotazione_id')
-      .primaryKey()
-      .references(() => prenotazioni.id, { onDelete: 'cascade' }),
+    prenotazioneId: integer('prenotazione_id').primaryKey(),
     codiceNuovo: text('codice_nuovo'),
     mostratoAt: tstz('mostrato_at'),
+    /** The smart lock the PIN lives on (its device id when the booking was made). */
+    idLucchetto: text('id_lucchetto'),
     pin: text('pin'),
     pinId: text('pin_id'),
     pinStato: text('pin_stato', { enum: PIN_STATES }),

@@ -1,0 +1,269 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/client.js';
+import type { NotifiedCache } from '../../db/notifications.js';
+import { emailLayout, escapeHtml, type Mailer, type MailMessage } from '../../integrations/mailer.js';
+import { LOCK_ERROR_MESSAGES, LockProviderError, type LockErrorReason, type LockProvider } from '../../integrations/locks/index.js';
+import { activeAdminEmails } from '../notifications/index.js';
+import { biciclette } from '../bikes/tables.js';
+import { prenotazioni } from '../bookings/tables.js';
+import { codiciCorsa } from './tables.js';
+
+/** The channel the PIN triggers notify (drizzle/0020_locks.sql). */
+export const PIN_CHANNEL = 'bicielis_pin';
+/** Rows one claim takes. */
+const PIN_BATCH = 20;
+/** A claimed row is another process's again after this long (a process that stopped mid-call). */
+const LEASE_MINUTES = 2;
+/** A temporary failure is tried again this long after (decision 044: every minute). */
+const RETRY_MINUTES = 1;
+/** After this many temporary failures in a row the admins are told (once). */
+export const FAILURES_BEFORE_EMAIL = 3;
+/** A late ride's PIN is extended this long past now whenever it has less than EXTEND_AHEAD left. */
+const EXTEND_MINUTES = 60;
+const EXTEND_AHEAD_MINUTES = 10;
+
+export interface PinDeps {
+  db: Db;
+  clock: Clock;
+  locks: LockProvider;
+  mailer: Mailer;
+  publicUrl: string;
+  log: { error(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
+}
+
+interface DueRow extends Record<string, unknown> {
+  prenotazione_id: number;
+  id_lucchetto: string | null;
+  pin: string | null;
+  pin_id: string | null;
+  pin_stato: 'da_creare' | 'da_estendere' | 'da_revocare';
+  valido_da: string;
+  valido_fino: string;
+  numero: string | null;
+}
+
+/** A keypad PIN of 6 digits, from the system's CSPRNG (the provider writes ours: decision 043). */
+export const drawPin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** Claims the rows whose PIN is to create, extend or revoke and due at `now` (`skip locked`: one process each). */
+async function claimDue(db: Db, now: Date): Promise<DueRow[]> {
+  const at = now.toISOString();
+  const { rows } = await db.execute<DueRow>(sql`
+    with due as (
+      select prenotazione_id from ${codiciCorsa}
+       where pin_stato in ('da_creare', 'da_estendere', 'da_revocare')
+         and (prossimo_tentativo is null or prossimo_tentativo <= ${at}::timestamptz)
+       order by prenotazione_id limit ${PIN_BATCH}
+         for update skip locked
+    ), claimed as (
+      update ${codiciCorsa} c
+         set prossimo_tentativo = ${at}::timestamptz + make_interval(mins => ${LEASE_MINUTES})
+        from due where c.prenotazione_id = due.prenotazione_id
+      returning c.*
+    )
+    select claimed.prenotazione_id, claimed.id_lucchetto, claimed.pin, claimed.pin_id, claimed.pin_stato,
+           claimed.valido_da, claimed.valido_fino, b.numero
+      from claimed
+      left join ${prenotazioni} p on p.id = claimed.prenotazione_id
+      left join ${biciclette} b on b.id = p.bici_id`);
+  return rows;
+}
+
+/** One row's call to the provider, outside any transaction; its outcome written after. */
+async function serve(deps: PinDeps, row: DueRow): Promise<void> {
+  const id = row.prenotazione_id;
+  const lockId = row.id_lucchetto ?? '';
+  try {
+    if (row.pin_stato === 'da_creare') {
+      // Drawn once and kept: a retry writes the same PIN (the provider's own rule, decision 043).
+      let pin = row.pin;
+      if (pin === null) {
+        const { rows } = await deps.db.execute<{ pin: string }>(sql`
+          update ${codiciCorsa} set pin = coalesce(pin, ${drawPin()}) where prenotazione_id = ${id} returning pin`);
+        pin = rows[0]?.pin ?? null;
+        if (pin === null) return;
+      }
+      const { pinId } = await deps.locks.createPin({
+        lockId,
+        pin,
+        validFrom: new Date(row.valido_da),
+        validUntil: new Date(row.valido_fino),
+        label: `Prenotazione ${id}`,
+      });
+      // Ended while the call ran (the end's trigger found no PIN id): revoke what was just made.
+      await deps.db.execute(sql`
+        update ${codiciCorsa} set pin_id = ${pinId}, tentativi = 0, ultimo_errore = null, prossimo_tentativo = null,
+               pin_stato = case pin_stato when 'da_creare' then 'attivo' when 'revocato' then 'da_revocare' else pin_stato end
+         where prenotazione_id = ${id}`);
+    } else if (row.pin_stato === 'da_estendere') {
+      await deps.locks.changePinPeriod({
+        lockId,
+        pinId: row.pin_id!,
+        validFrom: new Date(row.valido_da),
+        validUntil: new Date(row.valido_fino),
+      });
+      await deps.db.execute(sql`
+        update ${codiciCorsa} set tentativi = 0, ultimo_errore = null, prossimo_tentativo = null,
+               pin_stato = case when pin_stato = 'da_estendere' and valido_fino = ${row.valido_fino}::timestamptz then 'attivo' else pin_stato end
+         where prenotazione_id = ${id}`);
+    } else {
+      await deps.locks.deletePin({ lockId, pinId: row.pin_id! });
+      await deps.db.execute(sql`
+        update ${codiciCorsa} set pin_stato = 'revocato', tentativi = 0, ultimo_errore = null, prossimo_tentativo = null
+         where prenotazione_id = ${id} and pin_stato = 'da_revocare'`);
+      // A deleted booking's row lived only for this (drizzle/0020_locks.sql, 6).
+      await deps.db.execute(sql`
+        delete from ${codiciCorsa} c where c.prenotazione_id = ${id} and c.pin_stato = 'revocato'
+           and not exists (select 1 from ${prenotazioni} p where p.id = c.prenotazione_id)`);
+    }
+  } catch (err) {
+    await failed(deps, row, err);
+  }
+}
+
+/**
+ * A failed call: a temporary reason is tried again in a minute, a refusal stops (the admins
+ * fix the lock or its id). The admins are emailed once: at the refusal, or at the
+ * FAILURES_BEFORE_EMAIL-th temporary failure in a row. Only the reason is kept, never the
+ * provider's text.
+ */
+async function failed(deps: PinDeps, row: DueRow, err: unknown): Promise<void> {
+  const reason: LockErrorReason = err instanceof LockProviderError ? err.reason : 'unreachable';
+  if (reason === 'pin_conflict' && row.pin_stato === 'da_creare') {
+    // The lock has this PIN already (another booking's): another is drawn at the next try, now.
+    await deps.db.execute(sql`
+      update ${codiciCorsa} set pin = null, prossimo_tentativo = null where prenotazione_id = ${row.prenotazione_id} and pin_stato = 'da_creare'`);
+    return;
+  }
+  const temporary = !(err instanceof LockProviderError) || err.temporary;
+  const now = deps.clock.now().toISOString();
+  const { rows } = await deps.db.execute<{ tentativi: number }>(sql`
+    update ${codiciCorsa}
+       set tentativi = tentativi + 1, ultimo_errore = ${reason},
+           prossimo_tentativo = ${temporary ? sql`${now}::timestamptz + make_interval(mins => ${RETRY_MINUTES})` : sql`'infinity'::timestamptz`}
+     where prenotazione_id = ${row.prenotazione_id} and pin_stato = ${row.pin_stato}
+    returning tentativi`);
+  deps.log.warn?.({ prenotazioneId: row.prenotazione_id, operation: row.pin_stato, reason, providerCode: err instanceof LockProviderError ? err.providerCode : undefined }, 'lock provider call failed');
+  const tries = rows[0]?.tentativi;
+  if (tries === undefined) return;
+  // A refusal stops the retries (until an admin sets the lock again), so it is met once.
+  if (!temporary || tries === FAILURES_BEFORE_EMAIL) {
+    for (const to of await activeAdminEmails(deps.db)) {
+      deps.mailer.sendInBackground(pinFailureEmail(to, { biciNumero: row.numero, operation: row.pin_stato, reason, publicUrl: deps.publicUrl }));
+    }
+  }
+}
+
+export function pinFailureEmail(
+  to: string,
+  f: { biciNumero: string | null; operation: DueRow['pin_stato']; reason: LockErrorReason; publicUrl: string },
+): MailMessage {
+  const what = { da_creare: 'creare', da_estendere: 'prolungare', da_revocare: 'revocare' }[f.operation];
+  const bike = f.biciNumero ? `della bici n. ${f.biciNumero}` : 'di una bici';
+  const subject = `BiciElis: non riesco a ${what} il codice del lucchetto ${bike}`;
+  const adminUrl = `${f.publicUrl}/admin`;
+  const reason = LOCK_ERROR_MESSAGES[f.reason];
+  const text = [
+    `Il servizio dei lucchetti smart non ha permesso di ${what} il codice di una prenotazione sul lucchetto ${bike}.`,
+    '',
+    `Motivo: ${reason}`,
+    '',
+    `Finché il codice non è attivo, la scheda della prenotazione dice «Codice non disponibile: rivolgiti alla segreteria». ${adminUrl}`,
+  ].join('\n');
+  const html = emailLayout(
+    subject,
+    `<p>Il servizio dei lucchetti smart non ha permesso di ${escapeHtml(what)} il codice di una prenotazione sul lucchetto ${escapeHtml(bike)}.</p>
+<p><strong>Motivo:</strong> ${escapeHtml(reason)}</p>
+<p>Finché il codice non è attivo, la scheda della prenotazione dice «Codice non disponibile: rivolgiti alla segreteria».
+<a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a></p>`,
+  );
+  return { to, subject, text, html };
+}
+
+/**
+ * A late ride keeps its PIN until the return (decision 044): a picked-up booking still `attiva`
+ * whose PIN has less than EXTEND_AHEAD minutes left gets EXTEND_MINUTES more from now. The
+ * minute job runs it; the dispatcher then moves the PIN's period at the provider.
+ */
+export async function extendLateRidesPins(db: Db, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const { rows } = await db.execute(sql`
+    update ${codiciCorsa} c
+       set valido_fino = ${at}::timestamptz + make_interval(mins => ${EXTEND_MINUTES}),
+           pin_stato = 'da_estendere', prossimo_tentativo = null, tentativi = 0
+      from ${prenotazioni} p
+     where p.id = c.prenotazione_id and p.stato = 'attiva' and p.ritirata_at is not null
+       and c.pin_stato = 'attivo' and c.valido_fino <= ${at}::timestamptz + make_interval(mins => ${EXTEND_AHEAD_MINUTES})
+    returning c.prenotazione_id`);
+  return rows.length;
+}
+
+/** Serves every due row at the clock's now, batch by batch: the dispatcher's drain and the minute job's backstop. */
+export async function servePins(deps: PinDeps): Promise<number> {
+  let served = 0;
+  for (;;) {
+    const due = await claimDue(deps.db, deps.clock.now());
+    for (const row of due) await serve(deps, row);
+    served += due.length;
+    if (due.length < PIN_BATCH) return served;
+  }
+}
+
+/**
+ * Smart-lock PINs are events (decision 044, as freed time in decision 035): triggers on
+ * `prenotazioni` mark a booking's `codici_corsa` row and NOTIFY PIN_CHANNEL at the commit. One
+ * dispatcher per process (main.ts puts it on the LISTEN connection) claims the due rows and
+ * calls the provider outside any transaction; a failure never touches the booking. The minute
+ * job is the backstop and the retry. `settled()`: every row due now served (tests' wait).
+ */
+export class PinDispatcher implements NotifiedCache {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly deps: PinDeps) {}
+
+  apply(): void {
+    this.wake();
+  }
+
+  setActive(active: boolean): void {
+    if (active) this.wake();
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async settled(): Promise<void> {
+    await this.running;
+    this.wake();
+    await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await servePins(this.deps);
+      } catch (err) {
+        // The bookings are committed; the minute job serves the rows again.
+        this.deps.log.error({ err }, 'smart-lock PIN dispatch failed');
+      }
+    } while (this.again);
+  }
+}
