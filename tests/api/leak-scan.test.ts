@@ -9,6 +9,7 @@ import { createTestApp, type TestContext } from '../helpers/app.js';
 import { call, capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
+import { SimulatedLockProvider } from '../../src/server/integrations/locks/index.js';
 
 // The scanner of tests/helpers/scan-logs-after-file.ts must be able to fail: each kind of
 // leak it looks for is found here, and clean lines pass.
@@ -98,6 +99,7 @@ describe('the logger writes errors without SQL, with the stack’s frames', () =
  */
 describe('the lock codes appear nowhere else', () => {
   const mailer = capturingMailer();
+  const provider = new SimulatedLockProvider();
   const rendered: string[] = [];
   let ctx: TestContext;
   let webRoot: string;
@@ -113,7 +115,7 @@ describe('the lock codes appear nowhere else', () => {
       rendered.push(state);
       return { html: '<main>Pagina</main>', state };
     };
-    ctx = await createTestApp({ deps: { mailer, webRoot, pageRenderer: { renderPage } } });
+    ctx = await createTestApp({ deps: { mailer, webRoot, pageRenderer: { renderPage }, lockProvider: provider } });
     await truncateAll(ctx.database.db);
   });
   afterAll(async () => {
@@ -121,7 +123,7 @@ describe('the lock codes appear nowhere else', () => {
     await fs.rm(webRoot, { recursive: true, force: true });
   });
 
-  it('not in the lists, the rendered pages, the emails, the calendar, the export or the logs', async () => {
+  it('not in the lists, the rendered pages, the emails, the calendar, the export or the logs (a smart lock’s PIN neither)', async () => {
     const LOCK_CODE = '7395';
     const DEVICE_CODE = '8164';
     const whole = (code: string) => new RegExp(`(?<![0-9])${code}(?![0-9])`);
@@ -129,6 +131,19 @@ describe('the lock codes appear nowhere else', () => {
     const rider = await person(ctx, { email: 'leak-rider@test.it' });
     const bike = await insertBike(ctx.database.db);
     expect((await call(ctx.app, admin, 'PUT', `/api/admin/biciclette/${bike}/lucchetto`, { tipo: 'combinazione', codice: LOCK_CODE })).statusCode).toBe(200);
+    // A smart lock's booking beside it: its PIN, from the provider (the one place it is written).
+    const pinRider = await person(ctx, { email: 'leak-pin@test.it' });
+    const smartBike = await insertBike(ctx.database.db);
+    expect((await call(ctx.app, admin, 'PUT', `/api/admin/biciclette/${smartBike}/lucchetto`, { tipo: 'smart', idLucchetto: 'TT-leak' })).statusCode).toBe(200);
+    const smartBooked = await call(ctx.app, pinRider, 'POST', '/api/prenotazioni', {
+      dataPrenotazione: '2026-11-22',
+      orarioInizio: '10:00',
+      orarioFine: '12:00',
+      biciId: smartBike,
+    });
+    expect(smartBooked.statusCode).toBe(201);
+    await ctx.app.pins.settled();
+    const PIN = provider.pinsOn('TT-leak')[0]!.pin;
     const booked = await call(ctx.app, rider, 'POST', '/api/prenotazioni', {
       dataPrenotazione: '2026-11-22',
       orarioInizio: '10:00',
@@ -149,6 +164,8 @@ describe('the lock codes appear nowhere else', () => {
     ctx.clock.set('2026-11-22T08:55:00Z');
     const shown = await call(ctx.app, rider, 'GET', `/api/prenotazioni/${id}/codice`);
     expect(shown.json().codice).toBe(LOCK_CODE);
+    const pinShown = await call(ctx.app, pinRider, 'GET', `/api/prenotazioni/${smartBooked.json().id}/codice`);
+    expect(pinShown.json().codice).toBe(PIN);
     const taken = await call(ctx.app, rider, 'POST', `/api/prenotazioni/${id}/ritiro`, {
       idAzione: crypto.randomUUID(),
       oraDispositivo: '2026-11-22T08:54:00.000Z',
@@ -167,6 +184,15 @@ describe('the lock codes appear nowhere else', () => {
     await get(rider, '/api/prenotazioni/user');
     await get(rider, '/api/profilo/dati');
     await get(rider, `/api/prenotazioni/${id}/calendario.ics`);
+    await get(pinRider, '/api/prenotazioni/user');
+    await get(pinRider, '/api/profilo/dati');
+    await get(pinRider, `/api/prenotazioni/${smartBooked.json().id}/calendario.ics`);
+    await get(pinRider, '/dashboard');
+    // The admins see a combination lock's current code (issue 34), never a ride's next one or a PIN.
+    const fleet = (await ctx.app.inject({ method: 'GET', url: '/api/admin/biciclette', headers: { cookie: admin.cookie } })).body;
+    expect(fleet).toMatch(whole(LOCK_CODE));
+    expect(fleet).not.toMatch(whole(DEVICE_CODE));
+    expect(fleet).not.toMatch(whole(PIN));
     await get(admin, '/api/admin/prenotazioni?page=1&pageSize=50');
     await get(admin, '/api/admin/ritardi');
     await get(admin, '/api/admin/summary');
@@ -195,9 +221,11 @@ describe('the lock codes appear nowhere else', () => {
     for (const [where, text] of places) {
       expect(text, where).not.toMatch(whole(LOCK_CODE));
       expect(text, where).not.toMatch(whole(DEVICE_CODE));
+      expect(text, where).not.toMatch(whole(PIN));
     }
     // The scan is not blind: the answers meant for the rider do carry the codes.
     expect(shown.body).toMatch(whole(LOCK_CODE));
     expect(back.body).toMatch(whole(DEVICE_CODE));
+    expect(pinShown.body).toMatch(whole(PIN));
   });
 });
