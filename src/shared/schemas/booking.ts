@@ -90,7 +90,7 @@ export const APPLIED_TIME_HEADER = 'x-ora-applicata';
 export type AppliedTimeSource = 'dispositivo' | 'server';
 
 /** POST /api/prenotazioni/:id/ritiro — no body at all, or a device's action (decision 026). */
-export const pickUpRequestSchema = z.object(deviceActionShape);
+export const pickUpRequestSchema = z.object({ ...deviceActionShape, nuovoCodice: z.string().regex(/^[0-9]{4}$/).optional() });
 export type PickUpRequest = z.input<typeof pickUpRequestSchema>;
 
 /** POST /api/prenotazioni/:id/riconsegna — the bike returned, optionally with a damage report. */
@@ -133,6 +133,8 @@ export interface BookingDto {
   ritiroDa: string;
   /** The damage reported at the return, if any. */
   danno: { categoria: DamageCategory; descrizione: string } | null;
+  /** The bike's lock kind (issue 34): never its code. */
+  lucchetto: 'nessuno' | 'combinazione' | 'smart';
 }
 
 export interface BikeDto {

@@ -27,6 +27,22 @@ export interface ReturnDialogContentProps {
   onReturned?: (() => void) | undefined;
 }
 
+/**
+ * The code the rider closes the lock with (issue 34): the return's answer says it when the server
+ * took the return now; a return kept on the device shows the one kept since `Ritirata`. Once read,
+ * nothing of the ride's lock stays on the device.
+ */
+async function codeToCloseWith(bookingId: number, answered: string | null | undefined): Promise<string | null> {
+  try {
+    const codes = await import('../../offline/lock-codes');
+    const kept = await codes.readKeptRide(bookingId);
+    await codes.forgetKeptRide(bookingId);
+    return answered ?? kept.nuovoCodice ?? null;
+  } catch {
+    return answered ?? null;
+  }
+}
+
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
 
 /** One field of the damage report: its label, the control, what follows it, and its error. */
@@ -124,6 +140,7 @@ function DamageFields({
 export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
   const [values, setValues] = useState<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
   const [errors, setErrors] = useState<Errors>({});
+  const [newCode, setNewCode] = useState<string | null>(null);
   const returnBike = useReturnBike();
   const pending = returnBike.isPending;
   const ids = useId();
@@ -148,11 +165,50 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
       return;
     }
     returnBike.mutateAsync({ booking, request: result.request }).then(
-      () => {
+      async (outcome) => {
+        const code = await codeToCloseWith(booking.id, outcome.kind === 'sent' ? outcome.booking.nuovoCodice : null);
+        if (code) {
+          setNewCode(code);
+          return;
+        }
         setOpen(false);
         onReturned?.();
       },
       () => undefined,
+    );
+  }
+
+  if (newCode) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) onReturned?.();
+        }}
+      >
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Bicicletta riconsegnata</DialogTitle>
+            <DialogDescription>Prima di andare, cambia il codice del lucchetto: chi la prende dopo di te riceverà questo.</DialogDescription>
+          </DialogHeader>
+          <p className="rounded-lg border-2 border-foreground p-4 text-lg font-semibold" role="status">
+            Chiudi il lucchetto con il nuovo codice{' '}
+            <span className="font-mono text-4xl font-bold tracking-[0.2em] tabular-nums">{newCode}</span>
+          </p>
+          <DialogFooter>
+            <Button
+              type="button"
+              onClick={() => {
+                setOpen(false);
+                onReturned?.();
+              }}
+            >
+              Fatto
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     );
   }
 
