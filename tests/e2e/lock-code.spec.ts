@@ -28,10 +28,17 @@ async function addBike(numero: string): Promise<void> {
   await withE2eDatabase((db) => db.query(`insert into biciclette (numero, modello) values ($1, 'Lock Test')`, [numero]));
 }
 
+const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
 /** An `attiva` booking of `email` on bike `numero` starting `minutes` from now, for an hour (Rome). */
 async function seedBooking(email: string, numero: string, minutes: number): Promise<number> {
   const startAt = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
-  const endAt = new Date(startAt.getTime() + 60 * 60_000);
+  const hourLater = new Date(startAt.getTime() + 60 * 60_000);
+  // Near midnight the booking ends at 23:59 of its own day.
+  const endAt =
+    zonedToday(hourLater, TIME_ZONE) === zonedToday(startAt, TIME_ZONE)
+      ? hourLater
+      : new Date(startAt.getTime() + (23 * 60 + 59 - minutesOfDay(zonedClock(startAt, TIME_ZONE))) * 60_000);
   return withE2eDatabase(async (db) => {
     const { rows } = await db.query<{ id: number }>(
       `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at, updated_at)
@@ -39,7 +46,7 @@ async function seedBooking(email: string, numero: string, minutes: number): Prom
          from users u, biciclette b
         where u.email = $1 and b.numero = $2
        returning id`,
-      [email, numero, zonedToday(startAt, TIME_ZONE), zonedClock(startAt, TIME_ZONE), zonedToday(endAt, TIME_ZONE) === zonedToday(startAt, TIME_ZONE) ? zonedClock(endAt, TIME_ZONE) : '23:59', startAt, endAt],
+      [email, numero, zonedToday(startAt, TIME_ZONE), zonedClock(startAt, TIME_ZONE), zonedClock(endAt, TIME_ZONE), startAt, endAt],
     );
     baseExpect(rows).toHaveLength(1);
     return rows[0]!.id;
