@@ -153,6 +153,11 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/riconsegna`, payload: DEVICE_ACTION }),
     expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
   },
+  // The lock's code (issue 34): the owner's booking is tomorrow, before its window (409); anyone else 404.
+  'GET /api/prenotazioni/:id/codice': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/codice` }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
   // No login, no role: a verified signature is what authorises (§7); without one, 400.
   'POST /api/payments/webhook': {
     request: () => ({ url: '/api/payments/webhook', payload: WEBHOOK_EVENT, headers: { 'content-type': 'application/json' } }),
@@ -190,6 +195,10 @@ const MATRIX: Record<string, Row> = {
   'DELETE /api/admin/users/:id': { request: (f) => ({ url: `/api/admin/users/${f.targetId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/biciclette': { request: () => ({ url: '/api/admin/biciclette' }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id': { request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}`, payload: { stato: 'manutenzione' } }), expect: ADMIN_ONLY },
+  'PUT /api/admin/biciclette/:id/lucchetto': {
+    request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}/lucchetto`, payload: { tipo: 'combinazione', codice: '4821' } }),
+    expect: ADMIN_ONLY,
+  },
   'POST /api/admin/biciclette': {
     request: () => ({ url: '/api/admin/biciclette', payload: { numero: 'M-1', modello: 'City Bike' } }),
     expect: { ...ADMIN_ONLY, admin: 201 },

@@ -158,7 +158,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' },
   'POST /api/prenotazioni': { dataPrenotazione: '2026-11-22', orarioInizio: '13:00', orarioFine: '14:00', destinazione: 'Centro', biciId: 2 },
   // A ride action from the device's queue (decision 026); the booking is tomorrow: refused (409).
-  'POST /api/prenotazioni/:id/ritiro': { idAzione: '9a3e5c71-4d2b-4f8e-a6c0-7b1d3e5f7a9c', oraDispositivo: '2026-11-21T08:59:00.000Z' },
+  'POST /api/prenotazioni/:id/ritiro': {
+    idAzione: '9a3e5c71-4d2b-4f8e-a6c0-7b1d3e5f7a9c',
+    oraDispositivo: '2026-11-21T08:59:00.000Z',
+    nuovoCodice: '3907',
+  },
   'POST /api/prenotazioni/:id/riconsegna': {
     idAzione: 'c4e6a8b0-1d3f-4a5b-8c7d-9e0f1a2b3c4d',
     oraDispositivo: '2026-11-21T08:59:00.000Z',
@@ -171,6 +175,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/payments/simulated/checkout/:sessionId/pay': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' },
   'PUT /api/admin/users/:id': { nome: 'A', cognome: 'B', email: 'a@example.it', ruolo: 'user', isResidente: false, attiva: true },
   'PUT /api/admin/biciclette/:id': { stato: 'manutenzione' },
+  'PUT /api/admin/biciclette/:id/lucchetto': { tipo: 'combinazione', codice: '4821' },
   'POST /api/admin/biciclette': { numero: 'F-1', modello: 'City Bike' },
   'PATCH /api/profilo': { nome: 'Anna', cognome: 'Rossi', promemoria: false },
   'POST /api/profilo/password': { passwordAttuale: 'Password-Lunga-1', nuovaPassword: 'Nuova-Password-1' },

@@ -10,6 +10,7 @@ import { adminOperations } from '../modules/admin/operations.js';
 import { authOperations } from '../modules/auth/operations.js';
 import { bookingOperations } from '../modules/bookings/operations.js';
 import { calendarOperations } from '../modules/calendar/operations.js';
+import { lockOperations } from '../modules/locks/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
@@ -26,6 +27,7 @@ const MODULES = {
   account: authOperations,
   dueFattori: twoFactorOperations,
   prenotazioni: bookingOperations,
+  lucchetti: lockOperations,
   attese: waitlistOperations,
   pagamenti: paymentOperations,
   profilo: profileOperations,

@@ -90,7 +90,15 @@ export const APPLIED_TIME_HEADER = 'x-ora-applicata';
 export type AppliedTimeSource = 'dispositivo' | 'server';
 
 /** POST /api/prenotazioni/:id/ritiro — no body at all, or a device's action (decision 026). */
-export const pickUpRequestSchema = z.object({ ...deviceActionShape, nuovoCodice: z.string().regex(/^[0-9]{4}$/).optional() });
+export const pickUpRequestSchema = z.object({
+  ...deviceActionShape,
+  /**
+   * The combination lock's new code drawn on the device (an offline pick-up, decision 044): kept
+   * when it is 4 digits and not the lock's current code, else the server draws its own. Never
+   * refused: the answer's `nuovoCodice` says which code the ride sets.
+   */
+  nuovoCodice: z.string({ error: 'Valore non valido' }).max(16, 'Valore non valido').optional(),
+});
 export type PickUpRequest = z.input<typeof pickUpRequestSchema>;
 
 /** POST /api/prenotazioni/:id/riconsegna — the bike returned, optionally with a damage report. */
@@ -108,6 +116,9 @@ export const returnRequestSchema = z.object({
     .optional(),
 });
 export type ReturnRequest = z.input<typeof returnRequestSchema>;
+/** A bike's lock (issue 34, decision 044): none, a 4-digit combination, or a smart keypad lock. */
+export const LOCK_KINDS = ['nessuno', 'combinazione', 'smart'] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
 export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'refunded' | null;
 export type BikeStato = 'disponibile' | 'prenotata' | 'manutenzione' | 'fuori_servizio';
 
@@ -133,8 +144,8 @@ export interface BookingDto {
   ritiroDa: string;
   /** The damage reported at the return, if any. */
   danno: { categoria: DamageCategory; descrizione: string } | null;
-  /** The bike's lock kind (issue 34): never its code. */
-  lucchetto: 'nessuno' | 'combinazione' | 'smart';
+  /** The bike's kind of lock (issue 34): never its code, which only GET /api/prenotazioni/:id/codice answers. */
+  lucchetto: LockKind;
 }
 
 export interface BikeDto {

@@ -1,9 +1,7 @@
 import { z } from '../zod-it.js';
-import type { BikeDto } from './booking.js';
+import type { BikeDto, LockKind } from './booking.js';
 
-/** A bike's lock (issue 34, decision 044): none, a 4-digit combination, or a smart keypad lock. */
-export const LOCK_KINDS = ['nessuno', 'combinazione', 'smart'] as const;
-export type LockKind = (typeof LOCK_KINDS)[number];
+export { LOCK_KINDS, type LockKind } from './booking.js';
 
 export const MSG_LOCK_CODE_FORMAT = 'Il codice deve essere di 4 cifre';
 export const MSG_LOCK_KIND = 'Scegli il tipo di lucchetto';

@@ -48,6 +48,7 @@ const booking = (over: Partial<BookingDto> = {}): BookingDto => ({
   fase: 'da_ritirare',
   ritiroDa: '2026-05-04T08:20:00.000Z',
   danno: null,
+  lucchetto: 'nessuno',
   ...over,
 });
 

@@ -55,6 +55,7 @@ export async function callEveryRoute(): Promise<string[]> {
     (await api.POST('/api/prenotazioni/{id}/riconsegna', { ...id('1'), body: { ...DEVICE_ACTION, danno: { categoria: 'freni', descrizione: 'Freno morbido' } } }))
       .error,
   );
+  note((await api.GET('/api/prenotazioni/{id}/codice', id('1'))).error);
 
   // Lista d'attesa
   note((await api.GET('/api/attese')).error);

@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { ANONYMOUS_USER_LABEL } from '../../../shared/constants.js';
 import type { AdminBookingDto, AdminSummary, AdminUserDto } from '../../../shared/schemas/admin.js';
-import type { BikeDto, BookingPhase } from '../../../shared/schemas/booking.js';
+import type { AdminBikeWithLockDto } from '../../../shared/schemas/locks.js';
+import { lockDto, locksByBike } from '../locks/index.js';
+import type { BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { biciclette } from '../bikes/tables.js';
 import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
@@ -267,7 +269,8 @@ export function suspendedAfter(until: Date | string | null, now: Date): string |
   return at.getTime() > now.getTime() ? at.toISOString() : null;
 }
 
-/** The whole fleet by number, life cycle applied first (at most a few hundred bikes). */
-export function adminBikes(deps: ReadDeps): Promise<BikeDto[]> {
-  return listBikes(deps);
+/** The whole fleet by number, life cycle applied first (at most a few hundred bikes), each with its lock. */
+export async function adminBikes(deps: ReadDeps): Promise<AdminBikeWithLockDto[]> {
+  const [bikes, locks] = await Promise.all([listBikes(deps), locksByBike(deps.db)]);
+  return bikes.map((b) => ({ ...b, lucchetto: locks.get(b.id) ?? lockDto(undefined) }));
 }

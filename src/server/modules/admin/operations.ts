@@ -1,6 +1,7 @@
 import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
 import { MSG_MAINTENANCE_OVERLAP } from '../closures/index.js';
 import { MSG_LAST_ADMIN } from './users.js';
+import { MSG_LOCK_CODE_FORMAT } from '../../../shared/schemas/locks.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -33,6 +34,10 @@ export const adminOperations: ModuleOperations = {
       errors: { 409: 'Esiste già una bicicletta con questo numero' },
     }),
     'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato di una bicicletta', { errors: { 404: 'Bicicletta non trovata' } }),
+    'PUT /api/admin/biciclette/:id/lucchetto': op('admin', 'Il lucchetto di una bicicletta (nessuno, a combinazione, smart)', {
+      returns: '{ tipo, codice, idLucchetto, codiceDaCambiare }',
+      errors: { 400: MSG_LOCK_CODE_FORMAT, 404: 'Bicicletta non trovata' },
+    }),
     'POST /api/admin/import-residents': op('admin', 'Creazione degli account dei residenti', { returns: '`{ imported, skipped }`' }),
     'GET /api/admin/danni': op('admin', 'Segnalazioni di danni'),
     'POST /api/admin/danni/:id/risolta': op('admin', 'Segnalazione di danno risolta', {

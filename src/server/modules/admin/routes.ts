@@ -21,6 +21,8 @@ import { importResidents } from './residents.js';
 import { adminDamages, adminOverdue, releaseRide, resolveDamage } from './rides.js';
 import { deleteUser, updateUser } from './users.js';
 import { adminWaitlist } from '../waitlist/index.js';
+import { setBikeLock } from '../locks/index.js';
+import { bikeLockUpdateSchema } from '../../../shared/schemas/locks.js';
 import { auditFiltersSchema, auditQuerySchema } from '../../../shared/schemas/audit.js';
 import {
   adminBookingRequestSchema,
@@ -120,6 +122,11 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
     updateBikeState(deps(), actor(request), request.params.id, request.body.stato),
+  );
+
+  // The bike's lock (issue 34, decision 044): owned by the locks module, audited with the code masked.
+  app.put('/biciclette/:id/lucchetto', { schema: { params: adminIdParamsSchema, body: bikeLockUpdateSchema } }, async (request) =>
+    setBikeLock(deps(), actor(request), request.params.id, request.body),
   );
 
   app.post('/biciclette', { schema: { body: adminBikeCreateSchema } }, async (request, reply) =>

@@ -14,6 +14,7 @@ export type AuditAction =
   | 'user.delete'
   | 'bike.update'
   | 'bike.create'
+  | 'bike.lock'
   | 'residents.import'
   | 'booking.release'
   | 'damage.resolve'

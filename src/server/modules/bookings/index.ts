@@ -33,7 +33,7 @@ export {
   type PastBookingRow,
 } from './rows.js';
 export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-export { applyLifecycle, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, voidAsOf } from './lifecycle.js';
+export { applyLifecycle, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
 export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';

@@ -16,6 +16,7 @@ import { countBooking } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { getUserBooking, pickupFrom, type BookingReadDeps } from './service.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
+import { drawRideCode, rideNewCode } from '../locks/index.js';
 import {
   appliedBefore,
   appliedTime,
@@ -39,6 +40,12 @@ export const MSG_CANCELLED_BEFORE_SYNC = 'La prenotazione è stata annullata pri
 export interface RideResult {
   booking: BookingDto;
   oraApplicata: AppliedTimeSource;
+  /**
+   * A combination lock's new code (issue 34, decision 044): drawn at the pick-up, set by the rider
+   * at the return. Only in the pick-up's and the return's answers, never in a list. Null without
+   * a combination lock.
+   */
+  nuovoCodice: string | null;
 }
 
 export interface RideDeps extends BookingReadDeps {
@@ -135,6 +142,8 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
         await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id));
         // The bike is in use from now (also when picked up a few minutes before the start).
         await markBikePickedUp(tx, row.biciId, now);
+        // The code the rider will set at the return (decision 044), the bike locked above.
+        await drawRideCode(tx, id, row.biciId, body.nuovoCodice);
         await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
         applied = true;
         return time.source;
@@ -142,7 +151,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
     (source) => source,
   );
   if (applied) countBooking(deps.db, 'picked_up');
-  return { booking: await getUserBooking(deps, userId, id), oraApplicata };
+  return { booking: await getUserBooking(deps, userId, id), oraApplicata, nuovoCodice: await rideNewCode(deps.db, id) };
 }
 
 /**
@@ -252,5 +261,5 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
       }
     }
   }
-  return { booking: await getUserBooking(deps, userId, id), oraApplicata: outcome.source };
+  return { booking: await getUserBooking(deps, userId, id), oraApplicata: outcome.source, nuovoCodice: await rideNewCode(deps.db, id) };
 }

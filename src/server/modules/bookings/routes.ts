@@ -53,7 +53,10 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: bookingIdParamsSchema, body: pickUpRequestSchema.nullish() } },
     async (request, reply) => {
       const result = await pickUp(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {});
-      return reply.header(APPLIED_TIME_HEADER, result.oraApplicata).send(result.booking);
+      return reply
+        .header(APPLIED_TIME_HEADER, result.oraApplicata)
+        .header('cache-control', 'no-store')
+        .send({ ...result.booking, nuovoCodice: result.nuovoCodice });
     },
   );
 
@@ -62,7 +65,10 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: bookingIdParamsSchema, body: returnRequestSchema.nullish() } },
     async (request, reply) => {
       const result = await returnBike(rideDeps(), authenticatedUser(request).id, request.params.id, request.body ?? {});
-      return reply.header(APPLIED_TIME_HEADER, result.oraApplicata).send(result.booking);
+      return reply
+        .header(APPLIED_TIME_HEADER, result.oraApplicata)
+        .header('cache-control', 'no-store')
+        .send({ ...result.booking, nuovoCodice: result.nuovoCodice });
     },
   );
 };

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type {
+  LockKind,
   AvailabilityRequest,
   BikeDto,
   BookingDto,
@@ -13,6 +14,7 @@ import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, type Bike } from '../bikes/tables.js';
 import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from './tables.js';
 import { pagamenti } from '../payments/tables.js';
+import { lucchetti } from '../locks/tables.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
@@ -150,6 +152,8 @@ const bookingColumns = {
   motivoCancellazione: prenotazioni.motivoCancellazione,
   dannoCategoria: segnalazioniDanni.categoria,
   dannoDescrizione: segnalazioniDanni.descrizione,
+  // The kind of the bike's lock (issue 34), never its code: one primary-key probe a row.
+  lucchetto: sql<LockKind>`coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${prenotazioni.biciId}), 'nessuno')`,
 };
 
 /** A booking row as read (`bookingColumns`): instants as dates, the damage as two columns. */
@@ -200,6 +204,7 @@ export function bookingDto(r: BookingRow, now: Date): BookingDto {
     ritiroDa: pickupFrom(r.inizio).toISOString(),
     danno:
       r.dannoCategoria && r.dannoDescrizione !== null ? { categoria: r.dannoCategoria, descrizione: r.dannoDescrizione } : null,
+    lucchetto: r.lucchetto,
   };
 }
 
@@ -297,7 +302,9 @@ export async function createBooking(
       await settleDue(tx, { biciId: input.biciId, userId: user.id, db: deps.db }, clockNow, minutes);
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
-        select id, stato, stato_auto, numero, modello from ${biciclette} where id = ${input.biciId} for no key update
+        select id, stato, stato_auto, numero, modello,
+               coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${input.biciId}), 'nessuno') as lucchetto
+          from ${biciclette} where id = ${input.biciId} for no key update
       ), created as (
         insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
                                  destinazione, stato, created_at, updated_at)
@@ -321,7 +328,7 @@ export async function createBooking(
       )
       select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
              created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
-             bike.numero as "biciNumero", bike.modello as "biciModello", created.stato,
+             bike.numero as "biciNumero", bike.modello as "biciModello", bike.lucchetto, created.stato,
              (select status from payment) as "paymentStatus", created.created_at as "createdAt",
              (select json_build_object('dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo)::text from chiusure c
                where ${input.dataPrenotazione}::date between c.dal and c.al limit 1) as "closedBy"
@@ -360,7 +367,7 @@ export async function createBooking(
 /** The row of the booking statement: the booking's columns are null when the bike was not bookable. */
 type CreatedRow = Pick<
   BookingDto,
-  'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'stato' | 'paymentStatus'
+  'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'stato' | 'paymentStatus' | 'lucchetto'
 > & { id: number | null; createdAt: Date | string; closedBy: string | null };
 
 /**

@@ -39,6 +39,7 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
     fase: 'da_ritirare',
     ritiroDa: '2026-11-22T06:50:00.000Z',
     danno: null,
+    lucchetto: 'nessuno',
     ...overrides,
   };
 }
