@@ -30,7 +30,6 @@ describe('the last sync', () => {
 });
 
 const booking = (over: Partial<BookingDto> = {}): BookingDto => ({
-  lucchetto: 'nessuno',
   id: 11,
   dataPrenotazione: '2026-05-04',
   orarioInizio: '10:30',

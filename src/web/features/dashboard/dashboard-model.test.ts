@@ -28,7 +28,6 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
     destinazione: null,
     biciId: 1,
     biciNumero: '01',
-    lucchetto: 'nessuno',
     biciModello: 'City Bike Classic',
     stato: 'attiva',
     paymentStatus: null,
