@@ -15,6 +15,7 @@ import {
   type ReturnFormResult,
   type ReturnFormValues,
 } from './dashboard-model';
+import { showNewCode } from './new-code-notice';
 import { useReturnBike } from './queries';
 
 export interface ReturnDialogContentProps {
@@ -140,7 +141,6 @@ function DamageFields({
 export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
   const [values, setValues] = useState<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
   const [errors, setErrors] = useState<Errors>({});
-  const [newCode, setNewCode] = useState<string | null>(null);
   const returnBike = useReturnBike();
   const pending = returnBike.isPending;
   const ids = useId();
@@ -167,48 +167,11 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
     returnBike.mutateAsync({ booking, request: result.request }).then(
       async (outcome) => {
         const code = await codeToCloseWith(booking.id, outcome.kind === 'sent' ? outcome.booking.nuovoCodice : null);
-        if (code) {
-          setNewCode(code);
-          return;
-        }
         setOpen(false);
         onReturned?.();
+        if (code) showNewCode(code);
       },
       () => undefined,
-    );
-  }
-
-  if (newCode) {
-    return (
-      <Dialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) onReturned?.();
-        }}
-      >
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Bicicletta riconsegnata</DialogTitle>
-            <DialogDescription>Prima di andare, cambia il codice del lucchetto: chi la prende dopo di te riceverà questo.</DialogDescription>
-          </DialogHeader>
-          <p className="rounded-lg border-2 border-foreground p-4 text-lg font-semibold" role="status">
-            Chiudi il lucchetto con il nuovo codice{' '}
-            <span className="font-mono text-4xl font-bold tracking-[0.2em] tabular-nums">{newCode}</span>
-          </p>
-          <DialogFooter>
-            <Button
-              type="button"
-              onClick={() => {
-                setOpen(false);
-                onReturned?.();
-              }}
-            >
-              Fatto
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
     );
   }
 
