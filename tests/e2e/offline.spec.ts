@@ -437,6 +437,65 @@ test.describe('the app offline', () => {
     await expect.poll(async () => (await deviceData(page)).azioni).toEqual([]);
   });
 
+  test('the lock code stays readable offline; a pick-up and a return made offline give the lock the code drawn on the device', async ({ page, context, baseURL }) => {
+    const numero = await addBike('K');
+    await withE2eDatabase((db) =>
+      db.query(`insert into lucchetti (bici_id, tipo, codice) select id, 'combinazione', '6284' from biciclette where numero = $1`, [numero]),
+    );
+    const email = await resident(context, baseURL, 'Katia', 'Lucchetto');
+    const id = await seedRide(email, numero, false);
+    await openDashboardReadyForOffline(page, numero);
+    const ride = card(page, 'Le tue prenotazioni attive', numero);
+    await expect(ride.getByText('Codice del lucchetto: 6284')).toBeVisible();
+    const kept = () =>
+      page.evaluate(async (key) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open('bicielis');
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error);
+        });
+        try {
+          return await new Promise<unknown>((resolve, reject) => {
+            const request = db.transaction('dati', 'readonly').objectStore('dati').get(key);
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        } finally {
+          db.close();
+        }
+      }, `codice:${id}`);
+    await expect.poll(async () => String(await kept())).toContain('6284');
+
+    // No network at the rack: the code is still there, said to come from the device.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(ride.getByText('Codice del lucchetto: 6284')).toBeVisible();
+    await expect(ride.getByText('Codice salvato su questo dispositivo')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    // Picked up and returned offline: the new code was drawn on the device, never the old one.
+    await ride.getByRole('button', { name: 'Ritirata' }).click();
+    await expect(notice(page, 'Ritiro salvato su questo dispositivo')).toBeVisible();
+    await ride.getByRole('button', { name: 'Riconsegnata' }).click();
+    await page.getByRole('dialog', { name: 'Riconsegna della bicicletta' }).getByRole('button', { name: 'Conferma riconsegna' }).click();
+    const done = page.getByRole('dialog', { name: 'Bicicletta riconsegnata' });
+    const message = done.getByText(/^Chiudi il lucchetto con il nuovo codice \d{4}$/);
+    await expect(message).toBeVisible();
+    const newCode = /(\d{4})$/.exec((await message.textContent()) ?? '')![1]!;
+    expect(newCode).not.toBe('6284');
+    await done.getByRole('button', { name: 'Fatto' }).click();
+    // Shown, the ride's codes leave the device.
+    await expect.poll(kept).toBeUndefined();
+
+    // Back online, both steps reach the server and the lock gets the code the rider set.
+    await context.setOffline(false);
+    await expect.poll(async () => (await ownBooking(page.request, id))?.stato).toBe('completata');
+    const lock = await withE2eDatabase((db) =>
+      db.query<{ codice: string }>(`select l.codice from lucchetti l join biciclette b on b.id = l.bici_id where b.numero = $1`, [numero]),
+    );
+    expect(lock.rows[0]?.codice).toBe(newCode);
+  });
+
   test('a step the server refuses once it arrives is told in plain Italian, and leaves only when read', async ({ page, context, baseURL }) => {
     const numero = await addBike('N');
     const email = await resident(context, baseURL, 'Nino', 'Tardi');

@@ -1,4 +1,5 @@
 import type { DamageCategory, PickUpRequest, ReturnRequest } from '../../shared/schemas/booking';
+import type { LockKind } from '../../shared/schemas/locks';
 
 /**
  * A step of the ride (`Ritirata`, `Riconsegnata`) as the device records it at the tap (issue
@@ -22,6 +23,11 @@ export interface QueuedAction {
   /** The bike, to name it in what the user reads (the booking may be gone by then). */
   biciNumero: string;
   danno?: { categoria: DamageCategory; descrizione: string } | undefined;
+  /**
+   * A pick-up made offline on a combination lock: the new code drawn on the device (issue 34),
+   * which the rider sets at the return; the server takes it, or draws its own and says so.
+   */
+  nuovoCodice?: string | undefined;
   /** Waiting to reach the server, or refused by it (kept until the user has read why). */
   stato: 'in_attesa' | 'rifiutata';
   /** The server's words for a refusal. */
@@ -34,6 +40,8 @@ export interface RideActionInput {
   userId: number;
   biciNumero: string;
   danno?: QueuedAction['danno'];
+  /** The booking's lock kind: a combination lock's pick-up sent later carries a new code drawn here. */
+  lucchetto?: LockKind | undefined;
 }
 
 /** The query key under which the page reads the queue (networkMode `always`: it is not the network). */
@@ -72,7 +80,8 @@ export function newRideAction(input: RideActionInput, now: Date = new Date()): Q
 export function rideActionRequest(action: QueuedAction): { url: string; body: PickUpRequest | ReturnRequest } {
   const url = `/api/prenotazioni/${action.prenotazioneId}/${action.tipo}`;
   const common = { idAzione: action.idAzione, oraDispositivo: action.oraDispositivo };
-  return { url, body: action.tipo === 'riconsegna' && action.danno ? { ...common, danno: action.danno } : common };
+  if (action.tipo === 'ritiro') return { url, body: action.nuovoCodice ? { ...common, nuovoCodice: action.nuovoCodice } : common };
+  return { url, body: action.danno ? { ...common, danno: action.danno } : common };
 }
 
 /**

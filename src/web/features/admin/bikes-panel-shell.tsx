@@ -3,7 +3,7 @@ import { TableBody } from '../../components/ui/table';
 import { ColumnHeads, ScrollTable, StatusRow } from './admin-table';
 
 /** The bikes' table's columns (bikes-tab.tsx and its shell below). */
-export const BIKE_COLUMNS: ReactNode[] = ['Numero', 'Modello', 'Stato', 'Ultima modifica', <span className="sr-only">Azioni</span>];
+export const BIKE_COLUMNS: ReactNode[] = ['Numero', 'Modello', 'Stato', 'Lucchetto', 'Ultima modifica', <span className="sr-only">Azioni</span>];
 
 /**
  * The `Biciclette` tab as it first shows, before its own code (a chunk of its own) is in: the

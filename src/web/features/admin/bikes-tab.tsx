@@ -11,6 +11,7 @@ import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
 import { BIKE_COLUMNS } from './bikes-panel-shell';
 import { FormDialog } from './form-dialog';
+import { EditLock, LockCell } from './lock-editor';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
@@ -122,7 +123,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow
-              colSpan={5}
+              colSpan={BIKE_COLUMNS.length}
               isPending={bikes.isPending}
               isError={bikes.isError}
               empty="Nessuna bicicletta"
@@ -140,10 +141,14 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
                       {badge.label}
                     </Badge>
                   </TableCell>
+                  <TableCell>
+                    <LockCell bike={bike} />
+                  </TableCell>
                   <TableCell className="tabular-nums">{formatDateTime(bike.updatedAt, timeZone)}</TableCell>
                   <TableCell>
                     <div className="flex gap-2">
                       <EditBike bike={bike} />
+                      <EditLock bike={bike} />
                       <PlanMaintenance bike={bike} />
                     </div>
                   </TableCell>

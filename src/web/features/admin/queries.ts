@@ -1,3 +1,4 @@
+import type { BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
@@ -199,6 +200,20 @@ export function useUpdateBike() {
       });
     },
     onError: failure('Impossibile aggiornare la bicicletta'),
+  });
+}
+
+/** PUT /api/admin/biciclette/:id/lucchetto (issue 34): the bike's lock, its code never in the toast. */
+export function useUpdateBikeLock() {
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn: ({ id, request }: { id: number; numero: string; request: BikeLockUpdate }) =>
+      apiRequest<BikeLockDto>('PUT', `/api/admin/biciclette/${id}/lucchetto`, request),
+    onSuccess: async (_lock, { numero }) => {
+      await refresh();
+      toast({ title: 'Lucchetto aggiornato', description: `Bici ${numero}: il lucchetto è stato salvato.` });
+    },
+    onError: failure('Impossibile aggiornare il lucchetto'),
   });
 }
 

@@ -5,6 +5,7 @@ import {
   CloudUploadIcon,
   CreditCardIcon,
   HandIcon,
+  KeyRoundIcon,
   MapPinIcon,
   TriangleAlertIcon,
   WifiOffIcon,
@@ -31,7 +32,7 @@ import {
   paymentDisplay,
   pickUpState,
 } from './dashboard-model';
-import { useCancelBooking, usePickUp } from './queries';
+import { useCancelBooking, useLockCode, usePickUp } from './queries';
 import { ReturnButton } from './return-dialog';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
@@ -159,6 +160,54 @@ function PickUp({ booking }: { booking: BookingDto }) {
   );
 }
 
+/**
+ * The lock's code (issue 34), on an active booking of a bike with a lock: from the pick-up
+ * window (the server says from when) until the return, large enough to read in the sun. Asked of
+ * the server when the window opens; kept on the device, so it stays readable without a signal.
+ */
+function LockCode({ booking }: { booking: BookingView }) {
+  const timeZone = useTimeZone();
+  const from = new Date(booking.ritiroDa).getTime();
+  const now = useNowPassing(Number.isNaN(from) ? null : from);
+  const inWindow = booking.fase !== 'da_ritirare' || now.getTime() >= from;
+  const code = useLockCode(booking.id, inWindow);
+  const box = 'flex items-start gap-2 rounded-lg border p-3 text-sm';
+  if (!inWindow) {
+    return (
+      <p className={`${box} text-muted-foreground`}>
+        <KeyRoundIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        Il codice del lucchetto sarà visibile dalle {formatClock(booking.ritiroDa, timeZone)}
+      </p>
+    );
+  }
+  if (code.isPending) {
+    return (
+      <p className={`${box} text-muted-foreground`} role="status">
+        <KeyRoundIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        Carico il codice del lucchetto…
+      </p>
+    );
+  }
+  if (code.isError) {
+    return (
+      <p className={`${box} border-amber-300 bg-amber-50 font-medium text-amber-950`} role="status">
+        <KeyRoundIcon className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
+        {code.error.message}
+      </p>
+    );
+  }
+  if (!code.data.codice) return null;
+  return (
+    <div className="grid gap-1 rounded-lg border-2 border-foreground bg-background p-3 text-foreground">
+      <p className="flex flex-wrap items-baseline gap-x-3 text-base font-semibold">
+        Codice del lucchetto:{' '}
+        <span className="font-mono text-4xl font-bold tracking-[0.2em] tabular-nums">{code.data.codice}</span>
+      </p>
+      {code.data.salvato ? <p className="text-sm text-muted-foreground">Codice salvato su questo dispositivo</p> : null}
+    </div>
+  );
+}
+
 /** A plain download of the booking as an iCalendar event, for the phone's calendar. */
 function AddToCalendar({ booking }: { booking: BookingDto }) {
   return (
@@ -231,6 +280,7 @@ export function BookingItem({
         </div>
         {booking.fase === 'in_ritardo' && booking.inAttesa?.tipo !== 'riconsegna' ? <OverdueWarning booking={booking} /> : null}
         <WaitingToSend booking={booking} />
+        {active && booking.lucchetto !== 'nessuno' && booking.inAttesa?.tipo !== 'riconsegna' ? <LockCode booking={booking} /> : null}
         <ul className="grid gap-1 text-sm text-muted-foreground">
           <li className="flex items-center gap-2">
             <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />

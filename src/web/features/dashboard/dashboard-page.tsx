@@ -10,6 +10,7 @@ import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
 import { dashboardStats, FALLBACK_TIME_ZONE, selectActiveBookings, selectPastBookings } from './dashboard-model';
 import { NewBookingSection } from './new-booking-section';
+import { NewCodeNotice } from './new-code-notice';
 import { OfflineBanner } from './offline-banner';
 import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, startOfflineSupport, useBikes, useOwnBookings, usePendingActions } from './queries';
 import { RefusedActions } from './refused-actions';
@@ -124,6 +125,7 @@ function Dashboard({ user }: { user: SessionUser }) {
         <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />
         <PastBookings state={listState('past')} />
       </main>
+      <NewCodeNotice />
     </div>
   );
 }

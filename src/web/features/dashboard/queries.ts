@@ -14,6 +14,8 @@ import { formatEuroCents } from '../../../shared/money';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
+import type { RideCodeDto } from '../../../shared/schemas/locks';
+import type { KeptRide } from '../../offline/lock-codes';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
@@ -248,8 +250,14 @@ const QUEUED_DESCRIPTION = 'In attesa di invio: parte appena il server è raggiu
 
 export function usePickUp() {
   return useRideStep(
-    (booking: Pick<BookingDto, 'id' | 'biciNumero'>) =>
-      sendRideAction({ tipo: 'ritiro', prenotazioneId: booking.id, biciNumero: booking.biciNumero, userId: userId() }),
+    (booking: Pick<BookingDto, 'id' | 'biciNumero' | 'lucchetto'>) =>
+      sendRideAction({
+        tipo: 'ritiro',
+        prenotazioneId: booking.id,
+        biciNumero: booking.biciNumero,
+        userId: userId(),
+        lucchetto: booking.lucchetto,
+      }),
     () => ({ title: 'Buon viaggio!', description: 'Ricordati di segnare la riconsegna quando riporti la bicicletta.' }),
     { title: 'Ritiro salvato su questo dispositivo', description: QUEUED_DESCRIPTION },
     'Impossibile segnare il ritiro',
@@ -271,4 +279,40 @@ export function useReturnBike() {
     { title: 'Riconsegna salvata su questo dispositivo', description: QUEUED_DESCRIPTION },
     'Impossibile segnare la riconsegna',
   );
+}
+
+/** The query key of a booking's lock code (never persisted with the cache: the device keeps it apart, offline/lock-codes.ts). */
+export const lockCodeQueryKey = (bookingId: number) => ['bicielis:codice', bookingId] as const;
+
+/**
+ * A booking's lock code (issue 34): asked of the server in the pick-up window, kept on the
+ * device as shown, and read from there when the server cannot be reached. A refusal (409: not
+ * yet, payment, code being updated…) is the server's Italian message.
+ */
+export function useLockCode(bookingId: number, enabled: boolean) {
+  return useQuery<RideCodeDto & { salvato?: boolean }, Error>({
+    queryKey: lockCodeQueryKey(bookingId),
+    enabled,
+    networkMode: 'always',
+    retry: false,
+    staleTime: 60_000,
+    queryFn: async () => {
+      const codes = await import('../../offline/lock-codes');
+      try {
+        const code = await apiRequest<RideCodeDto>('GET', `/api/prenotazioni/${bookingId}/codice`);
+        if (code.codice) await codes.keepLockCode(bookingId, code).catch(() => undefined);
+        return code;
+      } catch (error) {
+        if (error instanceof ApiError && error.status < 500) {
+          // The server refuses the code now (returned, cancelled, being updated…): the copy on the
+          // device goes too, so it is never shown again.
+          if (error.status === 404 || error.status === 409) await codes.forgetKeptCode(bookingId).catch(() => undefined);
+          throw error;
+        }
+        const kept = await codes.readKeptRide(bookingId).catch(() => ({}) as KeptRide);
+        if (kept.codice) return { ...kept.codice, salvato: true };
+        throw new Error('Per vedere il codice serve la connessione', { cause: error });
+      }
+    },
+  });
 }

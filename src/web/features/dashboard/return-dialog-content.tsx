@@ -15,6 +15,7 @@ import {
   type ReturnFormResult,
   type ReturnFormValues,
 } from './dashboard-model';
+import { showNewCode } from './new-code-notice';
 import { useReturnBike } from './queries';
 
 export interface ReturnDialogContentProps {
@@ -25,6 +26,22 @@ export interface ReturnDialogContentProps {
   triggerRef: RefObject<HTMLElement | null>;
   /** After the return (the button is gone: move the focus somewhere that still exists). */
   onReturned?: (() => void) | undefined;
+}
+
+/**
+ * The code the rider closes the lock with (issue 34): the return's answer says it when the server
+ * took the return now; a return kept on the device shows the one kept since `Ritirata`. Once read,
+ * nothing of the ride's lock stays on the device.
+ */
+async function codeToCloseWith(bookingId: number, answered: string | null | undefined): Promise<string | null> {
+  try {
+    const codes = await import('../../offline/lock-codes');
+    const kept = await codes.readKeptRide(bookingId);
+    await codes.forgetKeptRide(bookingId);
+    return answered ?? kept.nuovoCodice ?? null;
+  } catch {
+    return answered ?? null;
+  }
 }
 
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
@@ -148,9 +165,11 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
       return;
     }
     returnBike.mutateAsync({ booking, request: result.request }).then(
-      () => {
+      async (outcome) => {
+        const code = await codeToCloseWith(booking.id, outcome.kind === 'sent' ? outcome.booking.nuovoCodice : null);
         setOpen(false);
         onReturned?.();
+        if (code) showNewCode(code);
       },
       () => undefined,
     );
