@@ -189,6 +189,7 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/admin/users/:id': { request: (f) => ({ url: `/api/admin/users/${f.targetId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/biciclette': { request: () => ({ url: '/api/admin/biciclette' }), expect: ADMIN_ONLY },
+  'GET /api/admin/biciclette/etichette.pdf': { request: () => ({ url: '/api/admin/biciclette/etichette.pdf' }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id': { request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}`, payload: { stato: 'manutenzione' } }), expect: ADMIN_ONLY },
   'POST /api/admin/biciclette': {
     request: () => ({ url: '/api/admin/biciclette', payload: { numero: 'M-1', modello: 'City Bike' } }),
