@@ -7,6 +7,7 @@ import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,
+  BikeScreen,
   ChangePasswordScreen,
   CheckoutScreen,
   CheckoutSuccessScreen,
@@ -77,6 +78,7 @@ export function AppRoutes() {
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />
       <Route path="/profilo" component={ProfileScreen} />
+      <Route path="/bici/:numero" component={BikeScreen} />
       <Route path="/doc" component={ReportsScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />

@@ -30,6 +30,7 @@ export const loadAdmin = () =>
 export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
 export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
 export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);
+export const loadBikePage = () => import('./features/bike/bike-page').then((m) => m.BikePage);
 const privacy = preloadable(() => import('./features/privacy/privacy-page'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);
 export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
@@ -80,6 +81,7 @@ export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
 export const ProfileScreen = lazyScreen(loadProfile, 'Caricamento del profilo...');
+export const BikeScreen = lazyScreen(loadBikePage, 'Caricamento della bicicletta...');
 export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
 export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
@@ -103,6 +105,7 @@ export function preloadScreenFor(path: string): Promise<unknown> {
   if (path.startsWith('/dashboard')) return loadDashboard();
   if (path.startsWith('/payment/')) return loadPayment();
   if (path.startsWith('/profilo')) return loadProfile();
+  if (path.startsWith('/bici/')) return loadBikePage();
   if (path.startsWith('/privacy')) return loadPrivacy();
   if (path.startsWith('/doc')) return loadReports();
   if (path.startsWith('/admin/statistiche')) return loadStats();

@@ -71,6 +71,8 @@ const LOGGED_IN = { anonymous: 401, user: 200, other: 200, admin: 200 };
 /** The resource (booking, payment, checkout) is the user's: anyone else gets 404 (§4). */
 const OWNER_ONLY = { anonymous: 401, user: 200, other: 404, admin: 404 };
 const ADMIN_ONLY = { anonymous: 401, user: 403, other: 403, admin: 200 };
+/** The number of the fixtures' booked bike (its page, issue 34: any logged-in user sees its state, only the holder their booking). */
+const MATRIX_BIKE_NUMBER = '07';
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
 const WEBHOOK_EVENT = JSON.stringify({ id: 'evt_matrix_1', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1' } } });
 
@@ -132,6 +134,7 @@ const MATRIX: Record<string, Row> = {
     expect: { anonymous: 403, user: 200, other: 403, admin: 403 },
   },
   'GET /api/biciclette': { request: () => ({ url: '/api/biciclette' }), expect: LOGGED_IN },
+  'GET /api/biciclette/numero/:numero': { request: () => ({ url: `/api/biciclette/numero/${MATRIX_BIKE_NUMBER}` }), expect: LOGGED_IN },
   'POST /api/biciclette/available': {
     request: () => ({ url: '/api/biciclette/available', payload: { dataPrenotazione: '2026-11-22', orarioInizio: '14:00', orarioFine: '15:00' } }),
     expect: LOGGED_IN,
@@ -194,6 +197,7 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/admin/users/:id': { request: (f) => ({ url: `/api/admin/users/${f.targetId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/biciclette': { request: () => ({ url: '/api/admin/biciclette' }), expect: ADMIN_ONLY },
+  'GET /api/admin/biciclette/etichette.pdf': { request: () => ({ url: '/api/admin/biciclette/etichette.pdf' }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id': { request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}`, payload: { stato: 'manutenzione' } }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id/lucchetto': {
     request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}/lucchetto`, payload: { tipo: 'combinazione', codice: '4821' } }),
@@ -316,7 +320,7 @@ async function fixtures(): Promise<Fixtures> {
   const admin = await person(ctx, { ruolo: 'admin' });
   const target = await person(ctx);
   const resident = await createResident(db);
-  const bikeId = await insertBike(db);
+  const bikeId = await insertBike(db, { numero: MATRIX_BIKE_NUMBER });
   const freeBikeId = await insertBike(db);
   const bookingId = await bookThroughApi(ctx.app, { id: owner.id, cookie: ownerCookie }, bikeId);
   const targetBookingId = await insertBooking(db, { userId: target.id, biciId: freeBikeId, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'completata' });

@@ -55,7 +55,7 @@ async function makeFixtures(): Promise<Fixtures> {
   const userCookie = `bicielis_session=${token}`;
   const admin = await person(ctx, { ruolo: 'admin' });
   const resident = await createResident(db);
-  const bike = await insertBike(db);
+  const bike = await insertBike(db, { numero: '07' });
   await insertBike(db);
   const bookingId = await bookThroughApi(ctx.app, { id: user.id, cookie: userCookie }, bike);
   const intent = (
@@ -77,6 +77,7 @@ async function makeFixtures(): Promise<Fixtures> {
       intentId: intent.paymentIntentId,
       sessionId: /cs_sim_[A-Za-z0-9]+/.exec(checkout.paymentUrl)![0],
       token: calendarToken,
+      numero: '07',
     },
   };
 }

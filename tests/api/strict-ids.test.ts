@@ -67,6 +67,7 @@ const OTHER_PARAM_ROUTES = [
   'POST /api/payments/simulated/intents/:intentId/confirm', // pi_sim_… (payments tests)
   'GET /api/payments/simulated/checkout/:sessionId', // cs_sim_…
   'POST /api/payments/simulated/checkout/:sessionId/pay',
+  'GET /api/biciclette/numero/:numero', // a bike's number, 1 to 20 characters (bike-page tests)
 ];
 
 /** Every spelling of `n` that is not the canonical one, and ids out of range. */

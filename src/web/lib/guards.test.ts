@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRoute, homePathAfterRegistration, homePathFor } from './guards';
+import { decideRoute, homePathAfterRegistration, homePathFor, returnPathAfterLogin } from './guards';
 
 const admin = { ruolo: 'admin' } as const;
 const user = { ruolo: 'user' } as const;
@@ -11,7 +11,7 @@ describe('decideRoute', () => {
     expect(decideRoute('/', admin)).toEqual({ kind: 'redirect', to: '/dashboard' });
   });
 
-  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever', '/pagamento-simulato/cs_sim_abcdefgh', '/profilo'])(
+  it.each(['/dashboard', '/dashboard/x', '/payment/12', '/doc', '/doc/whatever', '/pagamento-simulato/cs_sim_abcdefgh', '/profilo', '/bici/07'])(
     'shows login in place at %s without a user, the screen with one',
     (path) => {
       expect(decideRoute(path, null)).toEqual({ kind: 'login' });
@@ -98,5 +98,15 @@ describe('an admin who must enrol a second factor first (ADMIN_2FA_REQUIRED, dec
   it('an admin without the flag keeps the admin pages', () => {
     expect(decideRoute('/admin', { ruolo: 'admin' })).toEqual({ kind: 'render' });
     expect(homePathFor({ ruolo: 'admin' })).toBe('/admin');
+  });
+});
+
+describe('the page a login shown in its place goes back to (issue 34)', () => {
+  it("is a bike's page, and nothing else", () => {
+    expect(returnPathAfterLogin('/bici/07')).toBe('/bici/07');
+    expect(returnPathAfterLogin('/bici/City 12')).toBe('/bici/City 12');
+    for (const path of ['/dashboard', '/admin', '/bici', '/bici/', '/bici/07/x', '//evil.example/bici/07', 'https://evil.example/bici/07', '/bici/07?x=1', '/bici/a\\b', null, undefined, '']) {
+      expect(returnPathAfterLogin(path), String(path)).toBeNull();
+    }
   });
 });

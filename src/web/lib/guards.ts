@@ -17,8 +17,9 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
  * Paths that need a logged-in user (any role). Matched as prefixes, as the spec words it.
  * `/pagamento-simulato` is the simulated provider's hosted checkout: it pays for a booking
  * of the logged-in user, like /payment. `/profilo` is the user's profile page (decision 022).
+ * `/bici/07` is a bike's page, opened by the QR code on the bike (issue 34).
  */
-const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo'] as const;
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/'] as const;
 
 type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'>;
 
@@ -41,6 +42,15 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
   if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
 
   return RENDER;
+}
+
+/**
+ * The address a login shown in its place goes back to, if it is one (issue 34: a bike's page,
+ * reached from the QR code on the bike): an allow-list, never any address (`?next=` of the code
+ * step included), so a link cannot send a person who logs in somewhere else.
+ */
+export function returnPathAfterLogin(path: string | null | undefined): string | null {
+  return path && /^\/bici\/[^/?#\\]{1,60}\/?$/.test(path) ? path : null;
 }
 
 /** Where a user lands after logging in. */

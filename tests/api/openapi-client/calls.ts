@@ -45,6 +45,7 @@ export async function callEveryRoute(): Promise<string[]> {
 
   // Biciclette e prenotazioni
   note((await api.GET('/api/biciclette')).error);
+  note((await api.GET('/api/biciclette/numero/{numero}', { params: { path: { numero: '07' } } })).error);
   note((await api.POST('/api/biciclette/available', { body: WINDOW })).error);
   note((await api.GET('/api/regole')).error);
   note((await api.GET('/api/prenotazioni/user')).error);

@@ -29,6 +29,9 @@ export const adminOperations: ModuleOperations = {
     }),
     'POST /api/admin/users/:id/revoca-sospensione': op('admin', 'Revoca della sospensione di un utente', { errors: { 404: 'Utente non trovato' } }),
     'GET /api/admin/biciclette': op('admin', 'Biciclette con il loro stato'),
+    'GET /api/admin/biciclette/etichette.pdf': op('admin', 'Etichette con il codice QR di ogni bicicletta (A4, da stampare)', {
+      media: 'application/pdf',
+    }),
     'POST /api/admin/biciclette': op('admin', 'Aggiunta di una bicicletta', {
       ok: 201,
       errors: { 409: 'Esiste già una bicicletta con questo numero' },

@@ -42,6 +42,7 @@ import {
 } from '../closures/index.js';
 import { getRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
+import { BIKE_LABELS_FILE_NAME, bikeLabelsPdf } from '../bikes/index.js';
 import { liftSuspension } from './suspensions.js';
 
 type AdminApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -119,6 +120,16 @@ function registerUserRoutes(app: AdminApp, { deps, actor }: AdminContext): void 
 /** The bikes, and the ride (decision 022): damage reports, overdue bikes. */
 function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/biciclette', async () => adminBikes(deps()));
+
+  // The QR labels to stick on the bikes (issue 34, decision 044): one per bike, A4.
+  app.get('/biciclette/etichette.pdf', async (_request, reply) => {
+    const pdf = await bikeLabelsPdf(deps());
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="${BIKE_LABELS_FILE_NAME}"`)
+      .type('application/pdf')
+      .send(pdf);
+  });
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
     updateBikeState(deps(), actor(request), request.params.id, request.body.stato),

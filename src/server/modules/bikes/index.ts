@@ -12,3 +12,4 @@ export {
   startPlannedMaintenance,
 } from './service.js';
 export { applyLifecycleMarks, type LifecycleMarks } from './lifecycle-marks.js';
+export { BIKE_LABELS_FILE_NAME, bikeLabelsPdf, bikePageUrl } from './labels.js';

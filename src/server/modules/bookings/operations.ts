@@ -1,5 +1,6 @@
 import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
 import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
+import { MSG_BIKE_NOT_FOUND, MSG_BIKE_NUMBER_INVALID } from '../../../shared/schemas/bike-page.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -9,6 +10,9 @@ export const bookingOperations: ModuleOperations = {
   tag: { name: 'Biciclette e prenotazioni', description: 'Disponibilità, prenotazioni, ritiro e riconsegna' },
   routes: {
     'GET /api/biciclette': op('user', 'Tutte le biciclette'),
+    'GET /api/biciclette/numero/:numero': op('user', 'La pagina di una bicicletta: il suo stato ora e la propria prenotazione in corso, se c’è', {
+      errors: { 400: MSG_BIKE_NUMBER_INVALID, 404: MSG_BIKE_NOT_FOUND },
+    }),
     'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria'),
     'GET /api/regole': op('user', 'Le regole del servizio e l’eventuale sospensione dell’utente'),
     'GET /api/prenotazioni/user': op('user', 'Le prenotazioni dell’utente, dalla più recente'),

@@ -14,6 +14,8 @@ import { availableBikes, createBooking, listBikes, listUserBookings, type Bookin
 import { cancelBooking } from './cancel.js';
 import { pickUp, returnBike, type RideDeps } from './ride.js';
 import { publicRules } from '../rules/index.js';
+import { bikeNumberParamsSchema } from '../../../shared/schemas/bike-page.js';
+import { bikePage } from './bike-page.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,6 +25,11 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireUser);
 
   app.get('/biciclette', async () => listBikes(deps()));
+
+  // The page a bike's QR code opens (issue 34): its state now, and the caller's own current booking of it.
+  app.get('/biciclette/numero/:numero', { schema: { params: bikeNumberParamsSchema } }, async (request, reply) =>
+    reply.header('Cache-Control', 'no-store').send(await bikePage(deps(), authenticatedUser(request).id, request.params.numero)),
+  );
 
   // An admin's window is not held to the fair-use limits (issue 20): the desk books for others.
   // The answer's compressed bytes are shared by every request with the same free bikes (decision 040).

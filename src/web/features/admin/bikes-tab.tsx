@@ -10,6 +10,7 @@ import { TableBody, TableCell, TableRow } from '../../components/ui/table';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
 import { BIKE_COLUMNS } from './bikes-panel-shell';
+import { BikeLabelsButton } from './bike-labels-button';
 import { FormDialog } from './form-dialog';
 import { EditLock, LockCell } from './lock-editor';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
@@ -116,7 +117,10 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
             </div>
           ))}
         </dl>
-        <AddBike />
+        <div className="flex flex-wrap gap-2">
+          <BikeLabelsButton />
+          <AddBike />
+        </div>
       </div>
       <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
         <ColumnHeads columns={BIKE_COLUMNS} />

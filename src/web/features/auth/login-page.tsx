@@ -7,6 +7,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { useHydrated } from '../../lib/hydrated';
 import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
+import { returnPathAfterLogin } from '../../lib/guards';
 import { useScreenRegistry } from '../../lib/screen-registry';
 import { useStarted } from '../../lib/started';
 import { serverMessage } from './api-errors';
@@ -51,7 +52,9 @@ function passwordChangeRequired(error: unknown): PasswordChangeBody | null {
  * password, a right one welcomes the person (welcome.ts).
  */
 function useLoginForm() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  // Shown in place of a page to go back to after the login (a bike's page, issue 34), if it is one.
+  const back = returnPathAfterLogin(location);
   const screens = useScreenRegistry();
   const [errors, setErrors] = useState<LoginErrors>({});
   /** After a refused submit the fields are checked again as they change (as forms do here). */
@@ -75,7 +78,7 @@ function useLoginForm() {
 
   function refused(error: unknown) {
     if (twoFactorRequired(error)) {
-      navigate(TWO_FACTOR_PATH);
+      navigate(back ? `${TWO_FACTOR_PATH}?next=${encodeURIComponent(back)}` : TWO_FACTOR_PATH);
       return;
     }
     const change = passwordChangeRequired(error);
@@ -95,7 +98,7 @@ function useLoginForm() {
     try {
       const user = await apiRequest<SessionUser>('POST', '/api/login', credentials);
       setPending(false);
-      welcome(user, navigate, screens);
+      welcome(user, navigate, screens, back);
     } catch (error) {
       setPending(false);
       refused(error);

@@ -1,6 +1,6 @@
 import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { twoFactorCodeSchema } from '../../../shared/schemas/two-factor';
 import { Input } from '../../components/ui/input';
@@ -21,6 +21,8 @@ import { welcome } from './welcome';
  */
 export function TwoFactorLoginPage() {
   const [, navigate] = useLocation();
+  // The page the login was shown in place of (`?next=`, set by the login form): checked by welcome().
+  const next = new URLSearchParams(useSearch()).get('next');
   const screens = useScreenRegistry();
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
@@ -39,7 +41,7 @@ export function TwoFactorLoginPage() {
     setPending(true);
     try {
       const user = await apiRequest<SessionUser>('POST', '/api/login/codice', parsed.data);
-      welcome(user, navigate, screens);
+      welcome(user, navigate, screens, next);
     } catch (err) {
       setPending(false);
       const message = serverMessage(err) ?? 'Errore di connessione. Riprova più tardi.';

@@ -38,6 +38,11 @@ interface BookingFormProps {
   onWaiting?: () => void;
   /** What the early fields held when the form took their place (early-booking-fields.tsx), if it did. */
   early?: EarlyWindow | null;
+  /**
+   * A bike asked for by its number (`/dashboard?bici=07`, issue 34): chosen as soon as it is free
+   * in the window shown, until the person chooses another; a bike not free is simply not chosen.
+   */
+  bikeNumero?: string | null;
 }
 
 const END_BEFORE_START = "L'orario di fine deve essere successivo all'orario di inizio";
@@ -265,7 +270,7 @@ function useBookingSubmit({
  * The day's hours and the maximum duration are shown; a window the rules refuse is said by
  * its field as it is typed, and no bikes are asked for it. A failed submission keeps what was typed.
  */
-export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting, early }: BookingFormProps) {
+export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCancel, onCreated, onWaiting, early, bikeNumero = null }: BookingFormProps) {
   // The instant the form opened: its defaults and the notice are measured from it (the server checks again).
   const [openedAt] = useState(() => new Date());
   // The early fields as the form is rendered in their place: a window the person changed there is kept.
@@ -283,6 +288,10 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   const w = useBookingWindow(values, rules, { openedAt, timeZone });
   const weekly = rules ? weeklyLimitText(rules) : null;
   const { errors, setErrors, pending, onSubmit } = useBookingSubmit({ values, w, id, formRef, dateRef, onCreated });
+  // The bike asked for, chosen while the render adjusts to the free bikes (no effect: no extra paint).
+  const [wanted, setWanted] = useState(bikeNumero);
+  const wantedId = wanted === null ? undefined : w.available.data?.find((b) => b.numero === wanted)?.id;
+  if (wantedId !== undefined && values.biciId !== wantedId) setValues((current) => ({ ...current, biciId: wantedId }));
 
   // In the frame the form replaces the early fields: the focus on the field that had it (else on
   // the date, as a tap on `Nuova prenotazione` does).
@@ -311,7 +320,10 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
       <WindowBikePicker
         window={w}
         destinazione={values.destinazione}
-        onSelect={(biciId) => update('biciId', biciId)}
+        onSelect={(biciId) => {
+          setWanted(null);
+          update('biciId', biciId);
+        }}
         error={shown.biciId}
         errorId={`${id('biciId')}-error`}
       />

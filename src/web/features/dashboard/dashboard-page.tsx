@@ -20,6 +20,9 @@ import { usePublicConfig } from '../../lib/public-config';
 import { useWaits, WAITS_QUERY_KEY } from '../waitlist/queries';
 import { splitWaits } from '../waitlist/waitlist-model';
 
+/** The booking's card, for the bike's page (issue 34), which takes it from this chunk rather than splitting the card out of it. */
+export { HeldBooking } from './held-booking';
+
 /** The waitlist's cards (issue 21) load only for users who wait for a bike. */
 const waitlistPanels = preloadable(() => import('../waitlist/waitlist-panels'));
 const loadWaitlist = waitlistPanels.load;

@@ -27,6 +27,33 @@ interface NewBookingSectionProps {
   onWaiting?: () => void;
 }
 
+/** `/dashboard?bici=07`: the bike's page's `Prenota questa bici` (issue 34). */
+export const WANTED_BIKE_PARAM = 'bici';
+
+/** The bike number the address asks for, if any (as long as a bike number can be). */
+export function wantedBikeFrom(search: string): string | null {
+  const numero = new URLSearchParams(search).get(WANTED_BIKE_PARAM)?.trim();
+  return numero && numero.length <= 20 ? numero : null;
+}
+
+/**
+ * A bike asked for by the address (`/dashboard?bici=07`: `Prenota questa bici` on the bike's
+ * page, issue 34). Read once in the browser (the server renders the page without it: the number
+ * itself is shown by nothing until the form opens). After hydration the form opens, as a tap on
+ * `Nuova prenotazione` would, and the address drops the parameter: a reload does not reopen it.
+ */
+function useBikeFromAddress(setOpen: (open: boolean) => void): string | null {
+  const [wanted] = useState(() => (typeof window === 'undefined' ? null : wantedBikeFrom(window.location.search)));
+  useEffect(() => {
+    if (wanted === null) return;
+    startTransition(() => setOpen(true));
+    const url = new URL(window.location.href);
+    url.searchParams.delete(WANTED_BIKE_PARAM);
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }, [wanted, setOpen]);
+  return wanted;
+}
+
 /** Suspended for repeated no-shows (issue 20): until when and why, and the button disabled. */
 function SuspendedNotice({ suspension, timeZone }: { suspension: { fino: string; motivo: string }; timeZone: string }) {
   const suspensionId = useId();
@@ -79,6 +106,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
   // (State, not a ref: a change while the form is being rendered restarts that render with it.)
   const [early, setEarly] = useState<EarlyWindow | null>(null);
   const returnFocus = useRef(false);
+  const wantedBike = useBikeFromAddress(setOpen);
   const config = usePublicConfig();
   // GET /api/regole: the form applies the rules; when they cannot be read, the server alone does.
   const rules = usePublicRules();
@@ -153,6 +181,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
               isExternal={isExternal}
               rules={formRules}
               early={early}
+              bikeNumero={wantedBike}
               onCancel={() => {
                 returnFocus.current = true;
                 setOpen(false);

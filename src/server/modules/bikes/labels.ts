@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import { APP_NAME } from '../../../shared/constants.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { renderBikeLabels, type BikeLabel } from '../../integrations/pdf/bike-labels.js';
+import { biciclette } from './tables.js';
+
+/** The labels' file name (the admin's download). */
+export const BIKE_LABELS_FILE_NAME = 'etichette-bici.pdf';
+
+/** The address a bike's QR code opens: its page, `/bici/{numero}` (decision 044). */
+export function bikePageUrl(publicUrl: string, numero: string): string {
+  return `${publicUrl}/bici/${encodeURIComponent(numero)}`;
+}
+
+/**
+ * GET /api/admin/biciclette/etichette.pdf (issue 34): one label per bike, every bike whatever
+ * its state (a bike in maintenance keeps its label), in the order of the bikes' list.
+ */
+export async function bikeLabelsPdf(deps: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> }): Promise<Buffer> {
+  const { rows } = await deps.db.execute<{ numero: string }>(
+    sql`select numero from ${biciclette} order by lpad(numero, 20, '0'), numero`,
+  );
+  const labels: BikeLabel[] = rows.map((r) => ({ numero: r.numero, url: bikePageUrl(deps.config.publicUrl, r.numero) }));
+  return renderBikeLabels(labels, { title: `Etichette delle biciclette - ${APP_NAME}`, author: APP_NAME, creationDate: deps.clock.now() });
+}
