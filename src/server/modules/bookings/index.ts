@@ -41,3 +41,4 @@ export { pruneAvailabilityChanges } from './availability.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
 export { resolveDamageReport } from './ride.js';
 export type { BookingPersonBikeRow } from './booking-row.js';
+export { fleetChangedSince, fleetNow, readFleetNow, type FleetNowDeps, type FleetNowReading } from './fleet-now.js';
