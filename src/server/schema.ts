@@ -14,6 +14,7 @@ export * from './modules/closures/tables.js';
 export * from './modules/payments/tables.js';
 export * from './modules/notifications/tables.js';
 export * from './modules/profile/tables.js';
+export * from './modules/rack/tables.js';
 export * from './modules/reports/tables.js';
 export * from './modules/residents/tables.js';
 export * from './modules/rules/tables.js';

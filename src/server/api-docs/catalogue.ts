@@ -13,6 +13,7 @@ import { calendarOperations } from '../modules/calendar/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
+import { rackOperations } from '../modules/rack/operations.js';
 import { reportOperations } from '../modules/reports/operations.js';
 import { statsOperations } from '../modules/stats/operations.js';
 import { systemOperations } from '../modules/system/operations.js';
@@ -31,6 +32,7 @@ const MODULES = {
   profilo: profileOperations,
   privacy: privacyOperations,
   calendario: calendarOperations,
+  rastrelliera: rackOperations,
   report: reportOperations,
   amministrazione: adminOperations,
   statistiche: statsOperations,
