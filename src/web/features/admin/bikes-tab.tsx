@@ -12,6 +12,7 @@ import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table
 import { BIKE_COLUMNS } from './bikes-panel-shell';
 import { FormDialog } from './form-dialog';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
+import { RackSection } from './rack-section';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
@@ -154,6 +155,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         </TableBody>
       </ScrollTable>
       <MaintenanceList />
+      <RackSection />
     </div>
   );
 }
