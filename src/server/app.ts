@@ -40,6 +40,8 @@ import { lockRoutes } from './modules/locks/routes.js';
 import { FreedTimeDispatcher } from './modules/waitlist/index.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
+import { attachRackHub, type RackHub } from './modules/rack/index.js';
+import { rackRoutes } from './modules/rack/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { privacyRoutes } from './modules/privacy/routes.js';
@@ -110,6 +112,11 @@ declare module 'fastify' {
      * tests await `settled()` for the provider's calls a change leads to.
      */
     pins: PinDispatcher;
+    /**
+     * The rack board's streams of this process (issue 34, decision 044): main.ts puts it on the
+     * LISTEN connection (a new link or a revocation closes the old link's streams everywhere).
+     */
+    rack: RackHub;
     /**
      * Starts the drain (decision 032): /api/ready answers 503 and every answer says
      * `Connection: close`. main.ts calls it as SIGTERM arrives; close() does it anyway.
@@ -203,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('freedTime', freedTime);
   app.addHook('onClose', () => freedTime.stop());
+  attachRackHub(app);
   // Emails still leaving in the background finish first; a mailer we made is released.
   app.addHook('onClose', () => (deps.mailer ? mailer.idle() : mailer.close()));
   app.setValidatorCompiler(validatorCompiler);
@@ -242,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(profileRoutes, { prefix: '/api' });
   await app.register(privacyRoutes, { prefix: '/api' });
   await app.register(calendarRoutes, { prefix: '/api' });
+  await app.register(rackRoutes, { prefix: '/api' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(statsRoutes, { prefix: '/api/admin/stats' });
 

@@ -51,10 +51,12 @@ export function serializeError(value: unknown): LoggedError | unknown {
 
 /** The calendar feed's token is in its path (decision 022): logged URLs show `***` instead. */
 const CALENDAR_FEED_PATH = /(\/api\/calendario\/)[^?#]*/gi;
+/** So is the rack board's (issue 34): `/api/rastrelliera/***` and `/rastrelliera/***`, its stream's too. */
+const RACK_PATH = /(\/rastrelliera\/)[^?#/]*/gi;
 
-/** A request URL as a log line may show it: the calendar feed's token masked. */
+/** A request URL as a log line may show it: the calendar feed's and the rack board's tokens masked. */
 export function maskUrl(url: string): string {
-  return url.replace(CALENDAR_FEED_PATH, '$1***');
+  return url.replace(CALENDAR_FEED_PATH, '$1***').replace(RACK_PATH, '$1***');
 }
 
 interface LoggableRequest {

@@ -16,6 +16,7 @@ import { loadPageRenderer } from './pages/server-render.js';
 import { AUTH_CHANNEL, SessionCache } from './modules/auth/index.js';
 import { FREED_TIME_CHANNEL } from './modules/waitlist/index.js';
 import { PIN_CHANNEL } from './modules/locks/index.js';
+import { RACK_CHANNEL } from './modules/rack/index.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -73,10 +74,17 @@ async function main(cfg: Config) {
   });
 
   // One connection LISTENing for the session cache (decision 008), the rules (decision 024)
-  // and freed time (the waitlist's dispatcher, decision 035). Before the port opens.
+  // freed time (the waitlist's dispatcher, decision 035) and the rack board's links (decision
+  // 044). Before the port opens.
   const listener = listenForChanges(
     url,
-    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime, [PIN_CHANNEL]: app.pins },
+    {
+      [AUTH_CHANNEL]: sessionCache,
+      [RULES_CHANNEL]: rulesCacheFor(database.db),
+      [FREED_TIME_CHANNEL]: app.freedTime,
+      [PIN_CHANNEL]: app.pins,
+      [RACK_CHANNEL]: app.rack,
+    },
     log,
   );
   await listener.ready;

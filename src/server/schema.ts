@@ -15,6 +15,7 @@ export * from './modules/locks/tables.js';
 export * from './modules/payments/tables.js';
 export * from './modules/notifications/tables.js';
 export * from './modules/profile/tables.js';
+export * from './modules/rack/tables.js';
 export * from './modules/reports/tables.js';
 export * from './modules/residents/tables.js';
 export * from './modules/rules/tables.js';

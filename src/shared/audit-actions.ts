@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'rules.update',
   'two_factor.enable',
   'two_factor.disable',
+  'rack.create',
+  'rack.revoke',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -46,6 +48,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, string> = {
   'rules.update': 'Regole modificate',
   'two_factor.enable': 'Verifica in due passaggi attivata',
   'two_factor.disable': 'Verifica in due passaggi disattivata',
+  'rack.create': 'Link dello schermo della rastrelliera creato',
+  'rack.revoke': 'Link dello schermo della rastrelliera revocato',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */
@@ -57,6 +61,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   rules: 'Regole',
   closure: 'Chiusura',
   maintenance: 'Manutenzione',
+  rack: 'Schermo della rastrelliera',
 };
 
 export function auditActionLabel(action: string): string {

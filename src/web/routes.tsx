@@ -16,6 +16,7 @@ import {
   PaymentScreen,
   PrivacyScreen,
   ProfileScreen,
+  RackScreen,
   RecoveryScreen,
   RegistrationScreen,
   ReportsScreen,
@@ -40,6 +41,9 @@ export function isPrivacyPath(path: string): boolean {
   return path === '/privacy' || path === '/privacy/';
 }
 
+/** The rack's board (issue 34): `/rastrelliera/{token}`, public (its token is the credential). */
+const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;
+
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
 export function AppRoutes() {
   const [location] = useLocation();
@@ -60,6 +64,9 @@ export function AppRoutes() {
       </Suspense>
     );
   }
+  // The rack's board needs no session either: its link is the credential.
+  const rack = RACK_PATH.exec(location);
+  if (rack) return <RackScreen token={rack[1]!} />;
   if (isPending && firstScreen(location) !== 'login') return <FullScreenSpinner label={LOADING} />;
 
   const decision = decideRoute(location, user ?? null);

@@ -94,6 +94,20 @@ export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Carica
  */
 export const PrivacyScreen = privacy.component((m) => m.PrivacyPage);
 
+/**
+ * The rack's board (issue 34): public, a chunk of its own, no query library (it reads a
+ * stream of server-sent events).
+ */
+export const loadRack = () => import('./features/rack/rack-page');
+const LazyRack = lazy(() => loadRack().then((m) => ({ default: m.RackPage })));
+export function RackScreen({ token }: { token: string }) {
+  return (
+    <Suspense fallback={<FullScreenSpinner label={LOADING} />}>
+      <LazyRack token={token} />
+    </Suspense>
+  );
+}
+
 const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password', '/verifica-accesso'];
 
 /**
@@ -107,6 +121,7 @@ export function preloadScreenFor(path: string): Promise<unknown> {
   if (path.startsWith('/profilo')) return loadProfile();
   if (path.startsWith('/bici/')) return loadBikePage();
   if (path.startsWith('/privacy')) return loadPrivacy();
+  if (path.startsWith('/rastrelliera/')) return loadRack();
   if (path.startsWith('/doc')) return loadReports();
   if (path.startsWith('/admin/statistiche')) return loadStats();
   if (path.startsWith('/admin')) return loadAdmin();

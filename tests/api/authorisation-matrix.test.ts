@@ -5,6 +5,7 @@ import { auditLog, chiusure, manutenzioni, reports, segnalazioniDanni } from '..
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
+import { createRackLink } from '../../src/server/modules/rack/service.js';
 import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
@@ -50,6 +51,8 @@ interface Fixtures {
   sigla: string;
   /** The owner's calendar-feed token. */
   calendarToken: string;
+  /** The live link of the rack's board (issue 34). */
+  rackToken: string;
   webhookSignature: (payload: string) => Promise<string>;
 }
 
@@ -287,6 +290,16 @@ const MATRIX: Record<string, Row> = {
   // No session: the token in the path is the credential (the owner's feed, whoever asks).
   'GET /api/calendario/:token': { request: (f) => ({ url: `/api/calendario/${f.calendarToken}` }), expect: PUBLIC },
   'GET /api/prenotazioni/:id/calendario.ics': { request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/calendario.ics` }), expect: OWNER_ONLY },
+  // The rack's board (issue 34): the admin's link, and the board it opens without a login.
+  'POST /api/admin/rastrelliera': { request: () => ({ url: '/api/admin/rastrelliera' }), expect: { ...ADMIN_ONLY, admin: 201 } },
+  'GET /api/admin/rastrelliera': { request: () => ({ url: '/api/admin/rastrelliera' }), expect: ADMIN_ONLY },
+  'DELETE /api/admin/rastrelliera': { request: () => ({ url: '/api/admin/rastrelliera' }), expect: { ...ADMIN_ONLY, admin: 204 } },
+  'GET /api/rastrelliera/:token': { request: (f) => ({ url: `/api/rastrelliera/${f.rackToken}` }), expect: PUBLIC },
+  // The stream stays open (read over a socket in rack.test.ts); here a revoked-style wrong token: 404 for everyone.
+  'GET /api/rastrelliera/:token/eventi': {
+    request: (f) => ({ url: `/api/rastrelliera/${f.rackToken.slice(1)}x/eventi` }),
+    expect: { anonymous: 404, user: 404, other: 404, admin: 404 },
+  },
   // The API's description and its reference page (issue 24, decision 031): public, no secret in them.
   'GET /api/openapi.json': { request: () => ({ url: '/api/openapi.json' }), expect: PUBLIC },
   'GET /api/docs': { request: () => ({ url: '/api/docs' }), expect: PUBLIC },
@@ -355,6 +368,9 @@ async function fixtures(): Promise<Fixtures> {
   const secret = await provider.signingSecret();
   const calendarToken = await rotateCalendarToken({ db, clock: ctx.clock, pushPublicKey: async () => null }, owner.id);
   noteSecret(calendarToken);
+  await db.execute(sql`truncate rastrelliera_link restart identity`);
+  const rack = await createRackLink(db, { id: admin.id, email: admin.email }, ctx.clock.now());
+  noteSecret(rack.token);
   // The VAPID pair is made before the cases, as a deployment's first profile view would.
   await ctx.app.deps.pushPublicKey();
   return {
@@ -385,6 +401,7 @@ async function fixtures(): Promise<Fixtures> {
     ).rows[0]!.id,
     sigla: resident.sigla,
     calendarToken,
+    rackToken: rack.token,
     webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),
   };
 }

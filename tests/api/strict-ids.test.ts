@@ -64,6 +64,8 @@ const ID_ROUTES: Record<string, IdRoute> = {
 const OTHER_PARAM_ROUTES = [
   'GET /api/validate-sigla/:code', // a resident code (accounts tests)
   'GET /api/calendario/:token', // the private feed's token (calendar tests)
+  'GET /api/rastrelliera/:token', // the rack board's token (rack tests)
+  'GET /api/rastrelliera/:token/eventi',
   'POST /api/payments/simulated/intents/:intentId/confirm', // pi_sim_… (payments tests)
   'GET /api/payments/simulated/checkout/:sessionId', // cs_sim_…
   'POST /api/payments/simulated/checkout/:sessionId/pay',

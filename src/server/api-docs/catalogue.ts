@@ -14,6 +14,7 @@ import { lockOperations } from '../modules/locks/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
+import { rackOperations } from '../modules/rack/operations.js';
 import { reportOperations } from '../modules/reports/operations.js';
 import { statsOperations } from '../modules/stats/operations.js';
 import { systemOperations } from '../modules/system/operations.js';
@@ -33,6 +34,7 @@ const MODULES = {
   profilo: profileOperations,
   privacy: privacyOperations,
   calendario: calendarOperations,
+  rastrelliera: rackOperations,
   report: reportOperations,
   amministrazione: adminOperations,
   statistiche: statsOperations,

@@ -33,7 +33,7 @@ export interface Operation {
   /** What a success answers, in a few words (the response's description). */
   returns?: string;
   /** The success answer's media type when it is not JSON (a file). */
-  media?: 'text/csv' | 'application/pdf' | 'text/calendar';
+  media?: 'text/csv' | 'application/pdf' | 'text/calendar' | 'text/event-stream';
   /** Refusals particular to the route, with their Italian message (as errors.ts and the services say them). */
   errors?: Partial<Record<400 | 403 | 404 | 409 | 503, string>>;
   /** Rate limited (behaviour.md §5): 429 with Retry-After. */

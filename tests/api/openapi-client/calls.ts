@@ -95,5 +95,9 @@ export async function callEveryRoute(): Promise<string[]> {
   note((await api.GET('/api/calendario/{token}', { params: { path: { token: 'token-del-feed' } }, parseAs: 'text' })).error);
   note((await api.GET('/api/prenotazioni/{id}/calendario.ics', { ...id('1'), parseAs: 'text' })).error);
 
+  // Schermo della rastrelliera
+  note((await api.GET('/api/rastrelliera/{token}', { params: { path: { token: 'token-dello-schermo' } } })).error);
+  note((await api.GET('/api/rastrelliera/{token}/eventi', { params: { path: { token: 'token-dello-schermo' } }, parseAs: 'text' })).error);
+
   return messages;
 }

@@ -26,12 +26,14 @@ export type AuditAction =
   | 'booking.create_for_user'
   | 'suspension.lift'
   | 'two_factor.enable'
-  | 'two_factor.disable';
+  | 'two_factor.disable'
+  | 'rack.create'
+  | 'rack.revoke';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;
 
-export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance';
+export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance' | 'rack';
 
 /** A thing's ids as an entry's `before` may still hold them once the thing is deleted. */
 interface Remembered {
@@ -83,7 +85,7 @@ async function idsOf(tx: AuditTx, entity: AuditEntity, id: number, before: Remem
  * `before`. Null for the rules, a closure and an import: the screen names those by kind.
  */
 export async function readableSubject(tx: AuditTx, entity: AuditEntity, entityId: number | null, before: unknown): Promise<string | null> {
-  if (entityId === null || entity === 'rules' || entity === 'closure') return null;
+  if (entityId === null || entity === 'rules' || entity === 'closure' || entity === 'rack') return null;
   const remembered: Remembered = before && typeof before === 'object' ? (before as Remembered) : {};
   if (entity === 'user') {
     const { rows } = await tx.execute<{ nome: string; cognome: string }>(sql`select nome, cognome from users where id = ${entityId}`);

@@ -14,6 +14,7 @@ import { BikeLabelsButton } from './bike-labels-button';
 import { FormDialog } from './form-dialog';
 import { EditLock, LockCell } from './lock-editor';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
+import { RackSection } from './rack-section';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
@@ -163,6 +164,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         </TableBody>
       </ScrollTable>
       <MaintenanceList />
+      <RackSection />
     </div>
   );
 }

@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CopyIcon, MonitorIcon, PlusIcon, XIcon } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { RackLinkCreated, RackLinkStatus } from '../../../shared/schemas/rack';
+import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
+import { LoadFailed } from '../../components/load-failed';
+import { Button, ButtonIcon } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { apiRequest } from '../../lib/api';
+import { serverMessage } from '../auth/api-errors';
+import { formatDateTime } from './admin-model';
+import { useTimeZone } from './queries';
+
+const RACK_KEY = ['admin', 'rastrelliera'] as const;
+const failure = (fallback: string) => (error: unknown) =>
+  toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+
+/**
+ * `Schermo della rastrelliera` in /admin → Biciclette (issue 34, decision 044): the link for a
+ * tablet at the rack. One link is live at a time: a new one (confirmed when one exists) ends
+ * the old; `Revoca` ends it. The link is shown once, when made, with a copy button.
+ */
+export function RackSection() {
+  const timeZone = useTimeZone();
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: RACK_KEY, queryFn: () => apiRequest<RackLinkStatus>('GET', '/api/admin/rastrelliera') });
+  const [url, setUrl] = useState<string | null>(null);
+  const linkId = useId();
+  const create = useMutation({
+    mutationFn: () => apiRequest<RackLinkCreated>('POST', '/api/admin/rastrelliera'),
+    onSuccess: async (made) => {
+      setUrl(made.url);
+      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
+      toast({ title: 'Link creato', description: 'Aprilo sul tablet della rastrelliera. Il link precedente non funziona più.' });
+    },
+    onError: failure('Impossibile creare il link'),
+  });
+  const revoke = useMutation({
+    mutationFn: () => apiRequest('DELETE', '/api/admin/rastrelliera'),
+    onSuccess: async () => {
+      setUrl(null);
+      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
+      toast({ title: 'Link revocato', description: 'Lo schermo della rastrelliera mostra ora "Link non valido".' });
+    },
+    onError: failure('Impossibile revocare il link'),
+  });
+
+  async function copy() {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: 'Link copiato' });
+    } catch {
+      toast({ variant: 'destructive', title: 'Errore', description: 'Copia non riuscita: seleziona il link e copialo a mano.' });
+    }
+  }
+
+  let body;
+  if (status.isPending) {
+    body = <Spinner label="Caricamento del link dello schermo..." showLabel className="py-4" />;
+  } else if (status.isError) {
+    body = (
+      <LoadFailed
+        className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4"
+        message="Impossibile caricare lo stato del link."
+        onRetry={() => void status.refetch()}
+      />
+    );
+  } else {
+    const { attivo, creatoIl } = status.data;
+    const newButton = (
+      <Button size="sm" disabled={create.isPending} onClick={attivo ? undefined : () => create.mutate()}>
+        <ButtonIcon pending={create.isPending} icon={<PlusIcon aria-hidden="true" />} />
+        {attivo ? 'Nuovo link' : 'Crea il link'}
+      </Button>
+    );
+    body = (
+      <div className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm">
+        <p className="text-sm">
+          {attivo && creatoIl
+            ? `Un link è attivo, creato il ${formatDateTime(creatoIl, timeZone)}.`
+            : 'Nessun link attivo. Crea un link e aprilo sul tablet alla rastrelliera: mostra lo stato delle biciclette, senza nomi né codici.'}
+        </p>
+        {url ? (
+          <div className="grid gap-2">
+            <Label htmlFor={linkId}>Link dello schermo (mostrato solo ora)</Label>
+            <div className="flex flex-wrap gap-2">
+              <Input id={linkId} readOnly value={url} className="min-w-0 flex-1 font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
+              <Button variant="outline" size="sm" onClick={() => void copy()}>
+                <CopyIcon aria-hidden="true" />
+                Copia
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {attivo ? (
+            <ConfirmDeleteDialog
+              trigger={newButton}
+              title="Sostituire il link attuale?"
+              description="Il link in uso smette subito di funzionare: lo schermo che lo mostra dirà “Link non valido” finché non apri il nuovo."
+              confirmLabel="Crea un nuovo link"
+              confirmVariant="default"
+              onConfirm={() => create.mutateAsync()}
+            />
+          ) : (
+            newButton
+          )}
+          {attivo ? (
+            <ConfirmDeleteDialog
+              trigger={
+                <Button variant="outline" size="sm" className="text-destructive hover:text-destructive">
+                  <XIcon aria-hidden="true" />
+                  Revoca
+                </Button>
+              }
+              title="Revocare il link dello schermo?"
+              description="Lo schermo della rastrelliera smette subito di aggiornarsi e mostra “Link non valido”."
+              confirmLabel="Revoca"
+              onConfirm={() => revoke.mutateAsync()}
+            />
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <section aria-labelledby="rastrelliera-title" className="grid gap-3">
+      <h2 id="rastrelliera-title" className="flex items-center gap-2 text-xl font-semibold">
+        <MonitorIcon className="size-5 text-muted-foreground" aria-hidden="true" />
+        Schermo della rastrelliera
+      </h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,200 @@
+import { useEffect, useState } from 'react';
+import type { BikeNow, RackBoard } from '../../../shared/schemas/fleet';
+import { zonedClock } from '../../../shared/time';
+import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
+import { useStarted } from '../../lib/started';
+
+/** How long the page waits before asking again when the stream could not be opened. */
+const RETRY_MS = 3_000;
+
+type Connection =
+  /** Opening the stream, nothing shown yet. */
+  | 'connecting'
+  /** The stream is open: the board is the state now. */
+  | 'live'
+  /** The network dropped: the last board stays, with the time of that state. */
+  | 'offline'
+  /** The link is wrong or was revoked (404). */
+  | 'invalid';
+
+/** One bike's state as the rack's screen says it, in Italian. */
+export function stateText(bike: BikeNow, clock: (iso: string) => string): string {
+  switch (bike.stato) {
+    case 'libera':
+      return bike.liberaFino ? `Libera fino alle ${clock(bike.liberaFino)}` : 'Libera';
+    case 'in_uso':
+      return bike.inUsoFino ? `In uso fino alle ${clock(bike.inUsoFino)}` : 'In uso';
+    case 'in_ritardo':
+      return 'In ritardo';
+    case 'prenotata':
+      return bike.prenotataDalle ? `Prenotata dalle ${clock(bike.prenotataDalle)}` : 'Prenotata';
+    case 'manutenzione':
+      return 'In manutenzione';
+    case 'fuori_servizio':
+      return 'Fuori servizio';
+  }
+}
+
+/** High contrast on black: each state a light colour, and a border of the same. */
+const STATE_STYLE: Record<BikeNow['stato'], string> = {
+  libera: 'text-green-300 border-green-400',
+  in_uso: 'text-amber-300 border-amber-400',
+  in_ritardo: 'text-red-300 border-red-400',
+  prenotata: 'text-sky-300 border-sky-400',
+  manutenzione: 'text-neutral-200 border-neutral-400',
+  fuori_servizio: 'text-neutral-200 border-neutral-400',
+};
+
+/** The service's time zone (GET /api/config); the college's until it answers. */
+function useTimeZone(): string {
+  const [timeZone, setTimeZone] = useState(FALLBACK_TIME_ZONE);
+  useEffect(() => {
+    let live = true;
+    void fetch('/api/config', { credentials: 'same-origin' })
+      .then((res) => (res.ok ? (res.json() as Promise<{ timeZone?: string }>) : null))
+      .then((config) => {
+        if (live && typeof config?.timeZone === 'string') setTimeZone(config.timeZone);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return timeZone;
+}
+
+/**
+ * The board: `GET /api/rastrelliera/{token}/eventi`, a stream of server-sent events. The
+ * browser reconnects by itself after a drop (EventSource); a stream it cannot open (a 404, or
+ * no network at all) is closed, and the page asks the board's JSON whether the link is still
+ * valid before trying again.
+ */
+function useBoard(token: string) {
+  const [board, setBoard] = useState<RackBoard | null>(null);
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const [lostAt, setLostAt] = useState<Date | null>(null);
+
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    // The token as the address holds it (base64url: nothing to encode).
+    const path = `/api/rastrelliera/${token}`;
+    const lost = () => {
+      setConnection((c) => (c === 'invalid' ? c : 'offline'));
+      setLostAt((at) => at ?? new Date());
+    };
+    const check = async () => {
+      try {
+        const res = await fetch(path, { cache: 'no-store', credentials: 'omit' });
+        if (stopped) return;
+        if (res.status === 404) {
+          setConnection('invalid');
+          return;
+        }
+        if (res.ok) setBoard((await res.json()) as RackBoard);
+      } catch {
+        // No network: the last board stays.
+      }
+      if (!stopped) retry = setTimeout(connect, RETRY_MS);
+    };
+    const connect = () => {
+      source = new EventSource(`${path}/eventi`);
+      source.onmessage = (event: MessageEvent<string>) => {
+        setBoard(JSON.parse(event.data) as RackBoard);
+        setConnection('live');
+        setLostAt(null);
+      };
+      source.onerror = () => {
+        lost();
+        if (source?.readyState === EventSource.CLOSED) {
+          source.close();
+          void check();
+        }
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [token]);
+
+  return { board, connection, lostAt };
+}
+
+function BikeCard({ bike, clock }: { bike: BikeNow; clock: (iso: string) => string }) {
+  const next = bike.prossimePrenotazioni;
+  return (
+    <li className={`flex flex-col gap-2 rounded-2xl border-4 bg-neutral-900 p-5 ${STATE_STYLE[bike.stato]}`}>
+      <p className="text-7xl leading-none font-black text-white tabular-nums">
+        <span className="sr-only">Bici </span>
+        {bike.numero}
+      </p>
+      <p className="text-5xl leading-tight font-bold">{stateText(bike, clock)}</p>
+      <p className="text-2xl text-white tabular-nums">
+        {next.length === 0
+          ? 'Nessun’altra prenotazione oggi'
+          : `Prenotazioni di oggi: ${next.map((b) => `${clock(b.inizio)}–${clock(b.fine)}`).join(', ')}`}
+      </p>
+    </li>
+  );
+}
+
+/**
+ * `/rastrelliera/{token}` (issue 34, decision 044): the rack's board on a tablet, no login.
+ * Every bike with its state now and the times of the day's next bookings, in type read from
+ * three metres; live through server-sent events; the last state kept, with its time, when the
+ * network drops; `Link non valido` for a wrong or revoked link. No name, email or code.
+ */
+export function RackPage({ token }: { token: string }) {
+  useStarted();
+  const timeZone = useTimeZone();
+  const { board, connection, lostAt } = useBoard(token);
+  const clock = (iso: string) => zonedClock(new Date(iso), timeZone);
+
+  useEffect(() => {
+    document.title = 'Rastrelliera · BiciElis';
+  }, []);
+
+  if (connection === 'invalid') {
+    return (
+      <main className="flex min-h-dvh items-center justify-center bg-black p-8 text-white">
+        <h1 className="text-center text-6xl font-bold">Link non valido</h1>
+      </main>
+    );
+  }
+
+  let status: string;
+  if (connection === 'offline') {
+    const at = lostAt ? zonedClock(lostAt, timeZone) : null;
+    status = board && at ? `Ultimo aggiornamento alle ${at} — connessione assente` : 'Connessione assente: nuovo tentativo in corso...';
+  } else if (board) {
+    status = `Aggiornato alle ${zonedClock(new Date(board.aggiornatoAlle), timeZone)}`;
+  } else {
+    status = 'Caricamento dello stato delle biciclette...';
+  }
+
+  return (
+    <main className="min-h-dvh bg-black p-6 text-white">
+      <header className="mb-6 flex flex-wrap items-baseline justify-between gap-4">
+        <h1 className="text-5xl font-bold">Biciclette</h1>
+        <p role="status" className={`text-2xl font-semibold ${connection === 'offline' ? 'text-amber-300' : 'text-neutral-200'}`}>
+          {status}
+        </p>
+      </header>
+      {board ? (
+        board.bici.length === 0 ? (
+          <p className="text-4xl">Nessuna bicicletta</p>
+        ) : (
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(22rem,1fr))] gap-5" aria-label="Stato delle biciclette">
+            {board.bici.map((bike) => (
+              <BikeCard key={bike.biciId} bike={bike} clock={clock} />
+            ))}
+          </ul>
+        )
+      ) : null}
+    </main>
+  );
+}
