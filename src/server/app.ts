@@ -134,6 +134,32 @@ function startPinDispatcher(app: FastifyInstance): void {
   app.addHook('onClose', () => pins.stop());
 }
 
+/**
+ * Draining: from the moment the stop begins (SIGTERM in main.ts, else close()), every answer
+ * (those in flight included) says `Connection: close`, so each keep-alive connection ends with its
+ * last answer instead of holding the stop until its idle timeout, and /api/ready answers 503 so
+ * that a load balancer sends nothing new. New connections are refused once close() runs.
+ */
+function registerDrain(app: FastifyInstance): void {
+  let draining = false;
+  app.decorate('beginDrain', () => {
+    draining = true;
+  });
+  app.decorate('isDraining', () => draining);
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  // A hook with a callback: it runs on every answer (issue 33: no promise per request).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  // The connections the stop closes are only those with no request unanswered (issue 32: Node's
+  // own check cut an answer still being written, and a request already read, whose booking was
+  // then stored unanswered).
+  closeIdleConnectionsSafely(app.server);
+}
+
 /** Builds the whole HTTP application. `main.ts` listens with it; tests `inject` into it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The service's rules exist from the first start, from the environment's defaults (issue 20).
@@ -155,28 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
-  // Draining: from the moment the stop begins (SIGTERM in main.ts, else close()), every answer
-  // (those in flight included) says `Connection: close`, so each keep-alive connection ends
-  // with its last answer instead of holding the stop until its idle timeout, and /api/ready
-  // answers 503 so that a load balancer sends nothing new. New connections are refused once
-  // close() runs.
-  let draining = false;
-  app.decorate('beginDrain', () => {
-    draining = true;
-  });
-  app.decorate('isDraining', () => draining);
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
-  // A hook with a callback: it runs on every answer (issue 33: no promise per request).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
-  // The connections the stop closes are only those with no request unanswered (issue 32: Node's
-  // own check cut an answer still being written, and a request already read, whose booking was
-  // then stored unanswered).
-  closeIdleConnectionsSafely(app.server);
+  registerDrain(app);
 
   // Metrics first: every later hook's request is timed, and the services find them by handle.
   const metrics = deps.metrics ?? createMetrics();
