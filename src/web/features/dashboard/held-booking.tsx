@@ -4,6 +4,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import { applyPendingActions } from '../../offline/offline-model';
 import { BookingItem } from './booking-item';
+import { NewCodeNotice } from './new-code-notice';
 import { startOfflineSupport, usePendingActions } from './queries';
 
 /**
@@ -20,8 +21,11 @@ export function HeldBooking({ booking, user, onChanged }: { booking: BookingDto;
   }, [queryClient, user]);
   const view = useMemo(() => applyPendingActions([booking], pending.data ?? [])[0]!, [booking, pending.data]);
   return (
-    <ul className="grid gap-3">
-      <BookingItem booking={view} onDeleted={onChanged} onRideChanged={onChanged} />
-    </ul>
+    <>
+      <ul className="grid gap-3">
+        <BookingItem booking={view} onDeleted={onChanged} onRideChanged={onChanged} />
+      </ul>
+      <NewCodeNotice />
+    </>
   );
 }
