@@ -2,7 +2,6 @@ import { Suspense, useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
-import { NotFoundPage } from './features/not-found/not-found-page';
 import { decideRoute } from './lib/guards';
 import { useCurrentUser } from './lib/session';
 import {
@@ -13,6 +12,7 @@ import {
   CheckoutSuccessScreen,
   DashboardScreen,
   LOADING,
+  NotFoundScreen,
   PaymentScreen,
   PrivacyScreen,
   ProfileScreen,
@@ -91,7 +91,7 @@ export function AppRoutes() {
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />
       <Route path="/checkout/:bookingId?" component={CheckoutScreen} />
       <Route path="/pagamento-simulato/:sessionId" component={SimulatedCheckoutScreen} />
-      <Route component={NotFoundPage} />
+      <Route component={NotFoundScreen} />
     </Switch>
   );
 }

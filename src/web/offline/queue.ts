@@ -1,7 +1,6 @@
 import type { BookingDto } from '../../shared/schemas/booking';
 import { answerKind, rideActionRequest, type QueuedAction } from './actions';
 import { deviceDb } from './db';
-import { keepNewCode } from './lock-codes';
 import { QUEUE_CHANNEL, SYNC_TAG } from '../lib/offline-names';
 
 /**
@@ -147,7 +146,10 @@ export function flushQueue(userId: number, send: typeof fetch = (input, init) =>
         const booking = (await res.json().catch(() => null)) as (BookingDto & { nuovoCodice?: string | null }) | null;
         // The code the server kept for a pick-up made offline: the device's, or its own when the
         // device's could not be taken (issue 34). The return then shows the one the lock will get.
-        if (action.tipo === 'ritiro' && booking?.nuovoCodice) await keepNewCode(action.prenotazioneId, booking.nuovoCodice).catch(() => undefined);
+        if (action.tipo === 'ritiro' && booking?.nuovoCodice) {
+          const code = booking.nuovoCodice;
+          await import('./lock-codes').then((codes) => codes.keepNewCode(action.prenotazioneId, code)).catch(() => undefined);
+        }
         await db.delete('azioni', action.idAzione);
         result.sent.push({ action, booking });
       } else if (kind === 'refused') {
