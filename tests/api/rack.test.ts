@@ -9,7 +9,8 @@ import { auditRows, call, person, type Person } from '../helpers/admin-fixtures.
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi, sessionUser } from '../helpers/booking-fixtures.js';
 import { readEventStream } from '../helpers/event-stream.js';
-import { collectingLogger, noteSecret } from '../helpers/leak-scan.js';
+import { collectedLogLines, collectingLogger, noteSecret } from '../helpers/leak-scan.js';
+import { maskUrl } from '../../src/server/logger.js';
 
 /**
  * The rack's board (issue 34, decision 044): one live link made by an admin, the board it
@@ -137,6 +138,19 @@ describe('the board', () => {
     }
     expect(res.body).not.toMatch(/userId|user_id|prenotazioneId|"id"|email|codice|nome/i);
     expect(res.body).not.toContain(`"${bookingId}"`);
+  });
+});
+
+describe('the token in the log', () => {
+  it('is masked in every logged address: the page, the board, its stream', async () => {
+    expect(maskUrl('/rastrelliera/abc_DEF-1')).toBe('/rastrelliera/***');
+    expect(maskUrl('/api/rastrelliera/abc_DEF-1')).toBe('/api/rastrelliera/***');
+    expect(maskUrl('/api/rastrelliera/abc_DEF-1/eventi?x=1')).toBe('/api/rastrelliera/***/eventi?x=1');
+    expect(maskUrl('/api/admin/rastrelliera')).toBe('/api/admin/rastrelliera');
+    const token = await newLink();
+    expect((await call(ctx.app, null, 'GET', `/api/rastrelliera/${token}`)).statusCode).toBe(200);
+    expect(collectedLogLines.some((line) => line.includes('/api/rastrelliera/***'))).toBe(true);
+    expect(collectedLogLines.filter((line) => line.includes(token))).toEqual([]);
   });
 });
 
