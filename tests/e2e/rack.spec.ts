@@ -1,7 +1,7 @@
 import { type Locator } from '@playwright/test';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
 import { createAccount, withE2eDatabase } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
 
 /*
  * The rack's board (issue 34, decision 044): the admin makes the link in /admin → Biciclette, a
@@ -97,6 +97,10 @@ test.describe('the rack’s board', () => {
     await expect(board.getByText(email)).toHaveCount(0);
     await expectNoSeriousA11yViolations(board);
     await rider.dispose();
+    // Opened on a phone too, it fits its width.
+    await board.setViewportSize({ width: 375, height: 812 });
+    await expectNoSidewaysScroll(board, 'the rack’s board at 375 px');
+    await board.setViewportSize({ width: 1280, height: 800 });
 
     // The network drops: the last state stays, with its time.
     await tablet.setOffline(true);

@@ -147,7 +147,7 @@ function BikeCard({ bike, clock }: { bike: BikeNow; clock: (iso: string) => stri
   const next = bike.prossimePrenotazioni;
   return (
     <li className={`flex flex-col gap-2 rounded-2xl border-4 bg-neutral-900 p-5 ${STATE_STYLE[bike.stato]}`}>
-      <p className="text-7xl leading-none font-black text-white tabular-nums">
+      <p className="text-7xl leading-none font-black break-words text-white tabular-nums">
         <span className="sr-only">Bici </span>
         {bike.numero}
       </p>
@@ -207,7 +207,7 @@ export function RackPage({ token }: { token: string }) {
         board.bici.length === 0 ? (
           <p className="text-4xl">Nessuna bicicletta</p>
         ) : (
-          <ul className="grid grid-cols-[repeat(auto-fill,minmax(22rem,1fr))] gap-5" aria-label="Stato delle biciclette">
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(22rem,100%),1fr))] gap-5" aria-label="Stato delle biciclette">
             {board.bici.map((bike) => (
               <BikeCard key={bike.biciId} bike={bike} clock={clock} />
             ))}
