@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { RACK_CHANNEL } from '../../src/server/modules/rack/index.js';
 import { createRackLink, revokeRackLink } from '../../src/server/modules/rack/service.js';
@@ -176,6 +176,15 @@ describe('the board’s stream', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('forgets a stream whose client went away; the timer stops with the last one', async () => {
+    const token = await newLink();
+    const stream = await readEventStream<RackBoard>(`${base}/api/rastrelliera/${token}/eventi`);
+    await stream.next(() => true);
+    expect(ctx.app.rack.openStreams).toBe(1);
+    stream.close();
+    await vi.waitFor(() => expect(ctx.app.rack.openStreams).toBe(0), { timeout: 5_000 });
   });
 
   it('closes the old link’s stream when a new link is made, or the link revoked', async () => {

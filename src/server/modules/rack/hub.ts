@@ -64,6 +64,8 @@ export class RackHub implements NotifiedCache {
 
   /** Opens a stream for the live link `linkId`: it gets the board at once, then every change. */
   async open(linkId: number): Promise<PassThrough> {
+    // Read first: a failure answers an error, and leaves no stream behind.
+    const board = await this.current();
     const out = new PassThrough();
     if (this.stopped) {
       out.end();
@@ -74,7 +76,7 @@ export class RackHub implements NotifiedCache {
     out.on('close', () => this.drop(stream));
     // The client reconnects after 3 s when the stream ends (EventSource's `retry`).
     out.write('retry: 3000\n\n');
-    out.write(event(await this.current()));
+    out.write(event(board));
     if (!this.timer) {
       this.lastHeartbeat = performance.now();
       this.timer = setInterval(() => void this.tick(), RACK_TICK_MS);
