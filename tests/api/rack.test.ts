@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { RACK_CHANNEL } from '../../src/server/modules/rack/index.js';
 import { createRackLink, revokeRackLink } from '../../src/server/modules/rack/service.js';
@@ -9,7 +9,8 @@ import { auditRows, call, person, type Person } from '../helpers/admin-fixtures.
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi, sessionUser } from '../helpers/booking-fixtures.js';
 import { readEventStream } from '../helpers/event-stream.js';
-import { collectingLogger, noteSecret } from '../helpers/leak-scan.js';
+import { collectedLogLines, collectingLogger, noteSecret } from '../helpers/leak-scan.js';
+import { maskUrl } from '../../src/server/logger.js';
 
 /**
  * The rack's board (issue 34, decision 044): one live link made by an admin, the board it
@@ -140,6 +141,19 @@ describe('the board', () => {
   });
 });
 
+describe('the token in the log', () => {
+  it('is masked in every logged address: the page, the board, its stream', async () => {
+    expect(maskUrl('/rastrelliera/abc_DEF-1')).toBe('/rastrelliera/***');
+    expect(maskUrl('/api/rastrelliera/abc_DEF-1')).toBe('/api/rastrelliera/***');
+    expect(maskUrl('/api/rastrelliera/abc_DEF-1/eventi?x=1')).toBe('/api/rastrelliera/***/eventi?x=1');
+    expect(maskUrl('/api/admin/rastrelliera')).toBe('/api/admin/rastrelliera');
+    const token = await newLink();
+    expect((await call(ctx.app, null, 'GET', `/api/rastrelliera/${token}`)).statusCode).toBe(200);
+    expect(collectedLogLines.some((line) => line.includes('/api/rastrelliera/***'))).toBe(true);
+    expect(collectedLogLines.filter((line) => line.includes(token))).toEqual([]);
+  });
+});
+
 describe('the board’s stream', () => {
   it('sends the board at once, and a booking within 5 seconds, without a reload', async () => {
     const token = await newLink();
@@ -162,6 +176,15 @@ describe('the board’s stream', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('forgets a stream whose client went away; the timer stops with the last one', async () => {
+    const token = await newLink();
+    const stream = await readEventStream<RackBoard>(`${base}/api/rastrelliera/${token}/eventi`);
+    await stream.next(() => true);
+    expect(ctx.app.rack.openStreams).toBe(1);
+    stream.close();
+    await vi.waitFor(() => expect(ctx.app.rack.openStreams).toBe(0), { timeout: 5_000 });
   });
 
   it('closes the old link’s stream when a new link is made, or the link revoked', async () => {

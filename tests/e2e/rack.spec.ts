@@ -1,7 +1,7 @@
 import { type Locator } from '@playwright/test';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
 import { createAccount, withE2eDatabase } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
 
 /*
  * The rack's board (issue 34, decision 044): the admin makes the link in /admin → Biciclette, a
@@ -66,6 +66,9 @@ test.describe('the rack’s board', () => {
     // The tablet: no login, landscape.
     const tablet = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale: 'it-IT', timezoneId: TIME_ZONE });
     const board = await tablet.newPage();
+    // The page's timers on a clock the test can move: a network dropped without a word is
+    // noticed by the silence of the stream (no `ping` for 40 s).
+    await board.clock.install();
     await board.goto(url.pathname);
     const card = board.getByRole('listitem').filter({ hasText: numero });
     await expect(card.getByText('Libera', { exact: true })).toBeVisible();
@@ -94,6 +97,20 @@ test.describe('the rack’s board', () => {
     await expect(board.getByText(email)).toHaveCount(0);
     await expectNoSeriousA11yViolations(board);
     await rider.dispose();
+    // Opened on a phone too, it fits its width.
+    await board.setViewportSize({ width: 375, height: 812 });
+    await expectNoSidewaysScroll(board, 'the rack’s board at 375 px');
+    await board.setViewportSize({ width: 1280, height: 800 });
+
+    // The network drops: the last state stays, with its time.
+    await tablet.setOffline(true);
+    await board.clock.fastForward('01:00');
+    await expect(board.getByText(/^Ultimo aggiornamento alle \d\d:\d\d — connessione assente$/)).toBeVisible({ timeout: 15_000 });
+    await expect(card.getByText(`Prenotata dalle ${start}`, { exact: true })).toBeVisible();
+    // It comes back: live again by itself.
+    await tablet.setOffline(false);
+    await board.clock.fastForward('00:10');
+    await expect(board.getByText(/^Aggiornato alle \d\d:\d\d$/)).toBeVisible({ timeout: 15_000 });
 
     // The admin revokes the link: the open board says so.
     await section.getByRole('button', { name: 'Revoca' }).click();

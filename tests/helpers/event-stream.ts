@@ -12,7 +12,7 @@ export interface EventStreamReader<T> {
   close(): void;
 }
 
-/** Opens `url` (GET) and parses its `data:` lines as JSON, one event per blank-line-separated block. */
+/** Opens `url` (GET) and parses its unnamed events' `data:` lines as JSON, one event per blank-line-separated block. */
 export function readEventStream<T>(url: string): Promise<EventStreamReader<T>> {
   return new Promise((resolve, reject) => {
     // No keep-alive: the socket ends with the stream (a server's close does not wait for it).
@@ -32,7 +32,8 @@ export function readEventStream<T>(url: string): Promise<EventStreamReader<T>> {
             .filter((line) => line.startsWith('data: '))
             .map((line) => line.slice(6))
             .join('\n');
-          if (data === '') continue;
+          // Named events (the heartbeat's `ping`) are not the data this reader collects.
+          if (data === '' || block.split('\n').some((line) => line.startsWith('event:'))) continue;
           const event = JSON.parse(data) as T;
           events.push(event);
           for (const waiter of waiters) {

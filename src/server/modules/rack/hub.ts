@@ -12,7 +12,11 @@ import { liveLinkId } from './service.js';
 
 /** How often the process looks for a change while a stream is open (decision 044: within 5 s). */
 export const RACK_TICK_MS = 1_000;
-/** A comment line on every stream this often, so that proxies and the tablet keep it open. */
+/**
+ * A `ping` event on every stream this often: proxies keep the stream open, and the page, which
+ * cannot see comment lines, tells a stream gone silent (a network dropped without a word) from
+ * a quiet one.
+ */
 export const RACK_HEARTBEAT_MS = 25_000;
 /** The board is read again at least this often, and the live link checked (a missed notification). */
 const RACK_MAX_AGE_MS = 60_000;
@@ -60,6 +64,8 @@ export class RackHub implements NotifiedCache {
 
   /** Opens a stream for the live link `linkId`: it gets the board at once, then every change. */
   async open(linkId: number): Promise<PassThrough> {
+    // Read first: a failure answers an error, and leaves no stream behind.
+    const board = await this.current();
     const out = new PassThrough();
     if (this.stopped) {
       out.end();
@@ -70,7 +76,7 @@ export class RackHub implements NotifiedCache {
     out.on('close', () => this.drop(stream));
     // The client reconnects after 3 s when the stream ends (EventSource's `retry`).
     out.write('retry: 3000\n\n');
-    out.write(event(await this.current()));
+    out.write(event(board));
     if (!this.timer) {
       this.lastHeartbeat = performance.now();
       this.timer = setInterval(() => void this.tick(), RACK_TICK_MS);
@@ -155,7 +161,7 @@ export class RackHub implements NotifiedCache {
       await this.refresh();
       if (performance.now() - this.lastHeartbeat >= RACK_HEARTBEAT_MS) {
         this.lastHeartbeat = performance.now();
-        for (const stream of this.streams) stream.out.write(': ping\n\n');
+        for (const stream of this.streams) stream.out.write('event: ping\ndata: {}\n\n');
       }
     } catch (err) {
       this.deps.log.warn({ err }, 'rack: board update failed');

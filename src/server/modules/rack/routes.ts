@@ -44,7 +44,7 @@ export const rackRoutes: FastifyPluginAsyncZod = async (app) => {
     const linkId = await liveLinkOf(db(), request.params.token);
     if (linkId === null) throw invalidLink();
     const stream = await app.rack.open(linkId);
-    request.raw.on('close', () => stream.end());
+    // The tablet gone, Fastify destroys the stream it sends, and the hub forgets it (its `close`).
     return reply
       .header('Cache-Control', 'no-store')
       .header('X-Accel-Buffering', 'no')

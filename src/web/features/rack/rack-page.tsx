@@ -6,6 +6,8 @@ import { useStarted } from '../../lib/started';
 
 /** How long the page waits before asking again when the stream could not be opened. */
 const RETRY_MS = 3_000;
+/** The server sends a `ping` every 25 s: a stream silent for longer has lost its network. */
+const SILENCE_MS = 40_000;
 
 type Connection =
   /** Opening the stream, nothing shown yet. */
@@ -78,11 +80,16 @@ function useBoard(token: string) {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    /** When the server was last heard: the time of the state shown, should the network drop. */
+    let lastContact = Date.now();
+    const contact = () => {
+      lastContact = Date.now();
+    };
     // The token as the address holds it (base64url: nothing to encode).
     const path = `/api/rastrelliera/${token}`;
     const lost = () => {
       setConnection((c) => (c === 'invalid' ? c : 'offline'));
-      setLostAt((at) => at ?? new Date());
+      setLostAt((at) => at ?? new Date(lastContact));
     };
     const check = async () => {
       try {
@@ -100,7 +107,10 @@ function useBoard(token: string) {
     };
     const connect = () => {
       source = new EventSource(`${path}/eventi`);
+      source.onopen = contact;
+      source.addEventListener('ping', contact);
       source.onmessage = (event: MessageEvent<string>) => {
+        contact();
         setBoard(JSON.parse(event.data) as RackBoard);
         setConnection('live');
         setLostAt(null);
@@ -114,8 +124,17 @@ function useBoard(token: string) {
       };
     };
     connect();
+    // A network gone without a word leaves the stream open and silent: closed, and asked again.
+    const watchdog = setInterval(() => {
+      if (source?.readyState === EventSource.OPEN && Date.now() - lastContact > SILENCE_MS) {
+        source.close();
+        lost();
+        void check();
+      }
+    }, 5_000);
     return () => {
       stopped = true;
+      clearInterval(watchdog);
       clearTimeout(retry);
       source?.close();
     };
@@ -128,7 +147,7 @@ function BikeCard({ bike, clock }: { bike: BikeNow; clock: (iso: string) => stri
   const next = bike.prossimePrenotazioni;
   return (
     <li className={`flex flex-col gap-2 rounded-2xl border-4 bg-neutral-900 p-5 ${STATE_STYLE[bike.stato]}`}>
-      <p className="text-7xl leading-none font-black text-white tabular-nums">
+      <p className="text-7xl leading-none font-black break-words text-white tabular-nums">
         <span className="sr-only">Bici </span>
         {bike.numero}
       </p>
@@ -188,7 +207,7 @@ export function RackPage({ token }: { token: string }) {
         board.bici.length === 0 ? (
           <p className="text-4xl">Nessuna bicicletta</p>
         ) : (
-          <ul className="grid grid-cols-[repeat(auto-fill,minmax(22rem,1fr))] gap-5" aria-label="Stato delle biciclette">
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(22rem,100%),1fr))] gap-5" aria-label="Stato delle biciclette">
             {board.bici.map((bike) => (
               <BikeCard key={bike.biciId} bike={bike} clock={clock} />
             ))}
