@@ -422,6 +422,19 @@ describe('smart locks: a PIN for each booking', () => {
     expect(await pinRow(deleted)).toBeUndefined();
   });
 
+  it('revoked when an admin deletes the booker’s account (the erasure)', async () => {
+    const u = await person(ctx);
+    const { bike, lockId } = await smartBike();
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toHaveLength(1);
+    expect((await call(ctx.app, admin, 'DELETE', `/api/admin/users/${u.id}`)).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    const row = await pinRow(id);
+    expect(row === undefined || row.pinStato === 'revocato').toBe(true);
+  });
+
   it('a failing provider: the booking stands, the card says so, the minute job retries every minute until it works, the admins are emailed once', async () => {
     const u = await person(ctx);
     const { bike, lockId } = await smartBike();
