@@ -125,3 +125,31 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER prenotazioni_codici_eliminata BEFORE DELETE ON "prenotazioni"
   FOR EACH ROW EXECUTE FUNCTION bicielis_ride_code_deleted();
+--> statement-breakpoint
+-- 7. A booking moved to another bike (a closure or a maintenance moving it): a PIN held on the
+-- first lock is revoked (the dispatcher then makes one on the new bike's smart lock, if any); one
+-- not made yet is made on the new lock; a booking that meets a smart lock only now gets its row.
+CREATE OR REPLACE FUNCTION bicielis_pin_bike_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  new_lock text;
+BEGIN
+  SELECT l.id_lucchetto INTO new_lock FROM lucchetti l WHERE l.bici_id = NEW.bici_id AND l.tipo = 'smart';
+  UPDATE codici_corsa SET pin_stato = 'da_revocare', prossimo_tentativo = NULL, tentativi = 0
+   WHERE prenotazione_id = NEW.id AND pin_id IS NOT NULL AND pin_stato IN ('da_creare', 'attivo', 'da_estendere');
+  UPDATE codici_corsa SET id_lucchetto = new_lock, pin = NULL, prossimo_tentativo = NULL, tentativi = 0,
+         pin_stato = CASE WHEN new_lock IS NULL THEN 'revocato' ELSE 'da_creare' END
+   WHERE prenotazione_id = NEW.id AND pin_id IS NULL AND pin_stato IN ('da_creare', 'attivo', 'da_estendere');
+  IF new_lock IS NOT NULL THEN
+    INSERT INTO codici_corsa (prenotazione_id, id_lucchetto, pin_stato, valido_da, valido_fino)
+    VALUES (NEW.id, new_lock, 'da_creare', NEW.inizio - interval '10 minutes', NEW.fine + interval '15 minutes')
+    ON CONFLICT (prenotazione_id) DO UPDATE SET valido_da = excluded.valido_da, valido_fino = excluded.valido_fino
+     WHERE codici_corsa.pin_stato IS NULL;
+    UPDATE codici_corsa SET id_lucchetto = new_lock, pin_stato = 'da_creare'
+     WHERE prenotazione_id = NEW.id AND pin_stato IS NULL;
+  END IF;
+  PERFORM pg_notify('bicielis_pin', '');
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER prenotazioni_pin_altra_bici AFTER UPDATE OF bici_id ON "prenotazioni"
+  FOR EACH ROW WHEN (NEW.stato = 'attiva' AND OLD.bici_id <> NEW.bici_id)
+  EXECUTE FUNCTION bicielis_pin_bike_changed();

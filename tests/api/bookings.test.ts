@@ -243,6 +243,8 @@ describe('creating a booking', () => {
       // Ten minutes before 08:00 in Rome.
       ritiroDa: '2026-11-22T06:50:00.000Z',
       danno: null,
+      // The bike's kind of lock (issue 34), never its code.
+      lucchetto: 'nessuno',
     });
     const [row] = await ctx.database.db.select().from(prenotazioni);
     // 08:00 and 18:00 in Rome (UTC+1 in November).

@@ -5,6 +5,7 @@ import { minuteJob } from '../helpers/minute-job.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { SimulatedLockProvider } from '../../src/server/integrations/locks/index.js';
 import { createLogger } from '../../src/server/logger.js';
+import { moveBooking } from '../../src/server/modules/bookings/index.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
@@ -421,6 +422,19 @@ describe('smart locks: a PIN for each booking', () => {
     expect(await pinRow(deleted)).toBeUndefined();
   });
 
+  it('revoked when an admin deletes the booker’s account (the erasure)', async () => {
+    const u = await person(ctx);
+    const { bike, lockId } = await smartBike();
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toHaveLength(1);
+    expect((await call(ctx.app, admin, 'DELETE', `/api/admin/users/${u.id}`)).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    const row = await pinRow(id);
+    expect(row === undefined || row.pinStato === 'revocato').toBe(true);
+  });
+
   it('a failing provider: the booking stands, the card says so, the minute job retries every minute until it works, the admins are emailed once', async () => {
     const u = await person(ctx);
     const { bike, lockId } = await smartBike();
@@ -456,6 +470,38 @@ describe('smart locks: a PIN for each booking', () => {
     expect(pinEmails()).toHaveLength(1);
     // No email carries the PIN.
     expect(JSON.stringify(mailer.sent)).not.toContain(provider.pinsOn(lockId)[0]!.pin);
+  });
+
+  it('a smart lock replaced: the PIN is revoked on the old device and made on the new one; a lock removed revokes it', async () => {
+    const u = await person(ctx);
+    const { bike, lockId } = await smartBike();
+    const id = await bookId(u, bike);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toHaveLength(1);
+    const other = `TT-${process.pid}-new-${lockSeq}`;
+    expect((await setLock(bike, { tipo: 'smart', idLucchetto: other })).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(lockId)).toEqual([]);
+    expect(provider.pinsOn(other)).toHaveLength(1);
+    expect(await pinRow(id)).toMatchObject({ pinStato: 'attivo', idLucchetto: other });
+    expect((await setLock(bike, { tipo: 'nessuno' })).statusCode).toBe(200);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(other)).toEqual([]);
+    expect((await pinRow(id))?.pinStato).toBe('revocato');
+  });
+
+  it('a booking moved to another bike (moveBooking, as a closure or a maintenance moves it): its PIN follows to the new bike’s smart lock', async () => {
+    const u = await person(ctx);
+    const first = await smartBike();
+    const second = await smartBike();
+    const id = await bookId(u, first.bike);
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(first.lockId)).toHaveLength(1);
+    await db().transaction((tx) => moveBooking(tx, id, second.bike, ctx.clock.now()));
+    await ctx.app.pins.settled();
+    expect(provider.pinsOn(first.lockId)).toEqual([]);
+    expect(provider.pinsOn(second.lockId)).toHaveLength(1);
+    expect(await pinRow(id)).toMatchObject({ pinStato: 'attivo', idLucchetto: second.lockId });
   });
 
   it('a refusal stops the retries and emails the admins once; a new lock id makes it again', async () => {

@@ -25,9 +25,11 @@ export const bookingOperations: ModuleOperations = {
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo le prenotazioni attive possono essere eliminate' },
     }),
     'POST /api/prenotazioni/:id/ritiro': op('owner', 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)', {
+      returns: 'La prenotazione e nuovoCodice: il nuovo codice del lucchetto a combinazione (null senza)',
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_ACTIVE_RIDE },
     }),
     'POST /api/prenotazioni/:id/riconsegna': op('owner', 'Riconsegna della bicicletta, con eventuale segnalazione di un danno', {
+      returns: 'La prenotazione e nuovoCodice: il codice con cui chiudere il lucchetto a combinazione (null senza)',
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_PICKED_UP },
     }),
   },

@@ -48,6 +48,12 @@ async function followLock(tx: Tx, biciId: number, after: BikeLockDto, now: Date)
       on conflict (prenotazione_id) do update
          set id_lucchetto = excluded.id_lucchetto, pin_stato = 'da_creare', prossimo_tentativo = null, tentativi = 0, ultimo_errore = null
        where ${codiciCorsa.pinStato} is null or (${codiciCorsa.pinStato} = 'da_creare' and ${codiciCorsa.pinId} is null)`);
+    // PINs held on another device: revoked there, then made on this one (pins.ts).
+    await tx.execute(sql`
+      update ${codiciCorsa} c set pin_stato = 'da_revocare', prossimo_tentativo = null, tentativi = 0
+        from ${prenotazioni} p
+       where p.id = c.prenotazione_id and p.bici_id = ${biciId} and c.pin_id is not null
+         and c.id_lucchetto is distinct from ${after.idLucchetto} and c.pin_stato in ('attivo', 'da_estendere', 'da_creare')`);
   } else {
     await tx.execute(sql`
       update ${codiciCorsa} c set pin_stato = case when c.pin_id is null then 'revocato' else 'da_revocare' end,

@@ -8,12 +8,13 @@ import { LOCK_ERROR_MESSAGES, LockProviderError, type LockErrorReason, type Lock
 import { activeAdminEmails } from '../notifications/index.js';
 import { biciclette } from '../bikes/tables.js';
 import { prenotazioni } from '../bookings/tables.js';
-import { codiciCorsa } from './tables.js';
+import { codiciCorsa, lucchetti } from './tables.js';
 
 /** The channel the PIN triggers notify (drizzle/0020_locks.sql). */
 export const PIN_CHANNEL = 'bicielis_pin';
-/** Rows one claim takes. */
+/** Rows one claim takes, and claims one drain makes at most. */
 const PIN_BATCH = 20;
+const MAX_ROUNDS = 50;
 /** A claimed row is another process's again after this long (a process that stopped mid-call). */
 const LEASE_MINUTES = 2;
 /** A temporary failure is tried again this long after (decision 044: every minute). */
@@ -113,6 +114,14 @@ async function serve(deps: PinDeps, row: DueRow): Promise<void> {
       await deps.db.execute(sql`
         update ${codiciCorsa} set pin_stato = 'revocato', tentativi = 0, ultimo_errore = null, prossimo_tentativo = null
          where prenotazione_id = ${id} and pin_stato = 'da_revocare'`);
+      // Revoked from a lock its booking no longer uses (moved to another bike, the bike's smart
+      // lock replaced): a booking not over yet gets a new PIN on its bike's smart lock now.
+      await deps.db.execute(sql`
+        update ${codiciCorsa} c
+           set pin_stato = 'da_creare', pin = null, pin_id = null, id_lucchetto = l.id_lucchetto, prossimo_tentativo = null
+          from ${prenotazioni} p join ${lucchetti} l on l.bici_id = p.bici_id and l.tipo = 'smart'
+         where c.prenotazione_id = ${id} and p.id = c.prenotazione_id and c.pin_stato = 'revocato'
+           and p.stato = 'attiva' and p.fine > ${deps.clock.now().toISOString()}::timestamptz`);
       // A deleted booking's row lived only for this (drizzle/0020_locks.sql, 6).
       await deps.db.execute(sql`
         delete from ${codiciCorsa} c where c.prenotazione_id = ${id} and c.pin_stato = 'revocato'
@@ -203,12 +212,16 @@ export async function extendLateRidesPins(db: Db, now: Date): Promise<number> {
 /** Serves every due row at the clock's now, batch by batch: the dispatcher's drain and the minute job's backstop. */
 export async function servePins(deps: PinDeps): Promise<number> {
   let served = 0;
-  for (;;) {
+  // Until none is due: a revocation may queue a creation (a PIN moving to another lock), a
+  // PIN the lock already had another draw. Bounded, so that a provider answering nonsense
+  // cannot hold the drain; the minute job comes back.
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const due = await claimDue(deps.db, deps.clock.now());
+    if (due.length === 0) break;
     for (const row of due) await serve(deps, row);
     served += due.length;
-    if (due.length < PIN_BATCH) return served;
   }
+  return served;
 }
 
 /**
