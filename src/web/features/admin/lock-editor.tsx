@@ -1,10 +1,11 @@
 import { KeyRoundIcon } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { AdminBikeDto } from '../../../shared/schemas/admin';
 import {
   LOCK_CODE_PATTERN,
+  LOCK_DEVICE_ID_PATTERN,
   MSG_LOCK_CODE_FORMAT,
   MSG_LOCK_DEVICE_ID,
+  type AdminBikeWithLockDto,
   type BikeLockDto,
   type BikeLockUpdate,
   type LockKind,
@@ -24,13 +25,11 @@ export const LOCK_KIND_LABELS: Record<LockKind, string> = {
   smart: 'Smart',
 };
 
-const NO_LOCK: BikeLockDto = { tipo: 'nessuno', codice: null, idLucchetto: null, codiceDaCambiare: false };
-
 /** A bike's lock as the admins' list gives it (issue 34). */
-export const lockOf = (bike: AdminBikeDto): BikeLockDto => (bike as AdminBikeDto & { lucchetto?: BikeLockDto }).lucchetto ?? NO_LOCK;
+const lockOf = (bike: AdminBikeWithLockDto): BikeLockDto => bike.lucchetto;
 
 /** The lock's cell: its kind, the current code of a combination lock, and `Codice da cambiare`. */
-export function LockCell({ bike }: { bike: AdminBikeDto }) {
+export function LockCell({ bike }: { bike: AdminBikeWithLockDto }) {
   const lock = lockOf(bike);
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -60,7 +59,7 @@ function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { 
   }
   if (fields.tipo === 'smart') {
     const idLucchetto = fields.idLucchetto.trim();
-    if (idLucchetto === '' || idLucchetto.length > 100) return { ok: false, field: 'idLucchetto', message: MSG_LOCK_DEVICE_ID };
+    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: MSG_LOCK_DEVICE_ID };
     return { ok: true, request: { tipo: 'smart', idLucchetto } };
   }
   return { ok: true, request: { tipo: 'nessuno' } };
@@ -70,7 +69,7 @@ function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { 
  * `Lucchetto`: the admin sets a bike's lock (none, a combination with its 4-digit code, a smart
  * lock by its device id) or corrects the code; a new code clears `Codice da cambiare`.
  */
-export function EditLock({ bike }: { bike: AdminBikeDto }) {
+export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
   const lock = lockOf(bike);
   const [fields, setFields] = useState<Fields>({ tipo: lock.tipo, codice: '', idLucchetto: '' });
   const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: string } | null>(null);
@@ -150,7 +149,7 @@ export function EditLock({ bike }: { bike: AdminBikeDto }) {
             id={id('idLucchetto')}
             value={fields.idLucchetto}
             autoComplete="off"
-            maxLength={100}
+            maxLength={64}
             onChange={(e) => change({ idLucchetto: e.target.value })}
             aria-invalid={error?.field === 'idLucchetto' || undefined}
             aria-describedby={error?.field === 'idLucchetto' ? `${id('idLucchetto')}-error` : undefined}

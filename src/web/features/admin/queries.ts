@@ -1,4 +1,4 @@
-import type { BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
+import type { AdminBikeWithLockDto, BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
@@ -105,9 +105,9 @@ export function useAdminUsers(params: { q: string; page: number }) {
 }
 
 export function useAdminBikes() {
-  return useQuery<AdminBikeDto[]>({
+  return useQuery<AdminBikeWithLockDto[]>({
     queryKey: [...ADMIN_KEY, 'biciclette'],
-    queryFn: logged('le biciclette', () => apiRequest<AdminBikeDto[]>('GET', '/api/admin/biciclette')),
+    queryFn: logged('le biciclette', () => apiRequest<AdminBikeWithLockDto[]>('GET', '/api/admin/biciclette')),
     ...adminListQueryOptions,
   });
 }
