@@ -339,6 +339,24 @@ describe('Codice da cambiare', () => {
   });
 });
 
+describe('an admin releases a ride not brought back', () => {
+  it('drops the code drawn at the pick-up (nobody set it) and marks the lock Codice da cambiare until an admin sets one', async () => {
+    const bike = await combinationBike('4821');
+    const u = await person(ctx);
+    const id = await bookId(u, bike, { from: '10:00', to: '11:00' });
+    ctx.clock.set('2026-11-22T08:55:00Z');
+    const taken = await pickUp(u, id);
+    expect(taken.json().nuovoCodice).toMatch(/^[0-9]{4}$/);
+    ctx.clock.set('2026-11-22T12:00:00Z');
+    const released = await call(ctx.app, admin, 'POST', `/api/admin/prenotazioni/${id}/rilascia`);
+    expect(released.statusCode, released.body).toBe(200);
+    // The lock keeps the code the database knew; the drawn one was never set by anyone.
+    expect(await adminLock(bike)).toMatchObject({ codice: '4821', codiceDaCambiare: true });
+    expect(await setLock(bike, { tipo: 'combinazione', codice: '7302' })).toMatchObject({ statusCode: 200 });
+    expect(await adminLock(bike)).toMatchObject({ codice: '7302', codiceDaCambiare: false });
+  });
+});
+
 describe('smart locks: a PIN for each booking', () => {
   let lockSeq = 0;
   const runJob = () =>

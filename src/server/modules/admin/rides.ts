@@ -7,6 +7,7 @@ import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, type BookingPersonBikeR
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { endRide, lockBikeOfBooking, resolveDamageReport } from '../bookings/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
+import { forgetRideCodeAtRelease } from '../locks/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 
@@ -153,6 +154,8 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
     if (row.stato !== 'attiva' || !row.ritirataAt || row.userId === null) {
       throw conflict('Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata', 'NOT_IN_RIDE');
     }
+    // Nobody set the ride's new code on the lock: it is dropped, and the lock marked to change.
+    await forgetRideCodeAtRelease(tx, id, row.biciId);
     await endRide(tx, { id, biciId: row.biciId, userId: row.userId }, now);
     await writeAudit(
       tx,

@@ -6,5 +6,5 @@
  * (drizzle/0020_locks.sql): no writer of a booking calls this module for them.
  */
 export { lockDto, locksByBike, MASKED_CODE, setBikeLock } from './admin-locks.js';
-export { drawLockCode, drawRideCode, rideNewCode } from './ride-codes.js';
+export { drawLockCode, drawRideCode, forgetRideCodeAtRelease, rideNewCode } from './ride-codes.js';
 export { extendLateRidesPins, PIN_CHANNEL, PinDispatcher, servePins, type PinDeps } from './pins.js';

@@ -42,3 +42,17 @@ export async function rideNewCode(db: Pick<Db, 'select'>, bookingId: number): Pr
   const [row] = await db.select({ codice: codiciCorsa.codiceNuovo }).from(codiciCorsa).where(eq(codiciCorsa.prenotazioneId, bookingId));
   return row?.codice ?? null;
 }
+
+/**
+ * An admin records the return of a ride on its rider's behalf (an overdue bike found, decision
+ * 022): nobody was there to set the code drawn at the pick-up, and the rider knows both the lock's
+ * code and that one. The drawn code is dropped (the return's trigger then leaves the lock's code
+ * as it is) and the lock is marked `Codice da cambiare` until an admin sets a new code. In the
+ * release's transaction, after the bike and the booking are locked (decision 023).
+ */
+export async function forgetRideCodeAtRelease(tx: Tx, bookingId: number, biciId: number): Promise<void> {
+  await tx.update(codiciCorsa).set({ codiceNuovo: null }).where(eq(codiciCorsa.prenotazioneId, bookingId));
+  await tx.execute(sql`
+    update ${lucchetti} set da_cambiare_dal = coalesce(da_cambiare_dal, now()), updated_at = now()
+     where bici_id = ${biciId} and tipo = 'combinazione'`);
+}
