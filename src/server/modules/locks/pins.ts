@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { CoalescedDrain } from '../../lib/coalesced-drain.js';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
@@ -232,51 +233,35 @@ export async function servePins(deps: PinDeps): Promise<number> {
  * job is the backstop and the retry. `settled()`: every row due now served (tests' wait).
  */
 export class PinDispatcher implements NotifiedCache {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly work: CoalescedDrain;
 
-  constructor(private readonly deps: PinDeps) {}
+  constructor(deps: PinDeps) {
+    // The bookings are committed; the minute job serves the rows again.
+    this.work = new CoalescedDrain(
+      async () => {
+        await servePins(deps);
+      },
+      (err) => deps.log.error({ err }, 'smart-lock PIN dispatch failed'),
+    );
+  }
 
   apply(): void {
-    this.wake();
+    this.work.wake();
   }
 
   setActive(active: boolean): void {
-    if (active) this.wake();
+    if (active) this.work.wake();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-    });
+    this.work.wake();
   }
 
-  async settled(): Promise<void> {
-    await this.running;
-    this.wake();
-    await this.running;
+  settled(): Promise<void> {
+    return this.work.settled();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await servePins(this.deps);
-      } catch (err) {
-        // The bookings are committed; the minute job serves the rows again.
-        this.deps.log.error({ err }, 'smart-lock PIN dispatch failed');
-      }
-    } while (this.again);
+  stop(): Promise<void> {
+    return this.work.stop();
   }
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CoalescedDrain } from '../../lib/coalesced-drain.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
@@ -59,32 +60,31 @@ export async function passAndAnnounce(deps: FreedTimeDeps, force = false): Promi
  * offer the change leads to is made and announced).
  */
 export class FreedTimeDispatcher implements NotifiedCache {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly work: CoalescedDrain;
 
-  constructor(private readonly deps: FreedTimeDeps) {}
+  constructor(private readonly deps: FreedTimeDeps) {
+    this.work = new CoalescedDrain(
+      async () => {
+        while ((await claimFreedTime(deps.db)) > 0) await passAndAnnounce(deps);
+      },
+      // The change itself committed; the minute job runs the pass again.
+      (err) => deps.log.error({ err }, 'waitlist offer pass failed'),
+    );
+  }
 
   /** A NOTIFY on FREED_TIME_CHANNEL. */
   apply(): void {
-    this.wake();
+    this.work.wake();
   }
 
   /** The listener is up again: events recorded while it was down are served now. */
   setActive(active: boolean): void {
-    if (active) this.wake();
+    if (active) this.work.wake();
   }
 
   /** Starts a drain, or asks the running one for another round. Never throws. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-    });
+    this.work.wake();
   }
 
   /**
@@ -93,29 +93,12 @@ export class FreedTimeDispatcher implements NotifiedCache {
    * A deterministic wait for tests; the app itself never waits for it.
    */
   async settled(): Promise<void> {
-    await this.running;
-    this.wake();
-    await this.running;
+    await this.work.settled();
     await passAndAnnounce(this.deps);
   }
 
   /** No more drains (the app closes); resolves when the one under way has finished. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        while ((await claimFreedTime(this.deps.db)) > 0) {
-          await passAndAnnounce(this.deps);
-        }
-      } catch (err) {
-        // The change itself committed; the minute job runs the pass again.
-        this.deps.log.error({ err }, 'waitlist offer pass failed');
-      }
-    } while (this.again);
+  stop(): Promise<void> {
+    return this.work.stop();
   }
 }
