@@ -37,6 +37,8 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { lockRoutes } from './modules/locks/routes.js';
+import { fleetRoutes } from './modules/fleet/routes.js';
+import { healFleet, tellHealOutcome } from './modules/fleet/index.js';
 import { FreedTimeDispatcher } from './modules/waitlist/index.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
@@ -204,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startPinDispatcher(app);
   // Freed time is one event (decision 035): this process's dispatcher runs the offer pass
   // and announces the offers with this app's mailer and push.
+  const fleet = { db: deps.database.db, clock: deps.clock, payments, mailer, push, config: deps.config, log: app.log };
   const freedTime = new FreedTimeDispatcher({
     db: deps.database.db,
     clock: deps.clock,
@@ -212,6 +215,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     publicUrl: deps.config.publicUrl,
     timeZone: deps.config.timeZone,
+    // The fleet heals itself first (issue 35): a freed bike goes to a booking whose bike is out
+    // before any waitlist offer; a bike put out of use wakes this dispatcher too (its trigger).
+    beforePass: async () => tellHealOutcome(fleet, await healFleet(fleet)),
   });
   app.decorate('freedTime', freedTime);
   app.addHook('onClose', () => freedTime.stop());
@@ -249,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(twoFactorRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(lockRoutes, { prefix: '/api' });
+  await app.register(fleetRoutes, { prefix: '/api' });
   await app.register(waitlistRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
   await app.register(reportRoutes, { prefix: '/api' });

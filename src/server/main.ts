@@ -89,7 +89,7 @@ async function main(cfg: Config) {
   );
   await listener.ready;
 
-  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, locks: app.deps.locks, config: cfg, log };
+  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, locks: app.deps.locks, payments: app.deps.payments, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
   // Counted in the metrics as the scheduler's runs are (decision 032).
   const metrics = app.deps.metrics;

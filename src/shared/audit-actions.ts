@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'two_factor.disable',
   'rack.create',
   'rack.revoke',
+  'booking.move',
+  'booking.cancel_fleet',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -50,6 +52,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, string> = {
   'two_factor.disable': 'Verifica in due passaggi disattivata',
   'rack.create': 'Link dello schermo della rastrelliera creato',
   'rack.revoke': 'Link dello schermo della rastrelliera revocato',
+  'booking.move': 'Prenotazione spostata su un’altra bici',
+  'booking.cancel_fleet': 'Prenotazione annullata: nessuna bici libera',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */

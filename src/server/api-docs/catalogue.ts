@@ -10,6 +10,7 @@ import { adminOperations } from '../modules/admin/operations.js';
 import { authOperations } from '../modules/auth/operations.js';
 import { bookingOperations } from '../modules/bookings/operations.js';
 import { calendarOperations } from '../modules/calendar/operations.js';
+import { fleetOperations } from '../modules/fleet/operations.js';
 import { lockOperations } from '../modules/locks/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
@@ -29,6 +30,7 @@ const MODULES = {
   dueFattori: twoFactorOperations,
   prenotazioni: bookingOperations,
   lucchetti: lockOperations,
+  flotta: fleetOperations,
   attese: waitlistOperations,
   pagamenti: paymentOperations,
   profilo: profileOperations,

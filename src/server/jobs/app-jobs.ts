@@ -17,6 +17,8 @@ import { CLAIM_BATCH, claimFreedTime, passAndAnnounce } from '../modules/waitlis
 import { currentRules, lifecycleMinutes } from '../modules/rules/index.js';
 import { extendLateRidesPins, servePins } from '../modules/locks/index.js';
 import type { LockProvider } from '../integrations/locks/index.js';
+import type { PaymentProvider } from '../integrations/payments/index.js';
+import { emptyOutcome, fleetAdminLines, healFleet, tellHealOutcome } from '../modules/fleet/index.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
@@ -30,6 +32,19 @@ export interface JobDeps {
   push?: PushSender | undefined;
   /** The smart-lock provider (AppDeps.locks): the PINs' backstop and retry (decision 044). Without it, none. */
   locks?: LockProvider | undefined;
+  /**
+   * The payment provider (AppDeps.payments): the fleet's heal refunds the bookings it cancels
+   * (issue 35). Without it (a tool, a test of another job), the job does not heal: the app's
+   * freed-time dispatcher still does.
+   */
+  payments?: PaymentProvider | undefined;
+}
+
+async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: Date) {
+  const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log };
+  const healed = await healFleet(fleetDeps, now);
+  await tellHealOutcome(fleetDeps, healed, 'caller');
+  return healed;
 }
 
 /**
@@ -42,6 +57,9 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   const db = deps.database.db;
   const { hold, noShow } = lifecycleMinutes(await currentRules(db));
   const lifecycle = await applyLifecycle(db, now, hold, noShow);
+  // The fleet heals itself (issue 35, decision 045) before any waitlist offer: the bookings of
+  // late and broken bikes moved, told or cancelled; the admins read it in the late email below.
+  const healed = deps.payments ? await healAndTell({ ...deps, payments: deps.payments }, now) : emptyOutcome();
   // The waitlists (issue 21), the backstop of the freed-time dispatcher (decision 035): the
   // events no process served (claimed here, any left), offers run out, windows started, free
   // bikes offered; then any offer not announced yet (one made by a process that stopped).
@@ -50,7 +68,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   do claimed = await claimFreedTime(db);
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
-  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now);
+  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, fleetAdminLines(healed));
   // Smart-lock PINs (decision 044): late rides' PINs extended, then every due call made (the
   // dispatcher's backstop, and the retry of a temporary failure, every minute).
   let pinsExtended = 0;
@@ -64,6 +82,9 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   return {
     availabilityChangesPruned,
     ...lifecycle,
+    bookingsMoved: healed.moved.length,
+    bookingsCancelledByFleet: healed.cancelled.length,
+    bikeAbsentTold: healed.told.length,
     ...notices,
     offersMade: pass.offers.length,
     offersExpired: pass.expired,

@@ -165,8 +165,13 @@ export const adminBikeUpdateSchema = z.object({
  */
 export interface AdminBikeUpdateResponse {
   bike: AdminBikeDto;
+  /** Active bookings still on the bike: out of use, those beyond the next 24 hours (moved later). */
   futureBookings: number;
+  /** People told of a move or a cancellation. */
   notifiedUsers: number;
+  /** Out of use (issue 35): the bike's bookings of the next 24 hours moved, and cancelled. */
+  spostate: number;
+  annullate: number;
   message: string;
 }
 

@@ -59,7 +59,20 @@ export type BookingStato = 'attiva' | 'completata' | 'cancellata';
 /** Where a booking is in the ride's life, derived at read time (decision 022). */
 export type BookingPhase = 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'conclusa' | 'cancellata';
 /** Why a `cancellata` booking was cancelled (null for bookings cancelled before issue 13). */
-export type CancellationReason = 'utente' | 'admin' | 'pagamento_scaduto' | 'mancato_ritiro' | 'chiusura' | 'manutenzione';
+export type CancellationReason =
+  | 'utente'
+  | 'admin'
+  | 'pagamento_scaduto'
+  | 'mancato_ritiro'
+  | 'chiusura'
+  | 'manutenzione'
+  /** Its bike was still out on a late ride (issue 35): the owner's `Annulla`, or at the no-show instant. */
+  | 'bici_non_rientrata'
+  /** Its bike broke or went out of service, or had a problem at the pick-up, and no other was free (issue 35). */
+  | 'bici_guasta';
+
+/** Why the fleet moved a booking to another bike (issue 35): late, broken, a problem at the pick-up. */
+export type MoveCause = 'ritardo' | 'guasto' | 'problema';
 export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 
 const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
@@ -116,6 +129,31 @@ export const returnRequestSchema = z.object({
     .optional(),
 });
 export type ReturnRequest = z.input<typeof returnRequestSchema>;
+
+/** POST /api/prenotazioni/:id/problema — `La bici ha un problema` at the pick-up (issue 35). */
+export const pickupProblemRequestSchema = z.object({
+  categoria: z.enum(DAMAGE_CATEGORIES, { error: 'Scegli il tipo di problema' }),
+  descrizione: z
+    .string({ error: damageDescriptionMessage })
+    .trim()
+    .min(1, damageDescriptionMessage)
+    .max(DAMAGE_DESCRIPTION_MAX, damageDescriptionMessage),
+});
+export type PickupProblemRequest = z.input<typeof pickupProblemRequestSchema>;
+
+/**
+ * The answer of `La bici ha un problema` (issue 35): the booking now (on its new bike, or
+ * cancelled), what happened, and the sentence to show.
+ */
+export interface PickupProblemResponse {
+  prenotazione: BookingDto;
+  esito: 'spostata' | 'annullata';
+  /** The new bike's number when moved. */
+  nuovaBiciNumero: string | null;
+  /** Cancelled: whether the person was put first in line for the rest of the window. */
+  primoInFila: boolean;
+  messaggio: string;
+}
 /** A bike's lock (issue 34, decision 044): none, a 4-digit combination, or a smart keypad lock. */
 export const LOCK_KINDS = ['nessuno', 'combinazione', 'smart'] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
@@ -146,6 +184,14 @@ export interface BookingDto {
   danno: { categoria: DamageCategory; descrizione: string } | null;
   /** The bike's kind of lock (issue 34): never its code, which only GET /api/prenotazioni/:id/codice answers. */
   lucchetto: LockKind;
+  /** The fleet moved it to this bike (issue 35): from which bike, and why. Null if it never moved. */
+  spostata: { daBiciNumero: string; causa: MoveCause } | null;
+  /**
+   * Its bike is still out on a late ride and no other bike is free (issue 35): the card offers
+   * `Annulla` (refunded, no no-show) and `Aspetta`; `aspetta` once chosen.
+   */
+  biciAssente: boolean;
+  aspetta: boolean;
 }
 
 export interface BikeDto {

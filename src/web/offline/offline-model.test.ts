@@ -48,6 +48,9 @@ const booking = (over: Partial<BookingDto> = {}): BookingDto => ({
   ritiroDa: '2026-05-04T08:20:00.000Z',
   danno: null,
   lucchetto: 'nessuno',
+  spostata: null,
+  biciAssente: false,
+  aspetta: false,
   ...over,
 });
 

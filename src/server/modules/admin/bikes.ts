@@ -1,16 +1,16 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt } from 'drizzle-orm';
 import type { AdminBikeCreate, AdminBikeUpdateResponse } from '../../../shared/schemas/admin.js';
 import type { BikeDto, BikeStato } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { biciclette, type Bike } from '../bikes/tables.js';
-import { insertBike, setBikeStateByAdmin } from '../bikes/index.js';
+import { insertBike, lockFleet, setBikeStateByAdmin } from '../bikes/index.js';
+import { emptyOutcome, healInTransaction, tellHealOutcome } from '../fleet/index.js';
+import type { PushSender } from '../notifications/index.js';
 import { prenotazioni } from '../bookings/tables.js';
-import { users } from '../users/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
-import { bikeUnavailableEmail } from './emails.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
@@ -26,52 +26,40 @@ const bikeDto = (b: Bike): BikeDto => ({
 
 const auditBike = (b: Bike) => ({ ...bikeDto(b), statoAuto: b.statoAuto });
 
-/** The Italian sentence the admin sees after a state change. */
-export function bikeUpdateMessage(futureBookings: number, notifiedUsers: number): string {
-  if (futureBookings === 0) return 'Stato aggiornato.';
-  const bookings =
-    futureBookings === 1
-      ? '1 prenotazione futura resta attiva su questa bici'
-      : `${futureBookings} prenotazioni future restano attive su questa bici`;
-  const users =
-    notifiedUsers === 0
-      ? 'nessun utente è stato avvisato'
-      : notifiedUsers === 1
-        ? "l'utente è stato avvisato via email"
-        : 'gli utenti sono stati avvisati via email';
-  return `Stato aggiornato. ${bookings}: ${users}.`;
+/**
+ * The Italian sentence the admin sees after a state change (issue 35): out of use, what the
+ * fleet's heal did with the bike's bookings of the next 24 hours.
+ */
+export function bikeUpdateMessage(out: boolean, moved: number, cancelled: number): string {
+  if (!out) return 'Stato aggiornato.';
+  return `Stato aggiornato. ${moved} ${moved === 1 ? 'prenotazione spostata' : 'prenotazioni spostate'}, ${cancelled} ${cancelled === 1 ? 'annullata' : 'annullate'}`;
 }
 
 /**
  * PUT /api/admin/biciclette/:id { stato }: any of the four states, `updatedAt` now, and the
  * state is the admin's (`stato_auto` false: the life cycle will not undo it, decision 014).
- * To `manutenzione`/`fuori_servizio` with future `attiva` bookings (end after now): they
- * stay, each user is emailed in the background (a failed send is logged, never fails the
- * request), and the answer says how many.
+ * To `manutenzione`/`fuori_servizio` the fleet heals in the same transaction (issue 35, decision
+ * 045, which supersedes decision 014's bookings that stay): every bike locked first, the bike's
+ * bookings of the next 24 hours moved to a free bike or cancelled (refunded if paid), their
+ * people told after the commit; later ones move as they come within 24 hours while the bike is
+ * still out (`futureBookings` counts them).
  */
-export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number, stato: BikeStato): Promise<AdminBikeUpdateResponse> {
+export async function updateBikeState(deps: AdminDeps & { push?: PushSender | undefined }, actor: Actor, id: number, stato: BikeStato): Promise<AdminBikeUpdateResponse> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const { bike, affected } = await runTransaction(deps.db, async (tx) => {
+  const out = stato === 'manutenzione' || stato === 'fuori_servizio';
+  const { bike, healed, remaining } = await runTransaction(deps.db, async (tx) => {
+    await lockFleet(tx);
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');
     if (!before) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
     const after = await setBikeStateByAdmin(tx, id, stato, now);
-    const affected =
-      stato === 'manutenzione' || stato === 'fuori_servizio'
-        ? await tx
-            .select({
-              userId: users.id,
-              email: users.email,
-              nome: users.nome,
-              dataPrenotazione: prenotazioni.dataPrenotazione,
-              orarioInizio: prenotazioni.orarioInizio,
-              orarioFine: prenotazioni.orarioFine,
-            })
-            .from(prenotazioni)
-            .innerJoin(users, eq(users.id, prenotazioni.userId))
-            .where(and(eq(prenotazioni.biciId, id), eq(prenotazioni.stato, 'attiva'), gt(prenotazioni.fine, now)))
-            .orderBy(prenotazioni.inizio)
-        : [];
+    const healed = out ? await healInTransaction(deps, tx, now, id) : emptyOutcome();
+    const [left] = out
+      ? await tx
+          .select({ n: count() })
+          .from(prenotazioni)
+          .where(and(eq(prenotazioni.biciId, id), eq(prenotazioni.stato, 'attiva'), gt(prenotazioni.fine, now)))
+      : [{ n: 0 }];
     await writeAudit(
       tx,
       actor,
@@ -80,24 +68,20 @@ export async function updateBikeState(deps: AdminDeps, actor: Actor, id: number,
         entity: 'bike',
         entityId: id,
         before: auditBike(before),
-        after: { ...auditBike(after!), futureBookings: affected.length },
+        after: { ...auditBike(after!), spostate: healed.moved.length, annullate: healed.cancelled.length, futureBookings: left?.n ?? 0 },
       },
       now,
     );
-    return { bike: after!, affected };
+    return { bike: after!, healed, remaining: left?.n ?? 0 };
   });
-  const notified = new Set<number>();
-  for (const a of affected) {
-    notified.add(a.userId);
-    deps.mailer.sendInBackground(
-      bikeUnavailableEmail(a, { biciNumero: bike.numero, ...a }, stato as 'manutenzione' | 'fuori_servizio', deps.config.publicUrl),
-    );
-  }
+  await tellHealOutcome(deps, healed, 'caller');
   return {
     bike: bikeDto(bike),
-    futureBookings: affected.length,
-    notifiedUsers: notified.size,
-    message: bikeUpdateMessage(affected.length, notified.size),
+    futureBookings: remaining,
+    notifiedUsers: new Set([...healed.moved.map((m) => m.row.user_id), ...healed.cancelled.map((c) => c.row.user_id)]).size,
+    spostate: healed.moved.length,
+    annullate: healed.cancelled.length,
+    message: bikeUpdateMessage(out, healed.moved.length, healed.cancelled.length),
   };
 }
 

@@ -81,7 +81,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
   const at = now.toISOString();
   // As of now (decision 035): a next booking the life cycle would release is not shown.
   const next = bookingAsOf(
-    { ...P_COLUMNS, stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status` },
+    { ...P_COLUMNS, stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status`, id: sql`x.id`, biciId: sql`x.bici_id` },
     at,
     lifecycleMinutes(await currentRules(deps.db)),
   );

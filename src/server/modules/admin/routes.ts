@@ -132,7 +132,7 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   });
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
-    updateBikeState(deps(), actor(request), request.params.id, request.body.stato),
+    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato),
   );
 
   // The bike's lock (issue 34, decision 044): owned by the locks module, audited with the code masked.

@@ -8,6 +8,12 @@ export interface Actor {
   email: string;
 }
 
+/**
+ * The service itself (issue 35): the fleet's heal moves and cancels bookings with nobody's
+ * account. Its entries have no actor id, and `Sistema` where an admin's email would be.
+ */
+export const SYSTEM_ACTOR = { id: null, email: 'Sistema' } as const;
+
 export type AuditAction =
   | 'booking.delete'
   | 'user.update'
@@ -28,7 +34,9 @@ export type AuditAction =
   | 'two_factor.enable'
   | 'two_factor.disable'
   | 'rack.create'
-  | 'rack.revoke';
+  | 'rack.revoke'
+  | 'booking.move'
+  | 'booking.cancel_fleet';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;
@@ -106,7 +114,7 @@ export async function readableSubject(tx: AuditTx, entity: AuditEntity, entityId
  */
 export async function writeAudit(
   tx: AuditTx,
-  actor: Actor,
+  actor: Actor | typeof SYSTEM_ACTOR,
   entry: { action: AuditAction; entity: AuditEntity; entityId: number | null; before?: unknown; after?: unknown },
   now: Date,
 ): Promise<void> {

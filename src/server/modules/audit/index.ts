@@ -4,5 +4,5 @@
  * the transaction of the change it records (writeAudit), and rewritten only by an erasure
  * (redactAuditEntries). The admin module reads it back for /admin.
  */
-export { type Actor, type AuditAction, type AuditEntity, type AuditTx, writeAudit } from './audit.js';
+export { type Actor, type AuditAction, type AuditEntity, type AuditTx, SYSTEM_ACTOR, writeAudit } from './audit.js';
 export { type AuditRedaction, redactAuditEntries } from './erasure.js';

@@ -6,6 +6,7 @@ export { importBikes } from './import.js';
 export {
   freeReturnedBike,
   insertBike,
+  lockFleet,
   markBikePickedUp,
   putDamagedBikeInMaintenance,
   setBikeStateByAdmin,

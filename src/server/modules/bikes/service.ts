@@ -68,3 +68,12 @@ export async function startPlannedMaintenance(tx: Pick<Tx, 'execute'>, id: numbe
     update biciclette set stato = 'manutenzione', stato_auto = true, updated_at = ${now.toISOString()}::timestamptz
      where id = ${id} and stato in ('disponibile', 'prenotata')`);
 }
+
+/**
+ * Locks every bike, in id order: the first lock of a closure, a planned maintenance or the fleet's heal (issue 35), as the
+ * bike's lock is the first of a booking (decisions 023, 024). A booking being made waits, then
+ * sees the closure or maintenance; one made before is seen by the statement after this lock.
+ */
+export async function lockFleet(tx: Pick<Tx, 'execute'>): Promise<void> {
+  await tx.execute(sql`select id from biciclette order by id for no key update`);
+}

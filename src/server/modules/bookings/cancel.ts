@@ -5,7 +5,7 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
 import { detachPayments, failPendingPayments, refundBookingPayment } from '../payments/index.js';
-import { bringLifecycleUpToDate } from './lifecycle.js';
+import { bikeOutNow, bringLifecycleUpToDate, P_COLUMNS } from './lifecycle.js';
 import { getUserBooking, MSG_ALREADY_PICKED_UP, type BookingDeps } from './service.js';
 
 /**
@@ -13,7 +13,7 @@ import { getUserBooking, MSG_ALREADY_PICKED_UP, type BookingDeps } from './servi
  * reason as `motivo_cancellazione` (history, reports, the fair-use count); `eliminazione` is
  * an admin's delete (behaviour.md §8): the rows go, their payments stay detached (decision 015).
  */
-export type CancelReason = 'utente' | 'chiusura' | 'manutenzione' | 'eliminazione';
+export type CancelReason = 'utente' | 'chiusura' | 'manutenzione' | 'eliminazione' | 'bici_non_rientrata' | 'bici_guasta';
 
 /**
  * Which completed payments go back: `before-start`, those of active bookings not started yet
@@ -83,7 +83,13 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
     }
     if (row.ritirataAt) throw conflict(MSG_ALREADY_PICKED_UP, 'PICKED_UP');
-    await cancelBookings(deps, tx, [id], { reason: 'utente', refund: 'before-start', now });
+    // Its bike still out on a late ride (issue 35): `Annulla` is no no-show, and a paid booking
+    // is refunded whatever the hour.
+    const { rows: out } = await tx.execute<{ out: boolean }>(
+      sql`select ${bikeOutNow(P_COLUMNS, now.toISOString())} as out from prenotazioni p where p.id = ${id}`,
+    );
+    const bikeOut = out[0]?.out === true;
+    await cancelBookings(deps, tx, [id], bikeOut ? { reason: 'bici_non_rientrata', refund: 'always', now } : { reason: 'utente', refund: 'before-start', now });
     return id;
   });
   countBooking(deps.db, 'cancelled');

@@ -5,7 +5,7 @@ import type { UserNotice } from '../notifications/index.js';
 /** Italian notices of the ride (decision 022): plain text first, a simple HTML alternative. */
 
 /** dd/MM/yyyy of a `YYYY-MM-DD` date. */
-const italianDate = (date: string) => date.split('-').reverse().join('/');
+export const italianDate = (date: string) => date.split('-').reverse().join('/');
 
 
 export interface RideInfo {
@@ -16,7 +16,7 @@ export interface RideInfo {
   orarioFine: string;
 }
 
-function notice(title: string, lines: string[], url: string, push: { title: string; body: string }): UserNotice {
+export function notice(title: string, lines: string[], url: string, push: { title: string; body: string }): UserNotice {
   const text = [...lines, '', `Le tue prenotazioni: ${url}`, '', 'Il team BiciElis'].join('\n');
   const html = emailLayout(
     title,
@@ -100,24 +100,32 @@ export interface OverdueLine {
   orarioFine: string;
 }
 
-/** One email to the admins: the rides that have just become late. */
-export function overdueAdminsEmail(to: string, rides: OverdueLine[], publicUrl: string): MailMessage {
+/**
+ * One email to the admins: the rides that have just become late, and what the fleet's heal did
+ * about their bookings and those of broken bikes (issue 35: moved, cancelled), one line each.
+ */
+export function overdueAdminsEmail(to: string, rides: OverdueLine[], publicUrl: string, fleetLines: string[] = []): MailMessage {
   const line = (r: OverdueLine) =>
     `bici n. ${r.biciNumero}: ${r.utente} (${r.email}), doveva tornare il ${italianDate(r.dataPrenotazione)} alle ${r.orarioFine}`;
   const subject =
-    rides.length === 1 ? `BiciElis: 1 bicicletta in ritardo` : `BiciElis: ${rides.length} biciclette in ritardo`;
+    rides.length === 0
+      ? 'BiciElis: prenotazioni spostate o annullate'
+      : rides.length === 1
+        ? `BiciElis: 1 bicicletta in ritardo`
+        : `BiciElis: ${rides.length} biciclette in ritardo`;
   const adminUrl = `${publicUrl}/admin`;
+  const lateIntro = 'Queste biciclette non sono state riconsegnate alla fine della prenotazione:';
+  const fleetIntro = 'Prenotazioni spostate o annullate dal sistema (bici in ritardo o fuori uso):';
   const text = [
-    'Queste biciclette non sono state riconsegnate alla fine della prenotazione:',
-    '',
-    ...rides.map((r) => `- ${line(r)}`),
-    '',
+    ...(rides.length > 0 ? [lateIntro, '', ...rides.map((r) => `- ${line(r)}`), ''] : []),
+    ...(fleetLines.length > 0 ? [fleetIntro, '', ...fleetLines.map((l) => `- ${l}`), ''] : []),
     `Le vedi su ${adminUrl}, dove puoi anche registrarne la riconsegna.`,
   ].join('\n');
+  const list = (items: string[]) => `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
   const html = emailLayout(
     subject,
-    `<p>Queste biciclette non sono state riconsegnate alla fine della prenotazione:</p>
-<ul>${rides.map((r) => `<li>${escapeHtml(line(r))}</li>`).join('')}</ul>
+    `${rides.length > 0 ? `<p>${lateIntro}</p>\n${list(rides.map(line))}` : ''}
+${fleetLines.length > 0 ? `<p>${escapeHtml(fleetIntro)}</p>\n${list(fleetLines)}` : ''}
 <p>Le vedi su <a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>, dove puoi anche registrarne la riconsegna.</p>`,
   );
   return { to, subject, text, html };
@@ -133,12 +141,14 @@ export interface DamageInfo {
 }
 
 /** To every active admin, after a return with a damage report. */
-export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string): MailMessage {
+export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string, momento: 'riconsegna' | 'ritiro' = 'riconsegna'): MailMessage {
   const subject = `BiciElis: danno segnalato sulla bici n. ${d.biciNumero}`;
   const adminUrl = `${publicUrl}/admin`;
   const category = DAMAGE_CATEGORY_LABELS[d.categoria];
+  const done = momento === 'ritiro' ? 'al ritiro ha trovato un problema sulla' : 'ha riconsegnato la';
+  const what = momento === 'ritiro' ? 'e lo ha segnalato' : 'segnalando un danno';
   const text = [
-    `${d.utente} (${d.email}) ha riconsegnato la bicicletta n. ${d.biciNumero} (${d.biciModello}) segnalando un danno.`,
+    `${d.utente} (${d.email}) ${done} bicicletta n. ${d.biciNumero} (${d.biciModello}) ${what}.`,
     '',
     `Tipo: ${category}`,
     `Descrizione: ${d.descrizione}`,
@@ -147,8 +157,8 @@ export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string): 
   ].join('\n');
   const html = emailLayout(
     subject,
-    `<p>${escapeHtml(d.utente)} (${escapeHtml(d.email)}) ha riconsegnato la bicicletta <strong>n. ${escapeHtml(d.biciNumero)}</strong>
-(${escapeHtml(d.biciModello)}) segnalando un danno.</p>
+    `<p>${escapeHtml(d.utente)} (${escapeHtml(d.email)}) ${done} bicicletta <strong>n. ${escapeHtml(d.biciNumero)}</strong>
+(${escapeHtml(d.biciModello)}) ${what}.</p>
 <p><strong>Tipo:</strong> ${escapeHtml(category)}</p>
 <p><strong>Descrizione:</strong> ${escapeHtml(d.descrizione)}</p>
 <p>La bici è stata messa in manutenzione. La segnalazione è su <a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>.</p>`,

@@ -10,6 +10,7 @@ export {
   bookingPhase,
   createBooking,
   getUserBooking,
+  pickupFrom,
   listBikes,
   listUserBookings,
   resolveWindow,
@@ -28,12 +29,33 @@ export {
   anonymiseConcludedBefore,
   insertBookingRows,
   insertPastBookings,
-  moveBooking,
   type PastBooking,
   type PastBookingRow,
 } from './rows.js';
+export {
+  claimBikeAbsentNotices,
+  freeBikeFor,
+  insertPickupDamageReport,
+  markWaitingForBike,
+  moveBooking,
+  type MovableBooking,
+  type MoveCause,
+} from './relocate.js';
 export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-export { applyLifecycle, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
+export {
+  applyLifecycle,
+  bikeOutAtNoShow,
+  bikeOutNow,
+  bikeStateAsOf,
+  BOOKING_STATE_COLUMNS,
+  bookingAsOf,
+  bringLifecycleUpToDate,
+  HEAL_HORIZON_HOURS,
+  P_COLUMNS,
+  PICKUP_EARLY_MINUTES,
+  voidAsOf,
+} from './lifecycle.js';
+export { damageAdminEmail, italianDate, notice, overdueAdminsEmail } from './emails.js';
 export { sendRideNotices } from './notices.js';
 export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 export { purgeOldOfflineActions } from './offline-actions.js';

@@ -46,7 +46,40 @@ function holdingCandidates(at: SQL | Placeholder | string) {
 function noShowDue(at: SQL | Placeholder | string, noShowMinutes: SQL | Placeholder | number) {
   return sql`(p.ritirata_at is null
               and (tstzrange(p.inizio, p.fine, '[)') && tstzrange('-infinity', ${at}::timestamptz - make_interval(mins => ${noShowMinutes}::int), '(]')
-                   or p.fine <= ${at}::timestamptz))`;
+                   or p.fine <= ${at}::timestamptz)
+              and not ${bikeOutAtNoShow(noShowMinutes)})`;
+}
+
+/**
+ * The booking `p`'s bike was still out at `p`'s no-show instant (issue 35, decision 045): a ride
+ * on it, picked up and due back by then, not returned by then. Such a booking is not a no-show
+ * (its person could not pick a bike up); the fleet's heal cancels it as `bici_non_rientrata`,
+ * refunded, not counted. Evaluated only for a row already past its no-show instant.
+ */
+export function bikeOutAtNoShow(
+  noShowMinutes: SQL | Placeholder | number,
+  c: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'fine'> = P_ROW,
+) {
+  const instant = sql`least(${c.inizio} + make_interval(mins => ${noShowMinutes}::int), ${c.fine})`;
+  return sql`exists (select 1 from prenotazioni late
+     where late.bici_id = ${c.biciId} and late.id <> ${c.id} and late.ritirata_at is not null and late.fine <= ${instant}
+       and (late.stato = 'attiva' or (late.stato = 'completata' and late.riconsegnata_at > ${instant})))`;
+}
+
+/** How far ahead the fleet's heal looks after a bike that is out (issue 35): 24 hours. */
+export const HEAL_HORIZON_HOURS = 24;
+
+/**
+ * A booking's bike is out on a late ride at `at` (issue 35): the booking is active, not picked
+ * up, starts within HEAL_HORIZON_HOURS, and another ride on its bike was due back and is not.
+ * What the card's `Annulla` / `Aspetta` choice rests on; the heal has already moved it if it could.
+ */
+export function bikeOutNow(c: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'>, at: string) {
+  return sql<boolean>`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
+    and ${c.inizio} < ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})
+    and exists (select 1 from prenotazioni late
+                 where late.bici_id = ${c.biciId} and late.id <> ${c.id} and late.stato = 'attiva'
+                   and late.ritirata_at is not null and late.fine <= ${at}::timestamptz))`;
 }
 
 /**
@@ -226,7 +259,12 @@ export interface BookingStateColumns {
   inizio: SQL | AnyColumn;
   fine: SQL | AnyColumn;
   ritirataAt: SQL | AnyColumn;
+  id: SQL | AnyColumn;
+  biciId: SQL | AnyColumn;
 }
+
+/** The row `p` of `prenotazioni`, as the writes' raw SQL names it. */
+const P_ROW = { id: sql`p.id`, biciId: sql`p.bici_id`, inizio: sql`p.inizio`, fine: sql`p.fine` };
 
 /** The columns of `prenotazioni p` left joined to `pagamenti pay`, as raw SQL reads name them. */
 export const P_COLUMNS: BookingStateColumns = {
@@ -237,6 +275,8 @@ export const P_COLUMNS: BookingStateColumns = {
   inizio: sql`p.inizio`,
   fine: sql`p.fine`,
   ritirataAt: sql`p.ritirata_at`,
+  id: P_ROW.id,
+  biciId: P_ROW.biciId,
 };
 
 /** The same columns as Drizzle's, of `prenotazioni` left joined to `pagamenti`, for query-builder reads. */
@@ -248,6 +288,8 @@ export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
   inizio: prenotazioni.inizio,
   fine: prenotazioni.fine,
   ritirataAt: prenotazioni.ritirataAt,
+  id: prenotazioni.id,
+  biciId: prenotazioni.biciId,
 };
 
 /**
@@ -263,7 +305,8 @@ export function bookingAsOf(c: BookingStateColumns, at: string | Placeholder, mi
   const expired = sql`(${c.stato} = 'attiva' and coalesce(${c.payStatus} = 'pending', false)
     and (${c.createdAt} + make_interval(mins => ${minutes.hold}::int) <= ${at}::timestamptz or ${c.inizio} <= ${at}::timestamptz))`;
   const noShow = sql`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
-    and least(${c.inizio} + make_interval(mins => ${minutes.noShow}::int), ${c.fine}) <= ${at}::timestamptz)`;
+    and least(${c.inizio} + make_interval(mins => ${minutes.noShow}::int), ${c.fine}) <= ${at}::timestamptz
+    and not ${bikeOutAtNoShow(minutes.noShow, c)})`;
   return {
     /** True when the row is void as of `at` (the job would release it). */
     void: sql<boolean>`(${expired} or ${noShow})`,
@@ -283,7 +326,8 @@ export function bookingAsOf(c: BookingStateColumns, at: string | Placeholder, mi
  */
 export function voidAsOf(at: SQL | Placeholder | string, minutes: LifecycleMinutes) {
   return sql<boolean>`(p.stato = 'attiva'
-    and ((p.ritirata_at is null and least(p.inizio + make_interval(mins => ${minutes.noShow}::int), p.fine) <= ${at}::timestamptz)
+    and ((p.ritirata_at is null and least(p.inizio + make_interval(mins => ${minutes.noShow}::int), p.fine) <= ${at}::timestamptz
+          and not ${bikeOutAtNoShow(minutes.noShow)})
          or ((p.created_at + make_interval(mins => ${minutes.hold}::int) <= ${at}::timestamptz or p.inizio <= ${at}::timestamptz)
              and exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'pending'))))`;
 }

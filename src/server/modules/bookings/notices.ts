@@ -12,6 +12,7 @@ import {
   type OverdueLine,
   type RideInfo,
 } from './emails.js';
+import { HEAL_HORIZON_HOURS } from './lifecycle.js';
 
 /** Minutes before the start, and before the end, at which the reminders go out. */
 export const START_REMINDER_MINUTES = 30;
@@ -80,7 +81,7 @@ const remindersOn = sql`coalesce((select pu.promemoria from preferenze_utente pu
  * email then fails is not retried (logged): a reminder late by a minute is worth less than
  * a reminder sent twice.
  */
-export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<NoticeResult> {
+export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: string[] = []): Promise<NoticeResult> {
   const at = now.toISOString();
   const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero,
     p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
@@ -110,7 +111,8 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
   const ends = await claimReminders('promemoria_fine_at', endDue);
 
   // At the end of a ride not returned: in ritardo. Whatever the reminder preference (this is
-  // not a reminder). With each, the owner of the bike's next active booking, if any.
+  // not a reminder). With each, the owner of the bike's next active booking, if any, beyond the
+  // fleet's horizon: those within it the heal has moved, or tells itself (issue 35).
   const lateDue = sql`p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
          and p.fine <= ${at}::timestamptz`;
   const late = await claimUnderBikeLocks(deps.db, lateDue, (tx) =>
@@ -132,6 +134,7 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
       left join lateral (
         select x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine from prenotazioni x
          where x.bici_id = c.bici_id and x.stato = 'attiva' and x.id <> c.id and x.inizio >= c.fine
+           and x.inizio >= ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})
          order by x.inizio limit 1) n on true
       left join users nu on nu.id = n.user_id
      order by c.fine, c.id`),
@@ -155,7 +158,7 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
       );
     }
   }
-  if (late.rows.length > 0) {
+  if (late.rows.length > 0 || fleetLines.length > 0) {
     const lines: OverdueLine[] = late.rows.map((r) => ({
       utente: `${r.nome} ${r.cognome}`.trim(),
       email: r.email,
@@ -165,7 +168,7 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date): Promise<Noti
     }));
     for (const to of await activeAdminEmails(deps.db)) {
       try {
-        await deps.mailer.send(overdueAdminsEmail(to, lines, url));
+        await deps.mailer.send(overdueAdminsEmail(to, lines, url, fleetLines));
       } catch (err) {
         deps.log.error({ err }, 'overdue list email not sent');
       }

@@ -57,13 +57,20 @@ export interface RideDeps extends BookingReadDeps {
 /**
  * Locks the bike of a booking, FOR NO KEY UPDATE: the first lock of every transaction that
  * writes a booking row and may then write its bike (decision 023: bike, then booking).
- * Bookings never change bike, so the bike read here is the one the booking keeps.
+ * A booking may change bike (a planned maintenance, the fleet's heal: issue 35) while this
+ * waits for the lock: the booking's bike is read again once it is held, and the new one locked
+ * too, until the two agree (a move holds every bike's lock, so it cannot happen after that).
  */
 export async function lockBikeOfBooking(tx: Tx, bookingId: number): Promise<void> {
-  await tx.execute(sql`
-    select b.id from ${biciclette} b
-     where b.id = (select p.bici_id from ${prenotazioni} p where p.id = ${bookingId})
-       for no key update of b`);
+  for (;;) {
+    const { rows: locked } = await tx.execute<{ id: number }>(sql`
+      select b.id from ${biciclette} b
+       where b.id = (select p.bici_id from ${prenotazioni} p where p.id = ${bookingId})
+         for no key update of b`);
+    if (!locked[0]) return;
+    const { rows: current } = await tx.execute<{ bici_id: number }>(sql`select bici_id from ${prenotazioni} where id = ${bookingId}`);
+    if (current[0]?.bici_id === locked[0].id) return;
+  }
 }
 
 /** Why a pick-up sent from the device's queue finds its booking no longer `attiva` (decision 026). */

@@ -8,11 +8,6 @@ import type { Tx } from '../../db/transaction.js';
  * (a maintenance's moves, the privacy's anonymity, the demo's rows) are written here.
  */
 
-/** A booking moved to another bike for the same window (a planned maintenance of its own bike). */
-export async function moveBooking(tx: Pick<Tx, 'execute'>, bookingId: number, toBikeId: number, now: Date): Promise<void> {
-  await tx.execute(sql`update prenotazioni set bici_id = ${toBikeId}, updated_at = ${now.toISOString()}::timestamptz where id = ${bookingId}`);
-}
-
 /** Every booking of an erased person stays for the statistics and the reports: no person, no free text. */
 export async function anonymiseBookingsOf(tx: Pick<Tx, 'execute'>, userId: number, now: Date): Promise<void> {
   await tx.execute(sql`update prenotazioni set user_id = null, destinazione = null, updated_at = ${now.toISOString()}::timestamptz

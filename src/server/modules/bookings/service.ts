@@ -7,6 +7,7 @@ import type {
   BookingPhase,
   BookingStato,
   DamageCategory,
+  MoveCause,
 } from '../../../shared/schemas/booking.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -19,7 +20,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureSentence } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
+import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
@@ -154,13 +155,22 @@ const bookingColumns = {
   dannoDescrizione: segnalazioniDanni.descrizione,
   // The kind of the bike's lock (issue 34), never its code: one primary-key probe a row.
   lucchetto: sql<LockKind>`coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${prenotazioni.biciId}), 'nessuno')`,
+  // The fleet's last move of it (issue 35): the bike it left, by its primary key, only when set.
+  spostataDaNumero: sql<string | null>`(select m.numero from ${biciclette} m where m.id = ${prenotazioni.spostataDaBiciId})`,
+  spostataCausa: prenotazioni.spostataCausa,
+  aspettaBiciAt: prenotazioni.aspettaBiciAt,
 };
 
 /** A booking row as read (`bookingColumns`): instants as dates, the damage as two columns. */
 export type BookingRow = Omit<
   BookingDto,
-  'createdAt' | 'ritirataAt' | 'riconsegnataAt' | 'fase' | 'ritiroDa' | 'danno'
+  'createdAt' | 'ritirataAt' | 'riconsegnataAt' | 'fase' | 'ritiroDa' | 'danno' | 'spostata' | 'biciAssente' | 'aspetta'
 > & {
+  /** Issue 35's columns; a booking just made has none of them. */
+  spostataDaNumero?: string | null;
+  spostataCausa?: MoveCause | null;
+  aspettaBiciAt?: Date | null;
+  biciAssente?: boolean | null;
   createdAt: Date;
   inizio: Date;
   fine: Date;
@@ -205,6 +215,9 @@ export function bookingDto(r: BookingRow, now: Date): BookingDto {
     danno:
       r.dannoCategoria && r.dannoDescrizione !== null ? { categoria: r.dannoCategoria, descrizione: r.dannoDescrizione } : null,
     lucchetto: r.lucchetto,
+    spostata: r.spostataDaNumero && r.spostataCausa ? { daBiciNumero: r.spostataDaNumero, causa: r.spostataCausa } : null,
+    biciAssente: r.stato === 'attiva' && r.biciAssente === true,
+    aspetta: r.stato === 'attiva' && r.biciAssente === true && r.aspettaBiciAt != null,
   };
 }
 
@@ -219,6 +232,7 @@ function bookingColumnsAsOf(now: Date, minutes: { hold: number; noShow: number }
     stato: sql<BookingRow['stato']>`${live.stato}`,
     paymentStatus: sql<BookingRow['paymentStatus']>`${live.payStatus}`,
     motivoCancellazione: sql<BookingRow['motivoCancellazione']>`${live.motivo}`,
+    biciAssente: sql<boolean>`${bikeOutNow(BOOKING_STATE_COLUMNS, now.toISOString())}`,
   };
 }
 
@@ -228,7 +242,7 @@ export function selectBookings(db: Db, now: Date, minutes: { hold: number; noSho
     .from(prenotazioni)
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
-    .leftJoin(segnalazioniDanni, eq(segnalazioniDanni.prenotazioneId, prenotazioni.id));
+    .leftJoin(segnalazioniDanni, and(eq(segnalazioniDanni.prenotazioneId, prenotazioni.id), eq(segnalazioniDanni.momento, 'riconsegna')));
 }
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {

@@ -10,7 +10,23 @@ import { attese } from '../waitlist/tables.js';
 export const BOOKING_STATES = ['attiva', 'completata', 'cancellata', 'offerta'] as const;
 
 /** Why a booking was cancelled: by its owner, by an admin, its payment hold ran out, never picked up. */
-export const CANCELLATION_REASONS = ['utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'] as const;
+export const CANCELLATION_REASONS = [
+  'utente',
+  'admin',
+  'pagamento_scaduto',
+  'mancato_ritiro',
+  'chiusura',
+  'manutenzione',
+  'bici_non_rientrata',
+  'bici_guasta',
+] as const;
+
+/**
+ * Why a booking was moved to another bike by the fleet's healing (issue 35, decision 045): its
+ * bike was late (`ritardo`), broken or taken out of service (`guasto`), or its owner found a
+ * problem at the pick-up (`problema`).
+ */
+export const MOVE_CAUSES = ['ritardo', 'guasto', 'problema'] as const;
 
 /**
  * Bookings. `dataPrenotazione`/`orarioInizio`/`orarioFine` are what the person chose
@@ -54,6 +70,17 @@ export const prenotazioni = pgTable(
     attesaId: integer('attesa_id').references((): AnyPgColumn => attese.id, { onDelete: 'set null' }),
     offertaScadeAt: tstz('offerta_scade_at'),
     offertaAvvisataAt: tstz('offerta_avvisata_at'),
+    /**
+     * The last move of the booking to another bike (issue 35, decision 045): the bike it left,
+     * why, when. The card says so; the heal never moves it back.
+     */
+    spostataDaBiciId: integer('spostata_da_bici_id').references((): AnyPgColumn => biciclette.id, { onDelete: 'set null' }),
+    spostataCausa: text('spostata_causa', { enum: MOVE_CAUSES }),
+    spostataAt: tstz('spostata_at'),
+    /** Its bike still out with no other free: told once, 15 minutes before the start (issue 35). */
+    biciAssenteAvvisataAt: tstz('bici_assente_avvisata_at'),
+    /** The owner chose `Aspetta`: moved to the first bike free for the whole window (issue 35). */
+    aspettaBiciAt: tstz('aspetta_bici_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -68,8 +95,9 @@ export const prenotazioni = pgTable(
     check('prenotazioni_ritiro_non_cancellata', sql`${t.ritirataAt} is null or ${t.stato} <> 'cancellata' or ${t.motivoCancellazione} = 'admin'`),
     check(
       'prenotazioni_motivo_valid',
-      sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione'))`,
+      sql`${t.motivoCancellazione} is null or (${t.stato} = 'cancellata' and ${t.motivoCancellazione} in ('utente', 'admin', 'pagamento_scaduto', 'mancato_ritiro', 'chiusura', 'manutenzione', 'bici_non_rientrata', 'bici_guasta'))`,
     ),
+    check('prenotazioni_spostata_causa_valid', sql`${t.spostataCausa} is null or ${t.spostataCausa} in ('ritardo', 'guasto', 'problema')`),
     check('prenotazioni_stato_valid', sql`${t.stato} in ('attiva', 'completata', 'cancellata', 'offerta')`),
     // An anonymous booking (decision 029) is over: nobody can ride, pay or be offered it.
     check('prenotazioni_anonima_conclusa', sql`${t.userId} is not null or ${t.stato} in ('completata', 'cancellata')`),
@@ -98,6 +126,8 @@ export const prenotazioni = pgTable(
 
 export type Booking = typeof prenotazioni.$inferSelect;
 
+export const DAMAGE_MOMENTS = ['ritiro', 'riconsegna'] as const;
+
 /**
  * Damage reported when a bike is returned (decision 022): the bike goes to `manutenzione`
  * and the admins are emailed. `risoltaAt` is set by an admin when the bike is repaired.
@@ -113,13 +143,20 @@ export const segnalazioniDanni = pgTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     categoria: text('categoria', { enum: DAMAGE_CATEGORIES }).notNull(),
     descrizione: text('descrizione').notNull(),
+    /**
+     * When it was reported (issue 35): at the return (`riconsegna`, the booking's own report), or
+     * at the pick-up (`ritiro`, `La bici ha un problema`: the bike left behind). One of each per
+     * booking and bike (a booking moved away from a problem may meet another on its new bike).
+     */
+    momento: text('momento', { enum: DAMAGE_MOMENTS }).notNull().default('riconsegna'),
     createdAt: createdAt(),
     risoltaAt: tstz('risolta_at'),
   },
   (t) => [
     check('segnalazioni_categoria_valid', sql`${t.categoria} in ('freni', 'ruote', 'catena', 'luci', 'telaio', 'altro')`),
     check('segnalazioni_descrizione_length', sql`length(${t.descrizione}) between 1 and 500`),
-    uniqueIndex('segnalazioni_una_per_prenotazione').on(t.prenotazioneId),
+    check('segnalazioni_momento_valid', sql`${t.momento} in ('ritiro', 'riconsegna')`),
+    uniqueIndex('segnalazioni_una_per_prenotazione').on(t.prenotazioneId, t.momento, t.biciId),
     index('segnalazioni_aperte_idx').on(t.createdAt).where(sql`${t.risoltaAt} is null`),
   ],
 );

@@ -48,15 +48,6 @@ export const noticeOf = (r: AffectedRow) => ({
 });
 
 /**
- * Locks every bike, in id order: the first lock of a closure or a planned maintenance, as the
- * bike's lock is the first of a booking (decisions 023, 024). A booking being made waits, then
- * sees the closure or maintenance; one made before is seen by the statement after this lock.
- */
-export async function lockFleet(tx: Tx): Promise<void> {
-  await tx.execute(sql`select id from biciclette order by id for no key update`);
-}
-
-/**
  * Cancels locked bookings with a reason (the bookings module's one cancel): every paid one is
  * refunded first, whatever its hour (the service cancelled it); the ids refunded.
  */

@@ -4,9 +4,10 @@ import { zonedToday } from '../../../shared/time.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
+import { lockFleet } from '../bikes/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 
 /*
  * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;

@@ -5,11 +5,11 @@ import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
-import { startPlannedMaintenance } from '../bikes/index.js';
-import { moveBooking } from '../bookings/index.js';
+import { lockFleet, startPlannedMaintenance } from '../bikes/index.js';
+import { freeBikeFor, moveBooking } from '../bookings/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, lockFleet, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
+import { affectedColumns, affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 
 /*
  * Planned maintenance of a bike (issue 20): periods in which the bike is offered to nobody;
@@ -39,28 +39,6 @@ function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: 
        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)')
      order by p.inizio, p.id
      ${lock ? sql`for update of p` : sql``}`);
-}
-
-/**
- * Another bike free for a booking's whole window: bookable (not out of service, not in an
- * admin's maintenance), no planned maintenance, no active booking overlapping, no ride in
- * ritardo on it; the same model first, then by number.
- */
-async function freeBikeFor(tx: Pick<Tx, 'execute'>, r: AffectedRow, now: Date): Promise<{ id: number; numero: string } | null> {
-  const { rows } = await tx.execute<{ id: number; numero: string }>(sql`
-    select b.id, b.numero from biciclette b
-     where b.id <> ${r.bici_id}
-       and (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
-       and not exists (select 1 from manutenzioni m where m.bici_id = b.id
-                          and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${r.inizio}::timestamptz, ${r.fine}::timestamptz, '[)'))
-       -- An offer of the waitlist holds its bike as a booking does (issue 21).
-       and not exists (select 1 from prenotazioni p where p.bici_id = b.id and p.stato in ('attiva', 'offerta')
-                          and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${r.inizio}::timestamptz, ${r.fine}::timestamptz, '[)'))
-       and not exists (select 1 from prenotazioni late where late.bici_id = b.id and late.stato = 'attiva'
-                          and late.ritirata_at is not null and late.fine <= ${now.toISOString()}::timestamptz)
-     order by (b.modello = ${r.modello}) desc, lpad(b.numero, 20, '0'), b.numero
-     limit 1`);
-  return rows[0] ?? null;
 }
 
 async function bikeNumber(tx: Pick<Tx, 'execute'>, bikeId: number): Promise<string> {

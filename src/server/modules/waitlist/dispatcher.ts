@@ -13,6 +13,11 @@ export interface FreedTimeDeps extends OfferNotifyDeps {
   db: Db;
   clock: Clock;
   log: OfferNotifyDeps['log'] & { warn?(obj: object, msg: string): void };
+  /**
+   * Run before each offer pass (app.ts gives the fleet's heal, issue 35): a booking whose bike is
+   * out takes a freed bike before any waitlist offer for its window.
+   */
+  beforePass?: (() => Promise<void>) | undefined;
 }
 
 /** How many events one claim takes: the pass covers every bike anyway, one pass per claim. */
@@ -65,7 +70,10 @@ export class FreedTimeDispatcher implements NotifiedCache {
   constructor(private readonly deps: FreedTimeDeps) {
     this.work = new CoalescedDrain(
       async () => {
-        while ((await claimFreedTime(deps.db)) > 0) await passAndAnnounce(deps);
+        while ((await claimFreedTime(deps.db)) > 0) {
+          await deps.beforePass?.();
+          await passAndAnnounce(deps);
+        }
       },
       // The change itself committed; the minute job runs the pass again.
       (err) => deps.log.error({ err }, 'waitlist offer pass failed'),
@@ -94,6 +102,7 @@ export class FreedTimeDispatcher implements NotifiedCache {
    */
   async settled(): Promise<void> {
     await this.work.settled();
+    await this.deps.beforePass?.();
     await passAndAnnounce(this.deps);
   }
 

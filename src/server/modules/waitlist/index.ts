@@ -4,5 +4,5 @@
  */
 export { CLAIM_BATCH, claimFreedTime, FREED_TIME_CHANNEL, FreedTimeDispatcher, passAndAnnounce } from './dispatcher.js';
 export { openAsOf, unservedAsOf, WAITLIST_LOCK } from './offers.js';
-export { adminWaitlist, listWaits } from './service.js';
+export { adminWaitlist, listWaits, putFirstInLine } from './service.js';
 export { anonymiseWaitsEndedBefore, anonymiseWaitsOf } from './erasure.js';

@@ -185,7 +185,7 @@ async function offerFreeBikes(tx: Tx, at: string, offerMinutes: number): Promise
           order by lpad(b.numero, 20, '0'), b.numero
           limit 1) b
        where ${offerable(at)}
-       order by a.created_at, a.id
+       order by a.prima_in_fila desc, a.created_at, a.id
        limit 1`);
     const f = first[0];
     if (!f) return offers;

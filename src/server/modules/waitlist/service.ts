@@ -3,7 +3,7 @@ import type { BookingDto } from '../../../shared/schemas/booking.js';
 import { WAITLIST_MAX_PER_USER, type AdminWaitlistDto, type WaitDto, type WaitRequest } from '../../../shared/schemas/waitlist.js';
 import { zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
-import { runTransaction } from '../../db/transaction.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
 import {
@@ -83,7 +83,7 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
            1 + (select count(*) from attese e
                  where e.stato in ${OPEN} and ${openAsOf(sql`e`, at)} and e.inizio < a.fine and e.fine > a.inizio
-                   and (e.created_at, e.id) < (a.created_at, a.id))::int as posizione,
+                   and (not e.prima_in_fila, e.created_at, e.id) < (not a.prima_in_fila, a.created_at, a.id))::int as posizione,
            exists (select 1 from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id
                     where p.user_id = a.user_id and p.stato = 'attiva' and not ${live.void}) as bloccata,
            o.bici_id, b.numero as bici_numero, b.modello as bici_modello, o.offerta_scade_at as scade_at
@@ -254,4 +254,22 @@ export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlis
     inAttesa: finestre.reduce((n, f) => n + f.inAttesa, 0),
     offerteAperte: finestre.reduce((n, f) => n + f.offerteAperte, 0),
   };
+}
+
+/**
+ * Puts a person first in the line of a window (issue 35): their booking was cancelled because
+ * its bike had a problem at the pick-up and no other bike was free. In the caller's transaction;
+ * a wait they already had for the window moves to the front. The insert records freed time
+ * (drizzle/0018_freed_time.sql), so the dispatcher offers the first bike that frees up.
+ */
+export async function putFirstInLine(
+  tx: Pick<Tx, 'execute'>,
+  w: { userId: number; dataPrenotazione: string; orarioInizio: string; orarioFine: string; inizio: Date; fine: Date; destinazione: string | null },
+  now: Date,
+): Promise<void> {
+  await tx.execute(sql`
+    insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, prima_in_fila, created_at)
+    values (${w.userId}, ${w.dataPrenotazione}::date, ${w.orarioInizio}, ${w.orarioFine}, ${w.inizio.toISOString()}::timestamptz,
+            ${w.fine.toISOString()}::timestamptz, ${w.destinazione}, true, ${now.toISOString()}::timestamptz)
+    on conflict (user_id, inizio, fine) where stato in ('in_attesa', 'offerta') do update set prima_in_fila = true`);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tstz, createdAt } from '../../db/columns.js';
 import { users } from '../users/tables.js';
 
@@ -23,6 +23,11 @@ export const attese = pgTable(
     fine: tstz('fine').notNull(),
     destinazione: text('destinazione'),
     stato: text('stato', { enum: WAIT_STATES }).notNull().default('in_attesa'),
+    /**
+     * Put first in line (issue 35): a booking cancelled because its bike had a problem at the
+     * pick-up and no other was free. The line is `prima_in_fila` first, then `created_at`, `id`.
+     */
+    primaInFila: boolean('prima_in_fila').notNull().default(false),
     createdAt: createdAt(),
     endedAt: tstz('ended_at'),
   },

@@ -193,10 +193,8 @@ export function useUpdateBike() {
       await refresh();
       toast({
         title: 'Successo',
-        description:
-          answer.futureBookings > 0 && answer.message
-            ? `Stato bicicletta aggiornato con successo. ${answer.message}`
-            : 'Stato bicicletta aggiornato con successo',
+        // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
+        description: answer.message === 'Stato aggiornato.' ? 'Stato bicicletta aggiornato con successo' : answer.message,
       });
     },
     onError: failure('Impossibile aggiornare la bicicletta'),

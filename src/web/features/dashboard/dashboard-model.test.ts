@@ -39,6 +39,9 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
     ritiroDa: '2026-11-22T06:50:00.000Z',
     danno: null,
     lucchetto: 'nessuno',
+    spostata: null,
+    biciAssente: false,
+    aspetta: false,
     ...overrides,
   };
 }

@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import type { PickupProblemRequest, PickupProblemResponse } from '../../../shared/schemas/booking.js';
+import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
+import { zonedClock, zonedInstant } from '../../../shared/time.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
+import { lockFleet, putDamagedBikeInMaintenance } from '../bikes/index.js';
+import {
+  bringLifecycleUpToDate,
+  cancelBookings,
+  damageAdminEmail,
+  freeBikeFor,
+  getUserBooking,
+  insertPickupDamageReport,
+  moveBooking,
+  pickupFrom,
+} from '../bookings/index.js';
+import { activeAdminEmails } from '../notifications/index.js';
+import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { putFirstInLine } from '../waitlist/index.js';
+import { healInTransaction, type FleetDeps, type HealOutcome } from './heal.js';
+import { tellHealOutcome } from './notices.js';
+
+export const MSG_PROBLEM_NOT_ACTIVE = 'La prenotazione non è attiva';
+export const MSG_PROBLEM_PICKED_UP = 'Hai già segnato il ritiro: segnala il danno alla riconsegna';
+export const MSG_PROBLEM_CLOSED = 'Il tempo per ritirare la bicicletta è scaduto';
+export const MSG_PROBLEM_REPORTED = 'Hai già segnalato un problema su questa bici';
+
+/** The first-in-line wait starts at a quarter hour (the window's own start if it has not begun). */
+const QUARTER_MS = 15 * 60_000;
+
+interface ProblemRow extends Record<string, unknown> {
+  id: number;
+  user_id: number;
+  nome: string;
+  cognome: string;
+  email: string;
+  bici_id: number;
+  numero: string;
+  modello: string;
+  data_prenotazione: string;
+  orario_inizio: string;
+  orario_fine: string;
+  inizio: Date | string;
+  fine: Date | string;
+  destinazione: string | null;
+  stato: string;
+  ritirata_at: Date | string | null;
+  gia_segnalata: boolean;
+}
+
+/** The rest of a window, from its start or the next quarter hour after now; null if under 15 minutes remain. */
+function restOfWindow(row: ProblemRow, now: Date, timeZone: string) {
+  const inizio = new Date(row.inizio);
+  const fine = new Date(row.fine);
+  if (inizio > now) return { inizio, fine, orarioInizio: row.orario_inizio };
+  const from = new Date(Math.ceil((now.getTime() + 1) / QUARTER_MS) * QUARTER_MS);
+  const orarioInizio = zonedClock(from, timeZone);
+  // The wall-clock start on the booking's day (its instant, read back, guards a DST jump).
+  const start = zonedInstant(row.data_prenotazione, orarioInizio, timeZone);
+  if (!start || fine.getTime() - start.getTime() < QUARTER_MS) return null;
+  return { inizio: start, fine, orarioInizio };
+}
+
+/** The checks of a problem at the pick-up: the owner's active booking, in its pick-up window, not picked up. */
+function refuse(row: ProblemRow, now: Date, noShow: number, timeZone: string): void {
+  if (row.stato !== 'attiva') throw conflict(MSG_PROBLEM_NOT_ACTIVE, 'NOT_ACTIVE');
+  if (row.ritirata_at) throw conflict(MSG_PROBLEM_PICKED_UP, 'ALREADY_PICKED_UP');
+  const inizio = new Date(row.inizio);
+  const from = pickupFrom(inizio);
+  if (now < from) throw conflict(`Potrai segnalare un problema dalle ${zonedClock(from, timeZone)}`, 'TOO_EARLY');
+  const noShowAt = Math.min(inizio.getTime() + noShow * 60_000, new Date(row.fine).getTime());
+  if (now.getTime() >= noShowAt) throw conflict(MSG_PROBLEM_CLOSED, 'PICKUP_CLOSED');
+  if (row.gia_segnalata) throw conflict(MSG_PROBLEM_REPORTED, 'ALREADY_REPORTED');
+}
+
+interface Decided {
+  row: ProblemRow;
+  to: { id: number; numero: string } | null;
+  refunded: boolean;
+  primoInFila: boolean;
+  others: HealOutcome;
+}
+
+async function decide(deps: FleetDeps, tx: Tx, userId: number, id: number, input: { categoria: DamageCategory; descrizione: string }, now: Date): Promise<Decided> {
+  await lockFleet(tx);
+  const { noShow } = lifecycleMinutes(await currentRules(deps.db));
+  const { rows } = await tx.execute<ProblemRow>(sql`
+    select p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
+           p.orario_inizio, p.orario_fine, p.inizio, p.fine, p.destinazione, p.stato, p.ritirata_at,
+           exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata
+      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
+     where p.id = ${id} and p.user_id = ${userId}
+       for update of p`);
+  const row = rows[0];
+  if (!row) throw notFound('Prenotazione non trovata');
+  refuse(row, now, noShow, deps.config.timeZone);
+  await insertPickupDamageReport(tx, { bookingId: id, biciId: row.bici_id, userId, ...input }, now);
+  await putDamagedBikeInMaintenance(tx, row.bici_id, now);
+  const to = await freeBikeFor(tx, row, now);
+  let refunded = false;
+  let primoInFila = false;
+  if (to) {
+    await moveBooking(tx, id, to.id, now, 'problema');
+    await writeAudit(
+      tx,
+      SYSTEM_ACTOR,
+      { action: 'booking.move', entity: 'booking', entityId: id, before: { biciNumero: row.numero }, after: { biciNumero: to.numero, causa: 'problema' } },
+      now,
+    );
+  } else {
+    refunded = (await cancelBookings(deps, tx, [id], { reason: 'bici_guasta', refund: 'always', now })).has(id);
+    await writeAudit(
+      tx,
+      SYSTEM_ACTOR,
+      { action: 'booking.cancel_fleet', entity: 'booking', entityId: id, after: { biciNumero: row.numero, motivo: 'bici_guasta', rimborsata: refunded } },
+      now,
+    );
+    const rest = restOfWindow(row, now, deps.config.timeZone);
+    if (rest) {
+      await putFirstInLine(
+        tx,
+        { userId, dataPrenotazione: row.data_prenotazione, orarioInizio: rest.orarioInizio, orarioFine: row.orario_fine, inizio: rest.inizio, fine: rest.fine, destinazione: row.destinazione },
+        now,
+      );
+      primoInFila = true;
+    }
+  }
+  // The other bookings of the bike left behind, now broken (issue 35's broken bike).
+  const others = await healInTransaction(deps, tx, now, row.bici_id);
+  return { row, to, refunded, primoInFila, others };
+}
+
+function sentence(d: Decided): string {
+  if (d.to) return `Grazie della segnalazione. Ora la tua bici è la n. ${d.to.numero}: prendi quella.`;
+  return [
+    'Grazie della segnalazione. Nessun’altra bici è libera: la prenotazione è annullata e non conta come mancato ritiro.',
+    ...(d.refunded ? ['Il pagamento ti sarà rimborsato.'] : []),
+    ...(d.primoInFila ? ['Sei il primo in lista d’attesa per questa fascia: ti avvisiamo appena si libera una bici.'] : []),
+  ].join(' ');
+}
+
+/**
+ * POST /api/prenotazioni/:id/problema (issue 35): from the pick-up window until `Ritirata`, the
+ * owner reports a problem with the bike. Under every bike's lock: the report filed (`ritiro`), the
+ * bike to `manutenzione`, the booking moved to a free bike for its window, or cancelled (no
+ * no-show, refunded if paid) with its person first in line for the rest of the window; then the
+ * bike's other bookings healed as a broken bike's. The admins are emailed after the commit.
+ */
+export async function reportPickupProblem(deps: FleetDeps, userId: number, id: number, input: PickupProblemRequest): Promise<PickupProblemResponse> {
+  await bringLifecycleUpToDate(deps);
+  const now = deps.clock.now();
+  const categoria = DAMAGE_CATEGORIES.find((c) => c === input.categoria)!;
+  const decided = await runTransaction(deps.db, (tx) => decide(deps, tx, userId, id, { categoria, descrizione: input.descrizione.trim() }, now));
+  const { row } = decided;
+  for (const to of await activeAdminEmails(deps.db)) {
+    deps.mailer.sendInBackground(
+      damageAdminEmail(
+        to,
+        { utente: `${row.nome} ${row.cognome}`.trim(), email: row.email, biciNumero: row.numero, biciModello: row.modello, categoria, descrizione: input.descrizione.trim() },
+        deps.config.publicUrl,
+        'ritiro',
+      ),
+    );
+  }
+  await tellHealOutcome(deps, decided.others);
+  return {
+    prenotazione: await getUserBooking(deps, userId, id),
+    esito: decided.to ? 'spostata' : 'annullata',
+    nuovaBiciNumero: decided.to?.numero ?? null,
+    primoInFila: decided.primoInFila,
+    messaggio: sentence(decided),
+  };
+}
