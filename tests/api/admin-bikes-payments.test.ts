@@ -43,11 +43,14 @@ async function paidBooking(biciId: number, who?: Person) {
 }
 
 describe('PUT /api/admin/biciclette/:id', () => {
-  it('to maintenance with a future booking: the booking stays, its user is emailed, the answer says so; the bike leaves availability', async () => {
+  it('to maintenance: a booking of the next 24 hours moves to a free bike (issue 35), one further ahead stays; the answer says so; the bike leaves availability', async () => {
     const bike = await insertBike(db(), { numero: '5' });
+    const spare = await insertBike(db(), { numero: '6' });
     const rider = await person(ctx, { nome: 'Giorgio' });
-    await insertBooking(db(), { userId: rider.id, biciId: bike, date: TOMORROW, from: '10:00', to: '11:00' });
-    // A finished booking of the bike is not "future" and gets no email.
+    const soon = await insertBooking(db(), { userId: rider.id, biciId: bike, date: TOMORROW, from: '08:00', to: '09:00' });
+    // After the 24 hours (now is 21/11 10:00 in Rome): it moves when it comes within them.
+    const later = await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: '2026-11-23', from: '10:00', to: '11:00' });
+    // A finished booking of the bike is not "future" and is not touched.
     await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'completata' });
     expect(await availableIds(rider)).toContain(bike);
 
@@ -57,39 +60,58 @@ describe('PUT /api/admin/biciclette/:id', () => {
       bike: { id: bike, numero: '5', modello: 'City Bike', stato: 'manutenzione', updatedAt: TEST_NOW.toISOString() },
       futureBookings: 1,
       notifiedUsers: 1,
-      message: "Stato aggiornato. 1 prenotazione futura resta attiva su questa bici: l'utente è stato avvisato via email.",
+      spostate: 1,
+      annullate: 0,
+      message: 'Stato aggiornato. 1 prenotazione spostata, 0 annullate',
     });
+    const rows = await db().select({ id: prenotazioni.id, biciId: prenotazioni.biciId, stato: prenotazioni.stato }).from(prenotazioni);
+    expect(rows.find((r) => r.id === soon)).toEqual({ id: soon, biciId: spare, stato: 'attiva' });
+    expect(rows.find((r) => r.id === later)).toEqual({ id: later, biciId: bike, stato: 'attiva' });
     expect(mailer.sent).toHaveLength(1);
-    expect(mailer.sent[0]).toMatchObject({ to: rider.email, subject: 'BiciElis: la bici n. 5 non è disponibile' });
-    expect(mailer.sent[0]!.text).toContain('22/11/2026 dalle 10:00 alle 11:00');
-    expect(mailer.sent[0]!.text).toContain('in manutenzione');
+    expect(mailer.sent[0]).toMatchObject({
+      to: rider.email,
+      subject: 'La tua prenotazione è stata spostata sulla bici n. 6: la bici n. 5 è fuori uso',
+    });
     expect(mailer.sent[0]!.html).toContain('Giorgio');
-    expect(await db().select({ stato: prenotazioni.stato }).from(prenotazioni).where(eq(prenotazioni.userId, rider.id))).toEqual([{ stato: 'attiva' }]);
     expect(await availableIds(rider)).not.toContain(bike);
-    const [audit] = await auditRows(db());
-    expect(audit).toMatchObject({
-      action: 'bike.update',
+    const audits = await auditRows(db());
+    expect(audits.find((a) => a.action === 'bike.update')).toMatchObject({
       entity: 'bike',
       entityId: String(bike),
       before: expect.objectContaining({ stato: 'disponibile' }),
-      after: expect.objectContaining({ stato: 'manutenzione', futureBookings: 1 }),
+      after: expect.objectContaining({ stato: 'manutenzione', spostate: 1, annullate: 0, futureBookings: 1 }),
     });
-    // Back to available: no email, back in the list.
+    expect(audits.find((a) => a.action === 'booking.move')).toMatchObject({
+      actorId: null,
+      actorEmail: 'Sistema',
+      entityId: String(soon),
+      after: { biciNumero: '6', causa: 'guasto' },
+    });
+    // Back to available: nothing moves, back in the list.
     const back = await setState(bike, 'disponibile');
-    expect(back.json()).toMatchObject({ futureBookings: 0, notifiedUsers: 0, message: 'Stato aggiornato.' });
+    expect(back.json()).toMatchObject({ futureBookings: 0, notifiedUsers: 0, spostate: 0, annullate: 0, message: 'Stato aggiornato.' });
     expect(mailer.sent).toHaveLength(1);
     expect(await availableIds(rider)).toContain(bike);
   });
 
-  it('two future bookings: plural message', async () => {
+  it('out of service with no free bike: the bookings of the next 24 hours are cancelled, refunded if paid; plural message', async () => {
     const bike = await insertBike(db());
-    await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: TOMORROW, from: '10:00', to: '11:00' });
-    await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: TOMORROW, from: '12:00', to: '13:00' });
+    await insertBooking(db(), { userId: (await person(ctx)).id, biciId: bike, date: TOMORROW, from: '08:00', to: '09:00' });
+    // Within the 24 hours (now is 21/11 10:00 in Rome): 22/11 09:00.
+    const payer = await person(ctx, { residente: false });
+    const paid = await bookThroughApi(ctx.app, payer, bike, { orarioInizio: '09:00', orarioFine: '09:30' });
+    await payThroughApi(ctx.app, db(), payer, paid);
     const res = await setState(bike, 'fuori_servizio');
-    expect(res.json().message).toBe(
-      'Stato aggiornato. 2 prenotazioni future restano attive su questa bici: gli utenti sono stati avvisati via email.',
-    );
-    expect(mailer.sent.map((m) => m.text)).toEqual([expect.stringContaining('fuori servizio'), expect.stringContaining('fuori servizio')]);
+    expect(res.json()).toMatchObject({ spostate: 0, annullate: 2, notifiedUsers: 2, message: 'Stato aggiornato. 0 prenotazioni spostate, 2 annullate' });
+    expect(await db().select({ stato: prenotazioni.stato, motivo: prenotazioni.motivoCancellazione }).from(prenotazioni)).toEqual([
+      { stato: 'cancellata', motivo: 'bici_guasta' },
+      { stato: 'cancellata', motivo: 'bici_guasta' },
+    ]);
+    expect((await paymentOf(db(), paid))?.status).toBe('refunded');
+    const toPayer = mailer.sent.find((m) => m.to === payer.email)!;
+    expect(toPayer.subject).toBe('La tua prenotazione è stata annullata');
+    expect(toPayer.text).toContain('Il pagamento di 2,50 € ti è stato rimborsato.');
+    expect(toPayer.text).toContain('Prenota un’altra fascia');
   });
 
   it('validation and unknown bikes', async () => {

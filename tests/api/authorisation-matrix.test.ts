@@ -164,6 +164,16 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/codice` }),
     expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
   },
+  // The fleet (issue 35): the owner's booking is tomorrow, before its pick-up window (409), and
+  // its bike is not late (nothing to wait for, 409); anyone else 404.
+  'POST /api/prenotazioni/:id/problema': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/problema`, payload: { categoria: 'freni', descrizione: 'Freno rotto' } }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
+  'POST /api/prenotazioni/:id/aspetta': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/aspetta` }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
   // No login, no role: a verified signature is what authorises (§7); without one, 400.
   'POST /api/payments/webhook': {
     request: () => ({ url: '/api/payments/webhook', payload: WEBHOOK_EVENT, headers: { 'content-type': 'application/json' } }),

@@ -245,6 +245,10 @@ describe('creating a booking', () => {
       danno: null,
       // The bike's kind of lock (issue 34), never its code.
       lucchetto: 'nessuno',
+      // Never moved by the fleet, its bike not out (issue 35).
+      spostata: null,
+      biciAssente: false,
+      aspetta: false,
     });
     const [row] = await ctx.database.db.select().from(prenotazioni);
     // 08:00 and 18:00 in Rome (UTC+1 in November).

@@ -57,6 +57,9 @@ export async function callEveryRoute(): Promise<string[]> {
       .error,
   );
   note((await api.GET('/api/prenotazioni/{id}/codice', id('1'))).error);
+  // The fleet that heals itself (issue 35).
+  note((await api.POST('/api/prenotazioni/{id}/problema', { ...id('1'), body: { categoria: 'catena', descrizione: 'Catena saltata' } })).error);
+  note((await api.POST('/api/prenotazioni/{id}/aspetta', id('1'))).error);
 
   // Lista d'attesa
   note((await api.GET('/api/attese')).error);

@@ -4,7 +4,7 @@ import type { BikeDto, BikeStato } from '../../../shared/schemas/booking.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { biciclette, type Bike } from '../bikes/tables.js';
 import { insertBike, lockFleet, setBikeStateByAdmin } from '../bikes/index.js';
-import { emptyOutcome, healInTransaction, tellHealOutcome } from '../fleet/index.js';
+import { emptyOutcome, healInTransaction, healMinutes, tellHealOutcome } from '../fleet/index.js';
 import type { PushSender } from '../notifications/index.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -48,12 +48,13 @@ export async function updateBikeState(deps: AdminDeps & { push?: PushSender | un
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const out = stato === 'manutenzione' || stato === 'fuori_servizio';
+  const minutes = await healMinutes(deps.db);
   const { bike, healed, remaining } = await runTransaction(deps.db, async (tx) => {
     await lockFleet(tx);
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');
     if (!before) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
     const after = await setBikeStateByAdmin(tx, id, stato, now);
-    const healed = out ? await healInTransaction(deps, tx, now, id) : emptyOutcome();
+    const healed = out ? await healInTransaction(deps, tx, now, minutes, id) : emptyOutcome();
     const [left] = out
       ? await tx
           .select({ n: count() })

@@ -120,6 +120,14 @@ function dueBookings(at: SQL, noShow: number, hold: number): SQL {
              and ${bikeOutAtNoShow(noShow)}))`;
 }
 
+/** The payment hold's and the no-show's minutes, as the rules say them now. */
+export type LifecycleMinutes = { hold: number; noShow: number };
+
+/** The rules' minutes a pass needs: read before its transaction (never a second connection inside it). */
+export async function healMinutes(db: Db): Promise<LifecycleMinutes> {
+  return lifecycleMinutes(await currentRules(db));
+}
+
 /** Whether a pass has anything to do now: one read, no locks (nearly always false). */
 async function healDue(db: Db, at: SQL, noShow: number, hold: number, bikeId?: number): Promise<boolean> {
   const { rows } = await db.execute<{ due: boolean }>(sql`
@@ -146,8 +154,14 @@ const auditMove = (tx: Tx, m: HealMove, now: Date) =>
  * One pass in the caller's transaction, which holds every bike's lock (`lockFleet`): the due
  * bookings (of one bike, with `bikeId`) locked, in order of start, each moved, cancelled or told.
  */
-export async function healInTransaction(deps: Pick<FleetDeps, 'db' | 'clock' | 'payments' | 'log'>, tx: Tx, now: Date, bikeId?: number): Promise<HealOutcome> {
-  const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
+export async function healInTransaction(
+  deps: Pick<FleetDeps, 'db' | 'clock' | 'payments' | 'log'>,
+  tx: Tx,
+  now: Date,
+  minutes: LifecycleMinutes,
+  bikeId?: number,
+): Promise<HealOutcome> {
+  const { hold, noShow } = minutes;
   const at = sql`${now.toISOString()}::timestamptz`;
   const { rows } = await tx.execute<HealRow>(sql`
     select p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello,
@@ -206,10 +220,10 @@ export async function healInTransaction(deps: Pick<FleetDeps, 'db' | 'clock' | '
  * when the probe finds something due; the outcome, for the caller to tell (`tellHealOutcome`).
  */
 export async function healFleet(deps: Pick<FleetDeps, 'db' | 'clock' | 'payments' | 'log'>, now: Date = deps.clock.now()): Promise<HealOutcome> {
-  const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
-  if (!(await healDue(deps.db, sql`${now.toISOString()}::timestamptz`, noShow, hold))) return emptyOutcome();
+  const minutes = await healMinutes(deps.db);
+  if (!(await healDue(deps.db, sql`${now.toISOString()}::timestamptz`, minutes.noShow, minutes.hold))) return emptyOutcome();
   return runTransaction(deps.db, async (tx) => {
     await lockFleet(tx);
-    return healInTransaction(deps, tx, now);
+    return healInTransaction(deps, tx, now, minutes);
   });
 }

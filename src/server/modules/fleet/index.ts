@@ -3,5 +3,5 @@
  * no table: every booking it moves or cancels, every bike it marks, every wait it opens is
  * written by that table's owner (bookings, bikes, waitlist), in the pass's transaction.
  */
-export { ABSENT_NOTICE_MINUTES, emptyOutcome, healFleet, healInTransaction, type FleetDeps, type HealOutcome } from './heal.js';
+export { ABSENT_NOTICE_MINUTES, emptyOutcome, healFleet, healInTransaction, healMinutes, type FleetDeps, type HealOutcome } from './heal.js';
 export { fleetAdminLines, movedSentence, tellHealOutcome } from './notices.js';

@@ -17,9 +17,8 @@ import {
   pickupFrom,
 } from '../bookings/index.js';
 import { activeAdminEmails } from '../notifications/index.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
-import { healInTransaction, type FleetDeps, type HealOutcome } from './heal.js';
+import { healInTransaction, healMinutes, type FleetDeps, type HealOutcome, type LifecycleMinutes } from './heal.js';
 import { tellHealOutcome } from './notices.js';
 
 export const MSG_PROBLEM_NOT_ACTIVE = 'La prenotazione non è attiva';
@@ -83,9 +82,14 @@ interface Decided {
   others: HealOutcome;
 }
 
-async function decide(deps: FleetDeps, tx: Tx, userId: number, id: number, input: { categoria: DamageCategory; descrizione: string }, now: Date): Promise<Decided> {
+async function decide(
+  deps: FleetDeps,
+  tx: Tx,
+  o: { userId: number; id: number; input: { categoria: DamageCategory; descrizione: string }; now: Date; minutes: LifecycleMinutes },
+): Promise<Decided> {
+  const { userId, id, input, now, minutes } = o;
+  const { noShow } = minutes;
   await lockFleet(tx);
-  const { noShow } = lifecycleMinutes(await currentRules(deps.db));
   const { rows } = await tx.execute<ProblemRow>(sql`
     select p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
            p.orario_inizio, p.orario_fine, p.inizio, p.fine, p.destinazione, p.stato, p.ritirata_at,
@@ -128,7 +132,7 @@ async function decide(deps: FleetDeps, tx: Tx, userId: number, id: number, input
     }
   }
   // The other bookings of the bike left behind, now broken (issue 35's broken bike).
-  const others = await healInTransaction(deps, tx, now, row.bici_id);
+  const others = await healInTransaction(deps, tx, now, minutes, row.bici_id);
   return { row, to, refunded, primoInFila, others };
 }
 
@@ -152,7 +156,10 @@ export async function reportPickupProblem(deps: FleetDeps, userId: number, id: n
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const categoria = DAMAGE_CATEGORIES.find((c) => c === input.categoria)!;
-  const decided = await runTransaction(deps.db, (tx) => decide(deps, tx, userId, id, { categoria, descrizione: input.descrizione.trim() }, now));
+  const minutes = await healMinutes(deps.db);
+  const decided = await runTransaction(deps.db, (tx) =>
+    decide(deps, tx, { userId, id, input: { categoria, descrizione: input.descrizione.trim() }, now, minutes }),
+  );
   const { row } = decided;
   for (const to of await activeAdminEmails(deps.db)) {
     deps.mailer.sendInBackground(
