@@ -217,7 +217,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeZone: deps.config.timeZone,
     // The fleet heals itself first (issue 35): a freed bike goes to a booking whose bike is out
     // before any waitlist offer; a bike put out of use wakes this dispatcher too (its trigger).
-    beforePass: async () => tellHealOutcome(fleet, await healFleet(fleet)),
+    // A failed heal fails the round (logged): no offer goes out ahead of a booking it would move.
+    beforePass: async () => {
+      try {
+        await tellHealOutcome(fleet, await healFleet(fleet));
+      } catch (err) {
+        app.log.error({ err }, 'fleet heal failed');
+        throw err;
+      }
+    },
   });
   app.decorate('freedTime', freedTime);
   app.addHook('onClose', () => freedTime.stop());

@@ -421,7 +421,12 @@ describe('the migration that adds the subject (issue 31)', () => {
       const d = database.db;
       const bike = await insertBike(d, { numero: '07' });
       const maria = await createUser(d, { nome: 'Maria', cognome: 'Rossi' });
-      const kept = await insertBooking(d, { userId: maria.id, biciId: bike, date: '2026-11-10', from: '09:00', to: '10:00', stato: 'completata' });
+      // Raw SQL: the schema's later columns do not exist at this migration.
+      const { rows: keptRows } = await d.execute<{ id: number }>(sql`
+        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+        values (${maria.id}, ${bike}, '2026-11-10', '09:00', '10:00', '2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z', 'completata')
+        returning id`);
+      const kept = keptRows[0]!.id;
       const entries: [string, string, string | null, object | null][] = [
         ['bike.update', 'bike', String(bike), null],
         ['user.update', 'user', String(maria.id), null],

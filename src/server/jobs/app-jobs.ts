@@ -40,11 +40,20 @@ export interface JobDeps {
   payments?: PaymentProvider | undefined;
 }
 
+/**
+ * The fleet's pass of the minute (issue 35). A failure (a refund the provider refused, say) is
+ * logged and leaves the rest of the job to run: the next minute tries the pass again.
+ */
 async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: Date) {
   const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log };
-  const healed = await healFleet(fleetDeps, now);
-  await tellHealOutcome(fleetDeps, healed, 'caller');
-  return healed;
+  try {
+    const healed = await healFleet(fleetDeps, now);
+    await tellHealOutcome(fleetDeps, healed, 'caller');
+    return healed;
+  } catch (err) {
+    deps.log.error({ err }, 'fleet heal failed');
+    return emptyOutcome();
+  }
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   type OverdueLine,
   type RideInfo,
 } from './emails.js';
-import { HEAL_HORIZON_HOURS } from './lifecycle.js';
 
 /** Minutes before the start, and before the end, at which the reminders go out. */
 export const START_REMINDER_MINUTES = 30;
@@ -111,8 +110,8 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: s
   const ends = await claimReminders('promemoria_fine_at', endDue);
 
   // At the end of a ride not returned: in ritardo. Whatever the reminder preference (this is
-  // not a reminder). With each, the owner of the bike's next active booking, if any, beyond the
-  // fleet's horizon: those within it the heal has moved, or tells itself (issue 35).
+  // not a reminder). With each, the owner of the bike's next active booking still on it, if any
+  // (the minute job heals first, issue 35: a booking moved to a free bike is told that instead).
   const lateDue = sql`p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
          and p.fine <= ${at}::timestamptz`;
   const late = await claimUnderBikeLocks(deps.db, lateDue, (tx) =>
@@ -134,7 +133,6 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: s
       left join lateral (
         select x.user_id, x.data_prenotazione, x.orario_inizio, x.orario_fine from prenotazioni x
          where x.bici_id = c.bici_id and x.stato = 'attiva' and x.id <> c.id and x.inizio >= c.fine
-           and x.inizio >= ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})
          order by x.inizio limit 1) n on true
       left join users nu on nu.id = n.user_id
      order by c.fine, c.id`),
