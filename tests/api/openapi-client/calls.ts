@@ -57,6 +57,8 @@ export async function callEveryRoute(): Promise<string[]> {
       .error,
   );
   note((await api.GET('/api/prenotazioni/{id}/codice', id('1'))).error);
+  note((await api.GET('/api/prenotazioni/{id}/prolunga', id('1'))).error);
+  note((await api.POST('/api/prenotazioni/{id}/prolunga', { ...id('1'), body: { minuti: 30 } })).error);
 
   // Lista d'attesa
   note((await api.GET('/api/attese')).error);
