@@ -12,7 +12,6 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
 import { biciclette } from '../bikes/tables.js';
-import { manutenzioni } from '../closures/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { currentRules, lifecycleMinutes, loadRules, type Executor, type Rules } from '../rules/index.js';
 import { users } from '../users/tables.js';
@@ -83,7 +82,7 @@ async function bikeAfter(db: Executor, ride: RideRow, now: Date, rules: Rules): 
            (select min(p.inizio) from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
              where p.bici_id = b.id and p.id <> ${ride.id} and p.stato in ('attiva', 'offerta')
                and tstzrange(p.inizio, p.fine, '[)') && ${range} and not ${live.void}) as next_booking,
-           (select min(m.inizio) from ${manutenzioni} m
+           (select min(m.inizio) from manutenzioni m
              where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && ${range}) as next_maintenance
       from ${biciclette} b where b.id = ${ride.biciId}`);
   const r = rows[0];
