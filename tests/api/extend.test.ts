@@ -8,6 +8,7 @@ import type { RulesUpdate } from '../../src/shared/schemas/rules.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';
+import { scrape } from '../helpers/prometheus.js';
 
 /**
  * `Prolunga` (issue 35): a ride in progress extended by 15, 30 or 60 minutes, on the same day.
@@ -82,12 +83,15 @@ async function ride(who: Person, opts: { from?: string; to?: string; pickUpAt?: 
 }
 
 describe('the lengths offered', () => {
-  it('all three on an open day; +30 moves the end, the answer and the list, and asks no payment', async () => {
+  it('all three on an open day; +30 moves the end, the answer and the list, asks no payment, and is counted', async () => {
     const u = await person(ctx);
     const { id } = await ride(u);
     expect(await offered(u, id)).toEqual([15, 30, 60]);
+    const extended = { event: 'extended' };
+    const before = (await scrape(ctx.app)).value('bicielis_booking_events_total', extended);
     const res = await extend(u, id, { minuti: 30 });
     expect(res.statusCode, res.body).toBe(200);
+    expect((await scrape(ctx.app)).value('bicielis_booking_events_total', extended)).toBe(before + 1);
     expect(res.json()).toMatchObject({ id, orarioInizio: '10:00', orarioFine: '12:30', stato: 'attiva', fase: 'in_corso' });
     expect(await stored(id)).toMatchObject({ fine: new Date('2026-11-22T11:30:00Z'), orarioFine: '12:30', updatedAt: new Date('2026-11-22T10:00:00Z') });
     const list = (await call(ctx.app, u, 'GET', '/api/prenotazioni/user')).json() as { id: number; orarioFine: string }[];

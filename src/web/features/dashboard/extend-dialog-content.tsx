@@ -1,12 +1,12 @@
 import { AlarmClockPlusIcon, CircleAlertIcon } from 'lucide-react';
 import { useState, type RefObject } from 'react';
 import type { ExtendMinutes } from '../../../shared/schemas/booking';
-import { zonedClock, zonedInstant } from '../../../shared/time';
 import type { BookingView } from '../../offline/offline-model';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from './dashboard-model';
+import { extendedEnd, MSG_NO_EXTENSION } from './extend-model';
 import { useExtendOptions, useExtendRide } from './extend-queries';
 
 export interface ExtendDialogContentProps {
@@ -15,14 +15,6 @@ export interface ExtendDialogContentProps {
   setOpen: (open: boolean) => void;
   /** The button that opened the dialog: the focus goes back to it when it closes. */
   triggerRef: RefObject<HTMLElement | null>;
-}
-
-export const MSG_NO_EXTENSION = 'Non puoi prolungare: la bici è prenotata subito dopo, oppure il servizio chiude';
-
-/** The ride's end moved by `minutes`, as a wall clock (`12:30`): the booking's end as an instant, plus the minutes. */
-export function extendedEnd(booking: Pick<BookingView, 'dataPrenotazione' | 'orarioFine'>, minutes: number, timeZone: string): string {
-  const end = zonedInstant(booking.dataPrenotazione, booking.orarioFine, timeZone);
-  return end ? zonedClock(new Date(end.getTime() + minutes * 60_000), timeZone) : '';
 }
 
 /** The dialog's body: the lengths offered now, while they load, why none is, or the refusal to read them. */
