@@ -159,6 +159,15 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/riconsegna`, payload: DEVICE_ACTION }),
     expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
   },
+  // `Prolunga` (issue 35): the owner's booking is not picked up, no ride to extend (409); anyone else 404.
+  'GET /api/prenotazioni/:id/prolunga': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/prolunga` }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
+  'POST /api/prenotazioni/:id/prolunga': {
+    request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/prolunga`, payload: { minuti: 30 } }),
+    expect: { anonymous: 401, user: 409, other: 404, admin: 404 },
+  },
   // The lock's code (issue 34): the owner's booking is tomorrow, before its window (409); anyone else 404.
   'GET /api/prenotazioni/:id/codice': {
     request: (f) => ({ url: `/api/prenotazioni/${f.bookingId}/codice` }),

@@ -170,6 +170,8 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     danno: { categoria: 'freni', descrizione: 'Freno posteriore morbido' },
   },
   'POST /api/prenotazioni/:id/problema': { categoria: 'catena', descrizione: 'Catena saltata' },
+  // `Prolunga` (issue 35); the booking is tomorrow, not picked up: refused (409).
+  'POST /api/prenotazioni/:id/prolunga': { minuti: 30 },
   'POST /api/attese': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', destinazione: 'Centro' },
   'POST /api/create-payment-intent': { bookingId: 1 },
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },

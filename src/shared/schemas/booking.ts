@@ -154,6 +154,23 @@ export interface PickupProblemResponse {
   primoInFila: boolean;
   messaggio: string;
 }
+
+/** The lengths a ride in progress may be extended by (issue 35, `Prolunga`), in minutes. */
+export const EXTEND_MINUTES = [15, 30, 60] as const;
+export type ExtendMinutes = (typeof EXTEND_MINUTES)[number];
+export const MSG_EXTEND_MINUTES_INVALID = 'Scegli di quanto prolungare: 15, 30 o 60 minuti';
+
+/** POST /api/prenotazioni/:id/prolunga — one of EXTEND_MINUTES. */
+export const extendRequestSchema = z.object({
+  minuti: z.literal(EXTEND_MINUTES, { error: MSG_EXTEND_MINUTES_INVALID }),
+});
+export type ExtendRequest = z.infer<typeof extendRequestSchema>;
+
+/** GET /api/prenotazioni/:id/prolunga — the lengths offered now, out of EXTEND_MINUTES (none: an empty list). */
+export interface ExtendOptionsDto {
+  minuti: ExtendMinutes[];
+}
+
 /** A bike's lock (issue 34, decision 044): none, a 4-digit combination, or a smart keypad lock. */
 export const LOCK_KINDS = ['nessuno', 'combinazione', 'smart'] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];

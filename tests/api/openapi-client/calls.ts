@@ -60,6 +60,8 @@ export async function callEveryRoute(): Promise<string[]> {
   // The fleet that heals itself (issue 35).
   note((await api.POST('/api/prenotazioni/{id}/problema', { ...id('1'), body: { categoria: 'catena', descrizione: 'Catena saltata' } })).error);
   note((await api.POST('/api/prenotazioni/{id}/aspetta', id('1'))).error);
+  note((await api.GET('/api/prenotazioni/{id}/prolunga', id('1'))).error);
+  note((await api.POST('/api/prenotazioni/{id}/prolunga', { ...id('1'), body: { minuti: 30 } })).error);
 
   // Lista d'attesa
   note((await api.GET('/api/attese')).error);

@@ -1,5 +1,7 @@
 import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
 import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
+import { MSG_EXTEND_BOOKED_AFTER, MSG_RIDE_LATE } from './extend.js';
+import { MSG_EXTEND_MINUTES_INVALID } from '../../../shared/schemas/booking.js';
 import { MSG_BIKE_NOT_FOUND, MSG_BIKE_NUMBER_INVALID } from '../../../shared/schemas/bike-page.js';
 
 /**
@@ -31,6 +33,14 @@ export const bookingOperations: ModuleOperations = {
     'POST /api/prenotazioni/:id/riconsegna': op('owner', 'Riconsegna della bicicletta, con eventuale segnalazione di un danno', {
       returns: 'La prenotazione e nuovoCodice: il codice con cui chiudere il lucchetto a combinazione (null senza)',
       errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_PICKED_UP },
+    }),
+    'GET /api/prenotazioni/:id/prolunga': op('owner', 'Di quanto si può prolungare ora una propria corsa in corso (15, 30 o 60 minuti)', {
+      returns: 'minuti: le durate offerte (vuoto se nessuna)',
+      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: `${MSG_NOT_PICKED_UP} · ${MSG_RIDE_LATE}` },
+    }),
+    'POST /api/prenotazioni/:id/prolunga': op('owner', 'Prolungamento di una propria corsa in corso, entro la giornata (gratuito)', {
+      returns: 'La prenotazione con la nuova fine',
+      errors: { 400: MSG_EXTEND_MINUTES_INVALID, 404: SHARED_REFUSALS.bookingNotFound, 409: `${MSG_EXTEND_BOOKED_AFTER} · ${MSG_RIDE_LATE}` },
     }),
   },
 };

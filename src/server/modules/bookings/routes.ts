@@ -4,6 +4,7 @@ import {
   availabilityRequestSchema,
   bookingIdParamsSchema,
   bookingRequestSchema,
+  extendRequestSchema,
   pickUpRequestSchema,
   returnRequestSchema,
 } from '../../../shared/schemas/booking.js';
@@ -16,6 +17,7 @@ import { pickUp, returnBike, type RideDeps } from './ride.js';
 import { publicRules } from '../rules/index.js';
 import { bikeNumberParamsSchema } from '../../../shared/schemas/bike-page.js';
 import { bikePage } from './bike-page.js';
+import { extendOptions, extendRide } from './extend.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
 export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -77,5 +79,16 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'no-store')
         .send({ ...result.booking, nuovoCodice: result.nuovoCodice });
     },
+  );
+
+  // `Prolunga` (issue 35): the lengths a ride in progress may be extended by now, and the extension.
+  app.get('/prenotazioni/:id/prolunga', { schema: { params: bookingIdParamsSchema } }, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await extendOptions(deps(), authenticatedUser(request).id, request.params.id)),
+  );
+
+  app.post(
+    '/prenotazioni/:id/prolunga',
+    { schema: { params: bookingIdParamsSchema, body: extendRequestSchema } },
+    async (request) => extendRide(deps(), authenticatedUser(request).id, request.params.id, request.body.minuti),
   );
 };

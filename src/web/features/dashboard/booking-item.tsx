@@ -34,6 +34,7 @@ import {
 } from './dashboard-model';
 import { useCancelBooking, useLockCode, usePickUp } from './queries';
 import { ReturnButton } from './return-dialog';
+import { ExtendButton } from './extend-dialog';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const payment = paymentDisplay(booking);
@@ -243,6 +244,7 @@ function RideActions({ booking, onDeleted, onRideChanged }: { booking: BookingVi
     <>
       {booking.fase === 'da_ritirare' && !awaitingPayment ? <PickUp booking={booking} /> : null}
       {booking.fase === 'in_corso' || booking.fase === 'in_ritardo' ? <ReturnButton booking={booking} onReturned={onRideChanged} /> : null}
+      {booking.fase === 'in_corso' && !booking.inAttesa && !offline ? <ExtendButton booking={booking} /> : null}
       {offline ? null : <AddToCalendar booking={booking} />}
       {booking.fase === 'da_ritirare' && onDeleted && !booking.inAttesa && !offline ? <DeleteBooking booking={booking} onDeleted={onDeleted} /> : null}
     </>

@@ -102,8 +102,8 @@ export function useAvailableBikes(window: AvailabilityRequest | null) {
   });
 }
 
-/** After a booking is created or cancelled, the user's bookings and every bike list are out of date. */
-function useRefreshBookingsAndBikes() {
+/** After a booking is created, cancelled or extended, the user's bookings and every bike list are out of date. */
+export function useRefreshBookingsAndBikes() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
