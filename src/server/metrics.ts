@@ -11,7 +11,7 @@ import type { Db } from './db/client.js';
  */
 
 /** What happened to a booking. */
-export type BookingEvent = 'created' | 'cancelled' | 'picked_up' | 'extended' | 'returned' | 'no_show' | 'hold_expired';
+export type BookingEvent = 'created' | 'cancelled' | 'picked_up' | 'extended' | 'returned' | 'no_show' | 'hold_expired' | 'moved' | 'fleet_cancelled';
 
 /**
  * How a payment ended, as this process saw it: `succeeded` (applied to its booking),
@@ -101,7 +101,7 @@ function createCounters(registry: Registry): Counters {
 
   // Every label value is known in advance: the series exist (at 0) from the first scrape, so a
   // rate() or an alert sees the first event, not only the second.
-  for (const event of ['created', 'cancelled', 'picked_up', 'extended', 'returned', 'no_show', 'hold_expired'] satisfies BookingEvent[]) {
+  for (const event of ['created', 'cancelled', 'picked_up', 'extended', 'returned', 'no_show', 'hold_expired', 'moved', 'fleet_cancelled'] satisfies BookingEvent[]) {
     bookings.inc({ event }, 0);
   }
   for (const outcome of ['succeeded', 'declined', 'not_succeeded', 'expired', 'refunded_on_arrival'] satisfies PaymentOutcome[]) {

@@ -1,3 +1,4 @@
+import { countBooking } from '../../metrics.js';
 import { italianDate, notice, overdueAdminsEmail } from '../bookings/index.js';
 import { activeAdminEmails, notifyUser, type UserNotice } from '../notifications/index.js';
 import type { FleetDeps, HealCancel, HealMove, HealOutcome, HealRow } from './heal.js';
@@ -101,6 +102,9 @@ export async function tellHealOutcome(
   admins: 'email' | 'caller' = 'email',
 ): Promise<void> {
   const url = deps.config.publicUrl;
+  // Counted once committed, in the metrics of the app owning `db` (decision 032).
+  countBooking(deps.db, 'moved', o.moved.length);
+  countBooking(deps.db, 'fleet_cancelled', o.cancelled.length);
   for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, movedNotice(m, url));
   for (const r of o.told) await notifyUser(deps, r.user_id, absentNotice(r, url));
   for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, cancelledNotice(c, url));

@@ -3,6 +3,7 @@ import type { PickupProblemRequest, PickupProblemResponse } from '../../../share
 import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
 import { zonedClock, zonedInstant } from '../../../shared/time.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
+import { countBooking } from '../../metrics.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
 import { lockFleet, putDamagedBikeInMaintenance } from '../bikes/index.js';
@@ -171,6 +172,7 @@ export async function reportPickupProblem(deps: FleetDeps, userId: number, id: n
       ),
     );
   }
+  countBooking(deps.db, decided.to ? 'moved' : 'fleet_cancelled');
   await tellHealOutcome(deps, decided.others);
   return {
     prenotazione: await getUserBooking(deps, userId, id),
