@@ -139,14 +139,21 @@ describe('a late bike', () => {
     ctx.clock.set(at(TODAY, '12:01'));
     await job();
     expect((await row(booked)).biciId).toBe(b03);
-    expect(mailsTo(b.email)).toHaveLength(0);
+    // Left on the late bike: the next booking's warning at the ride's end, as before issue 35.
+    expect(mailsTo(b.email).map((m) => m.subject)).toEqual(['La bicicletta n. 03 potrebbe non essere pronta']);
     expect(await bookingOf(b, booked)).toMatchObject({ biciNumero: '03', biciAssente: true, aspetta: false, spostata: null });
 
+    ctx.clock.set(at(TODAY, '12:14'));
+    await job();
+    expect(mailsTo(b.email)).toHaveLength(1);
     ctx.clock.set(at(TODAY, '12:15'));
     await job();
     await job();
-    expect(mailsTo(b.email).map((m) => m.subject)).toEqual(["La bici n. 03 non è ancora rientrata e al momento non ce n'è un'altra libera"]);
-    expect(mailsTo(b.email)[0]!.text).toContain('Aspetta');
+    expect(mailsTo(b.email).map((m) => m.subject)).toEqual([
+      'La bicicletta n. 03 potrebbe non essere pronta',
+      "La bici n. 03 non è ancora rientrata e al momento non ce n'è un'altra libera",
+    ]);
+    expect(mailsTo(b.email)[1]!.text).toContain('Aspetta');
 
     const waiting = await call(ctx.app, b, 'POST', `/api/prenotazioni/${booked}/aspetta`);
     expect(waiting.statusCode).toBe(200);
