@@ -143,6 +143,7 @@ test.describe('the fleet heals itself', () => {
       const dialog = page.getByRole('dialog', { name: 'La bici ha un problema' });
       await dialog.getByRole('button', { name: 'Segnala il problema' }).click();
       await expect(dialog.getByText('Scegli il tipo di problema')).toBeVisible();
+      await expect(dialog.getByText('Descrivi il problema (al massimo 500 caratteri)')).toBeVisible();
       await expect(dialog.getByLabel('Tipo di problema')).toBeFocused();
       await expectNoSeriousA11yViolations(page);
       await expectNoSidewaysScroll(page, 'the problem dialog');
@@ -242,8 +243,12 @@ test.describe('the fleet heals itself', () => {
       // Waiting, the booking can still be cancelled: it leaves the list.
       await item.getByRole('button', { name: 'Annulla' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Annulla la prenotazione' }).click();
-      await expect(notice(page, 'Prenotazione eliminata')).toBeVisible();
+      await expect(notice(page, 'Prenotazione annullata')).toContainText('Non conta come mancato ritiro.');
       await expect(item).toHaveCount(0);
+      // Among the past rides, with why.
+      const past = page.getByRole('region', { name: 'Prenotazioni passate' });
+      await expect(past.getByRole('listitem').filter({ hasText: `Bici ${late}` })).toContainText('Annullata: bici non rientrata');
+      await expectNoSeriousA11yViolations(page);
       const motivo = await withE2eDatabase((db) =>
         db.query<{ motivo: string }>(`select motivo_cancellazione as motivo from prenotazioni where id = $1`, [riderBooking]),
       );

@@ -1,6 +1,6 @@
 import { SendIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type RefObject } from 'react';
-import type { DamageCategory } from '../../../shared/damage';
+import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import { pickupProblemRequestSchema, type BookingDto } from '../../../shared/schemas/booking';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -25,7 +25,9 @@ function check(values: Values): { ok: true; request: { categoria: DamageCategory
   const errors: Errors = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0];
-    if (field === 'categoria' || field === 'descrizione') errors[field] ??= issue.message;
+    if (field === 'categoria') errors.categoria ??= issue.message;
+    // The schema's sentence speaks of a damage (the return's): here it is a problem.
+    if (field === 'descrizione') errors.descrizione ??= `Descrivi il problema (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
   }
   return { ok: false, errors };
 }

@@ -162,11 +162,13 @@ export function useCancelBooking() {
     onSuccess: async (booking) => {
       await refresh();
       // A cancelled booking leaves the lists, so its refund is told here (`Rimborsata`).
-      toast(
-        booking.paymentStatus === 'refunded'
-          ? { title: 'Prenotazione eliminata', description: `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` }
-          : { title: 'Prenotazione eliminata' },
-      );
+      const refund = booking.paymentStatus === 'refunded' ? `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` : null;
+      // Its bike still out on a late ride (issue 35): `Annulla`, which counts as no no-show.
+      if (booking.motivoCancellazione === 'bici_non_rientrata') {
+        toast({ title: 'Prenotazione annullata', description: ['Non conta come mancato ritiro.', refund].filter(Boolean).join(' ') });
+      } else {
+        toast(refund ? { title: 'Prenotazione eliminata', description: refund } : { title: 'Prenotazione eliminata' });
+      }
     },
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile eliminare la prenotazione' });
