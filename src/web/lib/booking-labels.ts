@@ -1,4 +1,4 @@
-import type { BookingDto, BookingPhase } from '../../shared/schemas/booking';
+import type { BookingDto, BookingPhase, CancellationReason } from '../../shared/schemas/booking';
 
 /*
  * What a booking's badge says, and the time zone used until GET /api/config answers: shared
@@ -24,4 +24,13 @@ export const BOOKING_PHASE_BADGE: Record<BookingPhase, { label: string; tone: Ba
   in_ritardo: { label: 'In ritardo', tone: 'danger' },
   conclusa: { label: 'Conclusa', tone: 'muted' },
   cancellata: { label: 'Cancellata', tone: 'muted' },
+};
+
+/** The reasons the fleet cancels a booking for (issue 35). */
+export type FleetCancellation = Extract<CancellationReason, 'bici_non_rientrata' | 'bici_guasta'>;
+
+/** A booking the fleet cancelled, as its badge says it (the dashboard's past rides, /admin's lists). */
+export const FLEET_CANCELLATION_BADGE: Record<FleetCancellation, { label: string; tone: BadgeTone }> = {
+  bici_non_rientrata: { label: 'Annullata: bici non rientrata', tone: 'warning' },
+  bici_guasta: { label: 'Annullata: bici fuori uso', tone: 'warning' },
 };

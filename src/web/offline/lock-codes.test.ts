@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rideActionRequest, newRideAction } from './actions';
 import { forgetDeviceUser } from './device-user';
-import { drawNewCode, forgetKeptCode, forgetKeptRide, keepLockCode, keepNewCode, readKeptRide } from './lock-codes';
+import { drawNewCode, forgetKeptCode, forgetKeptRide, keepLockCode, keepNewCode, keptCodeFor, readKeptRide } from './lock-codes';
 
 const code = { tipo: 'combinazione' as const, codice: '4821', validoDa: '2026-12-14T08:50:00.000Z', validoFino: '2026-12-14T10:00:00.000Z' };
 
@@ -12,28 +12,35 @@ describe('the lock code kept on the device (issue 34)', () => {
   });
 
   it('keeps the code shown and the code for the return, per booking', async () => {
-    await keepLockCode(11, code);
+    await keepLockCode(11, code, 7);
     await keepNewCode(11, '3907');
-    expect(await readKeptRide(11)).toEqual({ codice: code, nuovoCodice: '3907' });
+    expect(await readKeptRide(11)).toEqual({ codice: code, biciId: 7, nuovoCodice: '3907' });
     expect(await readKeptRide(12)).toEqual({});
   });
 
   it('drops the shown code when the server no longer shows it, keeping the one for the return', async () => {
-    await keepLockCode(11, code);
+    await keepLockCode(11, code, 7);
     await keepNewCode(11, '3907');
     await forgetKeptCode(11);
     expect(await readKeptRide(11)).toEqual({ nuovoCodice: '3907' });
     await forgetKeptCode(11);
-    await keepLockCode(11, code);
+    await keepLockCode(11, code, 7);
     await forgetKeptCode(11);
     expect(await readKeptRide(11)).toEqual({ nuovoCodice: '3907' });
   });
 
+  it('never gives the code of the bike the booking was moved from (issue 35)', async () => {
+    await keepLockCode(11, code, 7);
+    expect(await keptCodeFor(11, 7)).toEqual(code);
+    expect(await keptCodeFor(11, 8)).toBeUndefined();
+    expect(await keptCodeFor(12, 7)).toBeUndefined();
+  });
+
   it('forgets everything at the return, and at logout', async () => {
-    await keepLockCode(11, code);
+    await keepLockCode(11, code, 7);
     await forgetKeptRide(11);
     expect(await readKeptRide(11)).toEqual({});
-    await keepLockCode(11, code);
+    await keepLockCode(11, code, 7);
     await keepNewCode(11, '3907');
     await forgetDeviceUser();
     expect(await readKeptRide(11)).toEqual({});

@@ -4,7 +4,9 @@ import { deviceDb } from './db';
 /**
  * What the device keeps of a ride's lock (issue 34, decision 044), in IndexedDB (`dati` →
  * `codice:<booking id>`), so that a person at the rack without a signal still reads it:
- * - `codice`: the lock's code as the server last showed it for this booking;
+ * - `codice`: the lock's code as the server last showed it for this booking, and `biciId`, the
+ *   bike whose lock it opens: the fleet may move a booking to another bike (issue 35), and the
+ *   old bike's code must then never be shown (`keptCodeFor`);
  * - `nuovoCodice`: the code to close the lock with at the return (drawn by the server at
  *   `Ritirata`, or on this device for a pick-up made offline).
  *
@@ -13,6 +15,7 @@ import { deviceDb } from './db';
  */
 export interface KeptRide {
   codice?: RideCodeDto;
+  biciId?: number;
   nuovoCodice?: string;
 }
 
@@ -35,9 +38,15 @@ async function update(bookingId: number, change: Partial<KeptRide>): Promise<voi
   await db.put('dati', JSON.stringify({ ...before, ...change }), key(bookingId));
 }
 
-/** The code the server just showed for this booking. */
-export function keepLockCode(bookingId: number, codice: RideCodeDto): Promise<void> {
-  return update(bookingId, { codice });
+/** The code the server just showed for this booking, on bike `biciId`. */
+export function keepLockCode(bookingId: number, codice: RideCodeDto, biciId: number): Promise<void> {
+  return update(bookingId, { codice, biciId });
+}
+
+/** The code kept for this booking if it opens bike `biciId`'s lock; a code kept without its bike, or another bike's, is not. */
+export async function keptCodeFor(bookingId: number, biciId: number): Promise<RideCodeDto | undefined> {
+  const kept = await readKeptRide(bookingId);
+  return kept.biciId === biciId ? kept.codice : undefined;
 }
 
 /** The code to set at the return. */
@@ -48,7 +57,7 @@ export function keepNewCode(bookingId: number, nuovoCodice: string): Promise<voi
 /** The server no longer shows this booking's code: the copy goes (the code for the return stays). */
 export async function forgetKeptCode(bookingId: number): Promise<void> {
   const { nuovoCodice } = await readKeptRide(bookingId);
-  if (nuovoCodice) await update(bookingId, { codice: undefined });
+  if (nuovoCodice) await update(bookingId, { codice: undefined, biciId: undefined });
   else await forgetKeptRide(bookingId);
 }
 

@@ -77,6 +77,11 @@ describe('the ride in the admin lists', () => {
   it('shows the phase of an active booking, the state of the others', () => {
     expect(adminBookingBadge({ stato: 'attiva', fase: 'in_ritardo' })).toEqual({ label: 'In ritardo', tone: 'danger' });
     expect(adminBookingBadge({ stato: 'completata', fase: 'conclusa' }).label).toBe('Completata');
+    expect(adminBookingBadge({ stato: 'cancellata', fase: 'cancellata', motivoCancellazione: 'utente' }).label).toBe('Cancellata');
+    expect(adminBookingBadge({ stato: 'cancellata', fase: 'cancellata', motivoCancellazione: 'bici_non_rientrata' }).label).toBe(
+      'Annullata: bici non rientrata',
+    );
+    expect(adminBookingBadge({ stato: 'cancellata', fase: 'cancellata', motivoCancellazione: 'bici_guasta' }).label).toBe('Annullata: bici fuori uso');
   });
 
   it('says a delay in minutes, hours and days', () => {

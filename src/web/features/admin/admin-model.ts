@@ -6,7 +6,7 @@ import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../..
 import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 import type { BadgeTone } from '../../lib/booking-labels';
 
-import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE } from '../../lib/booking-labels';
+import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FLEET_CANCELLATION_BADGE } from '../../lib/booking-labels';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
@@ -43,9 +43,15 @@ export function bookingFilterParams(filter: BookingFilter): { stato?: BookingSta
   }
 }
 
-/** The badge of a booking in the admin lists: its phase while active, else its state. */
-export function adminBookingBadge(b: Pick<AdminBookingDto, 'stato' | 'fase'>): { label: string; tone: BadgeTone } {
-  return b.stato === 'attiva' ? BOOKING_PHASE_BADGE[b.fase] : BOOKING_STATO_BADGE[b.stato];
+/** The badge of a booking in the admin lists: its phase while active, else its state (and why the fleet cancelled it, issue 35). */
+export function adminBookingBadge(
+  b: Pick<AdminBookingDto, 'stato' | 'fase'> & Partial<Pick<AdminBookingDto, 'motivoCancellazione'>>,
+): { label: string; tone: BadgeTone } {
+  if (b.stato === 'attiva') return BOOKING_PHASE_BADGE[b.fase];
+  if (b.stato === 'cancellata' && (b.motivoCancellazione === 'bici_non_rientrata' || b.motivoCancellazione === 'bici_guasta')) {
+    return FLEET_CANCELLATION_BADGE[b.motivoCancellazione];
+  }
+  return BOOKING_STATO_BADGE[b.stato];
 }
 
 /** Minutes of delay as a person says them: "45 min", "2 h", "1 h 20 min", "1 g 3 h". */

@@ -32,6 +32,8 @@ import {
   paymentDisplay,
   pickUpState,
 } from './dashboard-model';
+import { AbsentBike, MovedNote } from './fleet-notes';
+import { ProblemButton } from './problem-dialog';
 import { useCancelBooking, useLockCode, usePickUp } from './queries';
 import { ReturnButton } from './return-dialog';
 import { ExtendButton } from './extend-dialog';
@@ -93,6 +95,8 @@ function WaitingToSend({ booking }: { booking: BookingView }) {
 function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted: () => void }) {
   const cancel = useCancelBooking();
   const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
+  // Its bike still out on a late ride: the card's own block offers `Annulla` (issue 35).
+  if (booking.biciAssente) return null;
   return (
     <ConfirmDeleteDialog
       trigger={<DeleteButton disabled={cancel.isPending} />}
@@ -133,31 +137,39 @@ function useNowPassing(at: number | null): Date {
   return new Date(now);
 }
 
-/** `Ritirata`, usable from `ritiroDa`; before that, a hint says from when. */
-function PickUp({ booking }: { booking: BookingDto }) {
+/**
+ * `Ritirata`, usable from `ritiroDa`; before that, a hint says from when. From then, online,
+ * `La bici ha un problema` too (issue 35). Neither while the bike is still out on a late ride.
+ */
+function PickUp({ booking }: { booking: BookingView }) {
   const timeZone = useTimeZone();
   const pickUp = usePickUp();
+  const offline = useOffline();
   const from = new Date(booking.ritiroDa).getTime();
   const now = useNowPassing(Number.isNaN(from) ? null : from);
   const state = pickUpState(booking, now, timeZone);
   const hintId = `ritiro-${booking.id}-hint`;
+  if (booking.biciAssente) return null;
   return (
-    <div className="grid gap-1 sm:justify-items-end">
-      <Button
-        size="sm"
-        disabled={state.kind === 'early' || pickUp.isPending}
-        aria-describedby={state.kind === 'early' ? hintId : undefined}
-        onClick={() => pickUp.mutate(booking)}
-      >
-        <ButtonIcon pending={pickUp.isPending} icon={<HandIcon aria-hidden="true" />} />
-        Ritirata
-      </Button>
-      {state.kind === 'early' ? (
-        <p id={hintId} className="text-sm text-muted-foreground">
-          {state.hint}
-        </p>
-      ) : null}
-    </div>
+    <>
+      <div className="grid gap-1 sm:justify-items-end">
+        <Button
+          size="sm"
+          disabled={state.kind === 'early' || pickUp.isPending}
+          aria-describedby={state.kind === 'early' ? hintId : undefined}
+          onClick={() => pickUp.mutate(booking)}
+        >
+          <ButtonIcon pending={pickUp.isPending} icon={<HandIcon aria-hidden="true" />} />
+          Ritirata
+        </Button>
+        {state.kind === 'early' ? (
+          <p id={hintId} className="text-sm text-muted-foreground">
+            {state.hint}
+          </p>
+        ) : null}
+      </div>
+      {state.kind === 'ready' && !offline && !booking.inAttesa ? <ProblemButton booking={booking} /> : null}
+    </>
   );
 }
 
@@ -171,7 +183,7 @@ function LockCode({ booking }: { booking: BookingView }) {
   const from = new Date(booking.ritiroDa).getTime();
   const now = useNowPassing(Number.isNaN(from) ? null : from);
   const inWindow = booking.fase !== 'da_ritirare' || now.getTime() >= from;
-  const code = useLockCode(booking.id, inWindow);
+  const code = useLockCode(booking.id, booking.biciId, inWindow);
   const box = 'flex items-start gap-2 rounded-lg border p-3 text-sm';
   if (!inWindow) {
     return (
@@ -282,6 +294,8 @@ export function BookingItem({
         </div>
         {booking.fase === 'in_ritardo' && booking.inAttesa?.tipo !== 'riconsegna' ? <OverdueWarning booking={booking} /> : null}
         <WaitingToSend booking={booking} />
+        {active && booking.spostata ? <MovedNote moved={booking.spostata} /> : null}
+        {active && booking.biciAssente ? <AbsentBike booking={booking} onDeleted={onDeleted} /> : null}
         {active && booking.lucchetto !== 'nessuno' && booking.inAttesa?.tipo !== 'riconsegna' ? <LockCode booking={booking} /> : null}
         <ul className="grid gap-1 text-sm text-muted-foreground">
           <li className="flex items-center gap-2">

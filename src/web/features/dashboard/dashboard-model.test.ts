@@ -76,6 +76,13 @@ describe('selecting bookings', () => {
     expect(selectPastBookings([done, byUser, noShow])).toEqual([noShow, done]);
   });
 
+  it('counts a booking the fleet cancelled among the past ones (issue 35)', () => {
+    const late = booking({ stato: 'cancellata', motivoCancellazione: 'bici_non_rientrata', fase: 'cancellata', dataPrenotazione: '2026-10-11' });
+    const broken = booking({ stato: 'cancellata', motivoCancellazione: 'bici_guasta', fase: 'cancellata', dataPrenotazione: '2026-10-12' });
+    const byAdmin = booking({ stato: 'cancellata', motivoCancellazione: 'admin', fase: 'cancellata', dataPrenotazione: '2026-10-13' });
+    expect(selectPastBookings([late, byAdmin, broken])).toEqual([broken, late]);
+  });
+
   it('does not reorder the list it is given', () => {
     const list = [booking({ dataPrenotazione: '2026-12-01' }), booking({ dataPrenotazione: '2026-11-01' })];
     const copy = [...list];
@@ -231,6 +238,15 @@ describe('the ride', () => {
       label: 'Riconsegnata alle 17:05',
       tone: 'info',
     });
+    expect(pastRideNote({ stato: 'cancellata', motivoCancellazione: 'bici_non_rientrata', riconsegnataAt: null }, ROME)).toEqual({
+      label: 'Annullata: bici non rientrata',
+      tone: 'warning',
+    });
+    expect(pastRideNote({ stato: 'cancellata', motivoCancellazione: 'bici_guasta', riconsegnataAt: null }, ROME)).toEqual({
+      label: 'Annullata: bici fuori uso',
+      tone: 'warning',
+    });
+    expect(pastRideNote({ stato: 'cancellata', motivoCancellazione: 'utente', riconsegnataAt: null }, ROME)).toBeNull();
     // Completed before issue 13: nothing to add.
     expect(pastRideNote({ stato: 'completata', motivoCancellazione: null, riconsegnataAt: null }, ROME)).toBeNull();
   });

@@ -2,7 +2,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import { DEFAULT_END_TIME, DEFAULT_START_TIME, EXTERNAL_FEE_CENTS, PAST_BOOKINGS_SHOWN } from '../../../shared/constants';
 import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas/booking';
-import { type BadgeTone } from '../../lib/booking-labels';
+import { FLEET_CANCELLATION_BADGE, type BadgeTone, type FleetCancellation } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
 import { addDays, zonedClock, zonedToday } from '../../../shared/time';
@@ -30,13 +30,18 @@ export function selectActiveBookings<T extends BookingDto>(bookings: readonly T[
 export const isNoShow = (b: Pick<BookingDto, 'stato' | 'motivoCancellazione'>) =>
   b.stato === 'cancellata' && b.motivoCancellazione === 'mancato_ritiro';
 
+/** A booking the fleet cancelled (issue 35): its bike not back in time, or broken, and no other free. */
+export const isFleetCancelled = (b: Pick<BookingDto, 'stato' | 'motivoCancellazione'>) =>
+  b.stato === 'cancellata' && (b.motivoCancellazione === 'bici_non_rientrata' || b.motivoCancellazione === 'bici_guasta');
+
 /**
  * The most recent past rides, latest first, at most `limit` (spec §9: 3): the `completata`
- * bookings and the ones released because the bike was not picked up (shown as such).
+ * bookings, the ones released because the bike was not picked up, and the ones the fleet
+ * cancelled (issue 35: the person did not cancel them, so they are told why), each shown as such.
  */
 export function selectPastBookings<T extends BookingDto>(bookings: readonly T[], limit = PAST_BOOKINGS_SHOWN): T[] {
   return bookings
-    .filter((b) => b.stato === 'completata' || isNoShow(b))
+    .filter((b) => b.stato === 'completata' || isNoShow(b) || isFleetCancelled(b))
     .sort((a, b) => byWhen(b, a))
     .slice(0, limit);
 }
@@ -92,12 +97,13 @@ export function pickUpState(booking: Pick<BookingDto, 'ritiroDa'>, now: Date, ti
   return { kind: 'early', hint: `Potrai ritirarla dalle ${formatClock(booking.ritiroDa, timeZone) ?? ''}`, at };
 }
 
-/** What a past booking says about its ride: not picked up, or returned at what time. */
+/** What a past booking says about its ride: not picked up, cancelled by the fleet and why, or returned at what time. */
 export function pastRideNote(
   booking: Pick<BookingDto, 'stato' | 'motivoCancellazione' | 'riconsegnataAt'>,
   timeZone: string,
 ): { label: string; tone: BadgeTone } | null {
   if (isNoShow(booking)) return { label: 'Non ritirata', tone: 'warning' };
+  if (isFleetCancelled(booking)) return FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
   return clock ? { label: `Riconsegnata alle ${clock}`, tone: 'info' } : null;
 }

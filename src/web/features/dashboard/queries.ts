@@ -1,6 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ApiErrorBody, SessionUser } from '../../../shared/api-types';
-import type { AvailabilityRequest, BikeDto, BookingDto, BookingRequest, ReturnRequest } from '../../../shared/schemas/booking';
+import type {
+  AvailabilityRequest,
+  BikeDto,
+  BookingDto,
+  BookingRequest,
+  PickupProblemRequest,
+  PickupProblemResponse,
+  ReturnRequest,
+} from '../../../shared/schemas/booking';
 import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
@@ -15,7 +23,6 @@ import { WAITS_QUERY_KEY } from '../waitlist/queries';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
 import type { RideCodeDto } from '../../../shared/schemas/locks';
-import type { KeptRide } from '../../offline/lock-codes';
 
 /** GET /api/prenotazioni/user (the default query function GETs the joined key). */
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
@@ -155,11 +162,13 @@ export function useCancelBooking() {
     onSuccess: async (booking) => {
       await refresh();
       // A cancelled booking leaves the lists, so its refund is told here (`Rimborsata`).
-      toast(
-        booking.paymentStatus === 'refunded'
-          ? { title: 'Prenotazione eliminata', description: `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` }
-          : { title: 'Prenotazione eliminata' },
-      );
+      const refund = booking.paymentStatus === 'refunded' ? `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` : null;
+      // Its bike still out on a late ride (issue 35): `Annulla`, which counts as no no-show.
+      if (booking.motivoCancellazione === 'bici_non_rientrata') {
+        toast({ title: 'Prenotazione annullata', description: ['Non conta come mancato ritiro.', refund].filter(Boolean).join(' ') });
+      } else {
+        toast(refund ? { title: 'Prenotazione eliminata', description: refund } : { title: 'Prenotazione eliminata' });
+      }
     },
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile eliminare la prenotazione' });
@@ -281,17 +290,22 @@ export function useReturnBike() {
   );
 }
 
-/** The query key of a booking's lock code (never persisted with the cache: the device keeps it apart, offline/lock-codes.ts). */
-export const lockCodeQueryKey = (bookingId: number) => ['bicielis:codice', bookingId] as const;
+/**
+ * The query key of a booking's lock code (never persisted with the cache: the device keeps it
+ * apart, offline/lock-codes.ts). Its bike is part of it: a booking the fleet moved to another
+ * bike (issue 35) asks again, for the new bike's lock.
+ */
+export const lockCodeQueryKey = (bookingId: number, biciId: number) => ['bicielis:codice', bookingId, biciId] as const;
 
 /**
  * A booking's lock code (issue 34): asked of the server in the pick-up window, kept on the
- * device as shown, and read from there when the server cannot be reached. A refusal (409: not
- * yet, payment, code being updated…) is the server's Italian message.
+ * device as shown with the bike it opens, and read from there when the server cannot be reached
+ * (only if the booking is still on that bike). A refusal (409: not yet, payment, code being
+ * updated…) is the server's Italian message.
  */
-export function useLockCode(bookingId: number, enabled: boolean) {
+export function useLockCode(bookingId: number, biciId: number, enabled: boolean) {
   return useQuery<RideCodeDto & { salvato?: boolean }, Error>({
-    queryKey: lockCodeQueryKey(bookingId),
+    queryKey: lockCodeQueryKey(bookingId, biciId),
     enabled,
     networkMode: 'always',
     retry: false,
@@ -300,7 +314,7 @@ export function useLockCode(bookingId: number, enabled: boolean) {
       const codes = await import('../../offline/lock-codes');
       try {
         const code = await apiRequest<RideCodeDto>('GET', `/api/prenotazioni/${bookingId}/codice`);
-        if (code.codice) await codes.keepLockCode(bookingId, code).catch(() => undefined);
+        if (code.codice) await codes.keepLockCode(bookingId, code, biciId).catch(() => undefined);
         return code;
       } catch (error) {
         if (error instanceof ApiError && error.status < 500) {
@@ -309,9 +323,56 @@ export function useLockCode(bookingId: number, enabled: boolean) {
           if (error.status === 404 || error.status === 409) await codes.forgetKeptCode(bookingId).catch(() => undefined);
           throw error;
         }
-        const kept = await codes.readKeptRide(bookingId).catch(() => ({}) as KeptRide);
-        if (kept.codice) return { ...kept.codice, salvato: true };
+        const kept = await codes.keptCodeFor(bookingId, biciId).catch(() => undefined);
+        if (kept) return { ...kept, salvato: true };
         throw new Error('Per vedere il codice serve la connessione', { cause: error });
+      }
+    },
+  });
+}
+
+/**
+ * `Aspetta` (issue 35): the booking's bike is still out on a late ride and no other is free; the
+ * owner keeps the booking, and the fleet moves it to the first bike that frees up. Needs the
+ * server (not offered offline); a refusal (409: the bike is back meanwhile) is the server's
+ * message, and the bookings are read again.
+ */
+export function useWaitForBike() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/aspetta`),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      toast({ title: 'Aspetti una bici libera', description: 'Ti spostiamo sulla prima che si libera per tutta la tua fascia oraria.' });
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile salvare la tua scelta' });
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+      }
+    },
+  });
+}
+
+/**
+ * `La bici ha un problema` at the pick-up (issue 35): the bike is left behind and the booking
+ * moved to another (or cancelled when none is free); the server's sentence is the toast. Needs
+ * the server (not offered offline). A refusal keeps the dialog open with what was typed.
+ */
+export function usePickupProblem() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookingsAndBikes();
+  return useMutation({
+    mutationFn: ({ id, request }: { id: number; request: PickupProblemRequest }) =>
+      apiRequest<PickupProblemResponse>('POST', `/api/prenotazioni/${id}/problema`, request),
+    onSuccess: async (answer) => {
+      await refresh();
+      toast({ title: answer.esito === 'spostata' ? 'Bici cambiata' : 'Prenotazione annullata', description: answer.messaggio });
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile segnalare il problema' });
+      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
       }
     },
   });

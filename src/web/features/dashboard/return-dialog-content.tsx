@@ -45,6 +45,7 @@ async function codeToCloseWith(bookingId: number, answered: string | null | unde
 }
 
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
+type DamageValues = Pick<ReturnFormValues, 'categoria' | 'descrizione'>;
 
 /** One field of the damage report: its label, the control, what follows it, and its error. */
 function DamageField({
@@ -70,24 +71,29 @@ function DamageField({
   );
 }
 
-/** The damage report: its category and a short text, with their errors and the text's length. */
-function DamageFields({
+/**
+ * The damage report: its category and a short text, with their errors and the text's length.
+ * Also the problem found at the pick-up (problem-dialog-content.tsx), with its own `labels`.
+ */
+export function DamageFields({
   id,
   values,
   errors,
   pending,
   update,
+  labels = { categoria: 'Tipo di danno', descrizione: 'Descrizione del danno' },
 }: {
   id: (field: string) => string;
-  values: ReturnFormValues;
+  values: DamageValues;
   errors: Errors;
   pending: boolean;
-  update: (next: Partial<ReturnFormValues>) => void;
+  update: (next: Partial<DamageValues>) => void;
+  labels?: { categoria: string; descrizione: string };
 }) {
   const length = values.descrizione.length;
   return (
     <>
-      <DamageField id={id('categoria')} label="Tipo di danno" error={errors.categoria}>
+      <DamageField id={id('categoria')} label={labels.categoria} error={errors.categoria}>
         <NativeSelect
           id={id('categoria')}
           value={values.categoria}
@@ -106,7 +112,7 @@ function DamageFields({
       </DamageField>
       <DamageField
         id={id('descrizione')}
-        label="Descrizione del danno"
+        label={labels.descrizione}
         error={errors.descrizione}
         after={
           <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
