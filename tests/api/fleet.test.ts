@@ -5,7 +5,7 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { healFleet } from '../../src/server/modules/fleet/index.js';
 import { createLogger } from '../../src/server/logger.js';
-import { biciclette, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
+import { biciclette, lucchetti, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
 import { zonedInstant } from '../../src/shared/time.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
@@ -332,6 +332,21 @@ describe('a problem at the pick-up', () => {
     expect(waits).toMatchObject([{ orarioInizio: '12:45', orarioFine: '14:00', posizione: 1 }]);
     const theirs = (await call(ctx.app, early, 'GET', '/api/attese')).json();
     expect(theirs).toMatchObject([{ posizione: 2 }]);
+  });
+
+  it('a combination code shown before the move: the old lock is marked to change, the new bike’s code is shown', async () => {
+    const { b03, b07, b, booked } = await pickupFleet();
+    const admin = await person(ctx, { ruolo: 'admin' });
+    for (const [bike, codice] of [[b03, '1357'], [b07, '2468']] as const) {
+      expect((await call(ctx.app, admin, 'PUT', `/api/admin/biciclette/${bike}/lucchetto`, { tipo: 'combinazione', codice })).statusCode).toBe(200);
+    }
+    ctx.clock.set(at(TODAY, '12:25'));
+    expect((await call(ctx.app, b, 'GET', `/api/prenotazioni/${booked}/codice`)).json()).toMatchObject({ codice: '1357' });
+    expect((await report(b, booked)).statusCode).toBe(200);
+    const locks = await db().select().from(lucchetti);
+    expect(locks.find((l) => l.biciId === b03)!.daCambiareDal).not.toBeNull();
+    expect(locks.find((l) => l.biciId === b07)!.daCambiareDal).toBeNull();
+    expect((await call(ctx.app, b, 'GET', `/api/prenotazioni/${booked}/codice`)).json()).toMatchObject({ codice: '2468' });
   });
 
   it('not in the pick-up window, someone else’s, or cancelled: refused, nothing written', async () => {
