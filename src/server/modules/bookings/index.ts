@@ -62,5 +62,5 @@ export { purgeOldOfflineActions } from './offline-actions.js';
 export { pruneAvailabilityChanges } from './availability.js';
 export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
 export { resolveDamageReport } from './ride.js';
-export type { BookingPersonBikeRow } from './booking-row.js';
+export { MOVABLE_BOOKING_COLUMNS, type BookingPersonBikeRow, type MovableBookingRow } from './booking-row.js';
 export { fleetChangedSince, fleetNow, readFleetNow, type FleetNowDeps, type FleetNowReading } from './fleet-now.js';

@@ -1,10 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
 import type { Tx } from '../../db/transaction.js';
 import type { Config } from '../../config.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { cancelBookings, type CancelDeps } from '../bookings/index.js';
-import { bookingAsOf, P_COLUMNS, type BookingPersonBikeRow } from '../bookings/index.js';
+import { bookingAsOf, MOVABLE_BOOKING_COLUMNS, P_COLUMNS, type MovableBookingRow } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** What closures and planned maintenance need: the one cancel's deps, the mailer and the configuration. */
@@ -15,16 +15,10 @@ export type ClosureDeps = CancelDeps & { mailer: Mailer; config: Config };
  * shown, told and cancelled.
  */
 
-export interface AffectedRow extends BookingPersonBikeRow {
-  user_id: number;
-  inizio: Date | string;
-  fine: Date | string;
-  pagata: boolean;
-}
+/** A booking a closure or a planned maintenance touches (the bookings module's movable row). */
+export type AffectedRow = MovableBookingRow;
 
-export const affectedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello,
-  p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
-  exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata`;
+export const affectedColumns = MOVABLE_BOOKING_COLUMNS;
 
 export const affectedDto = (r: AffectedRow, nuovaBiciNumero?: string | null): AffectedBookingDto => ({
   id: r.id,

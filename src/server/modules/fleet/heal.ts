@@ -14,6 +14,8 @@ import {
   freeBikeFor,
   HEAL_HORIZON_HOURS,
   moveBooking,
+  MOVABLE_BOOKING_COLUMNS,
+  type MovableBookingRow,
   type MoveCause,
 } from '../bookings/index.js';
 import type { PushSender } from '../notifications/index.js';
@@ -51,21 +53,7 @@ export interface FleetDeps {
 }
 
 /** A booking the heal looked at: its person, its bike, its window. */
-export interface HealRow extends Record<string, unknown> {
-  id: number;
-  user_id: number;
-  nome: string;
-  cognome: string;
-  email: string;
-  bici_id: number;
-  numero: string;
-  modello: string;
-  data_prenotazione: string;
-  orario_inizio: string;
-  orario_fine: string;
-  inizio: Date | string;
-  fine: Date | string;
-  pagata: boolean;
+export interface HealRow extends MovableBookingRow {
   /** Its bike has a ride in ritardo now (else it is broken). */
   in_ritardo: boolean;
   /** Past its no-show instant with its bike out then: cancelled as `bici_non_rientrata`. */
@@ -164,9 +152,7 @@ export async function healInTransaction(
   const { hold, noShow } = minutes;
   const at = sql`${now.toISOString()}::timestamptz`;
   const { rows } = await tx.execute<HealRow>(sql`
-    select p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello,
-           p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
-           exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata,
+    select ${MOVABLE_BOOKING_COLUMNS},
            exists (select 1 from prenotazioni l where l.bici_id = p.bici_id and l.id <> p.id and l.stato = 'attiva'
                      and l.ritirata_at is not null and l.fine <= ${at}) as in_ritardo,
            least(p.inizio + make_interval(mins => ${noShow}::int), p.fine) <= ${at} as scaduta,

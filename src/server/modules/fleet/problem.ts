@@ -14,8 +14,10 @@ import {
   freeBikeFor,
   getUserBooking,
   insertPickupDamageReport,
+  MOVABLE_BOOKING_COLUMNS,
   moveBooking,
   pickupFrom,
+  type MovableBookingRow,
 } from '../bookings/index.js';
 import { activeAdminEmails } from '../notifications/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
@@ -30,20 +32,7 @@ export const MSG_PROBLEM_REPORTED = 'Hai già segnalato un problema su questa bi
 /** The first-in-line wait starts at a quarter hour (the window's own start if it has not begun). */
 const QUARTER_MS = 15 * 60_000;
 
-interface ProblemRow extends Record<string, unknown> {
-  id: number;
-  user_id: number;
-  nome: string;
-  cognome: string;
-  email: string;
-  bici_id: number;
-  numero: string;
-  modello: string;
-  data_prenotazione: string;
-  orario_inizio: string;
-  orario_fine: string;
-  inizio: Date | string;
-  fine: Date | string;
+interface ProblemRow extends MovableBookingRow {
   destinazione: string | null;
   stato: string;
   ritirata_at: Date | string | null;
@@ -92,8 +81,7 @@ async function decide(
   const { noShow } = minutes;
   await lockFleet(tx);
   const { rows } = await tx.execute<ProblemRow>(sql`
-    select p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
-           p.orario_inizio, p.orario_fine, p.inizio, p.fine, p.destinazione, p.stato, p.ritirata_at,
+    select ${MOVABLE_BOOKING_COLUMNS}, p.destinazione, p.stato, p.ritirata_at,
            exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata
       from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
      where p.id = ${id} and p.user_id = ${userId}

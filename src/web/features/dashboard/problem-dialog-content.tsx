@@ -1,11 +1,11 @@
 import { SendIcon } from 'lucide-react';
-import { useId, useState, type FormEvent, type RefObject } from 'react';
+import { type FormEvent, type RefObject } from 'react';
 import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import { pickupProblemRequestSchema, type BookingDto } from '../../../shared/schemas/booking';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { usePickupProblem } from './queries';
-import { DamageFields } from './return-dialog-content';
+import { DamageFields, useDamageForm } from './return-dialog-content';
 
 export interface ProblemDialogContentProps {
   booking: BookingDto;
@@ -39,21 +39,9 @@ function check(values: Values): { ok: true; request: { categoria: DamageCategory
  * toast and keeps what was typed. The card then shows the new bike (its title, its lock's code).
  */
 export function ProblemDialogContent({ booking, open, setOpen, triggerRef }: ProblemDialogContentProps) {
-  const [values, setValues] = useState<Values>({ categoria: '', descrizione: '' });
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, errors, setErrors, update, id } = useDamageForm<Values>({ categoria: '', descrizione: '' });
   const problem = usePickupProblem();
   const pending = problem.isPending;
-  const ids = useId();
-  const id = (field: string) => `${ids}-${field}`;
-
-  function update(next: Partial<Values>) {
-    setValues((current) => ({ ...current, ...next }));
-    setErrors((current) => {
-      const rest = { ...current };
-      for (const key of Object.keys(next)) delete rest[key as keyof Errors];
-      return rest;
-    });
-  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -45,6 +45,26 @@ async function codeToCloseWith(bookingId: number, answered: string | null | unde
 }
 
 type Errors = Extract<ReturnFormResult, { ok: false }>['errors'];
+
+/**
+ * A damage form's state (the return's, and `La bici ha un problema`'s): its values, each field's
+ * error, an id per field, and `update`, which takes new values and drops their fields' errors.
+ */
+export function useDamageForm<V extends object>(initial: V) {
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<Errors>({});
+  const ids = useId();
+  const id = (field: string) => `${ids}-${field}`;
+  function update(next: Partial<V>) {
+    setValues((current) => ({ ...current, ...next }));
+    setErrors((current) => {
+      const rest = { ...current };
+      for (const key of Object.keys(next)) delete rest[key as keyof Errors];
+      return rest;
+    });
+  }
+  return { values, errors, setErrors, update, id };
+}
 type DamageValues = Pick<ReturnFormValues, 'categoria' | 'descrizione'>;
 
 /** One field of the damage report: its label, the control, what follows it, and its error. */
@@ -145,21 +165,9 @@ export function DamageFields({
  * is a toast and keeps what was typed.
  */
 export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
-  const [values, setValues] = useState<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, errors, setErrors, update, id } = useDamageForm<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
   const returnBike = useReturnBike();
   const pending = returnBike.isPending;
-  const ids = useId();
-  const id = (field: string) => `${ids}-${field}`;
-
-  function update(next: Partial<ReturnFormValues>) {
-    setValues((current) => ({ ...current, ...next }));
-    setErrors((current) => {
-      const rest = { ...current };
-      for (const key of Object.keys(next)) delete rest[key as keyof Errors];
-      return rest;
-    });
-  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
