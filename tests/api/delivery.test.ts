@@ -1,3 +1,4 @@
+import fsCallbacks from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +80,35 @@ describe('static assets', () => {
     // /admin has no admin.html in this build: the loading page, as for every other address.
     for (const url of ['/', '/admin', '/registrazione', '/admin/statistiche', '/loginx', '/dashboardx']) {
       expect((await ctx.app.inject({ method: 'GET', url })).body, url).toContain('data-prerendered="loading"');
+    }
+  });
+
+  it('answers a page or a missing file without looking its address up on the disk: each built file is a route (issue 33)', async () => {
+    // A wildcard route would stat and read the folder for every page's address first.
+    expect(ctx.app.hasRoute({ method: 'GET', url: '/*' })).toBe(false);
+    expect(ctx.app.hasRoute({ method: 'GET', url: '/assets/index-abc123.js' })).toBe(true);
+    const stats: string[] = [];
+    const watched = ['stat', 'lstat', 'readdir'] as const;
+    const originals = watched.map((name) => [name, fsCallbacks[name]] as const);
+    for (const [name, original] of originals) {
+      (fsCallbacks as unknown as Record<string, unknown>)[name] = (file: unknown, ...rest: unknown[]) => {
+        stats.push(`${name} ${String(file)}`);
+        return (original as (...a: unknown[]) => unknown)(file, ...rest);
+      };
+    }
+    try {
+      for (const url of ['/dashboard', '/assets/missing-123.js']) {
+        await ctx.app.inject({ method: 'GET', url: '/api/test/small' });
+        stats.length = 0;
+        const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+        expect(res.statusCode, url).toBe(200);
+        // The page's own file is read to send it (this test app has no server render);
+        // nothing is looked up under the address itself, and no folder is read.
+        const lookups = stats.filter((s) => s.startsWith('readdir') || /(dashboard|missing-123\.js)(\.br|\.gz)?$/.test(s));
+        expect(lookups, url).toEqual([]);
+      }
+    } finally {
+      for (const [name, original] of originals) (fsCallbacks as unknown as Record<string, unknown>)[name] = original;
     }
   });
 });
