@@ -4,7 +4,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BODY_LIMIT_BYTES } from '../shared/constants.js';
 import type { Clock } from './clock.js';
@@ -16,7 +16,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { DOCS_PREFIX, registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
-import { pageFor } from './pages/pages.js';
+import { PAGE_ADDRESSES, pageFor } from './pages/pages.js';
 import { PRIVACY_PAGE, privacyPageHtml } from './pages/privacy-page.js';
 import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './pages/server-render.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -312,25 +312,36 @@ function registerWebApp(
       },
     });
   }
+  /** The page for a GET or HEAD of the web app's address. */
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
+    const file = pageFor(pathname, (name) => builtPages.has(name));
+    if (isServerRenderedPage(file)) {
+      // The answer depends on the session: the user's own page, or the pre-rendered one.
+      reply.header('Vary', 'Cookie');
+      if (await sendRendered!(request, reply, file)) return reply;
+    }
+    if (file === PRIVACY_PAGE && privacyHtml) {
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml);
+    }
+    // Each page's HTML holds its first screen pre-rendered (pages/pages.ts).
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);
+  };
+  if (hasWeb) {
+    // The pages of their own are routes, so that what is made per request (a page rendered for
+    // its user, the privacy notice) leaves compressed like every route's answer: the not-found
+    // handler below is no route, and @fastify/compress acts on routes only (issue 33: /admin's
+    // HTML went out as 163 KB instead of about 20, and its first tap waited for the last byte).
+    for (const url of PAGE_ADDRESSES) app.get(url, { schema: { hide: true } }, sendPage);
+  }
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) {
-      if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
-      const file = pageFor(pathname, (name) => builtPages.has(name));
-      if (isServerRenderedPage(file)) {
-        // The answer depends on the session: the user's own page, or the pre-rendered one.
-        reply.header('Vary', 'Cookie');
-        if (await sendRendered!(request, reply, file)) return reply;
-      }
-      if (file === PRIVACY_PAGE && privacyHtml) {
-        return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml);
-      }
-      // Each page's HTML holds its first screen pre-rendered (pages/pages.ts).
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);
-    }
+    // Any other address of the web app: a built page, sent as built (compressed at build time).
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) return sendPage(request, reply);
     return reply.status(404).send({ message: 'Risorsa non trovata', code: 'NOT_FOUND' });
   });
 }

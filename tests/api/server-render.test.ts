@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
@@ -175,6 +176,19 @@ describe('GET /dashboard for a logged-in user', () => {
     expect(text(res.body)).toContain('Benvenuto, Marta Ruota');
     const head = await ctx.app.inject({ method: 'HEAD', url: '/dashboard', headers: { cookie: marta.cookie } });
     expect(head.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('leaves compressed for a browser that takes it, as every answer over 1 KB (issue 33: it went out whole)', async () => {
+    const { marta } = await twoResidents();
+    const plain = await get('/dashboard', marta);
+    for (const [encoding, unpack] of [['br', zlib.brotliDecompressSync], ['gzip', zlib.gunzipSync]] as const) {
+      const res = await get('/dashboard', marta, { 'accept-encoding': `${encoding}` });
+      expect(res.headers['content-encoding'], encoding).toBe(encoding);
+      expect(String(res.headers.vary)).toMatch(/\bCookie\b.*accept-encoding|accept-encoding.*\bCookie\b/i);
+      const html = unpack(res.rawPayload).toString();
+      expect(text(html)).toContain('Benvenuto, Marta Ruota');
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    }
   });
 });
 

@@ -87,6 +87,12 @@ export interface TapRun {
   live: number;
   /** ms at which the tap that was taken was made (its pointerdown's input time); NaN if none was seen. */
   tapped: number;
+  /** ms at which the page's HTML had arrived whole (the navigation's responseEnd). */
+  htmlEnd: number;
+  /** The HTML's bytes on the wire (encodedBodySize: compressed, if it was; 0 from a service worker's own copy). */
+  htmlBytes: number;
+  /** ms at which the document was parsed (DOMContentLoaded): the page's module scripts, after-paint.ts's tap handling, run from here. */
+  parsed: number;
   /** Taps sent until one was taken. */
   taps: number;
 }
@@ -265,10 +271,22 @@ async function tapUntilShown(page: Page, kind: FirstTapPageName, url: string, re
     // Whether a service worker answered the navigation (a first open's worker may install and
     // claim the page while the open goes on: that does not make it a repeat open).
     fromWorker: ((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.workerStart ?? 0) > 0,
+    nav: (({ responseEnd, encodedBodySize, domContentLoadedEventStart }) => ({ responseEnd, encodedBodySize, domContentLoadedEventStart }))(
+      performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming,
+    ),
   }));
   if (repeat !== m.fromWorker) throw new Error(`${url}: apertura ${repeat ? 'ripetuta senza' : 'prima con'} service worker`);
   const live = (await page.evaluate(buttonsLiveAt)) ?? Number.NaN;
-  return { ms: m.watch.shownAt!, painted: Math.max(m.watch.paintedAt!, m.fcp), live, tapped: m.watch.tappedAt ?? Number.NaN, taps };
+  return {
+    ms: m.watch.shownAt!,
+    painted: Math.max(m.watch.paintedAt!, m.fcp),
+    live,
+    tapped: m.watch.tappedAt ?? Number.NaN,
+    taps,
+    htmlEnd: m.nav.responseEnd,
+    htmlBytes: m.nav.encodedBodySize,
+    parsed: m.nav.domContentLoadedEventStart,
+  };
 }
 
 async function watch(page: Page, kind: FirstTapPageName): Promise<void> {
@@ -356,6 +374,7 @@ export async function measureFirstTaps(base: string, cookies: { resident: string
 }
 
 const ms = (n: number) => (Number.isNaN(n) ? '—' : `${Math.round(n).toLocaleString('en-US')} ms`);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Whether a page's medians meet the issue's targets. */
 export const firstTapPasses = (p: FirstTapPage): boolean => p.first <= FIRST_TAP_TARGETS.first && p.repeat <= FIRST_TAP_TARGETS.repeat;
@@ -392,6 +411,11 @@ export async function benchFirstTap(): Promise<boolean> {
         console.log(
           `      button painted at ${list.map((t) => ms(t.painted)).join(', ')}; taps live (hydrated) at ${list.map((t) => ms(t.live)).join(', ')}; ` +
             `the tap taken at ${list.map((t) => ms(t.tapped)).join(', ')}; taps sent ${list.map((t) => t.taps).join(', ')}`,
+        );
+        // Where a slow open comes from: the HTML's last byte (and its size on the wire), then its parse.
+        console.log(
+          `      HTML in at ${list.map((t) => ms(t.htmlEnd)).join(', ')} (${list.map((t) => kb(t.htmlBytes)).join(', ')} on the wire); ` +
+            `parsed at ${list.map((t) => ms(t.parsed)).join(', ')}`,
         );
       }
     }

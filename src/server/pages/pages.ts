@@ -12,6 +12,9 @@ const PAGES: Record<string, string> = {
 
 export const DEFAULT_PAGE = 'index.html';
 
+/** The addresses that have a page of their own (each is a route of the app: app.ts). */
+export const PAGE_ADDRESSES: readonly string[] = Object.keys(PAGES);
+
 /** The page file for `pathname` ('/dashboard/' as '/dashboard'); `exists` says which files the build has. */
 export function pageFor(pathname: string, exists: (file: string) => boolean): string {
   const page = PAGES[pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname];
