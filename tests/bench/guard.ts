@@ -26,6 +26,8 @@
  * GUARD_ONLY=<text> runs only the paths whose name contains it (case-insensitive), e.g.
  * `GUARD_ONLY=current-user`, `GUARD_ONLY=availability`, `GUARD_ONLY=render`, `GUARD_ONLY=tap`:
  * for working on one path. Each app process's peak RSS under the load is printed per round.
+ * With `--record` such a run records only its own rows (a change that moves one path on
+ * purpose, said in its commit), and the record says when each was taken.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -84,6 +86,8 @@ export interface GuardRecord {
   commit: string;
   machine: string;
   ratios: Record<string, number>;
+  /** Rows recorded since by a run of some paths only (GUARD_ONLY with --record): path → "date commit". */
+  updated?: Record<string, string>;
 }
 
 const median = (xs: number[]) => {
@@ -373,6 +377,7 @@ export async function benchGuard(): Promise<boolean> {
       );
     }
     if (record) console.log(`      record: ${record.recordedAt}, ${record.commit.slice(0, 7)}, ${record.machine}`);
+    for (const [p, when] of Object.entries(record?.updated ?? {})) console.log(`      record of ${p}: ${when}`);
 
     // Issue 33's own targets, beside the guard's comparison with the record (which alone decides its exit).
     const target = (name: string, value: string, goal: string, met: boolean | undefined) =>
@@ -398,7 +403,16 @@ export async function benchGuard(): Promise<boolean> {
 
     if (recording) {
       const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-      const next: GuardRecord = { recordedAt: new Date().toISOString(), commit, machine: machine(), ratios };
+      const at = new Date().toISOString();
+      // A run of some paths only (GUARD_ONLY) records those rows and keeps the others as they were.
+      const next: GuardRecord =
+        ONLY && record
+          ? {
+              ...record,
+              ratios: { ...record.ratios, ...ratios },
+              updated: { ...record.updated, ...Object.fromEntries(Object.keys(ratios).map((p) => [p, `${at} ${commit.slice(0, 7)}`])) },
+            }
+          : { recordedAt: at, commit, machine: machine(), ratios };
       await fs.writeFile(RECORD_FILE, `${JSON.stringify(next, null, 2)}\n`);
       console.log(`      recorded in ${path.relative(ROOT, RECORD_FILE)}`);
     }

@@ -47,17 +47,38 @@ function exact(bytes: Buffer): Buffer {
   return copy;
 }
 
-/** Sends a `SharedJson` as @fastify/compress would send its text (same negotiation, threshold, `Vary`), compressing at most once per encoding. */
-export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, body: SharedJson): FastifyReply {
-  reply.type('application/json; charset=utf-8');
+/** The encoding @fastify/compress would choose for this request and a text of `bytes`, if any. */
+function chosenEncoding(request: FastifyRequest, bytes: number): 'br' | 'gzip' | null {
   const accept = request.headers['accept-encoding'];
-  if (!accept || Buffer.byteLength(body.json) < COMPRESSION.threshold) return reply.send(body.json);
+  if (!accept || bytes < COMPRESSION.threshold) return null;
   // As the plugin reads the header: `*` and `x-gzip` stand for gzip.
   const encoding = negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), COMPRESSION.encodings);
-  if (encoding !== 'br' && encoding !== 'gzip') return reply.send(body.json);
-  const bytes = (body.compressed[encoding] ??= exact(encoding === 'br' ? brotli(body.json) : zlib.gzipSync(body.json)));
+  return encoding === 'br' || encoding === 'gzip' ? encoding : null;
+}
+
+function sendEncoded(reply: FastifyReply, encoding: 'br' | 'gzip', bytes: Buffer): FastifyReply {
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   reply.header('content-encoding', encoding);
   return reply.send(bytes);
+}
+
+/** Sends a `SharedJson` as @fastify/compress would send its text (same negotiation, threshold, `Vary`), compressing at most once per encoding. */
+export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, body: SharedJson): FastifyReply {
+  reply.type('application/json; charset=utf-8');
+  const encoding = chosenEncoding(request, Buffer.byteLength(body.json));
+  if (!encoding) return reply.send(body.json);
+  const bytes = (body.compressed[encoding] ??= exact(encoding === 'br' ? brotli(body.json) : zlib.gzipSync(body.json)));
+  return sendEncoded(reply, encoding, bytes);
+}
+
+/**
+ * Sends a text made for this one answer (a page rendered for its user) as @fastify/compress
+ * would, but with brotli told the text's size (brotli() above): a page of 100–160 KB then
+ * costs about 1.1 ms to compress instead of 1.6 (issue 33). The reply's type is the caller's.
+ */
+export function sendCompressedText(request: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+  const encoding = chosenEncoding(request, Buffer.byteLength(text));
+  if (!encoding) return reply.send(text);
+  return sendEncoded(reply, encoding, encoding === 'br' ? brotli(text) : zlib.gzipSync(text));
 }

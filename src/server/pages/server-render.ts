@@ -19,6 +19,7 @@ import { publicConfig } from '../modules/system/index.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
+import { sendCompressedText } from '../http/precompressed.js';
 
 /**
  * `/dashboard` and `/admin` rendered on the server with the user's data (issue 22, decision
@@ -173,7 +174,7 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
       };
       const html = fillTemplate(template, await renderer.renderPage(input));
       // The user's own data: no cache may keep it, nor give it to another cookie.
-      reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8').send(html);
+      sendCompressedText(request, reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8'), html);
       return true;
     } catch (err) {
       request.log.error({ err, page: file }, 'render sul server non riuscito: servita la pagina pre-renderizzata');
