@@ -7,9 +7,9 @@
  *   no network. Every navigation gets the page the server would send for its address
  *   (src/server/pages/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
  *   kept in a cache of their own (PAGES_CACHE), one copy per address, shown only to the user
- *   it was rendered for and deleted at logout: a repeat open of `/dashboard` paints its copy at
- *   once and the page refreshes itself behind it (boot/device-copy.ts); `/admin` is asked of
- *   the server first. Offline both come from their copy, or from the precached page.
+ *   it was rendered for and deleted at logout: a repeat open paints its copy at once and the
+ *   page refreshes itself behind it (boot/device-copy.ts). Offline both come from their copy,
+ *   or from the precached page.
  * - Nothing under `/api/` is ever cached, and `/api/` and `/payment/` never get the app shell
  *   (the payment page needs the server's own answer: its Content-Security-Policy is the only
  *   one that lets Stripe.js in).
@@ -63,9 +63,10 @@ const PAGES: Record<string, string> = {
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
 /**
  * Of those, the pages a repeat open paints from the device's copy at once (decision 028): the
- * page then asks the server behind it (boot/device-copy.ts). `/admin` stays network-first.
+ * page then asks the server behind it (boot/device-copy.ts). `/admin` too since issue 33
+ * (decision 047): on a phone its first tap waited a round trip and a render for the server's page.
  */
-const PAINTED_FROM_DEVICE = new Set(['/dashboard']);
+const PAINTED_FROM_DEVICE = new Set(['/dashboard', '/admin']);
 /**
  * Also network first: the privacy notice, whose controller the server fills in (issue 23). It
  * names no user, so no copy of it is kept: offline it is the precached page.
@@ -118,8 +119,8 @@ async function keepCopy(cache: Cache, key: string, response: Response): Promise<
 const NETWORK_TIMEOUT_MS = 5_000;
 
 /**
- * `/dashboard` (a repeat open): the device's copy at once, if there is one it may show; the page
- * refreshes itself behind it. Else, and for `/admin`: the server's answer (kept as the copy when
+ * `/dashboard` and `/admin` (a repeat open): the device's copy at once, if there is one it may
+ * show; the page refreshes itself behind it. Else: the server's answer (kept as the copy when
  * it is a page rendered for a user); with no answer within NETWORK_TIMEOUT_MS, or none at all,
  * the copy if it may be shown, else the precached page.
  */

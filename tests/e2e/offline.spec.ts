@@ -174,11 +174,12 @@ async function openDashboardWithDeviceCopy(page: Page, numero: string): Promise<
 }
 
 /**
- * Holds the page's own request for `/dashboard` (the refresh behind a copy: not a navigation)
+ * Holds the page's own request for `/dashboard` or `/admin` (the refresh behind a copy: not a navigation)
  * until `release()`; `asked` resolves once it was made. A navigation to /dashboard that reached
  * the network would be held too, and the page would never paint.
  */
-async function holdPageRefresh(context: BrowserContext) {
+async function holdPageRefresh(context: BrowserContext, pathname: '/dashboard' | '/admin' = '/dashboard') {
+  const address = new RegExp(`${pathname}(\\?.*)?$`);
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -188,18 +189,23 @@ async function holdPageRefresh(context: BrowserContext) {
     asked = resolve;
   });
   let continued: Promise<void> = Promise.resolve();
+  let navigations = 0;
   const handler = (route: Route) => {
+    // The worker's own request for a navigation (the page asked of the server first), not the page's refresh.
+    if (route.request().serviceWorker() !== null) navigations++;
     asked();
     continued = released.then(() => route.continue());
     return continued;
   };
-  await context.route(/\/dashboard(\?.*)?$/, handler);
+  await context.route(address, handler);
   return {
     asked: wasAsked,
+    /** How many held requests the service worker made: none when it painted the page from the device's copy. */
+    navigations: () => navigations,
     release: async () => {
       release();
       await continued;
-      await context.unroute(/\/dashboard(\?.*)?$/, handler);
+      await context.unroute(address, handler);
     },
   };
 }
@@ -652,6 +658,57 @@ test.describe('a repeat open', () => {
     await expect(ride).toHaveCount(0);
     await refresh.release();
     await expect(refreshLine(page)).toHaveCount(0);
+  });
+
+  test('of /admin paints the admin’s page from the device at once, then the server’s figures replace it in place (decision 047)', async ({ page, context, baseURL }) => {
+    const token = randomBytes(32).toString('base64url');
+    await withE2eDatabase((db) =>
+      db.query(
+        `insert into sessions (token_hash, user_id, kind, expires_at)
+         select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
+        [createHash('sha256').update(token).digest('hex')],
+      ),
+    );
+    await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
+    const users = page.locator('section[aria-labelledby="riepilogo-admin"] dl > div').filter({ hasText: 'Utenti totali' }).locator('dd');
+    const count = async () => Number((await users.innerText()).replace(/\D+/g, ''));
+
+    // Opened twice online: the second open goes through the worker, which keeps the page.
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
+    await serviceWorkerInControl(page);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
+    await expect.poll(() => page.evaluate(async () => (await (await caches.open('bicielis-pagine')).keys()).some((r) => new URL(r.url).pathname === '/admin'))).toBe(true);
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect(users).toContainText(/\d/);
+    const before = await count();
+
+    // Someone registers meanwhile: the copy still counts them out, the server's answer in.
+    await withE2eDatabase((db) =>
+      db.query(`insert into users (nome, cognome, email, password_hash, is_residente) values ('Nuova', 'Iscritta', $1, 'x', false)`, [`offline-${unique()}@bicielis.test`]),
+    );
+    const refresh = await holdPageRefresh(context, '/admin');
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
+    await refresh.asked;
+    await expect(refreshLine(page)).toBeVisible();
+    // Painted from the copy at once: the only request held is the page's own refresh.
+    expect(refresh.navigations()).toBe(0);
+    expect(await count()).toBe(before);
+    // The first tap works on the copy: the tab `Biciclette` shows its panel.
+    await page.getByRole('tab', { name: 'Biciclette' }).click();
+    await expect(page.getByRole('tabpanel').getByRole('region', { name: 'Biciclette' })).toBeVisible();
+    await page.evaluate(() => {
+      for (const h of document.querySelectorAll('#root h1')) (h as HTMLElement).dataset.e2eCopia = '';
+    });
+    await refresh.release();
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect.poll(count).toBe(before + 1);
+    // The same page, updated in place (not rendered again), the tab still chosen.
+    expect(await page.evaluate(() => document.querySelectorAll('#root h1[data-e2e-copia]').length)).toBe(1);
+    await expect(page.getByRole('tab', { name: 'Biciclette' })).toHaveAttribute('aria-selected', 'true');
+    await expectNoSeriousA11yViolations(page);
   });
 
   test('after logout and another person’s login, never shows the first person’s page', async ({ page, context, baseURL }) => {

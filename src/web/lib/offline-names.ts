@@ -10,7 +10,7 @@ export const QUEUE_CHANNEL = 'bicielis-azioni';
 
 /**
  * The service worker's runtime cache of the pages that may hold the user's data (`/dashboard`,
- * `/admin`, fetched network-first): logout deletes it. Every other cache is the app shell.
+ * `/admin`: each painted from its copy on a repeat open, then refreshed): logout deletes it. Every other cache is the app shell.
  */
 export const PAGES_CACHE = 'bicielis-pagine';
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 /*
  * When a server-rendered page is hydrated through and through. React hydrates each Suspense
  * boundary of the page after the one around it (at a low priority, once the page is
@@ -31,3 +32,12 @@ export function partHydrated(part: string): void {
 
 /** Resolves once the screen and the parts it named have hydrated. */
 export const whenPageHydrated = (): Promise<void> => hydrated;
+
+/**
+ * Renders nothing; says when the Suspense boundary it is in has hydrated: a page refreshed
+ * behind its device copy waits for it before it changes any data.
+ */
+export function HydrationMark({ part }: { part: string }): null {
+  useEffect(() => partHydrated(part), [part]);
+  return null;
+}

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../../shared/api-types';
-import { forgetDeviceUser, readDeviceUser } from './device-user';
+import { forgetDeviceUser, readDeviceUser, saveDeviceUser } from './device-user';
 
 /**
  * What lib/session.ts loads when the server cannot be reached or says 401 (issue 22), so that
@@ -22,6 +22,15 @@ export function isSessionFromDevice(): boolean {
  */
 export function isSessionConfirmed(): boolean {
   return !fromDevice && !fromDeviceCopy;
+}
+
+/**
+ * `user`, shown by a page that keeps no data of its own on the device (/admin), is remembered
+ * there once the server has confirmed them: the service worker paints that page's copy on a
+ * repeat open only for the device's user (sw.ts, decision 047).
+ */
+export async function rememberConfirmedUser(user: SessionUser): Promise<void> {
+  if (isSessionConfirmed()) await saveDeviceUser(user);
 }
 
 /** The page shown is the device's copy: its user is the device's, until `copyConfirmed()`. */

@@ -7,7 +7,7 @@ import {
   UsersIcon,
   WrenchIcon,
 } from 'lucide-react';
-import { Suspense, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AdminSummary } from '../../../shared/schemas/admin';
 import { LoadFailureBoundary } from '../../components/load-failure-boundary';
@@ -17,6 +17,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../auth/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { prefetchOnIntent } from '../../lib/interaction';
+import { useCurrentUser } from '../../lib/session';
+import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
 import { preloadable } from '../../lib/preloadable';
 import { tabFromSearch, type AdminTab } from './admin-model';
 import { BikesPanelShell } from './bikes-panel-shell';
@@ -58,10 +60,14 @@ export function loadTabFor(search: string): Promise<unknown> {
   return TAB_LOADERS[tabFromSearch(search)]?.().catch(() => undefined) ?? Promise.resolve();
 }
 
-function TabLoading({ children, fallback }: { children: ReactNode; fallback?: ReactNode }) {
+/** A tab's own boundary (a chunk of its own); `tab` names it to the page's hydration (lib/page-hydration.ts). */
+function TabLoading({ tab, children, fallback }: { tab: AdminTab; children: ReactNode; fallback?: ReactNode }) {
   return (
     <LoadFailureBoundary scope="section">
-      <Suspense fallback={fallback ?? <Spinner label="Caricamento..." showLabel className="py-6" />}>{children}</Suspense>
+      <Suspense fallback={fallback ?? <Spinner label="Caricamento..." showLabel className="py-6" />}>
+        {children}
+        <HydrationMark part={tab} />
+      </Suspense>
     </LoadFailureBoundary>
   );
 }
@@ -137,6 +143,15 @@ export function AdminPage() {
   }
   const tabList = useRef<HTMLDivElement>(null);
   useTabChosenEarly(tabList, tab, selectTab);
+  // The boundaries within the screen as it first rendered: the address's tab, when it is a chunk
+  // of its own. A page refreshed behind its device copy (boot/device-copy.ts) waits for them.
+  const [hydrationParts] = useState(() => (tab === 'prenotazioni' ? [] : [tab]));
+  useEffect(() => screenHydrated(hydrationParts), [hydrationParts]);
+  // The admin confirmed by the server is the device's user: the worker may paint this page's copy next time.
+  const { data: user } = useCurrentUser();
+  useEffect(() => {
+    if (user) void import('../../offline/session-fallback').then((m) => m.rememberConfirmedUser(user)).catch(() => undefined);
+  }, [user]);
 
   return (
     <div className="min-h-dvh pb-12">
@@ -161,22 +176,22 @@ export function AdminPage() {
             <BookingsTab />
           </TabsContent>
           <TabsContent value="biciclette" early={<BikesPanelShell />}>
-            <TabLoading fallback={<BikesPanelShell />}>
+            <TabLoading tab="biciclette" fallback={<BikesPanelShell />}>
               <BikesTab summary={summary.data} />
             </TabLoading>
           </TabsContent>
           <TabsContent value="utenti">
-            <TabLoading>
+            <TabLoading tab="utenti">
               <UsersTab />
             </TabLoading>
           </TabsContent>
           <TabsContent value="regole">
-            <TabLoading>
+            <TabLoading tab="regole">
               <RulesTab />
             </TabLoading>
           </TabsContent>
           <TabsContent value="registro">
-            <TabLoading>
+            <TabLoading tab="registro">
               <AuditTab />
             </TabLoading>
           </TabsContent>

@@ -4,7 +4,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { preloadable } from '../../lib/preloadable';
-import { partHydrated, screenHydrated } from '../../lib/page-hydration';
+import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
@@ -41,15 +41,6 @@ export function DashboardPage() {
   // Only while logging out: the session is gone before the address changes.
   if (!user) return <FullScreenSpinner label="Caricamento BiciElis..." />;
   return <Dashboard user={user} />;
-}
-
-/**
- * Renders nothing; says when the Suspense boundary it is in has hydrated (boot/server-state.ts):
- * a page refreshed behind its device copy waits for it before it changes any data.
- */
-function HydrationMark({ part }: { part: string }) {
-  useEffect(() => partHydrated(part), [part]);
-  return null;
 }
 
 /** A query that waits for the network (offline, nothing kept): not "loading", since nothing is on its way. */
