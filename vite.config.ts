@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { createServer, defineConfig, minify, transformWithOxc, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { PAGE_BAR_END_ID } from './src/shared/server-page';
+import { CLASS_LISTS_ELEMENT_ID, PAGE_BAR_END_ID } from './src/shared/server-page';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const BRAND_GREEN = '#15803d';
@@ -134,15 +134,32 @@ function prerenderPlugin(): Plugin {
         plugins: [react()],
       });
       try {
-        const { render } = (await server.ssrLoadModule('/boot/prerender.tsx')) as { render: (path: string) => Promise<string> };
+        type ClassLists = { same: string[]; changed: [string, string][] };
+        const { render } = (await server.ssrLoadModule('/boot/prerender.tsx')) as {
+          render: (path: string) => Promise<{ html: string; classLists: ClassLists }>;
+        };
         const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript() }));
+        const rendered = new Map<string, string>();
+        const same = new Set<string>();
+        const changed = new Map<string, string>();
+        for (const page of PRERENDERED) {
+          const { html, classLists } = await render(page.path);
+          rendered.set(page.file, html);
+          for (const list of classLists.same) same.add(list);
+          for (const [list, result] of classLists.changed) changed.set(list, result);
+        }
+        // Every pre-rendered screen's class lists, in each page: a page hydrates its own screen,
+        // and index.html's loading state gives way to the login or the privacy notice without
+        // tailwind-merge (lib/utils.ts, decision 048). JSON with no `<` in it: safe in a script.
+        const classLists = JSON.stringify({ same: [...same].sort(), changed: [...changed].sort() }).replaceAll('<', '\\u003c');
+        const classScript = `<script type="application/json" id="${CLASS_LISTS_ELEMENT_ID}">${classLists}</script>`;
         for (const page of PRERENDERED) {
           const chunks = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))];
           const preloads = page.serverRendered ? [] : chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
           const withStyle = inlineStylesheet(template, bundle);
           const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : withStyle)
             .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
-            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${await render(page.path)}</div>`);
+            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${rendered.get(page.file)!}</div>${classScript}`);
           if (page.file === 'index.html') index.source = html;
           else this.emitFile({ type: 'asset', fileName: page.file, source: html });
         }

@@ -61,6 +61,13 @@ export interface ServerPageOutput {
 /** The `<script type="application/json">` holding the state (the browser reads it in main.tsx). */
 export const SERVER_STATE_ELEMENT_ID = 'bicielis-state';
 
+/**
+ * The `<script type="application/json">` of a pre-rendered page holding the class lists its
+ * first screens merged (`ClassLists` of src/web/lib/utils.ts; vite.config.ts writes it, main.tsx
+ * reads it): hydrating the page needs no tailwind-merge (decision 048).
+ */
+export const CLASS_LISTS_ELEMENT_ID = 'bicielis-classi';
+
 /** The value of `data-prerendered` on `#root` for a page rendered on the server. */
 export const SERVER_RENDERED = 'server';
 

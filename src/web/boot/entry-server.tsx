@@ -20,7 +20,7 @@ import { queryClient } from '../lib/query-client';
 import { setRenderedAt } from '../lib/render-clock';
 import { serverStateJson } from './server-state';
 import { seedSession } from '../lib/session';
-import { recordClassLists } from '../lib/utils';
+import { loadClassMerge, recordClassLists } from '../lib/utils';
 import { loadAdmin, loadDashboard } from '../screens';
 
 /**
@@ -73,6 +73,8 @@ const MAX_RENDERS = 4;
  * lazy component met for the first time then resolves within the turn of the event loop.
  */
 const ready = Promise.all([
+  // The class lists the render merges go to the browser with the page (lib/utils.ts).
+  loadClassMerge(),
   loadDashboard(),
   loadAdmin(),
   import('../lib/query-provider'),

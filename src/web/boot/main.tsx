@@ -18,13 +18,15 @@
  * 3. Hydration: React adopts the HTML instead of painting it again (below).
  * 4. `data-started` on `#root`: set by the screen itself once it has hydrated (started.ts); until
  *    then a server-rendered page's buttons look disabled and take no tap (styles.css).
- * 5. The service worker, once the page has loaded (below).
+ * 5. The service worker and tailwind-merge, once the page has loaded (below; decision 048).
  */
 import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { App } from '../app';
 import { refreshSession } from '../lib/session';
 import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
+import { CLASS_LISTS_ELEMENT_ID } from '../../shared/server-page';
+import { adoptClassLists, loadClassMerge, whenProvisionalChanged } from '../lib/utils';
 import { firstScreen } from '../routes';
 import { preloadScreenFor } from '../screens';
 import { adoptServerState, readServerState } from './server-state';
@@ -61,13 +63,33 @@ const app = (
   </StrictMode>
 );
 
+// The class lists the pre-rendered screens merged (decision 048): hydrating needs no
+// tailwind-merge, which comes after the page has loaded (step 5).
+try {
+  adoptClassLists(JSON.parse(document.getElementById(CLASS_LISTS_ELEMENT_ID)?.textContent ?? 'null'));
+} catch {
+  // A page without them (an old copy): lists are merged once tailwind-merge is in.
+}
+let root: Root | undefined;
+// A list given out before tailwind-merge came, which it changes: the app renders again (a new
+// element, so that every screen below renders and asks for its classes anew).
+whenProvisionalChanged(() =>
+  root?.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
+);
+
 // 3. Hydration. The served HTML holds this screen (step 0): React adopts it.
 if (serverState) {
   // Its session, data and screen first: hydrating then renders what the server did, at once,
   // as a transition: in slices between which the browser handles input and paints.
   void Promise.all([adoptServerState(serverState, loadScreen), deviceCopy]).then(() => {
     // 4. The screen's taps are live once it has hydrated (started.ts, styles.css).
-    startTransition(() => void hydrateRoot(container, app));
+    startTransition(() => {
+      root = hydrateRoot(container, app);
+    });
   });
 } else if (container.dataset.prerendered === 'privacy' && firstScreen(path) === 'privacy') {
   // The privacy notice is a chunk of its own (the page preloads it): hydrated once it is in, so
@@ -75,21 +97,28 @@ if (serverState) {
   // the way, the session's answer reached its still dehydrated boundary and React replaced the
   // notice with the loading screen for a moment (issue 31). A chunk that fails: hydrated all
   // the same, and the notice loads as it renders.
-  const hydrate = () => void hydrateRoot(container, app);
+  const hydrate = () => {
+    root = hydrateRoot(container, app);
+  };
   void screenChunk?.then(hydrate, hydrate);
 } else if (container.dataset.prerendered === firstScreen(path)) {
-  hydrateRoot(container, app);
+  root = hydrateRoot(container, app);
 } else {
   // A page pre-rendered for another first screen (the service worker's offline copy of
   // index.html opened at /login) is replaced.
   container.replaceChildren();
-  createRoot(container).render(app);
+  root = createRoot(container);
+  root.render(app);
 }
 
 // 5. The service worker (offline use) and the announcement of a new version, once the page has
 // loaded: nothing of them is in the first download (pwa/service-worker.tsx, issue 22). A page
 // the server rendered asks for this code after its first paint (after-paint.ts), usually after
 // its `load`.
-const startServiceWorker = () => void import('../pwa/service-worker').then((m) => m.startServiceWorker());
-if (document.readyState === 'complete') startServiceWorker();
-else window.addEventListener('load', startServiceWorker, { once: true });
+// tailwind-merge too (decision 048).
+const afterLoad = () => {
+  loadClassMerge().catch(() => undefined);
+  void import('../pwa/service-worker').then((m) => m.startServiceWorker());
+};
+if (document.readyState === 'complete') afterLoad();
+else window.addEventListener('load', afterLoad, { once: true });

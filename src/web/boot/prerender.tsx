@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from '../app';
 import { loadPrivacy } from '../screens';
+import { loadClassMerge, recordClassLists, type ClassLists } from '../lib/utils';
 
 /** A Suspense boundary not finished in this render: a lazy screen met for the first time. */
 const UNFINISHED_BOUNDARY = '<!--$!-->';
@@ -23,13 +24,14 @@ function renderOnce(path: string): string {
  * form at /login, the loading state elsewhere (routes.tsx `firstScreen`) — and the privacy
  * notice at /privacy, whose lazily loaded screen is loaded first and rendered again until
  * it is in (as entry-server.tsx does). The browser paints it before any script has arrived;
- * boot/main.tsx then hydrates it.
+ * boot/main.tsx then hydrates it. With it, the class lists the render merged: the page carries
+ * them (`#bicielis-classi`), so that hydrating it needs no tailwind-merge (decision 048).
  */
-export async function render(path: string): Promise<string> {
-  await loadPrivacy();
+export async function render(path: string): Promise<{ html: string; classLists: ClassLists }> {
+  await Promise.all([loadPrivacy(), loadClassMerge()]);
   for (let attempt = 1; ; attempt++) {
-    const html = renderOnce(path);
-    if (!html.includes(UNFINISHED_BOUNDARY) || attempt >= 4) return html;
+    const { result: html, classLists } = recordClassLists(() => renderOnce(path));
+    if (!html.includes(UNFINISHED_BOUNDARY) || attempt >= 4) return { html, classLists };
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }

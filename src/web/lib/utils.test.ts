@@ -13,14 +13,22 @@ vi.mock('tailwind-merge', async (original) => {
   };
 });
 
-const { adoptClassLists, cn, prepareClassMerge, recordClassLists } = await import('./utils');
 const { twMerge } = await vi.importActual<typeof TailwindMerge>('tailwind-merge');
+
+/** lib/utils.ts afresh: tailwind-merge not asked for yet, no list kept. */
+async function freshUtils() {
+  vi.resetModules();
+  return import('./utils');
+}
 
 beforeEach(() => {
   calls.count = 0;
 });
 
-describe('cn', () => {
+describe('cn, once tailwind-merge is in', async () => {
+  const { adoptClassLists, cn, loadClassMerge, prepareClassMerge, recordClassLists } = await freshUtils();
+  await loadClassMerge();
+
   it('merges as tailwind-merge does: later classes win', () => {
     expect(cn('h-11 px-4 text-base', 'h-12', false, undefined, { 'w-full': true, hidden: false })).toBe('px-4 text-base h-12 w-full');
     expect(cn('p-2', 'px-4 py-1')).toBe(twMerge('p-2 px-4 py-1'));
@@ -51,8 +59,41 @@ describe('cn', () => {
     expect(calls.count).toBe(1);
   });
 
-  it('builds tailwind-merge’s tables when the page asks', () => {
-    prepareClassMerge();
+  it('builds tailwind-merge’s tables when the page asks', async () => {
+    await prepareClassMerge();
     expect(calls.count).toBe(1);
+  });
+});
+
+describe('cn, before tailwind-merge is in (decision 048)', () => {
+  it('uses the lists the page brought, and asks for tailwind-merge only for one it did not', async () => {
+    const { adoptClassLists, cn, loadClassMerge, whenProvisionalChanged } = await freshUtils();
+    const changed = vi.fn();
+    whenProvisionalChanged(changed);
+    adoptClassLists({ same: ['flex gap-2'], changed: [['h-11 rounded-md h-12', 'rounded-md h-12']] });
+    expect(cn('h-11 rounded-md', 'h-12')).toBe('rounded-md h-12');
+    expect(cn('flex gap-2')).toBe('flex gap-2');
+    // A list it did not bring, without a conflict: given out as joined, and right.
+    expect(cn('grid', 'gap-4')).toBe('grid gap-4');
+    await loadClassMerge();
+    expect(changed).not.toHaveBeenCalled();
+    expect(cn('m-1 m-2')).toBe('m-2');
+  });
+
+  it('a list given out before it came, which it changes, is logged and the app renders again with it merged', async () => {
+    const { cn, loadClassMerge, whenProvisionalChanged } = await freshUtils();
+    const changed = vi.fn();
+    whenProvisionalChanged(changed);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(cn('px-2', 'px-4')).toBe('px-2 px-4');
+      await loadClassMerge();
+      expect(changed).toHaveBeenCalledTimes(1);
+      expect(error).toHaveBeenCalledWith(expect.stringContaining('"px-2 px-4"'));
+      // The next render gets the merged list.
+      expect(cn('px-2', 'px-4')).toBe('px-4');
+    } finally {
+      error.mockRestore();
+    }
   });
 });

@@ -1,25 +1,68 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
 
 /**
+ * Class lists are merged by tailwind-merge, a chunk of its own (decision 048): 8 KB gzip that
+ * the first screen does not need. Every page brings the lists its first render merged (a page
+ * rendered for its user in its state, a pre-rendered page in `#bicielis-classi`), the module
+ * is asked for as the app starts (boot/main.tsx) and before a page is rendered without them.
+ *
  * Every class list merged so far, joined → merged. tailwind-merge builds its tables at its
  * first call, tens of milliseconds on this machine and about four times that on a slow phone:
- * a page rendered on the server brings the lists its render merged (`ClassLists`), so that
- * hydrating it calls tailwind-merge not once; its tables are built at the first touch, click
- * or key (lib/started.ts; decision 027, docs/performance.md).
+ * hydrating a page that brought its lists calls tailwind-merge not once; its tables are built
+ * at the first touch, click or key (lib/started.ts; decision 027, docs/performance.md).
  */
 const merged = new Map<string, string>();
 const MAX_REMEMBERED = 4096;
 let recording: Map<string, string> | undefined;
+
+type Merge = (classList: string) => string;
+let merge: Merge | undefined;
+let loading: Promise<void> | undefined;
+/** Lists given out as joined, before tailwind-merge was in: checked once it is. */
+const provisional = new Set<string>();
+let onProvisionalChanged: (() => void) | undefined;
+
+/**
+ * Asks for tailwind-merge (once). A list given out before it came, which it would have changed,
+ * is logged and the app renders again (`whenProvisionalChanged`): the screen then shows it merged.
+ */
+export function loadClassMerge(): Promise<void> {
+  loading ??= import('tailwind-merge').then((module) => {
+    merge = module.twMerge;
+    const changed = [...provisional].filter((joined) => module.twMerge(joined) !== joined);
+    provisional.clear();
+    if (changed.length > 0) {
+      console.error(`Classi usate prima di tailwind-merge, unite ora: ${changed.map((c) => `"${c}"`).join(', ')}`);
+      onProvisionalChanged?.();
+    }
+  }, (error: unknown) => {
+    // Not in (offline, a chunk of an older version gone): asked for again by the next list.
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/** What to do when lists given out before tailwind-merge came were not as it merges them (boot/main.tsx: render again). */
+export function whenProvisionalChanged(callback: () => void): void {
+  onProvisionalChanged = callback;
+}
 
 /** Joins class names and lets later Tailwind classes override earlier ones. */
 export function cn(...inputs: ClassValue[]): string {
   const joined = clsx(inputs);
   let result = merged.get(joined);
   if (result === undefined) {
-    result = twMerge(joined);
-    if (merged.size >= MAX_REMEMBERED) merged.clear();
-    merged.set(joined, result);
+    if (merge) {
+      result = merge(joined);
+      if (merged.size >= MAX_REMEMBERED) merged.clear();
+      merged.set(joined, result);
+    } else {
+      // Not kept: merged for real at the next render after tailwind-merge has come.
+      result = joined;
+      provisional.add(joined);
+      loadClassMerge().catch(() => undefined);
+    }
   }
   recording?.set(joined, result);
   return result;
@@ -56,6 +99,6 @@ export function adoptClassLists(lists: unknown): void {
 }
 
 /** Builds tailwind-merge's tables now (the person has started using the page), rather than at the first class list no render has seen. */
-export function prepareClassMerge(): void {
-  twMerge('p-0', 'p-1');
+export function prepareClassMerge(): Promise<void> {
+  return loadClassMerge().then(() => void merge!('p-0 p-1'));
 }
