@@ -114,8 +114,7 @@ if (serverState) {
 // 5. The service worker (offline use) and the announcement of a new version, once the page has
 // loaded: nothing of them is in the first download (pwa/service-worker.tsx, issue 22). A page
 // the server rendered asks for this code after its first paint (after-paint.ts), usually after
-// its `load`.
-// tailwind-merge too (decision 048).
+// its `load`. tailwind-merge comes then too (decision 048).
 const afterLoad = () => {
   loadClassMerge().catch(() => undefined);
   void import('../pwa/service-worker').then((m) => m.startServiceWorker());

@@ -3,8 +3,8 @@ import { clsx, type ClassValue } from 'clsx';
 /**
  * Class lists are merged by tailwind-merge, a chunk of its own (decision 048): 8 KB gzip that
  * the first screen does not need. Every page brings the lists its first render merged (a page
- * rendered for its user in its state, a pre-rendered page in `#bicielis-classi`), the module
- * is asked for as the app starts (boot/main.tsx) and before a page is rendered without them.
+ * rendered for its user in its state, a pre-rendered page in `#bicielis-classi`); the module
+ * is asked for once the page has loaded (boot/main.tsx), or by the first list not seen before.
  *
  * Every class list merged so far, joined → merged. tailwind-merge builds its tables at its
  * first call, tens of milliseconds on this machine and about four times that on a slow phone:
