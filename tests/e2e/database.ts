@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
+import { zonedClock, zonedToday } from '../../src/shared/time.js';
 import { e2eDataDir } from './outbox';
 
 /**
@@ -44,4 +45,43 @@ export async function createAccount(account: {
     ),
   );
   return res.rows[0]!.id;
+}
+
+const TIME_ZONE = 'Europe/Rome';
+const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** A booking's window: its instants and, in Rome, its day and times. */
+export interface SeedWindow {
+  startAt: Date;
+  endAt: Date;
+  date: string;
+  start: string;
+  end: string;
+}
+
+/** A window starting `minutes` from now (to the minute), for an hour; near midnight it ends at 23:59 of its own day (Rome). */
+export function windowFromNow(minutes: number): SeedWindow {
+  const startAt = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
+  const hourLater = new Date(startAt.getTime() + 60 * 60_000);
+  const endAt =
+    zonedToday(hourLater, TIME_ZONE) === zonedToday(startAt, TIME_ZONE)
+      ? hourLater
+      : new Date(startAt.getTime() + (23 * 60 + 59 - minutesOfDay(zonedClock(startAt, TIME_ZONE))) * 60_000);
+  return { startAt, endAt, date: zonedToday(startAt, TIME_ZONE), start: zonedClock(startAt, TIME_ZONE), end: zonedClock(endAt, TIME_ZONE) };
+}
+
+/** An `attiva` booking of `email` on bike `numero` for window `w`, written straight into the database; its id. */
+export async function seedActiveBooking(email: string, numero: string, w: SeedWindow, destinazione: string): Promise<number> {
+  return withE2eDatabase(async (db) => {
+    const { rows } = await db.query<{ id: number }>(
+      `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at, updated_at)
+       select u.id, b.id, $3::date, $4, $5, $6, $7, $8, 'attiva', now(), now()
+         from users u, biciclette b
+        where u.email = $1 and b.numero = $2
+       returning id`,
+      [email, numero, w.date, w.start, w.end, w.startAt, w.endAt, destinazione],
+    );
+    if (rows.length !== 1) throw new Error(`prenotazione non scritta: ${email}, bici ${numero}`);
+    return rows[0]!.id;
+  });
 }

@@ -1,6 +1,6 @@
-import { expect as baseExpect, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
-import { createAccount, withE2eDatabase } from './database';
+import { createAccount, seedActiveBooking, windowFromNow, withE2eDatabase, type SeedWindow } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
@@ -50,32 +50,8 @@ function zonedInstantOfDay(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 60_000) * 60_000 - minutesOfDay(clock) * 60_000);
 }
 
-/** A window starting `minutes` from now (to the minute), for an hour; near midnight it ends at 23:59 of its own day (Rome). */
-function windowFromNow(minutes: number) {
-  const startAt = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
-  const hourLater = new Date(startAt.getTime() + 60 * 60_000);
-  const endAt =
-    zonedToday(hourLater, TIME_ZONE) === zonedToday(startAt, TIME_ZONE)
-      ? hourLater
-      : new Date(startAt.getTime() + (23 * 60 + 59 - minutesOfDay(zonedClock(startAt, TIME_ZONE))) * 60_000);
-  return { startAt, endAt, date: zonedToday(startAt, TIME_ZONE), start: zonedClock(startAt, TIME_ZONE), end: zonedClock(endAt, TIME_ZONE) };
-}
-
 /** An `attiva` booking of `email` on bike `numero` for window `w`. */
-async function seedBooking(email: string, numero: string, w: ReturnType<typeof windowFromNow>): Promise<number> {
-  return withE2eDatabase(async (db) => {
-    const { rows } = await db.query<{ id: number }>(
-      `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at, updated_at)
-       select u.id, b.id, $3::date, $4, $5, $6, $7, 'Giro della flotta', 'attiva', now(), now()
-         from users u, biciclette b
-        where u.email = $1 and b.numero = $2
-       returning id`,
-      [email, numero, w.date, w.start, w.end, w.startAt, w.endAt],
-    );
-    baseExpect(rows).toHaveLength(1);
-    return rows[0]!.id;
-  });
-}
+const seedBooking = (email: string, numero: string, w: SeedWindow) => seedActiveBooking(email, numero, w, 'Giro della flotta');
 
 /** The card of the booking on bike `numero` in the active bookings. */
 function card(page: Page, numero: string, modello: string) {

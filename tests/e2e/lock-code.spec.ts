@@ -1,6 +1,5 @@
 import { expect as baseExpect, type APIRequestContext } from '@playwright/test';
-import { zonedClock, zonedToday } from '../../src/shared/time.js';
-import { createAccount, withE2eDatabase } from './database';
+import { createAccount, seedActiveBooking, windowFromNow, withE2eDatabase } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, notice, test } from './fixtures';
 
 /*
@@ -11,7 +10,6 @@ import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, loginViaForm, not
  */
 
 const admin = DEMO_ACCOUNTS.find((a) => a.ruolo === 'admin')!;
-const TIME_ZONE = 'Europe/Rome';
 const PASSWORD = 'bici-giro-1';
 
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -28,30 +26,8 @@ async function addBike(numero: string): Promise<void> {
   await withE2eDatabase((db) => db.query(`insert into biciclette (numero, modello) values ($1, 'Lock Test')`, [numero]));
 }
 
-const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-
 /** An `attiva` booking of `email` on bike `numero` starting `minutes` from now, for an hour (Rome). */
-async function seedBooking(email: string, numero: string, minutes: number): Promise<number> {
-  const startAt = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
-  const hourLater = new Date(startAt.getTime() + 60 * 60_000);
-  // Near midnight the booking ends at 23:59 of its own day.
-  const endAt =
-    zonedToday(hourLater, TIME_ZONE) === zonedToday(startAt, TIME_ZONE)
-      ? hourLater
-      : new Date(startAt.getTime() + (23 * 60 + 59 - minutesOfDay(zonedClock(startAt, TIME_ZONE))) * 60_000);
-  return withE2eDatabase(async (db) => {
-    const { rows } = await db.query<{ id: number }>(
-      `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at, updated_at)
-       select u.id, b.id, $3::date, $4, $5, $6, $7, 'Giro col lucchetto', 'attiva', now(), now()
-         from users u, biciclette b
-        where u.email = $1 and b.numero = $2
-       returning id`,
-      [email, numero, zonedToday(startAt, TIME_ZONE), zonedClock(startAt, TIME_ZONE), zonedClock(endAt, TIME_ZONE), startAt, endAt],
-    );
-    baseExpect(rows).toHaveLength(1);
-    return rows[0]!.id;
-  });
-}
+const seedBooking = (email: string, numero: string, minutes: number) => seedActiveBooking(email, numero, windowFromNow(minutes), 'Giro col lucchetto');
 
 test.describe('the lock code', () => {
   test('the admin sets a combination lock; the rider reads its code in the window and closes the lock with a new one at the return', async ({
