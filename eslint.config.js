@@ -36,7 +36,7 @@ export const serverLayers = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'drizzle/', 'data/', '.tmp/', 'test-results/', 'playwright-report/', 'dev-dist/'] },
+  { ignores: ['dist/', 'node_modules/', 'drizzle/', 'data/', '.tmp/', 'test-results/', 'playwright-report/', 'dev-dist/', 'src/shared/i18n/compiled/'] /* generated: scripts/compile-messages.mjs */ },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -227,7 +227,7 @@ const webConfig = defineConfig({
             // Before the schemas: a group takes the modules its members import too, and the
             // schemas import shared/time.ts (date-fns), which the dashboard needs without zod.
             // The audit log's labels stay with the one tab that shows them (issue 23).
-            { name: 'shared', test: /src[\\/]shared[\\/](?!schemas[\\/]|zod-it\.ts|audit-actions\.ts)/, priority: 7 },
+            { name: 'shared', test: /src[\\/]shared[\\/](?!schemas[\\/]|zod-it\.ts|audit-actions\.ts|i18n[\\/]compiled[\\/])/, priority: 7 },
             { name: 'schemas', test: SCHEMA_MODULES, priority: 6 },
             // TanStack Query itself; its persisters and the (de)hydration they use load with the
             // offline machinery (issue 22).

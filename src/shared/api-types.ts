@@ -1,3 +1,4 @@
+import type { Lingua } from './i18n/index.js';
 /** Shape of GET /api/config: the only server settings the page may see. */
 export interface PublicConfig {
   version: string;
@@ -51,4 +52,6 @@ export interface SessionUser {
    * only the profile.
    */
   dueFattoriDaAttivare?: true;
+  /** The account's language (issue 36), in the session's own answers (login, current user). */
+  lingua: Lingua;
 }

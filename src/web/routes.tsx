@@ -1,3 +1,4 @@
+import { useT } from './lib/i18n';
 import { Suspense, useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
@@ -48,6 +49,7 @@ const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;
 export function AppRoutes() {
   const [location] = useLocation();
   const { data: user, isPending } = useCurrentUser();
+  const t = useT();
   // A new screen starts at its top: the browser only does this for full page loads, and a
   // long form (registration on a phone) would otherwise open the next screen half-way down.
   useLayoutEffect(() => {
@@ -59,7 +61,7 @@ export function AppRoutes() {
   // The privacy notice needs no session: the same element whether it is known or not.
   if (isPrivacyPath(location)) {
     return (
-      <Suspense fallback={<FullScreenSpinner label={LOADING} />}>
+      <Suspense fallback={<FullScreenSpinner label={t(LOADING)} />}>
         <PrivacyScreen />
       </Suspense>
     );
@@ -67,7 +69,7 @@ export function AppRoutes() {
   // The rack's board needs no session either: its link is the credential.
   const rack = RACK_PATH.exec(location);
   if (rack) return <RackScreen token={rack[1]!} />;
-  if (isPending && firstScreen(location) !== 'login') return <FullScreenSpinner label={LOADING} />;
+  if (isPending && firstScreen(location) !== 'login') return <FullScreenSpinner label={t(LOADING)} />;
 
   const decision = decideRoute(location, user ?? null);
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;

@@ -2,15 +2,26 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { useStarted } from './lib/started';
 import { preloadable } from './lib/preloadable';
+import { loadDomains, useT, type Domain } from './lib/i18n';
+import type { MessageKey } from '../shared/i18n';
+
+/** A screen's chunk and its texts in the page's language (lib/i18n.ts), together. */
+const withTexts = <T,>(chunk: Promise<T>, ...domains: Domain[]): Promise<T> =>
+  Promise.all([chunk, loadDomains(...domains)]).then(([loaded]) => loaded);
 
 /**
  * The screens loaded on demand, each group a chunk of its own ("Fast by construction"):
  * the first download carries the login screen (shown in place of any guarded page) and
  * nothing else. Each loader is also callable to fetch a chunk ahead of time.
  */
-export const loadAccountScreens = () => import('./features/auth/account-screens');
+export const loadAccountScreens = () => withTexts(import('./features/auth/account-screens'), 'account');
 export const loadDashboard = () =>
-  Promise.all([import('./features/dashboard/dashboard-page'), import('./features/dashboard/queries'), import('./lib/query-client')]).then(
+  Promise.all([
+    import('./features/dashboard/dashboard-page'),
+    import('./features/dashboard/queries'),
+    import('./lib/query-client'),
+    loadDomains('user'),
+  ]).then(
     async ([page, queries, { queryClient }]) => {
       // In the browser: on the server (entry-server.tsx) the screen renders with its data given.
       // Offline, the data kept on the device is put back before the screen shows (issue 22).
@@ -22,22 +33,22 @@ export const loadDashboard = () =>
     },
   );
 export const loadAdmin = () =>
-  import('./features/admin/admin-page').then(async (m) => {
+  withTexts(import('./features/admin/admin-page'), 'user', 'admin').then(async (m) => {
     // The tab the address names is part of the HTML to hydrate (on the server: entry-server.tsx).
     if (typeof window !== 'undefined') await m.loadTabFor(window.location.search);
     return m.AdminPage;
   });
-export const loadStats = () => import('./features/stats/stats-page').then((m) => m.StatsPage);
-export const loadReports = () => import('./features/reports/reports-page').then((m) => m.ReportsPage);
-export const loadProfile = () => import('./features/profile/profile-page').then((m) => m.ProfilePage);
-export const loadBikePage = () => import('./features/bike/bike-page').then((m) => m.BikePage);
-const privacy = preloadable(() => import('./features/privacy/privacy-page'));
+export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin').then((m) => m.StatsPage);
+export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin').then((m) => m.ReportsPage);
+export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user').then((m) => m.ProfilePage);
+export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user').then((m) => m.BikePage);
+const privacy = preloadable(() => withTexts(import('./features/privacy/privacy-page'), 'account'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);
-export const loadPayment = () => import('./features/payment/payment-page').then((m) => m.PaymentPage);
-const loadCheckout = () => import('./features/payment/checkout-page').then((m) => m.CheckoutPage);
-const loadCheckoutSuccess = () => import('./features/payment/checkout-success-page').then((m) => m.CheckoutSuccessPage);
+export const loadPayment = () => withTexts(import('./features/payment/payment-page'), 'user').then((m) => m.PaymentPage);
+const loadCheckout = () => withTexts(import('./features/payment/checkout-page'), 'user').then((m) => m.CheckoutPage);
+const loadCheckoutSuccess = () => withTexts(import('./features/payment/checkout-success-page'), 'user').then((m) => m.CheckoutSuccessPage);
 const loadSimulatedCheckout = () =>
-  import('./features/payment/simulated-checkout-page').then((m) => m.SimulatedCheckoutPage);
+  withTexts(import('./features/payment/simulated-checkout-page'), 'user').then((m) => m.SimulatedCheckoutPage);
 
 const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.QueryProvider);
 
@@ -46,7 +57,7 @@ const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.Que
  * inside the app's QueryClientProvider (which comes with the first such screen), which also
  * tells, offline, that a screen needs the connection (lib/query-provider.tsx, issue 22).
  */
-function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: string): ComponentType<P> {
+function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: MessageKey): ComponentType<P> {
   const Screen = lazy(async () => {
     const [Component, QueryProvider] = await Promise.all([load(), loadQueryProvider()]);
     return {
@@ -61,8 +72,9 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
     };
   });
   function LazyScreen(props: P) {
+    const t = useT();
     return (
-      <Suspense fallback={<FullScreenSpinner label={label} />}>
+      <Suspense fallback={<FullScreenSpinner label={t(label as 'app.loading')} />}>
         <Screen {...props} />
       </Suspense>
     );
@@ -71,23 +83,23 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, lab
 }
 
 /** The label of the loading state, also in the pre-rendered HTML (prerender.tsx). */
-export const LOADING = 'Caricamento BiciElis...';
+export const LOADING = 'app.loading' satisfies MessageKey;
 export const RegistrationScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RegistrationPage), LOADING);
 export const RecoveryScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RecoveryPage), LOADING);
 export const ChangePasswordScreen = lazyScreen(() => loadAccountScreens().then((m) => m.ChangePasswordPage), LOADING);
 export const TwoFactorLoginScreen = lazyScreen(() => loadAccountScreens().then((m) => m.TwoFactorLoginPage), LOADING);
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
-export const StatsScreen = lazyScreen(loadStats, 'Caricamento statistiche...');
+export const StatsScreen = lazyScreen(loadStats, 'app.loadingStats');
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
-export const ProfileScreen = lazyScreen(loadProfile, 'Caricamento del profilo...');
-export const BikeScreen = lazyScreen(loadBikePage, 'Caricamento della bicicletta...');
+export const ProfileScreen = lazyScreen(loadProfile, 'app.loadingProfile');
+export const BikeScreen = lazyScreen(loadBikePage, 'app.loadingBike');
 /** A path the app does not know: rare, so not in the first download (issue 34 made room for its screens). */
-export const NotFoundScreen = lazyScreen(() => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage), LOADING);
-export const PaymentScreen = lazyScreen(loadPayment, 'Preparazione pagamento...');
+export const NotFoundScreen = lazyScreen(() => withTexts(import('./features/not-found/not-found-page'), 'account').then((m) => m.NotFoundPage), LOADING);
+export const PaymentScreen = lazyScreen(loadPayment, 'app.preparingPayment');
 export const CheckoutScreen = lazyScreen(loadCheckout, LOADING);
 export const CheckoutSuccessScreen = lazyScreen(loadCheckoutSuccess, LOADING);
-export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'Caricamento del pagamento...');
+export const SimulatedCheckoutScreen = lazyScreen(loadSimulatedCheckout, 'app.loadingPayment');
 
 /**
  * The privacy notice (issue 23): public, its text a chunk of its own; no query library. Once its
@@ -100,11 +112,12 @@ export const PrivacyScreen = privacy.component((m) => m.PrivacyPage);
  * The rack's board (issue 34): public, a chunk of its own, no query library (it reads a
  * stream of server-sent events).
  */
-export const loadRack = () => import('./features/rack/rack-page');
+export const loadRack = () => withTexts(import('./features/rack/rack-page'), 'rack');
 const LazyRack = lazy(() => loadRack().then((m) => ({ default: m.RackPage })));
 export function RackScreen({ token }: { token: string }) {
+  const t = useT();
   return (
-    <Suspense fallback={<FullScreenSpinner label={LOADING} />}>
+    <Suspense fallback={<FullScreenSpinner label={t(LOADING)} />}>
       <LazyRack token={token} />
     </Suspense>
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
 import { forbidden, unauthorized } from './errors.js';
+import type { Lingua } from '../../shared/i18n/index.js';
 
 /**
  * The logged-in user a request carries: the columns of `users` a request may see (no password
@@ -17,6 +18,8 @@ export interface SessionUser {
   attiva: boolean;
   createdAt: Date;
   dueFattori: boolean;
+  /** The account's language (issue 36): its answers are in it. */
+  lingua: Lingua;
 }
 
 /** A login session's row with its user, as the guard reads it. */

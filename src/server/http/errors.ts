@@ -3,27 +3,37 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { isPoolBusy, pgConstraint, pgErrorCode } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/outage.js';
+import { isTesto, type Testo } from '../../shared/i18n/index.js';
+import { inLingua, localise, tFor } from '../../shared/i18n/all.js';
+import { setSharedTranslator } from '../../shared/i18n/current.js';
+import { requestLingua } from './lingua.js';
 
-/** An error meant for the person using the app: its message is Italian and safe to show. */
+/**
+ * An error meant for the person using the app, safe to show. Its message is Italian (`message`,
+ * for the logs) or a `Testo` (`text`); the error handler answers it in the request's language
+ * (issue 36: an Italian string the catalogue knows is put into it too).
+ */
 export class AppError extends Error {
+  public readonly text: string | Testo;
   constructor(
     public readonly statusCode: number,
-    message: string,
+    message: string | Testo,
     public readonly code?: string,
     public readonly extra?: Record<string, unknown>,
   ) {
-    super(message);
+    super(isTesto(message) ? inLingua('it', message) : message);
+    this.text = message;
     this.name = 'AppError';
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST', extra?: Record<string, unknown>) =>
+export const badRequest = (message: string | Testo, code = 'BAD_REQUEST', extra?: Record<string, unknown>) =>
   new AppError(400, message, code, extra);
 export const unauthorized = () => new AppError(401, 'Non autenticato', 'UNAUTHENTICATED');
-export const forbidden = (message = 'Non hai i permessi per questa operazione', code = 'FORBIDDEN') =>
+export const forbidden = (message: string | Testo = 'Non hai i permessi per questa operazione', code = 'FORBIDDEN') =>
   new AppError(403, message, code);
-export const notFound = (message = 'Risorsa non trovata', code = 'NOT_FOUND') => new AppError(404, message, code);
-export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, message, code);
+export const notFound = (message: string | Testo = 'Risorsa non trovata', code = 'NOT_FOUND') => new AppError(404, message, code);
+export const conflict = (message: string | Testo, code = 'CONFLICT') => new AppError(409, message, code);
 
 /**
  * Messages for PostgreSQL constraint violations that reach the handler unmapped.
@@ -77,11 +87,12 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
  * Errors Fastify raises before any route runs (a URL that is not valid percent-encoding),
  * which the error handler never sees: Fastify's own answer is English and echoes the URL.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const lingua = requestLingua(request);
   if (error.code === 'FST_ERR_BAD_URL') {
-    return reply.status(400).send({ message: 'Indirizzo della richiesta non valido', code: 'BAD_URL' });
+    return reply.status(400).send({ message: localise('Indirizzo della richiesta non valido', lingua), code: 'BAD_URL' });
   }
-  return reply.status(400).send({ message: 'Richiesta non valida', code: 'BAD_REQUEST' });
+  return reply.status(400).send({ message: localise('Richiesta non valida', lingua), code: 'BAD_REQUEST' });
 }
 
 export const MSG_BUSY = 'Servizio momentaneamente occupato, riprova tra qualche secondo';
@@ -98,16 +109,26 @@ export function sendDatabaseUnavailable(reply: FastifyReply) {
     .status(503)
     .header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS))
     .header('cache-control', 'no-store')
-    .send({ message: MSG_DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' });
+    .send({ message: localise(MSG_DB_UNAVAILABLE, requestLingua(reply.request)), code: 'DB_UNAVAILABLE' });
+}
+
+/** An answer's fields (`{ campo: messaggio }`) in `lingua`. */
+function localiseFields(fields: Record<string, string>, lingua: ReturnType<typeof requestLingua>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).map(([key, message]) => [key, localise(message, lingua)]));
 }
 
 /** Turns any error into behaviour.md §4's JSON body. 5xx never shows internals. */
 export function registerErrorHandler(app: FastifyInstance) {
+  // The shared schemas write their messages in Italian here; the handler answers in the request's language.
+  setSharedTranslator(tFor('it'));
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    // Every message below is written in Italian (or as a Testo) and answered in the request's language (issue 36).
+    const lingua = requestLingua(request);
     if (error instanceof AppError) {
+      const extra = error.extra?.fields ? { ...error.extra, fields: localiseFields(error.extra.fields as Record<string, string>, lingua) } : error.extra;
       return reply
         .status(error.statusCode)
-        .send({ message: error.message, ...(error.code ? { code: error.code } : {}), ...error.extra });
+        .send({ message: localise(error.text, lingua), ...(error.code ? { code: error.code } : {}), ...extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
@@ -115,14 +136,15 @@ export function registerErrorHandler(app: FastifyInstance) {
         const key = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || '_';
         fields[key] ??= v.message ?? 'Valore non valido';
       }
-      const first = Object.values(fields)[0];
-      return reply.status(400).send({ message: first ?? 'Dati non validi', code: 'VALIDATION_ERROR', fields });
+      const localised = localiseFields(fields, lingua);
+      const first = Object.values(localised)[0];
+      return reply.status(400).send({ message: first ?? localise('Dati non validi', lingua), code: 'VALIDATION_ERROR', fields: localised });
     }
     if (error instanceof ZodError) {
-      const fields = zodFields(error.issues);
+      const fields = localiseFields(zodFields(error.issues), lingua);
       return reply
         .status(400)
-        .send({ message: Object.values(fields)[0] ?? 'Dati non validi', code: 'VALIDATION_ERROR', fields });
+        .send({ message: Object.values(fields)[0] ?? localise('Dati non validi', lingua), code: 'VALIDATION_ERROR', fields });
     }
     if (isPoolBusy(error)) {
       // No database connection within the bound: an overload, not a fault. The step that
@@ -131,7 +153,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(503)
         .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
-        .send({ message: MSG_BUSY, code: 'BUSY' });
+        .send({ message: localise(MSG_BUSY, lingua), code: 'BUSY' });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is away (a restart, a cut connection): nothing of this request was
@@ -142,22 +164,22 @@ export function registerErrorHandler(app: FastifyInstance) {
     const mapped = mapDatabaseError(error);
     if (mapped) {
       request.log.info({ err: error }, 'database constraint refused the request');
-      return reply.status(mapped.statusCode).send({ message: mapped.message, code: mapped.code });
+      return reply.status(mapped.statusCode).send({ message: localise(mapped.text, lingua), code: mapped.code });
     }
     const fe = error as FastifyError;
     if (fe.code && FASTIFY_MESSAGES[fe.code]) {
       const [status, message] = FASTIFY_MESSAGES[fe.code]!;
-      return reply.status(status).send({ message, code: fe.code.replace(/^FST_ERR_CTP_/, '') });
+      return reply.status(status).send({ message: localise(message, lingua), code: fe.code.replace(/^FST_ERR_CTP_/, '') });
     }
     if (fe.statusCode === 429) {
-      return reply.status(429).send({ message: fe.message, code: 'RATE_LIMITED' });
+      return reply.status(429).send({ message: localise(fe.message, lingua), code: 'RATE_LIMITED' });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       // Other client errors from Fastify or a plugin (e.g. a malformed body): the message is
       // English and technical, so it is replaced.
-      return reply.status(fe.statusCode).send({ message: 'Richiesta non valida', code: 'BAD_REQUEST' });
+      return reply.status(fe.statusCode).send({ message: localise('Richiesta non valida', lingua), code: 'BAD_REQUEST' });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: 'Errore interno del server', code: 'INTERNAL' });
+    return reply.status(500).send({ message: localise('Errore interno del server', lingua), code: 'INTERNAL' });
   });
 }

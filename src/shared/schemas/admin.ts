@@ -101,7 +101,7 @@ export interface AdminOverdueDto {
 
 /** GET /api/admin/users?q=&page=&pageSize= — by id. */
 export const adminUsersQuerySchema = z.object(paging);
-export type AdminUserDto = SessionUser & {
+export type AdminUserDto = Omit<SessionUser, 'lingua'> & {
   /** Suspended after repeated no-shows until this instant (ISO), or null (issue 20). */
   sospesoFino: string | null;
 };

@@ -99,7 +99,7 @@ export const validateSiglaParamsSchema = z.object({
 });
 
 /** A user as the API shows it (GET /api/current-user, login, register); one definition, in api-types. */
-export type PublicUser = SessionUser;
+export type PublicUser = Omit<SessionUser, 'lingua'>;
 
 /** GET /api/validate-sigla/:code */
 export type ValidateSiglaResponse =

@@ -22,6 +22,7 @@ import { serverStateJson } from './server-state';
 import { seedSession } from '../lib/session';
 import { loadClassMerge, recordClassLists } from '../lib/utils';
 import { loadAdmin, loadDashboard } from '../screens';
+import { loadEveryLingua, renderingIn } from '../lib/i18n';
 
 /**
  * The server's renderer of `/dashboard` and `/admin` for a logged-in user (issue 22, decision
@@ -75,6 +76,8 @@ const MAX_RENDERS = 4;
 const ready = Promise.all([
   // The class lists the render merges go to the browser with the page (lib/utils.ts).
   loadClassMerge(),
+  // Both languages: each render is in its user's (issue 36).
+  loadEveryLingua(),
   loadDashboard(),
   loadAdmin(),
   import('../lib/query-provider'),
@@ -88,6 +91,7 @@ const ready = Promise.all([
 function renderOnce(input: ServerPageInput): ServerPageOutput {
   seedSession(input.user);
   setRenderedAt(input.now);
+  renderingIn(input.user.lingua);
   try {
     for (const [queryKey, data] of queriesOf(input.data)) queryClient.setQueryData(queryKey, data, { updatedAt: input.now });
     const queries = dehydrate(queryClient);

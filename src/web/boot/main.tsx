@@ -27,6 +27,7 @@ import { refreshSession } from '../lib/session';
 import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { CLASS_LISTS_ELEMENT_ID } from '../../shared/server-page';
 import { adoptClassLists, loadClassMerge, whenProvisionalChanged } from '../lib/utils';
+import { loadDomains } from '../lib/i18n';
 import { firstScreen } from '../routes';
 import { preloadScreenFor } from '../screens';
 import { adoptServerState, readServerState } from './server-state';
@@ -48,6 +49,11 @@ const deviceCopy =
         () => document.getElementById(DEVICE_COPY_ELEMENT_ID)?.remove(),
       )
     : undefined;
+
+// The texts every screen shares, in the page's language (`<html lang>`, lib/i18n.ts): the page
+// preloads their chunk with the entry. A chunk that cannot come (a broken deployment) does not
+// keep the page from starting.
+const commonTexts = loadDomains('common').catch(() => undefined);
 
 // Any other page: the session is asked for and the chunk of the screen being opened starts
 // downloading before React renders anything.
@@ -85,7 +91,7 @@ whenProvisionalChanged(() =>
 if (serverState) {
   // Its session, data and screen first: hydrating then renders what the server did, at once,
   // as a transition: in slices between which the browser handles input and paints.
-  void Promise.all([adoptServerState(serverState, loadScreen), deviceCopy]).then(() => {
+  void Promise.all([adoptServerState(serverState, loadScreen), deviceCopy, commonTexts]).then(() => {
     // 4. The screen's taps are live once it has hydrated (started.ts, styles.css).
     startTransition(() => {
       root = hydrateRoot(container, app);
@@ -100,15 +106,19 @@ if (serverState) {
   const hydrate = () => {
     root = hydrateRoot(container, app);
   };
-  void screenChunk?.then(hydrate, hydrate);
+  void Promise.all([screenChunk, commonTexts]).then(hydrate, hydrate);
 } else if (container.dataset.prerendered === firstScreen(path)) {
-  root = hydrateRoot(container, app);
+  void commonTexts.then(() => {
+    root = hydrateRoot(container, app);
+  });
 } else {
   // A page pre-rendered for another first screen (the service worker's offline copy of
   // index.html opened at /login) is replaced.
-  container.replaceChildren();
-  root = createRoot(container);
-  root.render(app);
+  void commonTexts.then(() => {
+    container.replaceChildren();
+    root = createRoot(container);
+    root.render(app);
+  });
 }
 
 // 5. The service worker (offline use) and the announcement of a new version, once the page has

@@ -17,6 +17,7 @@ const user = {
   sigla: 'ELIS001',
   attiva: true,
   createdAt: '2026-01-01T00:00:00.000Z',
+  lingua: 'it' as const,
 };
 
 function action(input: Partial<RideActionInput> = {}, at = new Date('2026-05-04T08:42:10.000Z')): QueuedAction {

@@ -14,7 +14,7 @@ export function needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFa
  * exactly those fields), plus `dueFattoriDaAttivare: true` only for an admin who must enrol first.
  */
 export function sessionUserBody(user: SessionUser, config: { admin2faRequired: boolean }): ApiSessionUser {
-  const body = toPublicUser(user);
+  const body = { ...toPublicUser(user), lingua: user.lingua };
   return needsTwoFactorEnrolment(user, config) ? { ...body, dueFattoriDaAttivare: true } : body;
 }
 
@@ -29,6 +29,7 @@ export const sessionUserColumns = {
   siglaResidente: users.siglaResidente,
   attiva: users.attiva,
   createdAt: users.createdAt,
+  lingua: users.lingua,
   /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
   dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
 } as const;

@@ -33,12 +33,15 @@ export const users = pgTable(
     totpSegreto: text('totp_segreto'),
     totpAttivoAt: tstz('totp_attivo_at'),
     totpUltimoPasso: bigint('totp_ultimo_passo', { mode: 'number' }),
+    /** The language the person reads BiciElis in (issue 36): the web app, answers, emails, notices, the PDF. */
+    lingua: text('lingua', { enum: ['it', 'en'] }).notNull().default('it'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('users_email_normalised', sql`${t.email} = lower(btrim(${t.email})) and position('@' in ${t.email}) > 1`),
     check('users_ruolo_valid', sql`${t.ruolo} in ('admin', 'user')`),
+    check('users_lingua_valid', sql`${t.lingua} in ('it', 'en')`),
     check('users_totp_attivo_ha_segreto', sql`${t.totpAttivoAt} is null or ${t.totpSegreto} is not null`),
   ],
 );

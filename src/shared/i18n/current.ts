@@ -1,0 +1,15 @@
+import type { Translate } from './index.js';
+
+/**
+ * The translator of code shared by the server and the browser that runs without knowing its
+ * reader (the zod schemas' messages, `shared/zod-it.ts`): the browser sets its own (the app's
+ * language, web/lib/i18n.ts); the server sets Italian, and its one error handler puts each
+ * answer into the request's language (http/errors.ts, decision 049). Before either: the key.
+ */
+let current: Translate | undefined;
+
+export function setSharedTranslator(t: Translate): void {
+  current = t;
+}
+
+export const tShared: Translate = (key, ...values) => (current ? current(key, ...values) : key);
