@@ -18,14 +18,33 @@ const SERVER_QUERIES = 'boot/server-queries.ts';
  * maps addresses to these files (src/server/pages/pages.ts); for a logged-in user it renders
  * /dashboard and /admin itself into these same files (src/server/pages/server-render.ts).
  */
-const PRERENDERED: { file: string; path: string; screen: 'login' | 'loading' | 'privacy'; preload: string[]; serverRendered?: true }[] = [
-  { file: 'index.html', path: '/', screen: 'loading', preload: [] },
-  { file: 'login.html', path: '/login', screen: 'login', preload: [] },
+const PRERENDERED: {
+  file: string;
+  path: string;
+  screen: 'login' | 'loading' | 'privacy';
+  preload: string[];
+  /** The catalogue's domains the page's first screen reads, besides `common` (issue 36: their chunks load with the entry). */
+  texts: string[];
+  serverRendered?: true;
+}[] = [
+  { file: 'index.html', path: '/', screen: 'loading', preload: [], texts: [] },
+  { file: 'login.html', path: '/login', screen: 'login', preload: [], texts: [] },
   // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (pages/privacy-page.ts).
-  { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'] },
-  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
-  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], serverRendered: true },
+  { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'], texts: ['account'] },
+  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin'], serverRendered: true },
 ];
+/**
+ * Each page is written once per language (issue 36): `login.html` in Italian, `login.en.html` in
+ * English, `<html lang>` set; the server sends the reader's (src/server/pages/pages.ts `inLinguaFile`).
+ */
+const LINGUE = ['it', 'en'] as const;
+/** index.html's description, in each language. */
+const DESCRIPTION = {
+  it: 'content="BiciElis: prenotazione delle biciclette del collegio"',
+  en: 'content="BiciElis: booking the college\'s bikes"',
+} as const;
+const inLinguaFile = (file: string, lingua: (typeof LINGUE)[number]) => (lingua === 'it' ? file : file.replace(/\.html$/, `.${lingua}.html`));
 /**
  * The pages the server renders for a user (/dashboard, /admin) paint once their header has
  * been parsed whole (the marker after its bar, shared/server-page.ts `PAGE_BAR_END_ID`), not as the
@@ -77,10 +96,10 @@ function scriptsAfterPaint(html: string, chunks: string[], afterPaintFile: strin
  * throw-away Vite server): login.html the login form, the others the loading state.
  * docs/decisions/019-first-paint.md.
  */
-/** The files of the chunk holding `moduleSuffix` and of every chunk it imports, the entry excepted. */
+/** The files of the chunk holding `moduleSuffix` (under src/) and of every chunk it imports, the entry excepted. */
 function chunkFiles(bundle: Rolldown.OutputBundle, moduleSuffix: string): string[] {
   const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
-  const start = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/web/${moduleSuffix}`));
+  const start = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/${moduleSuffix.startsWith('shared/') ? '' : 'web/'}${moduleSuffix}`));
   if (!start) throw new Error(`prerender: nessun chunk per ${moduleSuffix}`);
   const files = new Set<string>();
   const visit = (chunk: Rolldown.OutputChunk) => {
@@ -136,17 +155,19 @@ function prerenderPlugin(): Plugin {
       try {
         type ClassLists = { same: string[]; changed: [string, string][] };
         const { render } = (await server.ssrLoadModule('/boot/prerender.tsx')) as {
-          render: (path: string) => Promise<{ html: string; classLists: ClassLists }>;
+          render: (path: string, lingua: (typeof LINGUE)[number]) => Promise<{ html: string; classLists: ClassLists }>;
         };
         const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript() }));
         const rendered = new Map<string, string>();
         const same = new Set<string>();
         const changed = new Map<string, string>();
         for (const page of PRERENDERED) {
-          const { html, classLists } = await render(page.path);
-          rendered.set(page.file, html);
-          for (const list of classLists.same) same.add(list);
-          for (const [list, result] of classLists.changed) changed.set(list, result);
+          for (const lingua of LINGUE) {
+            const { html, classLists } = await render(page.path, lingua);
+            rendered.set(inLinguaFile(page.file, lingua), html);
+            for (const list of classLists.same) same.add(list);
+            for (const [list, result] of classLists.changed) changed.set(list, result);
+          }
         }
         // Every pre-rendered screen's class lists, in each page: a page hydrates its own screen,
         // and index.html's loading state gives way to the login or the privacy notice without
@@ -154,14 +175,21 @@ function prerenderPlugin(): Plugin {
         const classLists = JSON.stringify({ same: [...same].sort(), changed: [...changed].sort() }).replaceAll('<', '\\u003c');
         const classScript = `<script type="application/json" id="${CLASS_LISTS_ELEMENT_ID}">${classLists}</script>`;
         for (const page of PRERENDERED) {
-          const chunks = [...new Set(page.preload.flatMap((m) => chunkFiles(bundle, m)))];
-          const preloads = page.serverRendered ? [] : chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-          const withStyle = inlineStylesheet(template, bundle);
-          const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : withStyle)
-            .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
-            .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${rendered.get(page.file)!}</div>${classScript}`);
-          if (page.file === 'index.html') index.source = html;
-          else this.emitFile({ type: 'asset', fileName: page.file, source: html });
+          for (const lingua of LINGUE) {
+            const file = inLinguaFile(page.file, lingua);
+            // The page's texts in its language: the chunks of its catalogue's domains, with the entry.
+            const texts = ['common', ...page.texts].flatMap((domain) => chunkFiles(bundle, `shared/i18n/compiled/${domain}.${lingua}.ts`));
+            const chunks = [...new Set([...page.preload.flatMap((m) => chunkFiles(bundle, m)), ...texts])];
+            const preloads = page.serverRendered ? [] : chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+            const withStyle = inlineStylesheet(template, bundle)
+              .replace('<html lang="it">', `<html lang="${lingua}">`)
+              .replace(DESCRIPTION.it, DESCRIPTION[lingua]);
+            const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : withStyle)
+              .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
+              .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${rendered.get(file)!}</div>${classScript}`);
+            if (file === 'index.html') index.source = html;
+            else this.emitFile({ type: 'asset', fileName: file, source: html });
+          }
         }
       } finally {
         await server.close();

@@ -17,8 +17,9 @@ import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import { parse } from '@messageformat/parser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE = path.join(root, 'src/shared/i18n/messages');
-const OUT = path.join(root, 'src/shared/i18n/compiled');
+// Other folders for the catalogue's own tests (src/shared/i18n/catalogue.test.ts).
+const SOURCE = process.env.MESSAGES_SOURCE ?? path.join(root, 'src/shared/i18n/messages');
+const OUT = process.env.MESSAGES_OUT ?? path.join(root, 'src/shared/i18n/compiled');
 const LINGUE = ['it', 'en'];
 /** As src/shared/i18n/index.ts `DOMAINS`: a domain without messages yet still has its (empty) files. */
 const DOMAINS = ['common', 'account', 'user', 'admin', 'rack', 'server'];
@@ -35,6 +36,15 @@ function argumentsOf(tokens, found = new Map()) {
     }
   }
   return found;
+}
+
+/** A `{` or `}` left in the text, unquoted: a placeholder that did not close. */
+function hasStrayBrace(tokens) {
+  for (const token of tokens) {
+    if (token.type === 'content' && /[{}]/.test(token.value) && !/'[{}]/.test(token.ctx?.text ?? '')) return true;
+    if (token.cases) for (const c of token.cases) if (hasStrayBrace(c.tokens)) return true;
+  }
+  return false;
 }
 
 /** The plural forms a message gives, per argument. */
@@ -79,6 +89,8 @@ for (const domain of DOMAINS) {
         }
         try {
           parsed[lingua] = parse(text);
+          // The parser takes an unmatched brace for text: a placeholder mistyped would show as is.
+          if (hasStrayBrace(parsed[lingua])) throw new Error('graffa senza la sua coppia');
           compileMessageOrThrow(text);
         } catch (e) {
           errors.push(`${where}: "${key}" in ${lingua} non è ICU valido (${e.message})`);

@@ -16,7 +16,8 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { DOCS_PREFIX, registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
-import { PAGE_ADDRESSES, pageFor } from './pages/pages.js';
+import { inLinguaFile, PAGE_ADDRESSES, pageFor } from './pages/pages.js';
+import { requestLingua } from './http/lingua.js';
 import { PRIVACY_PAGE, privacyPageHtml } from './pages/privacy-page.js';
 import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './pages/server-render.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -317,16 +318,19 @@ function registerWebApp(
     const pathname = request.url.split('?')[0] ?? '/';
     if (paymentPageHeaders && PAYMENT_PAGE.test(pathname)) reply.headers(paymentPageHeaders);
     const file = pageFor(pathname, (name) => builtPages.has(name));
-    if (isServerRenderedPage(file)) {
-      // The answer depends on the session: the user's own page, or the pre-rendered one.
-      reply.header('Vary', 'Cookie');
-      if (await sendRendered!(request, reply, file)) return reply;
-    }
+    // Every page is in its reader's language (issue 36): the session's account, the `lingua`
+    // cookie, Accept-Language. The answer depends on them.
+    reply.header('Vary', 'Cookie, Accept-Language');
+    // The answer depends on the session: the user's own page, in the account's language, or the pre-rendered one.
+    if (isServerRenderedPage(file) && (await sendRendered!(request, reply, file))) return reply;
+    const lingua = requestLingua(request);
+    const localised = inLinguaFile(file, lingua);
+    const built = builtPages.has(localised) ? localised : file;
     if (file === PRIVACY_PAGE && privacyHtml) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml);
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(privacyHtml[lingua] ?? privacyHtml.it);
     }
     // Each page's HTML holds its first screen pre-rendered (pages/pages.ts).
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(file);
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile(built);
   };
   if (hasWeb) {
     // The pages of their own are routes, so that what is made per request (a page rendered for

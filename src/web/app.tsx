@@ -1,4 +1,5 @@
 import { I18nProvider } from '@lingui/react';
+import { FollowAccountLingua, LanguageSwitch } from './components/language-switch';
 import { LoadFailureBoundary } from './components/load-failure-boundary';
 import { LazyToaster } from './components/ui/lazy-toaster';
 import { ScreenRegistryContext, type ScreenRegistry } from './lib/screen-registry';
@@ -29,6 +30,8 @@ export function App() {
   return (
     <I18nProvider i18n={i18n}>
       <ScreenRegistryContext value={screens}>
+        <LanguageSwitch />
+        <FollowAccountLingua />
         <LoadFailureBoundary scope="screen">
           <AppRoutes />
         </LoadFailureBoundary>

@@ -21,6 +21,7 @@
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
+import { isLingua, LINGUA_COOKIE, linguaFromAcceptLanguage, type Lingua } from '../shared/i18n';
 import { readDeviceUser } from './offline/device-user';
 import { PAGES_CACHE, SYNC_TAG } from './lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy } from './offline/page-copy';
@@ -77,8 +78,23 @@ const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
 const normalise = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 
-function precachedPage(pathname: string): Promise<Response | undefined> {
-  return matchPrecache(PAGES[normalise(pathname)] ?? 'index.html');
+async function precachedPage(pathname: string): Promise<Response | undefined> {
+  const file = PAGES[normalise(pathname)] ?? 'index.html';
+  // The page in the reader's language (issue 36), as the server would choose it: the `lingua`
+  // cookie (written by the switch, and at login from the account), else the browser's first preference.
+  const lingua = await readerLingua();
+  return (lingua === 'it' ? undefined : await matchPrecache(file.replace(/\.html$/, `.${lingua}.html`))) ?? matchPrecache(file);
+}
+
+async function readerLingua(): Promise<Lingua> {
+  try {
+    const store = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value?: string } | null> } }).cookieStore;
+    const cookie = await store?.get(LINGUA_COOKIE);
+    if (isLingua(cookie?.value)) return cookie.value;
+  } catch {
+    // No cookie store in this browser's workers: the browser's preference decides.
+  }
+  return linguaFromAcceptLanguage(self.navigator.languages?.[0]);
 }
 
 /**

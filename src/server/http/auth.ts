@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { Lingua } from '../../shared/i18n/index.js';
+import { setLinguaCookie } from './lingua.js';
 
 /**
  * The logged-in user a request carries: the columns of `users` a request may see (no password
@@ -314,8 +315,11 @@ export async function beginSession(
   request: FastifyRequest,
   reply: FastifyReply,
   session: { token: string; expiresAt: Date },
+  lingua: Lingua,
 ): Promise<void> {
   await endCurrentSession(request, reply, { clearCookie: false });
+  // At login the account's language wins: this browser's pages follow it (issue 36).
+  setLinguaCookie(request, reply, lingua);
   // The device in a few words, for the person's data export (decision 029).
   await request.server.sessionGuard.recordDevice(session.token, request.headers['user-agent']);
   setSessionCookie(request, reply, session.token, session.expiresAt);

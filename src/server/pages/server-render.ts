@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { inLinguaFile } from './pages.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -162,7 +163,8 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
     try {
       const user = await loadUser(request, reply);
       if (!user || !page.allowed(user, app.deps.config)) return false;
-      const template = templateOf(page.file);
+      // The page in the account's language (issue 36): its template is the build's page in it.
+      const template = templateOf(inLinguaFile(page.file, user.lingua)) ?? templateOf(page.file);
       if (!template) return false;
       const queryAt = request.url.indexOf('?');
       const input: ServerPageInput = {

@@ -1,5 +1,6 @@
 import { PASSWORD_MAX } from '../constants.js';
 import { z } from '../zod-it.js';
+import { LINGUE, type Lingua } from '../i18n/index.js';
 import { NAME_MAX, newPasswordField } from './auth.js';
 
 /**
@@ -15,6 +16,7 @@ export const WRONG_CURRENT_PASSWORD_MESSAGE = 'La password attuale non è corret
 export const SAME_PASSWORD_MESSAGE = 'La nuova password deve essere diversa da quella attuale';
 export const CALENDAR_NOT_FOUND_MESSAGE = 'Calendario non trovato: il link non è valido o è stato revocato';
 export const INVALID_SUBSCRIPTION_MESSAGE = 'Iscrizione alle notifiche non valida';
+export const LINGUA_INVALID_MESSAGE = 'Lingua non valida: scegli it (italiano) o en (English)';
 
 const nameField = z
   .string({ error: NAME_REQUIRED_MESSAGE })
@@ -28,8 +30,13 @@ export const profileUpdateSchema = z
     nome: nameField.optional(),
     cognome: nameField.optional(),
     promemoria: z.boolean({ error: 'Scegli se ricevere i promemoria' }).optional(),
+    /** The account's language (issue 36). */
+    lingua: z.enum(LINGUE, { error: LINGUA_INVALID_MESSAGE }).optional(),
   })
-  .refine((v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined, NOTHING_TO_CHANGE_MESSAGE);
+  .refine(
+    (v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined || v.lingua !== undefined,
+    NOTHING_TO_CHANGE_MESSAGE,
+  );
 export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
 export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
 
@@ -96,6 +103,8 @@ export interface ProfileDto {
   email: string;
   /** Reminders (email and web push) before the start and before the end of a ride. */
   promemoria: boolean;
+  /** The account's language (issue 36). */
+  lingua: Lingua;
   /** Whether a calendar feed link exists (the link itself is shown only when made). */
   calendarioAttivo: boolean;
   /** The VAPID public key for `pushManager.subscribe`; null when push cannot be offered. */

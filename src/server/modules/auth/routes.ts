@@ -1,3 +1,4 @@
+import { requestLingua } from '../../http/lingua.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -61,8 +62,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/register',
     { schema: { body: registerSchema }, config: { rateLimit: AUTH_RATE_LIMITS.registerPerIp } },
     async (request, reply) => {
-      const { user, session } = await registerUser(deps(), request.body);
-      await beginSession(request, reply, session);
+      // The account starts in the language the page was in (issue 36).
+      const { user, session } = await registerUser(deps(), request.body, requestLingua(request));
+      await beginSession(request, reply, session, user.lingua);
       return reply.status(201).send(sessionUserBody(user, app.deps.config));
     },
   );
@@ -94,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         return pendingStep(request, reply, setTwoFactorCookie, outcome.grant, body);
       }
       case 'ok':
-        await beginSession(request, reply, outcome.session);
+        await beginSession(request, reply, outcome.session, outcome.user.lingua);
         return reply.send(sessionUserBody(outcome.user, app.deps.config));
     }
   });

@@ -1,3 +1,4 @@
+import type { Lingua } from '../../../shared/i18n/index.js';
 import { randomInt } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { RegisterRequest, ValidateSiglaResponse } from '../../../shared/schemas/auth.js';
@@ -58,6 +59,7 @@ interface NewSession {
 export async function registerUser(
   deps: AuthDeps,
   input: RegisterRequest,
+  lingua: Lingua = 'it',
 ): Promise<{ user: SessionUser; session: NewSession }> {
   const email = normaliseEmail(input.email);
   const sigla = input.siglaResidente ? normaliseSigla(input.siglaResidente) : null;
@@ -83,7 +85,7 @@ export async function registerUser(
     // (mapped to 409 by the error handler).
     const user = await insertUser(
       tx,
-      { nome: input.nome, cognome: input.cognome, email, passwordHash, isResidente: sigla !== null, siglaResidente: sigla },
+      { nome: input.nome, cognome: input.cognome, email, passwordHash, isResidente: sigla !== null, siglaResidente: sigla, lingua },
       now,
     );
     const session = await createSession(tx, user.id, 'session', now);

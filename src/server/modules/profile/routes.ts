@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schemas/profile.js';
 import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.js';
 import { noStore } from '../../http/service-deps.js';
+import { setLinguaCookie } from '../../http/lingua.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { tooManyAttemptsMessage } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
@@ -57,9 +58,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/profilo', async (request) => getProfile(deps(), authenticatedUser(request).id));
 
-  app.patch('/profilo', { schema: { body: profileUpdateSchema } }, async (request) => {
+  app.patch('/profilo', { schema: { body: profileUpdateSchema } }, async (request, reply) => {
     const userId = authenticatedUser(request).id;
     const profile = await updateProfile(deps(), userId, request.body);
+    // The anonymous pages of this browser follow the account's language (after a logout too).
+    if (request.body.lingua !== undefined) setLinguaCookie(request, reply, request.body.lingua);
     // The sessions cached with the old name: the users trigger's notification evicts them in
     // every process just after the commit, but this process's next request must not wait
     // for it (the same as a password change, and as an admin's edit).

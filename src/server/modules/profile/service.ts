@@ -7,7 +7,7 @@ import { preferenzeUtente } from './tables.js';
 import { users } from '../users/tables.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
 import { endOtherSessionsOfUser, hashPassword, verifyPassword } from '../auth/index.js';
-import { replacePassword, updateUserName } from '../users/index.js';
+import { replacePassword, updateUserLingua, updateUserName } from '../users/index.js';
 import { hashCalendarToken, newCalendarToken } from './calendar-token.js';
 import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -27,6 +27,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
       cognome: users.cognome,
       email: users.email,
       promemoria: preferenzeUtente.promemoria,
+      lingua: users.lingua,
       tokenHash: preferenzeUtente.calendarioTokenHash,
     })
     .from(users)
@@ -39,6 +40,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
     email: row.email,
     // No row yet = the defaults: reminders on, no feed.
     promemoria: row.promemoria ?? true,
+    lingua: row.lingua,
     calendarioAttivo: row.tokenHash !== null,
     push: { publicKey: await deps.pushPublicKey() },
   };
@@ -55,6 +57,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: Pr
     if (input.nome !== undefined || input.cognome !== undefined) {
       await updateUserName(tx, userId, { nome: input.nome, cognome: input.cognome }, now);
     }
+    if (input.lingua !== undefined) await updateUserLingua(tx, userId, input.lingua, now);
     if (input.promemoria !== undefined) {
       await tx
         .insert(preferenzeUtente)

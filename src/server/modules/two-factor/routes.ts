@@ -81,7 +81,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       return createSession(tx, grant.user.id, 'session', now);
     });
     clearTwoFactorCookie(request, reply);
-    await beginSession(request, reply, session);
+    await beginSession(request, reply, session, grant.user.lingua);
     return sessionUserBody(grant.user, app.deps.config);
   });
 

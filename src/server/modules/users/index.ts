@@ -19,6 +19,7 @@ export {
   type UserAccountFields,
   updateUserAccount,
   updateUserName,
+  updateUserLingua,
   type UsersDb,
 } from './store.js';
 export { needsTwoFactorEnrolment, sessionUserBody, sessionUserColumns } from './session-user.js';

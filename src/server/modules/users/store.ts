@@ -22,6 +22,8 @@ export interface NewUser {
   passwordHash: string;
   isResidente: boolean;
   siglaResidente: string | null;
+  /** The language the person registered in (issue 36); Italian when not given. */
+  lingua?: 'it' | 'en';
 }
 
 /** Inserts an account with role `user`; returns it as a session sees it. */
@@ -92,6 +94,11 @@ export async function updateUserName(db: UsersDb, id: number, input: { nome?: st
       updatedAt: now,
     })
     .where(eq(users.id, id));
+}
+
+/** The account's language (issue 36): its answers, emails, notices and pages are in it. */
+export async function updateUserLingua(db: UsersDb, id: number, lingua: 'it' | 'en', now: Date): Promise<void> {
+  await db.update(users).set({ lingua, updatedAt: now }).where(eq(users.id, id));
 }
 
 /** Deletes a user's row (their bookings and payments are the caller's, before). */

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CompiledMessage } from '@lingui/message-utils/compileMessage';
+import { compiledCatalogue, fromItalian, localise, tFor } from './all';
+import { DOMAIN_SIZES } from './compiled/keys';
+import { linguaFromAcceptLanguage, linguaFromCookieHeader, testo } from './index';
+
+const COMPILER = path.resolve(__dirname, '../../../scripts/compile-messages.mjs');
+
+/** Runs the compiler on a catalogue of its own; returns its exit code and what it said. */
+function compile(domains: Record<string, Record<string, Record<string, string>>>, check = false) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-catalogo-'));
+  const source = path.join(dir, 'messages');
+  for (const [domain, entries] of Object.entries(domains)) {
+    mkdirSync(path.join(source, domain), { recursive: true });
+    writeFileSync(path.join(source, domain, 'test.json'), JSON.stringify(entries));
+  }
+  try {
+    const out = execFileSync(process.execPath, [COMPILER, ...(check ? ['--check'] : [])], {
+      env: { ...process.env, MESSAGES_SOURCE: source, MESSAGES_OUT: path.join(dir, 'compiled') },
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+    return { code: 0, output: out, dir };
+  } catch (error) {
+    const e = error as { status: number; stderr: string };
+    return { code: e.status, output: e.stderr, dir };
+  }
+}
+
+/** The names a compiled message puts values in, and its plural forms. */
+function shape(message: CompiledMessage, names = new Set<string>(), plurals: string[] = []) {
+  for (const token of message) {
+    if (typeof token === 'string') continue;
+    names.add(token[0]);
+    const format = token[2];
+    if (format && typeof format === 'object' && !Array.isArray(format)) {
+      if (token[1] === 'plural') plurals.push(`${token[0]}:${Object.keys(format).filter((k) => k !== 'offset').sort().join(',')}`);
+      for (const [k, value] of Object.entries(format)) if (k !== 'offset' && Array.isArray(value)) shape(value as CompiledMessage, names, plurals);
+    }
+  }
+  return { names: [...names].sort(), plurals };
+}
+
+describe('the message catalogue (issue 36)', () => {
+  it('is compiled from its sources as they are (npm run messages)', () => {
+    expect(() => execFileSync(process.execPath, [COMPILER, '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('has every key in both languages, with the same placeholders', () => {
+    const it = compiledCatalogue('it');
+    const en = compiledCatalogue('en');
+    expect(Object.keys(en).sort()).toEqual(Object.keys(it).sort());
+    expect(Object.keys(it).length).toBe(Object.values(DOMAIN_SIZES).reduce((a, b) => a + b, 0));
+    for (const key of Object.keys(it)) expect(shape(en[key]!).names, key).toEqual(shape(it[key]!).names);
+  });
+
+  it('gives every plural the forms each language has', () => {
+    for (const lingua of ['it', 'en'] as const) {
+      const needed = new Intl.PluralRules(lingua).resolvedOptions().pluralCategories.slice().sort().join(',');
+      for (const [key, message] of Object.entries(compiledCatalogue(lingua))) {
+        for (const plural of shape(message).plurals) expect(plural.split(':')[1], `${key} (${lingua})`).toBe(needed);
+      }
+    }
+  });
+
+  it('refuses a key missing in a language, different placeholders, a plural without its forms, bad ICU, a repeated key', () => {
+    const missing = compile({ common: { 'a.b': { it: 'Ciao' } } });
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain('"a.b" senza testo in en');
+    const placeholders = compile({ common: { 'a.b': { it: 'Ciao {nome}', en: 'Hello {name}' } } });
+    expect(placeholders.output).toContain('segnaposti diversi');
+    const plural = compile({ common: { 'a.b': { it: '{n, plural, one {# bici} other {# bici}}', en: '{n, plural, one {# bike} other {# bikes}}' } } });
+    expect(plural.output).toContain('plurale di {n} senza many');
+    const icu = compile({ common: { 'a.b': { it: 'Ciao {', en: 'Hello' } } });
+    expect(icu.output).toContain('non è ICU valido');
+    const repeated = compile({ common: { 'a.b': { it: 'Uno', en: 'One' } }, user: { 'a.b': { it: 'Due', en: 'Two' } } });
+    expect(repeated.output).toContain('"a.b" ripetuta');
+    const tags = compile({ common: { 'a.b': { it: 'Leggi <0>qui</0>', en: 'Read here' } } });
+    expect(tags.output).toContain('tag diversi');
+  });
+
+  it('compiles a good catalogue into one file per domain and language, and notices a stale one', () => {
+    const good = compile({ common: { 'a.b': { it: '{n, plural, one {# bici} many {# di bici} other {# bici}}', en: '{n, plural, one {# bike} other {# bikes}}' } } });
+    expect(good.code, good.output).toBe(0);
+    const files = readdirSync(path.join(good.dir, 'compiled')).sort();
+    expect(files).toContain('common.it.ts');
+    expect(files).toContain('common.en.ts');
+    expect(files).toContain('keys.ts');
+  });
+});
+
+describe('choosing the language', () => {
+  it('follows the first preference of Accept-Language: en… gives English, anything else Italian', () => {
+    expect(linguaFromAcceptLanguage('en-GB,en;q=0.9,it;q=0.8')).toBe('en');
+    expect(linguaFromAcceptLanguage('en')).toBe('en');
+    expect(linguaFromAcceptLanguage('it-IT,it;q=0.9,en;q=0.8')).toBe('it');
+    expect(linguaFromAcceptLanguage('de-DE,en;q=0.5')).toBe('it');
+    expect(linguaFromAcceptLanguage('fr;q=0.5,en-US;q=0.9')).toBe('en');
+    expect(linguaFromAcceptLanguage('english')).toBe('it');
+    expect(linguaFromAcceptLanguage(undefined)).toBe('it');
+    expect(linguaFromAcceptLanguage('')).toBe('it');
+  });
+
+  it('reads the lingua cookie only when it names a language', () => {
+    expect(linguaFromCookieHeader('a=1; lingua=en; b=2')).toBe('en');
+    expect(linguaFromCookieHeader('lingua=de')).toBeUndefined();
+    expect(linguaFromCookieHeader(undefined)).toBeUndefined();
+  });
+});
+
+describe('texts the server wrote in Italian', () => {
+  it('are put into English by key, by exact text, and by pattern with their values', () => {
+    expect(tFor('en')('app.loading')).toBe('Loading BiciElis...');
+    expect(tFor('it')('app.loading')).toBe('Caricamento BiciElis...');
+    expect(localise(testo('app.loading'), 'en')).toBe('Loading BiciElis...');
+    expect(localise('Caricamento BiciElis...', 'en')).toBe('Loading BiciElis...');
+    expect(fromItalian('Caricamento BiciElis...')).toEqual({ key: 'app.loading' });
+    // A text the catalogue does not know is left as it is; Italian is never changed.
+    expect(localise('Una frase sconosciuta', 'en')).toBe('Una frase sconosciuta');
+    expect(localise('Caricamento BiciElis...', 'it')).toBe('Caricamento BiciElis...');
+  });
+});
