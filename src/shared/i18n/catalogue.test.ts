@@ -54,7 +54,7 @@ describe('the message catalogue (issue 36)', () => {
     const it = compiledCatalogue('it');
     const en = compiledCatalogue('en');
     expect(Object.keys(en).sort()).toEqual(Object.keys(it).sort());
-    expect(Object.keys(it).length).toBe(Object.values(DOMAIN_SIZES).reduce((a, b) => a + b, 0));
+    expect(Object.keys(it).length).toBe(Object.values(DOMAIN_SIZES).reduce((a: number, b: number) => a + b, 0));
     for (const key of Object.keys(it)) expect(shape(en[key]!).names, key).toEqual(shape(it[key]!).names);
   });
 

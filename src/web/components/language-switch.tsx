@@ -41,7 +41,7 @@ export function LanguageSwitch() {
             lang={code}
             aria-pressed={code === lingua}
             onClick={() => choose(code)}
-            className={`inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-2 font-medium underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 ${code === lingua ? 'text-foreground' : 'text-muted-foreground'}`}
+            className={`inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-2 font-medium underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 ${code === lingua ? 'text-foreground underline decoration-2' : 'text-muted-foreground'}`}
           >
             <span aria-hidden="true">{code.toUpperCase()}</span>
             <span className="sr-only">{NAMES[code]}</span>

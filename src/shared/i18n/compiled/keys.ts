@@ -13,13 +13,18 @@ export interface MessageValues {
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
   "errors.unauthenticated": undefined;
+  "languageSection.description": undefined;
+  "languageSection.errorTitle": undefined;
+  "languageSection.failed": undefined;
+  "languageSection.saved": undefined;
+  "languageSection.title": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 0,
+  "user": 5,
   "admin": 0,
   "rack": 0,
   "server": 1,
