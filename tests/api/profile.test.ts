@@ -42,6 +42,7 @@ describe('GET /api/profilo', () => {
       cognome: 'Bianchi',
       email: user.email,
       promemoria: true,
+      lingua: 'it',
       calendarioAttivo: false,
       push: { publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) },
     });
