@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { conflict, forbidden } from '../../http/errors.js';
 import { fullestWeek, type Rules, suspensionOf, suspensionSentence } from '../rules/index.js';
+import { weeklyLimitRefusal } from './refusals.js';
 
 /**
  * The namespace of the per-user advisory lock a booking takes first when the weekly limit or
@@ -28,6 +29,6 @@ export async function fairUseGate(
   if (suspension) throw forbidden(suspensionSentence(suspension, o.timeZone), 'SUSPENDED');
   const max = rules.prenotazioniSettimanaliMax;
   if (max !== null && (await fullestWeek(tx, o.userId, o.date)) >= max) {
-    throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
+    throw conflict(weeklyLimitRefusal(max), 'WEEKLY_LIMIT');
   }
 }
