@@ -127,6 +127,22 @@ describe('by the account’s language', () => {
     await expectRefusals(await refusals(cookie, 'it'), EN);
   });
 
+  it('a problem with the bike at the pick-up: the refusal with a time and the answer’s sentence in English', async () => {
+    const TODAY = '2026-11-21';
+    const broken = await insertBike(db(), { numero: '03' });
+    const early = await loggedIn('en');
+    const later = await insertBooking(db(), { userId: early.id, biciId: broken, date: TODAY, from: '12:30', to: '13:00' });
+    const report = (cookie: string, id: number) =>
+      send(cookie, 'POST', `/api/prenotazioni/${id}/problema`, { categoria: 'catena', descrizione: 'La catena è rotta' }, 'it');
+    expect((await report(early.cookie, later)).json()).toEqual({ message: 'You can report a problem from 12:20', code: 'TOO_EARLY' });
+
+    const now = await loggedIn('en');
+    const ride = await insertBooking(db(), { userId: now.id, biciId: broken, date: TODAY, from: '10:05', to: '11:00' });
+    const moved = await report(now.cookie, ride);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ esito: 'spostata', nuovaBiciNumero: '01', messaggio: 'Thank you for reporting it. Your bike is now no. 01: take that one.' });
+  });
+
   it('a refusal with a count (the weekly limit), in either language', async () => {
     await db().execute(sql`update regole set prenotazioni_settimanali_max = 1`);
     const other = await insertBike(db(), { numero: '02' });
