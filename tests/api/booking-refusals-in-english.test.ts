@@ -143,6 +143,24 @@ describe('by the account’s language', () => {
     expect(moved.json()).toMatchObject({ esito: 'spostata', nuovaBiciNumero: '01', messaggio: 'Thank you for reporting it. Your bike is now no. 01: take that one.' });
   });
 
+  it('a suspension after a no-show, in either language, at booking and at joining a waitlist', async () => {
+    await db().execute(sql`update regole set sospensione_soglia = 1, sospensione_finestra_giorni = 30, sospensione_giorni = 7`);
+    const texts = {
+      it: 'Non puoi prenotare fino al 27/11/2026 alle 10:00: 1 mancato ritiro in 30 giorni',
+      en: 'You cannot book until 27/11/2026 at 10:00: 1 missed pick-up in 30 days',
+    };
+    for (const lingua of ['it', 'en'] as const) {
+      const who = await loggedIn(lingua);
+      const missed = await insertBooking(db(), { userId: who.id, biciId: bike, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'cancellata' });
+      await db().execute(sql`update prenotazioni set motivo_cancellazione = 'mancato_ritiro' where id = ${missed}`);
+      const booking = await send(who.cookie, 'POST', '/api/prenotazioni', { ...WINDOW, orarioInizio: '14:00', orarioFine: '15:00', destinazione: null, biciId: bike }, 'it');
+      expect(booking.statusCode, booking.body).toBe(403);
+      expect(booking.json()).toEqual({ message: texts[lingua], code: 'SUSPENDED' });
+      const wait = await send(who.cookie, 'POST', '/api/attese', { ...WINDOW, destinazione: null }, 'en-GB');
+      expect(wait.json()).toEqual({ message: texts[lingua], code: 'SUSPENDED' });
+    }
+  });
+
   it('a refusal with a count (the weekly limit), in either language', async () => {
     await db().execute(sql`update regole set prenotazioni_settimanali_max = 1`);
     const other = await insertBike(db(), { numero: '02' });

@@ -2,6 +2,8 @@ import type { DayHours } from '../../../shared/schemas/rules.js';
 import { shortDate } from '../../../shared/i18n/format.js';
 import { testo, type Testo } from '../../../shared/i18n/index.js';
 import { weekdayIndex } from '../../../shared/rules-text.js';
+import { zonedClock, zonedToday } from '../../../shared/time.js';
+import type { Rules } from '../rules/index.js';
 
 /*
  * The refusals made of the service's rules (issue 36), as texts not yet in a language: their
@@ -37,3 +39,17 @@ export function tooLongRefusal(minutes: number): Testo {
 
 /** `Puoi fare al massimo 3 prenotazioni in 7 giorni`. */
 export const weeklyLimitRefusal = (max: number): Testo => testo('bookingsApi.weeklyLimit', { max });
+
+/**
+ * `Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni`: a suspension
+ * until `fino` under the rules' `sospensione` (its reason as rules/fair-use.ts words it).
+ */
+export function suspensionRefusal(fino: string, sospensione: NonNullable<Rules['sospensione']>, timeZone: string): Testo {
+  const until = new Date(fino);
+  return testo('bookingsApi.suspended', {
+    data: shortDate(zonedToday(until, timeZone)),
+    ora: zonedClock(until, timeZone),
+    soglia: sospensione.soglia,
+    giorni: sospensione.finestraGiorni,
+  });
+}

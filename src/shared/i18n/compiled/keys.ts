@@ -41,7 +41,7 @@ export interface MessageValues {
   "bookingsApi.pickupClosed": undefined;
   "bookingsApi.pickupFrom": { "ora": MessageValue };
   "bookingsApi.rideLate": undefined;
-  "bookingsApi.suspended": { "data": MessageValue; "motivo": MessageValue; "ora": MessageValue };
+  "bookingsApi.suspended": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue; "soglia": number };
   "bookingsApi.tooLong": { "forma": MessageValue; "minuti": number; "ore": number };
   "bookingsApi.weeklyLimit": { "max": number };
   "calendarApi.notFound": undefined;
