@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { fullestWeek, type Rules, suspensionOf, suspensionSentence } from '../rules/index.js';
+import { fullestWeek, type Rules, suspensionOf } from '../rules/index.js';
+import { suspensionRefusal, weeklyLimitRefusal } from './refusals.js';
 
 /**
  * The namespace of the per-user advisory lock a booking takes first when the weekly limit or
@@ -25,9 +26,9 @@ export async function fairUseGate(
   if (!o.limits || (!rules.sospensione && rules.prenotazioniSettimanaliMax === null)) return;
   await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${o.userId})`);
   const suspension = await suspensionOf(tx, o.userId, rules, o.now);
-  if (suspension) throw forbidden(suspensionSentence(suspension, o.timeZone), 'SUSPENDED');
+  if (suspension && rules.sospensione) throw forbidden(suspensionRefusal(suspension.fino, rules.sospensione, o.timeZone), 'SUSPENDED');
   const max = rules.prenotazioniSettimanaliMax;
   if (max !== null && (await fullestWeek(tx, o.userId, o.date)) >= max) {
-    throw conflict(`Puoi fare al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`, 'WEEKLY_LIMIT');
+    throw conflict(weeklyLimitRefusal(max), 'WEEKLY_LIMIT');
   }
 }

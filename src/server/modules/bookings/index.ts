@@ -23,6 +23,7 @@ export {
 } from './service.js';
 export { cancelBooking, cancelBookings, type CancelDeps, type CancelReason, type RefundRule } from './cancel.js';
 export { fairUseGate, USER_BOOKING_LOCK } from './gate.js';
+export { suspensionRefusal } from './refusals.js';
 export { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
 export {
   anonymiseBookingsOf,

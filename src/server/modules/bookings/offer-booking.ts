@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { closureSentence } from '../../../shared/rules-text.js';
 import type { Tx } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { pendingPaymentInsert } from '../payments/index.js';
 import type { ClosureRule, Rules } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
+import { closureRefusal } from './refusals.js';
 
 /*
  * The rows of `prenotazioni` in state `offerta` (issue 21, decision 025) as the waitlist's
@@ -38,7 +38,7 @@ export async function bookOffer(
   const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string }>(
     sql`select dal::text, al::text, motivo from chiusure where ${o.dataPrenotazione}::date between dal and al limit 1`,
   );
-  if (closed[0]) throw badRequest(closureSentence(closed[0] as ClosureRule), 'CLOSED');
+  if (closed[0]) throw badRequest(closureRefusal(closed[0] as ClosureRule), 'CLOSED');
   const { rows } = await tx.execute<{ id: number }>(sql`
     with booked as (
       update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now}::timestamptz,

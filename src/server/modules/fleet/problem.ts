@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { PickupProblemRequest, PickupProblemResponse } from '../../../shared/schemas/booking.js';
 import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
 import { zonedClock, zonedInstant } from '../../../shared/time.js';
+import { LINGUA_PREDEFINITA, type Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { countBooking } from '../../metrics.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -125,12 +127,14 @@ async function decide(
   return { row, to, refunded, primoInFila, others };
 }
 
-function sentence(d: Decided): string {
-  if (d.to) return `Grazie della segnalazione. Ora la tua bici è la n. ${d.to.numero}: prendi quella.`;
+/** What the answer tells the rider, in `lingua` (issue 36): the sentences of what was decided, one after the other. */
+function sentence(d: Decided, lingua: Lingua): string {
+  const t = tFor(lingua);
+  if (d.to) return t('fleetApi.problemMoved', { numero: d.to.numero });
   return [
-    'Grazie della segnalazione. Nessun’altra bici è libera: la prenotazione è annullata e non conta come mancato ritiro.',
-    ...(d.refunded ? ['Il pagamento ti sarà rimborsato.'] : []),
-    ...(d.primoInFila ? ['Sei il primo in lista d’attesa per questa fascia: ti avvisiamo appena si libera una bici.'] : []),
+    t('fleetApi.problemCancelled'),
+    ...(d.refunded ? [t('fleetApi.problemRefunded')] : []),
+    ...(d.primoInFila ? [t('fleetApi.problemFirstInLine')] : []),
   ].join(' ');
 }
 
@@ -141,7 +145,13 @@ function sentence(d: Decided): string {
  * no-show, refunded if paid) with its person first in line for the rest of the window; then the
  * bike's other bookings healed as a broken bike's. The admins are emailed after the commit.
  */
-export async function reportPickupProblem(deps: FleetDeps, userId: number, id: number, input: PickupProblemRequest): Promise<PickupProblemResponse> {
+export async function reportPickupProblem(
+  deps: FleetDeps,
+  userId: number,
+  id: number,
+  input: PickupProblemRequest,
+  lingua: Lingua = LINGUA_PREDEFINITA,
+): Promise<PickupProblemResponse> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const categoria = DAMAGE_CATEGORIES.find((c) => c === input.categoria)!;
@@ -167,6 +177,6 @@ export async function reportPickupProblem(deps: FleetDeps, userId: number, id: n
     esito: decided.to ? 'spostata' : 'annullata',
     nuovaBiciNumero: decided.to?.numero ?? null,
     primoInFila: decided.primoInFila,
-    messaggio: sentence(decided),
+    messaggio: sentence(decided, lingua),
   };
 }

@@ -11,6 +11,7 @@ import {
   bookOffer,
   getUserBooking,
   resolveWindow,
+  suspensionRefusal,
   USER_BOOKING_LOCK,
   withdrawOffer,
   withdrawOtherOffers,
@@ -19,7 +20,7 @@ import {
   type BookingUser,
 } from '../bookings/index.js';
 import { paymentProviderName } from '../payments/index.js';
-import { suspensionOf, suspensionSentence } from '../rules/index.js';
+import { suspensionOf } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { OPEN, openAsOf, WAITLIST_LOCK } from './offers.js';
 
@@ -113,7 +114,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
   const now = deps.clock.now();
   if (limits && rules.sospensione) {
     const suspension = await suspensionOf(deps.db, user.id, rules, now);
-    if (suspension) throw forbidden(suspensionSentence(suspension, deps.config.timeZone), 'SUSPENDED');
+    if (suspension) throw forbidden(suspensionRefusal(suspension.fino, rules.sospensione, deps.config.timeZone), 'SUSPENDED');
   }
   // Waiting makes sense only when the form offered nothing: a free bike is booked, not awaited.
   const free = JSON.parse((await availableBikes(deps, input, limits)).json) as unknown[];

@@ -12,12 +12,99 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "bookingsApi.actionReused": undefined;
+  "bookingsApi.alreadyActive": undefined;
+  "bookingsApi.alreadyPickedUp": undefined;
+  "bookingsApi.alreadyTaken": undefined;
+  "bookingsApi.bikeNotFound": undefined;
+  "bookingsApi.bikeNumberInvalid": undefined;
+  "bookingsApi.bikeUnavailable": undefined;
+  "bookingsApi.bookingNotFound": undefined;
+  "bookingsApi.cancelledBeforeSync": undefined;
+  "bookingsApi.closedDay": { "data": MessageValue; "motivo": MessageValue };
+  "bookingsApi.closedRange": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "bookingsApi.damageNotFound": undefined;
+  "bookingsApi.damageResolved": undefined;
+  "bookingsApi.extendBikeOut": undefined;
+  "bookingsApi.extendBookedAfter": undefined;
+  "bookingsApi.extendClosed": undefined;
+  "bookingsApi.extendMaintenance": undefined;
+  "bookingsApi.extendMinutesInvalid": undefined;
+  "bookingsApi.extendSameDay": undefined;
+  "bookingsApi.hoursClosed": { "giorno": MessageValue };
+  "bookingsApi.hoursOpen": { "apertura": MessageValue; "chiusura": MessageValue; "giorno": MessageValue };
+  "bookingsApi.noShowBeforeSync": undefined;
+  "bookingsApi.notActive": undefined;
+  "bookingsApi.notPickedUp": undefined;
+  "bookingsApi.onlyActiveDeleted": undefined;
+  "bookingsApi.payFirst": undefined;
+  "bookingsApi.pickupClosed": undefined;
+  "bookingsApi.pickupFrom": { "ora": MessageValue };
+  "bookingsApi.rideLate": undefined;
+  "bookingsApi.suspended": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue; "soglia": number };
+  "bookingsApi.tooLong": { "forma": MessageValue; "minuti": number; "ore": number };
+  "bookingsApi.weeklyLimit": { "max": number };
+  "calendarApi.notFound": undefined;
   "errors.unauthenticated": undefined;
+  "fleetApi.nothingToWaitFor": undefined;
+  "fleetApi.problemCancelled": undefined;
+  "fleetApi.problemFirstInLine": undefined;
+  "fleetApi.problemFrom": { "ora": MessageValue };
+  "fleetApi.problemMoved": { "numero": MessageValue };
+  "fleetApi.problemPickedUp": undefined;
+  "fleetApi.problemRefunded": undefined;
+  "fleetApi.problemReported": undefined;
   "languageSection.description": undefined;
   "languageSection.errorTitle": undefined;
   "languageSection.failed": undefined;
   "languageSection.saved": undefined;
   "languageSection.title": undefined;
+  "locksApi.codeFormat": undefined;
+  "locksApi.codeFrom": { "ora": MessageValue };
+  "locksApi.codeGone": undefined;
+  "locksApi.codePayFirst": undefined;
+  "locksApi.codeUnavailable": undefined;
+  "locksApi.codeUpdating": undefined;
+  "locksApi.deviceId": undefined;
+  "locksApi.kind": undefined;
+  "paymentsApi.alreadyPaid": undefined;
+  "paymentsApi.bookingCancelled": undefined;
+  "paymentsApi.bookingEnded": undefined;
+  "paymentsApi.cancelledRefunded": undefined;
+  "paymentsApi.cardDeclined": undefined;
+  "paymentsApi.cardExpired": undefined;
+  "paymentsApi.cardIncorrectCvc": undefined;
+  "paymentsApi.cardInsufficientFunds": undefined;
+  "paymentsApi.cardNumberInvalid": undefined;
+  "paymentsApi.cvcFourDigits": undefined;
+  "paymentsApi.cvcThreeDigits": undefined;
+  "paymentsApi.duplicateRefunded": undefined;
+  "paymentsApi.expiryInvalid": undefined;
+  "paymentsApi.expiryPassed": undefined;
+  "paymentsApi.holdExpired": undefined;
+  "paymentsApi.invalidPayment": undefined;
+  "paymentsApi.invalidSignature": undefined;
+  "paymentsApi.lateRefunded": undefined;
+  "paymentsApi.noPaymentRequired": undefined;
+  "paymentsApi.notATestCard": undefined;
+  "paymentsApi.notSucceeded": undefined;
+  "paymentsApi.otherBooking": undefined;
+  "paymentsApi.paymentCancelled": undefined;
+  "paymentsApi.paymentNotFound": undefined;
+  "paymentsApi.processing": undefined;
+  "paymentsApi.providerUnavailable": undefined;
+  "paymentsApi.refundFailed": undefined;
+  "paymentsApi.sessionExpired": undefined;
+  "paymentsApi.sessionNotFound": undefined;
+  "paymentsApi.wrongAmount": undefined;
+  "rackApi.linkInvalid": undefined;
+  "reportsApi.notFound": undefined;
+  "waitlistApi.alreadyWaiting": undefined;
+  "waitlistApi.bikeFree": undefined;
+  "waitlistApi.offerBlocked": undefined;
+  "waitlistApi.offerGone": undefined;
+  "waitlistApi.waitNotFound": undefined;
+  "waitlistApi.waitlistFull": { "max": MessageValue };
 }
 
 /** The catalogue's domains and how many messages each holds. */
@@ -27,5 +114,5 @@ export const DOMAIN_SIZES = {
   "user": 5,
   "admin": 0,
   "rack": 0,
-  "server": 1,
+  "server": 88,
 } as const;
