@@ -15,14 +15,17 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { useT } from '../../lib/i18n';
+import { type PlainKey } from './admin-model';
 import { NativeSelect } from './admin-table';
 import { FormDialog } from './form-dialog';
 import { useUpdateBikeLock } from './queries';
 
-export const LOCK_KIND_LABELS: Record<LockKind, string> = {
-  nessuno: 'Nessuno',
-  combinazione: 'A combinazione',
-  smart: 'Smart',
+/** The kinds of lock, as keys translated where they render. */
+export const LOCK_KIND_LABELS: Record<LockKind, PlainKey> = {
+  nessuno: 'lockEditor.kindNone',
+  combinazione: 'lockEditor.kindCombination',
+  smart: 'lockEditor.kindSmart',
 };
 
 /** A bike's lock as the admins' list gives it (issue 34). */
@@ -30,16 +33,17 @@ const lockOf = (bike: AdminBikeWithLockDto): BikeLockDto => bike.lucchetto;
 
 /** The lock's cell: its kind, the current code of a combination lock, and `Codice da cambiare`. */
 export function LockCell({ bike }: { bike: AdminBikeWithLockDto }) {
+  const t = useT();
   const lock = lockOf(bike);
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <span>{LOCK_KIND_LABELS[lock.tipo]}</span>
+      <span>{t(LOCK_KIND_LABELS[lock.tipo])}</span>
       {lock.tipo === 'combinazione' && lock.codice ? (
-        <span className="font-mono tabular-nums" aria-label={`codice ${lock.codice.split('').join(' ')}`}>
+        <span className="font-mono tabular-nums" aria-label={t('lockEditor.codeAria', { digits: lock.codice.split('').join(' ') })}>
           {lock.codice}
         </span>
       ) : null}
-      {lock.codiceDaCambiare ? <Badge variant="danger">Codice da cambiare</Badge> : null}
+      {lock.codiceDaCambiare ? <Badge variant="danger">{t('lockEditor.codeToChange')}</Badge> : null}
     </div>
   );
 }
@@ -70,6 +74,7 @@ function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { 
  * lock by its device id) or corrects the code; a new code clears `Codice da cambiare`.
  */
 export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
+  const t = useT();
   const lock = lockOf(bike);
   const [fields, setFields] = useState<Fields>({ tipo: lock.tipo, codice: '', idLucchetto: '' });
   const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: string } | null>(null);
@@ -100,34 +105,30 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
       }}
       pending={update.isPending}
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Lucchetto della bici ${bike.numero}`}>
+        <Button variant="outline" size="sm" aria-label={t('lockEditor.lockAria', { numero: bike.numero })}>
           <KeyRoundIcon aria-hidden="true" />
-          Lucchetto
+          {t('lockEditor.lock')}
         </Button>
       }
-      title={`Lucchetto della bici ${bike.numero}`}
-      description={
-        lock.codiceDaCambiare
-          ? 'Il codice attuale è stato mostrato a chi non ha poi ritirato la bici: imposta un codice nuovo sul lucchetto e qui.'
-          : 'Il codice viene mostrato a chi ha prenotato solo dal momento del ritiro, e cambia a ogni riconsegna.'
-      }
+      title={t('lockEditor.lockAria', { numero: bike.numero })}
+      description={lock.codiceDaCambiare ? t('lockEditor.codeShownHint') : t('lockEditor.codeHint')}
       onSubmit={submit}
       canSubmit
-      submitLabel="Salva"
+      submitLabel={t('lockEditor.save')}
     >
       <div className="grid gap-2">
-        <Label htmlFor={id('tipo')}>Tipo di lucchetto</Label>
+        <Label htmlFor={id('tipo')}>{t('lockEditor.kind')}</Label>
         <NativeSelect id={id('tipo')} value={fields.tipo} onChange={(e) => change({ tipo: e.target.value as LockKind })}>
           {(Object.keys(LOCK_KIND_LABELS) as LockKind[]).map((kind) => (
             <option key={kind} value={kind}>
-              {LOCK_KIND_LABELS[kind]}
+              {t(LOCK_KIND_LABELS[kind])}
             </option>
           ))}
         </NativeSelect>
       </div>
       {fields.tipo === 'combinazione' ? (
         <div className="grid gap-2">
-          <Label htmlFor={id('codice')}>Codice attuale (4 cifre)</Label>
+          <Label htmlFor={id('codice')}>{t('lockEditor.currentCode')}</Label>
           <Input
             id={id('codice')}
             value={fields.codice}
@@ -144,7 +145,7 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
       ) : null}
       {fields.tipo === 'smart' ? (
         <div className="grid gap-2">
-          <Label htmlFor={id('idLucchetto')}>Identificativo del lucchetto smart</Label>
+          <Label htmlFor={id('idLucchetto')}>{t('lockEditor.smartId')}</Label>
           <Input
             id={id('idLucchetto')}
             value={fields.idLucchetto}
