@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEveryLingua, renderingIn } from '../../lib/i18n';
 import type { AffectedBookingDto, RulesUpdate } from '../../../shared/schemas/rules';
 import {
   affectedWhen,
@@ -19,6 +20,12 @@ import {
   validateClosure,
   validateMaintenance,
 } from './rules-model';
+
+// The toasts and labels are in the app's language: Italian, as the college's first.
+beforeAll(async () => {
+  await loadEveryLingua();
+  renderingIn('it');
+});
 
 const RULES: RulesUpdate = {
   orari: [
