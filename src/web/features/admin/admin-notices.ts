@@ -11,14 +11,14 @@ export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 
 
 export const userName = (u: Pick<AdminUserDto, 'nome' | 'cognome'>) => `${u.nome} ${u.cognome}`.trim();
 
-/** The toast after a closure is added: how many bookings it cancelled, how many refunded (in the app's language now). */
-export function closureToast(outcome: ClosureOutcomeDto): { title: string; description?: string } {
+/** The toast after a closure is added: how many bookings it cancelled, how many refunded (by default in the app's language now). */
+export function closureToast(outcome: ClosureOutcomeDto, tr: Translate = t): { title: string; description?: string } {
   const n = outcome.cancellate.length;
-  if (n === 0) return { title: t('adminNotices.closureAdded') };
+  if (n === 0) return { title: tr('adminNotices.closureAdded') };
   const refunded = outcome.cancellate.filter((b) => b.pagata).length;
   return {
-    title: t('adminNotices.closureAdded'),
-    description: refunded > 0 ? t('adminNotices.closureCancelledRefunded', { count: n, refunded }) : t('adminNotices.closureCancelled', { count: n }),
+    title: tr('adminNotices.closureAdded'),
+    description: refunded > 0 ? tr('adminNotices.closureCancelledRefunded', { count: n, refunded }) : tr('adminNotices.closureCancelled', { count: n }),
   };
 }
 
