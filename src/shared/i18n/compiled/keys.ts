@@ -203,10 +203,12 @@ export interface MessageValues {
   "deskBookingForm.user": undefined;
   "errors.unauthenticated": undefined;
   "lockEditor.codeAria": { "digits": MessageValue };
+  "lockEditor.codeFormat": undefined;
   "lockEditor.codeHint": undefined;
   "lockEditor.codeShownHint": undefined;
   "lockEditor.codeToChange": undefined;
   "lockEditor.currentCode": undefined;
+  "lockEditor.deviceIdFormat": undefined;
   "lockEditor.kind": undefined;
   "lockEditor.kindCombination": undefined;
   "lockEditor.kindNone": undefined;
@@ -323,7 +325,7 @@ export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
   "user": 0,
-  "admin": 303,
+  "admin": 305,
   "rack": 0,
   "server": 1,
 } as const;

@@ -3,8 +3,6 @@ import { useId, useState } from 'react';
 import {
   LOCK_CODE_PATTERN,
   LOCK_DEVICE_ID_PATTERN,
-  MSG_LOCK_CODE_FORMAT,
-  MSG_LOCK_DEVICE_ID,
   type AdminBikeWithLockDto,
   type BikeLockDto,
   type BikeLockUpdate,
@@ -54,16 +52,16 @@ interface Fields {
   idLucchetto: string;
 }
 
-/** What the form sends, or the error of the one field that is wrong (checked again by the server). */
-function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { ok: false; field: 'codice' | 'idLucchetto'; message: string } {
+/** What the form sends, or the error (a key) of the one field that is wrong (checked again by the server). */
+function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { ok: false; field: 'codice' | 'idLucchetto'; message: PlainKey } {
   if (fields.tipo === 'combinazione') {
     const codice = fields.codice.trim();
-    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: MSG_LOCK_CODE_FORMAT };
+    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: 'lockEditor.codeFormat' };
     return { ok: true, request: { tipo: 'combinazione', codice } };
   }
   if (fields.tipo === 'smart') {
     const idLucchetto = fields.idLucchetto.trim();
-    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: MSG_LOCK_DEVICE_ID };
+    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: 'lockEditor.deviceIdFormat' };
     return { ok: true, request: { tipo: 'smart', idLucchetto } };
   }
   return { ok: true, request: { tipo: 'nessuno' } };
@@ -77,7 +75,7 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
   const t = useT();
   const lock = lockOf(bike);
   const [fields, setFields] = useState<Fields>({ tipo: lock.tipo, codice: '', idLucchetto: '' });
-  const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: string } | null>(null);
+  const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: PlainKey } | null>(null);
   const update = useUpdateBikeLock();
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
@@ -140,7 +138,7 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
             aria-invalid={error?.field === 'codice' || undefined}
             aria-describedby={error?.field === 'codice' ? `${id('codice')}-error` : undefined}
           />
-          <FieldError id={id('codice')} message={error?.field === 'codice' ? error.message : undefined} />
+          <FieldError id={id('codice')} message={error?.field === 'codice' ? t(error.message) : undefined} />
         </div>
       ) : null}
       {fields.tipo === 'smart' ? (
@@ -155,7 +153,7 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
             aria-invalid={error?.field === 'idLucchetto' || undefined}
             aria-describedby={error?.field === 'idLucchetto' ? `${id('idLucchetto')}-error` : undefined}
           />
-          <FieldError id={id('idLucchetto')} message={error?.field === 'idLucchetto' ? error.message : undefined} />
+          <FieldError id={id('idLucchetto')} message={error?.field === 'idLucchetto' ? t(error.message) : undefined} />
         </div>
       ) : null}
     </FormDialog>
