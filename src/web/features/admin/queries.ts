@@ -186,6 +186,9 @@ export function useReleaseRide() {
   });
 }
 
+/** The server's answer to a state change that moved no booking, in either language (server/admin.json `admin.bikeStateUpdated`). */
+const PLAIN_STATE_ANSWERS = new Set(['Stato aggiornato.', 'Status updated.']);
+
 export function useUpdateBike() {
   const refresh = useRefreshAdmin();
   return useMutation({
@@ -196,7 +199,7 @@ export function useUpdateBike() {
       toast({
         title: t('adminQueries.success'),
         // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
-        description: answer.message === 'Stato aggiornato.' ? t('adminQueries.bikeStatusUpdated') : answer.message,
+        description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
       });
     },
     onError: failure('adminQueries.updateBikeFailed'),
