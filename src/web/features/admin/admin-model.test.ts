@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEveryLingua, renderingIn } from '../../lib/i18n';
 import {
   adminBookingBadge,
   adminPaymentLabel,
@@ -11,6 +12,12 @@ import {
   pageCount,
   tabFromSearch,
 } from './admin-model';
+
+// The toasts and labels are in the app's language: Italian, as the college's first.
+beforeAll(async () => {
+  await loadEveryLingua();
+  renderingIn('it');
+});
 
 describe('tabFromSearch', () => {
   it('reads ?tab= and falls back to Prenotazioni', () => {

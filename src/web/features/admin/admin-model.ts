@@ -1,14 +1,19 @@
 import { parseISO } from 'date-fns';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
-import { formatEuroCents } from '../../../shared/money';
+import type { MessageKey, MessageValues } from '../../../shared/i18n';
+import { money } from '../../../shared/i18n/format';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import type { BikeStato, BookingPhase, BookingStato, PaymentStatus } from '../../../shared/schemas/booking';
 import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 import type { BadgeTone } from '../../lib/booking-labels';
+import { currentLingua, t, type Lingua, type Translate } from '../../lib/i18n';
 
 import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FLEET_CANCELLATION_BADGE } from '../../lib/booking-labels';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
+
+/** A key whose text needs no values: a label translated where it renders. */
+export type PlainKey = { [K in MessageKey]: MessageValues[K] extends undefined ? K : never }[MessageKey];
 
 export type AdminTab = 'prenotazioni' | 'biciclette' | 'utenti' | 'regole' | 'registro';
 export const ADMIN_TABS: readonly AdminTab[] = ['prenotazioni', 'biciclette', 'utenti', 'regole', 'registro'];
@@ -21,14 +26,14 @@ export function tabFromSearch(search: string): AdminTab {
 
 /** The list's one filter: a state, or (for active bookings) where the ride is (decision 022). */
 export type BookingFilter = 'tutti' | 'attiva' | 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'completata' | 'cancellata';
-export const BOOKING_FILTERS: readonly { value: BookingFilter; label: string }[] = [
-  { value: 'tutti', label: 'Tutti gli stati' },
-  { value: 'attiva', label: 'Attive' },
-  { value: 'da_ritirare', label: 'Attive: da ritirare' },
-  { value: 'in_corso', label: 'Attive: in corso' },
-  { value: 'in_ritardo', label: 'Attive: in ritardo' },
-  { value: 'completata', label: 'Completate' },
-  { value: 'cancellata', label: 'Cancellate' },
+export const BOOKING_FILTERS: readonly { value: BookingFilter; label: PlainKey }[] = [
+  { value: 'tutti', label: 'adminModel.filterAll' },
+  { value: 'attiva', label: 'adminModel.filterActive' },
+  { value: 'da_ritirare', label: 'adminModel.filterToPickUp' },
+  { value: 'in_corso', label: 'adminModel.filterInProgress' },
+  { value: 'in_ritardo', label: 'adminModel.filterOverdue' },
+  { value: 'completata', label: 'adminModel.filterCompleted' },
+  { value: 'cancellata', label: 'adminModel.filterCancelled' },
 ];
 
 /** The query parameters of a filter: `stato=` for a state, `fase=` for a phase of the ride. */
@@ -54,24 +59,24 @@ export function adminBookingBadge(
   return BOOKING_STATO_BADGE[b.stato];
 }
 
-/** Minutes of delay as a person says them: "45 min", "2 h", "1 h 20 min", "1 g 3 h". */
-export function formatDelay(minutes: number): string {
+/** Minutes of delay as a person says them: "45 min", "2 h", "1 h 20 min", "1 g 3 h" ("1 d 3 h"). In a render, pass `useT()`'s translator. */
+export function formatDelay(minutes: number, tr: Translate = t): string {
   const m = Math.max(0, Math.floor(minutes));
-  if (m < 60) return `${m} min`;
+  if (m < 60) return tr('adminModel.delayMinutes', { minutes: m });
   const hours = Math.floor(m / 60);
-  if (hours < 24) return m % 60 === 0 ? `${hours} h` : `${hours} h ${m % 60} min`;
+  if (hours < 24) return m % 60 === 0 ? tr('adminModel.delayHours', { hours }) : tr('adminModel.delayHoursMinutes', { hours, minutes: m % 60 });
   const days = Math.floor(hours / 24);
-  return hours % 24 === 0 ? `${days} g` : `${days} g ${hours % 24} h`;
+  return hours % 24 === 0 ? tr('adminModel.delayDays', { days }) : tr('adminModel.delayDaysHours', { days, hours: hours % 24 });
 }
 
 export { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
 
-/** Bike badges: available green, booked orange, maintenance red, out of service dark grey. */
-export const BIKE_STATO_BADGE: Record<BikeStato, { label: string; tone: BadgeTone; className?: string }> = {
-  disponibile: { label: 'Disponibile', tone: 'success' },
-  prenotata: { label: 'Prenotata', tone: 'warning' },
-  manutenzione: { label: 'Manutenzione', tone: 'danger' },
-  fuori_servizio: { label: 'Fuori Servizio', tone: 'muted', className: 'border-slate-700 bg-slate-700 text-white' },
+/** Bike badges: available green, booked orange, maintenance red, out of service dark grey (`label`: a key, translated where it renders). */
+export const BIKE_STATO_BADGE: Record<BikeStato, { label: PlainKey; tone: BadgeTone; className?: string }> = {
+  disponibile: { label: 'adminModel.bikeAvailable', tone: 'success' },
+  prenotata: { label: 'adminModel.bikeBooked', tone: 'warning' },
+  manutenzione: { label: 'adminModel.bikeMaintenance', tone: 'danger' },
+  fuori_servizio: { label: 'adminModel.bikeOutOfService', tone: 'muted', className: 'border-slate-700 bg-slate-700 text-white' },
 };
 export const BIKE_STATI: readonly BikeStato[] = ['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'];
 
@@ -114,31 +119,33 @@ export function formatDay(iso: string, timeZone: string): string {
   return `${d}/${m}/${y}`;
 }
 
-/** The booking's payment in the details dialog (spec §2). */
-export function adminPaymentLabel(status: PaymentStatus): string {
-  const fee = formatEuroCents(EXTERNAL_FEE_CENTS);
+/** The booking's payment in the details dialog (spec §2). In a render, pass `useT()` and `useLingua()`. */
+export function adminPaymentLabel(status: PaymentStatus, tr: Translate = t, lingua: Lingua = currentLingua()): string {
+  const fee = money(EXTERNAL_FEE_CENTS, lingua);
   switch (status) {
     case null:
-      return 'Gratuito (Residente)';
+      return tr('adminModel.paymentFree');
     case 'completed':
-      return `Pagato (${fee})`;
+      return tr('adminModel.paymentPaid', { fee });
     case 'pending':
-      return `In attesa (${fee})`;
+      return tr('adminModel.paymentPending', { fee });
     case 'refunded':
-      return `Rimborsato (${fee})`;
+      return tr('adminModel.paymentRefunded', { fee });
     case 'failed':
-      return `Fallito (${fee})`;
+      return tr('adminModel.paymentFailed', { fee });
   }
 }
 
+/** A toast: in the app's language now. */
 export function bookingDeletedToast(refunded: boolean): { title: string; description?: string } {
   return refunded
-    ? { title: 'Prenotazione eliminata', description: `Il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} è stato rimborsato.` }
-    : { title: 'Prenotazione eliminata' };
+    ? { title: t('adminModel.bookingDeleted'), description: t('adminModel.bookingDeletedRefund', { fee: money(EXTERNAL_FEE_CENTS, currentLingua()) }) }
+    : { title: t('adminModel.bookingDeleted') };
 }
 
+/** A toast: in the app's language now. */
 export function importToast(result: { imported: number; skipped: number }): { title: string; description: string } {
-  return { title: 'Importazione completata', description: `Importati: ${result.imported}, saltati: ${result.skipped}` };
+  return { title: t('adminModel.importDone'), description: t('adminModel.importCounts', { imported: result.imported, skipped: result.skipped }) };
 }
 
 export function bookingTime(b: Pick<AdminBookingDto, 'orarioInizio' | 'orarioFine'>): string {

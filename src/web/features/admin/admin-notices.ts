@@ -1,5 +1,6 @@
 import type { AdminUserDto } from '../../../shared/schemas/admin';
 import type { ClosureOutcomeDto, MaintenanceOutcomeDto } from '../../../shared/schemas/rules';
+import { t, type Translate } from '../../lib/i18n';
 
 /*
  * The sentences of /admin's toasts and lists that need no schema: admin/queries.ts uses them,
@@ -10,27 +11,26 @@ export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 
 
 export const userName = (u: Pick<AdminUserDto, 'nome' | 'cognome'>) => `${u.nome} ${u.cognome}`.trim();
 
-/** The toast after a closure is added: how many bookings it cancelled, how many refunded. */
-export function closureToast(outcome: ClosureOutcomeDto): { title: string; description?: string } {
+/** The toast after a closure is added: how many bookings it cancelled, how many refunded (by default in the app's language now). */
+export function closureToast(outcome: ClosureOutcomeDto, tr: Translate = t): { title: string; description?: string } {
   const n = outcome.cancellate.length;
-  if (n === 0) return { title: 'Chiusura aggiunta' };
+  if (n === 0) return { title: tr('adminNotices.closureAdded') };
   const refunded = outcome.cancellate.filter((b) => b.pagata).length;
-  const cancelled = n === 1 ? '1 prenotazione annullata' : `${n} prenotazioni annullate`;
   return {
-    title: 'Chiusura aggiunta',
-    description: refunded > 0 ? `${cancelled}, ${plural(refunded, 'rimborsata', 'rimborsate')}. Gli utenti sono stati avvisati via email.` : `${cancelled}. Gli utenti sono stati avvisati via email.`,
+    title: tr('adminNotices.closureAdded'),
+    description: refunded > 0 ? tr('adminNotices.closureCancelledRefunded', { count: n, refunded }) : tr('adminNotices.closureCancelled', { count: n }),
   };
 }
 
-/** What a planned maintenance does to the bike's bookings, in one sentence. */
-export function maintenanceSummary(outcome: Pick<MaintenanceOutcomeDto, 'spostate' | 'cancellate'>): string {
+/** What a planned maintenance does to the bike's bookings, in one sentence. In a render, pass `useT()`'s translator. */
+export function maintenanceSummary(outcome: Pick<MaintenanceOutcomeDto, 'spostate' | 'cancellate'>, tr: Translate = t): string {
   const moved = outcome.spostate.length;
   const cancelled = outcome.cancellate.length;
-  if (moved === 0 && cancelled === 0) return 'Nessuna prenotazione coinvolta.';
+  if (moved === 0 && cancelled === 0) return tr('adminNotices.noBookingsAffected');
   const parts = [];
-  if (moved > 0) parts.push(moved === 1 ? '1 prenotazione spostata su un’altra bici' : `${moved} prenotazioni spostate su altre bici`);
+  if (moved > 0) parts.push(tr('adminNotices.moved', { count: moved }));
   if (cancelled > 0) {
-    parts.push(moved === 0 ? plural(cancelled, 'prenotazione annullata', 'prenotazioni annullate') : plural(cancelled, 'annullata', 'annullate'));
+    parts.push(moved === 0 ? tr('adminNotices.cancelledBookings', { count: cancelled }) : tr('adminNotices.cancelledAfterMoved', { count: cancelled }));
   }
   return `${parts.join(', ')}.`;
 }

@@ -16,6 +16,7 @@ import { SummaryCards, type SummaryCard } from '../../components/summary-cards';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../auth/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { useT } from '../../lib/i18n';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { useCurrentUser } from '../../lib/session';
 import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
@@ -62,9 +63,10 @@ export function loadTabFor(search: string): Promise<unknown> {
 
 /** A tab's own boundary (a chunk of its own); `tab` names it to the page's hydration (lib/page-hydration.ts). */
 function TabLoading({ tab, children, fallback }: { tab: AdminTab; children: ReactNode; fallback?: ReactNode }) {
+  const t = useT();
   return (
     <LoadFailureBoundary scope="section">
-      <Suspense fallback={fallback ?? <Spinner label="Caricamento..." showLabel className="py-6" />}>
+      <Suspense fallback={fallback ?? <Spinner label={t('adminPage.loading')} showLabel className="py-6" />}>
         {children}
         <HydrationMark part={tab} />
       </Suspense>
@@ -89,16 +91,17 @@ function useTabChosenEarly(list: RefObject<HTMLDivElement | null>, tab: AdminTab
 }
 
 function AdminHeader() {
+  const t = useT();
   return (
-    <SubpageHeader title="Dashboard Amministratore" description="Prenotazioni, biciclette, utenti e regole di BiciElis." width="max-w-6xl">
+    <SubpageHeader title={t('adminPage.title')} description={t('adminPage.description')} width="max-w-6xl">
         <div className="mt-3 flex flex-wrap gap-2">
           <DeskBooking />
-          <nav aria-label="Altre sezioni" className="flex flex-wrap gap-2">
+          <nav aria-label={t('adminPage.otherSections')} className="flex flex-wrap gap-2">
             <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
-              Statistiche
+              {t('adminPage.statistics')}
             </LinkButton>
             <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
-              Report giornalieri
+              {t('adminPage.dailyReports')}
             </LinkButton>
           </nav>
         </div>
@@ -107,17 +110,18 @@ function AdminHeader() {
 }
 
 function AdminSummaryCards({ summary, isPending }: { summary: AdminSummary | undefined; isPending: boolean }) {
+  const t = useT();
   const cards: (Omit<SummaryCard, 'state'> & { value: string | undefined })[] = [
-    { label: 'Bici in uso ora', icon: BikeIcon, value: summary && String(summary.biciInUsoOra) },
+    { label: t('adminPage.bikesInUse'), icon: BikeIcon, value: summary && String(summary.biciInUsoOra) },
     {
-      label: 'Bici disponibili',
+      label: t('adminPage.bikesAvailable'),
       icon: BikeIcon,
-      value: summary && `${summary.biciDisponibili} di ${summary.biciTotali}`,
+      value: summary && t('adminPage.availableOfTotal', { available: summary.biciDisponibili, total: summary.biciTotali }),
     },
-    { label: 'Utenti totali', icon: UsersIcon, value: summary && String(summary.utentiTotali) },
-    { label: 'Completate Oggi', icon: CheckCircle2Icon, value: summary && String(summary.completateOggi) },
-    { label: 'Bici in ritardo', icon: AlarmClockIcon, value: summary && String(summary.ritardi) },
-    { label: 'Danni da controllare', icon: WrenchIcon, value: summary && String(summary.danniAperti) },
+    { label: t('adminPage.totalUsers'), icon: UsersIcon, value: summary && String(summary.utentiTotali) },
+    { label: t('adminPage.completedToday'), icon: CheckCircle2Icon, value: summary && String(summary.completateOggi) },
+    { label: t('adminPage.bikesOverdue'), icon: AlarmClockIcon, value: summary && String(summary.ritardi) },
+    { label: t('adminPage.damageToCheck'), icon: WrenchIcon, value: summary && String(summary.danniAperti) },
   ];
   return (
     <SummaryCards
@@ -133,6 +137,7 @@ const TAB = 'px-2 sm:px-3';
 
 /** /admin (spec §2 "Admin dashboard"). The route guard guarantees an admin; the server checks every call. */
 export function AdminPage() {
+  const t = useT();
   const search = useSearch();
   const [location, navigate] = useLocation();
   const tab = tabFromSearch(search);
@@ -164,13 +169,13 @@ export function AdminPage() {
         {/* Below the fold on a phone: the browser lays the tabs out when they come near the screen,
             not while the page loads (a page of 50 rows costs a slow phone hundreds of ms). */}
         <Tabs value={tab} onValueChange={selectTab} className="min-w-0 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
-          <TabsList ref={tabList} aria-label="Sezioni" className="h-auto flex-wrap">
+          <TabsList ref={tabList} aria-label={t('adminPage.sections')} className="h-auto flex-wrap">
             {/* data-early-tab: the HTML holds the panel's first screen, a tap shows it before hydration. */}
-            <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB} data-early-tab="">Prenotazioni</TabsTrigger>
-            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} data-early-tab="" {...prefetchOnIntent(loadBikesTab)}>Biciclette</TabsTrigger>
-            <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>Utenti</TabsTrigger>
-            <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>Regole</TabsTrigger>
-            <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>Registro attività</TabsTrigger>
+            <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB} data-early-tab="">{t('adminPage.tabBookings')}</TabsTrigger>
+            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} data-early-tab="" {...prefetchOnIntent(loadBikesTab)}>{t('adminPage.tabBikes')}</TabsTrigger>
+            <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>{t('adminPage.tabUsers')}</TabsTrigger>
+            <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>{t('adminPage.tabRules')}</TabsTrigger>
+            <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>{t('adminPage.tabAudit')}</TabsTrigger>
           </TabsList>
           <TabsContent value="prenotazioni">
             <BookingsTab />

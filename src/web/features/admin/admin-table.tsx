@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 import { pageCount } from './admin-model';
 
@@ -53,8 +54,9 @@ export function StatusRow({
   empty: string;
   onRetry: () => void;
 }) {
+  const t = useT();
   let content: ReactNode;
-  if (isPending) content = <Spinner label="Caricamento..." showLabel />;
+  if (isPending) content = <Spinner label={t('adminTable.loading')} showLabel />;
   else
     content = (
       <div className="flex flex-wrap items-center gap-3">
@@ -62,7 +64,7 @@ export function StatusRow({
         {isError ? (
           <Button variant="outline" size="sm" onClick={onRetry}>
             <RotateCwIcon aria-hidden="true" />
-            Riprova
+            {t('adminTable.retry')}
           </Button>
         ) : null}
       </div>
@@ -125,13 +127,14 @@ export function Pager({
   onPage: (page: number) => void;
   label: string;
 }) {
+  const t = useT();
   const pages = pageCount(total, pageSize);
   return (
     // On a phone the page number sits above the two buttons; from `sm` up, between them.
     <nav aria-label={label} className="grid grid-cols-2 items-center gap-2 sm:flex sm:justify-between">
       <p className="col-span-2 text-center text-sm text-muted-foreground tabular-nums sm:order-2" aria-live="polite">
-        Pagina {Math.min(page, pages)} di {pages}
-        <span className="sr-only"> ({total} risultati)</span>
+        {t('adminTable.pageOf', { page: Math.min(page, pages), pages })}
+        <span className="sr-only"> {t('adminTable.results', { total })}</span>
       </p>
       <Button
         variant="outline"
@@ -141,7 +144,7 @@ export function Pager({
         disabled={page <= 1}
       >
         <ChevronLeftIcon aria-hidden="true" />
-        Precedente
+        {t('adminTable.previous')}
       </Button>
       <Button
         variant="outline"
@@ -150,7 +153,7 @@ export function Pager({
         onClick={() => onPage(page + 1)}
         disabled={page >= pages}
       >
-        Successiva
+        {t('adminTable.next')}
         <ChevronRightIcon aria-hidden="true" />
       </Button>
     </nav>

@@ -1,9 +1,17 @@
 import type { ReactNode } from 'react';
 import { TableBody } from '../../components/ui/table';
+import { useT, type Translate } from '../../lib/i18n';
 import { ColumnHeads, ScrollTable, StatusRow } from './admin-table';
 
-/** The bikes' table's columns (bikes-tab.tsx and its shell below). */
-export const BIKE_COLUMNS: ReactNode[] = ['Numero', 'Modello', 'Stato', 'Lucchetto', 'Ultima modifica', <span className="sr-only">Azioni</span>];
+/** The bikes' table's columns (bikes-tab.tsx and its shell below), in `t`'s language. */
+export const bikeColumns = (t: Translate): ReactNode[] => [
+  t('bikesPanelShell.number'),
+  t('bikesPanelShell.model'),
+  t('bikesPanelShell.status'),
+  t('bikesPanelShell.lock'),
+  t('bikesPanelShell.lastChange'),
+  <span className="sr-only">{t('bikesPanelShell.actions')}</span>,
+];
 
 /**
  * The `Biciclette` tab as it first shows, before its own code (a chunk of its own) is in: the
@@ -12,12 +20,14 @@ export const BIKE_COLUMNS: ReactNode[] = ['Numero', 'Modello', 'Stato', 'Lucchet
  * its chunk loads, so that the same screen stays until the tab itself replaces it.
  */
 export function BikesPanelShell() {
+  const t = useT();
+  const columns = bikeColumns(t);
   return (
     <div className="grid gap-4">
-      <ScrollTable label="Biciclette" aria-busy>
-        <ColumnHeads columns={BIKE_COLUMNS} />
+      <ScrollTable label={t('bikesPanelShell.bikes')} aria-busy>
+        <ColumnHeads columns={columns} />
         <TableBody>
-          <StatusRow colSpan={BIKE_COLUMNS.length} isPending isError={false} empty="Nessuna bicicletta" onRetry={() => undefined} />
+          <StatusRow colSpan={columns.length} isPending isError={false} empty={t('bikesPanelShell.noBikes')} onRetry={() => undefined} />
         </TableBody>
       </ScrollTable>
     </div>

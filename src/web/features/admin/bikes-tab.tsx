@@ -7,9 +7,10 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableRow } from '../../components/ui/table';
+import { useT } from '../../lib/i18n';
 import { BIKE_STATI, BIKE_STATO_BADGE, formatDateTime } from './admin-model';
 import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table';
-import { BIKE_COLUMNS } from './bikes-panel-shell';
+import { bikeColumns } from './bikes-panel-shell';
 import { BikeLabelsButton } from './bike-labels-button';
 import { FormDialog } from './form-dialog';
 import { EditLock, LockCell } from './lock-editor';
@@ -18,6 +19,7 @@ import { RackSection } from './rack-section';
 import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
+  const t = useT();
   const [stato, setStato] = useState<BikeStato | ''>('');
   const update = useUpdateBike();
   const selectId = useId();
@@ -27,26 +29,26 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
       onOpen={() => setStato('')}
       pending={update.isPending}
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Modifica la bici ${bike.numero}`}>
+        <Button variant="outline" size="sm" aria-label={t('bikesTab.editBikeAria', { numero: bike.numero })}>
           <PencilIcon aria-hidden="true" />
-          Modifica
+          {t('bikesTab.edit')}
         </Button>
       }
-      title={`Modifica bici ${bike.numero}`}
-      description={`${bike.modello}, ora ${BIKE_STATO_BADGE[bike.stato].label.toLowerCase()}. Scegli il nuovo stato.`}
+      title={t('bikesTab.editTitle', { numero: bike.numero })}
+      description={t('bikesTab.editDescription', { modello: bike.modello, stato: t(BIKE_STATO_BADGE[bike.stato].label).toLowerCase() })}
       onSubmit={() => (stato === '' ? undefined : update.mutateAsync({ id: bike.id, stato }))}
       canSubmit={stato !== ''}
-      submitLabel="Salva"
+      submitLabel={t('bikesTab.save')}
     >
       <div className="grid gap-2">
-        <Label htmlFor={selectId}>Stato</Label>
+        <Label htmlFor={selectId}>{t('bikesTab.status')}</Label>
         <NativeSelect id={selectId} value={stato} onChange={(e) => setStato(e.target.value as BikeStato | '')}>
           <option value="" disabled>
-            Seleziona uno stato
+            {t('bikesTab.chooseStatus')}
           </option>
           {BIKE_STATI.map((s) => (
             <option key={s} value={s}>
-              {BIKE_STATO_BADGE[s].label}
+              {t(BIKE_STATO_BADGE[s].label)}
             </option>
           ))}
         </NativeSelect>
@@ -56,6 +58,7 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
 }
 
 function AddBike() {
+  const t = useT();
   const [numero, setNumero] = useState('');
   const [modello, setModello] = useState('');
   const create = useCreateBike();
@@ -75,21 +78,21 @@ function AddBike() {
       trigger={
         <Button size="sm">
           <PlusIcon aria-hidden="true" />
-          Aggiungi bicicletta
+          {t('bikesTab.addBike')}
         </Button>
       }
-      title="Aggiungi bicicletta"
-      description="La nuova bicicletta sarà subito disponibile per le prenotazioni."
+      title={t('bikesTab.addBike')}
+      description={t('bikesTab.addDescription')}
       onSubmit={submit}
       canSubmit={numero.trim() !== '' && modello.trim() !== ''}
-      submitLabel="Aggiungi"
+      submitLabel={t('bikesTab.add')}
     >
       <div className="grid gap-2">
-        <Label htmlFor={numeroId}>Numero</Label>
+        <Label htmlFor={numeroId}>{t('bikesTab.number')}</Label>
         <Input id={numeroId} value={numero} onChange={(e) => setNumero(e.target.value)} maxLength={20} required />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={modelloId}>Modello</Label>
+        <Label htmlFor={modelloId}>{t('bikesTab.model')}</Label>
         <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
       </div>
     </FormDialog>
@@ -98,13 +101,15 @@ function AddBike() {
 
 /** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike; planned maintenance (issue 20). */
 export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const bikes = useAdminBikes();
   const rows = bikes.isError ? [] : (bikes.data ?? []);
+  const columns = bikeColumns(t);
   const counts: { label: string; value: number | undefined }[] = [
-    { label: 'Disponibili', value: summary?.bikesByStato.disponibile },
-    { label: 'Prenotate', value: summary?.bikesByStato.prenotata },
-    { label: 'In manutenzione', value: summary?.bikesByStato.manutenzione },
+    { label: t('bikesTab.countAvailable'), value: summary?.bikesByStato.disponibile },
+    { label: t('bikesTab.countBooked'), value: summary?.bikesByStato.prenotata },
+    { label: t('bikesTab.countMaintenance'), value: summary?.bikesByStato.manutenzione },
   ];
 
   return (
@@ -123,15 +128,15 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
           <AddBike />
         </div>
       </div>
-      <ScrollTable label="Biciclette" aria-busy={bikes.isFetching}>
-        <ColumnHeads columns={BIKE_COLUMNS} />
+      <ScrollTable label={t('bikesPanelShell.bikes')} aria-busy={bikes.isFetching}>
+        <ColumnHeads columns={columns} />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow
-              colSpan={BIKE_COLUMNS.length}
+              colSpan={columns.length}
               isPending={bikes.isPending}
               isError={bikes.isError}
-              empty="Nessuna bicicletta"
+              empty={t('bikesPanelShell.noBikes')}
               onRetry={() => void bikes.refetch()}
             />
           ) : (
@@ -143,7 +148,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
                   <TableCell>{bike.modello}</TableCell>
                   <TableCell>
                     <Badge variant={badge.tone} className={badge.className}>
-                      {badge.label}
+                      {t(badge.label)}
                     </Badge>
                   </TableCell>
                   <TableCell>

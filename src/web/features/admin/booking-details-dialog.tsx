@@ -2,6 +2,7 @@ import type { ReactNode, RefObject } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { Badge } from '../../components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { useLingua, useT } from '../../lib/i18n';
 import { adminBookingBadge, adminPaymentLabel, bookingTime, formatDateTime, formatShortDate } from './admin-model';
 import { Detail } from './admin-table';
 import { useTimeZone } from './queries';
@@ -29,6 +30,8 @@ export function BookingDetailsDialog({
 }
 
 function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingDto; triggerRef: RefObject<HTMLButtonElement | null> }) {
+  const t = useT();
+  const lingua = useLingua();
   const timeZone = useTimeZone();
   const stato = adminBookingBadge(booking);
   return (
@@ -40,27 +43,27 @@ function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingD
       }}
     >
       <DialogHeader>
-        <DialogTitle>Prenotazione #{booking.id}</DialogTitle>
-        <DialogDescription>Dettagli della prenotazione, dell&apos;utente e della bicicletta.</DialogDescription>
+        <DialogTitle>{t('bookingDetailsDialog.title', { id: booking.id })}</DialogTitle>
+        <DialogDescription>{t('bookingDetailsDialog.description')}</DialogDescription>
       </DialogHeader>
-      <DetailGroup id="dettagli-utente" title="Utente">
-        <Detail label="Nome">{booking.userName}</Detail>
-        <Detail label="Cognome">{booking.userSurname || '-'}</Detail>
-        <Detail label="Email">{booking.userEmail}</Detail>
+      <DetailGroup id="dettagli-utente" title={t('bookingDetailsDialog.user')}>
+        <Detail label={t('bookingDetailsDialog.firstName')}>{booking.userName}</Detail>
+        <Detail label={t('bookingDetailsDialog.lastName')}>{booking.userSurname || '-'}</Detail>
+        <Detail label={t('bookingDetailsDialog.email')}>{booking.userEmail}</Detail>
       </DetailGroup>
-      <DetailGroup id="dettagli-prenotazione" title="Prenotazione">
-        <Detail label="Data">{formatShortDate(booking.dataPrenotazione)}</Detail>
-        <Detail label="Orario">{bookingTime(booking)}</Detail>
-        <Detail label="Destinazione">{booking.destinazione || 'Non specificata'}</Detail>
-        <Detail label="Stato">
+      <DetailGroup id="dettagli-prenotazione" title={t('bookingDetailsDialog.booking')}>
+        <Detail label={t('bookingDetailsDialog.date')}>{formatShortDate(booking.dataPrenotazione)}</Detail>
+        <Detail label={t('bookingDetailsDialog.time')}>{bookingTime(booking)}</Detail>
+        <Detail label={t('bookingDetailsDialog.destination')}>{booking.destinazione || t('bookingDetailsDialog.notGiven')}</Detail>
+        <Detail label={t('bookingDetailsDialog.status')}>
           <Badge variant={stato.tone}>{stato.label}</Badge>
         </Detail>
-        <Detail label="Pagamento">{adminPaymentLabel(booking.paymentStatus)}</Detail>
-        <Detail label="Creata il">{formatDateTime(booking.createdAt, timeZone)}</Detail>
+        <Detail label={t('bookingDetailsDialog.payment')}>{adminPaymentLabel(booking.paymentStatus, t, lingua)}</Detail>
+        <Detail label={t('bookingDetailsDialog.createdAt')}>{formatDateTime(booking.createdAt, timeZone)}</Detail>
       </DetailGroup>
-      <DetailGroup id="dettagli-bici" title="Bicicletta">
-        <Detail label="Numero">{booking.biciNumero}</Detail>
-        <Detail label="Modello">{booking.biciModello}</Detail>
+      <DetailGroup id="dettagli-bici" title={t('bookingDetailsDialog.bike')}>
+        <Detail label={t('bookingDetailsDialog.number')}>{booking.biciNumero}</Detail>
+        <Detail label={t('bookingDetailsDialog.model')}>{booking.biciModello}</Detail>
       </DetailGroup>
     </DialogContent>
   );

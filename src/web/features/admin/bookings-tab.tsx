@@ -5,6 +5,7 @@ import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-dele
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { TableBody, TableCell, TableRow } from '../../components/ui/table';
+import { useT } from '../../lib/i18n';
 import {
   adminBookingBadge,
   BOOKING_FILTERS,
@@ -27,12 +28,13 @@ const BookingDetailsDialog = lazy(() => loadDetails().then((m) => ({ default: m.
  * Fifty rows of dialogs took a slow phone's main thread for long (decision 027).
  */
 function BookingDetails({ booking }: { booking: AdminBookingDto }) {
+  const t = useT();
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadDetails);
   return (
     <>
-      <Button variant="outline" size="sm" aria-label={`Dettagli della prenotazione ${booking.id}`} {...triggerProps}>
+      <Button variant="outline" size="sm" aria-label={t('bookingsTab.detailsAria', { id: booking.id })} {...triggerProps}>
         <InfoIcon aria-hidden="true" />
-        Dettagli
+        {t('bookingsTab.details')}
       </Button>
       <OnDemand when={mounted}>
         <BookingDetailsDialog booking={booking} open={open} onOpenChange={setOpen} triggerRef={triggerRef} />
@@ -42,12 +44,13 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
 }
 
 function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
+  const t = useT();
   const remove = useDeleteBooking();
   return (
     <ConfirmDeleteDialog
-      trigger={<DeleteButton aria-label={`Elimina la prenotazione ${booking.id}`} />}
-      title={`Eliminare la prenotazione #${booking.id}?`}
-      description="Sei sicuro di voler eliminare questa prenotazione? Questa azione è irreversibile."
+      trigger={<DeleteButton aria-label={t('bookingsTab.deleteAria', { id: booking.id })} />}
+      title={t('bookingsTab.deleteTitle', { id: booking.id })}
+      description={t('bookingsTab.deleteDescription')}
       onConfirm={() => remove.mutateAsync(booking.id)}
     />
   );
@@ -99,6 +102,7 @@ function PendingRows({ count, colSpan, onNear }: { count: number; colSpan: numbe
 
 /** Prenotazioni tab (spec §2): search, status filter (with the ride's phases, decision 022), server paging, details and delete. */
 export function BookingsTab() {
+  const t = useT();
   const { q, page, setPage, searchBox } = useListSearch();
   const [stato, setStato] = useState<BookingFilter>('tutti');
   const bookings = useAdminBookings({ q, stato, page });
@@ -115,10 +119,10 @@ export function BookingsTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row">
-        <SearchBox label="Cerca prenotazioni" placeholder="Cerca per utente, bici o destinazione..." {...searchBox} />
+        <SearchBox label={t('bookingsTab.search')} placeholder={t('bookingsTab.searchPlaceholder')} {...searchBox} />
         <NativeSelect
           className="sm:w-56"
-          aria-label="Filtra per stato"
+          aria-label={t('bookingsTab.filter')}
           value={stato}
           onChange={(e) => {
             setStato(e.target.value as BookingFilter);
@@ -127,20 +131,31 @@ export function BookingsTab() {
         >
           {BOOKING_FILTERS.map((f) => (
             <option key={f.value} value={f.value}>
-              {f.label}
+              {t(f.label)}
             </option>
           ))}
         </NativeSelect>
       </div>
-      <ScrollTable label="Prenotazioni" aria-busy={bookings.isFetching}>
-        <ColumnHeads columns={['ID', 'Utente', 'Bici', 'Data', 'Orario', 'Destinazione', 'Stato', 'Azioni']} />
+      <ScrollTable label={t('bookingsTab.bookings')} aria-busy={bookings.isFetching}>
+        <ColumnHeads
+          columns={[
+            t('bookingsTab.colId'),
+            t('bookingsTab.colUser'),
+            t('bookingsTab.colBike'),
+            t('bookingsTab.colDate'),
+            t('bookingsTab.colTime'),
+            t('bookingsTab.colDestination'),
+            t('bookingsTab.colStatus'),
+            t('bookingsTab.colActions'),
+          ]}
+        />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow
               colSpan={8}
               isPending={bookings.isPending || (!bookings.isError && shown === undefined)}
               isError={bookings.isError}
-              empty={filtered ? 'Nessuna prenotazione trovata' : 'Nessuna prenotazione nel sistema'}
+              empty={filtered ? t('bookingsTab.noneFound') : t('bookingsTab.none')}
               onRetry={() => void bookings.refetch()}
             />
           ) : (
@@ -154,7 +169,7 @@ export function BookingsTab() {
                   <TableCell className="tabular-nums">{formatShortDate(b.dataPrenotazione)}</TableCell>
                   <TableCell className="tabular-nums">{bookingTime(b)}</TableCell>
                   <TableCell className="max-w-48 truncate" title={b.destinazione ?? undefined}>
-                    {b.destinazione || 'N/A'}
+                    {b.destinazione || t('bookingsTab.notAvailable')}
                   </TableCell>
                   <TableCell>
                     <Badge variant={badge.tone}>{badge.label}</Badge>
@@ -172,7 +187,7 @@ export function BookingsTab() {
           {rendered.length < rows.length ? <PendingRows count={rows.length - rendered.length} colSpan={8} onNear={showAllRows} /> : null}
         </TableBody>
       </ScrollTable>
-      <Pager label="Pagine delle prenotazioni" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+      <Pager label={t('bookingsTab.pages')} page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
+import { t as tNow, Trans, useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { WindowBikePicker } from '../dashboard/bike-picker';
@@ -43,6 +44,7 @@ function UserSearch({
   onSelect: (user: AdminUserDto) => void;
   error: string | undefined;
 }) {
+  const t = useT();
   const [text, setText] = useState('');
   const q = useDebounced(text.trim());
   const search = useUserSearch(q);
@@ -50,25 +52,25 @@ function UserSearch({
   const errorId = `${idPrefix}-userId-error`;
 
   let status: string;
-  if (q === '') status = 'Scrivi nome, cognome, email o sigla.';
-  else if (search.isFetching) status = 'Ricerca in corso...';
-  else if (search.isError) status = serverMessage(search.error) ?? 'Impossibile cercare gli utenti';
-  else if (users.length === 0) status = 'Nessun utente trovato';
-  else if ((search.data?.total ?? 0) > users.length) status = `Primi ${users.length} di ${search.data?.total} utenti: precisa la ricerca.`;
-  else status = users.length === 1 ? '1 utente trovato' : `${users.length} utenti trovati`;
+  if (q === '') status = t('deskBookingForm.typeToSearch');
+  else if (search.isFetching) status = t('deskBookingForm.searching');
+  else if (search.isError) status = serverMessage(search.error) ?? t('deskBookingForm.searchFailed');
+  else if (users.length === 0) status = t('deskBookingForm.noneFound');
+  else if ((search.data?.total ?? 0) > users.length) status = t('deskBookingForm.firstOf', { shown: users.length, total: search.data?.total ?? 0 });
+  else status = t('deskBookingForm.found', { count: users.length });
 
   return (
     <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
-      <legend className="mb-1 text-sm font-medium">Utente</legend>
+      <legend className="mb-1 text-sm font-medium">{t('deskBookingForm.user')}</legend>
       <Label htmlFor={`${idPrefix}-cerca`} className="sr-only">
-        Cerca utente
+        {t('deskBookingForm.searchUser')}
       </Label>
       <Input
         id={`${idPrefix}-cerca`}
         type="search"
         value={text}
         autoComplete="off"
-        placeholder="Cerca per nome, email o sigla..."
+        placeholder={t('deskBookingForm.searchPlaceholder')}
         onChange={(e) => setText(e.target.value)}
         aria-describedby={`${idPrefix}-cerca-status`}
         aria-invalid={error ? true : undefined}
@@ -78,7 +80,11 @@ function UserSearch({
       </p>
       {selected ? (
         <p className="text-sm">
-          Scelto: <span className="font-semibold">{userName(selected)}</span> ({selected.email})
+          <Trans
+            id="deskBookingForm.chosen"
+            values={{ name: userName(selected), email: selected.email }}
+            components={{ 0: <span className="font-semibold" /> }}
+          />
         </p>
       ) : null}
       <FieldError id={`${idPrefix}-userId`} message={error} />
@@ -101,8 +107,8 @@ function UserSearch({
               <span className="grid min-w-0">
                 <span className="flex flex-wrap items-center gap-2 font-medium">
                   {userName(u)}
-                  {u.attiva ? null : <Badge variant="muted">Disattivato</Badge>}
-                  {u.sospesoFino ? <Badge variant="warning">Sospeso</Badge> : null}
+                  {u.attiva ? null : <Badge variant="muted">{t('deskBookingForm.deactivated')}</Badge>}
+                  {u.sospesoFino ? <Badge variant="warning">{t('deskBookingForm.suspended')}</Badge> : null}
                 </span>
                 <span className="text-sm break-words text-muted-foreground">{userChoiceDetail(u)}</span>
               </span>
@@ -132,6 +138,7 @@ function DeskWindowFields({
   shown: Errors;
   set: SetValue;
 }) {
+  const t = useT();
   const timeField = (field: 'orarioInizio' | 'orarioFine', label: string) => (
     <div className="grid content-start gap-1.5">
       <Label htmlFor={id(field)}>{label}</Label>
@@ -149,7 +156,7 @@ function DeskWindowFields({
   return (
     <div className="grid gap-4 sm:grid-cols-3">
       <div className="grid content-start gap-1.5">
-        <Label htmlFor={id('dataPrenotazione')}>Data</Label>
+        <Label htmlFor={id('dataPrenotazione')}>{t('deskBookingForm.date')}</Label>
         <Input
           id={id('dataPrenotazione')}
           type="date"
@@ -165,8 +172,8 @@ function DeskWindowFields({
         ) : null}
         <FieldError id={id('dataPrenotazione')} message={shown.dataPrenotazione} />
       </div>
-      {timeField('orarioInizio', 'Ora di inizio')}
-      {timeField('orarioFine', 'Ora di fine')}
+      {timeField('orarioInizio', t('deskBookingForm.startTime'))}
+      {timeField('orarioFine', t('deskBookingForm.endTime'))}
     </div>
   );
 }
@@ -227,7 +234,7 @@ function useDeskSubmit({
     setErrors({});
     setFailure(null);
     create.mutateAsync({ request: parsed.data, user }).then(onDone, (error: unknown) => {
-      setFailure(serverMessage(error) ?? 'Impossibile creare la prenotazione');
+      setFailure(serverMessage(error) ?? tNow('adminQueries.createBookingFailed'));
       const fields = serverFieldErrors(error);
       setErrors(Object.fromEntries(Object.entries(fields).filter(([key]) => (FIELD_ORDER as string[]).includes(key))));
     });
@@ -237,6 +244,7 @@ function useDeskSubmit({
 }
 
 function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: () => void }) {
+  const t = useT();
   const config = usePublicConfig();
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
   const [openedAt] = useState(() => new Date());
@@ -281,7 +289,7 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
 
       <div className="grid gap-1.5">
         <Label htmlFor={id('destinazione')}>
-          Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
+          {t('deskBookingForm.destination')} <span className="font-normal text-muted-foreground">{t('deskBookingForm.optional')}</span>
         </Label>
         <Input
           id={id('destinazione')}
@@ -304,19 +312,18 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
       />
 
       <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
-        La prenotazione rispetta orari, chiusure e manutenzioni ma non i limiti d&apos;uso né una sospensione (la deroga resta
-        nel registro). L&apos;utente riceve un&apos;email; un esterno paga con il link che trova nell&apos;email.
+        {t('deskBookingForm.note')}
       </p>
 
       <InlineError message={failure} />
 
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone} disabled={create.isPending}>
-          Annulla
+          {t('deskBookingForm.cancel')}
         </Button>
         <Button type="submit" disabled={create.isPending}>
           <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
-          Prenota per l&apos;utente
+          {t('deskBookingForm.bookForUser')}
         </Button>
       </DialogFooter>
     </form>
@@ -360,6 +367,7 @@ function DeskBookingContent({
   onDone: () => void;
   triggerRef: RefObject<HTMLButtonElement | null>;
 }) {
+  const t = useT();
   return (
     <DialogContent
       className="sm:max-w-2xl"
@@ -370,8 +378,8 @@ function DeskBookingContent({
       }}
     >
       <DialogHeader>
-        <DialogTitle>Nuova prenotazione per un utente</DialogTitle>
-        <DialogDescription>Cerca l&apos;utente, scegli giorno, orari e bicicletta.</DialogDescription>
+        <DialogTitle>{t('deskBookingForm.title')}</DialogTitle>
+        <DialogDescription>{t('deskBookingForm.description')}</DialogDescription>
       </DialogHeader>
       {/* Mounted while open: every opening starts from now. */}
       {open ? <DeskBookingForm create={create} onDone={onDone} /> : null}

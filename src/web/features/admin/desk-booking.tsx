@@ -2,6 +2,7 @@ import { PlusIcon } from 'lucide-react';
 import { lazy } from 'react';
 import { Button } from '../../components/ui/button';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
+import { useT } from '../../lib/i18n';
 import { useAdminCreateBooking } from './queries';
 
 /**
@@ -13,13 +14,14 @@ const DeskBookingDialog = lazy(() => loadContent().then((m) => ({ default: m.Des
 
 /** `Nuova prenotazione` at the desk (issue 20): a booking made by an admin for any active user. */
 export function DeskBooking() {
+  const t = useT();
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadContent);
   const create = useAdminCreateBooking();
   return (
     <>
       <Button size="sm" {...triggerProps}>
         <PlusIcon aria-hidden="true" />
-        Nuova prenotazione
+        {t('deskBooking.newBooking')}
       </Button>
       <OnDemand when={mounted}>
         <DeskBookingDialog

@@ -3,8 +3,6 @@ import { useId, useState } from 'react';
 import {
   LOCK_CODE_PATTERN,
   LOCK_DEVICE_ID_PATTERN,
-  MSG_LOCK_CODE_FORMAT,
-  MSG_LOCK_DEVICE_ID,
   type AdminBikeWithLockDto,
   type BikeLockDto,
   type BikeLockUpdate,
@@ -15,14 +13,17 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { useT } from '../../lib/i18n';
+import { type PlainKey } from './admin-model';
 import { NativeSelect } from './admin-table';
 import { FormDialog } from './form-dialog';
 import { useUpdateBikeLock } from './queries';
 
-export const LOCK_KIND_LABELS: Record<LockKind, string> = {
-  nessuno: 'Nessuno',
-  combinazione: 'A combinazione',
-  smart: 'Smart',
+/** The kinds of lock, as keys translated where they render. */
+export const LOCK_KIND_LABELS: Record<LockKind, PlainKey> = {
+  nessuno: 'lockEditor.kindNone',
+  combinazione: 'lockEditor.kindCombination',
+  smart: 'lockEditor.kindSmart',
 };
 
 /** A bike's lock as the admins' list gives it (issue 34). */
@@ -30,16 +31,17 @@ const lockOf = (bike: AdminBikeWithLockDto): BikeLockDto => bike.lucchetto;
 
 /** The lock's cell: its kind, the current code of a combination lock, and `Codice da cambiare`. */
 export function LockCell({ bike }: { bike: AdminBikeWithLockDto }) {
+  const t = useT();
   const lock = lockOf(bike);
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <span>{LOCK_KIND_LABELS[lock.tipo]}</span>
+      <span>{t(LOCK_KIND_LABELS[lock.tipo])}</span>
       {lock.tipo === 'combinazione' && lock.codice ? (
-        <span className="font-mono tabular-nums" aria-label={`codice ${lock.codice.split('').join(' ')}`}>
+        <span className="font-mono tabular-nums" aria-label={t('lockEditor.codeAria', { digits: lock.codice.split('').join(' ') })}>
           {lock.codice}
         </span>
       ) : null}
-      {lock.codiceDaCambiare ? <Badge variant="danger">Codice da cambiare</Badge> : null}
+      {lock.codiceDaCambiare ? <Badge variant="danger">{t('lockEditor.codeToChange')}</Badge> : null}
     </div>
   );
 }
@@ -50,16 +52,16 @@ interface Fields {
   idLucchetto: string;
 }
 
-/** What the form sends, or the error of the one field that is wrong (checked again by the server). */
-function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { ok: false; field: 'codice' | 'idLucchetto'; message: string } {
+/** What the form sends, or the error (a key) of the one field that is wrong (checked again by the server). */
+function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { ok: false; field: 'codice' | 'idLucchetto'; message: PlainKey } {
   if (fields.tipo === 'combinazione') {
     const codice = fields.codice.trim();
-    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: MSG_LOCK_CODE_FORMAT };
+    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: 'lockEditor.codeFormat' };
     return { ok: true, request: { tipo: 'combinazione', codice } };
   }
   if (fields.tipo === 'smart') {
     const idLucchetto = fields.idLucchetto.trim();
-    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: MSG_LOCK_DEVICE_ID };
+    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: 'lockEditor.deviceIdFormat' };
     return { ok: true, request: { tipo: 'smart', idLucchetto } };
   }
   return { ok: true, request: { tipo: 'nessuno' } };
@@ -70,9 +72,10 @@ function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { 
  * lock by its device id) or corrects the code; a new code clears `Codice da cambiare`.
  */
 export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
+  const t = useT();
   const lock = lockOf(bike);
   const [fields, setFields] = useState<Fields>({ tipo: lock.tipo, codice: '', idLucchetto: '' });
-  const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: string } | null>(null);
+  const [error, setError] = useState<{ field: 'codice' | 'idLucchetto'; message: PlainKey } | null>(null);
   const update = useUpdateBikeLock();
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
@@ -100,34 +103,30 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
       }}
       pending={update.isPending}
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Lucchetto della bici ${bike.numero}`}>
+        <Button variant="outline" size="sm" aria-label={t('lockEditor.lockAria', { numero: bike.numero })}>
           <KeyRoundIcon aria-hidden="true" />
-          Lucchetto
+          {t('lockEditor.lock')}
         </Button>
       }
-      title={`Lucchetto della bici ${bike.numero}`}
-      description={
-        lock.codiceDaCambiare
-          ? 'Il codice attuale è stato mostrato a chi non ha poi ritirato la bici: imposta un codice nuovo sul lucchetto e qui.'
-          : 'Il codice viene mostrato a chi ha prenotato solo dal momento del ritiro, e cambia a ogni riconsegna.'
-      }
+      title={t('lockEditor.lockAria', { numero: bike.numero })}
+      description={lock.codiceDaCambiare ? t('lockEditor.codeShownHint') : t('lockEditor.codeHint')}
       onSubmit={submit}
       canSubmit
-      submitLabel="Salva"
+      submitLabel={t('lockEditor.save')}
     >
       <div className="grid gap-2">
-        <Label htmlFor={id('tipo')}>Tipo di lucchetto</Label>
+        <Label htmlFor={id('tipo')}>{t('lockEditor.kind')}</Label>
         <NativeSelect id={id('tipo')} value={fields.tipo} onChange={(e) => change({ tipo: e.target.value as LockKind })}>
           {(Object.keys(LOCK_KIND_LABELS) as LockKind[]).map((kind) => (
             <option key={kind} value={kind}>
-              {LOCK_KIND_LABELS[kind]}
+              {t(LOCK_KIND_LABELS[kind])}
             </option>
           ))}
         </NativeSelect>
       </div>
       {fields.tipo === 'combinazione' ? (
         <div className="grid gap-2">
-          <Label htmlFor={id('codice')}>Codice attuale (4 cifre)</Label>
+          <Label htmlFor={id('codice')}>{t('lockEditor.currentCode')}</Label>
           <Input
             id={id('codice')}
             value={fields.codice}
@@ -139,12 +138,12 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
             aria-invalid={error?.field === 'codice' || undefined}
             aria-describedby={error?.field === 'codice' ? `${id('codice')}-error` : undefined}
           />
-          <FieldError id={id('codice')} message={error?.field === 'codice' ? error.message : undefined} />
+          <FieldError id={id('codice')} message={error?.field === 'codice' ? t(error.message) : undefined} />
         </div>
       ) : null}
       {fields.tipo === 'smart' ? (
         <div className="grid gap-2">
-          <Label htmlFor={id('idLucchetto')}>Identificativo del lucchetto smart</Label>
+          <Label htmlFor={id('idLucchetto')}>{t('lockEditor.smartId')}</Label>
           <Input
             id={id('idLucchetto')}
             value={fields.idLucchetto}
@@ -154,7 +153,7 @@ export function EditLock({ bike }: { bike: AdminBikeWithLockDto }) {
             aria-invalid={error?.field === 'idLucchetto' || undefined}
             aria-describedby={error?.field === 'idLucchetto' ? `${id('idLucchetto')}-error` : undefined}
           />
-          <FieldError id={id('idLucchetto')} message={error?.field === 'idLucchetto' ? error.message : undefined} />
+          <FieldError id={id('idLucchetto')} message={error?.field === 'idLucchetto' ? t(error.message) : undefined} />
         </div>
       ) : null}
     </FormDialog>

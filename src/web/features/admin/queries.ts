@@ -30,12 +30,13 @@ import type {
   RulesUpdate,
 } from '../../../shared/schemas/rules';
 import { toast } from '../../components/ui/use-toast';
+import { t } from '../../lib/i18n';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { serverMessage } from '../auth/api-errors';
-import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter } from './admin-model';
+import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter, type PlainKey } from './admin-model';
 import { closureToast, maintenanceSummary, userName } from './admin-notices';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
@@ -142,8 +143,9 @@ function useRefreshAdmin() {
     ]);
 }
 
-const failure = (fallback: string) => (error: unknown) =>
-  toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+/** A refusal's toast: the server's message (already in the user's language), else `fallback`'s text. */
+const failure = (fallback: PlainKey) => (error: unknown) =>
+  toast({ variant: 'destructive', title: t('adminQueries.error'), description: serverMessage(error) ?? t(fallback) });
 
 export function useDeleteBooking() {
   const refresh = useRefreshAdmin();
@@ -153,7 +155,7 @@ export function useDeleteBooking() {
       await refresh();
       toast(bookingDeletedToast(answer.refunded));
     },
-    onError: failure('Impossibile eliminare la prenotazione'),
+    onError: failure('adminQueries.deleteBookingFailed'),
   });
 }
 
@@ -164,11 +166,11 @@ export function useResolveDamage() {
     onSuccess: async () => {
       await refresh();
       toast({
-        title: 'Segnalazione risolta',
-        description: 'Quando la bicicletta è pronta, rimettila disponibile dalla scheda Biciclette.',
+        title: t('adminQueries.damageResolved'),
+        description: t('adminQueries.damageResolvedHint'),
       });
     },
-    onError: failure('Impossibile segnare la segnalazione come risolta'),
+    onError: failure('adminQueries.resolveDamageFailed'),
   });
 }
 
@@ -178,11 +180,14 @@ export function useReleaseRide() {
     mutationFn: (id: number) => apiRequest('POST', `/api/admin/prenotazioni/${id}/rilascia`),
     onSuccess: async () => {
       await refresh();
-      toast({ title: 'Bicicletta rilasciata', description: 'La prenotazione è conclusa e la bicicletta di nuovo prenotabile.' });
+      toast({ title: t('adminQueries.rideReleased'), description: t('adminQueries.rideReleasedHint') });
     },
-    onError: failure('Impossibile rilasciare la bicicletta'),
+    onError: failure('adminQueries.releaseFailed'),
   });
 }
+
+/** The server's answer to a state change that moved no booking, in either language (server/admin.json `admin.bikeStateUpdated`). */
+const PLAIN_STATE_ANSWERS = new Set(['Stato aggiornato.', 'Status updated.']);
 
 export function useUpdateBike() {
   const refresh = useRefreshAdmin();
@@ -192,12 +197,12 @@ export function useUpdateBike() {
     onSuccess: async (answer) => {
       await refresh();
       toast({
-        title: 'Successo',
+        title: t('adminQueries.success'),
         // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
-        description: answer.message === 'Stato aggiornato.' ? 'Stato bicicletta aggiornato con successo' : answer.message,
+        description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
       });
     },
-    onError: failure('Impossibile aggiornare la bicicletta'),
+    onError: failure('adminQueries.updateBikeFailed'),
   });
 }
 
@@ -209,9 +214,9 @@ export function useUpdateBikeLock() {
       apiRequest<BikeLockDto>('PUT', `/api/admin/biciclette/${id}/lucchetto`, request),
     onSuccess: async (_lock, { numero }) => {
       await refresh();
-      toast({ title: 'Lucchetto aggiornato', description: `Bici ${numero}: il lucchetto è stato salvato.` });
+      toast({ title: t('adminQueries.lockUpdated'), description: t('adminQueries.lockSaved', { numero }) });
     },
-    onError: failure('Impossibile aggiornare il lucchetto'),
+    onError: failure('adminQueries.updateLockFailed'),
   });
 }
 
@@ -221,9 +226,9 @@ export function useCreateBike() {
     mutationFn: (bike: AdminBikeCreate) => apiRequest<AdminBikeDto>('POST', '/api/admin/biciclette', bike),
     onSuccess: async (bike) => {
       await refresh();
-      toast({ title: 'Bicicletta aggiunta', description: `Bici ${bike.numero} (${bike.modello}) disponibile.` });
+      toast({ title: t('adminQueries.bikeAdded'), description: t('adminQueries.bikeAddedHint', { numero: bike.numero, modello: bike.modello }) });
     },
-    onError: failure("Impossibile aggiungere la bicicletta"),
+    onError: failure('adminQueries.addBikeFailed'),
   });
 }
 
@@ -235,7 +240,7 @@ export function useImportResidents() {
       await refresh();
       toast(importToast(answer));
     },
-    onError: failure('Impossibile importare gli utenti'),
+    onError: failure('adminQueries.importFailed'),
   });
 }
 
@@ -246,9 +251,9 @@ export function useUpdateUser() {
       apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
     onSuccess: async () => {
       await refresh();
-      toast({ title: 'Utente modificato' });
+      toast({ title: t('adminQueries.userUpdated') });
     },
-    onError: failure("Impossibile modificare l'utente"),
+    onError: failure('adminQueries.updateUserFailed'),
   });
 }
 
@@ -259,14 +264,11 @@ export function useDeleteUser() {
     onSuccess: async (answer) => {
       await refresh();
       toast({
-        title: 'Utente eliminato',
-        description:
-          answer.deletedBookings > 0
-            ? `Eliminate anche ${answer.deletedBookings} ${answer.deletedBookings === 1 ? 'prenotazione' : 'prenotazioni'}.`
-            : undefined,
+        title: t('adminQueries.userDeleted'),
+        description: answer.deletedBookings > 0 ? t('adminQueries.userDeletedBookings', { count: answer.deletedBookings }) : undefined,
       });
     },
-    onError: failure("Impossibile eliminare l'utente"),
+    onError: failure('adminQueries.deleteUserFailed'),
   });
 }
 
@@ -290,9 +292,9 @@ export function useSaveRules() {
     onSuccess: async (saved) => {
       queryClient.setQueryData(RULES_KEY, saved);
       await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ['/api/config'] })]);
-      toast({ title: 'Regole salvate', description: 'Valgono da subito per ogni nuova prenotazione.' });
+      toast({ title: t('adminQueries.rulesSaved'), description: t('adminQueries.rulesSavedHint') });
     },
-    onError: failure('Impossibile salvare le regole'),
+    onError: failure('adminQueries.saveRulesFailed'),
   });
 }
 
@@ -308,7 +310,7 @@ export function useClosures() {
 export function useClosurePreview() {
   return useMutation({
     mutationFn: (closure: ClosureRequest) => apiRequest<ClosureOutcomeDto>('POST', '/api/admin/chiusure/anteprima', closure),
-    onError: failure('Impossibile verificare la chiusura'),
+    onError: failure('adminQueries.closurePreviewFailed'),
   });
 }
 
@@ -320,7 +322,7 @@ export function useCreateClosure() {
       await refresh();
       toast(closureToast(outcome));
     },
-    onError: failure('Impossibile aggiungere la chiusura'),
+    onError: failure('adminQueries.addClosureFailed'),
   });
 }
 
@@ -330,9 +332,9 @@ export function useDeleteClosure() {
     mutationFn: (id: number) => apiRequest<ClosureDto>('DELETE', `/api/admin/chiusure/${id}`),
     onSuccess: async () => {
       await refresh();
-      toast({ title: 'Chiusura eliminata', description: 'Quei giorni tornano prenotabili.' });
+      toast({ title: t('adminQueries.closureDeleted'), description: t('adminQueries.closureDeletedHint') });
     },
-    onError: failure('Impossibile eliminare la chiusura'),
+    onError: failure('adminQueries.deleteClosureFailed'),
   });
 }
 
@@ -349,7 +351,7 @@ export function useMaintenancePreview() {
   return useMutation({
     mutationFn: ({ biciId, request }: { biciId: number; request: MaintenanceRequest }) =>
       apiRequest<MaintenanceOutcomeDto>('POST', `/api/admin/biciclette/${biciId}/manutenzioni/anteprima`, request),
-    onError: failure('Impossibile verificare la manutenzione'),
+    onError: failure('adminQueries.maintenancePreviewFailed'),
   });
 }
 
@@ -360,9 +362,9 @@ export function useCreateMaintenance() {
       apiRequest<MaintenanceOutcomeDto>('POST', `/api/admin/biciclette/${biciId}/manutenzioni`, request),
     onSuccess: async (outcome) => {
       await refresh();
-      toast({ title: 'Manutenzione pianificata', description: maintenanceSummary(outcome) });
+      toast({ title: t('adminQueries.maintenancePlanned'), description: maintenanceSummary(outcome) });
     },
-    onError: failure('Impossibile pianificare la manutenzione'),
+    onError: failure('adminQueries.planMaintenanceFailed'),
   });
 }
 
@@ -372,9 +374,9 @@ export function useDeleteMaintenance() {
     mutationFn: (id: number) => apiRequest<MaintenanceDto>('DELETE', `/api/admin/manutenzioni/${id}`),
     onSuccess: async (m) => {
       await refresh();
-      toast({ title: 'Manutenzione annullata', description: `La bici ${m.biciNumero} torna prenotabile in quel periodo.` });
+      toast({ title: t('adminQueries.maintenanceCancelled'), description: t('adminQueries.maintenanceCancelledHint', { numero: m.biciNumero }) });
     },
-    onError: failure('Impossibile annullare la manutenzione'),
+    onError: failure('adminQueries.cancelMaintenanceFailed'),
   });
 }
 
@@ -399,13 +401,16 @@ export function useAdminCreateBooking() {
     onSuccess: async (booking, { user }) => {
       await refresh();
       toast({
-        title: 'Prenotazione creata',
-        description:
-          `Bici ${booking.biciNumero} per ${userName(user)}, ${booking.orarioInizio}–${booking.orarioFine}.` +
-          (booking.paymentStatus === 'pending' ? " L'utente riceve via email il link per pagare." : " L'utente riceve una email di conferma."),
+        title: t('adminQueries.bookingCreated'),
+        description: t(booking.paymentStatus === 'pending' ? 'adminQueries.bookingCreatedPay' : 'adminQueries.bookingCreatedConfirm', {
+          numero: booking.biciNumero,
+          name: userName(user),
+          from: booking.orarioInizio,
+          to: booking.orarioFine,
+        }),
       });
     },
-    onError: failure('Impossibile creare la prenotazione'),
+    onError: failure('adminQueries.createBookingFailed'),
   });
 }
 
@@ -415,9 +420,9 @@ export function useLiftSuspension() {
     mutationFn: (id: number) => apiRequest<AdminUserDto>('POST', `/api/admin/users/${id}/revoca-sospensione`),
     onSuccess: async (user) => {
       await refresh();
-      toast({ title: 'Sospensione revocata', description: `${userName(user)} può di nuovo prenotare.` });
+      toast({ title: t('adminQueries.suspensionLifted'), description: t('adminQueries.suspensionLiftedHint', { name: userName(user) }) });
     },
-    onError: failure('Impossibile revocare la sospensione'),
+    onError: failure('adminQueries.liftSuspensionFailed'),
   });
 }
 

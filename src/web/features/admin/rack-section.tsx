@@ -9,14 +9,16 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
+import type { PlainKey } from './admin-model';
 import { apiRequest } from '../../lib/api';
+import { t as tNow, useT } from '../../lib/i18n';
 import { serverMessage } from '../auth/api-errors';
 import { formatDateTime } from './admin-model';
 import { useTimeZone } from './queries';
 
 const RACK_KEY = ['admin', 'rastrelliera'] as const;
-const failure = (fallback: string) => (error: unknown) =>
-  toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+const failure = (fallback: PlainKey) => (error: unknown) =>
+  toast({ variant: 'destructive', title: tNow('rackSection.error'), description: serverMessage(error) ?? tNow(fallback) });
 
 /**
  * `Schermo della rastrelliera` in /admin → Biciclette (issue 34, decision 044): the link for a
@@ -24,6 +26,7 @@ const failure = (fallback: string) => (error: unknown) =>
  * the old; `Revoca` ends it. The link is shown once, when made, with a copy button.
  */
 export function RackSection() {
+  const t = useT();
   const timeZone = useTimeZone();
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: RACK_KEY, queryFn: () => apiRequest<RackLinkStatus>('GET', '/api/admin/rastrelliera') });
@@ -34,38 +37,38 @@ export function RackSection() {
     onSuccess: async (made) => {
       setUrl(made.url);
       await queryClient.invalidateQueries({ queryKey: RACK_KEY });
-      toast({ title: 'Link creato', description: 'Aprilo sul tablet della rastrelliera. Il link precedente non funziona più.' });
+      toast({ title: tNow('rackSection.linkCreated'), description: tNow('rackSection.linkCreatedHint') });
     },
-    onError: failure('Impossibile creare il link'),
+    onError: failure('rackSection.createFailed'),
   });
   const revoke = useMutation({
     mutationFn: () => apiRequest('DELETE', '/api/admin/rastrelliera'),
     onSuccess: async () => {
       setUrl(null);
       await queryClient.invalidateQueries({ queryKey: RACK_KEY });
-      toast({ title: 'Link revocato', description: 'Lo schermo della rastrelliera mostra ora "Link non valido".' });
+      toast({ title: tNow('rackSection.linkRevoked'), description: tNow('rackSection.linkRevokedHint') });
     },
-    onError: failure('Impossibile revocare il link'),
+    onError: failure('rackSection.revokeFailed'),
   });
 
   async function copy() {
     if (!url) return;
     try {
       await navigator.clipboard.writeText(url);
-      toast({ title: 'Link copiato' });
+      toast({ title: tNow('rackSection.linkCopied') });
     } catch {
-      toast({ variant: 'destructive', title: 'Errore', description: 'Copia non riuscita: seleziona il link e copialo a mano.' });
+      toast({ variant: 'destructive', title: tNow('rackSection.error'), description: tNow('rackSection.copyFailed') });
     }
   }
 
   let body;
   if (status.isPending) {
-    body = <Spinner label="Caricamento del link dello schermo..." showLabel className="py-4" />;
+    body = <Spinner label={t('rackSection.loading')} showLabel className="py-4" />;
   } else if (status.isError) {
     body = (
       <LoadFailed
         className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4"
-        message="Impossibile caricare lo stato del link."
+        message={t('rackSection.loadFailed')}
         onRetry={() => void status.refetch()}
       />
     );
@@ -74,24 +77,24 @@ export function RackSection() {
     const newButton = (
       <Button size="sm" disabled={create.isPending} onClick={attivo ? undefined : () => create.mutate()}>
         <ButtonIcon pending={create.isPending} icon={<PlusIcon aria-hidden="true" />} />
-        {attivo ? 'Nuovo link' : 'Crea il link'}
+        {attivo ? t('rackSection.newLink') : t('rackSection.createLink')}
       </Button>
     );
     body = (
       <div className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm">
         <p className="text-sm">
           {attivo && creatoIl
-            ? `Un link è attivo, creato il ${formatDateTime(creatoIl, timeZone)}.`
-            : 'Nessun link attivo. Crea un link e aprilo sul tablet alla rastrelliera: mostra lo stato delle biciclette, senza nomi né codici.'}
+            ? t('rackSection.activeSince', { at: formatDateTime(creatoIl, timeZone) })
+            : t('rackSection.noLink')}
         </p>
         {url ? (
           <div className="grid gap-2">
-            <Label htmlFor={linkId}>Link dello schermo (mostrato solo ora)</Label>
+            <Label htmlFor={linkId}>{t('rackSection.linkLabel')}</Label>
             <div className="flex flex-wrap gap-2">
               <Input id={linkId} readOnly value={url} className="min-w-0 flex-1 font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
               <Button variant="outline" size="sm" onClick={() => void copy()}>
                 <CopyIcon aria-hidden="true" />
-                Copia
+                {t('rackSection.copy')}
               </Button>
             </div>
           </div>
@@ -100,9 +103,9 @@ export function RackSection() {
           {attivo ? (
             <ConfirmDeleteDialog
               trigger={newButton}
-              title="Sostituire il link attuale?"
-              description="Il link in uso smette subito di funzionare: lo schermo che lo mostra dirà “Link non valido” finché non apri il nuovo."
-              confirmLabel="Crea un nuovo link"
+              title={t('rackSection.replaceTitle')}
+              description={t('rackSection.replaceDescription')}
+              confirmLabel={t('rackSection.createNew')}
               confirmVariant="default"
               onConfirm={() => create.mutateAsync()}
             />
@@ -114,12 +117,12 @@ export function RackSection() {
               trigger={
                 <Button variant="outline" size="sm" className="text-destructive hover:text-destructive">
                   <XIcon aria-hidden="true" />
-                  Revoca
+                  {t('rackSection.revoke')}
                 </Button>
               }
-              title="Revocare il link dello schermo?"
-              description="Lo schermo della rastrelliera smette subito di aggiornarsi e mostra “Link non valido”."
-              confirmLabel="Revoca"
+              title={t('rackSection.revokeTitle')}
+              description={t('rackSection.revokeDescription')}
+              confirmLabel={t('rackSection.revoke')}
               onConfirm={() => revoke.mutateAsync()}
             />
           ) : null}
@@ -131,7 +134,7 @@ export function RackSection() {
     <section aria-labelledby="rastrelliera-title" className="grid gap-3">
       <h2 id="rastrelliera-title" className="flex items-center gap-2 text-xl font-semibold">
         <MonitorIcon className="size-5 text-muted-foreground" aria-hidden="true" />
-        Schermo della rastrelliera
+        {t('rackSection.title')}
       </h2>
       {body}
     </section>

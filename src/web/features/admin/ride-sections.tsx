@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
 import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
 import { LoadFailed } from '../../components/load-failed';
+import { useT } from '../../lib/i18n';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
 function ListState<T>({
@@ -21,10 +22,15 @@ function ListState<T>({
   empty: string;
   children: (rows: T[]) => ReactNode;
 }) {
-  if (query.isPending) return <Spinner label={`Caricamento ${label}...`} showLabel className="py-4" />;
+  const t = useT();
+  if (query.isPending) return <Spinner label={t('rideSections.loading', { what: label })} showLabel className="py-4" />;
   if (query.isError || !query.data) {
     return (
-      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare {label}." onRetry={() => void query.refetch()} />
+      <LoadFailed
+        className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4"
+        message={t('rideSections.loadFailed', { label })}
+        onRetry={() => void query.refetch()}
+      />
     );
   }
   if (query.data.length === 0) {
@@ -34,18 +40,19 @@ function ListState<T>({
 }
 
 function ReleaseRide({ ride }: { ride: AdminOverdueDto }) {
+  const t = useT();
   const release = useReleaseRide();
   return (
     <ConfirmDeleteDialog
       trigger={
-        <Button size="sm" variant="outline" aria-label={`Rilascia la bici ${ride.biciNumero}`}>
+        <Button size="sm" variant="outline" aria-label={t('rideSections.releaseAria', { numero: ride.biciNumero })}>
           <Undo2Icon aria-hidden="true" />
-          Rilascia
+          {t('rideSections.release')}
         </Button>
       }
-      title={`Rilasciare la bici ${ride.biciNumero}?`}
-      description={`La prenotazione di ${ride.utente} viene conclusa come riconsegnata adesso e la bicicletta torna prenotabile. Fallo quando la bicicletta è di nuovo al collegio.`}
-      confirmLabel="Rilascia"
+      title={t('rideSections.releaseTitle', { numero: ride.biciNumero })}
+      description={t('rideSections.releaseDescription', { utente: ride.utente })}
+      confirmLabel={t('rideSections.release')}
       onConfirm={() => release.mutateAsync(ride.id)}
     />
   );
@@ -53,13 +60,14 @@ function ReleaseRide({ ride }: { ride: AdminOverdueDto }) {
 
 /** Rides picked up and not returned by their end (decision 022), with who is waiting for the bike next. */
 export function OverdueRidesSection() {
+  const t = useT();
   const rides = useOverdueRides();
   return (
     <section aria-labelledby="ritardi-title" className="grid gap-3">
       <h2 id="ritardi-title" className="text-xl font-semibold">
-        Biciclette in ritardo
+        {t('rideSections.overdueTitle')}
       </h2>
-      <ListState query={rides} label="le biciclette in ritardo" empty="Nessuna bicicletta in ritardo">
+      <ListState query={rides} label={t('rideSections.overdueWhat')} empty={t('rideSections.overdueNone')}>
         {(rows) =>
           rows.map((ride) => (
             <li
@@ -69,20 +77,24 @@ export function OverdueRidesSection() {
               <div className="grid min-w-0 gap-1 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
-                    Bici {ride.biciNumero} · {ride.biciModello}
+                    {t('rideSections.bikeHeading', { numero: ride.biciNumero, modello: ride.biciModello })}
                   </h3>
-                  <Badge variant="danger">In ritardo di {formatDelay(ride.minutiRitardo)}</Badge>
+                  <Badge variant="danger">{t('rideSections.lateBy', { delay: formatDelay(ride.minutiRitardo, t) })}</Badge>
                 </div>
                 <p>
                   {ride.utente} <span className="break-all text-muted-foreground">({ride.userEmail})</span>
                 </p>
                 <p className="text-muted-foreground">
-                  Fine prevista: {formatShortDate(ride.dataPrenotazione)} alle {ride.orarioFine}
+                  {t('rideSections.dueEnd', { date: formatShortDate(ride.dataPrenotazione), time: ride.orarioFine })}
                 </p>
                 <p className="text-muted-foreground">
                   {ride.prossima
-                    ? `Prossima prenotazione: ${ride.prossima.utente}, ${formatShortDate(ride.prossima.dataPrenotazione)} alle ${ride.prossima.orarioInizio}`
-                    : 'Nessuna prenotazione successiva di questa bicicletta'}
+                    ? t('rideSections.nextBooking', {
+                        utente: ride.prossima.utente,
+                        date: formatShortDate(ride.prossima.dataPrenotazione),
+                        time: ride.prossima.orarioInizio,
+                      })
+                    : t('rideSections.noNextBooking')}
                 </p>
               </div>
               <ReleaseRide ride={ride} />
@@ -95,6 +107,7 @@ export function OverdueRidesSection() {
 }
 
 function ResolveDamage({ report }: { report: AdminDamageDto }) {
+  const t = useT();
   const resolve = useResolveDamage();
   const pending = resolve.isPending && resolve.variables === report.id;
   return (
@@ -102,11 +115,11 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
       size="sm"
       variant="outline"
       disabled={resolve.isPending}
-      aria-label={`Segna come risolto il danno della bici ${report.biciNumero}`}
+      aria-label={t('rideSections.resolveAria', { numero: report.biciNumero })}
       onClick={() => resolve.mutate(report.id)}
     >
       <ButtonIcon pending={pending} icon={<CircleCheckIcon aria-hidden="true" />} />
-      Segna come risolto
+      {t('rideSections.resolve')}
     </Button>
   );
 }
@@ -116,14 +129,15 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
  * behind a disclosure (a college's history would otherwise push the tabs far down the desk).
  */
 export function DamageReportsSection() {
+  const t = useT();
   const timeZone = useTimeZone();
   const reports = useDamageReports();
   return (
     <section aria-labelledby="danni-title" className="grid gap-3">
       <h2 id="danni-title" className="text-xl font-semibold">
-        Danni segnalati
+        {t('rideSections.damageTitle')}
       </h2>
-      <ListState query={reports} label="i danni segnalati" empty="Nessun danno segnalato">
+      <ListState query={reports} label={t('rideSections.damageWhat')} empty={t('rideSections.damageNone')}>
         {(rows) => {
           const open = rows.filter((r) => !r.risoltaAt);
           const resolved = rows.filter((r) => r.risoltaAt);
@@ -132,13 +146,13 @@ export function DamageReportsSection() {
               {open.length > 0 ? (
                 open.map((report) => <DamageReportItem key={report.id} report={report} timeZone={timeZone} />)
               ) : (
-                <li className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Nessun danno da controllare</li>
+                <li className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">{t('rideSections.damageNoneOpen')}</li>
               )}
               {resolved.length > 0 ? (
                 <li>
                   <details className="rounded-xl border bg-card shadow-sm">
                     <summary className="cursor-pointer rounded-xl px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">
-                      Risolti negli ultimi 30 giorni ({resolved.length})
+                      {t('rideSections.resolvedRecently', { count: resolved.length })}
                     </summary>
                     <ul className="grid gap-3 border-t p-3">
                       {resolved.map((report) => (
@@ -157,20 +171,21 @@ export function DamageReportsSection() {
 }
 
 function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZone: string }) {
+  const t = useT();
   return (
     <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
       <div className="grid min-w-0 gap-1 text-sm">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
-            Bici {report.biciNumero} · {report.biciModello}
+            {t('rideSections.bikeHeading', { numero: report.biciNumero, modello: report.biciModello })}
           </h3>
           <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
-          {report.risoltaAt ? <Badge variant="success">Risolto</Badge> : <Badge variant="danger">Da controllare</Badge>}
+          {report.risoltaAt ? <Badge variant="success">{t('rideSections.resolved')}</Badge> : <Badge variant="danger">{t('rideSections.toCheck')}</Badge>}
         </div>
         <p className="break-words whitespace-pre-line">{report.descrizione}</p>
         <p className="text-muted-foreground">
-          Segnalato da {report.utente ?? 'un utente eliminato'} il {formatDateTime(report.createdAt, timeZone)}
-          {report.risoltaAt ? ` · risolto il ${formatDateTime(report.risoltaAt, timeZone)}` : ''}
+          {t('rideSections.reportedBy', { utente: report.utente ?? t('rideSections.deletedUser'), at: formatDateTime(report.createdAt, timeZone) })}
+          {report.risoltaAt ? t('rideSections.resolvedAt', { at: formatDateTime(report.risoltaAt, timeZone) }) : ''}
         </p>
       </div>
       {report.risoltaAt ? null : <ResolveDamage report={report} />}

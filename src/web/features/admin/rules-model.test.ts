@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tFor } from '../../../shared/i18n/all';
 import type { AffectedBookingDto, RulesUpdate } from '../../../shared/schemas/rules';
 import {
   affectedWhen,
@@ -36,6 +37,8 @@ const RULES: RulesUpdate = {
   conservazioneMesi: 12,
   sospensione: null,
 };
+
+const italian = tFor('it');
 
 const booking = (over: Partial<AffectedBookingDto> = {}): AffectedBookingDto => ({
   id: 1,
@@ -152,18 +155,18 @@ describe('closures and maintenance', () => {
   });
 
   it('tells what a closure did and what a maintenance will do', () => {
-    expect(closureToast({ chiusura: null, cancellate: [] })).toEqual({ title: 'Chiusura aggiunta' });
-    expect(closureToast({ chiusura: null, cancellate: [booking(), booking({ id: 2, pagata: true })] }).description).toBe(
+    expect(closureToast({ chiusura: null, cancellate: [] }, italian)).toEqual({ title: 'Chiusura aggiunta' });
+    expect(closureToast({ chiusura: null, cancellate: [booking(), booking({ id: 2, pagata: true })] }, italian).description).toBe(
       '2 prenotazioni annullate, 1 rimborsata. Gli utenti sono stati avvisati via email.',
     );
-    expect(maintenanceSummary({ spostate: [], cancellate: [] })).toBe('Nessuna prenotazione coinvolta.');
-    expect(maintenanceSummary({ spostate: [booking({ nuovaBiciNumero: '07' })], cancellate: [] })).toBe(
+    expect(maintenanceSummary({ spostate: [], cancellate: [] }, italian)).toBe('Nessuna prenotazione coinvolta.');
+    expect(maintenanceSummary({ spostate: [booking({ nuovaBiciNumero: '07' })], cancellate: [] }, italian)).toBe(
       '1 prenotazione spostata su un’altra bici.',
     );
-    expect(maintenanceSummary({ spostate: [booking(), booking()], cancellate: [booking()] })).toBe(
+    expect(maintenanceSummary({ spostate: [booking(), booking()], cancellate: [booking()] }, italian)).toBe(
       '2 prenotazioni spostate su altre bici, 1 annullata.',
     );
-    expect(maintenanceSummary({ spostate: [], cancellate: [booking(), booking()] })).toBe('2 prenotazioni annullate.');
+    expect(maintenanceSummary({ spostate: [], cancellate: [booking(), booking()] }, italian)).toBe('2 prenotazioni annullate.');
   });
 });
 

@@ -9,34 +9,36 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { TableBody, TableCell, TableRow } from '../../components/ui/table';
+import { useT } from '../../lib/i18n';
 import { formatDateTime, formatDay } from './admin-model';
 import { FormDialog } from './form-dialog';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
 
 function ImportResidents() {
+  const t = useT();
   const importer = useImportResidents();
   return (
     <ConfirmDeleteDialog
       trigger={
         <Button size="sm">
           <UploadIcon aria-hidden="true" />
-          Importa Residenti
+          {t('usersTab.importResidents')}
         </Button>
       }
-      title="Importa Residenti"
+      title={t('usersTab.importResidents')}
       description={
         <div className="grid gap-2">
-          <p>Tutti i residenti della tabella dei codici residenti diventano utenti di BiciElis:</p>
+          <p>{t('usersTab.importIntro')}</p>
           <ul className="list-disc space-y-1 pl-5">
-            <li>l&apos;email è il codice del residente seguito dal dominio del collegio (es. elis002@elis.org);</li>
-            <li>la password iniziale è quella fissa configurata sul server, da cambiare al primo accesso;</li>
-            <li>il ruolo è Residente (prenotazioni gratuite) e l&apos;account è già attivo;</li>
-            <li>i residenti che hanno già un account vengono saltati.</li>
+            <li>{t('usersTab.importEmail')}</li>
+            <li>{t('usersTab.importPassword')}</li>
+            <li>{t('usersTab.importRole')}</li>
+            <li>{t('usersTab.importSkipped')}</li>
           </ul>
         </div>
       }
-      confirmLabel="Importa"
+      confirmLabel={t('usersTab.import')}
       confirmVariant="default"
       onConfirm={() => importer.mutateAsync()}
     />
@@ -53,6 +55,7 @@ interface EditValues {
 }
 
 function EditUser({ user }: { user: AdminUserDto }) {
+  const t = useT();
   const initial = (): EditValues => ({
     nome: user.nome,
     cognome: user.cognome,
@@ -80,59 +83,60 @@ function EditUser({ user }: { user: AdminUserDto }) {
       onOpen={() => setValues(initial())}
       pending={update.isPending}
       trigger={
-        <Button variant="outline" size="icon" aria-label={`Modifica ${user.nome} ${user.cognome}`.trim()}>
+        <Button variant="outline" size="icon" aria-label={t('usersTab.editAria', { name: `${user.nome} ${user.cognome}`.trim() })}>
           <PencilIcon aria-hidden="true" />
         </Button>
       }
-      title="Modifica utente"
-      description={`Utente #${user.id}. Disattivando l'account le sue sessioni terminano subito.`}
+      title={t('usersTab.editTitle')}
+      description={t('usersTab.editDescription', { id: user.id })}
       onSubmit={submit}
       canSubmit={canSave}
-      submitLabel="Salva"
+      submitLabel={t('usersTab.save')}
     >
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-nome`}>Nome</Label>
+        <Label htmlFor={`${id}-nome`}>{t('usersTab.firstName')}</Label>
         <Input id={`${id}-nome`} value={values.nome} onChange={(e) => set('nome', e.target.value)} maxLength={100} />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-cognome`}>Cognome</Label>
+        <Label htmlFor={`${id}-cognome`}>{t('usersTab.lastName')}</Label>
         <Input id={`${id}-cognome`} value={values.cognome} onChange={(e) => set('cognome', e.target.value)} maxLength={100} />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
+        <Label htmlFor={`${id}-email`}>{t('usersTab.email')}</Label>
         <Input id={`${id}-email`} type="email" value={values.email} onChange={(e) => set('email', e.target.value)} />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-ruolo`}>Ruolo</Label>
+        <Label htmlFor={`${id}-ruolo`}>{t('usersTab.role')}</Label>
         <NativeSelect id={`${id}-ruolo`} value={values.ruolo} onChange={(e) => set('ruolo', e.target.value as Ruolo)}>
-          <option value="user">User</option>
-          <option value="admin">Admin</option>
+          <option value="user">{t('usersTab.roleUser')}</option>
+          <option value="admin">{t('usersTab.roleAdmin')}</option>
         </NativeSelect>
       </div>
       <div className="flex items-center gap-3">
         <Checkbox id={`${id}-residente`} checked={values.isResidente} onCheckedChange={(c) => set('isResidente', c === true)} />
-        <Label htmlFor={`${id}-residente`}>Residente</Label>
+        <Label htmlFor={`${id}-residente`}>{t('usersTab.resident')}</Label>
       </div>
       <div className="flex items-center gap-3">
         <Checkbox id={`${id}-attiva`} checked={values.attiva} onCheckedChange={(c) => set('attiva', c === true)} />
-        <Label htmlFor={`${id}-attiva`}>Account Attivo</Label>
+        <Label htmlFor={`${id}-attiva`}>{t('usersTab.accountActive')}</Label>
       </div>
     </FormDialog>
   );
 }
 
 function DeleteUser({ user }: { user: AdminUserDto }) {
+  const t = useT();
   const remove = useDeleteUser();
   const name = `${user.nome} ${user.cognome}`.trim();
   return (
     <ConfirmDeleteDialog
       trigger={
-        <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" aria-label={`Elimina ${name}`}>
+        <Button variant="outline" size="icon" className="text-destructive hover:text-destructive" aria-label={t('usersTab.deleteAria', { name })}>
           <Trash2Icon aria-hidden="true" />
         </Button>
       }
-      title={`Eliminare ${name}?`}
-      description={`Verranno eliminati l'utente ${user.email} e tutte le sue prenotazioni. Questa azione è irreversibile.`}
+      title={t('usersTab.deleteTitle', { name })}
+      description={t('usersTab.deleteDescription', { email: user.email })}
       onConfirm={() => remove.mutateAsync(user.id)}
     />
   );
@@ -140,20 +144,21 @@ function DeleteUser({ user }: { user: AdminUserDto }) {
 
 /** `Revoca sospensione`: a user suspended after repeated no-shows may book again (issue 20; audited). */
 function LiftSuspension({ user }: { user: AdminUserDto }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const lift = useLiftSuspension();
   const name = `${user.nome} ${user.cognome}`.trim();
   return (
     <ConfirmDeleteDialog
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Revoca sospensione di ${name}`}>
+        <Button variant="outline" size="sm" aria-label={t('usersTab.liftAria', { name })}>
           <UndoDotIcon aria-hidden="true" />
-          Revoca sospensione
+          {t('usersTab.lift')}
         </Button>
       }
-      title={`Revocare la sospensione di ${name}?`}
-      description={`L'account di ${name} è sospeso fino al ${formatDateTime(user.sospesoFino ?? '', timeZone)} per i mancati ritiri. Revocando la sospensione può prenotare subito, e i mancati ritiri di prima non contano più.`}
-      confirmLabel="Revoca"
+      title={t('usersTab.liftTitle', { name })}
+      description={t('usersTab.liftDescription', { name, until: formatDateTime(user.sospesoFino ?? '', timeZone) })}
+      confirmLabel={t('usersTab.liftConfirm')}
       onConfirm={() => lift.mutateAsync(user.id)}
     />
   );
@@ -161,6 +166,7 @@ function LiftSuspension({ user }: { user: AdminUserDto }) {
 
 /** Utenti tab (spec §2): import residents, search, server paging, edit and delete. */
 export function UsersTab() {
+  const t = useT();
   const timeZone = useTimeZone();
   const { q, page, setPage, searchBox } = useListSearch();
   const users = useAdminUsers({ q, page });
@@ -170,18 +176,29 @@ export function UsersTab() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <SearchBox label="Cerca utenti" placeholder="Cerca per nome, email o sigla..." {...searchBox} />
+        <SearchBox label={t('usersTab.search')} placeholder={t('usersTab.searchPlaceholder')} {...searchBox} />
         <ImportResidents />
       </div>
-      <ScrollTable label="Utenti" aria-busy={users.isFetching}>
-        <ColumnHeads columns={['ID', 'Nome completo', 'Email', 'Ruolo', 'Residente', 'Sigla', 'Registrato il', 'Azioni']} />
+      <ScrollTable label={t('usersTab.users')} aria-busy={users.isFetching}>
+        <ColumnHeads
+          columns={[
+            t('usersTab.colId'),
+            t('usersTab.colFullName'),
+            t('usersTab.colEmail'),
+            t('usersTab.colRole'),
+            t('usersTab.colResident'),
+            t('usersTab.colCode'),
+            t('usersTab.colRegistered'),
+            t('usersTab.colActions'),
+          ]}
+        />
         <TableBody>
           {rows.length === 0 ? (
             <StatusRow
               colSpan={8}
               isPending={users.isPending}
               isError={users.isError}
-              empty={q !== '' ? 'Nessun utente trovato' : 'Nessun utente'}
+              empty={q !== '' ? t('usersTab.noneFound') : t('usersTab.none')}
               onRetry={() => void users.refetch()}
             />
           ) : (
@@ -192,20 +209,20 @@ export function UsersTab() {
                   {u.nome} {u.cognome}
                   {u.attiva ? null : (
                     <Badge variant="muted" className="ml-2">
-                      Disattivato
+                      {t('usersTab.deactivated')}
                     </Badge>
                   )}
                   {u.sospesoFino ? (
                     <Badge variant="warning" className="mt-1 flex">
-                      Sospeso fino al {formatDateTime(u.sospesoFino, timeZone)}
+                      {t('usersTab.suspendedUntil', { until: formatDateTime(u.sospesoFino, timeZone) })}
                     </Badge>
                   ) : null}
                 </TableCell>
                 <TableCell>{u.email}</TableCell>
                 <TableCell>
-                  <Badge variant={u.ruolo === 'admin' ? 'default' : 'secondary'}>{u.ruolo === 'admin' ? 'Admin' : 'User'}</Badge>
+                  <Badge variant={u.ruolo === 'admin' ? 'default' : 'secondary'}>{u.ruolo === 'admin' ? t('usersTab.roleAdmin') : t('usersTab.roleUser')}</Badge>
                 </TableCell>
-                <TableCell>{u.isResidente ? 'Sì' : 'No'}</TableCell>
+                <TableCell>{u.isResidente ? t('usersTab.yes') : t('usersTab.no')}</TableCell>
                 <TableCell>{u.sigla ?? '-'}</TableCell>
                 <TableCell className="tabular-nums">{formatDay(u.createdAt, timeZone)}</TableCell>
                 <TableCell>
@@ -220,7 +237,7 @@ export function UsersTab() {
           )}
         </TableBody>
       </ScrollTable>
-      <Pager label="Pagine degli utenti" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+      <Pager label={t('usersTab.pages')} page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
     </div>
   );
 }

@@ -3,25 +3,26 @@ import { Badge } from '../../components/ui/badge';
 import { Spinner } from '../../components/ui/spinner';
 import { useAdminWaitlist } from './queries';
 import { LoadFailed } from '../../components/load-failed';
-
-const waiting = (n: number) => (n === 1 ? '1 in attesa' : `${n} in attesa`);
-const offers = (n: number) => (n === 1 ? '1 offerta aperta' : `${n} offerte aperte`);
+import { useT } from '../../lib/i18n';
 
 /**
  * `Liste d'attesa di oggi` on /admin (issue 21): the windows of today not started yet, how
  * many wait for each, and the offers open now (a bike held for the first in line).
  */
 export function WaitlistSection() {
+  const t = useT();
+  const waiting = (n: number) => t('waitlistSection.waiting', { count: n });
+  const offers = (n: number) => t('waitlistSection.offers', { count: n });
   const lines = useAdminWaitlist();
   let body;
   if (lines.isPending) {
-    body = <Spinner label="Caricamento delle liste d'attesa..." showLabel className="py-4" />;
+    body = <Spinner label={t('waitlistSection.loading')} showLabel className="py-4" />;
   } else if (lines.isError || !lines.data) {
     body = (
-      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le liste d&apos;attesa." onRetry={() => void lines.refetch()} />
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={t('waitlistSection.loadFailed')} onRetry={() => void lines.refetch()} />
     );
   } else if (lines.data.finestre.length === 0) {
-    body = <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">Oggi nessuno è in lista d&apos;attesa</p>;
+    body = <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">{t('waitlistSection.none')}</p>;
   } else {
     const { inAttesa, offerteAperte, finestre } = lines.data;
     body = (
@@ -48,7 +49,7 @@ export function WaitlistSection() {
     <section aria-labelledby="attese-oggi-title" className="grid gap-3">
       <h2 id="attese-oggi-title" className="flex items-center gap-2 text-xl font-semibold">
         <HourglassIcon className="size-5 text-muted-foreground" aria-hidden="true" />
-        Liste d&apos;attesa di oggi
+        {t('waitlistSection.title')}
       </h2>
       {body}
     </section>
