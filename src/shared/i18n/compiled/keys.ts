@@ -3,6 +3,9 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "affectedBookings.bike": { "numero": MessageValue };
+  "affectedBookings.movedTo": { "numero": MessageValue };
+  "affectedBookings.refunded": undefined;
   "app.languageSwitch": undefined;
   "app.languageSwitchTo": undefined;
   "app.loading": undefined;
@@ -12,7 +15,104 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "closuresSection.add": undefined;
+  "closuresSection.addFailed": undefined;
+  "closuresSection.cancel": undefined;
+  "closuresSection.confirm": undefined;
+  "closuresSection.confirmTitle": undefined;
+  "closuresSection.deleteDescription": { "motivo": MessageValue; "period": MessageValue };
+  "closuresSection.deleteLabel": { "range": MessageValue };
+  "closuresSection.deleteTitle": undefined;
+  "closuresSection.description": undefined;
+  "closuresSection.empty": undefined;
+  "closuresSection.listLabel": undefined;
+  "closuresSection.loadFailed": undefined;
+  "closuresSection.loading": undefined;
+  "closuresSection.newHint": undefined;
+  "closuresSection.newTitle": undefined;
+  "closuresSection.reasonPlaceholder": undefined;
+  "closuresSection.title": undefined;
+  "closuresSection.toCancel": undefined;
   "errors.unauthenticated": undefined;
+  "formDialog.cancel": undefined;
+  "maintenance.back": undefined;
+  "maintenance.bike": { "numero": MessageValue };
+  "maintenance.cancel": undefined;
+  "maintenance.cancelConfirm": undefined;
+  "maintenance.cancelDescription": { "al": MessageValue; "dal": MessageValue };
+  "maintenance.cancelLabel": { "dal": MessageValue; "numero": MessageValue };
+  "maintenance.cancelTitle": { "numero": MessageValue };
+  "maintenance.cancelledLabel": undefined;
+  "maintenance.cancelledTitle": { "count": MessageValue };
+  "maintenance.confirm": undefined;
+  "maintenance.continue": undefined;
+  "maintenance.emailNote": undefined;
+  "maintenance.empty": undefined;
+  "maintenance.inProgress": undefined;
+  "maintenance.loadFailed": undefined;
+  "maintenance.loading": undefined;
+  "maintenance.movedLabel": undefined;
+  "maintenance.movedTitle": { "count": MessageValue };
+  "maintenance.period": { "al": MessageValue; "dal": MessageValue };
+  "maintenance.plan": undefined;
+  "maintenance.planDescription": { "modello": MessageValue };
+  "maintenance.planFailed": undefined;
+  "maintenance.planLabel": { "numero": MessageValue };
+  "maintenance.planTitle": { "numero": MessageValue };
+  "maintenance.planned": undefined;
+  "maintenance.previewDescription": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "maintenance.reasonPlaceholder": undefined;
+  "maintenance.title": undefined;
+  "periodFields.from": undefined;
+  "periodFields.reason": undefined;
+  "periodFields.to": undefined;
+  "rulesModel.closurePreview": { "cancelled": number; "motivo": MessageValue; "paid": MessageValue; "period": MessageValue; "refund": MessageValue };
+  "rulesModel.externalPaying": undefined;
+  "rulesModel.limitLabel.attesaPagamentoMinuti": undefined;
+  "rulesModel.limitLabel.durataMassimaMinuti": undefined;
+  "rulesModel.limitLabel.mancatoRitiroMinuti": undefined;
+  "rulesModel.limitLabel.orizzonteGiorni": undefined;
+  "rulesModel.limitLabel.preavvisoMinimoMinuti": undefined;
+  "rulesModel.limitLabel.prenotazioniSettimanaliMax": undefined;
+  "rulesModel.limitOff.attesaPagamentoMinuti": undefined;
+  "rulesModel.limitOff.durataMassimaMinuti": undefined;
+  "rulesModel.limitOff.mancatoRitiroMinuti": undefined;
+  "rulesModel.limitOff.orizzonteGiorni": undefined;
+  "rulesModel.limitOff.preavvisoMinimoMinuti": undefined;
+  "rulesModel.limitOff.prenotazioniSettimanaliMax": undefined;
+  "rulesModel.numberRequired": undefined;
+  "rulesModel.periodDay": { "day": MessageValue };
+  "rulesModel.periodRange": { "al": MessageValue; "dal": MessageValue };
+  "rulesModel.resident": undefined;
+  "rulesModel.suspensionOff": undefined;
+  "rulesModel.suspensionRule": { "finestra": number; "giorni": number; "soglia": number };
+  "rulesTab.closed": undefined;
+  "rulesTab.closing": undefined;
+  "rulesTab.fixFields": { "count": number };
+  "rulesTab.hoursDescription": undefined;
+  "rulesTab.hoursTitle": undefined;
+  "rulesTab.initialValues": undefined;
+  "rulesTab.lastChange": { "when": MessageValue; "who": MessageValue };
+  "rulesTab.limitOff": { "what": MessageValue };
+  "rulesTab.limitRange": { "max": MessageValue };
+  "rulesTab.limitsDescription": undefined;
+  "rulesTab.limitsTitle": undefined;
+  "rulesTab.loadFailed": undefined;
+  "rulesTab.loading": undefined;
+  "rulesTab.opening": undefined;
+  "rulesTab.retentionDescription": undefined;
+  "rulesTab.retentionMonths": undefined;
+  "rulesTab.retentionTitle": undefined;
+  "rulesTab.save": undefined;
+  "rulesTab.suspensionDays": undefined;
+  "rulesTab.suspensionDescription": undefined;
+  "rulesTab.suspensionSwitch": undefined;
+  "rulesTab.suspensionThreshold": undefined;
+  "rulesTab.suspensionTitle": undefined;
+  "rulesTab.suspensionWindow": undefined;
+  "rulesTab.waitlistDescription": undefined;
+  "rulesTab.waitlistOffer": undefined;
+  "rulesTab.waitlistTitle": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
@@ -20,7 +120,7 @@ export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
   "user": 0,
-  "admin": 0,
+  "admin": 100,
   "rack": 0,
   "server": 1,
 } as const;
