@@ -15,6 +15,76 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "auditModel.field.al": undefined;
+  "auditModel.field.attiva": undefined;
+  "auditModel.field.biciId": undefined;
+  "auditModel.field.cancellate": undefined;
+  "auditModel.field.cognome": undefined;
+  "auditModel.field.createdAt": undefined;
+  "auditModel.field.dal": undefined;
+  "auditModel.field.dataPrenotazione": undefined;
+  "auditModel.field.deletedBookings": undefined;
+  "auditModel.field.destinazione": undefined;
+  "auditModel.field.email": undefined;
+  "auditModel.field.futureBookings": undefined;
+  "auditModel.field.id": undefined;
+  "auditModel.field.imported": undefined;
+  "auditModel.field.isResidente": undefined;
+  "auditModel.field.modello": undefined;
+  "auditModel.field.motivo": undefined;
+  "auditModel.field.nome": undefined;
+  "auditModel.field.numero": undefined;
+  "auditModel.field.orarioFine": undefined;
+  "auditModel.field.orarioInizio": undefined;
+  "auditModel.field.paymentStatus": undefined;
+  "auditModel.field.refunded": undefined;
+  "auditModel.field.refundedPayments": undefined;
+  "auditModel.field.riconsegnataAt": undefined;
+  "auditModel.field.risoltaAt": undefined;
+  "auditModel.field.ruolo": undefined;
+  "auditModel.field.sigla": undefined;
+  "auditModel.field.siglaResidente": undefined;
+  "auditModel.field.skipped": undefined;
+  "auditModel.field.sospesoFino": undefined;
+  "auditModel.field.stato": undefined;
+  "auditModel.field.updatedAt": undefined;
+  "auditModel.field.userId": undefined;
+  "auditModel.field.userIds": undefined;
+  "auditModel.no": undefined;
+  "auditModel.value": undefined;
+  "auditModel.yes": undefined;
+  "auditTab.action": undefined;
+  "auditTab.actorGone": undefined;
+  "auditTab.admin": undefined;
+  "auditTab.after": undefined;
+  "auditTab.allActions": undefined;
+  "auditTab.allAdmins": undefined;
+  "auditTab.before": undefined;
+  "auditTab.beforeAfter": undefined;
+  "auditTab.beforeAfterLabel": { "label": MessageValue; "subject": MessageValue };
+  "auditTab.by": undefined;
+  "auditTab.changesCaption": undefined;
+  "auditTab.clearFilters": undefined;
+  "auditTab.count": { "total": number };
+  "auditTab.downloadCsv": undefined;
+  "auditTab.downloadDone": undefined;
+  "auditTab.downloadError": undefined;
+  "auditTab.downloadErrorText": undefined;
+  "auditTab.field": undefined;
+  "auditTab.filters": undefined;
+  "auditTab.from": undefined;
+  "auditTab.fullData": undefined;
+  "auditTab.intro": undefined;
+  "auditTab.listLabel": undefined;
+  "auditTab.loadFailed": undefined;
+  "auditTab.loading": undefined;
+  "auditTab.log": undefined;
+  "auditTab.noChanges": undefined;
+  "auditTab.none": undefined;
+  "auditTab.noneFiltered": undefined;
+  "auditTab.pages": undefined;
+  "auditTab.retry": undefined;
+  "auditTab.to": undefined;
   "closuresSection.add": undefined;
   "closuresSection.addFailed": undefined;
   "closuresSection.cancel": undefined;
@@ -120,7 +190,7 @@ export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
   "user": 0,
-  "admin": 100,
+  "admin": 170,
   "rack": 0,
   "server": 1,
 } as const;
