@@ -183,6 +183,73 @@ export interface MessageValues {
   "rulesTab.waitlistDescription": undefined;
   "rulesTab.waitlistOffer": undefined;
   "rulesTab.waitlistTitle": undefined;
+  "statsModel.period30": undefined;
+  "statsModel.period365": undefined;
+  "statsModel.period7": undefined;
+  "statsPage.allUsed": undefined;
+  "statsPage.back": undefined;
+  "statsPage.bike": undefined;
+  "statsPage.bikeNumber": { "numero": MessageValue };
+  "statsPage.bikeValue": { "hours": MessageValue; "rides": number };
+  "statsPage.bikesDescription": undefined;
+  "statsPage.bikesTitle": undefined;
+  "statsPage.cancellations": undefined;
+  "statsPage.cancellationsCaption": { "unit": MessageValue };
+  "statsPage.cancellationsDescription": { "cancellations": MessageValue; "released": MessageValue; "unit": MessageValue };
+  "statsPage.cancellationsNote": { "cancellations": MessageValue; "released": MessageValue };
+  "statsPage.cancellationsTitle": undefined;
+  "statsPage.demandCaption": { "unit": MessageValue };
+  "statsPage.demandDescription": { "served": MessageValue; "unit": MessageValue; "unserved": MessageValue };
+  "statsPage.demandHoursCaption": undefined;
+  "statsPage.demandHoursDescription": undefined;
+  "statsPage.demandNote": { "served": MessageValue; "unserved": MessageValue };
+  "statsPage.demandTitle": undefined;
+  "statsPage.empty": undefined;
+  "statsPage.euroShort": { "euros": MessageValue };
+  "statsPage.exportCsv": undefined;
+  "statsPage.exportDone": undefined;
+  "statsPage.exportError": undefined;
+  "statsPage.exportErrorText": undefined;
+  "statsPage.externals": undefined;
+  "statsPage.externalsLegend": { "count": MessageValue; "share": MessageValue };
+  "statsPage.hour": undefined;
+  "statsPage.hours": undefined;
+  "statsPage.hoursCaption": undefined;
+  "statsPage.hoursDescription": undefined;
+  "statsPage.hoursNote": undefined;
+  "statsPage.hoursTitle": undefined;
+  "statsPage.loadFailed": undefined;
+  "statsPage.loading": undefined;
+  "statsPage.model": undefined;
+  "statsPage.mostUsed": { "hours": MessageValue; "numero": MessageValue; "rides": MessageValue };
+  "statsPage.neverUsed": { "bikes": MessageValue };
+  "statsPage.period": undefined;
+  "statsPage.range": { "from": MessageValue; "period": MessageValue; "to": MessageValue };
+  "statsPage.releasedHolds": undefined;
+  "statsPage.residents": undefined;
+  "statsPage.residentsDescription": { "externals": MessageValue; "externalShare": MessageValue; "residents": MessageValue; "residentShare": MessageValue };
+  "statsPage.residentsLegend": { "count": MessageValue; "share": MessageValue };
+  "statsPage.residentsNote": undefined;
+  "statsPage.residentsTitle": undefined;
+  "statsPage.retry": undefined;
+  "statsPage.revenueCaption": { "unit": MessageValue };
+  "statsPage.revenueDescription": { "amount": MessageValue; "unit": MessageValue };
+  "statsPage.revenueNote": { "amount": MessageValue };
+  "statsPage.revenueTitle": undefined;
+  "statsPage.rides": undefined;
+  "statsPage.ridesDescription": { "rides": MessageValue; "unit": MessageValue };
+  "statsPage.ridesNote": { "damage": number; "noShows": number; "rides": MessageValue };
+  "statsPage.ridesTitle": { "unit": MessageValue };
+  "statsPage.served": undefined;
+  "statsPage.share": undefined;
+  "statsPage.showData": undefined;
+  "statsPage.subtitle": undefined;
+  "statsPage.tableLabel": { "caption": MessageValue };
+  "statsPage.title": undefined;
+  "statsPage.unitHead": { "unit": MessageValue };
+  "statsPage.unserved": undefined;
+  "statsPage.updating": undefined;
+  "statsPage.users": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
@@ -190,7 +257,7 @@ export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
   "user": 0,
-  "admin": 170,
+  "admin": 237,
   "rack": 0,
   "server": 1,
 } as const;
