@@ -136,6 +136,27 @@ export interface MessageValues {
   "periodFields.from": undefined;
   "periodFields.reason": undefined;
   "periodFields.to": undefined;
+  "reportsPage.adminsOnly": undefined;
+  "reportsPage.adminsOnlyText": undefined;
+  "reportsPage.backAdmin": undefined;
+  "reportsPage.backDashboard": undefined;
+  "reportsPage.createdAt": undefined;
+  "reportsPage.download": undefined;
+  "reportsPage.downloadDone": undefined;
+  "reportsPage.downloadError": undefined;
+  "reportsPage.downloadErrorText": undefined;
+  "reportsPage.downloadLabel": { "fileName": MessageValue };
+  "reportsPage.emailNotSent": undefined;
+  "reportsPage.emailSent": undefined;
+  "reportsPage.emailSentAt": undefined;
+  "reportsPage.empty": undefined;
+  "reportsPage.intro": undefined;
+  "reportsPage.listLabel": undefined;
+  "reportsPage.loadFailed": { "message": MessageValue };
+  "reportsPage.loading": undefined;
+  "reportsPage.reportDate": undefined;
+  "reportsPage.size": undefined;
+  "reportsPage.title": undefined;
   "rulesModel.closurePreview": { "cancelled": number; "motivo": MessageValue; "paid": MessageValue; "period": MessageValue; "refund": MessageValue };
   "rulesModel.externalPaying": undefined;
   "rulesModel.limitLabel.attesaPagamentoMinuti": undefined;
@@ -257,7 +278,7 @@ export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
   "user": 0,
-  "admin": 237,
+  "admin": 258,
   "rack": 0,
   "server": 1,
 } as const;
