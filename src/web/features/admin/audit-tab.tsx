@@ -60,10 +60,10 @@ const ACTION_OPTIONS = AUDIT_ACTIONS.map((value) => ({ value, label: AUDIT_ACTIO
 );
 
 function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
-  const t = useT();
   const id = useId();
   const actors = useAuditActors();
   const set = (key: keyof Filters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
+  const t = useT();
   return (
     <form role="search" aria-label={t('auditTab.filters')} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5">
@@ -154,10 +154,10 @@ function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
 }
 
 function AuditItem({ entry }: { entry: AuditEntryDto }) {
-  const t = useT();
   const timeZone = useTimeZone();
   const [open, setOpen] = useState(false);
   const id = useId();
+  const t = useT();
   const label = auditActionLabel(entry.action);
   // As the rest of /admin names things (`Bici 07`, a person's name); the kind and id for the
   // rules, a closure, an import, and old entries whose thing is gone.
