@@ -1,6 +1,7 @@
 import { ArrowRightIcon } from 'lucide-react';
 import type { AffectedBookingDto } from '../../../shared/schemas/rules';
 import { Badge } from '../../components/ui/badge';
+import { Trans, useT } from '../../lib/i18n';
 import { affectedWhen } from './rules-model';
 
 /**
@@ -9,6 +10,7 @@ import { affectedWhen } from './rules-model';
  * one cancelled is refunded.
  */
 export function AffectedBookings({ bookings, label, moved = false }: { bookings: AffectedBookingDto[]; label: string; moved?: boolean }) {
+  const t = useT();
   return (
     <ul aria-label={label} className="grid gap-2">
       {bookings.map((b) => (
@@ -17,12 +19,12 @@ export function AffectedBookings({ bookings, label, moved = false }: { bookings:
             {b.utente} <span className="font-normal text-muted-foreground">({b.email})</span>
           </p>
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1 tabular-nums">
-            <span className="min-w-0 wrap-anywhere">Bici {b.biciNumero}</span>
+            <span className="min-w-0 wrap-anywhere">{t('affectedBookings.bike', { numero: b.biciNumero })}</span>
             {moved && b.nuovaBiciNumero ? (
               <>
                 <ArrowRightIcon className="size-4" aria-hidden="true" />
                 <span className="font-medium">
-                  <span className="sr-only">spostata sulla </span>bici n. {b.nuovaBiciNumero}
+                  <Trans id="affectedBookings.movedTo" values={{ numero: b.nuovaBiciNumero }} components={{ 0: <span className="sr-only" /> }} />
                 </span>
               </>
             ) : null}
@@ -30,7 +32,7 @@ export function AffectedBookings({ bookings, label, moved = false }: { bookings:
             <span>{affectedWhen(b)}</span>
           </p>
           {!moved && b.pagata ? (
-            <Badge variant="info">Pagata: sarà rimborsata</Badge>
+            <Badge variant="info">{t('affectedBookings.refunded')}</Badge>
           ) : null}
         </li>
       ))}

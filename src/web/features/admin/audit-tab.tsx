@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiFetch, apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { saveResponseAsFile } from '../../lib/download';
+import { t as translate, useT } from '../../lib/i18n';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
 import { serverMessage } from '../auth/api-errors';
@@ -62,12 +63,13 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
   const id = useId();
   const actors = useAuditActors();
   const set = (key: keyof Filters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
+  const t = useT();
   return (
-    <form role="search" aria-label="Filtri del registro" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
+    <form role="search" aria-label={t('auditTab.filters')} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-admin`}>Amministratore</Label>
+        <Label htmlFor={`${id}-admin`}>{t('auditTab.admin')}</Label>
         <NativeSelect id={`${id}-admin`} value={filters.admin} onChange={set('admin')}>
-          <option value="">Tutti gli amministratori</option>
+          <option value="">{t('auditTab.allAdmins')}</option>
           {(actors.data ?? []).map((a) => (
             <option key={a.id} value={String(a.id)}>
               {a.email}
@@ -76,9 +78,9 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
         </NativeSelect>
       </div>
       <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-azione`}>Azione</Label>
+        <Label htmlFor={`${id}-azione`}>{t('auditTab.action')}</Label>
         <NativeSelect id={`${id}-azione`} value={filters.azione} onChange={set('azione')}>
-          <option value="">Tutte le azioni</option>
+          <option value="">{t('auditTab.allActions')}</option>
           {ACTION_OPTIONS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -87,11 +89,11 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
         </NativeSelect>
       </div>
       <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-dal`}>Dal giorno</Label>
+        <Label htmlFor={`${id}-dal`}>{t('auditTab.from')}</Label>
         <Input id={`${id}-dal`} type="date" value={filters.dal} max={filters.al || undefined} onChange={set('dal')} />
       </div>
       <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-al`}>Al giorno</Label>
+        <Label htmlFor={`${id}-al`}>{t('auditTab.to')}</Label>
         <Input id={`${id}-al`} type="date" value={filters.al} min={filters.dal || undefined} onChange={set('al')} />
       </div>
     </form>
@@ -99,25 +101,26 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
 }
 
 function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
+  const t = useT();
   const timeZone = useTimeZone();
-  const changes = auditChanges(entry.before, entry.after, timeZone);
+  const changes = auditChanges(entry.before, entry.after, timeZone, t);
   return (
     <div id={id} className="mt-3 grid gap-2 border-t pt-3">
       {changes.length === 0 ? (
-        <p className="text-sm text-muted-foreground">Nessun campo modificato.</p>
+        <p className="text-sm text-muted-foreground">{t('auditTab.noChanges')}</p>
       ) : (
         <table className="w-full table-fixed text-sm">
-          <caption className="sr-only">Campi modificati: valore prima e dopo</caption>
+          <caption className="sr-only">{t('auditTab.changesCaption')}</caption>
           <thead>
             <tr className="text-left text-muted-foreground">
               <th scope="col" className="w-[30%] pb-1 font-medium">
-                Campo
+                {t('auditTab.field')}
               </th>
               <th scope="col" className="pb-1 font-medium">
-                Prima
+                {t('auditTab.before')}
               </th>
               <th scope="col" className="pb-1 font-medium">
-                Dopo
+                {t('auditTab.after')}
               </th>
             </tr>
           </thead>
@@ -138,11 +141,11 @@ function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
         </table>
       )}
       <details className="text-sm">
-        <summary className="cursor-pointer text-muted-foreground">Dati completi (JSON)</summary>
+        <summary className="cursor-pointer text-muted-foreground">{t('auditTab.fullData')}</summary>
         <dl className="mt-2 grid gap-2">
-          <dt className="font-medium">Prima</dt>
+          <dt className="font-medium">{t('auditTab.before')}</dt>
           <dd className="rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{JSON.stringify(entry.before, null, 2)}</dd>
-          <dt className="font-medium">Dopo</dt>
+          <dt className="font-medium">{t('auditTab.after')}</dt>
           <dd className="rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{JSON.stringify(entry.after, null, 2)}</dd>
         </dl>
       </details>
@@ -154,6 +157,7 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
   const timeZone = useTimeZone();
   const [open, setOpen] = useState(false);
   const id = useId();
+  const t = useT();
   const label = auditActionLabel(entry.action);
   // As the rest of /admin names things (`Bici 07`, a person's name); the kind and id for the
   // rules, a closure, an import, and old entries whose thing is gone.
@@ -168,8 +172,8 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
           <p className="text-sm [overflow-wrap:anywhere]">
             {subject}
             <span aria-hidden="true"> · </span>
-            <span className="sr-only">, da </span>
-            <span className="text-muted-foreground">{entry.actorEmail ?? 'account non più presente'}</span>
+            <span className="sr-only">{t('auditTab.by')}</span>
+            <span className="text-muted-foreground">{entry.actorEmail ?? t('auditTab.actorGone')}</span>
           </p>
           <p className="text-sm text-muted-foreground tabular-nums">
             <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, timeZone)}</time>
@@ -181,11 +185,11 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
           className="self-start"
           aria-expanded={open}
           aria-controls={open ? `${id}-modifiche` : undefined}
-          aria-label={`Prima e dopo: ${label}, ${subject}`}
+          aria-label={t('auditTab.beforeAfterLabel', { label, subject })}
           onClick={() => setOpen((v) => !v)}
         >
           <ChevronDownIcon aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
-          Prima e dopo
+          {t('auditTab.beforeAfter')}
         </Button>
       </div>
       {open ? <Changes entry={entry} id={`${id}-modifiche`} /> : null}
@@ -200,6 +204,7 @@ async function downloadCsv(filters: Filters) {
 
 /** Registro attività tab. */
 export function AuditTab() {
+  const t = useT();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
@@ -219,35 +224,39 @@ export function AuditTab() {
     setExporting(true);
     try {
       const name = await downloadCsv(filters);
-      toast({ title: 'Download completato', description: name });
+      toast({ title: translate('auditTab.downloadDone'), description: name });
     } catch (error) {
-      toast({ title: 'Errore download', description: serverMessage(error) ?? 'Errore durante il download', variant: 'destructive' });
+      toast({
+        title: translate('auditTab.downloadError'),
+        description: serverMessage(error) ?? translate('auditTab.downloadErrorText'),
+        variant: 'destructive',
+      });
     } finally {
       setExporting(false);
     }
   }
 
   let body;
-  if (loading) body = <Spinner label="Caricamento..." showLabel className="py-6" />;
+  if (loading) body = <Spinner label={t('auditTab.loading')} showLabel className="py-6" />;
   else if (entries.isError)
     body = (
       <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl border border-destructive/40 bg-card p-4 text-sm">
-        <span>{serverMessage(entries.error) ?? 'Impossibile caricare il registro attività.'}</span>
+        <span>{serverMessage(entries.error) ?? t('auditTab.loadFailed')}</span>
         <Button variant="outline" size="sm" onClick={() => void entries.refetch()}>
           <RotateCwIcon aria-hidden="true" />
-          Riprova
+          {t('auditTab.retry')}
         </Button>
       </div>
     );
   else if (rows.length === 0)
     body = (
       <p className="rounded-xl border bg-card p-4 text-sm text-muted-foreground">
-        {filtered ? 'Nessuna attività trovata con questi filtri' : 'Nessuna attività registrata'}
+        {filtered ? t('auditTab.noneFiltered') : t('auditTab.none')}
       </p>
     );
   else
     body = (
-      <ol className="grid gap-2" aria-label="Attività, dalla più recente">
+      <ol className="grid gap-2" aria-label={t('auditTab.listLabel')}>
         {rows.map((entry) => (
           <AuditItem key={entry.id} entry={entry} />
         ))}
@@ -257,30 +266,30 @@ export function AuditTab() {
   return (
     <div className="grid min-w-0 gap-4">
       <p className="text-sm text-muted-foreground">
-        Ogni modifica fatta dagli amministratori: chi, cosa, quando, prima e dopo. Il registro è in sola lettura.
+        {t('auditTab.intro')}
       </p>
       <FilterForm filters={filters} onChange={changeFilters} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm tabular-nums" aria-live="polite">
-          {loading || entries.isError ? '' : `${total} attività`}
+          {loading || entries.isError ? '' : t('auditTab.count', { total })}
         </p>
         <div className="flex flex-wrap gap-2">
           {filtered ? (
             <Button variant="ghost" size="sm" onClick={() => changeFilters(NO_FILTERS)}>
               <XIcon aria-hidden="true" />
-              Azzera filtri
+              {t('auditTab.clearFilters')}
             </Button>
           ) : null}
           <Button variant="outline" size="sm" onClick={() => void exportCsv()} disabled={exporting}>
             <ButtonIcon pending={exporting} icon={<DownloadIcon aria-hidden="true" />} />
-            Scarica CSV
+            {t('auditTab.downloadCsv')}
           </Button>
         </div>
       </div>
-      <section aria-label="Registro attività" aria-busy={entries.isFetching}>
+      <section aria-label={t('auditTab.log')} aria-busy={entries.isFetching}>
         {body}
       </section>
-      <Pager label="Pagine del registro" page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
+      <Pager label={t('auditTab.pages')} page={page} total={total} pageSize={PAGE_SIZE} onPage={setPage} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-dele
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
 import { AffectedBookings } from './affected-bookings';
 import { TitledDialog } from './form-dialog';
 import { useClosurePreview, useClosures, useCreateClosure, useDeleteClosure } from './queries';
@@ -18,31 +19,33 @@ import { LoadFailed } from '../../components/load-failed';
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function DeleteClosure({ closure }: { closure: ClosureDto }) {
+  const t = useT();
   const remove = useDeleteClosure();
   const range = closureRange(closure);
   return (
     <ConfirmDeleteDialog
-      trigger={<DeleteButton className="self-start sm:self-auto" aria-label={`Elimina la chiusura ${range}`} />}
-      title="Eliminare la chiusura?"
-      description={`${capitalized(closurePeriod(closure))} (${closure.motivo}) si potrà di nuovo prenotare. Le prenotazioni già annullate non tornano.`}
+      trigger={<DeleteButton className="self-start sm:self-auto" aria-label={t('closuresSection.deleteLabel', { range })} />}
+      title={t('closuresSection.deleteTitle')}
+      description={t('closuresSection.deleteDescription', { period: capitalized(closurePeriod(closure, t)), motivo: closure.motivo })}
       onConfirm={() => remove.mutateAsync(closure.id)}
     />
   );
 }
 
 function ClosureList() {
+  const t = useT();
   const closures = useClosures();
-  if (closures.isPending) return <Spinner label="Caricamento delle chiusure..." showLabel className="py-2" />;
+  if (closures.isPending) return <Spinner label={t('closuresSection.loading')} showLabel className="py-2" />;
   if (closures.isError || !closures.data) {
     return (
-      <LoadFailed className="flex flex-wrap items-center gap-3" message="Impossibile caricare le chiusure." onRetry={() => void closures.refetch()} />
+      <LoadFailed className="flex flex-wrap items-center gap-3" message={t('closuresSection.loadFailed')} onRetry={() => void closures.refetch()} />
     );
   }
   if (closures.data.length === 0) {
-    return <p className="rounded-lg border border-dashed px-3 py-4 text-center text-sm text-muted-foreground">Nessuna chiusura programmata</p>;
+    return <p className="rounded-lg border border-dashed px-3 py-4 text-center text-sm text-muted-foreground">{t('closuresSection.empty')}</p>;
   }
   return (
-    <ul aria-label="Chiusure programmate" className="grid gap-2">
+    <ul aria-label={t('closuresSection.listLabel')} className="grid gap-2">
       {closures.data.map((c) => (
         <li key={c.id} className="flex flex-col gap-2 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
           <div className="grid min-w-0 gap-0.5">
@@ -63,7 +66,8 @@ const EMPTY: ClosureRequest = { dal: '', al: '', motivo: '' };
  * and it is added at once; some, and a dialog says how many and whose before confirming.
  */
 function AddClosure() {
-  const form = usePeriodForm(EMPTY, validateClosure, 'Impossibile aggiungere la chiusura');
+  const t = useT();
+  const form = usePeriodForm(EMPTY, validateClosure, t('closuresSection.addFailed'));
   const { failure, ids, refused, checked, reset } = form;
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
@@ -101,36 +105,36 @@ function AddClosure() {
     <>
       <form noValidate onSubmit={submit} aria-busy={busy} aria-labelledby={`${ids}-title`} className="grid gap-3 border-t pt-4">
         <h3 id={`${ids}-title`} className="font-semibold">
-          Nuova chiusura
+          {t('closuresSection.newTitle')}
         </h3>
         <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
           <PeriodBounds form={form} type="date" />
-          <PeriodReason form={form} placeholder="Es. Chiusura natalizia" />
+          <PeriodReason form={form} placeholder={t('closuresSection.reasonPlaceholder')} />
         </div>
         <p className="text-sm text-muted-foreground">
-          Primo e ultimo giorno inclusi. Se la chiusura copre prenotazioni già fatte, prima di confermare vedi quali verranno annullate.
+          {t('closuresSection.newHint')}
         </p>
         <InlineError message={failure} />
         <Button type="submit" disabled={busy} className="w-full sm:w-auto sm:justify-self-end">
           <ButtonIcon pending={busy} icon={<CalendarXIcon aria-hidden="true" />} />
-          Aggiungi chiusura
+          {t('closuresSection.add')}
         </Button>
       </form>
 
       <TitledDialog
         open={pending !== null}
         onOpenChange={(open) => !open && !create.isPending && setPending(null)}
-        title="Confermare la chiusura?"
-        description={pending ? closurePreviewText(pending.request, n, paid) : null}
+        title={t('closuresSection.confirmTitle')}
+        description={pending ? closurePreviewText(pending.request, n, paid, t) : null}
       >
-        {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label="Prenotazioni da annullare" /> : null}
+        {pending ? <AffectedBookings bookings={pending.outcome.cancellate} label={t('closuresSection.toCancel')} /> : null}
         <DialogFooter>
           <Button variant="outline" onClick={() => setPending(null)} disabled={create.isPending}>
-            Annulla
+            {t('closuresSection.cancel')}
           </Button>
           <Button variant="destructive" onClick={() => pending && void add(pending.request)} disabled={create.isPending}>
             <ButtonIcon pending={create.isPending} />
-            Conferma chiusura
+            {t('closuresSection.confirm')}
           </Button>
         </DialogFooter>
       </TitledDialog>
@@ -140,8 +144,9 @@ function AddClosure() {
 
 /** The closures: date ranges with a reason when nothing can be booked (issue 20). */
 export function ClosuresSection() {
+  const t = useT();
   return (
-    <SectionCard id="regole-chiusure" title="Chiusure" description="Periodi in cui il servizio è chiuso e non si può prenotare, con il motivo che gli utenti vedono.">
+    <SectionCard id="regole-chiusure" title={t('closuresSection.title')} description={t('closuresSection.description')}>
       <ClosureList />
       <AddClosure />
     </SectionCard>

@@ -9,6 +9,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
+import { useT } from '../../lib/i18n';
 
 /** A dialog with its title and description, opened by its button (`trigger`) or by the page. */
 export function TitledDialog({
@@ -70,6 +71,7 @@ export function FormDialog({
   submitLabel: string;
   children: ReactNode;
 }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
 
   function submit(event: FormEvent) {
@@ -96,7 +98,7 @@ export function FormDialog({
         {children}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={pending}>
-            Annulla
+            {t('formDialog.cancel')}
           </Button>
           <Button type="submit" disabled={!canSubmit || pending}>
             <ButtonIcon pending={pending} />

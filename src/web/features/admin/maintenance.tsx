@@ -7,6 +7,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
 import { AffectedBookings } from './affected-bookings';
@@ -22,6 +23,7 @@ type Step = { kind: 'form' } | { kind: 'preview'; request: MaintenanceRequest; o
 
 /** What the maintenance will do to the bike's bookings, read out when it comes (its button is gone). */
 function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: MaintenanceOutcomeDto }) {
+  const t = useT();
   const focusOnMount = useCallback((el: HTMLElement | null) => el?.focus(), []);
   return (
     <div ref={focusOnMount} tabIndex={-1} className="grid gap-4 focus-visible:outline-none">
@@ -29,21 +31,21 @@ function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: Maintenanc
       {outcome.spostate.length > 0 ? (
         <section aria-labelledby={`${ids}-moved`} className="grid gap-2">
           <h3 id={`${ids}-moved`} className="font-semibold">
-            Spostate su un&apos;altra bici ({outcome.spostate.length})
+            {t('maintenance.movedTitle', { count: outcome.spostate.length })}
           </h3>
-          <AffectedBookings bookings={outcome.spostate} label="Prenotazioni spostate" moved />
+          <AffectedBookings bookings={outcome.spostate} label={t('maintenance.movedLabel')} moved />
         </section>
       ) : null}
       {outcome.cancellate.length > 0 ? (
         <section aria-labelledby={`${ids}-cancelled`} className="grid gap-2">
           <h3 id={`${ids}-cancelled`} className="font-semibold">
-            Annullate, nessuna bici libera ({outcome.cancellate.length})
+            {t('maintenance.cancelledTitle', { count: outcome.cancellate.length })}
           </h3>
-          <AffectedBookings bookings={outcome.cancellate} label="Prenotazioni annullate" />
+          <AffectedBookings bookings={outcome.cancellate} label={t('maintenance.cancelledLabel')} />
         </section>
       ) : null}
       {outcome.spostate.length + outcome.cancellate.length > 0 ? (
-        <p className="text-sm text-muted-foreground">Ogni utente coinvolto riceve un&apos;email.</p>
+        <p className="text-sm text-muted-foreground">{t('maintenance.emailNote')}</p>
       ) : null}
     </div>
   );
@@ -51,6 +53,7 @@ function MaintenanceOutcome({ ids, outcome }: { ids: string; outcome: Maintenanc
 
 /** The period and the reason; its first field takes the focus when the step comes. */
 function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<MaintenanceRequest>; onSubmit: (event: FormEvent) => void; busy: boolean }) {
+  const t = useT();
   const { ids } = form;
   const focusFirstField = useCallback((el: HTMLFormElement | null) => el?.querySelector('input')?.focus(), []);
   return (
@@ -58,7 +61,7 @@ function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<Maintenanc
       <div className="grid gap-4 sm:grid-cols-2">
         <PeriodBounds form={form} type="datetime-local" />
       </div>
-      <PeriodReason form={form} placeholder="Es. Revisione freni" />
+      <PeriodReason form={form} placeholder={t('maintenance.reasonPlaceholder')} />
     </form>
   );
 }
@@ -69,8 +72,9 @@ function MaintenanceForm({ form, onSubmit, busy }: { form: PeriodForm<Maintenanc
  * then `Conferma`.
  */
 export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
-  const form = usePeriodForm<MaintenanceRequest>({ dal: '', al: '', motivo: '' }, validateMaintenance, 'Impossibile pianificare la manutenzione');
+  const form = usePeriodForm<MaintenanceRequest>({ dal: '', al: '', motivo: '' }, validateMaintenance, t('maintenance.planFailed'));
   const { failure, setFailure, ids, checked, reset } = form;
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const preview = useMaintenancePreview();
@@ -109,16 +113,20 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         setOpen(next);
       }}
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Pianifica manutenzione della bici ${bike.numero}`}>
+        <Button variant="outline" size="sm" aria-label={t('maintenance.planLabel', { numero: bike.numero })}>
           <CalendarClockIcon aria-hidden="true" />
-          Pianifica manutenzione
+          {t('maintenance.plan')}
         </Button>
       }
-      title={`Pianifica manutenzione · bici ${bike.numero}`}
+      title={t('maintenance.planTitle', { numero: bike.numero })}
       description={
         step.kind === 'form'
-          ? `${bike.modello}. Nel periodo la bici non è prenotabile; le sue prenotazioni vengono spostate su un'altra bici libera, o annullate se non ce n'è una.`
-          : `Dal ${formatLocalDateTime(step.request.dal)} al ${formatLocalDateTime(step.request.al)}, ${step.request.motivo.trim()}.`
+          ? t('maintenance.planDescription', { modello: bike.modello })
+          : t('maintenance.previewDescription', {
+              dal: formatLocalDateTime(step.request.dal),
+              al: formatLocalDateTime(step.request.al),
+              motivo: step.request.motivo.trim(),
+            })
       }
     >
       <InlineError message={failure} />
@@ -131,22 +139,22 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
         {step.kind === 'form' ? (
           <>
             <Button variant="outline" onClick={() => setOpen(false)} disabled={busy}>
-              Annulla
+              {t('maintenance.cancel')}
             </Button>
             <Button type="submit" form={`${ids}-form`} disabled={busy}>
               <ButtonIcon pending={preview.isPending} />
-              Continua
+              {t('maintenance.continue')}
             </Button>
           </>
         ) : (
           <>
             <Button variant="outline" onClick={() => setStep({ kind: 'form' })} disabled={busy}>
               <ArrowLeftIcon aria-hidden="true" />
-              Indietro
+              {t('maintenance.back')}
             </Button>
             <Button onClick={confirm} disabled={busy}>
               <ButtonIcon pending={create.isPending} icon={<CheckIcon aria-hidden="true" />} />
-              Conferma
+              {t('maintenance.confirm')}
             </Button>
           </>
         )}
@@ -156,19 +164,22 @@ export function PlanMaintenance({ bike }: { bike: AdminBikeDto }) {
 }
 
 function CancelMaintenance({ maintenance }: { maintenance: MaintenanceDto }) {
+  const t = useT();
   const remove = useDeleteMaintenance();
+  const dal = formatLocalDateTime(maintenance.dal);
+  const al = formatLocalDateTime(maintenance.al);
   return (
     <ConfirmDeleteDialog
       trigger={
-        <Button variant="outline" size="sm" aria-label={`Annulla la manutenzione della bici ${maintenance.biciNumero} dal ${formatLocalDateTime(maintenance.dal)}`}>
+        <Button variant="outline" size="sm" aria-label={t('maintenance.cancelLabel', { numero: maintenance.biciNumero, dal })}>
           <XIcon aria-hidden="true" />
-          Annulla
+          {t('maintenance.cancel')}
         </Button>
       }
-      title={`Annullare la manutenzione della bici ${maintenance.biciNumero}?`}
-      description={`Dal ${formatLocalDateTime(maintenance.dal)} al ${formatLocalDateTime(maintenance.al)} la bici torna prenotabile. Le prenotazioni già spostate o annullate restano come sono.`}
-      confirmLabel="Annulla manutenzione"
-      cancelLabel="Indietro"
+      title={t('maintenance.cancelTitle', { numero: maintenance.biciNumero })}
+      description={t('maintenance.cancelDescription', { dal, al })}
+      confirmLabel={t('maintenance.cancelConfirm')}
+      cancelLabel={t('maintenance.back')}
       onConfirm={() => remove.mutateAsync(maintenance.id)}
     />
   );
@@ -176,17 +187,18 @@ function CancelMaintenance({ maintenance }: { maintenance: MaintenanceDto }) {
 
 /** `Manutenzioni programmate`: the periods in course and to come, each cancellable. */
 export function MaintenanceList() {
+  const t = useT();
   const list = useMaintenances();
   let body;
-  if (list.isPending) body = <Spinner label="Caricamento delle manutenzioni..." showLabel className="py-2" />;
+  if (list.isPending) body = <Spinner label={t('maintenance.loading')} showLabel className="py-2" />;
   else if (list.isError || !list.data) {
     body = (
-      <LoadFailed className="flex flex-wrap items-center gap-3" message="Impossibile caricare le manutenzioni programmate." onRetry={() => void list.refetch()} />
+      <LoadFailed className="flex flex-wrap items-center gap-3" message={t('maintenance.loadFailed')} onRetry={() => void list.refetch()} />
     );
   } else if (list.data.length === 0) {
     body = (
       <p className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">
-        Nessuna manutenzione programmata
+        {t('maintenance.empty')}
       </p>
     );
   } else {
@@ -196,11 +208,11 @@ export function MaintenanceList() {
           <li key={m.id} className="flex flex-col gap-2 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
             <div className="grid min-w-0 gap-1 text-sm">
               <div className="flex flex-wrap items-center gap-2">
-                <h3 className="min-w-0 text-base font-semibold wrap-anywhere">Bici {m.biciNumero}</h3>
-                {m.inCorso ? <Badge variant="danger">In corso</Badge> : <Badge variant="info">Programmata</Badge>}
+                <h3 className="min-w-0 text-base font-semibold wrap-anywhere">{t('maintenance.bike', { numero: m.biciNumero })}</h3>
+                {m.inCorso ? <Badge variant="danger">{t('maintenance.inProgress')}</Badge> : <Badge variant="info">{t('maintenance.planned')}</Badge>}
               </div>
               <p className="tabular-nums">
-                Dal {formatLocalDateTime(m.dal)} al {formatLocalDateTime(m.al)}
+                {t('maintenance.period', { dal: formatLocalDateTime(m.dal), al: formatLocalDateTime(m.al) })}
               </p>
               <p className="break-words text-muted-foreground">{m.motivo}</p>
             </div>
@@ -213,7 +225,7 @@ export function MaintenanceList() {
   return (
     <section aria-labelledby="manutenzioni-title" className="grid gap-3">
       <h2 id="manutenzioni-title" className="text-xl font-semibold">
-        Manutenzioni programmate
+        {t('maintenance.title')}
       </h2>
       {body}
     </section>

@@ -61,14 +61,14 @@ describe('the rules form', () => {
     // A limit that is off shows a sensible value, greyed, ready to be switched on.
     expect(form.limiti.prenotazioniSettimanaliMax).toEqual({ attivo: false, valore: '5' });
     expect(form.sospensione).toEqual({ attiva: false, soglia: '3', finestraGiorni: '30', giorni: '7' });
-    expect(formToRules(form)).toEqual({ ok: true, rules: RULES });
+    expect(formToRules(form, italian)).toEqual({ ok: true, rules: RULES });
   });
 
   it('switches a limit off as null and the suspension on with its numbers', () => {
     const form = rulesToForm(RULES);
     form.limiti.durataMassimaMinuti.attivo = false;
     form.sospensione.attiva = true;
-    const result = formToRules(form);
+    const result = formToRules(form, italian);
     expect(result.ok && result.rules.durataMassimaMinuti).toBeNull();
     expect(result.ok && result.rules.sospensione).toEqual({ soglia: 3, finestraGiorni: 30, giorni: 7 });
   });
@@ -81,7 +81,7 @@ describe('the rules form', () => {
     form.sospensione = { attiva: true, soglia: '', finestraGiorni: '400', giorni: '7' };
     form.offertaMinuti = '0';
     form.conservazioneMesi = '121';
-    const result = formToRules(form);
+    const result = formToRules(form, italian);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toEqual({
@@ -99,17 +99,17 @@ describe('the rules form', () => {
 
   it('says the suspension in a sentence, singular where it is one', () => {
     const form = rulesToForm(RULES).sospensione;
-    expect(suspensionRuleText(form)).toBe('Disattivata: i mancati ritiri non impediscono di prenotare.');
-    expect(suspensionRuleText({ attiva: true, soglia: '1', finestraGiorni: '30', giorni: '1' })).toMatch(
+    expect(suspensionRuleText(form, italian)).toBe('Disattivata: i mancati ritiri non impediscono di prenotare.');
+    expect(suspensionRuleText({ attiva: true, soglia: '1', finestraGiorni: '30', giorni: '1' }, italian)).toMatch(
       /^Dopo 1 mancato ritiro in 30 giorni l'utente non può prenotare per 1 giorno\./,
     );
-    expect(suspensionRuleText({ attiva: true, soglia: '', finestraGiorni: 'x', giorni: '7' })).toMatch(/^Dopo 3 mancati ritiri in 30 giorni/);
+    expect(suspensionRuleText({ attiva: true, soglia: '', finestraGiorni: 'x', giorni: '7' }, italian)).toMatch(/^Dopo 3 mancati ritiri in 30 giorni/);
   });
 
   it('ignores the hours of a closed day', () => {
     const form = rulesToForm(RULES);
     form.orari[6] = { chiuso: true, apertura: '', chiusura: '' };
-    expect(formToRules(form).ok).toBe(true);
+    expect(formToRules(form, italian).ok).toBe(true);
   });
 
   it("keeps the server's errors that belong to no field apart", () => {
@@ -123,8 +123,8 @@ describe('closures and maintenance', () => {
   it('writes dates the Italian way', () => {
     expect(closureRange({ dal: '2026-12-24', al: '2027-01-06' })).toBe('24/12/2026 – 06/01/2027');
     expect(closureRange({ dal: '2026-12-08', al: '2026-12-08' })).toBe('08/12/2026');
-    expect(closurePeriod({ dal: '2026-12-24', al: '2027-01-06' })).toBe('dal 24/12/2026 al 06/01/2027');
-    expect(closurePeriod({ dal: '2026-12-08', al: '2026-12-08' })).toBe('il 08/12/2026');
+    expect(closurePeriod({ dal: '2026-12-24', al: '2027-01-06' }, italian)).toBe('dal 24/12/2026 al 06/01/2027');
+    expect(closurePeriod({ dal: '2026-12-08', al: '2026-12-08' }, italian)).toBe('il 08/12/2026');
     expect(formatLocalDateTime('2026-11-23T08:30')).toBe('23/11/2026 08:30');
     expect(affectedWhen(booking())).toBe('24/12/2026, 10:00–11:00');
   });
@@ -145,13 +145,13 @@ describe('closures and maintenance', () => {
 
   it('asks to confirm a closure saying how many bookings it cancels and refunds', () => {
     const c = { dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' };
-    expect(closurePreviewText(c, 1, 0)).toBe(
+    expect(closurePreviewText(c, 1, 0, italian)).toBe(
       "Dal 24/12/2026 al 06/01/2027 (Chiusura natalizia) viene annullata 1 prenotazione. Ogni utente riceve un'email con il motivo.",
     );
-    expect(closurePreviewText({ ...c, al: c.dal }, 1, 1)).toBe(
+    expect(closurePreviewText({ ...c, al: c.dal }, 1, 1, italian)).toBe(
       "Il 24/12/2026 (Chiusura natalizia) viene annullata 1 prenotazione, già pagata: sarà rimborsata. Ogni utente riceve un'email con il motivo.",
     );
-    expect(closurePreviewText(c, 3, 2)).toContain('vengono annullate 3 prenotazioni, di cui 2 pagate: saranno rimborsate.');
+    expect(closurePreviewText(c, 3, 2, italian)).toContain('vengono annullate 3 prenotazioni, di cui 2 pagate: saranno rimborsate.');
   });
 
   it('tells what a closure did and what a maintenance will do', () => {
@@ -167,6 +167,27 @@ describe('closures and maintenance', () => {
       '2 prenotazioni spostate su altre bici, 1 annullata.',
     );
     expect(maintenanceSummary({ spostate: [], cancellate: [booking(), booking()] }, italian)).toBe('2 prenotazioni annullate.');
+  });
+});
+
+describe('in English (issue 36)', () => {
+  const english = tFor('en');
+
+  it('says the suspension, a closure and its cancellations in English', () => {
+    expect(suspensionRuleText({ attiva: true, soglia: '1', finestraGiorni: '30', giorni: '1' }, english)).toBe(
+      'After 1 no-show in 30 days the user cannot book for 1 day. You can lift a suspension from the Users tab.',
+    );
+    expect(closurePeriod({ dal: '2026-12-08', al: '2026-12-08' }, english)).toBe('on 08/12/2026');
+    const c = { dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' };
+    expect(closurePreviewText(c, 1, 0, english)).toBe(
+      'From 24/12/2026 to 06/01/2027 (Chiusura natalizia): 1 booking is cancelled. Each user gets an email with the reason.',
+    );
+    expect(closurePreviewText(c, 3, 1, english)).toBe(
+      'From 24/12/2026 to 06/01/2027 (Chiusura natalizia): 3 bookings are cancelled, 1 of them paid: it will be refunded. Each user gets an email with the reason.',
+    );
+    expect(userChoiceDetail({ email: 'esterno@bicielis.demo', sigla: null, isResidente: false }, english)).toBe(
+      'esterno@bicielis.demo · External user (paying)',
+    );
   });
 });
 
@@ -192,10 +213,10 @@ describe('the desk booking', () => {
   });
 
   it('describes a user found by the search', () => {
-    expect(userChoiceDetail({ email: 'residente@bicielis.demo', sigla: 'ELIS001', isResidente: true })).toBe(
+    expect(userChoiceDetail({ email: 'residente@bicielis.demo', sigla: 'ELIS001', isResidente: true }, italian)).toBe(
       'residente@bicielis.demo · ELIS001 · Residente',
     );
-    expect(userChoiceDetail({ email: 'esterno@bicielis.demo', sigla: null, isResidente: false })).toBe(
+    expect(userChoiceDetail({ email: 'esterno@bicielis.demo', sigla: null, isResidente: false }, italian)).toBe(
       'esterno@bicielis.demo · Esterno (a pagamento)',
     );
   });

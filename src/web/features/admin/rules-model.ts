@@ -10,6 +10,8 @@ import {
   type RulesUpdate,
 } from '../../../shared/schemas/rules';
 import { RETENTION_MONTHS_DEFAULT } from '../../../shared/constants';
+import type { Translate } from '../../../shared/i18n';
+import { tShared } from '../../../shared/i18n/current';
 import { italianDate } from '../../../shared/rules-text';
 import { addDays, zonedClock, zonedToday } from '../../../shared/time';
 import type { z } from '../../../shared/zod-it';
@@ -63,25 +65,52 @@ export interface RulesForm {
   sospensione: SuspensionForm;
 }
 
-/** The limits in the order the screen shows them; `off` says what happens when one is switched off. */
-export const LIMITS: readonly { key: LimitKey; label: string; max: number; fallback: number; off: string }[] = [
-  { key: 'durataMassimaMinuti', label: 'Durata massima di una prenotazione (minuti)', max: 1440, fallback: 180, off: 'Nessun limite di durata.' },
-  { key: 'prenotazioniSettimanaliMax', label: 'Prenotazioni per utente in 7 giorni', max: 100, fallback: 5, off: 'Nessun limite settimanale.' },
-  { key: 'preavvisoMinimoMinuti', label: 'Preavviso minimo (minuti)', max: 10080, fallback: 30, off: "Si può prenotare fino all'inizio." },
-  { key: 'orizzonteGiorni', label: 'Orizzonte di prenotazione (giorni)', max: 365, fallback: 30, off: 'Si può prenotare per qualsiasi data futura.' },
+/**
+ * The limits in the order the screen shows them; `off` says what happens when one is switched
+ * off. `label` and `off` are catalogue keys, put into the reader's language where they are shown.
+ */
+export const LIMITS: readonly {
+  key: LimitKey;
+  label: `rulesModel.limitLabel.${LimitKey}`;
+  max: number;
+  fallback: number;
+  off: `rulesModel.limitOff.${LimitKey}`;
+}[] = [
+  {
+    key: 'durataMassimaMinuti',
+    label: 'rulesModel.limitLabel.durataMassimaMinuti',
+    max: 1440,
+    fallback: 180,
+    off: 'rulesModel.limitOff.durataMassimaMinuti',
+  },
+  {
+    key: 'prenotazioniSettimanaliMax',
+    label: 'rulesModel.limitLabel.prenotazioniSettimanaliMax',
+    max: 100,
+    fallback: 5,
+    off: 'rulesModel.limitOff.prenotazioniSettimanaliMax',
+  },
+  {
+    key: 'preavvisoMinimoMinuti',
+    label: 'rulesModel.limitLabel.preavvisoMinimoMinuti',
+    max: 10080,
+    fallback: 30,
+    off: 'rulesModel.limitOff.preavvisoMinimoMinuti',
+  },
+  { key: 'orizzonteGiorni', label: 'rulesModel.limitLabel.orizzonteGiorni', max: 365, fallback: 30, off: 'rulesModel.limitOff.orizzonteGiorni' },
   {
     key: 'attesaPagamentoMinuti',
-    label: 'Attesa del pagamento (minuti)',
+    label: 'rulesModel.limitLabel.attesaPagamentoMinuti',
     max: 1440,
     fallback: 15,
-    off: "Una prenotazione non pagata tiene la bici fino al suo inizio.",
+    off: 'rulesModel.limitOff.attesaPagamentoMinuti',
   },
   {
     key: 'mancatoRitiroMinuti',
-    label: 'Mancato ritiro dopo (minuti)',
+    label: 'rulesModel.limitLabel.mancatoRitiroMinuti',
     max: 1440,
     fallback: 30,
-    off: 'Una bici non ritirata resta prenotata fino alla fine della prenotazione.',
+    off: 'rulesModel.limitOff.mancatoRitiroMinuti',
   },
 ];
 
@@ -113,16 +142,13 @@ export function rulesToForm(rules: RulesUpdate): RulesForm {
 }
 
 /** The suspension in one sentence, as the form reads now (a field being typed keeps the default). */
-export function suspensionRuleText(s: SuspensionForm): string {
-  if (!s.attiva) return 'Disattivata: i mancati ritiri non impediscono di prenotare.';
+export function suspensionRuleText(s: SuspensionForm, t: Translate): string {
+  if (!s.attiva) return t('rulesModel.suspensionOff');
   const n = (value: string, fallback: number) => (/^\d+$/.test(value.trim()) && Number(value) > 0 ? Number(value) : fallback);
   const soglia = n(s.soglia, DEFAULT_SUSPENSION.soglia);
   const finestra = n(s.finestraGiorni, DEFAULT_SUSPENSION.finestraGiorni);
   const giorni = n(s.giorni, DEFAULT_SUSPENSION.giorni);
-  return (
-    `Dopo ${plural(soglia, 'mancato ritiro', 'mancati ritiri')} in ${plural(finestra, 'giorno', 'giorni')} ` +
-    `l'utente non può prenotare per ${plural(giorni, 'giorno', 'giorni')}. Puoi revocare una sospensione dalla scheda Utenti.`
-  );
+  return t('rulesModel.suspensionRule', { soglia, finestra, giorni });
 }
 
 /** Field keys as the server names them in a 400's `fields`: `orari.0.chiusura`, `sospensione.soglia`. */
@@ -148,7 +174,7 @@ const toNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(v
 export type RulesFormResult = { ok: true; rules: RulesUpdate } | { ok: false; errors: RulesFormErrors; first: string };
 
 /** The form as the body of PUT /api/admin/regole, checked with the server's schema. */
-export function formToRules(form: RulesForm): RulesFormResult {
+export function formToRules(form: RulesForm, t: Translate): RulesFormResult {
   const s = form.sospensione;
   const candidate = {
     orari: form.orari.map((d) => (d.chiuso ? null : { apertura: d.apertura, chiusura: d.chiusura })),
@@ -164,7 +190,7 @@ export function formToRules(form: RulesForm): RulesFormResult {
   const errors: RulesFormErrors = {};
   if (s.attiva) {
     for (const key of ['soglia', 'finestraGiorni', 'giorni'] as const) {
-      if (s[key].trim() === '') errors[`sospensione.${key}`] = 'Indica un numero';
+      if (s[key].trim() === '') errors[`sospensione.${key}`] = t('rulesModel.numberRequired');
     }
   }
   if (parsed.success && Object.keys(errors).length === 0) return { ok: true, rules: parsed.data };
@@ -196,8 +222,8 @@ export function closureRange(c: { dal: string; al: string }): string {
 }
 
 /** `dal 24/12/2026 al 06/01/2027`, or `il 08/12/2026`: a closure in a sentence. */
-export function closurePeriod(c: { dal: string; al: string }): string {
-  return c.dal === c.al ? `il ${italianDate(c.dal)}` : `dal ${italianDate(c.dal)} al ${italianDate(c.al)}`;
+export function closurePeriod(c: { dal: string; al: string }, t: Translate): string {
+  return c.dal === c.al ? t('rulesModel.periodDay', { day: italianDate(c.dal) }) : t('rulesModel.periodRange', { dal: italianDate(c.dal), al: italianDate(c.al) });
 }
 
 /** `2026-11-23T08:00` (a wall time in TZ_APP) → `23/11/2026 08:00`. */
@@ -232,11 +258,16 @@ export type MaintenanceField = 'dal' | 'al' | 'motivo';
 export const validateMaintenance = (v: MaintenanceRequest) => check<MaintenanceRequest, MaintenanceField>(maintenanceRequestSchema, v);
 
 /** What the confirmation of a closure says: which days, why, how many bookings it cancels and refunds. */
-export function closurePreviewText(c: ClosureRequest, cancelled: number, paid: number): string {
-  const period = closurePeriod(c);
-  const what = cancelled === 1 ? 'viene annullata 1 prenotazione' : `vengono annullate ${cancelled} prenotazioni`;
-  const refund = paid === 0 ? '' : paid === 1 ? (cancelled === 1 ? ', già pagata: sarà rimborsata' : ', di cui 1 pagata: sarà rimborsata') : `, di cui ${paid} pagate: saranno rimborsate`;
-  return `${period.charAt(0).toUpperCase()}${period.slice(1)} (${c.motivo.trim()}) ${what}${refund}. Ogni utente riceve un'email con il motivo.`;
+export function closurePreviewText(c: ClosureRequest, cancelled: number, paid: number, t: Translate): string {
+  const period = closurePeriod(c, t);
+  const refund = paid === 0 ? 'none' : paid === 1 ? (cancelled === 1 ? 'alreadyPaid' : 'one') : 'some';
+  return t('rulesModel.closurePreview', {
+    period: `${period.charAt(0).toUpperCase()}${period.slice(1)}`,
+    motivo: c.motivo.trim(),
+    cancelled,
+    refund,
+    paid,
+  });
 }
 
 
@@ -264,7 +295,10 @@ export function deskDefaultWindow(now: Date, timeZone: string): { dataPrenotazio
 }
 
 
-/** One search result of the desk booking: `Marco Rossi · residente@… · ELIS001`. */
-export function userChoiceDetail(u: Pick<AdminUserDto, 'email' | 'sigla' | 'isResidente'>): string {
-  return [u.email, u.sigla, u.isResidente ? 'Residente' : 'Esterno (a pagamento)'].filter(Boolean).join(' · ');
+/**
+ * One search result of the desk booking: `residente@… · ELIS001 · Residente`. Without `t`, in
+ * the app's language (`tShared` follows it in the browser).
+ */
+export function userChoiceDetail(u: Pick<AdminUserDto, 'email' | 'sigla' | 'isResidente'>, t: Translate = tShared): string {
+  return [u.email, u.sigla, u.isResidente ? t('rulesModel.resident') : t('rulesModel.externalPaying')].filter(Boolean).join(' · ');
 }

@@ -1,11 +1,13 @@
 import { SaveIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { weekdayName } from '../../../shared/i18n/format';
 import type { RulesDto } from '../../../shared/schemas/rules';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
+import { useLingua, useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../auth/api-errors';
 import { formatDateTime } from './admin-model';
@@ -42,8 +44,10 @@ function DayRow({
   errors: RulesFormErrors;
   onChange: (day: DayForm) => void;
 }) {
-  const name = WEEKDAYS[index]!;
-  const lower = name.toLowerCase();
+  const t = useT();
+  // `orari` counts from Monday (0); weekdayName from Sunday (0). "lunedì" / "Monday".
+  const lower = weekdayName((index + 1) % 7, useLingua());
+  const name = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
   const closedId = rulesFieldId(`orari.${index}.chiuso`);
   const time = (which: 'apertura' | 'chiusura') => {
     const key = `orari.${index}.${which}`;
@@ -52,7 +56,7 @@ function DayRow({
     return (
       <div className="grid content-start gap-1.5">
         <Label htmlFor={id}>
-          {which === 'apertura' ? 'Apertura' : 'Chiusura'}
+          {which === 'apertura' ? t('rulesTab.opening') : t('rulesTab.closing')}
           <span className="sr-only"> {lower}</span>
         </Label>
         <Input
@@ -75,7 +79,8 @@ function DayRow({
         <div className="flex items-center gap-3">
           <Switch id={closedId} checked={day.chiuso} onChange={(e) => onChange({ ...day, chiuso: e.target.checked })} />
           <Label htmlFor={closedId}>
-            Chiuso<span className="sr-only"> {lower}</span>
+            {t('rulesTab.closed')}
+            <span className="sr-only"> {lower}</span>
           </Label>
         </div>
       </div>
@@ -98,7 +103,9 @@ function LimitRow({
   error: string | undefined;
   onChange: (value: RulesForm['limiti'][LimitKey]) => void;
 }) {
+  const t = useT();
   const id = rulesFieldId(limit.key);
+  const off = t(limit.off);
   const labelId = `${id}-label`;
   const switchId = `${id}-attivo`;
   const hintId = `${id}-hint`;
@@ -112,7 +119,7 @@ function LimitRow({
           aria-describedby={hintId}
         />
         <Label htmlFor={switchId} id={labelId} className="leading-snug">
-          {limit.label}
+          {t(limit.label)}
         </Label>
       </div>
       <Input
@@ -130,7 +137,7 @@ function LimitRow({
         aria-describedby={[hintId, error ? `${id}-error` : null].filter(Boolean).join(' ')}
       />
       <p id={hintId} className="text-sm text-muted-foreground sm:col-span-2">
-        {value.attivo ? `Da 1 a ${limit.max}.` : `Disattivato: ${limit.off.charAt(0).toLowerCase()}${limit.off.slice(1)}`}
+        {value.attivo ? t('rulesTab.limitRange', { max: limit.max }) : t('rulesTab.limitOff', { what: `${off.charAt(0).toLowerCase()}${off.slice(1)}` })}
       </p>
       <div className="sm:col-span-2">
         <FieldError id={id} message={error} />
@@ -139,10 +146,14 @@ function LimitRow({
   );
 }
 
-const SUSPENSION_FIELDS: { key: keyof Omit<SuspensionForm, 'attiva'>; label: string; max: number }[] = [
-  { key: 'soglia', label: 'Mancati ritiri', max: 20 },
-  { key: 'finestraGiorni', label: 'In quanti giorni', max: 365 },
-  { key: 'giorni', label: 'Giorni di sospensione', max: 365 },
+const SUSPENSION_FIELDS: {
+  key: keyof Omit<SuspensionForm, 'attiva'>;
+  label: 'rulesTab.suspensionThreshold' | 'rulesTab.suspensionWindow' | 'rulesTab.suspensionDays';
+  max: number;
+}[] = [
+  { key: 'soglia', label: 'rulesTab.suspensionThreshold', max: 20 },
+  { key: 'finestraGiorni', label: 'rulesTab.suspensionWindow', max: 365 },
+  { key: 'giorni', label: 'rulesTab.suspensionDays', max: 365 },
 ];
 
 function SuspensionFields({
@@ -154,13 +165,14 @@ function SuspensionFields({
   errors: RulesFormErrors;
   onChange: (value: SuspensionForm) => void;
 }) {
+  const t = useT();
   const switchId = rulesFieldId('sospensione.attiva');
   return (
     <div className="grid gap-4">
       <div className="flex items-center gap-3">
         <Switch id={switchId} checked={value.attiva} onChange={(e) => onChange({ ...value, attiva: e.target.checked })} />
         <Label htmlFor={switchId} className="leading-snug">
-          Sospendi chi non ritira la bicicletta più volte
+          {t('rulesTab.suspensionSwitch')}
         </Label>
       </div>
       <div className={cn('grid gap-3 sm:grid-cols-3', !value.attiva && 'opacity-60')}>
@@ -170,7 +182,7 @@ function SuspensionFields({
           const error = errors[field];
           return (
             <div key={key} className="grid content-start gap-1.5">
-              <Label htmlFor={id}>{label}</Label>
+              <Label htmlFor={id}>{t(label)}</Label>
               <Input
                 id={id}
                 type="number"
@@ -190,7 +202,7 @@ function SuspensionFields({
         })}
       </div>
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {suspensionRuleText(value)}
+        {suspensionRuleText(value, t)}
       </p>
     </div>
   );
@@ -201,6 +213,7 @@ function SuspensionFields({
  * focused), then by the server, whose field errors are said at their fields.
  */
 function useRulesForm(rules: RulesDto) {
+  const t = useT();
   const [form, setForm] = useState<RulesForm>(() => rulesToForm(rules));
   const [errors, setErrors] = useState<RulesFormErrors>({});
   const save = useSaveRules();
@@ -225,7 +238,7 @@ function useRulesForm(rules: RulesDto) {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (save.isPending) return;
-    const result = formToRules(form);
+    const result = formToRules(form, t);
     if (!result.ok) {
       setErrors(result.errors);
       focus(result.first);
@@ -291,6 +304,7 @@ function NumberCard({
 
 /** Under the form: what is wrong, who changed the rules last, and `Salva regole`. */
 function RulesFooter({ rules, errors, pending }: { rules: RulesDto; errors: RulesFormErrors; pending: boolean }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const statusId = useId();
   const general = generalErrors(errors);
@@ -300,7 +314,7 @@ function RulesFooter({ rules, errors, pending }: { rules: RulesDto; errors: Rule
       <div id={statusId} aria-live="polite" className="grid gap-1 text-sm">
         {errorCount > 0 ? (
           <p className="font-medium text-destructive">
-            {errorCount === 1 ? 'Correggi il campo segnato per salvare.' : `Correggi i ${errorCount} campi segnati per salvare.`}
+            {t('rulesTab.fixFields', { count: errorCount })}
           </p>
         ) : null}
         {general.map((message) => (
@@ -310,27 +324,28 @@ function RulesFooter({ rules, errors, pending }: { rules: RulesDto; errors: Rule
         ))}
         <p className="text-muted-foreground">
           {rules.updatedBy
-            ? `Ultima modifica: ${formatDateTime(rules.updatedAt, timeZone)}, ${rules.updatedBy}`
-            : 'Valori iniziali: nessun amministratore li ha ancora modificati.'}
+            ? t('rulesTab.lastChange', { when: formatDateTime(rules.updatedAt, timeZone), who: rules.updatedBy })
+            : t('rulesTab.initialValues')}
         </p>
       </div>
       <Button type="submit" disabled={pending} className="w-full sm:w-auto">
         <ButtonIcon pending={pending} icon={<SaveIcon aria-hidden="true" />} />
-        Salva regole
+        {t('rulesTab.save')}
       </Button>
     </div>
   );
 }
 
 function RulesEditor({ rules }: { rules: RulesDto }) {
+  const t = useT();
   const { form, errors, change, submit, formRef, pending } = useRulesForm(rules);
 
   return (
     <form ref={formRef} noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
       <SectionCard
         id="regole-orari"
-        title="Orari di apertura"
-        description="Una prenotazione deve iniziare e finire entro gli orari del suo giorno."
+        title={t('rulesTab.hoursTitle')}
+        description={t('rulesTab.hoursDescription')}
       >
         <ul className="grid gap-3">
           {form.orari.map((day, i) => (
@@ -355,8 +370,8 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
       <SectionCard
         id="regole-limiti"
-        title="Limiti"
-        description="Ogni limite si può disattivare. Le prenotazioni fatte dagli amministratori non rispettano i limiti, ma gli orari e le chiusure sì."
+        title={t('rulesTab.limitsTitle')}
+        description={t('rulesTab.limitsDescription')}
       >
         <ul className="grid gap-3">
           {LIMITS.map((limit) => (
@@ -373,10 +388,10 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
       <NumberCard
         id="regole-lista-attesa"
-        title="Lista d'attesa"
-        description="Quando una bici si libera, la teniamo per il primo in lista: se non la prenota in tempo passa al successivo."
+        title={t('rulesTab.waitlistTitle')}
+        description={t('rulesTab.waitlistDescription')}
         field="offertaMinuti"
-        label="Durata dell'offerta in lista d'attesa (minuti)"
+        label={t('rulesTab.waitlistOffer')}
         max={1440}
         value={form.offertaMinuti}
         error={errors.offertaMinuti}
@@ -385,10 +400,10 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
       <NumberCard
         id="regole-conservazione"
-        title="Conservazione dei dati"
-        description="Ogni notte le prenotazioni, le segnalazioni di danni e gli avvisi più vecchi di così perdono il nome di chi li ha fatti: restano solo per le statistiche."
+        title={t('rulesTab.retentionTitle')}
+        description={t('rulesTab.retentionDescription')}
         field="conservazioneMesi"
-        label="Conserva i dati personali per (mesi)"
+        label={t('rulesTab.retentionMonths')}
         max={120}
         value={form.conservazioneMesi}
         error={errors.conservazioneMesi}
@@ -397,8 +412,8 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
       <SectionCard
         id="regole-sospensione"
-        title="Sospensione per mancati ritiri"
-        description="Chi prenota e non ritira la bicicletta toglie il posto agli altri."
+        title={t('rulesTab.suspensionTitle')}
+        description={t('rulesTab.suspensionDescription')}
       >
         <SuspensionFields
           value={form.sospensione}
@@ -414,12 +429,13 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
 /** /admin?tab=regole (issue 20): hours, limits, the no-show suspension; then the closures. */
 export function RulesTab() {
+  const t = useT();
   const rules = useRules();
   let editor: ReactNode;
-  if (rules.isPending) editor = <Spinner label="Caricamento delle regole..." showLabel className="py-4" />;
+  if (rules.isPending) editor = <Spinner label={t('rulesTab.loading')} showLabel className="py-4" />;
   else if (rules.isError || !rules.data) {
     editor = (
-      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le regole." onRetry={() => void rules.refetch()} />
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={t('rulesTab.loadFailed')} onRetry={() => void rules.refetch()} />
     );
   } else editor = <RulesEditor rules={rules.data} />;
 

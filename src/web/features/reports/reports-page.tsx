@@ -8,6 +8,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api';
+import { t as translate, useLingua, useT } from '../../lib/i18n';
 import { useCurrentUser } from '../../lib/session';
 import { saveResponseAsFile } from '../../lib/download';
 import { formatDateTime, formatFileSize, formatReportDate } from './reports-model';
@@ -23,14 +24,16 @@ async function downloadReport(id: number): Promise<void> {
 }
 
 function ReportRow({ report }: { report: ReportSummary }) {
+  const t = useT();
+  const lingua = useLingua();
   const [pending, setPending] = useState(false);
   const onDownload = async () => {
     setPending(true);
     try {
       await downloadReport(report.id);
-      toast({ title: 'Download completato', description: report.fileName });
+      toast({ title: translate('reportsPage.downloadDone'), description: report.fileName });
     } catch {
-      toast({ title: 'Errore download', description: 'Errore durante il download', variant: 'destructive' });
+      toast({ title: translate('reportsPage.downloadError'), description: translate('reportsPage.downloadErrorText'), variant: 'destructive' });
     } finally {
       setPending(false);
     }
@@ -44,48 +47,49 @@ function ReportRow({ report }: { report: ReportSummary }) {
           {report.emailSent ? (
             <Badge variant="success">
               <MailCheckIcon aria-hidden="true" />
-              Email inviata
+              {t('reportsPage.emailSent')}
             </Badge>
           ) : (
             <Badge variant="muted">
               <MailXIcon aria-hidden="true" />
-              Email non inviata
+              {t('reportsPage.emailNotSent')}
             </Badge>
           )}
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-          <dt className="text-muted-foreground">Data report</dt>
-          <dd>{formatReportDate(report.reportDate)}</dd>
-          <dt className="text-muted-foreground">Creato il</dt>
+          <dt className="text-muted-foreground">{t('reportsPage.reportDate')}</dt>
+          <dd>{formatReportDate(report.reportDate, lingua)}</dd>
+          <dt className="text-muted-foreground">{t('reportsPage.createdAt')}</dt>
           <dd>{formatDateTime(report.createdAt)}</dd>
-          <dt className="text-muted-foreground">Dimensione</dt>
-          <dd>{formatFileSize(report.fileSize)}</dd>
+          <dt className="text-muted-foreground">{t('reportsPage.size')}</dt>
+          <dd>{formatFileSize(report.fileSize, lingua)}</dd>
           {report.emailSentAt && (
             <>
-              <dt className="text-muted-foreground">Email inviata il</dt>
+              <dt className="text-muted-foreground">{t('reportsPage.emailSentAt')}</dt>
               <dd>{formatDateTime(report.emailSentAt)}</dd>
             </>
           )}
         </dl>
       </div>
-      <Button onClick={() => void onDownload()} disabled={pending} className="w-full sm:w-auto" aria-label={`Scarica PDF ${report.fileName}`}>
+      <Button onClick={() => void onDownload()} disabled={pending} className="w-full sm:w-auto" aria-label={t('reportsPage.downloadLabel', { fileName: report.fileName })}>
         <ButtonIcon pending={pending} icon={<DownloadIcon aria-hidden="true" />} />
-        Scarica PDF
+        {t('reportsPage.download')}
       </Button>
     </li>
   );
 }
 
 function ReportsBody() {
+  const t = useT();
   const { data, error, isPending } = useQuery<ReportSummary[]>({ queryKey: REPORTS_QUERY_KEY });
-  if (isPending) return <Spinner label="Caricamento dei report..." showLabel className="py-8" />;
+  if (isPending) return <Spinner label={t('reportsPage.loading')} showLabel className="py-8" />;
   if (error instanceof ApiError && error.status === 403) {
     return (
       <div role="alert" className="flex items-start gap-3 rounded-xl border border-orange-200 bg-orange-50 p-4 text-orange-900">
         <LockIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
         <div>
-          <p className="font-semibold">Accesso riservato agli amministratori</p>
-          <p className="text-sm">I report di sistema sono disponibili solo per gli amministratori di BiciElis.</p>
+          <p className="font-semibold">{t('reportsPage.adminsOnly')}</p>
+          <p className="text-sm">{t('reportsPage.adminsOnlyText')}</p>
         </div>
       </div>
     );
@@ -93,15 +97,15 @@ function ReportsBody() {
   if (error) {
     return (
       <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
-        Impossibile caricare i report: {error.message}
+        {t('reportsPage.loadFailed', { message: error.message })}
       </p>
     );
   }
   if (data.length === 0) {
-    return <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">Nessun report disponibile</p>;
+    return <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t('reportsPage.empty')}</p>;
   }
   return (
-    <ul className="grid gap-3" aria-label="Report disponibili">
+    <ul className="grid gap-3" aria-label={t('reportsPage.listLabel')}>
       {data.map((r) => (
         <ReportRow key={r.id} report={r} />
       ))}
@@ -111,6 +115,7 @@ function ReportsBody() {
 
 /** /doc (spec §2 "Reports page"): any logged-in user may open it; the list is for admins. */
 export function ReportsPage() {
+  const t = useT();
   // Admins come here from /admin and go back there; anyone else to their dashboard.
   const isAdmin = useCurrentUser().data?.ruolo === 'admin';
   return (
@@ -118,16 +123,12 @@ export function ReportsPage() {
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-4xl items-center px-4 py-2 sm:px-6">
           <LinkButton href={isAdmin ? '/admin' : '/dashboard'} icon={ArrowLeftIcon} variant="ghost" size="sm">
-            {isAdmin ? 'Amministrazione' : 'Dashboard'}
+            {isAdmin ? t('reportsPage.backAdmin') : t('reportsPage.backDashboard')}
           </LinkButton>
         </div>
         <div className="mx-auto max-w-4xl px-4 pt-3 pb-5 sm:px-6">
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Report di sistema</h1>
-          <p className="mt-1 text-muted-foreground">
-            Ogni sera alle 23:00 (ora italiana) BiciElis genera il report PDF della giornata: prenotazioni, incassi, stato
-            delle biciclette e utilizzo per fascia oraria. Il report viene inviato per email all&apos;indirizzo
-            dell&apos;amministrazione; qui sono disponibili gli ultimi 30.
-          </p>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('reportsPage.title')}</h1>
+          <p className="mt-1 text-muted-foreground">{t('reportsPage.intro')}</p>
         </div>
       </header>
       <main className="mx-auto max-w-4xl px-4 py-6 sm:px-6">

@@ -1,15 +1,18 @@
+import type { Lingua } from '../../../shared/i18n';
+import { dayMonth, longDate } from '../../../shared/i18n/format';
 import type { StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats';
 
-export const PERIOD_LABELS: Record<StatsPeriod, string> = {
-  7: 'Ultimi 7 giorni',
-  30: 'Ultimi 30 giorni',
-  365: 'Ultimi 365 giorni',
-};
+/** The periods' names, as catalogue keys (put into the reader's language where shown). */
+export const PERIOD_LABELS = {
+  7: 'statsModel.period7',
+  30: 'statsModel.period30',
+  365: 'statsModel.period365',
+} as const satisfies Record<StatsPeriod, `statsModel.period${StatsPeriod}`>;
 
 export interface Bucket {
-  /** Short label under a bar ("21/11", "nov 26"). */
+  /** Short label under a bar ("21/11", "nov 26" / "Nov 26"). */
   label: string;
-  /** Long label for the table and the screen reader ("sabato 21 novembre 2026", "novembre 2026"). */
+  /** Long label for the table and the screen reader ("sabato 21 novembre 2026", "novembre 2026" / "November 2026"). */
   longLabel: string;
   rides: number;
   cancellations: number;
@@ -17,30 +20,25 @@ export interface Bucket {
   revenueCents: number;
 }
 
-const MONTHS = ['gen', 'feb', 'mar', 'apr', 'mag', 'giu', 'lug', 'ago', 'set', 'ott', 'nov', 'dic'];
-const MONTHS_LONG = [
-  'gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno',
-  'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre',
-];
-const WEEKDAYS = ['domenica', 'lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì', 'sabato'];
-
 function parts(date: string): [number, number, number] {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return [y, m, d];
 }
 
+/** A month and its year: "novembre 2026" / "November 2026" (format.ts's day of the month, less the day). */
+const monthYear = (y: number, m: number, lingua: Lingua) => dayMonth(`${y}-${String(m).padStart(2, '0')}-01`, true, lingua).replace(/^1 /, '');
+
 /**
  * The days of the answer as the bars of a chart: one per day for 7 and 30 days; one per
  * month for 365 days (365 bars would be under a pixel each on a 375 px phone).
  */
-export function bucketsFor(days: StatsDay[], period: StatsPeriod): Bucket[] {
+export function bucketsFor(days: StatsDay[], period: StatsPeriod, lingua: Lingua): Bucket[] {
   if (period !== 365) {
     return days.map((d) => {
-      const [y, m, day] = parts(d.date);
-      const weekday = WEEKDAYS[new Date(Date.UTC(y, m - 1, day)).getUTCDay()]!;
+      const [, m, day] = parts(d.date);
       return {
         label: `${day}/${m}`,
-        longLabel: `${weekday} ${day} ${MONTHS_LONG[m - 1]} ${y}`,
+        longLabel: longDate(d.date, lingua),
         rides: d.rides,
         cancellations: d.cancellations,
         releasedHolds: d.releasedHolds,
@@ -54,9 +52,11 @@ export function bucketsFor(days: StatsDay[], period: StatsPeriod): Bucket[] {
     const key = `${y}-${m}`;
     let b = months.get(key);
     if (!b) {
+      const longLabel = monthYear(y, m, lingua);
       b = {
-        label: `${MONTHS[m - 1]} ${String(y).slice(2)}`,
-        longLabel: `${MONTHS_LONG[m - 1]} ${y}`,
+        // The month's first three letters: "nov 26" / "Nov 26".
+        label: `${longLabel.slice(0, 3)} ${String(y).slice(2)}`,
+        longLabel,
         rides: 0,
         cancellations: 0,
         releasedHolds: 0,
@@ -85,7 +85,7 @@ export interface WaitBucket {
   unserved: number;
 }
 
-export function waitBucketsFor(days: StatsResponse['waitlist']['days'], period: StatsPeriod): WaitBucket[] {
+export function waitBucketsFor(days: StatsResponse['waitlist']['days'], period: StatsPeriod, lingua: Lingua): WaitBucket[] {
   // The same days and months as the other charts: the two counts ride in two of a day's fields.
   const asDays: StatsDay[] = days.map((d) => ({
     date: d.date,
@@ -96,5 +96,5 @@ export function waitBucketsFor(days: StatsResponse['waitlist']['days'], period: 
     noShows: 0,
     damageReports: 0,
   }));
-  return bucketsFor(asDays, period).map((b) => ({ label: b.label, longLabel: b.longLabel, served: b.rides, unserved: b.cancellations }));
+  return bucketsFor(asDays, period, lingua).map((b) => ({ label: b.label, longLabel: b.longLabel, served: b.rides, unserved: b.cancellations }));
 }

@@ -2,32 +2,45 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ArrowLeftIcon, DownloadIcon, RefreshCwIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { LinkButton } from '../../components/link-button';
-import { formatEuroCents } from '../../../shared/money';
+import { LOCALE_TAG, type Lingua, type Translate } from '../../../shared/i18n';
+import { money, shortDate } from '../../../shared/i18n/format';
 import { STATS_PERIODS, type StatsPeriod, type StatsResponse } from '../../../shared/schemas/stats';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiFetch } from '../../lib/api';
+import { t as translate, useLingua, useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 import { BarChart, COLORS, HorizontalBarChart, SplitBar } from './charts';
 import { saveResponseAsFile } from '../../lib/download';
 import { bucketsFor, percent, PERIOD_LABELS, waitBucketsFor } from './stats-model';
 
 const statsUrl = (period: StatsPeriod) => `/api/admin/stats?period=${period}`;
-const hours1 = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 1 });
-const euroShort = (cents: number) => `${Math.round(cents / 100)} €`;
+const hoursFormats = new Map<Lingua, Intl.NumberFormat>();
+/** Hours with at most one decimal, the language's way: "2,5" / "2.5". */
+function hours1(lingua: Lingua): Intl.NumberFormat {
+  let format = hoursFormats.get(lingua);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE_TAG[lingua], { maximumFractionDigits: 1 });
+    hoursFormats.set(lingua, format);
+  }
+  return format;
+}
+/** Whole euros on a chart's scale: "12 €" / "€12". */
+const euroShort = (t: Translate) => (cents: number) => t('statsPage.euroShort', { euros: Math.round(cents / 100) });
 
 /** A chart's numbers as a table, on request: for screen readers and for reading exact values. */
 function DataTable({ caption, head, rows }: { caption: string; head: string[]; rows: (string | number)[][] }) {
+  const t = useT();
   return (
     <details className="mt-3 rounded-md border text-sm">
-      <summary className="cursor-pointer px-3 py-2 font-medium text-primary">Mostra dati</summary>
+      <summary className="cursor-pointer px-3 py-2 font-medium text-primary">{t('statsPage.showData')}</summary>
       {/* Scrollable, so reachable by keyboard (focusable and named). */}
       <div
         className="max-h-80 overflow-auto border-t focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         tabIndex={0}
         role="region"
-        aria-label={`Tabella: ${caption}`}
+        aria-label={t('statsPage.tableLabel', { caption })}
       >
         <table className="w-full">
           <caption className="sr-only">{caption}</caption>
@@ -96,43 +109,54 @@ async function downloadCsv(period: StatsPeriod) {
 /** An hour of the day as a range: `07:00–07:59`. */
 const hourRange = (hour: number) => `${String(hour).padStart(2, '0')}:00–${String(hour).padStart(2, '0')}:59`;
 
-/** The period's buckets (days, or months over a year) and how they are named. */
-function periodOf(stats: StatsResponse) {
+/** The period's buckets (days, or months over a year) and how they are named ('month' | 'day', for the messages). */
+function usePeriodOf(stats: StatsResponse) {
+  const t = useT();
+  const lingua = useLingua();
+  const unit = stats.period === 365 ? 'month' : 'day';
   return {
-    buckets: bucketsFor(stats.days, stats.period),
-    unit: stats.period === 365 ? 'mese' : 'giorno',
-    unitHead: stats.period === 365 ? 'Mese' : 'Giorno',
+    t,
+    lingua,
+    buckets: bucketsFor(stats.days, stats.period, lingua),
+    unit,
+    unitHead: t('statsPage.unitHead', { unit }),
   };
 }
 
 type ChartProps = { stats: StatsResponse };
 
 function RidesChart({ stats }: ChartProps) {
-  const { buckets, unit, unitHead } = periodOf(stats);
+  const { t, buckets, unit, unitHead } = usePeriodOf(stats);
   const { totals } = stats;
+  const title = t('statsPage.ridesTitle', { unit });
   return (
-    <ChartCard id="stat-corse" title={`Corse al ${unit}`} note={`${totals.rides} corse (prenotazioni non cancellate); ${totals.noShows} ${totals.noShows === 1 ? 'bici non ritirata' : 'bici non ritirate'}, ${totals.damageReports} ${totals.damageReports === 1 ? 'danno segnalato' : 'danni segnalati'}.`}>
+    <ChartCard
+      id="stat-corse"
+      title={title}
+      note={t('statsPage.ridesNote', { rides: totals.rides, noShows: totals.noShows, damage: totals.damageReports })}
+    >
       <BarChart
         data={buckets.map((b) => ({ label: b.label, values: [b.rides] }))}
-        series={[{ name: 'Corse', color: COLORS.rides }]}
-        description={`Grafico a barre delle corse al ${unit}: ${totals.rides} in tutto. I numeri sono nella tabella "Mostra dati".`}
+        series={[{ name: t('statsPage.rides'), color: COLORS.rides }]}
+        description={t('statsPage.ridesDescription', { unit, rides: totals.rides })}
       />
-      <DataTable caption={`Corse al ${unit}`} head={[unitHead, 'Corse']} rows={buckets.map((b) => [b.longLabel, b.rides])} />
+      <DataTable caption={title} head={[unitHead, t('statsPage.rides')]} rows={buckets.map((b) => [b.longLabel, b.rides])} />
     </ChartCard>
   );
 }
 
 function HoursChart({ stats }: ChartProps) {
+  const t = useT();
   return (
-    <ChartCard id="stat-ore" title="Uso per ora del giorno" note="Corse per ora di inizio (ora italiana).">
+    <ChartCard id="stat-ore" title={t('statsPage.hoursTitle')} note={t('statsPage.hoursNote')}>
       <BarChart
         data={stats.hours.map((h) => ({ label: String(h.hour), values: [h.rides] }))}
-        series={[{ name: 'Corse', color: COLORS.rides }]}
-        description="Grafico a barre delle corse per ora di inizio, dalle 0 alle 23. I numeri sono nella tabella."
+        series={[{ name: t('statsPage.rides'), color: COLORS.rides }]}
+        description={t('statsPage.hoursDescription')}
       />
       <DataTable
-        caption="Corse per ora di inizio"
-        head={['Ora', 'Corse']}
+        caption={t('statsPage.hoursCaption')}
+        head={[t('statsPage.hour'), t('statsPage.rides')]}
         rows={stats.hours.map((h) => [hourRange(h.hour), h.rides])}
       />
     </ChartCard>
@@ -140,60 +164,71 @@ function HoursChart({ stats }: ChartProps) {
 }
 
 function BikesChart({ stats }: ChartProps) {
+  const t = useT();
+  const hours = hours1(useLingua());
   const never = stats.bikes.filter((b) => b.rides === 0);
   const top = stats.bikes[0];
+  const bikeNumber = (numero: string) => t('statsPage.bikeNumber', { numero });
   return (
     <ChartCard
       id="stat-bici"
-      title="Uso per bici"
+      title={t('statsPage.bikesTitle')}
       note={
         <>
-          {top && top.rides > 0 ? `Più usata: n. ${top.numero} (${top.rides} corse, ${hours1.format(top.hours)} h). ` : ''}
-          {never.length > 0 ? `Mai usate: ${never.map((b) => `n. ${b.numero}`).join(', ')}.` : 'Tutte le bici sono state usate.'}
+          {top && top.rides > 0 ? `${t('statsPage.mostUsed', { numero: top.numero, rides: top.rides, hours: hours.format(top.hours) })} ` : ''}
+          {never.length > 0 ? t('statsPage.neverUsed', { bikes: never.map((b) => bikeNumber(b.numero)).join(', ') }) : t('statsPage.allUsed')}
         </>
       }
     >
       <HorizontalBarChart
-        data={stats.bikes.map((b) => ({ label: `n. ${b.numero}`, value: b.hours }))}
+        data={stats.bikes.map((b) => ({ label: bikeNumber(b.numero), value: b.hours }))}
         color={COLORS.rides}
-        description="Grafico a barre orizzontali delle ore di uso per bici, dalla più usata. I numeri sono nella tabella."
-        valueText={(i) => `${hours1.format(stats.bikes[i]!.hours)} h · ${stats.bikes[i]!.rides} ${stats.bikes[i]!.rides === 1 ? 'corsa' : 'corse'}`}
+        description={t('statsPage.bikesDescription')}
+        valueText={(i) => t('statsPage.bikeValue', { hours: hours.format(stats.bikes[i]!.hours), rides: stats.bikes[i]!.rides })}
       />
       <DataTable
-        caption="Uso per bici"
-        head={['Bici', 'Modello', 'Corse', 'Ore']}
-        rows={stats.bikes.map((b) => [`n. ${b.numero}`, b.modello, b.rides, hours1.format(b.hours)])}
+        caption={t('statsPage.bikesTitle')}
+        head={[t('statsPage.bike'), t('statsPage.model'), t('statsPage.rides'), t('statsPage.hours')]}
+        rows={stats.bikes.map((b) => [bikeNumber(b.numero), b.modello, b.rides, hours.format(b.hours)])}
       />
     </ChartCard>
   );
 }
 
 function ResidentsChart({ stats }: ChartProps) {
+  const t = useT();
   const { totals } = stats;
   const residentsTotal = totals.residentRides + totals.externalRides;
+  const residentShare = percent(totals.residentRides, residentsTotal);
+  const externalShare = percent(totals.externalRides, residentsTotal);
   return (
-    <ChartCard id="stat-residenti" title="Residenti ed esterni" note="Corse di residenti del collegio e di utenti esterni.">
+    <ChartCard id="stat-residenti" title={t('statsPage.residentsTitle')} note={t('statsPage.residentsNote')}>
       <SplitBar
         parts={[
           { value: totals.residentRides, color: COLORS.resident },
           { value: totals.externalRides, color: COLORS.external },
         ]}
-        description={`Residenti ${totals.residentRides} corse (${percent(totals.residentRides, residentsTotal)}), esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)}).`}
+        description={t('statsPage.residentsDescription', {
+          residents: totals.residentRides,
+          residentShare,
+          externals: totals.externalRides,
+          externalShare,
+        })}
         legend={
           <Legend
             items={[
-              { label: `Residenti ${totals.residentRides} (${percent(totals.residentRides, residentsTotal)})`, color: COLORS.resident },
-              { label: `Esterni ${totals.externalRides} (${percent(totals.externalRides, residentsTotal)})`, color: COLORS.external },
+              { label: t('statsPage.residentsLegend', { count: totals.residentRides, share: residentShare }), color: COLORS.resident },
+              { label: t('statsPage.externalsLegend', { count: totals.externalRides, share: externalShare }), color: COLORS.external },
             ]}
           />
         }
       />
       <DataTable
-        caption="Residenti ed esterni"
-        head={['Utenti', 'Corse', 'Quota']}
+        caption={t('statsPage.residentsTitle')}
+        head={[t('statsPage.users'), t('statsPage.rides'), t('statsPage.share')]}
         rows={[
-          ['Residenti', totals.residentRides, percent(totals.residentRides, residentsTotal)],
-          ['Esterni', totals.externalRides, percent(totals.externalRides, residentsTotal)],
+          [t('statsPage.residents'), totals.residentRides, residentShare],
+          [t('statsPage.externals'), totals.externalRides, externalShare],
         ]}
       />
     </ChartCard>
@@ -201,55 +236,54 @@ function ResidentsChart({ stats }: ChartProps) {
 }
 
 function RevenueChart({ stats }: ChartProps) {
-  const { buckets, unit, unitHead } = periodOf(stats);
+  const { t, lingua, buckets, unit, unitHead } = usePeriodOf(stats);
   const { totals } = stats;
+  const amount = money(totals.revenueCents, lingua);
   return (
-    <ChartCard
-      id="stat-incasso"
-      title="Incasso"
-      note={`${formatEuroCents(totals.revenueCents)} da pagamenti completati; i rimborsi non sono contati.`}
-    >
+    <ChartCard id="stat-incasso" title={t('statsPage.revenueTitle')} note={t('statsPage.revenueNote', { amount })}>
       <BarChart
         data={buckets.map((b) => ({ label: b.label, values: [b.revenueCents] }))}
-        series={[{ name: 'Incasso', color: COLORS.revenue }]}
-        format={euroShort}
-        description={`Grafico a barre dell'incasso al ${unit}: ${formatEuroCents(totals.revenueCents)} in tutto. I numeri sono nella tabella.`}
+        series={[{ name: t('statsPage.revenueTitle'), color: COLORS.revenue }]}
+        format={euroShort(t)}
+        description={t('statsPage.revenueDescription', { unit, amount })}
       />
       <DataTable
-        caption={`Incasso al ${unit}`}
-        head={[unitHead, 'Incasso']}
-        rows={buckets.map((b) => [b.longLabel, formatEuroCents(b.revenueCents)])}
+        caption={t('statsPage.revenueCaption', { unit })}
+        head={[unitHead, t('statsPage.revenueTitle')]}
+        rows={buckets.map((b) => [b.longLabel, money(b.revenueCents, lingua)])}
       />
     </ChartCard>
   );
 }
 
 function CancellationsChart({ stats }: ChartProps) {
-  const { buckets, unit, unitHead } = periodOf(stats);
+  const { t, buckets, unit, unitHead } = usePeriodOf(stats);
   const { totals } = stats;
+  const cancellations = t('statsPage.cancellations');
+  const releasedHolds = t('statsPage.releasedHolds');
   return (
     <ChartCard
       id="stat-cancellazioni"
-      title="Cancellazioni e blocchi rilasciati"
-      note={`${totals.cancellations} cancellazioni, di cui ${totals.releasedHolds} con il pagamento non riuscito (bici liberata).`}
+      title={t('statsPage.cancellationsTitle')}
+      note={t('statsPage.cancellationsNote', { cancellations: totals.cancellations, released: totals.releasedHolds })}
     >
       <BarChart
         data={buckets.map((b) => ({ label: b.label, values: [b.cancellations, b.releasedHolds] }))}
         series={[
-          { name: 'Cancellazioni', color: COLORS.cancellations },
-          { name: 'Blocchi rilasciati', color: COLORS.releasedHolds },
+          { name: cancellations, color: COLORS.cancellations },
+          { name: releasedHolds, color: COLORS.releasedHolds },
         ]}
-        description={`Grafico a barre delle cancellazioni (${totals.cancellations}) e dei blocchi rilasciati (${totals.releasedHolds}) al ${unit}. I numeri sono nella tabella.`}
+        description={t('statsPage.cancellationsDescription', { cancellations: totals.cancellations, released: totals.releasedHolds, unit })}
       />
       <Legend
         items={[
-          { label: 'Cancellazioni', color: COLORS.cancellations },
-          { label: 'Blocchi rilasciati', color: COLORS.releasedHolds },
+          { label: cancellations, color: COLORS.cancellations },
+          { label: releasedHolds, color: COLORS.releasedHolds },
         ]}
       />
       <DataTable
-        caption={`Cancellazioni e blocchi rilasciati al ${unit}`}
-        head={[unitHead, 'Cancellazioni', 'Blocchi rilasciati']}
+        caption={t('statsPage.cancellationsCaption', { unit })}
+        head={[unitHead, cancellations, releasedHolds]}
         rows={buckets.map((b) => [b.longLabel, b.cancellations, b.releasedHolds])}
       />
     </ChartCard>
@@ -257,42 +291,44 @@ function CancellationsChart({ stats }: ChartProps) {
 }
 
 function DemandChart({ stats }: ChartProps) {
-  const { unit, unitHead } = periodOf(stats);
+  const { t, lingua, unit, unitHead } = usePeriodOf(stats);
   const { waitlist } = stats;
-  const waitBuckets = waitBucketsFor(waitlist.days, stats.period);
+  const waitBuckets = waitBucketsFor(waitlist.days, stats.period, lingua);
+  const unserved = t('statsPage.unserved');
+  const served = t('statsPage.served');
   return (
     <ChartCard
       id="stat-domanda"
-      title="Domanda non servita"
-      note={`Persone in lista d'attesa la cui fascia oraria è iniziata senza che si liberasse una bici: ${waitlist.unserved} non servite, ${waitlist.served} servite da un'offerta. È la domanda a cui la flotta non è bastata.`}
+      title={t('statsPage.demandTitle')}
+      note={t('statsPage.demandNote', { unserved: waitlist.unserved, served: waitlist.served })}
     >
       <BarChart
         data={waitBuckets.map((b) => ({ label: b.label, values: [b.unserved, b.served] }))}
         series={[
-          { name: 'Non servite', color: COLORS.unserved },
-          { name: 'Servite', color: COLORS.rides },
+          { name: unserved, color: COLORS.unserved },
+          { name: served, color: COLORS.rides },
         ]}
-        description={`Grafico a barre delle attese non servite (${waitlist.unserved}) e servite (${waitlist.served}) al ${unit}. I numeri sono nella tabella.`}
+        description={t('statsPage.demandDescription', { unserved: waitlist.unserved, served: waitlist.served, unit })}
       />
       <Legend
         items={[
-          { label: 'Non servite', color: COLORS.unserved },
-          { label: 'Servite', color: COLORS.rides },
+          { label: unserved, color: COLORS.unserved },
+          { label: served, color: COLORS.rides },
         ]}
       />
       <DataTable
-        caption={`Attese non servite e servite al ${unit}`}
-        head={[unitHead, 'Non servite', 'Servite']}
+        caption={t('statsPage.demandCaption', { unit })}
+        head={[unitHead, unserved, served]}
         rows={waitBuckets.map((b) => [b.longLabel, b.unserved, b.served])}
       />
       <BarChart
         data={waitlist.hours.map((h) => ({ label: String(h.hour), values: [h.unserved] }))}
-        series={[{ name: 'Non servite', color: COLORS.unserved }]}
-        description="Grafico a barre delle attese non servite per ora di inizio della fascia, dalle 0 alle 23. I numeri sono nella tabella."
+        series={[{ name: unserved, color: COLORS.unserved }]}
+        description={t('statsPage.demandHoursDescription')}
       />
       <DataTable
-        caption="Attese non servite per ora di inizio"
-        head={['Ora', 'Non servite']}
+        caption={t('statsPage.demandHoursCaption')}
+        head={[t('statsPage.hour'), unserved]}
         rows={waitlist.hours.map((h) => [hourRange(h.hour), h.unserved])}
       />
     </ChartCard>
@@ -315,6 +351,7 @@ function Charts({ stats }: ChartProps) {
 
 /** `/admin/statistiche`: the service at a glance for the staff (issue 10), its own lazy chunk. */
 export function StatsPage() {
+  const t = useT();
   const [period, setPeriod] = useState<StatsPeriod>(30);
   const [exporting, setExporting] = useState(false);
   const query = useQuery<StatsResponse>({ queryKey: [statsUrl(period)], placeholderData: keepPreviousData });
@@ -324,9 +361,9 @@ export function StatsPage() {
     setExporting(true);
     try {
       await downloadCsv(period);
-      toast({ title: 'Esportazione completata' });
+      toast({ title: translate('statsPage.exportDone') });
     } catch {
-      toast({ title: 'Errore esportazione', description: 'Il file CSV non è stato scaricato. Riprova.', variant: 'destructive' });
+      toast({ title: translate('statsPage.exportError'), description: translate('statsPage.exportErrorText'), variant: 'destructive' });
     } finally {
       setExporting(false);
     }
@@ -337,17 +374,17 @@ export function StatsPage() {
       <header className="border-b bg-card">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2 sm:px-6">
           <LinkButton href="/admin" icon={ArrowLeftIcon} variant="ghost" size="sm">
-            Amministrazione
+            {t('statsPage.back')}
           </LinkButton>
         </div>
         <div className="mx-auto max-w-6xl px-4 pt-3 pb-5 sm:px-6">
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Statistiche</h1>
-          <p className="text-muted-foreground">Il servizio in sintesi: corse, uso delle bici, incassi e cancellazioni.</p>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('statsPage.title')}</h1>
+          <p className="text-muted-foreground">{t('statsPage.subtitle')}</p>
         </div>
       </header>
       <main className="mx-auto max-w-6xl space-y-4 px-4 py-5 sm:px-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <div role="group" aria-label="Periodo" className="inline-flex rounded-lg border bg-card p-1">
+          <div role="group" aria-label={t('statsPage.period')} className="inline-flex rounded-lg border bg-card p-1">
             {STATS_PERIODS.map((p) => (
               <button
                 key={p}
@@ -359,37 +396,37 @@ export function StatsPage() {
                   period === p ? 'bg-primary text-primary-foreground' : 'text-foreground hover:bg-muted',
                 )}
               >
-                {PERIOD_LABELS[p]}
+                {t(PERIOD_LABELS[p])}
               </button>
             ))}
           </div>
           <Button variant="outline" onClick={() => void onExport()} disabled={exporting}>
             <ButtonIcon pending={exporting} icon={<DownloadIcon aria-hidden="true" />} />
-            Esporta CSV
+            {t('statsPage.exportCsv')}
           </Button>
         </div>
 
         {stats && (
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {PERIOD_LABELS[stats.period]}: dal {stats.from.split('-').reverse().join('/')} al {stats.to.split('-').reverse().join('/')}
-            {query.isFetching ? ' — aggiornamento...' : ''}
+            {t('statsPage.range', { period: t(PERIOD_LABELS[stats.period]), from: shortDate(stats.from), to: shortDate(stats.to) })}
+            {query.isFetching ? ` — ${t('statsPage.updating')}` : ''}
           </p>
         )}
 
         {query.isPending ? (
           <div className="flex justify-center py-16">
-            <Spinner label="Caricamento statistiche..." showLabel />
+            <Spinner label={t('statsPage.loading')} showLabel />
           </div>
         ) : query.isError && !stats ? (
           <div role="alert" className="rounded-xl border border-destructive/40 bg-card p-6 text-center">
-            <p className="font-medium">Impossibile caricare le statistiche.</p>
+            <p className="font-medium">{t('statsPage.loadFailed')}</p>
             <Button className="mt-3" variant="outline" onClick={() => void query.refetch()}>
               <RefreshCwIcon aria-hidden="true" />
-              Riprova
+              {t('statsPage.retry')}
             </Button>
           </div>
         ) : stats && stats.totals.bookings === 0 ? (
-          <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">Nessuna prenotazione nel periodo</p>
+          <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t('statsPage.empty')}</p>
         ) : stats ? (
           <Charts stats={stats} />
         ) : null}
