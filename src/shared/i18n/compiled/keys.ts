@@ -3,6 +3,16 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "admin.bikeStateUpdated": undefined;
+  "admin.bikeStateUpdatedHealed": { "annullate": number; "spostate": number };
+  "admin.bookingNotFound": undefined;
+  "admin.deleteSelf": undefined;
+  "admin.lastAdmin": undefined;
+  "admin.noInitialPassword": undefined;
+  "admin.notInRide": undefined;
+  "admin.userAlreadyActive": undefined;
+  "admin.userNotFound": undefined;
+  "admin.userNotFoundOrInactive": undefined;
   "app.languageSwitch": undefined;
   "app.languageSwitchTo": undefined;
   "app.loading": undefined;
@@ -12,7 +22,91 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "auth.accountDisabled": undefined;
+  "auth.invalidResidentCode": undefined;
+  "auth.loggedOut": undefined;
+  "auth.loginFailed": undefined;
+  "auth.passwordChangeRequired": undefined;
+  "auth.passwordUpdated": undefined;
+  "auth.resetRequested": undefined;
+  "auth.sessionExpired": undefined;
+  "auth.tooManyAttempts": { "minuti": number };
+  "closures.bikeNotFound": undefined;
+  "closures.fieldBeforeStart": undefined;
+  "closures.inPast": undefined;
+  "closures.maintenanceEndBeforeStart": undefined;
+  "closures.maintenanceNonexistentTime": undefined;
+  "closures.maintenanceNotFound": undefined;
+  "closures.maintenanceOver": undefined;
+  "closures.maintenanceOverlap": undefined;
+  "closures.notFound": undefined;
   "errors.unauthenticated": undefined;
+  "http.actionReused": undefined;
+  "http.alreadyActiveBooking": undefined;
+  "http.badRequest": undefined;
+  "http.badUrl": undefined;
+  "http.bikeNumberTaken": undefined;
+  "http.bikeUnavailable": undefined;
+  "http.bodyTooLarge": undefined;
+  "http.busy": undefined;
+  "http.conflictExisting": undefined;
+  "http.conflictLinked": undefined;
+  "http.crossOrigin": undefined;
+  "http.dbUnavailable": undefined;
+  "http.emailTaken": undefined;
+  "http.emptyJsonBody": undefined;
+  "http.eventProcessed": undefined;
+  "http.forbidden": undefined;
+  "http.internalError": undefined;
+  "http.invalidCharacters": undefined;
+  "http.invalidData": undefined;
+  "http.invalidJson": undefined;
+  "http.invalidValue": undefined;
+  "http.metricsBadToken": undefined;
+  "http.metricsLocalOnly": undefined;
+  "http.metricsTokenRequired": undefined;
+  "http.notFound": undefined;
+  "http.paymentExists": undefined;
+  "http.requiredField": undefined;
+  "http.residentCodeTaken": undefined;
+  "http.unsupportedMediaType": undefined;
+  "privacy.accountDeleted": undefined;
+  "privacy.lastAdmin": undefined;
+  "privacy.rideInProgress": undefined;
+  "privacy.wrongPassword": undefined;
+  "profile.notificationsOn": undefined;
+  "profile.wrongCurrentPassword": undefined;
+  "rules.beyondHorizon": { "giorni": number };
+  "rules.closedDay": { "giorno": MessageValue };
+  "rules.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "rules.closedOn": { "data": MessageValue; "motivo": MessageValue };
+  "rules.dateInPast": undefined;
+  "rules.fieldClosed": undefined;
+  "rules.fieldOutsideHours": undefined;
+  "rules.fieldPastDate": undefined;
+  "rules.fieldPastTime": undefined;
+  "rules.fieldShortNotice": undefined;
+  "rules.fieldTooFar": undefined;
+  "rules.fieldTooLong": undefined;
+  "rules.invalidWindow": undefined;
+  "rules.nonexistentTime": undefined;
+  "rules.openHours": { "apertura": MessageValue; "chiusura": MessageValue; "giorno": MessageValue };
+  "rules.startInPast": undefined;
+  "rules.suspended": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue; "soglia": MessageValue };
+  "rules.suspendedOne": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue };
+  "rules.tooLong": { "forma": MessageValue; "minuti": number; "ore": number };
+  "rules.tooShortNotice": { "forma": MessageValue; "minuti": number; "ore": number };
+  "system.migrationsPending": undefined;
+  "system.shuttingDown": undefined;
+  "twoFactor.adminsOnly": undefined;
+  "twoFactor.alreadyActive": undefined;
+  "twoFactor.codeRequired": undefined;
+  "twoFactor.disabled": undefined;
+  "twoFactor.enrolmentRequired": undefined;
+  "twoFactor.expired": undefined;
+  "twoFactor.noEnrolment": undefined;
+  "twoFactor.notActive": undefined;
+  "twoFactor.wrongCode": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
@@ -22,5 +116,5 @@ export const DOMAIN_SIZES = {
   "user": 0,
   "admin": 0,
   "rack": 0,
-  "server": 1,
+  "server": 95,
 } as const;
