@@ -11,6 +11,7 @@ import {
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
 import { serviceDeps } from '../../http/service-deps.js';
+import { requestLingua } from '../../http/lingua.js';
 import type { Actor } from '../audit/index.js';
 import { auditActors, auditCsv, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
@@ -132,7 +133,7 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   });
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
-    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato),
+    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato, requestLingua(request)),
   );
 
   // The bike's lock (issue 34, decision 044): owned by the locks module, audited with the code masked.
