@@ -191,3 +191,46 @@ describe('a refusal put together from values (weekday, duration, plural)', () =>
     expect((await ask(far, 'it')).json()).toMatchObject({ message: 'Puoi prenotare al massimo 7 giorni in anticipo' });
   });
 });
+
+describe('a refusal read back from its Italian words', () => {
+  it('a closure, its reason as the admin wrote it', async () => {
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const created = await call(ctx.app, admin, 'POST', '/api/admin/chiusure', { dal: '2026-11-25', al: '2026-11-25', motivo: 'Giornata di studio' });
+    expect(created.statusCode, created.body).toBe(201);
+    const user = await createUser(db());
+    const cookie = await loginAs(ctx.app, user.email);
+    const ask = async (lingua: 'it' | 'en') => {
+      await setLingua(user.id, lingua);
+      return ctx.app.inject({
+        method: 'POST',
+        url: '/api/biciclette/available',
+        payload: { dataPrenotazione: '2026-11-25', orarioInizio: '10:00', orarioFine: '11:00' },
+        headers: { cookie },
+      });
+    };
+    expect((await ask('en')).json()).toEqual({
+      message: 'The service is closed on 25/11/2026: Giornata di studio',
+      code: 'CLOSED',
+      fields: { dataPrenotazione: 'Service closed' },
+    });
+    expect((await ask('it')).json()).toEqual({
+      message: 'Il servizio è chiuso il 25/11/2026: Giornata di studio',
+      code: 'CLOSED',
+      fields: { dataPrenotazione: 'Servizio chiuso' },
+    });
+  });
+});
+
+describe('too many attempts', () => {
+  it('the 429 of the login counters says the minutes in the request’s language', async () => {
+    const email = 'troppi.tentativi@example.it';
+    const attempt = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'Sbagliata-2026' }, headers, remoteAddress: freshIp() });
+    for (let i = 0; i < 10; i += 1) expect((await attempt({})).statusCode).toBe(401);
+    const english = await attempt({ 'accept-language': 'en-GB,en;q=0.9' });
+    expect(english.statusCode).toBe(429);
+    expect(english.json()).toEqual({ message: 'Too many attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' });
+    const italian = await attempt({ 'accept-language': 'it-IT' });
+    expect(italian.json()).toEqual({ message: 'Troppi tentativi. Riprova tra 15 minuti.', code: 'RATE_LIMITED' });
+  });
+});
