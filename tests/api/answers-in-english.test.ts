@@ -234,3 +234,19 @@ describe('too many attempts', () => {
     expect(italian.json()).toEqual({ message: 'Troppi tentativi. Riprova tra 15 minuti.', code: 'RATE_LIMITED' });
   });
 });
+
+describe('the audit log', () => {
+  it('names a bike in the reader’s language, a person as written', async () => {
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const created = await call(ctx.app, admin, 'POST', '/api/admin/biciclette', { numero: '36', modello: 'Graziella' });
+    expect(created.statusCode, created.body).toBe(201);
+    const subjects = async (lingua: 'it' | 'en') => {
+      await setLingua(admin.id, lingua);
+      const res = await call(ctx.app, admin, 'GET', '/api/admin/audit?azione=bike.create');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { soggetto: string | null; action: string }[]).filter((e) => e.action === 'bike.create').map((e) => e.soggetto);
+    };
+    expect(await subjects('en')).toContain('Bike 36');
+    expect(await subjects('it')).toContain('Bici 36');
+  });
+});

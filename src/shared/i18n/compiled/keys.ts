@@ -3,6 +3,8 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "admin.auditBike": { "numero": MessageValue };
+  "admin.auditBooking": { "numero": MessageValue; "persona": MessageValue };
   "admin.bikeStateUpdated": undefined;
   "admin.bikeStateUpdatedHealed": { "annullate": number; "spostate": number };
   "admin.bookingNotFound": undefined;
@@ -116,5 +118,5 @@ export const DOMAIN_SIZES = {
   "user": 0,
   "admin": 0,
   "rack": 0,
-  "server": 95,
+  "server": 97,
 } as const;
