@@ -96,6 +96,7 @@ export interface MessageValues {
   "rules.startInPast": undefined;
   "rules.suspended": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue; "soglia": MessageValue };
   "rules.suspendedOne": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue };
+  "rules.suspensionReason": { "giorni": MessageValue; "soglia": number };
   "rules.tooLong": { "forma": MessageValue; "minuti": number; "ore": number };
   "rules.tooShortNotice": { "forma": MessageValue; "minuti": number; "ore": number };
   "system.migrationsPending": undefined;
@@ -118,5 +119,5 @@ export const DOMAIN_SIZES = {
   "user": 0,
   "admin": 0,
   "rack": 0,
-  "server": 97,
+  "server": 98,
 } as const;
