@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localise } from '../../src/shared/i18n/all.js';
+import { suspensionReason } from '../../src/server/modules/rules/index.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { call, person } from '../helpers/admin-fixtures.js';
 import { createUser, loginAs } from '../helpers/factories.js';
@@ -248,5 +250,23 @@ describe('the audit log', () => {
     };
     expect(await subjects('en')).toContain('Bike 36');
     expect(await subjects('it')).toContain('Bici 36');
+  });
+});
+
+describe('sentences other modules write in Italian', () => {
+  it('a suspension and a closure of several days are read back and put into English; Italian stays as written', () => {
+    const suspended = 'Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni';
+    expect(localise(suspended, 'en')).toBe('You cannot book until 12/12/2026 at 10:00: 3 no-shows in 30 days');
+    expect(localise('Non puoi prenotare fino al 12/12/2026 alle 10:00: 1 mancato ritiro in 30 giorni', 'en')).toBe(
+      'You cannot book until 12/12/2026 at 10:00: 1 no-show in 30 days',
+    );
+    expect(localise(suspended, 'it')).toBe(suspended);
+    expect(localise('Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia', 'en')).toBe(
+      'The service is closed from 24/12/2026 to 06/01/2027: Chiusura natalizia',
+    );
+    const rule = { soglia: 3, finestraGiorni: 30, giorni: 7 };
+    expect(suspensionReason(rule)).toBe('3 mancati ritiri in 30 giorni');
+    expect(suspensionReason({ ...rule, soglia: 1 })).toBe('1 mancato ritiro in 30 giorni');
+    expect(suspensionReason(rule, 'en')).toBe('3 no-shows in 30 days');
   });
 });
