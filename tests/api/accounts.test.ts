@@ -54,7 +54,7 @@ function setCookieHeaders(res: LightMyRequestResponse): string[] {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
 
-const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'isResidente', 'nome', 'ruolo', 'sigla', 'siglaResidente'];
+const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'isResidente', 'lingua', 'nome', 'ruolo', 'sigla', 'siglaResidente'];
 
 async function countUsers() {
   const rows = await db().select({ id: users.id }).from(users);
@@ -86,6 +86,7 @@ describe('POST /api/register', () => {
       siglaResidente: null,
       sigla: null,
       attiva: true,
+      lingua: 'it',
     });
     expect(body.id).not.toBe(999);
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
@@ -200,7 +201,7 @@ describe('POST /api/login', () => {
     const res = await post('/api/login', { email: ' LAURA.Login@example.IT', password: DEFAULT_PASSWORD });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json()).sort()).toEqual(USER_KEYS);
-    expect(res.json()).toMatchObject({ id: user.id, nome: 'Laura', ruolo: 'user', email: 'laura.login@example.it' });
+    expect(res.json()).toMatchObject({ id: user.id, nome: 'Laura', ruolo: 'user', email: 'laura.login@example.it', lingua: 'it' });
     expect(res.body).not.toMatch(/argon2|passwordHash|tempPassword/);
     expect(cookieFrom(res)).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}$`));
   });
@@ -315,6 +316,7 @@ describe('GET /api/user and /api/current-user', () => {
         siglaResidente: resident.sigla,
         sigla: resident.sigla,
         attiva: true,
+        lingua: 'it',
         createdAt: user.createdAt.toISOString(),
       });
     }

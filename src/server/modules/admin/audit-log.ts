@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns/format';
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
@@ -57,6 +59,19 @@ const columns = {
 
 function entryDto(r: Omit<AuditEntryDto, 'createdAt'> & { createdAt: Date }): AuditEntryDto {
   return { ...r, createdAt: r.createdAt.toISOString() };
+}
+
+/**
+ * An entry's subject in `lingua`: it is written in Italian with the entry (`Bici 07`,
+ * `Bici 07 per Maria Rossi`, a person's name: audit/audit.ts); the bike's words are put into the
+ * reader's language, names stay as written.
+ */
+export function auditSubject(soggetto: string | null, lingua: Lingua): string | null {
+  if (soggetto === null || lingua === 'it') return soggetto;
+  const booking = /^Bici (\S+) per (.+)$/s.exec(soggetto);
+  if (booking) return tFor(lingua)('admin.auditBooking', { numero: booking[1]!, persona: booking[2]! });
+  const bike = /^Bici (\S+)$/.exec(soggetto);
+  return bike ? tFor(lingua)('admin.auditBike', { numero: bike[1]! }) : soggetto;
 }
 
 /** GET /api/admin/audit: one page, newest first (instant, then id), and the total of matching rows. */

@@ -12,6 +12,8 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { runTransaction } from '../../db/transaction.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 
 export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
 export const MSG_BIKE_NUMBER_TAKEN = 'Esiste già una bicicletta con questo numero';
@@ -27,12 +29,12 @@ const bikeDto = (b: Bike): BikeDto => ({
 const auditBike = (b: Bike) => ({ ...bikeDto(b), statoAuto: b.statoAuto });
 
 /**
- * The Italian sentence the admin sees after a state change (issue 35): out of use, what the
- * fleet's heal did with the bike's bookings of the next 24 hours.
+ * The sentence the admin sees after a state change (issue 35), in the admin's language: out of
+ * use, what the fleet's heal did with the bike's bookings of the next 24 hours.
  */
-export function bikeUpdateMessage(out: boolean, moved: number, cancelled: number): string {
-  if (!out) return 'Stato aggiornato.';
-  return `Stato aggiornato. ${moved} ${moved === 1 ? 'prenotazione spostata' : 'prenotazioni spostate'}, ${cancelled} ${cancelled === 1 ? 'annullata' : 'annullate'}`;
+export function bikeUpdateMessage(out: boolean, moved: number, cancelled: number, lingua: Lingua = 'it'): string {
+  if (!out) return tFor(lingua)('admin.bikeStateUpdated');
+  return tFor(lingua)('admin.bikeStateUpdatedHealed', { spostate: moved, annullate: cancelled });
 }
 
 /**
@@ -44,7 +46,13 @@ export function bikeUpdateMessage(out: boolean, moved: number, cancelled: number
  * people told after the commit; later ones move as they come within 24 hours while the bike is
  * still out (`futureBookings` counts them).
  */
-export async function updateBikeState(deps: AdminDeps & { push?: PushSender | undefined }, actor: Actor, id: number, stato: BikeStato): Promise<AdminBikeUpdateResponse> {
+export async function updateBikeState(
+  deps: AdminDeps & { push?: PushSender | undefined },
+  actor: Actor,
+  id: number,
+  stato: BikeStato,
+  lingua: Lingua = 'it',
+): Promise<AdminBikeUpdateResponse> {
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const out = stato === 'manutenzione' || stato === 'fuori_servizio';
@@ -82,7 +90,7 @@ export async function updateBikeState(deps: AdminDeps & { push?: PushSender | un
     notifiedUsers: new Set([...healed.moved.map((m) => m.row.user_id), ...healed.cancelled.map((c) => c.row.user_id)]).size,
     spostate: healed.moved.length,
     annullate: healed.cancelled.length,
-    message: bikeUpdateMessage(out, healed.moved.length, healed.cancelled.length),
+    message: bikeUpdateMessage(out, healed.moved.length, healed.cancelled.length, lingua),
   };
 }
 

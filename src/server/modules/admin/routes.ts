@@ -11,8 +11,9 @@ import {
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
 import { serviceDeps } from '../../http/service-deps.js';
+import { requestLingua } from '../../http/lingua.js';
 import type { Actor } from '../audit/index.js';
-import { auditActors, auditCsv, listAudit } from './audit-log.js';
+import { auditActors, auditCsv, auditSubject, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
 import { deleteBooking } from './bookings.js';
 import type { AdminDeps } from './deps.js';
@@ -132,7 +133,7 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   });
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
-    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato),
+    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato, requestLingua(request)),
   );
 
   // The bike's lock (issue 34, decision 044): owned by the locks module, audited with the code masked.
@@ -194,7 +195,9 @@ function registerRulesRoutes(app: AdminApp, { deps, actor }: AdminContext): void
 function registerAuditRoutes(app: AdminApp, { deps }: AdminContext): void {
   app.get('/audit', { schema: { querystring: auditQuerySchema } }, async (request, reply) => {
     const page = await listAudit(deps(), request.query);
-    return reply.header('Cache-Control', 'no-store').header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
+    const lingua = requestLingua(request);
+    const rows = page.rows.map((row) => ({ ...row, soggetto: auditSubject(row.soggetto, lingua) }));
+    return reply.header('Cache-Control', 'no-store').header(TOTAL_COUNT_HEADER, String(page.total)).send(rows);
   });
 
   app.get('/audit/admins', async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await auditActors(deps())));

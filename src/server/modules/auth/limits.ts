@@ -4,6 +4,9 @@
  * file, with a database of its own, starts clean. "Per client" means per IP as Fastify sees
  * it (X-Forwarded-For only with TRUST_PROXY).
  */
+import { testo, type Testo } from '../../../shared/i18n/index.js';
+import { inLingua } from '../../../shared/i18n/all.js';
+
 export const AUTH_RATE_LIMITS = {
   /** Failed logins (wrong email or password) for one email. Successful logins are not counted. */
   loginFailuresPerEmail: { max: 10, timeWindow: 15 * 60_000 },
@@ -28,7 +31,14 @@ export const AUTH_RATE_LIMITS = {
   validateSiglaPerIp: { max: 60, timeWindow: 60_000 },
 } as const;
 
-/** The Italian 429 message, for the plugin's own limits (app.ts) and the login counters alike. */
+const minutesLeft = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 60_000));
+
+/** The 429 message in Italian (the API's documentation). */
 export function tooManyAttemptsMessage(ttlMs: number): string {
-  return `Troppi tentativi. Riprova tra ${Math.max(1, Math.ceil(ttlMs / 60_000))} minuti.`;
+  return inLingua('it', tooManyAttempts(ttlMs));
+}
+
+/** The 429 message, for the plugin's own limits (app.ts) and the login counters alike, answered in the request's language. */
+export function tooManyAttempts(ttlMs: number): Testo {
+  return testo('auth.tooManyAttempts', { minuti: minutesLeft(ttlMs) });
 }

@@ -24,8 +24,10 @@ import {
 } from '../../http/auth.js';
 import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
+import { requestLingua } from '../../http/lingua.js';
+import { localise } from '../../../shared/i18n/all.js';
 import { sessionUserBody } from '../users/index.js';
-import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from './limits.js';
+import { AUTH_RATE_LIMITS, tooManyAttempts } from './limits.js';
 import { changePassword, checkSigla, login, registerUser, requestPasswordReset, type AuthDeps } from './service.js';
 
 export const LOGIN_FAILED_MESSAGE = 'Email o password non corretti';
@@ -35,7 +37,7 @@ export const RESET_REQUESTED_MESSAGE = "Se l'email esiste nel nostro sistema, ri
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
   reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
-  return new AppError(429, tooManyAttemptsMessage(ttlMs), 'RATE_LIMITED');
+  return new AppError(429, tooManyAttempts(ttlMs), 'RATE_LIMITED');
 }
 
 /** Accounts (behaviour.md §5): registration, login, logout, session user, sigla check, recovery. */
@@ -78,12 +80,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     switch (outcome.kind) {
       case 'invalid':
         await Promise.all([loginFailuresByEmail(request), loginFailuresByIp(request)]);
-        return reply.status(401).send({ message: LOGIN_FAILED_MESSAGE });
+        return reply.status(401).send({ message: localise(LOGIN_FAILED_MESSAGE, requestLingua(request)) });
       case 'disabled':
-        return reply.status(403).send({ message: ACCOUNT_DISABLED_MESSAGE, code: 'ACCOUNT_DISABLED' });
+        return reply.status(403).send({ message: localise(ACCOUNT_DISABLED_MESSAGE, requestLingua(request)), code: 'ACCOUNT_DISABLED' });
       case 'password_change': {
         const body: PasswordChangeRequiredBody = {
-          message: PASSWORD_CHANGE_REQUIRED_MESSAGE,
+          message: localise(PASSWORD_CHANGE_REQUIRED_MESSAGE, requestLingua(request)),
           code: 'PASSWORD_CHANGE_REQUIRED',
           requiresPasswordChange: true,
           userId: outcome.userId,
@@ -92,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       case 'two_factor': {
         // No session yet: a pending state, in a cookie sent only to the code step (decision 030).
-        const body: TwoFactorRequiredBody = { message: TWO_FACTOR_REQUIRED_MESSAGE, code: 'TWO_FACTOR_REQUIRED', requiresTwoFactor: true };
+        const body: TwoFactorRequiredBody = { message: localise(TWO_FACTOR_REQUIRED_MESSAGE, requestLingua(request)), code: 'TWO_FACTOR_REQUIRED', requiresTwoFactor: true };
         return pendingStep(request, reply, setTwoFactorCookie, outcome.grant, body);
       }
       case 'ok':
@@ -103,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/logout', async (request, reply) => {
     await endCurrentSession(request, reply);
-    return reply.send({ message: 'Logout effettuato' });
+    return reply.send({ message: localise('Logout effettuato', requestLingua(request)) });
   });
 
   // The session's user as JSON, made once per user object: the session cache hands the same
@@ -135,7 +137,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const state = await resetsByEmail(request);
       if (!state.isAllowed && state.isExceeded) throw rateLimited(reply, state.ttl);
       await requestPasswordReset(deps(), request.body.email);
-      return reply.send({ message: RESET_REQUESTED_MESSAGE });
+      return reply.send({ message: localise(RESET_REQUESTED_MESSAGE, requestLingua(request)) });
     },
   );
 
@@ -146,7 +148,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     clearPasswordChangeCookie(request, reply);
     clearSessionCookie(request, reply);
-    return reply.send({ message: 'Password aggiornata' });
+    return reply.send({ message: localise('Password aggiornata', requestLingua(request)) });
   });
 };
 

@@ -4,7 +4,9 @@ import { accountDeleteSchema } from '../../../shared/schemas/privacy.js';
 import { authenticatedUser, clearSessionCookie, requireUser, SESSION_COOKIE } from '../../http/auth.js';
 import { noStore, serviceDeps } from '../../http/service-deps.js';
 import { AppError } from '../../http/errors.js';
-import { tooManyAttemptsMessage } from '../auth/index.js';
+import { requestLingua } from '../../http/lingua.js';
+import { localise } from '../../../shared/i18n/all.js';
+import { tooManyAttempts } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
 import { profilePasswordFailures } from '../profile/index.js';
 import { deletionPreview, eraseAccount, type PrivacyDeps } from './erase.js';
@@ -40,12 +42,12 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
     const state = await passwordFailures(request, { increment: false });
     if (!state.isAllowed && state.remaining <= 0) {
       reply.header('retry-after', Math.max(1, Math.ceil(state.ttl / 1000)));
-      throw new AppError(429, tooManyAttemptsMessage(state.ttl), 'RATE_LIMITED');
+      throw new AppError(429, tooManyAttempts(state.ttl), 'RATE_LIMITED');
     }
     try {
       const result = await eraseAccount(deps(), user.id, request.body.password);
       clearSessionCookie(request, reply);
-      return result;
+      return { ...result, message: localise(result.message, requestLingua(request)) };
     } catch (err) {
       if (err instanceof AppError && err.code === 'WRONG_PASSWORD') await passwordFailures(request);
       throw err;

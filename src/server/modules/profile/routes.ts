@@ -12,7 +12,9 @@ import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.
 import { noStore } from '../../http/service-deps.js';
 import { setLinguaCookie } from '../../http/lingua.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
-import { tooManyAttemptsMessage } from '../auth/index.js';
+import { requestLingua } from '../../http/lingua.js';
+import { localise } from '../../../shared/i18n/all.js';
+import { tooManyAttempts } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
 import { calendarFeedUrl } from './calendar-token.js';
 import {
@@ -77,7 +79,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     const state = await passwordFailures(request, { increment: false });
     if (!state.isAllowed && state.remaining <= 0) {
       reply.header('retry-after', Math.max(1, Math.ceil(state.ttl / 1000)));
-      throw new AppError(429, tooManyAttemptsMessage(state.ttl), 'RATE_LIMITED');
+      throw new AppError(429, tooManyAttempts(state.ttl), 'RATE_LIMITED');
     }
     const changed = await changeOwnPassword(deps(), user.id, request.body, hashSessionToken(token));
     if (!changed) {
@@ -88,7 +90,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     // cache just after the commit. This process does not wait for its own: the user's cached
     // sessions go now (this request's is simply read again from the database next time).
     app.deps.sessionCache?.evictUser(user.id);
-    return { message: 'Password aggiornata' };
+    return { message: localise('Password aggiornata', requestLingua(request)) };
   });
 
   app.post('/profilo/calendario', async (request): Promise<CalendarLinkDto> => {
@@ -103,7 +105,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/push/iscrizioni', { schema: { body: pushSubscriptionSchema } }, async (request, reply) => {
     await subscribePush(deps(), authenticatedUser(request).id, request.body);
-    return reply.status(201).send({ message: 'Notifiche attivate' });
+    return reply.status(201).send({ message: localise('Notifiche attivate', requestLingua(request)) });
   });
 
   app.delete('/push/iscrizioni', { schema: { body: pushUnsubscribeSchema } }, async (request, reply) => {

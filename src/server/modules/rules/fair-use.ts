@@ -3,6 +3,8 @@ import type { SuspensionDto } from '../../../shared/schemas/rules.js';
 import { italianDate } from '../../../shared/rules-text.js';
 import { zonedClock, zonedToday } from '../../../shared/time.js';
 import type { Executor, Rules } from './store.js';
+import { isLingua, type Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 
 /** A booking that counts towards the weekly limit: made and kept, or made and not picked up. */
 const COUNTS = sql`(p.stato in ('attiva', 'completata') or p.motivo_cancellazione = 'mancato_ritiro')`;
@@ -41,18 +43,30 @@ export function suspendedUntilSql(userAlias: SQL, rules: Pick<Rules, 'sospension
      where (select count(*) from ns b where b.t <= a.t and b.t > a.t - make_interval(days => ${s.finestraGiorni})) >= ${s.soglia})`;
 }
 
-/** The suspension of one user in force at `now`, with the sentence the dashboard shows. */
-export async function suspensionOf(db: Executor, userId: number, rules: Pick<Rules, 'sospensione'>, now: Date): Promise<SuspensionDto | null> {
+/**
+ * The suspension of one user in force at `now`, with the reason the dashboard shows: in
+ * `reader`'s language, `'user'` for the user's own (the dashboard), Italian by default (the
+ * refusals built on it are put into their reader's language by the error handler).
+ */
+export async function suspensionOf(
+  db: Executor,
+  userId: number,
+  rules: Pick<Rules, 'sospensione'>,
+  now: Date,
+  reader: Lingua | 'user' = 'it',
+): Promise<SuspensionDto | null> {
   if (!rules.sospensione) return null;
-  const { rows } = await db.execute<{ fino: Date | string | null }>(sql`
-    select ${suspendedUntilSql(sql`u`, rules, now)} as fino from users u where u.id = ${userId}`);
+  const { rows } = await db.execute<{ fino: Date | string | null; lingua: string | null }>(sql`
+    select ${suspendedUntilSql(sql`u`, rules, now)} as fino, u.lingua from users u where u.id = ${userId}`);
   const fino = rows[0]?.fino ? new Date(rows[0].fino) : null;
   if (!fino || fino.getTime() <= now.getTime()) return null;
-  return { fino: fino.toISOString(), motivo: suspensionReason(rules.sospensione) };
+  const lingua = reader === 'user' ? (isLingua(rows[0]?.lingua) ? rows[0].lingua : 'it') : reader;
+  return { fino: fino.toISOString(), motivo: suspensionReason(rules.sospensione, lingua) };
 }
 
-export const suspensionReason = (s: NonNullable<Rules['sospensione']>): string =>
-  `${s.soglia} ${s.soglia === 1 ? 'mancato ritiro' : 'mancati ritiri'} in ${s.finestraGiorni} giorni`;
+/** `3 mancati ritiri in 30 giorni` / `3 no-shows in 30 days`. */
+export const suspensionReason = (s: NonNullable<Rules['sospensione']>, lingua: Lingua = 'it'): string =>
+  tFor(lingua)('rules.suspensionReason', { soglia: s.soglia, giorni: s.finestraGiorni });
 
 /** `Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni`. */
 export function suspensionSentence(s: SuspensionDto, timeZone: string): string {

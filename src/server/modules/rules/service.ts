@@ -81,6 +81,6 @@ export async function publicRules(deps: RulesDeps, userId: number): Promise<Publ
     prenotazioniSettimanaliMax: rules.prenotazioniSettimanaliMax,
     offertaMinuti: rules.offertaMinuti,
     chiusure: rules.chiusure.filter((c) => c.al >= today).map(({ dal, al, motivo }) => ({ dal, al, motivo })),
-    sospensione: await suspensionOf(deps.db, userId, rules, now),
+    sospensione: await suspensionOf(deps.db, userId, rules, now, 'user'),
   };
 }

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HealthStatus, PublicConfig } from '../../../shared/api-types.js';
 import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../http/errors.js';
+import { localise } from '../../../shared/i18n/all.js';
+import { requestLingua } from '../../http/lingua.js';
 import { publicConfig } from './public-config.js';
 import { checkReadiness, notReadySchema, readySchema } from './readiness.js';
 
@@ -33,10 +35,11 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
 
   // For a load balancer: 200 only when the database answers and every migration is applied;
   // 503 before that and from the moment a stop begins (SIGTERM), while the answers in flight finish.
-  app.get('/ready', { schema: { response: { 200: readySchema, 503: notReadySchema } } }, async (_request, reply) => {
+  app.get('/ready', { schema: { response: { 200: readySchema, 503: notReadySchema } } }, async (request, reply) => {
     const answer = await checkReadiness(database.db, app.isDraining(), undefined, database.reachability.up);
     if (!answer.ready && answer.body.code === 'DB_UNAVAILABLE') reply.header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
-    return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(answer.body);
+    const body = answer.ready ? answer.body : { ...answer.body, message: localise(answer.body.message, requestLingua(request)) };
+    return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(body);
   });
 
   app.get('/config', async (): Promise<PublicConfig> => publicConfig(config, database.db));

@@ -16,14 +16,16 @@ import {
   TWO_FACTOR_COOKIE,
 } from '../../http/auth.js';
 import { AppError, badRequest } from '../../http/errors.js';
-import { AUTH_RATE_LIMITS, tooManyAttemptsMessage } from '../auth/index.js';
+import { requestLingua } from '../../http/lingua.js';
+import { localise } from '../../../shared/i18n/all.js';
+import { AUTH_RATE_LIMITS, tooManyAttempts } from '../auth/index.js';
 import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/index.js';
 import { sessionUserBody } from '../users/index.js';
 import { beginEnrolment, confirmEnrolment, disableSecondFactor, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from './service.js';
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
   reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
-  return new AppError(429, tooManyAttemptsMessage(ttlMs), 'RATE_LIMITED');
+  return new AppError(429, tooManyAttempts(ttlMs), 'RATE_LIMITED');
 }
 
 const wrongCode = () => badRequest(WRONG_CODE_MESSAGE, 'WRONG_CODE', { fields: { codice: WRONG_CODE_MESSAGE } });
@@ -117,7 +119,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         throw wrongCode();
       }
       app.deps.sessionCache?.evictUser(user.id);
-      return { message: 'Verifica in due passaggi disattivata' };
+      return { message: localise('Verifica in due passaggi disattivata', requestLingua(request)) };
     });
   });
 };

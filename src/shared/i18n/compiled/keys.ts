@@ -3,6 +3,18 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "admin.auditBike": { "numero": MessageValue };
+  "admin.auditBooking": { "numero": MessageValue; "persona": MessageValue };
+  "admin.bikeStateUpdated": undefined;
+  "admin.bikeStateUpdatedHealed": { "annullate": number; "spostate": number };
+  "admin.bookingNotFound": undefined;
+  "admin.deleteSelf": undefined;
+  "admin.lastAdmin": undefined;
+  "admin.noInitialPassword": undefined;
+  "admin.notInRide": undefined;
+  "admin.userAlreadyActive": undefined;
+  "admin.userNotFound": undefined;
+  "admin.userNotFoundOrInactive": undefined;
   "adminModel.bikeAvailable": undefined;
   "adminModel.bikeBooked": undefined;
   "adminModel.bikeMaintenance": undefined;
@@ -186,6 +198,15 @@ export interface MessageValues {
   "auditTab.pages": undefined;
   "auditTab.retry": undefined;
   "auditTab.to": undefined;
+  "auth.accountDisabled": undefined;
+  "auth.invalidResidentCode": undefined;
+  "auth.loggedOut": undefined;
+  "auth.loginFailed": undefined;
+  "auth.passwordChangeRequired": undefined;
+  "auth.passwordUpdated": undefined;
+  "auth.resetRequested": undefined;
+  "auth.sessionExpired": undefined;
+  "auth.tooManyAttempts": { "minuti": number };
   "bikeLabelsButton.downloadError": undefined;
   "bikeLabelsButton.downloadFailed": undefined;
   "bikeLabelsButton.downloaded": undefined;
@@ -284,6 +305,15 @@ export interface MessageValues {
   "bookingsTab.search": undefined;
   "bookingsTab.searchPlaceholder": undefined;
   "calendarApi.notFound": undefined;
+  "closures.bikeNotFound": undefined;
+  "closures.fieldBeforeStart": undefined;
+  "closures.inPast": undefined;
+  "closures.maintenanceEndBeforeStart": undefined;
+  "closures.maintenanceNonexistentTime": undefined;
+  "closures.maintenanceNotFound": undefined;
+  "closures.maintenanceOver": undefined;
+  "closures.maintenanceOverlap": undefined;
+  "closures.notFound": undefined;
   "closuresSection.add": undefined;
   "closuresSection.addFailed": undefined;
   "closuresSection.cancel": undefined;
@@ -335,6 +365,35 @@ export interface MessageValues {
   "fleetApi.problemRefunded": undefined;
   "fleetApi.problemReported": undefined;
   "formDialog.cancel": undefined;
+  "http.actionReused": undefined;
+  "http.alreadyActiveBooking": undefined;
+  "http.badRequest": undefined;
+  "http.badUrl": undefined;
+  "http.bikeNumberTaken": undefined;
+  "http.bikeUnavailable": undefined;
+  "http.bodyTooLarge": undefined;
+  "http.busy": undefined;
+  "http.conflictExisting": undefined;
+  "http.conflictLinked": undefined;
+  "http.crossOrigin": undefined;
+  "http.dbUnavailable": undefined;
+  "http.emailTaken": undefined;
+  "http.emptyJsonBody": undefined;
+  "http.eventProcessed": undefined;
+  "http.forbidden": undefined;
+  "http.internalError": undefined;
+  "http.invalidCharacters": undefined;
+  "http.invalidData": undefined;
+  "http.invalidJson": undefined;
+  "http.invalidValue": undefined;
+  "http.metricsBadToken": undefined;
+  "http.metricsLocalOnly": undefined;
+  "http.metricsTokenRequired": undefined;
+  "http.notFound": undefined;
+  "http.paymentExists": undefined;
+  "http.requiredField": undefined;
+  "http.residentCodeTaken": undefined;
+  "http.unsupportedMediaType": undefined;
   "languageSection.description": undefined;
   "languageSection.errorTitle": undefined;
   "languageSection.failed": undefined;
@@ -424,6 +483,12 @@ export interface MessageValues {
   "periodFields.from": undefined;
   "periodFields.reason": undefined;
   "periodFields.to": undefined;
+  "privacy.accountDeleted": undefined;
+  "privacy.lastAdmin": undefined;
+  "privacy.rideInProgress": undefined;
+  "privacy.wrongPassword": undefined;
+  "profile.notificationsOn": undefined;
+  "profile.wrongCurrentPassword": undefined;
   "rackApi.linkInvalid": undefined;
   "rackSection.activeSince": { "at": MessageValue };
   "rackSection.copy": undefined;
@@ -497,6 +562,27 @@ export interface MessageValues {
   "rideSections.resolvedAt": { "at": MessageValue };
   "rideSections.resolvedRecently": { "count": MessageValue };
   "rideSections.toCheck": undefined;
+  "rules.beyondHorizon": { "giorni": number };
+  "rules.closedDay": { "giorno": MessageValue };
+  "rules.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "rules.closedOn": { "data": MessageValue; "motivo": MessageValue };
+  "rules.dateInPast": undefined;
+  "rules.fieldClosed": undefined;
+  "rules.fieldOutsideHours": undefined;
+  "rules.fieldPastDate": undefined;
+  "rules.fieldPastTime": undefined;
+  "rules.fieldShortNotice": undefined;
+  "rules.fieldTooFar": undefined;
+  "rules.fieldTooLong": undefined;
+  "rules.invalidWindow": undefined;
+  "rules.nonexistentTime": undefined;
+  "rules.openHours": { "apertura": MessageValue; "chiusura": MessageValue; "giorno": MessageValue };
+  "rules.startInPast": undefined;
+  "rules.suspended": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue; "soglia": MessageValue };
+  "rules.suspendedOne": { "data": MessageValue; "giorni": MessageValue; "ora": MessageValue };
+  "rules.suspensionReason": { "giorni": MessageValue; "soglia": number };
+  "rules.tooLong": { "forma": MessageValue; "minuti": number; "ore": number };
+  "rules.tooShortNotice": { "forma": MessageValue; "minuti": number; "ore": number };
   "rulesModel.closurePreview": { "cancelled": number; "motivo": MessageValue; "paid": MessageValue; "period": MessageValue; "refund": MessageValue };
   "rulesModel.externalPaying": undefined;
   "rulesModel.limitLabel.attesaPagamentoMinuti": undefined;
@@ -611,6 +697,17 @@ export interface MessageValues {
   "statsPage.unserved": undefined;
   "statsPage.updating": undefined;
   "statsPage.users": undefined;
+  "system.migrationsPending": undefined;
+  "system.shuttingDown": undefined;
+  "twoFactor.adminsOnly": undefined;
+  "twoFactor.alreadyActive": undefined;
+  "twoFactor.codeRequired": undefined;
+  "twoFactor.disabled": undefined;
+  "twoFactor.enrolmentRequired": undefined;
+  "twoFactor.expired": undefined;
+  "twoFactor.noEnrolment": undefined;
+  "twoFactor.notActive": undefined;
+  "twoFactor.wrongCode": undefined;
   "usersTab.accountActive": undefined;
   "usersTab.colActions": undefined;
   "usersTab.colCode": undefined;
@@ -677,5 +774,5 @@ export const DOMAIN_SIZES = {
   "user": 5,
   "admin": 563,
   "rack": 0,
-  "server": 88,
+  "server": 185,
 } as const;
