@@ -35,7 +35,6 @@ import { sessionStore } from './modules/auth/index.js';
 import { needsTwoFactorEnrolment } from './modules/users/index.js';
 import { tooManyAttempts } from './modules/auth/index.js';
 import { localise } from '../shared/i18n/all.js';
-import { requestLingua } from './http/lingua.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';

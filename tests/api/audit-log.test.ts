@@ -420,8 +420,10 @@ describe('the migration that adds the subject (issue 31)', () => {
       expect(await runMigrations(database.db, tmp)).toBe(at);
       const d = database.db;
       const bike = await insertBike(d, { numero: '07' });
-      const maria = await createUser(d, { nome: 'Maria', cognome: 'Rossi' });
-      // Raw SQL: the schema's later columns do not exist at this migration.
+      // Raw SQL: the schema's later columns (the users' `lingua`, the bookings' own) do not exist at this migration.
+      const { rows: mariaRows } = await d.execute<{ id: number }>(sql`
+        insert into users (nome, cognome, email, password_hash) values ('Maria', 'Rossi', 'maria.rossi@example.org', 'x') returning id`);
+      const maria = { id: mariaRows[0]!.id };
       const { rows: keptRows } = await d.execute<{ id: number }>(sql`
         insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
         values (${maria.id}, ${bike}, '2026-11-10', '09:00', '10:00', '2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z', 'completata')

@@ -24,7 +24,6 @@ import {
 } from '../../http/auth.js';
 import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
-import { requestLingua } from '../../http/lingua.js';
 import { localise } from '../../../shared/i18n/all.js';
 import { sessionUserBody } from '../users/index.js';
 import { AUTH_RATE_LIMITS, tooManyAttempts } from './limits.js';
