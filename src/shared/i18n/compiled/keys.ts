@@ -12,6 +12,76 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "bikePicker.bike": { "numero": MessageValue };
+  "bikePicker.legend": undefined;
+  "bikePicker.noRecommended": undefined;
+  "bikePicker.none": undefined;
+  "bikePicker.notReady": undefined;
+  "bikePicker.others": undefined;
+  "bikePicker.recommended": undefined;
+  "bikePicker.searching": undefined;
+  "bikePicker.windowNotAllowed": undefined;
+  "bookingForm.bikesLoadFailed": undefined;
+  "bookingForm.book": undefined;
+  "bookingForm.cancel": undefined;
+  "bookingForm.checkData": undefined;
+  "bookingForm.date": undefined;
+  "bookingForm.destination": undefined;
+  "bookingForm.destinationHint": undefined;
+  "bookingForm.destinationPlaceholder": undefined;
+  "bookingForm.end": undefined;
+  "bookingForm.endBeforeStart": undefined;
+  "bookingForm.externalFee": { "importo": MessageValue };
+  "bookingForm.notifyMe": undefined;
+  "bookingForm.start": undefined;
+  "bookingForm.waitMax": { "max": MessageValue };
+  "bookingForm.waitOffer": undefined;
+  "bookingItem.addToCalendar": undefined;
+  "bookingItem.atTime": { "ora": MessageValue };
+  "bookingItem.calendarFile": { "id": MessageValue };
+  "bookingItem.date": undefined;
+  "bookingItem.deleteRefund": { "importo": MessageValue };
+  "bookingItem.deleteTitle": undefined;
+  "bookingItem.deleteWhat": { "modello": MessageValue; "numero": MessageValue; "quando": MessageValue };
+  "bookingItem.destination": undefined;
+  "bookingItem.lockCode": undefined;
+  "bookingItem.lockFrom": { "ora": MessageValue };
+  "bookingItem.lockLoading": undefined;
+  "bookingItem.lockSaved": undefined;
+  "bookingItem.noDestination": undefined;
+  "bookingItem.overdue": { "ora": MessageValue };
+  "bookingItem.payOffline": undefined;
+  "bookingItem.payment": undefined;
+  "bookingItem.pickUpMarked": undefined;
+  "bookingItem.pickedUp": undefined;
+  "bookingItem.returnMarked": undefined;
+  "bookingItem.sendPickUp": undefined;
+  "bookingItem.sendReturn": undefined;
+  "bookingItem.time": undefined;
+  "bookingItem.title": { "modello": MessageValue; "numero": MessageValue };
+  "bookingItem.waitingToSend": undefined;
+  "bookingRules.closed": undefined;
+  "bookingRules.closedFor": { "motivo": MessageValue };
+  "bookingRules.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "bookingRules.dayHours": { "apertura": MessageValue; "chiusura": MessageValue };
+  "bookingRules.horizon": { "giorni": MessageValue };
+  "bookingRules.maxDuration": { "durata": MessageValue };
+  "bookingRules.notice": { "durata": MessageValue };
+  "bookingRules.tooLong": { "durata": MessageValue };
+  "bookingRules.weeklyLimit": { "max": number };
+  "dashboardModel.chooseDamage": undefined;
+  "dashboardModel.describeDamage": undefined;
+  "dashboardModel.free": undefined;
+  "dashboardModel.maxChars": { "max": MessageValue };
+  "dashboardModel.noShow": undefined;
+  "dashboardModel.paid": undefined;
+  "dashboardModel.pay": { "importo": MessageValue };
+  "dashboardModel.paymentFailed": undefined;
+  "dashboardModel.pickUpFrom": { "ora": MessageValue };
+  "dashboardModel.refunded": undefined;
+  "dashboardModel.returnedAt": { "ora": MessageValue };
+  "dashboardModel.suspended": { "motivo": MessageValue };
+  "dashboardModel.suspendedUntil": { "data": MessageValue; "motivo": MessageValue; "ora": MessageValue };
   "errors.unauthenticated": undefined;
 }
 
@@ -19,7 +89,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 0,
+  "user": 70,
   "admin": 0,
   "rack": 0,
   "server": 1,
