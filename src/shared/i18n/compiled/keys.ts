@@ -60,6 +60,14 @@ export interface MessageValues {
   "bookingItem.time": undefined;
   "bookingItem.title": { "modello": MessageValue; "numero": MessageValue };
   "bookingItem.waitingToSend": undefined;
+  "bookingLists.activeEmpty": undefined;
+  "bookingLists.activeLoading": undefined;
+  "bookingLists.activeTitle": undefined;
+  "bookingLists.loadFailed": undefined;
+  "bookingLists.offlineEmpty": undefined;
+  "bookingLists.pastEmpty": undefined;
+  "bookingLists.pastLoading": undefined;
+  "bookingLists.pastTitle": undefined;
   "bookingRules.closed": undefined;
   "bookingRules.closedFor": { "motivo": MessageValue };
   "bookingRules.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
@@ -69,6 +77,12 @@ export interface MessageValues {
   "bookingRules.notice": { "durata": MessageValue };
   "bookingRules.tooLong": { "durata": MessageValue };
   "bookingRules.weeklyLimit": { "max": number };
+  "dashboardHeader.account": undefined;
+  "dashboardHeader.admin": undefined;
+  "dashboardHeader.intro": undefined;
+  "dashboardHeader.profile": undefined;
+  "dashboardHeader.resident": undefined;
+  "dashboardHeader.welcome": { "cognome": MessageValue; "nome": MessageValue };
   "dashboardModel.chooseDamage": undefined;
   "dashboardModel.describeDamage": undefined;
   "dashboardModel.free": undefined;
@@ -82,14 +96,52 @@ export interface MessageValues {
   "dashboardModel.returnedAt": { "ora": MessageValue };
   "dashboardModel.suspended": { "motivo": MessageValue };
   "dashboardModel.suspendedUntil": { "data": MessageValue; "motivo": MessageValue; "ora": MessageValue };
+  "earlyBookingFields.loadingForm": undefined;
+  "earlyBookingFields.newBooking": undefined;
   "errors.unauthenticated": undefined;
+  "extendDialog.cancel": undefined;
+  "extendDialog.description": { "modello": MessageValue; "numero": MessageValue; "ora": MessageValue };
+  "extendDialog.extend": undefined;
+  "extendDialog.lengths": undefined;
+  "extendDialog.noExtension": undefined;
+  "extendDialog.option": { "minuti": MessageValue; "ora": MessageValue };
+  "extendDialog.retry": undefined;
+  "extendDialog.searching": undefined;
+  "extendDialog.title": undefined;
+  "fleetNotes.absent": { "numero": MessageValue };
+  "fleetNotes.back": undefined;
+  "fleetNotes.cancel": undefined;
+  "fleetNotes.cancelConfirm": undefined;
+  "fleetNotes.cancelRefund": { "importo": MessageValue };
+  "fleetNotes.cancelTitle": undefined;
+  "fleetNotes.cancelWhat": { "modello": MessageValue; "numero": MessageValue; "quando": MessageValue };
+  "fleetNotes.causeBroken": undefined;
+  "fleetNotes.causeLate": undefined;
+  "fleetNotes.causeProblem": undefined;
+  "fleetNotes.moved": { "causa": MessageValue; "numero": MessageValue };
+  "fleetNotes.offline": undefined;
+  "fleetNotes.wait": undefined;
+  "fleetNotes.waiting": undefined;
+  "newBookingSection.activeText": undefined;
+  "newBookingSection.activeTitle": undefined;
+  "newBookingSection.loading": undefined;
+  "newBookingSection.offline": undefined;
+  "newBookingSection.suspendedNote": undefined;
+  "newBookingSection.title": undefined;
+  "newCodeDialog.description": undefined;
+  "newCodeDialog.done": undefined;
+  "newCodeDialog.setCode": undefined;
+  "newCodeDialog.title": undefined;
+  "offlineBanner.noData": undefined;
+  "offlineBanner.retry": undefined;
+  "offlineBanner.title": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 70,
+  "user": 122,
   "admin": 0,
   "rack": 0,
   "server": 1,
