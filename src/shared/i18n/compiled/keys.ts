@@ -135,13 +135,42 @@ export interface MessageValues {
   "offlineBanner.noData": undefined;
   "offlineBanner.retry": undefined;
   "offlineBanner.title": undefined;
+  "problemDialog.cancel": undefined;
+  "problemDialog.category": undefined;
+  "problemDialog.describe": { "max": MessageValue };
+  "problemDialog.description": { "modello": MessageValue; "numero": MessageValue };
+  "problemDialog.details": undefined;
+  "problemDialog.send": undefined;
+  "problemDialog.title": undefined;
+  "refusedActions.bike": { "numero": MessageValue };
+  "refusedActions.gotIt": undefined;
+  "refusedActions.markedPickUp": { "ora": MessageValue };
+  "refusedActions.markedReturn": { "ora": MessageValue };
+  "refusedActions.title": undefined;
+  "returnDialog.cancel": undefined;
+  "returnDialog.category": undefined;
+  "returnDialog.choose": undefined;
+  "returnDialog.confirm": undefined;
+  "returnDialog.count": { "max": MessageValue; "n": MessageValue };
+  "returnDialog.description": { "modello": MessageValue; "numero": MessageValue };
+  "returnDialog.details": undefined;
+  "returnDialog.placeholder": undefined;
+  "returnDialog.reportDamage": undefined;
+  "returnDialog.returned": undefined;
+  "returnDialog.title": undefined;
+  "statCards.accountType": undefined;
+  "statCards.active": undefined;
+  "statCards.bikes": undefined;
+  "statCards.external": undefined;
+  "statCards.resident": undefined;
+  "statCards.total": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 122,
+  "user": 151,
   "admin": 0,
   "rack": 0,
   "server": 1,
