@@ -96,6 +96,32 @@ export interface MessageValues {
   "dashboardModel.returnedAt": { "ora": MessageValue };
   "dashboardModel.suspended": { "motivo": MessageValue };
   "dashboardModel.suspendedUntil": { "data": MessageValue; "motivo": MessageValue; "ora": MessageValue };
+  "dashboardQueries.bikeChanged": undefined;
+  "dashboardQueries.cancelled": undefined;
+  "dashboardQueries.codeOffline": undefined;
+  "dashboardQueries.createFailed": undefined;
+  "dashboardQueries.deleteFailed": undefined;
+  "dashboardQueries.deleted": undefined;
+  "dashboardQueries.error": undefined;
+  "dashboardQueries.extendFailed": undefined;
+  "dashboardQueries.extended": { "ora": MessageValue };
+  "dashboardQueries.notNoShow": undefined;
+  "dashboardQueries.pickUpFailed": undefined;
+  "dashboardQueries.pickUpQueued": undefined;
+  "dashboardQueries.pickUpText": undefined;
+  "dashboardQueries.pickUpTitle": undefined;
+  "dashboardQueries.problemFailed": undefined;
+  "dashboardQueries.queued": undefined;
+  "dashboardQueries.refunded": { "importo": MessageValue };
+  "dashboardQueries.returnFailed": undefined;
+  "dashboardQueries.returnQueued": undefined;
+  "dashboardQueries.returnedDamage": undefined;
+  "dashboardQueries.returnedTitle": undefined;
+  "dashboardQueries.sessionExpired": undefined;
+  "dashboardQueries.thanks": undefined;
+  "dashboardQueries.waitFailed": undefined;
+  "dashboardQueries.waitingText": undefined;
+  "dashboardQueries.waitingTitle": undefined;
   "earlyBookingFields.loadingForm": undefined;
   "earlyBookingFields.newBooking": undefined;
   "errors.unauthenticated": undefined;
@@ -170,7 +196,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 151,
+  "user": 177,
   "admin": 0,
   "rack": 0,
   "server": 1,
