@@ -190,13 +190,36 @@ export interface MessageValues {
   "statCards.external": undefined;
   "statCards.resident": undefined;
   "statCards.total": undefined;
+  "waitlist.acceptFailed": undefined;
+  "waitlist.bike": { "modello": MessageValue; "numero": MessageValue };
+  "waitlist.blocked": undefined;
+  "waitlist.book": undefined;
+  "waitlist.decline": undefined;
+  "waitlist.declineFailed": undefined;
+  "waitlist.declined": undefined;
+  "waitlist.declinedText": undefined;
+  "waitlist.destination": { "destinazione": MessageValue };
+  "waitlist.error": undefined;
+  "waitlist.for": { "destinazione": MessageValue };
+  "waitlist.heldFor": { "tempo": MessageValue };
+  "waitlist.heldUntil": { "ora": MessageValue };
+  "waitlist.intro": undefined;
+  "waitlist.joinFailed": undefined;
+  "waitlist.joined": undefined;
+  "waitlist.joinedText": { "posizione": MessageValue };
+  "waitlist.leave": undefined;
+  "waitlist.leaveFailed": undefined;
+  "waitlist.leaveLabel": { "quando": MessageValue };
+  "waitlist.left": undefined;
+  "waitlist.place": { "posizione": MessageValue };
+  "waitlist.title": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 177,
+  "user": 200,
   "admin": 0,
   "rack": 0,
   "server": 1,
