@@ -12,6 +12,30 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "bikePage.backToDashboard": undefined;
+  "bikePage.badgeBooked": undefined;
+  "bikePage.badgeFree": undefined;
+  "bikePage.badgeInUse": undefined;
+  "bikePage.badgeLate": undefined;
+  "bikePage.badgeMaintenance": undefined;
+  "bikePage.badgeOutOfService": undefined;
+  "bikePage.bookThis": undefined;
+  "bikePage.bookedFrom": { "ora": MessageValue };
+  "bikePage.description": undefined;
+  "bikePage.freeAllDay": undefined;
+  "bikePage.freeFrom": { "ora": MessageValue };
+  "bikePage.freeUntil": { "ora": MessageValue };
+  "bikePage.inUseUntil": { "ora": MessageValue };
+  "bikePage.loadFailed": undefined;
+  "bikePage.loadingBooking": undefined;
+  "bikePage.notFound": undefined;
+  "bikePage.notFoundText": undefined;
+  "bikePage.notFreeToday": undefined;
+  "bikePage.notReturned": undefined;
+  "bikePage.now": undefined;
+  "bikePage.retry": undefined;
+  "bikePage.title": { "numero": MessageValue };
+  "bikePage.yourBooking": undefined;
   "bikePicker.bike": { "numero": MessageValue };
   "bikePicker.legend": undefined;
   "bikePicker.noRecommended": undefined;
@@ -219,7 +243,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 200,
+  "user": 224,
   "admin": 0,
   "rack": 0,
   "server": 1,
