@@ -6,14 +6,14 @@ import type { BadgeTone } from '../../lib/booking-labels';
 import { t as appT } from '../../lib/i18n';
 
 /** A bike's state now as its page says it (issue 34). */
-export const BIKE_NOW_BADGE: Record<BikeNowState, { label: MessageKey; tone: BadgeTone }> = {
+export const BIKE_NOW_BADGE = {
   libera: { label: 'bikePage.badgeFree', tone: 'success' },
   in_uso: { label: 'bikePage.badgeInUse', tone: 'info' },
   in_ritardo: { label: 'bikePage.badgeLate', tone: 'danger' },
   prenotata: { label: 'bikePage.badgeBooked', tone: 'warning' },
   manutenzione: { label: 'bikePage.badgeMaintenance', tone: 'muted' },
   fuori_servizio: { label: 'bikePage.badgeOutOfService', tone: 'muted' },
-};
+} as const satisfies Record<BikeNowState, { label: MessageKey; tone: BadgeTone }>;
 
 type BikeNowView = Pick<BikePageDto, 'stato' | 'liberaFino' | 'inUsoFino' | 'prenotataDalle' | 'prossimaLiberaOggi'>;
 
