@@ -185,6 +185,63 @@ export interface MessageValues {
   "offlineBanner.noData": undefined;
   "offlineBanner.retry": undefined;
   "offlineBanner.title": undefined;
+  "payment.alreadyDone": undefined;
+  "payment.alreadyPaid": undefined;
+  "payment.amountDue": undefined;
+  "payment.back": undefined;
+  "payment.backToBiciElis": undefined;
+  "payment.backToDashboard": undefined;
+  "payment.bookingNo": { "id": MessageValue };
+  "payment.cancelBack": undefined;
+  "payment.cardDetails": undefined;
+  "payment.cardFailed": undefined;
+  "payment.cardNotConfigured": undefined;
+  "payment.cardNumber": undefined;
+  "payment.cardRefused": undefined;
+  "payment.checkoutError": undefined;
+  "payment.checkoutFailed": undefined;
+  "payment.checkoutNoId": undefined;
+  "payment.checkoutNoUrl": undefined;
+  "payment.checkoutTitle": undefined;
+  "payment.confirmFailed": undefined;
+  "payment.cvc": undefined;
+  "payment.done": undefined;
+  "payment.doneDescription": undefined;
+  "payment.expiry": undefined;
+  "payment.expiryPlaceholder": undefined;
+  "payment.externalPage": undefined;
+  "payment.feeLabel": undefined;
+  "payment.goToDashboard": undefined;
+  "payment.initFailed": undefined;
+  "payment.invalidBooking": undefined;
+  "payment.linkInvalid": undefined;
+  "payment.loadingModule": undefined;
+  "payment.moduleUnavailable": undefined;
+  "payment.notAuthorised": undefined;
+  "payment.opening": undefined;
+  "payment.otherFailure": undefined;
+  "payment.pay": undefined;
+  "payment.payAmount": { "importo": MessageValue };
+  "payment.payTo": undefined;
+  "payment.paying": undefined;
+  "payment.proceed": undefined;
+  "payment.redirectNote": undefined;
+  "payment.retryConfirm": undefined;
+  "payment.secure": undefined;
+  "payment.sessionBooking": { "id": MessageValue };
+  "payment.sessionExpired": undefined;
+  "payment.sessionNotFound": undefined;
+  "payment.simulatedFooter": undefined;
+  "payment.simulatedTitle": undefined;
+  "payment.soon": undefined;
+  "payment.successDescription": { "importo": MessageValue };
+  "payment.successText": undefined;
+  "payment.successTitle": undefined;
+  "payment.testCards": { "declined": MessageValue; "ok": MessageValue };
+  "payment.testEnvironment": undefined;
+  "payment.testTitle": undefined;
+  "payment.timeUp": undefined;
+  "payment.title": undefined;
   "problemDialog.cancel": undefined;
   "problemDialog.category": undefined;
   "problemDialog.describe": { "max": MessageValue };
@@ -243,7 +300,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 224,
+  "user": 281,
   "admin": 0,
   "rack": 0,
   "server": 1,
