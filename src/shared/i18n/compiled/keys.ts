@@ -249,6 +249,83 @@ export interface MessageValues {
   "problemDialog.details": undefined;
   "problemDialog.send": undefined;
   "problemDialog.title": undefined;
+  "profile.apple": undefined;
+  "profile.calendar": undefined;
+  "profile.calendarDescription": undefined;
+  "profile.calendarLink": undefined;
+  "profile.changePassword": undefined;
+  "profile.confirmPassword": undefined;
+  "profile.copy": undefined;
+  "profile.copyByHand": undefined;
+  "profile.copyByHandText": undefined;
+  "profile.createLink": undefined;
+  "profile.createLinkFailed": undefined;
+  "profile.currentPassword": undefined;
+  "profile.description": undefined;
+  "profile.dontShare": undefined;
+  "profile.email": { "email": MessageValue };
+  "profile.enterCurrent": undefined;
+  "profile.enterNew": undefined;
+  "profile.error": undefined;
+  "profile.firstName": undefined;
+  "profile.google": undefined;
+  "profile.lastName": undefined;
+  "profile.linkActive": undefined;
+  "profile.linkCopied": undefined;
+  "profile.linkCreated": undefined;
+  "profile.linkRevoked": undefined;
+  "profile.linkRevokedText": undefined;
+  "profile.loadFailed": undefined;
+  "profile.loading": undefined;
+  "profile.mismatch": undefined;
+  "profile.nameMax": { "max": MessageValue };
+  "profile.nameRequired": undefined;
+  "profile.newLink": undefined;
+  "profile.newPassword": undefined;
+  "profile.noChanges": undefined;
+  "profile.notifications": undefined;
+  "profile.notificationsDescription": undefined;
+  "profile.oldLinkDead": undefined;
+  "profile.password": undefined;
+  "profile.passwordChanged": undefined;
+  "profile.passwordChangedText": undefined;
+  "profile.passwordDescription": undefined;
+  "profile.passwordFailed": undefined;
+  "profile.passwordMax": { "max": MessageValue };
+  "profile.passwordMin": { "min": MessageValue };
+  "profile.passwordSame": undefined;
+  "profile.personal": undefined;
+  "profile.preferenceFailed": undefined;
+  "profile.pushActive": undefined;
+  "profile.pushBlocked": undefined;
+  "profile.pushChecking": undefined;
+  "profile.pushDenied": undefined;
+  "profile.pushNotReady": undefined;
+  "profile.pushOff": undefined;
+  "profile.pushOffFailed": undefined;
+  "profile.pushOn": undefined;
+  "profile.pushOnFailed": undefined;
+  "profile.pushOnText": undefined;
+  "profile.pushUnavailable": undefined;
+  "profile.pushUnsupported": undefined;
+  "profile.regenerate": undefined;
+  "profile.reminders": undefined;
+  "profile.remindersHint": undefined;
+  "profile.remindersOff": undefined;
+  "profile.remindersOn": undefined;
+  "profile.repeatNew": undefined;
+  "profile.revoke": undefined;
+  "profile.revokeFailed": undefined;
+  "profile.revokeText": undefined;
+  "profile.revokeTitle": undefined;
+  "profile.save": undefined;
+  "profile.saveFailed": undefined;
+  "profile.saved": undefined;
+  "profile.title": undefined;
+  "profile.turnOff": undefined;
+  "profile.turnOn": undefined;
+  "profile.twoFactor": undefined;
+  "profile.twoFactorDescription": undefined;
   "refusedActions.bike": { "numero": MessageValue };
   "refusedActions.gotIt": undefined;
   "refusedActions.markedPickUp": { "ora": MessageValue };
@@ -300,7 +377,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 281,
+  "user": 358,
   "admin": 0,
   "rack": 0,
   "server": 1,
