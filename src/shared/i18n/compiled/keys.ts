@@ -242,6 +242,41 @@ export interface MessageValues {
   "payment.testTitle": undefined;
   "payment.timeUp": undefined;
   "payment.title": undefined;
+  "privacySection.anonymised": { "n": number };
+  "privacySection.bookingCancelled": { "data": MessageValue; "fine": MessageValue; "inizio": MessageValue; "numero": MessageValue };
+  "privacySection.cancel": undefined;
+  "privacySection.checking": undefined;
+  "privacySection.close": undefined;
+  "privacySection.deleteAccount": undefined;
+  "privacySection.deleteFailed": undefined;
+  "privacySection.deleteForever": undefined;
+  "privacySection.deleted": undefined;
+  "privacySection.deletedText": undefined;
+  "privacySection.download": undefined;
+  "privacySection.downloadError": undefined;
+  "privacySection.downloadFailed": undefined;
+  "privacySection.downloaded": undefined;
+  "privacySection.downloadedText": { "nome": MessageValue };
+  "privacySection.enterPassword": undefined;
+  "privacySection.error": undefined;
+  "privacySection.fileName": undefined;
+  "privacySection.identity": { "email": MessageValue };
+  "privacySection.intro": undefined;
+  "privacySection.irreversible": undefined;
+  "privacySection.lastAdmin": undefined;
+  "privacySection.lastEmail": undefined;
+  "privacySection.nothingKept": undefined;
+  "privacySection.password": undefined;
+  "privacySection.payments": undefined;
+  "privacySection.prepareFailed": undefined;
+  "privacySection.pushCalendar": undefined;
+  "privacySection.refund": undefined;
+  "privacySection.rideOn": { "numero": MessageValue };
+  "privacySection.session": undefined;
+  "privacySection.sessions": { "n": MessageValue };
+  "privacySection.title": undefined;
+  "privacySection.waits": { "n": number };
+  "privacySection.whatHappens": undefined;
   "problemDialog.cancel": undefined;
   "problemDialog.category": undefined;
   "problemDialog.describe": { "max": MessageValue };
@@ -348,6 +383,27 @@ export interface MessageValues {
   "statCards.external": undefined;
   "statCards.resident": undefined;
   "statCards.total": undefined;
+  "twoFactorSection.active": undefined;
+  "twoFactorSection.code": undefined;
+  "twoFactorSection.codes": undefined;
+  "twoFactorSection.codesLeft": { "n": MessageValue };
+  "twoFactorSection.confirm": undefined;
+  "twoFactorSection.disable": undefined;
+  "twoFactorSection.disableCode": undefined;
+  "twoFactorSection.enable": undefined;
+  "twoFactorSection.error": undefined;
+  "twoFactorSection.key": undefined;
+  "twoFactorSection.loading": undefined;
+  "twoFactorSection.on": undefined;
+  "twoFactorSection.onceEach": undefined;
+  "twoFactorSection.qrAlt": undefined;
+  "twoFactorSection.required": undefined;
+  "twoFactorSection.saved": undefined;
+  "twoFactorSection.scan": undefined;
+  "twoFactorSection.startFailed": undefined;
+  "twoFactorSection.statusFailed": undefined;
+  "twoFactorSection.turnedOff": undefined;
+  "twoFactorSection.turnedOn": undefined;
   "waitlist.acceptFailed": undefined;
   "waitlist.bike": { "modello": MessageValue; "numero": MessageValue };
   "waitlist.blocked": undefined;
@@ -377,7 +433,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 9,
   "account": 0,
-  "user": 358,
+  "user": 414,
   "admin": 0,
   "rack": 0,
   "server": 1,
