@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import { bikeNowLines, bookThisBikeHref, canOfferBooking } from './bike-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 const TZ = 'Europe/Rome';
 const none = { liberaFino: null, inUsoFino: null, prenotataDalle: null, prossimaLiberaOggi: null };

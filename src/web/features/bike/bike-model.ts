@@ -1,17 +1,19 @@
 import type { BikePageDto } from '../../../shared/schemas/bike-page';
 import type { BikeNowState } from '../../../shared/schemas/fleet';
 import { zonedClock } from '../../../shared/time';
+import type { MessageKey, Translate } from '../../../shared/i18n';
 import type { BadgeTone } from '../../lib/booking-labels';
+import { t as appT } from '../../lib/i18n';
 
 /** A bike's state now as its page says it (issue 34). */
-export const BIKE_NOW_BADGE: Record<BikeNowState, { label: string; tone: BadgeTone }> = {
-  libera: { label: 'Libera', tone: 'success' },
-  in_uso: { label: 'In uso', tone: 'info' },
-  in_ritardo: { label: 'In ritardo', tone: 'danger' },
-  prenotata: { label: 'Prenotata', tone: 'warning' },
-  manutenzione: { label: 'In manutenzione', tone: 'muted' },
-  fuori_servizio: { label: 'Fuori servizio', tone: 'muted' },
-};
+export const BIKE_NOW_BADGE = {
+  libera: { label: 'bikePage.badgeFree', tone: 'success' },
+  in_uso: { label: 'bikePage.badgeInUse', tone: 'info' },
+  in_ritardo: { label: 'bikePage.badgeLate', tone: 'danger' },
+  prenotata: { label: 'bikePage.badgeBooked', tone: 'warning' },
+  manutenzione: { label: 'bikePage.badgeMaintenance', tone: 'muted' },
+  fuori_servizio: { label: 'bikePage.badgeOutOfService', tone: 'muted' },
+} as const satisfies Record<BikeNowState, { label: MessageKey; tone: BadgeTone }>;
 
 type BikeNowView = Pick<BikePageDto, 'stato' | 'liberaFino' | 'inUsoFino' | 'prenotataDalle' | 'prossimaLiberaOggi'>;
 
@@ -20,24 +22,24 @@ type BikeNowView = Pick<BikePageDto, 'stato' | 'liberaFino' | 'inUsoFino' | 'pre
  * 14:00`, `Prenotata dalle 15:00`) and, for a bike not free now, its next free time today
  * (`Libera dalle 15:00`, or `Non più libera oggi`). A late ride has no known end: it is said so.
  */
-export function bikeNowLines(bike: BikeNowView, timeZone: string): string[] {
+export function bikeNowLines(bike: BikeNowView, timeZone: string, t: Translate = appT): string[] {
   const clock = (iso: string | null) => (iso ? zonedClock(new Date(iso), timeZone) : null);
   const nextFree = clock(bike.prossimaLiberaOggi);
-  const freeLine = nextFree ? `Libera dalle ${nextFree}` : 'Non più libera oggi';
+  const freeLine = nextFree ? t('bikePage.freeFrom', { ora: nextFree }) : t('bikePage.notFreeToday');
   switch (bike.stato) {
     case 'libera': {
       const until = clock(bike.liberaFino);
-      return until ? [`Libera fino alle ${until}`] : ['Libera per il resto della giornata'];
+      return until ? [t('bikePage.freeUntil', { ora: until })] : [t('bikePage.freeAllDay')];
     }
     case 'in_uso': {
       const until = clock(bike.inUsoFino);
-      return [...(until ? [`In uso fino alle ${until}`] : []), freeLine];
+      return [...(until ? [t('bikePage.inUseUntil', { ora: until })] : []), freeLine];
     }
     case 'in_ritardo':
-      return ['Non ancora riconsegnata: sarà di nuovo libera dopo la riconsegna'];
+      return [t('bikePage.notReturned')];
     case 'prenotata': {
       const from = clock(bike.prenotataDalle);
-      return [...(from ? [`Prenotata dalle ${from}`] : []), freeLine];
+      return [...(from ? [t('bikePage.bookedFrom', { ora: from })] : []), freeLine];
     }
     case 'manutenzione':
     case 'fuori_servizio':

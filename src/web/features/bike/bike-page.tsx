@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
+import { useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
 import { SubpageHeader } from '../auth/subpage-header';
@@ -47,15 +48,17 @@ function useBikePage(numero: string) {
  * and `Prenota questa bici`. The route guard guarantees a logged-in user.
  */
 export function BikePage({ params }: RouteComponentProps<{ numero: string }>) {
+  const t = useT();
   const { data: user } = useCurrentUser();
   // Only while logging out: the session is gone before the address changes.
-  if (!user) return <FullScreenSpinner label="Caricamento della bicicletta..." />;
+  if (!user) return <FullScreenSpinner label={t('app.loadingBike')} />;
   return <Bike numero={params.numero} user={user} />;
 }
 
 const isNotFound = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
 
 function Bike({ numero, user }: { numero: string; user: SessionUser }) {
+  const t = useT();
   const page = useBikePage(numero);
   const config = usePublicConfig();
   const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
@@ -63,7 +66,7 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
 
   let body;
   if (page.isPending) {
-    body = <Spinner label="Caricamento della bicicletta..." showLabel className="py-8" />;
+    body = <Spinner label={t('app.loadingBike')} showLabel className="py-8" />;
   } else if (page.isError && isNotFound(page.error)) {
     body = <BikeNotFound />;
   } else if (!page.data) {
@@ -71,11 +74,11 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
     body = (
       <div className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4">
         <p role="alert" className="text-destructive">
-          Impossibile caricare la bicicletta.
+          {t('bikePage.loadFailed')}
         </p>
         <Button variant="outline" size="sm" onClick={() => void page.refetch()}>
           <RotateCwIcon aria-hidden="true" />
-          Riprova
+          {t('bikePage.retry')}
         </Button>
       </div>
     );
@@ -83,9 +86,9 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
     body = (
       <section aria-labelledby="bici-prenotazione" className="grid gap-3">
         <h2 id="bici-prenotazione" ref={headingRef} tabIndex={-1} className="text-xl font-semibold">
-          La tua prenotazione
+          {t('bikePage.yourBooking')}
         </h2>
-        <Suspense fallback={<Spinner label="Caricamento della prenotazione..." showLabel className="py-6" />}>
+        <Suspense fallback={<Spinner label={t('bikePage.loadingBooking')} showLabel className="py-6" />}>
           <HeldBooking booking={page.data.prenotazioneCorrente} user={user} onChanged={() => headingRef.current?.focus()} />
         </Suspense>
       </section>
@@ -96,7 +99,7 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
 
   return (
     <div className="min-h-dvh pb-12">
-      <SubpageHeader title={`Bici ${page.data?.numero ?? numero}`} description="Ritira, riconsegna o prenota questa bicicletta." width="max-w-3xl" />
+      <SubpageHeader title={t('bikePage.title', { numero: page.data?.numero ?? numero })} description={t('bikePage.description')} width="max-w-3xl" />
       <main className="mx-auto grid max-w-3xl gap-6 px-4 pt-6 sm:px-6" aria-busy={page.isFetching}>
         {body}
       </main>
@@ -106,6 +109,7 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
 
 /** The bike's state now and its next free time today, for anyone but the holder. */
 function BikeNow({ bike, timeZone }: { bike: BikePageDto; timeZone: string }) {
+  const t = useT();
   const badge = BIKE_NOW_BADGE[bike.stato];
   return (
     <section aria-labelledby="bici-stato" className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
@@ -114,20 +118,20 @@ function BikeNow({ bike, timeZone }: { bike: BikePageDto; timeZone: string }) {
           <BikeIcon className="size-6" aria-hidden="true" />
         </span>
         <h2 id="bici-stato" className="text-xl font-semibold">
-          Stato ora
+          {t('bikePage.now')}
         </h2>
         <Badge variant={badge.tone} className="px-3 py-1 text-base">
-          {badge.label}
+          {t(badge.label)}
         </Badge>
       </div>
       <ul className="grid gap-1 text-lg">
-        {bikeNowLines(bike, timeZone).map((line) => (
+        {bikeNowLines(bike, timeZone, t).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
       {canOfferBooking(bike) ? (
         <LinkButton href={bookThisBikeHref(bike.numero)} icon={CalendarPlusIcon} size="lg" className="w-full sm:w-auto sm:justify-self-start">
-          Prenota questa bici
+          {t('bikePage.bookThis')}
         </LinkButton>
       ) : null}
     </section>
@@ -135,14 +139,15 @@ function BikeNow({ bike, timeZone }: { bike: BikePageDto; timeZone: string }) {
 }
 
 function BikeNotFound() {
+  const t = useT();
   return (
     <Card>
       <CardContent className="flex flex-col items-center gap-4 text-center">
         <CircleAlertIcon className="size-12 text-destructive" aria-hidden="true" />
-        <h2 className="text-xl font-semibold">Bicicletta non trovata</h2>
-        <p className="text-muted-foreground">Controlla il numero sull&apos;etichetta, oppure prenota dalla dashboard.</p>
+        <h2 className="text-xl font-semibold">{t('bikePage.notFound')}</h2>
+        <p className="text-muted-foreground">{t('bikePage.notFoundText')}</p>
         <LinkButton href="/dashboard" icon={HomeIcon}>
-          Torna alla dashboard
+          {t('bikePage.backToDashboard')}
         </LinkButton>
       </CardContent>
     </Card>

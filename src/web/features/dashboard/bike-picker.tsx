@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { groupBikesByHint, suggestedModels } from '../../../shared/bike-hints';
 import type { BikeDto } from '../../../shared/schemas/booking';
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 import type { BookingWindow } from './use-booking-window';
 
@@ -37,6 +38,7 @@ function BikeOption({
   describedBy: string | undefined;
   onSelect: (id: number) => void;
 }) {
+  const t = useT();
   return (
     <label
       className={cn(
@@ -56,7 +58,7 @@ function BikeOption({
         className="size-5 shrink-0 cursor-pointer accent-primary focus-visible:outline-none"
       />
       <span className="grid min-w-0">
-        <span className="font-semibold wrap-anywhere">Bici {bike.numero}</span>
+        <span className="font-semibold wrap-anywhere">{t('bikePicker.bike', { numero: bike.numero })}</span>
         <span className="text-sm leading-snug break-words text-muted-foreground">{bike.modello}</span>
       </span>
     </label>
@@ -84,7 +86,7 @@ const optionsGrid = 'grid grid-cols-2 gap-2 lg:grid-cols-3';
  */
 export function BikePicker({
   windowReady,
-  notReadyText = 'Scegli la data e gli orari per vedere le biciclette libere.',
+  notReadyText,
   bikes,
   loading,
   loadError,
@@ -94,6 +96,7 @@ export function BikePicker({
   error,
   errorId,
 }: BikePickerProps) {
+  const t = useT();
   const describedBy = error ? errorId : undefined;
 
   function options(list: BikeDto[]) {
@@ -115,9 +118,9 @@ export function BikePicker({
 
   let body: ReactNode;
   if (!windowReady) {
-    body = <p className="text-sm text-muted-foreground">{notReadyText}</p>;
+    body = <p className="text-sm text-muted-foreground">{notReadyText ?? t('bikePicker.notReady')}</p>;
   } else if (loading) {
-    body = <Spinner label="Ricerca delle biciclette disponibili..." showLabel className="py-2 text-sm" />;
+    body = <Spinner label={t('bikePicker.searching')} showLabel className="py-2 text-sm" />;
   } else if (loadError) {
     body = (
       <p role="alert" className="flex items-start gap-2 text-sm font-medium text-destructive">
@@ -128,7 +131,7 @@ export function BikePicker({
   } else if (!bikes || bikes.length === 0) {
     body = (
       <p className="rounded-lg border border-dashed px-3 py-4 text-center text-sm text-muted-foreground">
-        Nessuna bicicletta disponibile in questa fascia oraria. Prova con un altro giorno o un altro orario.
+        {t('bikePicker.none')}
       </p>
     );
   } else if (suggestedModels(destinazione) === null) {
@@ -137,15 +140,15 @@ export function BikePicker({
     const { recommended, others } = groupBikesByHint(bikes, destinazione);
     body = (
       <div className="grid gap-4">
-        <BikeGroup legend="Consigliate" icon={<SparklesIcon className="size-4 text-primary" aria-hidden="true" />}>
+        <BikeGroup legend={t('bikePicker.recommended')} icon={<SparklesIcon className="size-4 text-primary" aria-hidden="true" />}>
           {recommended.length > 0 ? (
             options(recommended)
           ) : (
-            <p className="text-sm text-muted-foreground">Nessuna bicicletta consigliata è libera in questa fascia oraria.</p>
+            <p className="text-sm text-muted-foreground">{t('bikePicker.noRecommended')}</p>
           )}
         </BikeGroup>
         {others.length > 0 ? (
-          <BikeGroup legend="Altre disponibili" icon={<BikeIcon className="size-4 text-muted-foreground" aria-hidden="true" />}>
+          <BikeGroup legend={t('bikePicker.others')} icon={<BikeIcon className="size-4 text-muted-foreground" aria-hidden="true" />}>
             {options(others)}
           </BikeGroup>
         ) : null}
@@ -155,7 +158,7 @@ export function BikePicker({
 
   return (
     <fieldset className="grid gap-3" aria-describedby={describedBy}>
-      <legend className="mb-1 text-sm font-medium">Bicicletta</legend>
+      <legend className="mb-1 text-sm font-medium">{t('bikePicker.legend')}</legend>
       {error ? (
         <p id={errorId} className="text-sm font-medium text-destructive">
           {error}
@@ -165,9 +168,6 @@ export function BikePicker({
     </fieldset>
   );
 }
-
-/** What the picker says while the rules refuse the window. */
-const WINDOW_NOT_ALLOWED = 'Scegli un giorno e degli orari consentiti per vedere le biciclette libere.';
 
 /** The picker of a booking form's window (use-booking-window.ts): the user's form and the desk's. */
 export function WindowBikePicker({
@@ -183,10 +183,11 @@ export function WindowBikePicker({
   error: string | undefined;
   errorId: string;
 }) {
+  const t = useT();
   return (
     <BikePicker
       windowReady={w.slot !== null}
-      notReadyText={w.windowAllowed ? undefined : WINDOW_NOT_ALLOWED}
+      notReadyText={w.windowAllowed ? undefined : t('bikePicker.windowNotAllowed')}
       bikes={w.available.data}
       loading={w.available.isFetching}
       loadError={w.loadError}

@@ -1,10 +1,11 @@
 import { BellRingIcon, CalendarPlusIcon } from 'lucide-react';
 import { useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { DESTINATION_MAX, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
-import { formatEuroCents } from '../../../shared/money';
+import { money } from '../../../shared/i18n/format';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { Trans, useLingua, useT } from '../../lib/i18n';
 import { useNoShowNotice } from '../../lib/no-show';
 import { BIKE_RADIO_NAME, WindowBikePicker } from './bike-picker';
 import { dayHoursText, fitWindow, maxDurationText, weeklyLimitText, type DayStatus, type FormRules } from './booking-rules';
@@ -44,8 +45,6 @@ interface BookingFormProps {
    */
   bikeNumero?: string | null;
 }
-
-const END_BEFORE_START = "L'orario di fine deve essere successivo all'orario di inizio";
 
 function Field({
   id,
@@ -108,8 +107,9 @@ function WindowFields({
   update: Update;
   dateRef: RefObject<HTMLInputElement | null>;
 }) {
+  const t = useT();
   const open = day?.kind === 'open' ? day : null;
-  const longest = rules ? maxDurationText(rules) : null;
+  const longest = rules ? maxDurationText(rules, t) : null;
   const time = (field: 'orarioInizio' | 'orarioFine', label: string, hint: string | null) => (
     <Field id={id(field)} label={label} hint={hint ?? undefined} error={shown[field]}>
       <Input
@@ -126,7 +126,7 @@ function WindowFields({
   );
   return (
     <div className="grid gap-4 sm:grid-cols-3">
-      <Field id={id('dataPrenotazione')} label="Data" hint={day ? dayHoursText(day) : undefined} error={shown.dataPrenotazione}>
+      <Field id={id('dataPrenotazione')} label={t('bookingForm.date')} hint={day ? dayHoursText(day, t) : undefined} error={shown.dataPrenotazione}>
         <Input
           ref={dateRef}
           id={id('dataPrenotazione')}
@@ -139,22 +139,21 @@ function WindowFields({
           aria-describedby={describedBy(id('dataPrenotazione'), shown.dataPrenotazione, day !== null)}
         />
       </Field>
-      {time('orarioInizio', 'Ora di inizio', null)}
-      {time('orarioFine', 'Ora di fine', longest)}
+      {time('orarioInizio', t('bookingForm.start'), null)}
+      {time('orarioFine', t('bookingForm.end'), longest)}
     </div>
   );
 }
 
 function DestinationField({ id, value, error, update }: { id: string; value: string; error: string | undefined; update: Update }) {
+  const t = useT();
   return (
     <Field
       id={id}
       label={
-        <>
-          Destinazione <span className="font-normal text-muted-foreground">(facoltativa)</span>
-        </>
+        <Trans id="bookingForm.destination" components={{ 0: <span className="font-normal text-muted-foreground" /> }} />
       }
-      hint="Dicci dove vai (per esempio centro città o palestra) e ti consigliamo le bici più adatte."
+      hint={t('bookingForm.destinationHint')}
       error={error}
     >
       <Input
@@ -163,7 +162,7 @@ function DestinationField({ id, value, error, update }: { id: string; value: str
         value={value}
         maxLength={DESTINATION_MAX}
         autoComplete="off"
-        placeholder="Es. centro città"
+        placeholder={t('bookingForm.destinationPlaceholder')}
         onChange={(e) => update('destinazione', e.target.value)}
         aria-invalid={Boolean(error) || undefined}
         aria-describedby={describedBy(id, error, true)}
@@ -174,6 +173,7 @@ function DestinationField({ id, value, error, update }: { id: string; value: str
 
 /** No bike free in an allowed window: the offer to wait for one (issue 21), unless the person already waits in as many windows as allowed. */
 function WaitOffer({ window: w, destinazione, onWaiting }: { window: BookingWindow; destinazione: string; onWaiting: (() => void) | undefined }) {
+  const t = useT();
   const join = useJoinWait();
   const waits = useWaits();
   const { slot } = w;
@@ -181,15 +181,14 @@ function WaitOffer({ window: w, destinazione, onWaiting }: { window: BookingWind
   if ((waits.data?.length ?? 0) >= WAITLIST_MAX_PER_USER) {
     return (
       <p className="text-sm text-muted-foreground">
-        Sei già in lista d&apos;attesa per {WAITLIST_MAX_PER_USER} fasce orarie, il massimo: esci da una delle liste per aspettare
-        una bici in questa.
+        {t('bookingForm.waitMax', { max: WAITLIST_MAX_PER_USER })}
       </p>
     );
   }
   return (
     <div className="grid gap-2 rounded-lg border border-dashed p-3">
       <p className="text-sm text-muted-foreground">
-        Possiamo avvisarti se in questa fascia oraria si libera una bici: la teniamo per te per qualche minuto.
+        {t('bookingForm.waitOffer')}
       </p>
       <Button
         type="button"
@@ -203,7 +202,7 @@ function WaitOffer({ window: w, destinazione, onWaiting }: { window: BookingWind
         }
       >
         <ButtonIcon pending={join.isPending} icon={<BellRingIcon aria-hidden="true" />} />
-        Avvisami se si libera una bici
+        {t('bookingForm.notifyMe')}
       </Button>
     </div>
   );
@@ -280,13 +279,15 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
     if (earlyAtOpen?.changed) return { ...defaults, ...earlyAtOpen.window };
     return rules ? fitWindow(defaults, rules, { now: openedAt, timeZone }) : defaults;
   });
+  const t = useT();
+  const lingua = useLingua();
   const noShowNotice = useNoShowNotice();
   const formRef = useRef<HTMLFormElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
   const w = useBookingWindow(values, rules, { openedAt, timeZone });
-  const weekly = rules ? weeklyLimitText(rules) : null;
+  const weekly = rules ? weeklyLimitText(rules, t) : null;
   const { errors, setErrors, pending, onSubmit } = useBookingSubmit({ values, w, id, formRef, dateRef, onCreated });
   // The bike asked for, chosen while the render adjusts to the free bikes (no effect: no extra paint).
   const [wanted, setWanted] = useState(bikeNumero);
@@ -305,7 +306,7 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
 
   const { orarioInizio, orarioFine } = values;
   const endBeforeStart = orarioInizio !== '' && orarioFine !== '' && orarioFine <= orarioInizio;
-  const shown: BookingFormErrors = { ...w.broken, ...errors, ...(endBeforeStart ? { orarioFine: END_BEFORE_START } : {}) };
+  const shown: BookingFormErrors = { ...w.broken, ...errors, ...(endBeforeStart ? { orarioFine: t('bookingForm.endBeforeStart') } : {}) };
 
   const update: Update = (field, value) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -331,18 +332,18 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
 
       {isExternal ? (
         <p className="rounded-lg border bg-muted p-3 text-sm text-muted-foreground">
-          La prenotazione costa {formatEuroCents(EXTERNAL_FEE_CENTS)}: la paghi subito dopo averla creata, per confermarla.{" "}
+          {t('bookingForm.externalFee', { importo: money(EXTERNAL_FEE_CENTS, lingua) })}{' '}
           {noShowNotice}
         </p>
       ) : null}
 
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onCancel} disabled={pending}>
-          Annulla
+          {t('bookingForm.cancel')}
         </Button>
         <Button type="submit" disabled={pending}>
           <ButtonIcon pending={pending} icon={<CalendarPlusIcon aria-hidden="true" />} />
-          Prenota
+          {t('bookingForm.book')}
         </Button>
       </div>
     </form>

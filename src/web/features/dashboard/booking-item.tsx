@@ -16,6 +16,8 @@ import type { BookingDto } from '../../../shared/schemas/booking';
 import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { useLingua, useT } from '../../lib/i18n';
+import { money } from '../../../shared/i18n/format';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
@@ -23,10 +25,9 @@ import { useRenderTime } from '../../lib/render-clock';
 import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
+  bookingDate,
   FALLBACK_TIME_ZONE,
-  formatBookingDate,
   formatClock,
-  formatEuroCents,
   formatTimeRange,
   pastRideNote,
   paymentDisplay,
@@ -39,14 +40,16 @@ import { ReturnButton } from './return-dialog';
 import { ExtendButton } from './extend-dialog';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
-  const payment = paymentDisplay(booking);
+  const t = useT();
+  const lingua = useLingua();
+  const payment = paymentDisplay(booking, t, lingua);
   const offline = useOffline();
   if (payment.kind === 'pay' && offline) {
     // The payment page is the server's own (its CSP lets Stripe in): offline it cannot open.
     return (
       <p className="flex items-center gap-2 text-sm text-muted-foreground">
         <WifiOffIcon className="size-4 shrink-0" aria-hidden="true" />
-        Per pagare serve la connessione
+        {t('bookingItem.payOffline')}
       </p>
     );
   }
@@ -64,7 +67,7 @@ function PaymentStatus({ booking }: { booking: BookingDto }) {
   }
   return (
     <p className="flex items-center gap-2 text-sm text-muted-foreground">
-      Pagamento
+      {t('bookingItem.payment')}
       <Badge variant={payment.tone}>{payment.label}</Badge>
     </p>
   );
@@ -75,6 +78,7 @@ function PaymentStatus({ booking }: { booking: BookingDto }) {
  * at what time, and that it is waiting.
  */
 function WaitingToSend({ booking }: { booking: BookingView }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const action = booking.inAttesa;
   if (!action) return null;
@@ -83,30 +87,30 @@ function WaitingToSend({ booking }: { booking: BookingView }) {
     <p className="flex items-start gap-2 rounded-lg border border-sky-300 bg-sky-50 p-3 text-sm text-sky-950">
       <CloudUploadIcon className="mt-0.5 size-4 shrink-0 text-sky-700" aria-hidden="true" />
       <span>
-        <span className="font-semibold">In attesa di invio</span>
+        <span className="font-semibold">{t('bookingItem.waitingToSend')}</span>
         {' · '}
-        {action.tipo === 'ritiro' ? 'Ritiro segnato' : 'Riconsegna segnata'}
-        {clock ? ` alle ${clock}` : ''}: {action.tipo === 'ritiro' ? 'lo' : 'la'} inviamo appena torna la connessione.
+        {action.tipo === 'ritiro' ? t('bookingItem.pickUpMarked') : t('bookingItem.returnMarked')}
+        {clock ? t('bookingItem.atTime', { ora: clock }) : ''}: {action.tipo === 'ritiro' ? t('bookingItem.sendPickUp') : t('bookingItem.sendReturn')}
       </span>
     </p>
   );
 }
 
 function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted: () => void }) {
+  const t = useT();
+  const lingua = useLingua();
   const cancel = useCancelBooking();
-  const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
+  const when = `${bookingDate(booking.dataPrenotazione, lingua)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
   // Its bike still out on a late ride: the card's own block offers `Annulla` (issue 35).
   if (booking.biciAssente) return null;
   return (
     <ConfirmDeleteDialog
       trigger={<DeleteButton disabled={cancel.isPending} />}
-      title="Sei sicuro di voler eliminare questa prenotazione?"
+      title={t('bookingItem.deleteTitle')}
       description={
         <>
-          Bici {booking.biciNumero} ({booking.biciModello}), {when}.
-          {booking.paymentStatus === 'completed'
-            ? ` Se la elimini prima dell'inizio, i ${formatEuroCents(EXTERNAL_FEE_CENTS)} pagati ti verranno rimborsati.`
-            : null}
+          {t('bookingItem.deleteWhat', { numero: booking.biciNumero, modello: booking.biciModello, quando: when })}
+          {booking.paymentStatus === 'completed' ? t('bookingItem.deleteRefund', { importo: money(EXTERNAL_FEE_CENTS, lingua) }) : null}
         </>
       }
       onConfirm={() => cancel.mutateAsync(booking.id)}
@@ -142,12 +146,13 @@ function useNowPassing(at: number | null): Date {
  * `La bici ha un problema` too (issue 35). Neither while the bike is still out on a late ride.
  */
 function PickUp({ booking }: { booking: BookingView }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const pickUp = usePickUp();
   const offline = useOffline();
   const from = new Date(booking.ritiroDa).getTime();
   const now = useNowPassing(Number.isNaN(from) ? null : from);
-  const state = pickUpState(booking, now, timeZone);
+  const state = pickUpState(booking, now, timeZone, t);
   const hintId = `ritiro-${booking.id}-hint`;
   if (booking.biciAssente) return null;
   return (
@@ -160,7 +165,7 @@ function PickUp({ booking }: { booking: BookingView }) {
           onClick={() => pickUp.mutate(booking)}
         >
           <ButtonIcon pending={pickUp.isPending} icon={<HandIcon aria-hidden="true" />} />
-          Ritirata
+          {t('bookingItem.pickedUp')}
         </Button>
         {state.kind === 'early' ? (
           <p id={hintId} className="text-sm text-muted-foreground">
@@ -179,6 +184,7 @@ function PickUp({ booking }: { booking: BookingView }) {
  * the server when the window opens; kept on the device, so it stays readable without a signal.
  */
 function LockCode({ booking }: { booking: BookingView }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const from = new Date(booking.ritiroDa).getTime();
   const now = useNowPassing(Number.isNaN(from) ? null : from);
@@ -189,7 +195,7 @@ function LockCode({ booking }: { booking: BookingView }) {
     return (
       <p className={`${box} text-muted-foreground`}>
         <KeyRoundIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        Il codice del lucchetto sarà visibile dalle {formatClock(booking.ritiroDa, timeZone)}
+        {t('bookingItem.lockFrom', { ora: formatClock(booking.ritiroDa, timeZone) ?? '' })}
       </p>
     );
   }
@@ -197,7 +203,7 @@ function LockCode({ booking }: { booking: BookingView }) {
     return (
       <p className={`${box} text-muted-foreground`} role="status">
         <KeyRoundIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        Carico il codice del lucchetto…
+        {t('bookingItem.lockLoading')}
       </p>
     );
   }
@@ -213,32 +219,33 @@ function LockCode({ booking }: { booking: BookingView }) {
   return (
     <div className="grid gap-1 rounded-lg border-2 border-foreground bg-background p-3 text-foreground">
       <p className="flex flex-wrap items-baseline gap-x-3 text-base font-semibold">
-        Codice del lucchetto:{' '}
+        {t('bookingItem.lockCode')}{' '}
         <span className="font-mono text-4xl font-bold tracking-[0.2em] tabular-nums">{code.data.codice}</span>
       </p>
-      {code.data.salvato ? <p className="text-sm text-muted-foreground">Codice salvato su questo dispositivo</p> : null}
+      {code.data.salvato ? <p className="text-sm text-muted-foreground">{t('bookingItem.lockSaved')}</p> : null}
     </div>
   );
 }
 
 /** A plain download of the booking as an iCalendar event, for the phone's calendar. */
 function AddToCalendar({ booking }: { booking: BookingDto }) {
+  const t = useT();
   return (
     <Button asChild variant="outline" size="sm">
-      <a href={`/api/prenotazioni/${booking.id}/calendario.ics`} download={`prenotazione-${booking.id}.ics`}>
+      <a href={`/api/prenotazioni/${booking.id}/calendario.ics`} download={t('bookingItem.calendarFile', { id: booking.id })}>
         <CalendarPlusIcon aria-hidden="true" />
-        Aggiungi al calendario
+        {t('bookingItem.addToCalendar')}
       </a>
     </Button>
   );
 }
 
 function OverdueWarning({ booking }: { booking: BookingDto }) {
+  const t = useT();
   return (
     <p className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900">
       <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden="true" />
-      La prenotazione è finita alle {booking.orarioFine}: riporta subito la bicicletta e segna la riconsegna. Finché non
-      torna, nessun altro può prenotarla.
+      {t('bookingItem.overdue', { ora: booking.orarioFine })}
     </p>
   );
 }
@@ -278,16 +285,18 @@ export function BookingItem({
   onDeleted?: () => void;
   onRideChanged?: () => void;
 }) {
+  const t = useT();
+  const lingua = useLingua();
   const timeZone = useTimeZone();
   const active = booking.stato === 'attiva';
   const stato = active ? BOOKING_PHASE_BADGE[booking.fase] : BOOKING_STATO_BADGE[booking.stato];
-  const note = active ? null : pastRideNote(booking, timeZone);
+  const note = active ? null : pastRideNote(booking, timeZone, t);
   return (
     <li className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 font-semibold wrap-anywhere">
-            Bici {booking.biciNumero} · {booking.biciModello}
+            {t('bookingItem.title', { numero: booking.biciNumero, modello: booking.biciModello })}
           </h3>
           {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
           {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}
@@ -300,21 +309,21 @@ export function BookingItem({
         <ul className="grid gap-1 text-sm text-muted-foreground">
           <li className="flex items-center gap-2">
             <CalendarIcon className="size-4 shrink-0" aria-hidden="true" />
-            <span className="sr-only">Data:</span>
-            <span className="text-foreground">{formatBookingDate(booking.dataPrenotazione)}</span>
+            <span className="sr-only">{t('bookingItem.date')}</span>
+            <span className="text-foreground">{bookingDate(booking.dataPrenotazione, lingua)}</span>
           </li>
           <li className="flex items-center gap-2">
             <ClockIcon className="size-4 shrink-0" aria-hidden="true" />
-            <span className="sr-only">Orario:</span>
+            <span className="sr-only">{t('bookingItem.time')}</span>
             <span className="text-foreground tabular-nums">{formatTimeRange(booking.orarioInizio, booking.orarioFine)}</span>
           </li>
           <li className="flex min-w-0 items-center gap-2">
             <MapPinIcon className="size-4 shrink-0" aria-hidden="true" />
-            <span className="sr-only">Destinazione:</span>
+            <span className="sr-only">{t('bookingItem.destination')}</span>
             {booking.destinazione ? (
               <span className="break-words text-foreground">{booking.destinazione}</span>
             ) : (
-              <span>Nessuna destinazione indicata</span>
+              <span>{t('bookingItem.noDestination')}</span>
             )}
           </li>
         </ul>

@@ -4,6 +4,7 @@ import type { BookingView } from '../../offline/offline-model';
 import { Spinner } from '../../components/ui/spinner';
 import { BookingItem } from './booking-item';
 import { LoadFailed } from '../../components/load-failed';
+import { useT } from '../../lib/i18n';
 
 interface BookingsState {
   bookings: BookingView[] | undefined;
@@ -34,10 +35,11 @@ function ListBody({
   empty: ReactNode;
   onDeleted?: () => void;
 }) {
+  const t = useT();
   if (state.isOfflineEmpty) {
     return (
       <EmptyState icon={WifiOffIcon}>
-        Su questo dispositivo non ci sono ancora dati delle tue prenotazioni: appariranno appena torna la connessione.
+        {t('bookingLists.offlineEmpty')}
       </EmptyState>
     );
   }
@@ -47,7 +49,7 @@ function ListBody({
   // What was last read stays on screen when a new read fails (offline: the banner says so).
   if (!state.bookings) {
     return (
-      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message="Impossibile caricare le prenotazioni." onRetry={state.onRetry} />
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={t('bookingLists.loadFailed')} onRetry={state.onRetry} />
     );
   }
   if (state.bookings.length === 0) return <>{empty}</>;
@@ -70,15 +72,16 @@ export function ActiveBookings({
   headingRef: Ref<HTMLHeadingElement>;
   onDeleted: () => void;
 }) {
+  const t = useT();
   return (
     <section aria-labelledby="prenotazioni-attive-title" className="grid gap-3">
       <h2 id="prenotazioni-attive-title" ref={headingRef} tabIndex={-1} className="text-xl font-semibold">
-        Le tue prenotazioni attive
+        {t('bookingLists.activeTitle')}
       </h2>
       <ListBody
         state={state}
-        loadingLabel="Caricamento delle prenotazioni..."
-        empty={<EmptyState icon={CalendarXIcon}>Nessuna prenotazione attiva</EmptyState>}
+        loadingLabel={t('bookingLists.activeLoading')}
+        empty={<EmptyState icon={CalendarXIcon}>{t('bookingLists.activeEmpty')}</EmptyState>}
         onDeleted={onDeleted}
       />
     </section>
@@ -87,15 +90,16 @@ export function ActiveBookings({
 
 /** Up to three recent `completata` bookings (spec §2, §9). */
 export function PastBookings({ state }: { state: BookingsState }) {
+  const t = useT();
   return (
     <section aria-labelledby="prenotazioni-passate-title" className="grid gap-3">
       <h2 id="prenotazioni-passate-title" className="text-xl font-semibold">
-        Prenotazioni passate
+        {t('bookingLists.pastTitle')}
       </h2>
       <ListBody
         state={state}
-        loadingLabel="Caricamento delle prenotazioni passate..."
-        empty={<EmptyState icon={HistoryIcon}>Nessuna prenotazione passata</EmptyState>}
+        loadingLabel={t('bookingLists.pastLoading')}
+        empty={<EmptyState icon={HistoryIcon}>{t('bookingLists.pastEmpty')}</EmptyState>}
       />
     </section>
   );

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import { dayHoursText, dayStatus, fitWindow, lastBookableDate, maxDurationText, ruleErrors, weeklyLimitText, type FormRules } from './booking-rules';
 import { defaultBookingForm, suspensionText } from './dashboard-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 const TZ = 'Europe/Rome';
 const WEEKDAY = { apertura: '07:00', chiusura: '23:00' };

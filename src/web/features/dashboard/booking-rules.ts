@@ -2,6 +2,8 @@ import { DEFAULT_END_TIME, DEFAULT_START_TIME } from '../../../shared/constants'
 import { closureSentence, hoursSentence, italianDate, italianDuration, weekdayIndex } from '../../../shared/rules-text';
 import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { addDays, DATE_PATTERN, isRealDate, TIME_PATTERN, zonedClock, zonedInstant, zonedToday } from '../../../shared/time';
+import type { Translate } from '../../../shared/i18n';
+import { t as appT } from '../../lib/i18n';
 import type { BookingFormErrors, BookingFormValues } from './dashboard-model';
 
 /*
@@ -32,29 +34,29 @@ export function dayStatus(rules: Pick<FormRules, 'orari' | 'chiusure'>, date: st
 }
 
 /** `Orari del giorno: 07:00–23:00`, `Chiuso` or `Chiuso: Chiusura natalizia (dal 24/12/2026 al 06/01/2027)`. */
-export function dayHoursText(status: DayStatus): string {
+export function dayHoursText(status: DayStatus, t: Translate = appT): string {
   switch (status.kind) {
     case 'open':
-      return `Orari del giorno: ${status.apertura}–${status.chiusura}`;
+      return t('bookingRules.dayHours', { apertura: status.apertura, chiusura: status.chiusura });
     case 'closed':
-      return 'Chiuso';
+      return t('bookingRules.closed');
     case 'closure':
       return status.dal === status.al
-        ? `Chiuso: ${status.motivo}`
-        : `Chiuso: ${status.motivo} (dal ${italianDate(status.dal)} al ${italianDate(status.al)})`;
+        ? t('bookingRules.closedFor', { motivo: status.motivo })
+        : t('bookingRules.closedFromTo', { motivo: status.motivo, dal: italianDate(status.dal), al: italianDate(status.al) });
   }
 }
 
 /** `Al massimo 3 prenotazioni in 7 giorni`, or null when the limit is off or unknown (the server counts). */
-export function weeklyLimitText(rules: { prenotazioniSettimanaliMax?: number | null }): string | null {
+export function weeklyLimitText(rules: { prenotazioniSettimanaliMax?: number | null }, t: Translate = appT): string | null {
   const max = rules.prenotazioniSettimanaliMax;
   if (max === null || max === undefined) return null;
-  return `Al massimo ${max} ${max === 1 ? 'prenotazione' : 'prenotazioni'} in 7 giorni`;
+  return t('bookingRules.weeklyLimit', { max });
 }
 
 /** `Durata massima: 3 ore`, or null when the limit is off. */
-export function maxDurationText(rules: Pick<FormRules, 'durataMassimaMinuti'>): string | null {
-  return rules.durataMassimaMinuti === null ? null : `Durata massima: ${italianDuration(rules.durataMassimaMinuti)}`;
+export function maxDurationText(rules: Pick<FormRules, 'durataMassimaMinuti'>, t: Translate = appT): string | null {
+  return rules.durataMassimaMinuti === null ? null : t('bookingRules.maxDuration', { durata: italianDuration(rules.durataMassimaMinuti) });
 }
 
 const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -77,11 +79,12 @@ export function ruleErrors(
   rules: FormRules,
   w: Pick<BookingFormValues, 'dataPrenotazione' | 'orarioInizio' | 'orarioFine'>,
   { now, timeZone, limits = true }: At,
+  t: Translate = appT,
 ): BookingFormErrors {
   if (!isRealDate(w.dataPrenotazione)) return {};
   const today = zonedToday(now, timeZone);
   if (limits && rules.orizzonteGiorni !== null && w.dataPrenotazione > addDays(today, rules.orizzonteGiorni)) {
-    return { dataPrenotazione: `Puoi prenotare al massimo ${rules.orizzonteGiorni} giorni in anticipo` };
+    return { dataPrenotazione: t('bookingRules.horizon', { giorni: rules.orizzonteGiorni }) };
   }
   const status = dayStatus(rules, w.dataPrenotazione)!;
   if (status.kind !== 'open') return { dataPrenotazione: status.sentence };
@@ -96,12 +99,12 @@ export function ruleErrors(
   const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
   if (!inizio || !fine) return errors;
   if (rules.durataMassimaMinuti !== null && fine.getTime() - inizio.getTime() > rules.durataMassimaMinuti * 60_000) {
-    errors.orarioFine ??= `Una prenotazione può durare al massimo ${italianDuration(rules.durataMassimaMinuti)}`;
+    errors.orarioFine ??= t('bookingRules.tooLong', { durata: italianDuration(rules.durataMassimaMinuti) });
   }
   // A start already past is the server's to refuse (with its grace): only a future start lacks notice.
   const ahead = inizio.getTime() - now.getTime();
   if (rules.preavvisoMinimoMinuti !== null && ahead > 0 && ahead < rules.preavvisoMinimoMinuti * 60_000) {
-    errors.orarioInizio ??= `Prenota almeno ${italianDuration(rules.preavvisoMinimoMinuti)} prima dell'inizio`;
+    errors.orarioInizio ??= t('bookingRules.notice', { durata: italianDuration(rules.preavvisoMinimoMinuti) });
   }
   return errors;
 }

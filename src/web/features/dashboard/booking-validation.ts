@@ -4,6 +4,7 @@ import {
   type AvailabilityRequest,
   type BookingRequest,
 } from '../../../shared/schemas/booking';
+import { t } from '../../lib/i18n';
 import type { BookingFormErrors, BookingFormField, BookingFormValues } from './dashboard-model';
 
 /*
@@ -46,6 +47,6 @@ export function validateBookingForm(values: BookingFormValues, availableIds?: Re
     }
   }
   const first = FIELD_ORDER.find((f) => errors[f] !== undefined) ?? 'biciId';
-  errors[first] ??= 'Controlla i dati della prenotazione';
+  errors[first] ??= t('bookingForm.checkData');
   return { ok: false, errors, first };
 }

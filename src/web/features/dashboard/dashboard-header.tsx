@@ -4,9 +4,11 @@ import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../auth/subpage-header';
 import { LinkButton } from '../../components/link-button';
+import { useT } from '../../lib/i18n';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
+  const t = useT();
   return (
     <header id={PAGE_HEADER_ID} className="border-b bg-card">
       {/* As tall as the buttons (h-11, sm:h-9) from the first paint: a paint while the parser has the
@@ -18,15 +20,15 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
           </span>
           BiciElis
         </span>
-        <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
+        <nav aria-label={t('dashboardHeader.account')} className="flex items-center gap-1 sm:gap-2">
           {user.ruolo === 'admin' ? (
             <LinkButton href="/dashboard-admin" icon={ShieldCheckIcon} variant="outline" size="sm">
-              Admin
+              {t('dashboardHeader.admin')}
             </LinkButton>
           ) : null}
           {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
-          <LinkButton href="/profilo" icon={UserRoundIcon} variant="ghost" size="sm" title="Profilo">
-            <span className="sr-only sm:not-sr-only">Profilo</span>
+          <LinkButton href="/profilo" icon={UserRoundIcon} variant="ghost" size="sm" title={t('dashboardHeader.profile')}>
+            <span className="sr-only sm:not-sr-only">{t('dashboardHeader.profile')}</span>
           </LinkButton>
           <LogoutButton />
         </nav>
@@ -35,11 +37,11 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
       <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 pt-5 pb-6 sm:px-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">
-            Benvenuto, {user.nome} {user.cognome}
+            {t('dashboardHeader.welcome', { nome: user.nome, cognome: user.cognome })}
           </h1>
-          {user.isResidente ? <Badge variant="success">Residente</Badge> : null}
+          {user.isResidente ? <Badge variant="success">{t('dashboardHeader.resident')}</Badge> : null}
         </div>
-        <p className="text-muted-foreground">Prenota una bicicletta del collegio e tieni d&apos;occhio le tue prenotazioni.</p>
+        <p className="text-muted-foreground">{t('dashboardHeader.intro')}</p>
       </div>
     </header>
   );

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import type { BikeDto, BookingDto } from '../../../shared/schemas/booking';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
@@ -16,6 +17,9 @@ import {
   selectPastBookings,
   validateReturnForm,
 } from './dashboard-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 let nextId = 1;
 function booking(overrides: Partial<BookingDto> = {}): BookingDto {

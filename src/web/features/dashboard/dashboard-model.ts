@@ -5,10 +5,16 @@ import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas
 import { FLEET_CANCELLATION_BADGE, type BadgeTone, type FleetCancellation } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
-import { addDays, zonedClock, zonedToday } from '../../../shared/time';
+import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
+import type { Lingua, Translate } from '../../../shared/i18n';
+import { longDate, money } from '../../../shared/i18n/format';
+import { currentLingua, t as appT } from '../../lib/i18n';
 
 // The booking's day, window and times, shared with the waitlist (lib/booking-format.ts).
 export { formatBookingDate, formatClock, formatTimeRange };
+
+/** A booking's day in `lingua`: "domenica 22 novembre 2026" / "Sunday 22 November 2026" (a string that is not a date as it is). */
+export const bookingDate = (date: string, lingua: Lingua): string => (isRealDate(date) ? longDate(date, lingua) : date);
 
 // The badges and the fallback time zone live apart, without date-fns: /admin shares them.
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FALLBACK_TIME_ZONE, type BadgeTone } from '../../lib/booking-labels';
@@ -72,7 +78,9 @@ export function dashboardStats(
 
 export { formatEuroCents };
 
-export const PAY_BUTTON_LABEL = `Paga ${formatEuroCents(EXTERNAL_FEE_CENTS)}`;
+/** `Paga 2,50 €`, in the app's language unless told. */
+export const payButtonLabel = (t: Translate = appT, lingua: Lingua = currentLingua()): string =>
+  t('dashboardModel.pay', { importo: money(EXTERNAL_FEE_CENTS, lingua) });
 
 /** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
 
@@ -91,21 +99,22 @@ export type PickUpState =
   | { kind: 'early'; hint: string; at: number };
 
 /** Whether a `da_ritirare` booking can be marked `Ritirata` at `now`, or from when. */
-export function pickUpState(booking: Pick<BookingDto, 'ritiroDa'>, now: Date, timeZone: string): PickUpState {
+export function pickUpState(booking: Pick<BookingDto, 'ritiroDa'>, now: Date, timeZone: string, t: Translate = appT): PickUpState {
   const at = new Date(booking.ritiroDa).getTime();
   if (Number.isNaN(at) || now.getTime() >= at) return { kind: 'ready' };
-  return { kind: 'early', hint: `Potrai ritirarla dalle ${formatClock(booking.ritiroDa, timeZone) ?? ''}`, at };
+  return { kind: 'early', hint: t('dashboardModel.pickUpFrom', { ora: formatClock(booking.ritiroDa, timeZone) ?? '' }), at };
 }
 
 /** What a past booking says about its ride: not picked up, cancelled by the fleet and why, or returned at what time. */
 export function pastRideNote(
   booking: Pick<BookingDto, 'stato' | 'motivoCancellazione' | 'riconsegnataAt'>,
   timeZone: string,
+  t: Translate = appT,
 ): { label: string; tone: BadgeTone } | null {
-  if (isNoShow(booking)) return { label: 'Non ritirata', tone: 'warning' };
+  if (isNoShow(booking)) return { label: t('dashboardModel.noShow'), tone: 'warning' };
   if (isFleetCancelled(booking)) return FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
-  return clock ? { label: `Riconsegnata alle ${clock}`, tone: 'info' } : null;
+  return clock ? { label: t('dashboardModel.returnedAt', { ora: clock }), tone: 'info' } : null;
 }
 
 
@@ -122,13 +131,13 @@ export type ReturnFormResult =
   | { ok: false; errors: { categoria?: string; descrizione?: string } };
 
 /** The return form's checks (the server repeats them): a damage report needs a category and a short text. */
-export function validateReturnForm(values: ReturnFormValues): ReturnFormResult {
+export function validateReturnForm(values: ReturnFormValues, t: Translate = appT): ReturnFormResult {
   if (!values.segnalaDanno) return { ok: true, request: {} };
   const descrizione = values.descrizione.trim();
   const errors: { categoria?: string; descrizione?: string } = {};
-  if (values.categoria === '') errors.categoria = 'Scegli il tipo di danno';
-  if (descrizione === '') errors.descrizione = 'Descrivi il danno';
-  else if (descrizione.length > DAMAGE_DESCRIPTION_MAX) errors.descrizione = `Al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri`;
+  if (values.categoria === '') errors.categoria = t('dashboardModel.chooseDamage');
+  if (descrizione === '') errors.descrizione = t('dashboardModel.describeDamage');
+  else if (descrizione.length > DAMAGE_DESCRIPTION_MAX) errors.descrizione = t('dashboardModel.maxChars', { max: DAMAGE_DESCRIPTION_MAX });
   if (values.categoria === '' || errors.descrizione) return { ok: false, errors };
   return { ok: true, request: { danno: { categoria: values.categoria, descrizione } } };
 }
@@ -136,19 +145,19 @@ export function validateReturnForm(values: ReturnFormValues): ReturnFormResult {
 export type PaymentDisplay = { kind: 'pay'; href: string; label: string } | { kind: 'label'; label: string; tone: BadgeTone };
 
 /** What a booking shows about its payment (spec §2, behaviour.md §6). */
-export function paymentDisplay(booking: Pick<BookingDto, 'id' | 'paymentStatus'>): PaymentDisplay {
+export function paymentDisplay(booking: Pick<BookingDto, 'id' | 'paymentStatus'>, t: Translate = appT, lingua: Lingua = currentLingua()): PaymentDisplay {
   const status: PaymentStatus = booking.paymentStatus;
   switch (status) {
     case 'pending':
-      return { kind: 'pay', href: `/payment/${booking.id}`, label: PAY_BUTTON_LABEL };
+      return { kind: 'pay', href: `/payment/${booking.id}`, label: payButtonLabel(t, lingua) };
     case 'completed':
-      return { kind: 'label', label: 'Pagata', tone: 'success' };
+      return { kind: 'label', label: t('dashboardModel.paid'), tone: 'success' };
     case 'refunded':
-      return { kind: 'label', label: 'Rimborsata', tone: 'info' };
+      return { kind: 'label', label: t('dashboardModel.refunded'), tone: 'info' };
     case 'failed':
-      return { kind: 'label', label: 'Pagamento non riuscito', tone: 'danger' };
+      return { kind: 'label', label: t('dashboardModel.paymentFailed'), tone: 'danger' };
     case null:
-      return { kind: 'label', label: 'Gratuita', tone: 'muted' };
+      return { kind: 'label', label: t('dashboardModel.free'), tone: 'muted' };
   }
 }
 
@@ -209,9 +218,9 @@ export function bookingDateBounds(now: Date, timeZone: string, horizonDays: numb
  * server's words), on the college's clock. Here, not with the form's rules: the dashboard
  * shows it without loading the form.
  */
-export function suspensionText(s: { fino: string; motivo: string }, timeZone: string): string {
+export function suspensionText(s: { fino: string; motivo: string }, timeZone: string, t: Translate = appT): string {
   const fino = new Date(s.fino);
-  if (Number.isNaN(fino.getTime())) return `Non puoi prenotare: ${s.motivo}`;
+  if (Number.isNaN(fino.getTime())) return t('dashboardModel.suspended', { motivo: s.motivo });
   const [y, m, d] = zonedToday(fino, timeZone).split('-');
-  return `Non puoi prenotare fino al ${d}/${m}/${y} alle ${zonedClock(fino, timeZone)}: ${s.motivo}`;
+  return t('dashboardModel.suspendedUntil', { data: `${d}/${m}/${y}`, ora: zonedClock(fino, timeZone), motivo: s.motivo });
 }

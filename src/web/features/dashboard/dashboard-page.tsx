@@ -19,6 +19,7 @@ import { StatCards } from './stat-cards';
 import { usePublicConfig } from '../../lib/public-config';
 import { useWaits, WAITS_QUERY_KEY } from '../waitlist/queries';
 import { splitWaits } from '../waitlist/waitlist-model';
+import { useT } from '../../lib/i18n';
 
 /** The booking's card, for the bike's page (issue 34), which takes it from this chunk rather than splitting the card out of it. */
 export { HeldBooking } from './held-booking';
@@ -37,9 +38,10 @@ export function loadWaitlistIfWaiting(queryClient: QueryClient): Promise<unknown
 
 /** /dashboard (spec §2 "User dashboard"). The route guard guarantees a logged-in user. */
 export function DashboardPage() {
+  const t = useT();
   const { data: user } = useCurrentUser();
   // Only while logging out: the session is gone before the address changes.
-  if (!user) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+  if (!user) return <FullScreenSpinner label={t('app.loading')} />;
   return <Dashboard user={user} />;
 }
 

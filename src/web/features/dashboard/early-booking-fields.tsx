@@ -6,6 +6,7 @@ import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { useRenderTime } from '../../lib/render-clock';
 import { bookingDateBounds, defaultBookingForm, type BookingFormValues } from './dashboard-model';
+import { useT } from '../../lib/i18n';
 
 /** The booking window as the early fields hold it when the form takes their place. */
 export interface EarlyWindow {
@@ -45,6 +46,7 @@ interface EarlyBookingFieldsProps {
  * (the form is asked for), and the form takes the place of these fields keeping what they hold.
  */
 export function EarlyBookingFields({ timeZone, horizonDays, onOpen, onCancel, buttonRef, intent, onChange }: EarlyBookingFieldsProps) {
+  const t = useT();
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
   const switchId = id('aperto');
@@ -100,7 +102,7 @@ export function EarlyBookingFields({ timeZone, horizonDays, onOpen, onCancel, bu
         }}
       >
         <PlusIcon aria-hidden="true" />
-        Nuova prenotazione
+        {t('earlyBookingFields.newBooking')}
       </Button>
       <div ref={switchRef} id={switchId} popover="manual" data-early-switch="" />
       <div
@@ -112,14 +114,14 @@ export function EarlyBookingFields({ timeZone, horizonDays, onOpen, onCancel, bu
       >
         <div className="grid gap-5">
           <div className="grid gap-4 sm:grid-cols-3">
-            {field('dataPrenotazione', 'Data', 'date', { min, max })}
-            {field('orarioInizio', 'Ora di inizio', 'time', {})}
-            {field('orarioFine', 'Ora di fine', 'time', {})}
+            {field('dataPrenotazione', t('bookingForm.date'), 'date', { min, max })}
+            {field('orarioInizio', t('bookingForm.start'), 'time', {})}
+            {field('orarioFine', t('bookingForm.end'), 'time', {})}
           </div>
-          <Spinner label="Caricamento del modulo..." showLabel className="py-2" />
+          <Spinner label={t('earlyBookingFields.loadingForm')} showLabel className="py-2" />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" popoverTarget={switchId} popoverTargetAction="hide" onClick={onCancel}>
-              Annulla
+              {t('bookingForm.cancel')}
             </Button>
           </div>
         </div>

@@ -8,6 +8,7 @@ import { usePublicConfig } from '../../lib/public-config';
 import { FALLBACK_TIME_ZONE } from './dashboard-model';
 import { extendedEnd, MSG_NO_EXTENSION } from './extend-model';
 import { useExtendOptions, useExtendRide } from './extend-queries';
+import { useT } from '../../lib/i18n';
 
 export interface ExtendDialogContentProps {
   booking: BookingView;
@@ -29,12 +30,13 @@ function Lengths({
   pending: boolean;
   choose: (minuti: ExtendMinutes) => void;
 }) {
+  const t = useT();
   const options = useExtendOptions(booking.id, true);
   const [chosen, setChosen] = useState<ExtendMinutes | null>(null);
   if (options.isPending) {
     return (
       <p role="status" className="text-sm text-muted-foreground">
-        Cerco di quanto puoi prolungare…
+        {t('extendDialog.searching')}
       </p>
     );
   }
@@ -46,7 +48,7 @@ function Lengths({
           {options.error.message}
         </p>
         <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={() => void options.refetch()}>
-          Riprova
+          {t('extendDialog.retry')}
         </Button>
       </div>
     );
@@ -54,12 +56,12 @@ function Lengths({
   if (options.data.minuti.length === 0) {
     return (
       <p role="status" className="text-sm">
-        {MSG_NO_EXTENSION}
+        {t(MSG_NO_EXTENSION)}
       </p>
     );
   }
   return (
-    <ul className="grid gap-2" aria-label="Durate disponibili" aria-busy={pending}>
+    <ul className="grid gap-2" aria-label={t('extendDialog.lengths')} aria-busy={pending}>
       {options.data.minuti.map((minuti) => (
         <li key={minuti}>
           <Button
@@ -72,7 +74,7 @@ function Lengths({
             }}
           >
             <ButtonIcon pending={pending && chosen === minuti} icon={<AlarmClockPlusIcon aria-hidden="true" />} />
-            +{minuti} min · fino alle {extendedEnd(booking, minuti, timeZone)}
+            {t('extendDialog.option', { minuti, ora: extendedEnd(booking, minuti, timeZone) })}
           </Button>
         </li>
       ))}
@@ -88,6 +90,7 @@ function Lengths({
  */
 export function ExtendDialogContent({ booking, open, setOpen, triggerRef }: ExtendDialogContentProps) {
   const timeZone = usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
+  const t = useT();
   const extend = useExtendRide();
   return (
     <Dialog open={open} onOpenChange={(next) => !extend.isPending && setOpen(next)}>
@@ -98,10 +101,9 @@ export function ExtendDialogContent({ booking, open, setOpen, triggerRef }: Exte
         }}
       >
         <DialogHeader>
-          <DialogTitle>Prolunga la corsa</DialogTitle>
+          <DialogTitle>{t('extendDialog.title')}</DialogTitle>
           <DialogDescription>
-            Bici {booking.biciNumero} · {booking.biciModello}, ora da riconsegnare alle {booking.orarioFine}. Il prolungamento è
-            gratuito.
+            {t('extendDialog.description', { numero: booking.biciNumero, modello: booking.biciModello, ora: booking.orarioFine })}
           </DialogDescription>
         </DialogHeader>
         {open ? (
@@ -114,7 +116,7 @@ export function ExtendDialogContent({ booking, open, setOpen, triggerRef }: Exte
         ) : null}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-            Annulla
+            {t('extendDialog.cancel')}
           </Button>
         </DialogFooter>
       </DialogContent>

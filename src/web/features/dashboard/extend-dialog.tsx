@@ -3,6 +3,7 @@ import { AlarmClockPlusIcon } from 'lucide-react';
 import type { BookingView } from '../../offline/offline-model';
 import { Button } from '../../components/ui/button';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
+import { useT } from '../../lib/i18n';
 
 const loadContent = () => import('./extend-dialog-content');
 const ExtendDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ExtendDialogContent })));
@@ -12,12 +13,13 @@ const ExtendDialogContent = lazy(() => loadContent().then((m) => ({ default: m.E
  * whose chunk downloads when the button is pointed at, focused or touched, as the return's does.
  */
 export function ExtendButton({ booking }: { booking: BookingView }) {
+  const t = useT();
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadContent);
   return (
     <>
       <Button size="sm" variant="outline" {...triggerProps}>
         <AlarmClockPlusIcon aria-hidden="true" />
-        Prolunga
+        {t('extendDialog.extend')}
       </Button>
       <OnDemand when={mounted}>
         <ExtendDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} />

@@ -1,8 +1,9 @@
 import { zonedClock, zonedInstant } from '../../../shared/time';
 import type { BookingDto } from '../../../shared/schemas/booking';
+import { type MessageKey } from '../../../shared/i18n';
 
 /** What the `Prolunga` dialog says when the server offers no length (issue 35). */
-export const MSG_NO_EXTENSION = 'Non puoi prolungare: la bici è prenotata subito dopo, oppure il servizio chiude';
+export const MSG_NO_EXTENSION = 'extendDialog.noExtension' satisfies MessageKey;
 
 /**
  * The ride's end moved by `minutes`, as a wall clock (`12:30`): the booking's end as an instant,

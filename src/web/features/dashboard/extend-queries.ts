@@ -4,6 +4,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../auth/api-errors';
 import { OWN_BOOKINGS_QUERY_KEY, useRefreshBookingsAndBikes } from './queries';
+import { t } from '../../lib/i18n';
 
 /*
  * `Prolunga`'s reads and writes (issue 35), beside the dashboard's queries but in the dialog's
@@ -36,10 +37,10 @@ export function useExtendRide() {
     mutationFn: ({ id, minuti }: { id: number; minuti: ExtendMinutes }) => apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/prolunga`, { minuti }),
     onSuccess: async (booking) => {
       await refresh();
-      toast({ title: `Prenotazione prolungata fino alle ${booking.orarioFine}` });
+      toast({ title: t('dashboardQueries.extended', { ora: booking.orarioFine }) });
     },
     onError: (error, { id }) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile prolungare la prenotazione' });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.extendFailed') });
       void queryClient.invalidateQueries({ queryKey: extendOptionsQueryKey(id) });
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });

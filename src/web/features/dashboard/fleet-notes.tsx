@@ -5,7 +5,10 @@ import type { BookingDto, MoveCause } from '../../../shared/schemas/booking';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useOffline } from '../../offline/connectivity';
-import { formatBookingDate, formatEuroCents, formatTimeRange } from './dashboard-model';
+import type { MessageKey } from '../../../shared/i18n';
+import { money } from '../../../shared/i18n/format';
+import { useLingua, useT } from '../../lib/i18n';
+import { bookingDate, formatTimeRange } from './dashboard-model';
 import { useCancelBooking, useWaitForBike } from './queries';
 
 /*
@@ -14,19 +17,20 @@ import { useCancelBooking, useWaitForBike } from './queries';
  * free (`Annulla` or `Aspetta`).
  */
 
-const MOVE_CAUSE_TEXT: Record<MoveCause, string> = {
-  ritardo: 'non è ancora rientrata',
-  guasto: 'è fuori uso',
-  problema: 'hai segnalato un problema',
-};
+const MOVE_CAUSE_TEXT = {
+  ritardo: 'fleetNotes.causeLate',
+  guasto: 'fleetNotes.causeBroken',
+  problema: 'fleetNotes.causeProblem',
+} as const satisfies Record<MoveCause, MessageKey>;
 
 /** `Spostata dalla bici n. 03: …`: the card's title already names the new bike. */
 export function MovedNote({ moved }: { moved: NonNullable<BookingDto['spostata']> }) {
+  const t = useT();
   return (
     <p className="flex items-start gap-2 rounded-lg border border-sky-300 bg-sky-50 p-3 text-sm text-sky-950">
       <ArrowRightLeftIcon className="mt-0.5 size-4 shrink-0 text-sky-700" aria-hidden="true" />
       <span>
-        Spostata dalla bici n. {moved.daBiciNumero}: {MOVE_CAUSE_TEXT[moved.causa]}
+        {t('fleetNotes.moved', { numero: moved.daBiciNumero, causa: t(MOVE_CAUSE_TEXT[moved.causa]) })}
       </span>
     </p>
   );
@@ -34,27 +38,27 @@ export function MovedNote({ moved }: { moved: NonNullable<BookingDto['spostata']
 
 /** `Annulla`, asked twice: no no-show is counted, and a paid booking is refunded whatever the hour. */
 function CancelAbsent({ booking, describedBy, onDeleted }: { booking: BookingDto; describedBy: string; onDeleted?: (() => void) | undefined }) {
+  const t = useT();
+  const lingua = useLingua();
   const cancel = useCancelBooking();
-  const when = `${formatBookingDate(booking.dataPrenotazione)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
+  const when = `${bookingDate(booking.dataPrenotazione, lingua)}, ${formatTimeRange(booking.orarioInizio, booking.orarioFine)}`;
   return (
     <ConfirmDeleteDialog
       trigger={
         <Button variant="outline" size="sm" disabled={cancel.isPending} aria-describedby={describedBy}>
           <ButtonIcon pending={cancel.isPending} icon={<XIcon aria-hidden="true" />} />
-          Annulla
+          {t('fleetNotes.cancel')}
         </Button>
       }
-      title="Vuoi annullare la prenotazione?"
+      title={t('fleetNotes.cancelTitle')}
       description={
         <>
-          Bici {booking.biciNumero} ({booking.biciModello}), {when}. Non conta come mancato ritiro
-          {booking.paymentStatus === 'completed'
-            ? ` e i ${formatEuroCents(EXTERNAL_FEE_CENTS)} pagati ti verranno rimborsati.`
-            : '.'}
+          {t('fleetNotes.cancelWhat', { numero: booking.biciNumero, modello: booking.biciModello, quando: when })}
+          {booking.paymentStatus === 'completed' ? t('fleetNotes.cancelRefund', { importo: money(EXTERNAL_FEE_CENTS, lingua) }) : '.'}
         </>
       }
-      confirmLabel="Annulla la prenotazione"
-      cancelLabel="Indietro"
+      confirmLabel={t('fleetNotes.cancelConfirm')}
+      cancelLabel={t('fleetNotes.back')}
       onConfirm={() => cancel.mutateAsync(booking.id)}
       onDeleted={onDeleted}
     />
@@ -67,6 +71,7 @@ function CancelAbsent({ booking, describedBy, onDeleted }: { booking: BookingDto
  * server: offline the sentence stays and says so.
  */
 export function AbsentBike({ booking, onDeleted }: { booking: BookingDto; onDeleted?: (() => void) | undefined }) {
+  const t = useT();
   const offline = useOffline();
   const wait = useWaitForBike();
   const boxRef = useRef<HTMLDivElement>(null);
@@ -81,9 +86,9 @@ export function AbsentBike({ booking, onDeleted }: { booking: BookingDto; onDele
         )}
         <span>
           {booking.aspetta
-            ? 'Aspetti una bici libera: ti spostiamo sulla prima che si libera per tutta la tua fascia oraria'
-            : `La bici n. ${booking.biciNumero} non è ancora rientrata e al momento non ce n'è un'altra libera`}
-          {offline ? '. Per annullare o aspettare serve la connessione.' : null}
+            ? t('fleetNotes.waiting')
+            : t('fleetNotes.absent', { numero: booking.biciNumero })}
+          {offline ? t('fleetNotes.offline') : null}
         </span>
       </p>
       {offline ? null : (
@@ -98,7 +103,7 @@ export function AbsentBike({ booking, onDeleted }: { booking: BookingDto; onDele
               onClick={() => wait.mutate(booking.id, { onSuccess: () => boxRef.current?.focus() })}
             >
               <ButtonIcon pending={wait.isPending} icon={<ClockIcon aria-hidden="true" />} />
-              Aspetta
+              {t('fleetNotes.wait')}
             </Button>
           )}
         </div>

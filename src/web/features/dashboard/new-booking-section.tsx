@@ -8,6 +8,7 @@ import { useOffline } from '../../offline/connectivity';
 import { bookingDateBounds, FALLBACK_TIME_ZONE, suspensionText } from './dashboard-model';
 import { EarlyBookingFields, type EarlyWindow } from './early-booking-fields';
 import { usePublicRules } from './queries';
+import { useT } from '../../lib/i18n';
 
 /** The form (with zod and the shared schemas) is its own chunk: it downloads when the form is about to open. */
 const loadBookingForm = () => import('./booking-form');
@@ -56,21 +57,22 @@ function useBikeFromAddress(setOpen: (open: boolean) => void): string | null {
 
 /** Suspended for repeated no-shows (issue 20): until when and why, and the button disabled. */
 function SuspendedNotice({ suspension, timeZone }: { suspension: { fino: string; motivo: string }; timeZone: string }) {
+  const t = useT();
   const suspensionId = useId();
   return (
     <>
       <div id={suspensionId} className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-950">
         <BanIcon className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
         <div className="grid gap-1">
-          <p className="font-semibold">{suspensionText(suspension, timeZone)}</p>
+          <p className="font-semibold">{suspensionText(suspension, timeZone, t)}</p>
           <p className="text-sm">
-            Le prenotazioni non ritirate tolgono la bicicletta agli altri. Per chiarimenti rivolgiti alla reception.
+            {t('newBookingSection.suspendedNote')}
           </p>
         </div>
       </div>
       <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={suspensionId}>
         <PlusIcon aria-hidden="true" />
-        Nuova prenotazione
+        {t('earlyBookingFields.newBooking')}
       </Button>
     </>
   );
@@ -78,14 +80,14 @@ function SuspendedNotice({ suspension, timeZone }: { suspension: { fino: string;
 
 /** One active booking at a time: the warning takes the place of the button and the form. */
 function ActiveBookingNotice() {
+  const t = useT();
   return (
     <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
       <TriangleAlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
       <div className="grid gap-1">
-        <p className="font-semibold">Hai già una prenotazione attiva</p>
+        <p className="font-semibold">{t('newBookingSection.activeTitle')}</p>
         <p className="text-sm">
-          Puoi avere una sola bicicletta prenotata alla volta: per prenotarne un&apos;altra elimina quella attiva o,
-          se l&apos;hai già ritirata, riconsegnala.
+          {t('newBookingSection.activeText')}
         </p>
       </div>
     </div>
@@ -100,6 +102,7 @@ function ActiveBookingNotice() {
  * for rules it cannot read; a form already open stays, with the same note above it.
  */
 export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isAdmin = false, onWaiting }: NewBookingSectionProps) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const openButtonRef = useRef<HTMLButtonElement>(null);
   // What the early fields hold (early-booking-fields.tsx): the form starts from it.
@@ -130,7 +133,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
   const offlineNote = (
     <p id={offlineId} className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 font-semibold text-amber-950">
       <WifiOffIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
-      Per prenotare serve la connessione
+      {t('newBookingSection.offline')}
     </p>
   );
   if (offline && !open) {
@@ -139,13 +142,13 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
         {offlineNote}
         <Button size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled aria-describedby={offlineId}>
           <PlusIcon aria-hidden="true" />
-          Nuova prenotazione
+          {t('earlyBookingFields.newBooking')}
         </Button>
       </>
     );
   } else if (hasActiveBooking === undefined || config.isPending || rules.isPending) {
     // As tall as the button that replaces it: nothing below moves when it comes.
-    body = <Spinner label="Caricamento..." className="h-12" />;
+    body = <Spinner label={t('newBookingSection.loading')} className="h-12" />;
   } else if (suspension) {
     body = <SuspendedNotice suspension={suspension} timeZone={timeZone} />;
   } else if (hasActiveBooking) {
@@ -173,7 +176,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
       <>
         {offline ? offlineNote : null}
         <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-6">
-          <Suspense fallback={<Spinner label="Caricamento del modulo..." showLabel className="py-2" />}>
+          <Suspense fallback={<Spinner label={t('earlyBookingFields.loadingForm')} showLabel className="py-2" />}>
             <BookingForm
               today={min}
               timeZone={timeZone}
@@ -204,7 +207,7 @@ export function NewBookingSection({ hasActiveBooking, onCreated, isExternal, isA
   return (
     <section aria-labelledby="nuova-prenotazione-title" className="grid gap-3">
       <h2 id="nuova-prenotazione-title" className="text-xl font-semibold">
-        Prenota una bicicletta
+        {t('newBookingSection.title')}
       </h2>
       {body}
     </section>

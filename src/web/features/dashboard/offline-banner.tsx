@@ -2,6 +2,7 @@ import { RotateCwIcon, WifiOffIcon } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { useBrowserOffline, useOffline } from '../../offline/connectivity';
 import { lastSyncText } from '../../offline/offline-model';
+import { useT } from '../../lib/i18n';
 
 /**
  * Under the dashboard's header while the server cannot be reached (issue 22): that the data
@@ -10,6 +11,7 @@ import { lastSyncText } from '../../offline/offline-model';
  * (a network that leads nowhere): offline altogether there is nothing to try.
  */
 export function OfflineBanner({ lastSync, timeZone, onRetry }: { lastSync: number; timeZone: string; onRetry: () => void }) {
+  const t = useT();
   const offline = useOffline();
   const browserOffline = useBrowserOffline();
   const when = offline ? lastSyncText(lastSync, new Date(), timeZone) : null;
@@ -21,8 +23,8 @@ export function OfflineBanner({ lastSync, timeZone, onRetry }: { lastSync: numbe
             <div className="flex items-start gap-3 py-3">
               <WifiOffIcon className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
               <div className="grid gap-0.5">
-                <p className="font-semibold">Sei offline: stai vedendo i dati dell&apos;ultimo aggiornamento</p>
-                <p className="text-sm">{when ?? 'Su questo dispositivo non ci sono ancora dati salvati.'}</p>
+                <p className="font-semibold">{t('offlineBanner.title')}</p>
+                <p className="text-sm">{when ?? t('offlineBanner.noData')}</p>
               </div>
             </div>
           ) : null}
@@ -30,7 +32,7 @@ export function OfflineBanner({ lastSync, timeZone, onRetry }: { lastSync: numbe
         {offline && !browserOffline ? (
           <Button variant="outline" size="sm" className="my-3" onClick={onRetry}>
             <RotateCwIcon aria-hidden="true" />
-            Riprova
+            {t('offlineBanner.retry')}
           </Button>
         ) : null}
       </div>

@@ -4,6 +4,7 @@ import { DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/dam
 import { pickupProblemRequestSchema, type BookingDto } from '../../../shared/schemas/booking';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { t as appT, useT } from '../../lib/i18n';
 import { usePickupProblem } from './queries';
 import { DamageFields, useDamageForm } from './return-dialog-content';
 
@@ -27,7 +28,7 @@ function check(values: Values): { ok: true; request: { categoria: DamageCategory
     const field = issue.path[0];
     if (field === 'categoria') errors.categoria ??= issue.message;
     // The schema's sentence speaks of a damage (the return's): here it is a problem.
-    if (field === 'descrizione') errors.descrizione ??= `Descrivi il problema (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
+    if (field === 'descrizione') errors.descrizione ??= appT('problemDialog.describe', { max: DAMAGE_DESCRIPTION_MAX });
   }
   return { ok: false, errors };
 }
@@ -39,6 +40,7 @@ function check(values: Values): { ok: true; request: { categoria: DamageCategory
  * toast and keeps what was typed. The card then shows the new bike (its title, its lock's code).
  */
 export function ProblemDialogContent({ booking, open, setOpen, triggerRef }: ProblemDialogContentProps) {
+  const t = useT();
   const { values, errors, setErrors, update, id } = useDamageForm<Values>({ categoria: '', descrizione: '' });
   const problem = usePickupProblem();
   const pending = problem.isPending;
@@ -69,10 +71,9 @@ export function ProblemDialogContent({ booking, open, setOpen, triggerRef }: Pro
         }}
       >
         <DialogHeader>
-          <DialogTitle>La bici ha un problema</DialogTitle>
+          <DialogTitle>{t('problemDialog.title')}</DialogTitle>
           <DialogDescription>
-            Bici {booking.biciNumero} · {booking.biciModello}. Non ritirarla: dicci cosa non va. Ti spostiamo su un&apos;altra bici
-            libera per la tua fascia oraria; se non ce n&apos;è, la prenotazione viene annullata.
+            {t('problemDialog.description', { numero: booking.biciNumero, modello: booking.biciModello })}
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
@@ -82,15 +83,15 @@ export function ProblemDialogContent({ booking, open, setOpen, triggerRef }: Pro
             errors={errors}
             pending={pending}
             update={update}
-            labels={{ categoria: 'Tipo di problema', descrizione: 'Descrizione del problema' }}
+            labels={{ categoria: t('problemDialog.category'), descrizione: t('problemDialog.details') }}
           />
           <DialogFooter>
             <Button type="button" variant="outline" disabled={pending} onClick={() => setOpen(false)}>
-              Annulla
+              {t('problemDialog.cancel')}
             </Button>
             <Button type="submit" disabled={pending}>
               <ButtonIcon pending={pending} icon={<SendIcon aria-hidden="true" />} />
-              Segnala il problema
+              {t('problemDialog.send')}
             </Button>
           </DialogFooter>
         </form>

@@ -3,6 +3,7 @@ import { WrenchIcon } from 'lucide-react';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import { Button } from '../../components/ui/button';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
+import { useT } from '../../lib/i18n';
 
 const loadContent = () => import('./problem-dialog-content');
 const ProblemDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ProblemDialogContent })));
@@ -13,12 +14,13 @@ const ProblemDialogContent = lazy(() => loadContent().then((m) => ({ default: m.
  * pointed at, focused or touched, as the return dialog's does.
  */
 export function ProblemButton({ booking }: { booking: BookingDto }) {
+  const t = useT();
   const { open, setOpen, mounted, triggerRef, triggerProps } = useDialogOnDemand(loadContent);
   return (
     <>
       <Button variant="outline" size="sm" {...triggerProps}>
         <WrenchIcon aria-hidden="true" />
-        La bici ha un problema
+        {t('problemDialog.title')}
       </Button>
       <OnDemand when={mounted}>
         <ProblemDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} />

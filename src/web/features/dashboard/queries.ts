@@ -18,7 +18,8 @@ import { currentSession, whenSessionKnown } from '../../lib/session';
 import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
 import type { BookingView } from '../../offline/offline-model';
 import { serverMessage } from '../auth/api-errors';
-import { formatEuroCents } from '../../../shared/money';
+import { money } from '../../../shared/i18n/format';
+import { currentLingua, t } from '../../lib/i18n';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
@@ -130,7 +131,7 @@ export function useCreateBooking() {
       toast(bookingCreatedNotice(booking));
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile creare la prenotazione' });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.createFailed') });
       // The form keeps what was typed; what changed on the server is shown again:
       // a bike taken meanwhile leaves the list, a booking made elsewhere replaces the form.
       const code = errorCode(error);
@@ -162,16 +163,16 @@ export function useCancelBooking() {
     onSuccess: async (booking) => {
       await refresh();
       // A cancelled booking leaves the lists, so its refund is told here (`Rimborsata`).
-      const refund = booking.paymentStatus === 'refunded' ? `Pagamento rimborsato: ${formatEuroCents(EXTERNAL_FEE_CENTS)} torneranno sulla tua carta.` : null;
+      const refund = booking.paymentStatus === 'refunded' ? t('dashboardQueries.refunded', { importo: money(EXTERNAL_FEE_CENTS, currentLingua()) }) : null;
       // Its bike still out on a late ride (issue 35): `Annulla`, which counts as no no-show.
       if (booking.motivoCancellazione === 'bici_non_rientrata') {
-        toast({ title: 'Prenotazione annullata', description: ['Non conta come mancato ritiro.', refund].filter(Boolean).join(' ') });
+        toast({ title: t('dashboardQueries.cancelled'), description: [t('dashboardQueries.notNoShow'), refund].filter(Boolean).join(' ') });
       } else {
-        toast(refund ? { title: 'Prenotazione eliminata', description: refund } : { title: 'Prenotazione eliminata' });
+        toast(refund ? { title: t('dashboardQueries.deleted'), description: refund } : { title: t('dashboardQueries.deleted') });
       }
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile eliminare la prenotazione' });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.deleteFailed') });
       // Gone or no longer active (completed meanwhile): show the bookings as they are now.
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
@@ -224,7 +225,7 @@ type Notice = { title: string; description?: string };
  * changed. Without the server the step is queued on the device (`In attesa di invio`): it runs
  * offline too (networkMode `always`), and says so.
  */
-function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booking: BookingDto) => Notice, queued: Notice, fallback: string) {
+function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booking: BookingDto) => Notice, queued: () => Notice, fallback: () => string) {
   const queryClient = useQueryClient();
   const refresh = useRefreshBookingsAndBikes();
   return useMutation({
@@ -233,14 +234,14 @@ function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booki
     onSuccess: async (outcome) => {
       if (outcome.kind === 'queued') {
         await queryClient.invalidateQueries({ queryKey: PENDING_ACTIONS_QUERY_KEY });
-        toast(queued);
+        toast(queued());
         return;
       }
       await refresh();
       toast(done(outcome.booking));
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? fallback() });
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
       }
@@ -251,11 +252,10 @@ function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booki
 /** The logged-in user's id (the dashboard renders only for one). */
 function userId(): number {
   const user = currentSession().data;
-  if (!user) throw new Error('Sessione scaduta: accedi di nuovo');
+  if (!user) throw new Error(t('dashboardQueries.sessionExpired'));
   return user.id;
 }
 
-const QUEUED_DESCRIPTION = 'In attesa di invio: parte appena il server è raggiungibile.';
 
 export function usePickUp() {
   return useRideStep(
@@ -267,9 +267,9 @@ export function usePickUp() {
         userId: userId(),
         lucchetto: booking.lucchetto,
       }),
-    () => ({ title: 'Buon viaggio!', description: 'Ricordati di segnare la riconsegna quando riporti la bicicletta.' }),
-    { title: 'Ritiro salvato su questo dispositivo', description: QUEUED_DESCRIPTION },
-    'Impossibile segnare il ritiro',
+    () => ({ title: t('dashboardQueries.pickUpTitle'), description: t('dashboardQueries.pickUpText') }),
+    () => ({ title: t('dashboardQueries.pickUpQueued'), description: t('dashboardQueries.queued') }),
+    () => t('dashboardQueries.pickUpFailed'),
   );
 }
 
@@ -283,10 +283,10 @@ export function useReturnBike() {
       ),
     (booking) =>
       booking.danno
-        ? { title: 'Bicicletta riconsegnata', description: 'Grazie della segnalazione: la bicicletta verrà controllata.' }
-        : { title: 'Bicicletta riconsegnata', description: 'Grazie!' },
-    { title: 'Riconsegna salvata su questo dispositivo', description: QUEUED_DESCRIPTION },
-    'Impossibile segnare la riconsegna',
+        ? { title: t('dashboardQueries.returnedTitle'), description: t('dashboardQueries.returnedDamage') }
+        : { title: t('dashboardQueries.returnedTitle'), description: t('dashboardQueries.thanks') },
+    () => ({ title: t('dashboardQueries.returnQueued'), description: t('dashboardQueries.queued') }),
+    () => t('dashboardQueries.returnFailed'),
   );
 }
 
@@ -325,7 +325,7 @@ export function useLockCode(bookingId: number, biciId: number, enabled: boolean)
         }
         const kept = await codes.keptCodeFor(bookingId, biciId).catch(() => undefined);
         if (kept) return { ...kept, salvato: true };
-        throw new Error('Per vedere il codice serve la connessione', { cause: error });
+        throw new Error(t('dashboardQueries.codeOffline'), { cause: error });
       }
     },
   });
@@ -343,10 +343,10 @@ export function useWaitForBike() {
     mutationFn: (id: number) => apiRequest<BookingDto>('POST', `/api/prenotazioni/${id}/aspetta`),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
-      toast({ title: 'Aspetti una bici libera', description: 'Ti spostiamo sulla prima che si libera per tutta la tua fascia oraria.' });
+      toast({ title: t('dashboardQueries.waitingTitle'), description: t('dashboardQueries.waitingText') });
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile salvare la tua scelta' });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.waitFailed') });
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
       }
@@ -367,10 +367,10 @@ export function usePickupProblem() {
       apiRequest<PickupProblemResponse>('POST', `/api/prenotazioni/${id}/problema`, request),
     onSuccess: async (answer) => {
       await refresh();
-      toast({ title: answer.esito === 'spostata' ? 'Bici cambiata' : 'Prenotazione annullata', description: answer.messaggio });
+      toast({ title: answer.esito === 'spostata' ? t('dashboardQueries.bikeChanged') : t('dashboardQueries.cancelled'), description: answer.messaggio });
     },
     onError: (error) => {
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? 'Impossibile segnalare il problema' });
+      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.problemFailed') });
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
       }

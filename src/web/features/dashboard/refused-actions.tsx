@@ -2,6 +2,7 @@ import { CircleAlertIcon } from 'lucide-react';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { refusalTitle, type QueuedAction } from '../../offline/actions';
 import { formatClock } from './dashboard-model';
+import { useT } from '../../lib/i18n';
 import { useDismissRefusal } from './queries';
 
 /**
@@ -10,12 +11,13 @@ import { useDismissRefusal } from './queries';
  * the server's words, until the user says they have read it. Nothing leaves the device unread.
  */
 export function RefusedActions({ actions, timeZone, onDismissed }: { actions: QueuedAction[]; timeZone: string; onDismissed: () => void }) {
+  const t = useT();
   const dismiss = useDismissRefusal();
   if (actions.length === 0) return null;
   return (
     <section aria-labelledby="azioni-rifiutate-title" className="grid gap-3">
       <h2 id="azioni-rifiutate-title" className="sr-only">
-        Ritiri e riconsegne non registrati
+        {t('refusedActions.title')}
       </h2>
       {actions.map((action) => {
         const textId = `azione-${action.idAzione}`;
@@ -29,8 +31,8 @@ export function RefusedActions({ actions, timeZone, onDismissed }: { actions: Qu
                 {refusalTitle(action)}: {action.messaggio}
               </p>
               <p className="text-sm">
-                Bici {action.biciNumero}
-                {clock ? ` · ${action.tipo === 'ritiro' ? 'segnato' : 'segnata'} alle ${clock} su questo dispositivo, senza connessione` : ''}.
+                {t('refusedActions.bike', { numero: action.biciNumero })}
+                {clock ? t(action.tipo === 'ritiro' ? 'refusedActions.markedPickUp' : 'refusedActions.markedReturn', { ora: clock }) : ''}.
               </p>
             </div>
             <Button
@@ -41,7 +43,7 @@ export function RefusedActions({ actions, timeZone, onDismissed }: { actions: Qu
               onClick={() => dismiss.mutate(action.idAzione, { onSuccess: onDismissed })}
             >
               <ButtonIcon pending={busy} />
-              Ho capito
+              {t('refusedActions.gotIt')}
             </Button>
           </div>
         );

@@ -15,6 +15,7 @@ import {
   type ReturnFormResult,
   type ReturnFormValues,
 } from './dashboard-model';
+import { useT } from '../../lib/i18n';
 import { showNewCode } from './new-code-notice';
 import { useReturnBike } from './queries';
 
@@ -101,7 +102,7 @@ export function DamageFields({
   errors,
   pending,
   update,
-  labels = { categoria: 'Tipo di danno', descrizione: 'Descrizione del danno' },
+  labels,
 }: {
   id: (field: string) => string;
   values: DamageValues;
@@ -110,10 +111,12 @@ export function DamageFields({
   update: (next: Partial<DamageValues>) => void;
   labels?: { categoria: string; descrizione: string };
 }) {
+  const t = useT();
+  const label = labels ?? { categoria: t('returnDialog.category'), descrizione: t('returnDialog.details') };
   const length = values.descrizione.length;
   return (
     <>
-      <DamageField id={id('categoria')} label={labels.categoria} error={errors.categoria}>
+      <DamageField id={id('categoria')} label={label.categoria} error={errors.categoria}>
         <NativeSelect
           id={id('categoria')}
           value={values.categoria}
@@ -122,7 +125,7 @@ export function DamageFields({
           aria-invalid={Boolean(errors.categoria) || undefined}
           aria-describedby={errors.categoria ? `${id('categoria')}-error` : undefined}
         >
-          <option value="">Scegli…</option>
+          <option value="">{t('returnDialog.choose')}</option>
           {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -132,11 +135,11 @@ export function DamageFields({
       </DamageField>
       <DamageField
         id={id('descrizione')}
-        label={labels.descrizione}
+        label={label.descrizione}
         error={errors.descrizione}
         after={
           <p id={`${id('descrizione')}-count`} className="text-right text-sm text-muted-foreground tabular-nums">
-            {length} di {DAMAGE_DESCRIPTION_MAX} caratteri
+            {t('returnDialog.count', { n: length, max: DAMAGE_DESCRIPTION_MAX })}
           </p>
         }
       >
@@ -146,7 +149,7 @@ export function DamageFields({
           maxLength={DAMAGE_DESCRIPTION_MAX}
           rows={4}
           disabled={pending}
-          placeholder="Es. il freno posteriore non frena bene"
+          placeholder={t('returnDialog.placeholder')}
           onChange={(e) => update({ descrizione: e.target.value })}
           aria-invalid={Boolean(errors.descrizione) || undefined}
           aria-describedby={[errors.descrizione ? `${id('descrizione')}-error` : null, `${id('descrizione')}-count`]
@@ -165,6 +168,7 @@ export function DamageFields({
  * is a toast and keeps what was typed.
  */
 export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onReturned }: ReturnDialogContentProps) {
+  const t = useT();
   const { values, errors, setErrors, update, id } = useDamageForm<ReturnFormValues>({ segnalaDanno: false, categoria: '', descrizione: '' });
   const returnBike = useReturnBike();
   const pending = returnBike.isPending;
@@ -172,7 +176,7 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
-    const result = validateReturnForm(values);
+    const result = validateReturnForm(values, t);
     if (!result.ok) {
       setErrors(result.errors);
       document.getElementById(id(result.errors.categoria ? 'categoria' : 'descrizione'))?.focus();
@@ -198,10 +202,9 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
         }}
       >
         <DialogHeader>
-          <DialogTitle>Riconsegna della bicicletta</DialogTitle>
+          <DialogTitle>{t('returnDialog.title')}</DialogTitle>
           <DialogDescription>
-            Bici {booking.biciNumero} · {booking.biciModello}. Se hai notato un problema segnalalo: la bicicletta verrà
-            controllata prima di essere prenotata di nuovo.
+            {t('returnDialog.description', { numero: booking.biciNumero, modello: booking.biciModello })}
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} aria-busy={pending} className="grid gap-4">
@@ -212,16 +215,16 @@ export function ReturnDialogContent({ booking, open, setOpen, triggerRef, onRetu
               disabled={pending}
               onChange={(e) => update({ segnalaDanno: e.target.checked })}
             />
-            <Label htmlFor={id('segnala')}>Segnala un danno</Label>
+            <Label htmlFor={id('segnala')}>{t('returnDialog.reportDamage')}</Label>
           </div>
           {values.segnalaDanno ? <DamageFields id={id} values={values} errors={errors} pending={pending} update={update} /> : null}
           <DialogFooter>
             <Button type="button" variant="outline" disabled={pending} onClick={() => setOpen(false)}>
-              Annulla
+              {t('returnDialog.cancel')}
             </Button>
             <Button type="submit" disabled={pending}>
               <ButtonIcon pending={pending} icon={<PackageCheckIcon aria-hidden="true" />} />
-              Conferma riconsegna
+              {t('returnDialog.confirm')}
             </Button>
           </DialogFooter>
         </form>

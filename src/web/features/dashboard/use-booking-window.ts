@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useT } from '../../lib/i18n';
 import { serverMessage } from '../auth/api-errors';
 import { dayStatus, ruleErrors, type FormRules } from './booking-rules';
 import { availabilityWindow } from './booking-validation';
@@ -19,10 +20,11 @@ export function useBookingWindow(
   rules: FormRules | undefined,
   { openedAt, timeZone, limits = true }: { openedAt: Date; timeZone: string; limits?: boolean },
 ) {
+  const t = useT();
   const { dataPrenotazione, orarioInizio, orarioFine } = values;
   const broken = useMemo(
-    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone, limits }) : {}),
-    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone, limits],
+    () => (rules ? ruleErrors(rules, { dataPrenotazione, orarioInizio, orarioFine }, { now: openedAt, timeZone, limits }, t) : {}),
+    [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone, limits, t],
   );
   const windowAllowed = Object.keys(broken).length === 0;
   const slot = useMemo(
@@ -34,7 +36,7 @@ export function useBookingWindow(
   const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);
   // A bike chosen for another window, or taken meanwhile, is no longer a choice.
   const selectedId = values.biciId !== null && availableIds?.has(values.biciId) ? values.biciId : null;
-  const loadError = available.error ? (serverMessage(available.error) ?? 'Impossibile caricare le biciclette disponibili') : null;
+  const loadError = available.error ? (serverMessage(available.error) ?? t('bookingForm.bikesLoadFailed')) : null;
   return { broken, windowAllowed, slot, day, available, availableIds, selectedId, loadError };
 }
 

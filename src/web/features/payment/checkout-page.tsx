@@ -4,6 +4,7 @@ import { Link, type RouteComponentProps } from 'wouter';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
+import { useT } from '../../lib/i18n';
 import { useCurrentUser } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { AuthShell } from '../auth/auth-shell';
@@ -17,6 +18,7 @@ import { AmountSummary } from './amount-summary';
  * 'ID prenotazione non trovato'.
  */
 export function CheckoutPage({ params }: RouteComponentProps<{ bookingId?: string }>) {
+  const t = useT();
   const bookingId = parseBookingId(params.bookingId);
   const { data: user } = useCurrentUser();
   const start = useStartCheckout();
@@ -26,14 +28,14 @@ export function CheckoutPage({ params }: RouteComponentProps<{ bookingId?: strin
     <Button asChild variant="outline" size="lg" className="w-full">
       <Link href={checkoutBackPath(user)}>
         <ArrowLeftIcon aria-hidden="true" />
-        Torna indietro
+        {t('payment.back')}
       </Link>
     </Button>
   );
 
   if (bookingId === null) {
     return (
-      <AuthShell title="Pagamento prenotazione">
+      <AuthShell title={t('payment.checkoutTitle')}>
         <div className="grid gap-4">
           <p role="alert" className="flex items-center gap-2 font-medium text-destructive">
             <CircleAlertIcon className="size-5 shrink-0" aria-hidden="true" />
@@ -68,16 +70,16 @@ export function CheckoutPage({ params }: RouteComponentProps<{ bookingId?: strin
 
   const pending = start.isPending || leaving;
   return (
-    <AuthShell title="Pagamento prenotazione" description={`Prenotazione n. ${bookingId}`}>
+    <AuthShell title={t('payment.checkoutTitle')} description={t('payment.bookingNo', { id: bookingId })}>
       <div className="grid gap-4">
         <AmountSummary cents={EXTERNAL_FEE_CENTS} />
         <p className="text-sm text-muted-foreground">
-          Verrai indirizzato alla pagina sicura del servizio di pagamento; al termine tornerai su BiciElis.
+          {t('payment.redirectNote')}
         </p>
         <Button size="lg" className="w-full" disabled={pending} onClick={() => proceed(bookingId)}>
           <ButtonIcon pending={pending} icon={<CreditCardIcon aria-hidden="true" />} />
-          Procedi al pagamento
-          {pending ? <span className="sr-only">Apertura della pagina di pagamento...</span> : null}
+          {t('payment.proceed')}
+          {pending ? <span className="sr-only">{t('payment.opening')}</span> : null}
         </Button>
         {back}
       </div>

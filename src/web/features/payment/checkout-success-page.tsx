@@ -3,7 +3,8 @@ import { CircleCheckIcon, LayoutDashboardIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { CHECKOUT_SUCCESS_REDIRECT_MS, EXTERNAL_FEE_CENTS } from '../../../shared/constants';
-import { formatEuroCents } from '../../../shared/money';
+import { money } from '../../../shared/i18n/format';
+import { useLingua, useT } from '../../lib/i18n';
 import { LinkButton } from '../../components/link-button';
 import { AuthShell } from '../auth/auth-shell';
 import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
@@ -13,6 +14,8 @@ import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
  * the payment and goes to the dashboard after 5 s, or at once with the button.
  */
 export function CheckoutSuccessPage() {
+  const t = useT();
+  const lingua = useLingua();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
 
@@ -24,12 +27,12 @@ export function CheckoutSuccessPage() {
   }, [navigate, queryClient]);
 
   return (
-    <AuthShell title="Pagamento completato" description={`Il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} è andato a buon fine.`}>
+    <AuthShell title={t('payment.successTitle')} description={t('payment.successDescription', { importo: money(EXTERNAL_FEE_CENTS, lingua) })}>
       <div className="grid gap-4 text-center">
         <CircleCheckIcon className="mx-auto size-14 text-primary" aria-hidden="true" />
-        <p>La tua prenotazione è confermata. Tra 5 secondi torni alla dashboard.</p>
+        <p>{t('payment.successText')}</p>
         <LinkButton href="/dashboard" icon={LayoutDashboardIcon} size="lg">
-          Vai alla dashboard
+          {t('payment.goToDashboard')}
         </LinkButton>
       </div>
     </AuthShell>

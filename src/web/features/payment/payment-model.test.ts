@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import { ApiError } from '../../lib/api';
 import {
   cardFieldErrors,
@@ -11,6 +12,9 @@ import {
   readStripeReturn,
   stripeReturnUrl,
 } from './payment-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 describe('parseBookingId', () => {
   it('reads a positive integer id from the address', () => {

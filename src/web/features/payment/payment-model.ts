@@ -1,22 +1,24 @@
 import type { SessionUser } from '../../../shared/api-types';
 import { bookingIdParam } from '../../../shared/schemas/payment';
 import { ApiError } from '../../lib/api';
+import { t } from '../../lib/i18n';
 import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 
 /** The texts of spec §8 for payments, in one place for the screens and the tests. */
 export const PAYMENT_TEXT = {
-  preparing: 'Preparazione pagamento...',
-  initFailed: 'Impossibile inizializzare il pagamento',
-  cardFailed: 'Pagamento Fallito',
-  otherFailure: 'Si è verificato un errore durante il pagamento',
-  done: 'Pagamento Completato!',
-  doneDescription: 'La tua prenotazione è stata confermata.',
-  feeLabel: 'Tariffa per utenti esterni',
-  checkoutNoId: 'ID prenotazione non trovato',
-  checkoutError: 'Errore Pagamento',
-  checkoutFailed: "Errore durante l'elaborazione del pagamento",
-  checkoutNoUrl: 'URL di pagamento non ricevuto',
-} as const;
+  // Read when shown, in the app's language then (never at load).
+  get preparing() { return t('app.preparingPayment'); },
+  get initFailed() { return t('payment.initFailed'); },
+  get cardFailed() { return t('payment.cardFailed'); },
+  get otherFailure() { return t('payment.otherFailure'); },
+  get done() { return t('payment.done'); },
+  get doneDescription() { return t('payment.doneDescription'); },
+  get feeLabel() { return t('payment.feeLabel'); },
+  get checkoutNoId() { return t('payment.checkoutNoId'); },
+  get checkoutError() { return t('payment.checkoutError'); },
+  get checkoutFailed() { return t('payment.checkoutFailed'); },
+  get checkoutNoUrl() { return t('payment.checkoutNoUrl'); },
+};
 
 /** The booking id of an address (`/payment/12`), or null when it is not one. */
 export function parseBookingId(raw: string | undefined): number | null {
@@ -51,7 +53,7 @@ export function cardFieldErrors(error: unknown): Partial<Record<CardField, strin
 /** The toast of a failed card payment (spec §8): 'Pagamento Fallito' with the provider's message. */
 export function paymentFailureToast(error: unknown): { title: string; description?: string } {
   const message = serverMessage(error);
-  if (isCardRefusal(error)) return { title: PAYMENT_TEXT.cardFailed, description: message ?? 'La carta è stata rifiutata.' };
+  if (isCardRefusal(error)) return { title: PAYMENT_TEXT.cardFailed, description: message ?? t('payment.cardRefused') };
   return message ? { title: PAYMENT_TEXT.otherFailure, description: message } : { title: PAYMENT_TEXT.otherFailure };
 }
 

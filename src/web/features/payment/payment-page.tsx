@@ -13,6 +13,7 @@ import { AmountSummary } from './amount-summary';
 import { useConfirmPayment, useConfirmSimulatedIntent, usePaymentIntent, type SimulatedCardValues } from './payment-api';
 import { cardPaymentFailureToast, parseBookingId, paymentFailureToast, PAYMENT_TEXT, readStripeReturn } from './payment-model';
 import { SimulatedCardForm, TestCardsHint } from './simulated-card-form';
+import { t, useT } from '../../lib/i18n';
 
 /** Stripe Elements: a chunk of its own, fetched only when the provider is Stripe. */
 const StripePayment = lazy(() => import('./stripe-payment'));
@@ -45,7 +46,7 @@ function useStripeReturn(
         },
       );
     } else {
-      toast({ variant: 'destructive', title: PAYMENT_TEXT.cardFailed, description: 'Il pagamento non è stato autorizzato.' });
+      toast({ variant: 'destructive', title: PAYMENT_TEXT.cardFailed, description: t('payment.notAuthorised') });
     }
   }, [stripeReturn, bookingId, confirmPayment, goToDashboard]);
 }
@@ -56,6 +57,7 @@ function useStripeReturn(
  * server, says 'Pagamento Completato!' and goes back to the dashboard after 3 s.
  */
 export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string }>) {
+  const t = useT();
   const bookingId = parseBookingId(params.bookingId);
   // Back from a redirect-based method (Stripe): ?payment_intent=pi_…&redirect_status=…
   const [stripeReturn] = useState(() => readStripeReturn(window.location.search));
@@ -68,13 +70,13 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
   const provider = config.data?.payment;
   const initFailure =
     bookingId === null
-      ? 'Prenotazione non valida'
+      ? t('payment.invalidBooking')
       : intent.isError
         ? (serverMessage(intent.error) ?? '')
         : config.isError
           ? (serverMessage(config.error) ?? '')
           : provider?.provider === 'stripe' && !provider.publishableKey
-            ? 'Il pagamento con carta non è configurato.'
+            ? t('payment.cardNotConfigured')
             : null;
 
   const goToDashboard = useCallback(() => navigate('/dashboard', { replace: true }), [navigate]);
@@ -90,8 +92,8 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
     if (initFailure !== null) failInit(initFailure);
   }, [initFailure, failInit]);
   const onStripeUnavailable = useCallback(
-    () => failInit('Impossibile caricare il modulo di pagamento. Controlla la connessione e riprova.'),
-    [failInit],
+    () => failInit(t('payment.moduleUnavailable')),
+    [failInit, t],
   );
 
   const { mutateAsync: confirmPayment, isPending: confirming, isSuccess: paid } = useConfirmPayment();
@@ -133,7 +135,7 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
     payment = <SimulatedPayment intent={intent.data} onSucceeded={finish} />;
   } else {
     payment = (
-      <Suspense fallback={<Spinner label="Caricamento del modulo di pagamento..." showLabel className="py-4" />}>
+      <Suspense fallback={<Spinner label={t('payment.loadingModule')} showLabel className="py-4" />}>
         <StripePayment
           publishableKey={provider.publishableKey ?? ''}
           clientSecret={intent.data.clientSecret}
@@ -148,17 +150,17 @@ export function PaymentPage({ params }: RouteComponentProps<{ bookingId: string 
   return (
     <AuthShell
       wide
-      title="Pagamento"
-      description={`Prenotazione n. ${bookingId}`}
+      title={t('payment.title')}
+      description={t('payment.bookingNo', { id: bookingId })}
       footer={
         <>
           <Link href={`/checkout/${bookingId}`} className={authLinkClass}>
             <ExternalLinkIcon className="mr-2 size-4" aria-hidden="true" />
-            Preferisci la pagina di pagamento esterna?
+            {t('payment.externalPage')}
           </Link>
           <Link href="/dashboard" className={authLinkClass}>
             <ArrowLeftIcon className="mr-2 size-4" aria-hidden="true" />
-            Torna alla dashboard
+            {t('payment.backToDashboard')}
           </Link>
         </>
       }
@@ -178,6 +180,7 @@ function SimulatedPayment({
   intent: PaymentIntentResponse;
   onSucceeded: (paymentIntentId: string) => Promise<unknown>;
 }) {
+  const t = useT();
   const confirmCard = useConfirmSimulatedIntent();
 
   async function pay(card: SimulatedCardValues) {
@@ -194,35 +197,36 @@ function SimulatedPayment({
   return (
     <>
       <TestCardsHint />
-      <SimulatedCardForm idPrefix="payment" submitLabel="Paga" onPay={pay} />
+      <SimulatedCardForm idPrefix="payment" submitLabel={t('payment.pay')} onPay={pay} />
     </>
   );
 }
 
 /** The card went through but the server has not confirmed the booking yet: only that is retried. */
 function ConfirmRetry({ pending, onRetry }: { pending: boolean; onRetry: () => void }) {
+  const t = useT();
   return (
     <div role="alert" className="grid gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
       <p className="text-sm">
-        La carta è stata accettata, ma la conferma della prenotazione non è riuscita. Riprova: non ti verrà addebitato
-        nulla di più.
+        {t('payment.confirmFailed')}
       </p>
       <Button onClick={onRetry} disabled={pending}>
         <ButtonIcon pending={pending} icon={<RotateCwIcon aria-hidden="true" />} />
-        Riprova la conferma
+        {t('payment.retryConfirm')}
       </Button>
     </div>
   );
 }
 
 function PaymentDone() {
+  const t = useT();
   return (
     <AuthShell title={PAYMENT_TEXT.done} description={PAYMENT_TEXT.doneDescription}>
       <div className="grid gap-4 text-center">
         <CircleCheckIcon className="mx-auto size-14 text-primary" aria-hidden="true" />
-        <p className="text-muted-foreground">Tra qualche secondo torni alla dashboard.</p>
+        <p className="text-muted-foreground">{t('payment.soon')}</p>
         <Button asChild size="lg">
-          <Link href="/dashboard">Vai alla dashboard</Link>
+          <Link href="/dashboard">{t('payment.goToDashboard')}</Link>
         </Button>
       </div>
     </AuthShell>

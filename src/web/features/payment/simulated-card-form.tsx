@@ -8,6 +8,7 @@ import { FormField } from '../auth/form-field';
 import { SubmitButton } from '../auth/submit-button';
 import type { SimulatedCardValues } from './payment-api';
 import { CARD_FIELDS, cardFieldErrors, isCardRefusal } from './payment-model';
+import { Trans, useT } from '../../lib/i18n';
 
 export const TEST_CARD_OK = '4242 4242 4242 4242';
 export const TEST_CARD_DECLINED = '4000 0000 0000 0002';
@@ -32,6 +33,7 @@ interface SimulatedCardFormProps {
  * ready to be typed again.
  */
 export function SimulatedCardForm({ idPrefix, submitLabel, onPay, busy = false, buttonClassName }: SimulatedCardFormProps) {
+  const t = useT();
   const form = useForm<SimulatedCard, unknown, SimulatedCardValues>({
     resolver: zodResolver(simulatedCardSchema),
     defaultValues: { cardNumber: '', expiry: '', cvc: '' },
@@ -52,7 +54,7 @@ export function SimulatedCardForm({ idPrefix, submitLabel, onPay, busy = false, 
 
   return (
     <form className="grid gap-4" noValidate aria-busy={isSubmitting || busy} onSubmit={form.handleSubmit(pay)}>
-      <FormField id={`${idPrefix}-card-number`} label="Numero carta" error={errors.cardNumber?.message} required>
+      <FormField id={`${idPrefix}-card-number`} label={t('payment.cardNumber')} error={errors.cardNumber?.message} required>
         {(control) => (
           <Input
             {...control}
@@ -66,20 +68,20 @@ export function SimulatedCardForm({ idPrefix, submitLabel, onPay, busy = false, 
         )}
       </FormField>
       <div className="grid grid-cols-2 gap-4">
-        <FormField id={`${idPrefix}-expiry`} label="Scadenza (MM/AA)" error={errors.expiry?.message} required>
+        <FormField id={`${idPrefix}-expiry`} label={t('payment.expiry')} error={errors.expiry?.message} required>
           {(control) => (
             <Input
               {...control}
               {...form.register('expiry')}
               inputMode="numeric"
               autoComplete="cc-exp"
-              placeholder="MM/AA"
+              placeholder={t('payment.expiryPlaceholder')}
               maxLength={7}
               spellCheck={false}
             />
           )}
         </FormField>
-        <FormField id={`${idPrefix}-cvc`} label="CVC" error={errors.cvc?.message} required>
+        <FormField id={`${idPrefix}-cvc`} label={t('payment.cvc')} error={errors.cvc?.message} required>
           {(control) => (
             <Input
               {...control}
@@ -95,7 +97,7 @@ export function SimulatedCardForm({ idPrefix, submitLabel, onPay, busy = false, 
       </div>
       <SubmitButton
         pending={isSubmitting || busy}
-        pendingLabel="Pagamento in corso..."
+        pendingLabel={t('payment.paying')}
         icon={<LockIcon aria-hidden="true" />}
         className={buttonClassName}
       >
@@ -107,6 +109,7 @@ export function SimulatedCardForm({ idPrefix, submitLabel, onPay, busy = false, 
 
 /** Says that the payment is a test one and which cards to type. */
 export function TestCardsHint() {
+  const t = useT();
   return (
     <div
       role="note"
@@ -116,12 +119,14 @@ export function TestCardsHint() {
       <FlaskConicalIcon className="mt-0.5 size-5 shrink-0 text-sky-700" aria-hidden="true" />
       <div className="grid gap-1">
         <p id="test-cards-title" className="font-semibold">
-          Pagamento di prova: nessun addebito reale
+          {t('payment.testTitle')}
         </p>
         <p>
-          Usa la carta <span className="font-mono whitespace-nowrap">{TEST_CARD_OK}</span> per un pagamento riuscito, oppure{' '}
-          <span className="font-mono whitespace-nowrap">{TEST_CARD_DECLINED}</span> per una carta rifiutata. Scadenza: una
-          data futura qualsiasi; CVC: tre cifre qualsiasi.
+          <Trans
+            id="payment.testCards"
+            values={{ ok: TEST_CARD_OK, declined: TEST_CARD_DECLINED }}
+            components={{ 0: <span className="font-mono whitespace-nowrap" />, 1: <span className="font-mono whitespace-nowrap" /> }}
+          />
         </p>
       </div>
     </div>

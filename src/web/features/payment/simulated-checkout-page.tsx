@@ -1,7 +1,8 @@
 import { CircleAlertIcon, CircleCheckIcon, LockIcon } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { simulatedSessionParamsSchema, type SimulatedCheckoutSession } from '../../../shared/schemas/payment';
-import { formatEuroCents } from '../../../shared/money';
+import { money } from '../../../shared/i18n/format';
+import { useLingua, useT } from '../../lib/i18n';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api';
@@ -11,7 +12,6 @@ import { cardPaymentFailureToast } from './payment-model';
 import { SimulatedCardForm, TestCardsHint } from './simulated-card-form';
 import type { RouteComponentProps } from 'wouter';
 
-const PAGE_TITLE = 'Pagamento simulato BiciElis';
 const linkClass =
   'inline-flex min-h-11 items-center font-medium text-slate-900 underline underline-offset-4 hover:text-slate-700';
 
@@ -21,45 +21,47 @@ const linkClass =
  * else's page: the amount, the same card form as /payment, a cancel link back to BiciElis.
  */
 export function SimulatedCheckoutPage({ params }: RouteComponentProps<{ sessionId: string }>) {
+  const t = useT();
+  const pageTitle = t('payment.simulatedTitle');
   const parsed = simulatedSessionParamsSchema.safeParse({ sessionId: params.sessionId });
   const sessionId = parsed.success ? parsed.data.sessionId : null;
   const session = useSimulatedCheckoutSession(sessionId);
 
   useEffect(() => {
     const previous = document.title;
-    document.title = PAGE_TITLE;
+    document.title = pageTitle;
     return () => {
       document.title = previous;
     };
-  }, []);
+  }, [pageTitle]);
 
   let body: ReactNode;
   if (sessionId === null || session.isError) {
     body = (
-      <Notice icon="error" title="Sessione di pagamento non trovata">
-        {serverMessage(session.error) ?? 'Il collegamento di pagamento non è valido o è scaduto.'}{' '}
+      <Notice icon="error" title={t('payment.sessionNotFound')}>
+        {serverMessage(session.error) ?? t('payment.linkInvalid')}{' '}
         <a href="/dashboard" className={linkClass}>
-          Torna a BiciElis
+          {t('payment.backToBiciElis')}
         </a>
       </Notice>
     );
   } else if (!session.data) {
-    body = <Spinner label="Caricamento del pagamento..." showLabel className="py-8" />;
+    body = <Spinner label={t('app.loadingPayment')} showLabel className="py-8" />;
   } else if (session.data.status === 'complete') {
     body = (
-      <Notice icon="done" title="Pagamento già completato">
-        Questa prenotazione è già stata pagata.{' '}
+      <Notice icon="done" title={t('payment.alreadyDone')}>
+        {t('payment.alreadyPaid')}{' '}
         <a href="/dashboard" className={linkClass}>
-          Torna a BiciElis
+          {t('payment.backToBiciElis')}
         </a>
       </Notice>
     );
   } else if (session.data.status === 'expired') {
     body = (
-      <Notice icon="error" title="Sessione di pagamento scaduta">
-        Il tempo per pagare è scaduto.{' '}
+      <Notice icon="error" title={t('payment.sessionExpired')}>
+        {t('payment.timeUp')}{' '}
         <a href={session.data.cancelUrl} className={linkClass}>
-          Torna a BiciElis
+          {t('payment.backToBiciElis')}
         </a>
       </Notice>
     );
@@ -73,30 +75,31 @@ export function SimulatedCheckoutPage({ params }: RouteComponentProps<{ sessionI
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-3">
           <p className="flex items-center gap-2 text-sm font-semibold">
             <LockIcon className="size-4" aria-hidden="true" />
-            Pagamento sicuro
+            {t('payment.secure')}
           </p>
           <span className="rounded border border-amber-300 bg-amber-50 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-900">
-            Ambiente di prova
+            {t('payment.testEnvironment')}
           </span>
         </div>
       </header>
       <main className="mx-auto grid max-w-3xl gap-6 px-4 py-6 sm:py-10">
-        <h1 className="text-2xl font-bold tracking-tight">{PAGE_TITLE}</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{pageTitle}</h1>
         {body}
       </main>
       <footer className="mx-auto max-w-3xl px-4 pb-8 text-sm text-slate-600">
-        Pagina del fornitore di pagamento simulato di BiciElis: nessun addebito reale, i dati della carta non vengono
-        conservati.
+        {t('payment.simulatedFooter')}
       </footer>
     </div>
   );
 }
 
 function OpenSession({ session, onStale }: { session: SimulatedCheckoutSession; onStale: () => void }) {
+  const t = useT();
+  const lingua = useLingua();
   const pay = usePaySimulatedCheckout(session.id);
   /** True from the answer until the browser has left for BiciElis. */
   const [leaving, setLeaving] = useState(false);
-  const amount = formatEuroCents(session.amount);
+  const amount = money(session.amount, lingua);
 
   async function payWith(card: SimulatedCardValues) {
     let redirectUrl: string;
@@ -117,25 +120,25 @@ function OpenSession({ session, onStale }: { session: SimulatedCheckoutSession; 
     <div className="grid gap-6 md:grid-cols-[1fr_1.2fr] md:items-start">
       <section aria-labelledby="order-summary" className="grid gap-2 rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="order-summary" className="text-sm font-medium text-slate-600">
-          Pagamento a BiciElis
+          {t('payment.payTo')}
         </h2>
         <p className="text-4xl font-bold tabular-nums">{amount}</p>
-        <p className="text-sm text-slate-600">Prenotazione n. {session.bookingId} · tariffa per utenti esterni</p>
+        <p className="text-sm text-slate-600">{t('payment.sessionBooking', { id: session.bookingId })}</p>
       </section>
       <section aria-labelledby="card-details" className="grid gap-4 rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="card-details" className="text-lg font-semibold">
-          Dati della carta
+          {t('payment.cardDetails')}
         </h2>
         <TestCardsHint />
         <SimulatedCardForm
           idPrefix="checkout"
-          submitLabel={`Paga ${amount}`}
+          submitLabel={t('payment.payAmount', { importo: amount })}
           onPay={payWith}
           busy={leaving}
           buttonClassName="bg-slate-900 text-white hover:bg-slate-700"
         />
         <a href={session.cancelUrl} className={`${linkClass} justify-self-center`}>
-          Annulla e torna a BiciElis
+          {t('payment.cancelBack')}
         </a>
       </section>
     </div>

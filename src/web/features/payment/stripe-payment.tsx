@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { SubmitButton } from '../auth/submit-button';
 import { PAYMENT_TEXT, stripeReturnUrl } from './payment-model';
+import { currentLingua, useT } from '../../lib/i18n';
 
 /**
  * Stripe Elements for /payment when GET /api/config says 'stripe'. This module is its own
@@ -20,7 +21,7 @@ const stripes = new Map<string, Promise<Stripe | null>>();
 function stripeFor(publishableKey: string): Promise<Stripe | null> {
   let stripe = stripes.get(publishableKey);
   if (!stripe) {
-    stripe = loadStripe(publishableKey, { locale: 'it' }).catch(() => null);
+    stripe = loadStripe(publishableKey, { locale: currentLingua() }).catch(() => null);
     stripes.set(publishableKey, stripe);
   }
   return stripe;
@@ -50,7 +51,7 @@ export default function StripePayment({ publishableKey, clientSecret, ...rest }:
       stripe={stripe}
       options={{
         clientSecret,
-        locale: 'it',
+        locale: currentLingua(),
         appearance: { theme: 'stripe', variables: { colorPrimary: '#15803d', borderRadius: '6px' } },
       }}
     >
@@ -64,6 +65,7 @@ function StripeForm({ bookingId, onSucceeded }: Omit<StripePaymentProps, 'publis
   const elements = useElements();
   const [ready, setReady] = useState(false);
   const [paying, setPaying] = useState(false);
+  const t = useT();
 
   async function pay(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -91,10 +93,10 @@ function StripeForm({ bookingId, onSucceeded }: Omit<StripePaymentProps, 'publis
 
   return (
     <form className="grid gap-4" noValidate aria-busy={paying} onSubmit={(event) => void pay(event)}>
-      {ready ? null : <Spinner label="Caricamento del modulo di pagamento..." showLabel className="py-4" />}
+      {ready ? null : <Spinner label={t('payment.loadingModule')} showLabel className="py-4" />}
       <PaymentElement onReady={() => setReady(true)} options={{ layout: 'tabs' }} />
-      <SubmitButton pending={paying} disabled={!ready || !stripe || !elements} pendingLabel="Pagamento in corso..." icon={<LockIcon aria-hidden="true" />}>
-        Paga
+      <SubmitButton pending={paying} disabled={!ready || !stripe || !elements} pendingLabel={t('payment.paying')} icon={<LockIcon aria-hidden="true" />}>
+        {t('payment.pay')}
       </SubmitButton>
     </form>
   );

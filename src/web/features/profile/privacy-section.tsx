@@ -13,6 +13,8 @@ import { serverFieldErrors, serverMessage } from '../auth/api-errors';
 import { FormField } from '../auth/form-field';
 import { PasswordInput } from '../auth/password-input';
 import { LoadFailed } from '../../components/load-failed';
+import type { Translate } from '../../../shared/i18n';
+import { t as appT, useT } from '../../lib/i18n';
 
 /*
  * /profilo → I tuoi dati (issue 23, decision 029): `Scarica i miei dati` (one JSON file, made
@@ -23,16 +25,17 @@ import { LoadFailed } from '../../components/load-failed';
 const itDate = (d: string) => d.split('-').reverse().join('/');
 
 function DownloadButton() {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   async function download() {
     if (busy) return;
     setBusy(true);
     try {
       const res = await apiFetch('GET', '/api/profilo/dati');
-      const name = await saveResponseAsFile(res, 'bicielis-dati.json');
-      toast({ title: 'Dati scaricati', description: `Il file ${name} contiene tutti i dati del tuo account.` });
+      const name = await saveResponseAsFile(res, appT('privacySection.fileName'));
+      toast({ title: appT('privacySection.downloaded'), description: appT('privacySection.downloadedText', { nome: name }) });
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Errore download', description: serverMessage(error) ?? 'Impossibile scaricare i tuoi dati. Riprova.' });
+      toast({ variant: 'destructive', title: appT('privacySection.downloadError'), description: serverMessage(error) ?? appT('privacySection.downloadFailed') });
     } finally {
       setBusy(false);
     }
@@ -40,39 +43,36 @@ function DownloadButton() {
   return (
     <Button variant="outline" className="sm:justify-self-start" onClick={() => void download()} disabled={busy} aria-busy={busy}>
       <ButtonIcon pending={busy} icon={<DownloadIcon aria-hidden="true" />} />
-      Scarica i miei dati
+      {t('privacySection.download')}
     </Button>
   );
 }
 
 /** The sentences the confirmation shows: what will happen, in order. */
-export function deletionConsequences(p: DeletionPreviewDto): string[] {
+export function deletionConsequences(p: DeletionPreviewDto, t: Translate = appT): string[] {
   const lines: string[] = [];
   for (const b of p.annullate) {
     lines.push(
-      `La prenotazione del ${itDate(b.dataPrenotazione)} dalle ${b.orarioInizio} alle ${b.orarioFine} (bici ${b.biciNumero}) sarà annullata` +
-        (b.rimborso ? ' e i 2,50 € pagati ti saranno rimborsati.' : '.'),
+      t('privacySection.bookingCancelled', { data: itDate(b.dataPrenotazione), inizio: b.orarioInizio, fine: b.orarioFine, numero: b.biciNumero }) +
+        (b.rimborso ? t('privacySection.refund') : '.'),
     );
   }
-  if (p.attese > 0) lines.push(p.attese === 1 ? 'Uscirai dalla lista d’attesa in cui sei.' : `Uscirai dalle ${p.attese} liste d’attesa in cui sei.`);
+  if (p.attese > 0) lines.push(t('privacySection.waits', { n: p.attese }));
   lines.push(
-    p.anonimizzate === 0
-      ? 'Non hai prenotazioni da conservare.'
-      : `${p.anonimizzate === 1 ? 'La tua prenotazione resterà' : `Le tue ${p.anonimizzate} prenotazioni resteranno`} solo come dato anonimo per le statistiche, senza il tuo nome.`,
+    p.anonimizzate === 0 ? t('privacySection.nothingKept') : t('privacySection.anonymised', { n: p.anonimizzate }),
   );
-  if (p.pagamenti > 0) lines.push('I pagamenti restano nella contabilità del servizio, senza alcun legame con te.');
+  if (p.pagamenti > 0) lines.push(t('privacySection.payments'));
+  lines.push(t('privacySection.identity', { email: p.email }));
   lines.push(
-    `Il tuo nome, la tua email (${p.email}) e la tua sigla saranno cancellati ovunque, anche dal registro delle modifiche degli amministratori.`,
+    p.sessioni > 1 ? t('privacySection.sessions', { n: p.sessioni }) : t('privacySection.session'),
   );
-  lines.push(
-    p.sessioni > 1 ? `Verrai disconnesso da tutti i ${p.sessioni} dispositivi collegati, compreso questo.` : 'Verrai disconnesso da questo dispositivo.',
-  );
-  if (p.notifichePush > 0 || p.calendario) lines.push('Le notifiche e il link del calendario smetteranno di funzionare.');
-  lines.push('Riceverai un’ultima email di conferma. Potrai registrarti di nuovo con la stessa email e la stessa sigla.');
+  if (p.notifichePush > 0 || p.calendario) lines.push(t('privacySection.pushCalendar'));
+  lines.push(t('privacySection.lastEmail'));
   return lines;
 }
 
 function DeletePanel({ onClose }: { onClose: () => void }) {
+  const t = useT();
   const ids = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [password, setPassword] = useState('');
@@ -88,7 +88,7 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
       navigate('/login');
       queryClient.clear();
       setSessionUser(null);
-      toast({ title: 'Account eliminato', description: 'I tuoi dati sono stati cancellati. Ti abbiamo inviato un’ultima email di conferma.', duration: 15_000 });
+      toast({ title: appT('privacySection.deleted'), description: appT('privacySection.deletedText'), duration: 15_000 });
     },
     onError: (e) => {
       const fields = serverFieldErrors(e);
@@ -97,7 +97,7 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
         document.getElementById(`${ids}-password`)?.focus();
         return;
       }
-      toast({ variant: 'destructive', title: 'Errore', description: serverMessage(e) ?? 'Impossibile eliminare l’account' });
+      toast({ variant: 'destructive', title: appT('privacySection.error'), description: serverMessage(e) ?? appT('privacySection.deleteFailed') });
     },
   });
 
@@ -107,7 +107,7 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     if (erase.isPending) return;
     if (password === '') {
-      setError('Inserisci la tua password per confermare');
+      setError(t('privacySection.enterPassword'));
       document.getElementById(`${ids}-password`)?.focus();
       return;
     }
@@ -117,32 +117,32 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
 
   let body: ReactNode;
   if (preview.isPending) {
-    body = <Spinner label="Controllo di cosa verrà eliminato..." showLabel className="py-4" />;
+    body = <Spinner label={t('privacySection.checking')} showLabel className="py-4" />;
   } else if (preview.isError) {
     body = (
-      <LoadFailed className="flex flex-col items-start gap-3" message={serverMessage(preview.error) ?? 'Impossibile preparare l’eliminazione.'} onRetry={() => void preview.refetch()} />
+      <LoadFailed className="flex flex-col items-start gap-3" message={serverMessage(preview.error) ?? t('privacySection.prepareFailed')} onRetry={() => void preview.refetch()} />
     );
   } else if (preview.data.corsaInCorso || preview.data.ultimoAmministratore) {
     body = (
       <p role="alert" className="text-destructive">
         {preview.data.corsaInCorso
-          ? `Hai ritirato la bici ${preview.data.corsaInCorso.biciNumero}: riconsegnala prima di eliminare l’account.`
-          : 'Sei l’ultimo amministratore attivo: nomina un altro amministratore prima di eliminare il tuo account.'}
+          ? t('privacySection.rideOn', { numero: preview.data.corsaInCorso.biciNumero })
+          : t('privacySection.lastAdmin')}
       </p>
     );
   } else {
     body = (
       <form noValidate onSubmit={submit} aria-busy={erase.isPending} className="grid gap-4">
         <div className="grid gap-2">
-          <p className="font-medium">Ecco cosa succederà:</p>
+          <p className="font-medium">{t('privacySection.whatHappens')}</p>
           <ul className="grid list-disc gap-1 pl-5 text-sm">
-            {deletionConsequences(preview.data).map((line) => (
+            {deletionConsequences(preview.data, t).map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
-          <p className="text-sm font-medium text-destructive">Non si può annullare.</p>
+          <p className="text-sm font-medium text-destructive">{t('privacySection.irreversible')}</p>
         </div>
-        <FormField id={`${ids}-password`} label="Password" error={error} required>
+        <FormField id={`${ids}-password`} label={t('privacySection.password')} error={error} required>
           {(control) => (
             <PasswordInput
               {...control}
@@ -158,10 +158,10 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
         <div className="flex flex-wrap gap-2">
           <Button type="submit" variant="destructive" disabled={erase.isPending}>
             <ButtonIcon pending={erase.isPending} icon={<Trash2Icon aria-hidden="true" />} />
-            Elimina definitivamente
+            {t('privacySection.deleteForever')}
           </Button>
           <Button type="button" variant="outline" onClick={onClose} disabled={erase.isPending}>
-            Annulla
+            {t('privacySection.cancel')}
           </Button>
         </div>
       </form>
@@ -171,12 +171,12 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
   return (
     <div role="region" aria-labelledby={`${ids}-titolo`} className="grid gap-3 rounded-lg border border-destructive/40 p-4">
       <h3 id={`${ids}-titolo`} ref={headingRef} tabIndex={-1} className="font-semibold outline-none">
-        Elimina il mio account
+        {t('privacySection.deleteAccount')}
       </h3>
       {body}
       {preview.data && (preview.data.corsaInCorso || preview.data.ultimoAmministratore) ? (
         <Button type="button" variant="outline" className="justify-self-start" onClick={onClose}>
-          Chiudi
+          {t('privacySection.close')}
         </Button>
       ) : null}
     </div>
@@ -184,16 +184,17 @@ function DeletePanel({ onClose }: { onClose: () => void }) {
 }
 
 export function PrivacySection() {
+  const t = useT();
   const [deleting, setDeleting] = useState(false);
   const openRef = useRef<HTMLButtonElement>(null);
   return (
     <section aria-labelledby="profilo-tuoi-dati" className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:p-6">
       <div className="grid gap-1">
         <h2 id="profilo-tuoi-dati" className="text-lg font-semibold">
-          I tuoi dati
+          {t('privacySection.title')}
         </h2>
         <p className="text-sm text-muted-foreground">
-          Scarica in un file tutto ciò che BiciElis conserva di te: account, prenotazioni, pagamenti, segnalazioni, avvisi, dispositivi collegati.
+          {t('privacySection.intro')}
         </p>
       </div>
       <DownloadButton />
@@ -207,7 +208,7 @@ export function PrivacySection() {
       ) : (
         <Button ref={openRef} variant="outline" className="text-destructive sm:justify-self-start" onClick={() => setDeleting(true)}>
           <Trash2Icon aria-hidden="true" />
-          Elimina il mio account
+          {t('privacySection.deleteAccount')}
         </Button>
       )}
     </section>

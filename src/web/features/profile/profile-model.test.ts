@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import { base64UrlToBytes, pushSupport, validateNames, validatePasswordChange } from './profile-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 describe('name and surname', () => {
   const saved = { nome: 'Anna', cognome: 'Bianchi' };

@@ -1,4 +1,5 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../shared/constants';
+import { t } from '../../lib/i18n';
 
 /*
  * The profile page's checks and helpers (decision 022). The server checks the same things
@@ -15,8 +16,6 @@ export interface NameValues {
 }
 export type NameErrors = Partial<Record<keyof NameValues, string>>;
 
-const NAME_REQUIRED = 'Il campo non può essere vuoto';
-
 /** Name and surname, trimmed, both required; `changes` holds only what differs from `saved`. */
 export function validateNames(
   values: NameValues,
@@ -25,8 +24,8 @@ export function validateNames(
   const errors: NameErrors = {};
   const trimmed = { nome: values.nome.trim(), cognome: values.cognome.trim() };
   for (const field of ['nome', 'cognome'] as const) {
-    if (trimmed[field] === '') errors[field] = NAME_REQUIRED;
-    else if (trimmed[field].length > NAME_MAX) errors[field] = `Al massimo ${NAME_MAX} caratteri`;
+    if (trimmed[field] === '') errors[field] = t('profile.nameRequired');
+    else if (trimmed[field].length > NAME_MAX) errors[field] = t('profile.nameMax', { max: NAME_MAX });
   }
   if (errors.nome || errors.cognome) return { ok: false, errors };
   const changes: Partial<NameValues> = {};
@@ -47,13 +46,13 @@ export function validatePasswordChange(
   values: PasswordValues,
 ): { ok: true; request: { passwordAttuale: string; nuovaPassword: string } } | { ok: false; errors: PasswordErrors } {
   const errors: PasswordErrors = {};
-  if (values.passwordAttuale === '') errors.passwordAttuale = 'Inserisci la password attuale';
-  if (values.nuovaPassword === '') errors.nuovaPassword = 'Inserisci la nuova password';
-  else if (values.nuovaPassword.length < PASSWORD_MIN) errors.nuovaPassword = `La password deve essere di almeno ${PASSWORD_MIN} caratteri`;
-  else if (values.nuovaPassword.length > PASSWORD_MAX) errors.nuovaPassword = `La password può avere al massimo ${PASSWORD_MAX} caratteri`;
-  else if (values.nuovaPassword === values.passwordAttuale) errors.nuovaPassword = 'La nuova password deve essere diversa da quella attuale';
-  if (values.confermaPassword === '') errors.confermaPassword = 'Ripeti la nuova password';
-  else if (!errors.nuovaPassword && values.confermaPassword !== values.nuovaPassword) errors.confermaPassword = 'Le password non corrispondono';
+  if (values.passwordAttuale === '') errors.passwordAttuale = t('profile.enterCurrent');
+  if (values.nuovaPassword === '') errors.nuovaPassword = t('profile.enterNew');
+  else if (values.nuovaPassword.length < PASSWORD_MIN) errors.nuovaPassword = t('profile.passwordMin', { min: PASSWORD_MIN });
+  else if (values.nuovaPassword.length > PASSWORD_MAX) errors.nuovaPassword = t('profile.passwordMax', { max: PASSWORD_MAX });
+  else if (values.nuovaPassword === values.passwordAttuale) errors.nuovaPassword = t('profile.passwordSame');
+  if (values.confermaPassword === '') errors.confermaPassword = t('profile.repeatNew');
+  else if (!errors.nuovaPassword && values.confermaPassword !== values.nuovaPassword) errors.confermaPassword = t('profile.mismatch');
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, request: { passwordAttuale: values.passwordAttuale, nuovaPassword: values.nuovaPassword } };
 }

@@ -19,6 +19,7 @@ import { Input } from '../../components/ui/input';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
+import { t as appT, Trans, useT } from '../../lib/i18n';
 import { useCurrentUser } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { FormField } from '../auth/form-field';
@@ -41,15 +42,18 @@ import {
   useUpdateProfile,
 } from './queries';
 import { LoadFailed } from '../../components/load-failed';
+import { type MessageKey } from '../../../shared/i18n';
 
 function ProfileHeader() {
-  return <SubpageHeader title="Il tuo profilo" description="Dati personali, password, promemoria, calendario e i tuoi dati." width="max-w-3xl" />;
+  const t = useT();
+  return <SubpageHeader title={t('profile.title')} description={t('profile.description')} width="max-w-3xl" />;
 }
 
 function NamesSection({ profile }: { profile: ProfileDto }) {
   const [values, setValues] = useState({ nome: profile.nome, cognome: profile.cognome });
   const [errors, setErrors] = useState<NameErrors>({});
-  const update = useUpdateProfile(() => ({ title: 'Dati salvati' }), 'Impossibile salvare i dati');
+  const t = useT();
+  const update = useUpdateProfile(() => ({ title: appT('profile.saved') }), () => appT('profile.saveFailed'));
   const ids = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -63,18 +67,18 @@ function NamesSection({ profile }: { profile: ProfileDto }) {
     }
     setErrors({});
     if (Object.keys(result.changes).length === 0) {
-      toast({ title: 'Nessuna modifica da salvare' });
+      toast({ title: t('profile.noChanges') });
       return;
     }
     update.mutate(result.changes);
   }
 
   return (
-    <SectionCard id="profilo-dati" title="Dati personali">
+    <SectionCard id="profilo-dati" title={t('profile.personal')}>
       <form noValidate onSubmit={submit} aria-busy={update.isPending} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {(['nome', 'cognome'] as const).map((field) => (
-            <FormField key={field} id={`${ids}-${field}`} label={field === 'nome' ? 'Nome' : 'Cognome'} error={errors[field]} required>
+            <FormField key={field} id={`${ids}-${field}`} label={field === 'nome' ? t('profile.firstName') : t('profile.lastName')} error={errors[field]} required>
               {(control) => (
                 <Input
                   {...control}
@@ -92,11 +96,11 @@ function NamesSection({ profile }: { profile: ProfileDto }) {
           ))}
         </div>
         <p className="text-sm text-muted-foreground">
-          Email: <span className="break-all text-foreground">{profile.email}</span>
+          <Trans id="profile.email" values={{ email: profile.email }} components={{ 0: <span className="break-all text-foreground" /> }} />
         </p>
         <Button type="submit" className="sm:justify-self-start" disabled={update.isPending}>
           <ButtonIcon pending={update.isPending} icon={<SaveIcon aria-hidden="true" />} />
-          Salva
+          {t('profile.save')}
         </Button>
       </form>
     </SectionCard>
@@ -104,13 +108,14 @@ function NamesSection({ profile }: { profile: ProfileDto }) {
 }
 
 const EMPTY_PASSWORDS: PasswordValues = { passwordAttuale: '', nuovaPassword: '', confermaPassword: '' };
-const PASSWORD_LABELS: Record<keyof PasswordValues, string> = {
-  passwordAttuale: 'Password attuale',
-  nuovaPassword: 'Nuova password',
-  confermaPassword: 'Conferma la nuova password',
-};
+const PASSWORD_LABELS = {
+  passwordAttuale: 'profile.currentPassword',
+  nuovaPassword: 'profile.newPassword',
+  confermaPassword: 'profile.confirmPassword',
+} as const satisfies Record<keyof PasswordValues, MessageKey>;
 
 function PasswordSection() {
+  const t = useT();
   const [values, setValues] = useState<PasswordValues>(EMPTY_PASSWORDS);
   const [errors, setErrors] = useState<PasswordErrors>({});
   const change = useChangeOwnPassword();
@@ -131,10 +136,10 @@ function PasswordSection() {
   }
 
   return (
-    <SectionCard id="profilo-password" title="Password" description="Cambiandola, gli altri dispositivi collegati al tuo account verranno disconnessi.">
+    <SectionCard id="profilo-password" title={t('profile.password')} description={t('profile.passwordDescription')}>
       <form noValidate onSubmit={submit} aria-busy={change.isPending} className="grid gap-4">
         {PASSWORD_FIELDS.map((field) => (
-          <FormField key={field} id={`${ids}-${field}`} label={PASSWORD_LABELS[field]} error={errors[field]} required>
+          <FormField key={field} id={`${ids}-${field}`} label={t(PASSWORD_LABELS[field])} error={errors[field]} required>
             {(control) => (
               <PasswordInput
                 {...control}
@@ -151,7 +156,7 @@ function PasswordSection() {
         ))}
         <Button type="submit" className="sm:justify-self-start" disabled={change.isPending}>
           <ButtonIcon pending={change.isPending} icon={<KeyRoundIcon aria-hidden="true" />} />
-          Cambia password
+          {t('profile.changePassword')}
         </Button>
       </form>
     </SectionCard>
@@ -159,13 +164,14 @@ function PasswordSection() {
 }
 
 function RemindersSection({ profile }: { profile: ProfileDto }) {
+  const t = useT();
   const update = useUpdateProfile(
-    (p) => ({ title: p.promemoria ? 'Promemoria attivati' : 'Promemoria disattivati' }),
-    'Impossibile salvare la preferenza',
+    (p) => ({ title: appT(p.promemoria ? 'profile.remindersOn' : 'profile.remindersOff') }),
+    () => appT('profile.preferenceFailed'),
   );
   const checked = update.isPending && update.variables.promemoria !== undefined ? update.variables.promemoria : profile.promemoria;
   return (
-    <SectionCard id="profilo-promemoria" title="Promemoria">
+    <SectionCard id="profilo-promemoria" title={t('profile.reminders')}>
       <div className="flex items-start gap-3">
         <Switch
           id="promemoria"
@@ -177,11 +183,10 @@ function RemindersSection({ profile }: { profile: ProfileDto }) {
         />
         <div className="grid gap-1">
           <label htmlFor="promemoria" className="font-medium">
-            Promemoria
+            {t('profile.reminders')}
           </label>
           <p id="promemoria-hint" className="text-sm text-muted-foreground">
-            Un&apos;email (e una notifica, se le hai attivate) 30 minuti prima dell&apos;inizio di una prenotazione e 15
-            minuti prima della fine.
+            {t('profile.remindersHint')}
           </p>
         </div>
       </div>
@@ -190,6 +195,7 @@ function RemindersSection({ profile }: { profile: ProfileDto }) {
 }
 
 function PushSection({ profile }: { profile: ProfileDto }) {
+  const t = useT();
   const support = browserPushSupport(profile.push.publicKey);
   const [subscription, setSubscription] = useState<PushSubscription | null | undefined>(undefined);
   const [pending, setPending] = useState(false);
@@ -206,13 +212,13 @@ function PushSection({ profile }: { profile: ProfileDto }) {
     };
   }, [support]);
 
-  async function run(task: () => Promise<void>, fallback: string) {
+  async function run(task: () => Promise<void>, fallback: () => string) {
     setPending(true);
     try {
       await task();
     } catch (error) {
-      const description = error instanceof PushRefused ? error.message : (serverMessage(error) ?? fallback);
-      toast({ variant: 'destructive', title: 'Errore', description });
+      const description = error instanceof PushRefused ? error.message : (serverMessage(error) ?? fallback());
+      toast({ variant: 'destructive', title: appT('profile.error'), description });
     } finally {
       setPending(false);
     }
@@ -222,23 +228,23 @@ function PushSection({ profile }: { profile: ProfileDto }) {
   if (support === 'unsupported') {
     body = (
       <p className="text-sm text-muted-foreground">
-        Questo browser non può ricevere notifiche. Sul telefono, aggiungi BiciElis alla schermata Home e aprila da lì.
+        {t('profile.pushUnsupported')}
       </p>
     );
   } else if (support === 'unavailable') {
-    body = <p className="text-sm text-muted-foreground">Le notifiche non sono disponibili in questo momento.</p>;
+    body = <p className="text-sm text-muted-foreground">{t('profile.pushUnavailable')}</p>;
   } else if (support === 'denied') {
     body = (
       <p className="text-sm text-muted-foreground">
-        Hai bloccato le notifiche per BiciElis: puoi consentirle dalle impostazioni del browser.
+        {t('profile.pushDenied')}
       </p>
     );
   } else if (subscription === undefined) {
-    body = <Spinner label="Controllo delle notifiche..." />;
+    body = <Spinner label={t('profile.pushChecking')} />;
   } else if (subscription) {
     body = (
       <div className="flex flex-wrap items-center gap-3">
-        <p className="text-sm">Le notifiche sono attive su questo dispositivo.</p>
+        <p className="text-sm">{t('profile.pushActive')}</p>
         <Button
           variant="outline"
           disabled={pending}
@@ -246,12 +252,12 @@ function PushSection({ profile }: { profile: ProfileDto }) {
             run(async () => {
               await unsubscribeFromPush(subscription);
               setSubscription(null);
-              toast({ title: 'Notifiche disattivate' });
-            }, 'Impossibile disattivare le notifiche')
+              toast({ title: appT('profile.pushOff') });
+            }, () => appT('profile.pushOffFailed'))
           }
         >
           <ButtonIcon pending={pending} icon={<BellOffIcon aria-hidden="true" />} />
-          Disattiva
+          {t('profile.turnOff')}
         </Button>
       </div>
     );
@@ -264,24 +270,25 @@ function PushSection({ profile }: { profile: ProfileDto }) {
         onClick={() =>
           run(async () => {
             setSubscription(await subscribeToPush(publicKey));
-            toast({ title: 'Notifiche attivate', description: 'Riceverai i promemoria anche su questo dispositivo.' });
-          }, 'Impossibile attivare le notifiche')
+            toast({ title: appT('profile.pushOn'), description: appT('profile.pushOnText') });
+          }, () => appT('profile.pushOnFailed'))
         }
       >
         <ButtonIcon pending={pending} icon={<BellRingIcon aria-hidden="true" />} />
-        Attiva le notifiche
+        {t('profile.turnOn')}
       </Button>
     );
   }
 
   return (
-    <SectionCard id="profilo-notifiche" title="Notifiche" description="I promemoria arrivano anche come notifica su questo dispositivo.">
+    <SectionCard id="profilo-notifiche" title={t('profile.notifications')} description={t('profile.notificationsDescription')}>
       {body}
     </SectionCard>
   );
 }
 
 function CalendarSection({ profile }: { profile: ProfileDto }) {
+  const t = useT();
   const [url, setUrl] = useState<string | null>(null);
   const create = useCreateCalendarLink();
   const revoke = useRevokeCalendarLink();
@@ -292,7 +299,7 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
     create.mutate(undefined, {
       onSuccess: (link) => {
         setUrl(link.url);
-        toast({ title: again ? 'Nuovo link creato' : 'Link creato', description: again ? 'Il link precedente non funziona più.' : undefined });
+        toast({ title: appT(again ? 'profile.newLink' : 'profile.linkCreated'), description: again ? appT('profile.oldLinkDead') : undefined });
       },
     });
   }
@@ -301,12 +308,12 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
     if (!url) return;
     try {
       await navigator.clipboard.writeText(url);
-      toast({ title: 'Link copiato' });
+      toast({ title: appT('profile.linkCopied') });
     } catch {
       // Without clipboard access (an old browser, no permission): the link is selected, to copy by hand.
       urlRef.current?.focus();
       urlRef.current?.select();
-      toast({ title: 'Copia il link a mano', description: 'Il link è selezionato: usa Copia dal menu.' });
+      toast({ title: appT('profile.copyByHand'), description: appT('profile.copyByHandText') });
     }
   }
 
@@ -315,12 +322,12 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
       trigger={
         <Button variant="outline" className="text-destructive hover:text-destructive" disabled={pending}>
           <Trash2Icon aria-hidden="true" />
-          Revoca
+          {t('profile.revoke')}
         </Button>
       }
-      title="Revocare il link del calendario?"
-      description="I calendari in cui lo hai aggiunto smetteranno di mostrare le tue prenotazioni."
-      confirmLabel="Revoca"
+      title={t('profile.revokeTitle')}
+      description={t('profile.revokeText')}
+      confirmLabel={t('profile.revoke')}
       onConfirm={() => revoke.mutateAsync().then(() => setUrl(null))}
     />
   );
@@ -330,7 +337,7 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
     body = (
       <Button className="justify-self-start" disabled={pending} onClick={() => makeLink(false)}>
         <ButtonIcon pending={create.isPending} icon={<CalendarPlusIcon aria-hidden="true" />} />
-        Crea il link del calendario
+        {t('profile.createLink')}
       </Button>
     );
   } else {
@@ -340,39 +347,36 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
           <>
             <div className="grid gap-2">
               <label htmlFor="calendario-url" className="text-sm font-medium">
-                Link del calendario
+                {t('profile.calendarLink')}
               </label>
               <div className="flex flex-col gap-2 sm:flex-row">
                 <Input ref={urlRef} id="calendario-url" readOnly value={url} onFocus={(e) => e.target.select()} />
                 <Button variant="outline" onClick={() => void copy()}>
                   <CopyIcon aria-hidden="true" />
-                  Copia
+                  {t('profile.copy')}
                 </Button>
               </div>
             </div>
             <div className="grid gap-1 text-sm text-muted-foreground">
               <p>
-                <strong className="text-foreground">Google Calendar</strong>: dal computer apri Altri calendari → Da URL e
-                incolla il link.
+                <Trans id="profile.google" components={{ 0: <strong className="text-foreground" /> }} />
               </p>
               <p>
-                <strong className="text-foreground">iPhone e iPad</strong>: Impostazioni → Calendario → Account → Aggiungi
-                account → Altro → Aggiungi calendario sottoscritto, e incolla il link.
+                <Trans id="profile.apple" components={{ 0: <strong className="text-foreground" /> }} />
               </p>
-              <p>Non condividerlo: chi ha il link vede le tue prenotazioni.</p>
+              <p>{t('profile.dontShare')}</p>
             </div>
           </>
         ) : (
           <p className="flex items-start gap-2 text-sm">
             <LinkIcon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-            Il link del calendario è attivo. Per motivi di sicurezza non viene mostrato di nuovo: se ti serve, rigeneralo
-            (quello vecchio smetterà di funzionare).
+            {t('profile.linkActive')}
           </p>
         )}
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={pending} onClick={() => makeLink(true)}>
             <ButtonIcon pending={create.isPending} icon={<RefreshCwIcon aria-hidden="true" />} />
-            Rigenera
+            {t('profile.regenerate')}
           </Button>
           {revokeButton}
         </div>
@@ -383,8 +387,8 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
   return (
     <SectionCard
       id="profilo-calendario"
-      title="Calendario privato"
-      description="Un link personale che mostra le tue prenotazioni nel calendario del telefono e le tiene aggiornate."
+      title={t('profile.calendar')}
+      description={t('profile.calendarDescription')}
     >
       {body}
     </SectionCard>
@@ -395,13 +399,14 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
 const TwoFactorSection = lazy(() => import('./two-factor-section').then((m) => ({ default: m.TwoFactorSection })));
 
 function AdminSecuritySection() {
+  const t = useT();
   return (
     <SectionCard
       id="profilo-due-fattori"
-      title="Verifica in due passaggi"
-      description="Per gli amministratori: all'accesso, oltre alla password, il codice di un'app di autenticazione."
+      title={t('profile.twoFactor')}
+      description={t('profile.twoFactorDescription')}
     >
-      <Suspense fallback={<Spinner label="Caricamento..." showLabel className="py-4" />}>
+      <Suspense fallback={<Spinner label={t('profile.loading')} showLabel className="py-4" />}>
         <TwoFactorSection />
       </Suspense>
     </SectionCard>
@@ -410,17 +415,18 @@ function AdminSecuritySection() {
 
 /** /profilo (decision 022). The route guard guarantees a logged-in user. */
 export function ProfilePage() {
+  const t = useT();
   const { data: user } = useCurrentUser();
   const profile = useProfile();
   // Only while logging out: the session is gone before the address changes.
-  if (!user) return <FullScreenSpinner label="Caricamento BiciElis..." />;
+  if (!user) return <FullScreenSpinner label={t('app.loading')} />;
 
   let body: ReactNode;
   if (profile.isPending) {
-    body = <Spinner label="Caricamento del profilo..." showLabel className="py-6" />;
+    body = <Spinner label={t('app.loadingProfile')} showLabel className="py-6" />;
   } else if (profile.isError) {
     body = (
-      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={serverMessage(profile.error) ?? 'Impossibile caricare il profilo.'} onRetry={() => void profile.refetch()} />
+      <LoadFailed className="flex flex-col items-start gap-3 rounded-xl border border-destructive/40 bg-card p-4" message={serverMessage(profile.error) ?? t('profile.loadFailed')} onRetry={() => void profile.refetch()} />
     );
   } else {
     body = (

@@ -1,5 +1,6 @@
 import { apiRequest } from '../../lib/api';
 import { base64UrlToBytes, pushSupport, type PushSupport } from './profile-model';
+import { t } from '../../lib/i18n';
 
 /*
  * Web push in this browser (decision 022): the subscription lives in the app's service
@@ -38,10 +39,10 @@ export class PushRefused extends Error {
 export async function subscribeToPush(publicKey: string): Promise<PushSubscription> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') {
-    throw new PushRefused('Le notifiche sono bloccate per questo sito: puoi consentirle dalle impostazioni del browser.');
+    throw new PushRefused(t('profile.pushBlocked'));
   }
   const reg = await registration();
-  if (!reg) throw new PushRefused("L'app non è ancora pronta per le notifiche: ricarica la pagina e riprova.");
+  if (!reg) throw new PushRefused(t('profile.pushNotReady'));
   const subscription =
     (await reg.pushManager.getSubscription()) ??
     (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));

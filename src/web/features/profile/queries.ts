@@ -4,6 +4,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
 import { currentSession, setSessionUser } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
+import { t } from '../../lib/i18n';
 
 /** GET /api/profilo (the default query function GETs the key). */
 export const PROFILE_QUERY_KEY = ['/api/profilo'] as const;
@@ -12,11 +13,11 @@ export function useProfile() {
   return useQuery<ProfileDto>({ queryKey: PROFILE_QUERY_KEY });
 }
 
-const failure = (fallback: string) => (error: unknown) =>
-  toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+const failure = (fallback: () => string) => (error: unknown) =>
+  toast({ variant: 'destructive', title: t('profile.error'), description: serverMessage(error) ?? fallback() });
 
 /** PATCH /api/profilo: the answer is the whole profile; a new name also goes to the session (the headers show it). */
-export function useUpdateProfile(success: (profile: ProfileDto) => { title: string; description?: string }, fallback: string) {
+export function useUpdateProfile(success: (profile: ProfileDto) => { title: string; description?: string }, fallback: () => string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (changes: { nome?: string; cognome?: string; promemoria?: boolean }) =>
@@ -38,8 +39,8 @@ export function useChangeOwnPassword() {
   return useMutation({
     mutationFn: (request: { passwordAttuale: string; nuovaPassword: string }) => apiRequest('POST', '/api/profilo/password', request),
     onSuccess: () =>
-      toast({ title: 'Password cambiata', description: 'Gli altri dispositivi collegati al tuo account sono stati disconnessi.' }),
-    onError: failure('Impossibile cambiare la password'),
+      toast({ title: t('profile.passwordChanged'), description: t('profile.passwordChangedText') }),
+    onError: failure(() => t('profile.passwordFailed')),
   });
 }
 
@@ -51,7 +52,7 @@ export function useCreateCalendarLink() {
     onSuccess: () => {
       queryClient.setQueryData<ProfileDto>(PROFILE_QUERY_KEY, (p) => (p ? { ...p, calendarioAttivo: true } : p));
     },
-    onError: failure('Impossibile creare il link del calendario'),
+    onError: failure(() => t('profile.createLinkFailed')),
   });
 }
 
@@ -62,8 +63,8 @@ export function useRevokeCalendarLink() {
     mutationFn: () => apiRequest('DELETE', '/api/profilo/calendario'),
     onSuccess: () => {
       queryClient.setQueryData<ProfileDto>(PROFILE_QUERY_KEY, (p) => (p ? { ...p, calendarioAttivo: false } : p));
-      toast({ title: 'Link revocato', description: 'Il calendario privato non è più raggiungibile da quel link.' });
+      toast({ title: t('profile.linkRevoked'), description: t('profile.linkRevokedText') });
     },
-    onError: failure('Impossibile revocare il link del calendario'),
+    onError: failure(() => t('profile.revokeFailed')),
   });
 }

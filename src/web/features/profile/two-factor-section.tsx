@@ -16,6 +16,7 @@ import { apiRequest } from '../../lib/api';
 import { refreshSession } from '../../lib/session';
 import { serverMessage } from '../auth/api-errors';
 import { FormField } from '../auth/form-field';
+import { t as appT, useT } from '../../lib/i18n';
 
 /** GET /api/due-fattori (the default query function GETs the key). */
 const STATUS_KEY = ['/api/due-fattori'] as const;
@@ -67,15 +68,16 @@ function CodeForm({
 
 /** The ten recovery codes, shown once, right after the second factor is turned on. */
 function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
+  const t = useT();
   return (
     <div className="grid gap-3">
       <p role="status" className="font-medium">
-        Verifica in due passaggi attiva. Salva questi codici di recupero: li vedi solo ora.
+        {t('twoFactorSection.active')}
       </p>
       <p className="text-sm text-muted-foreground">
-        Ognuno vale una volta sola, al posto del codice dell&apos;app, se perdi il telefono.
+        {t('twoFactorSection.onceEach')}
       </p>
-      <ul aria-label="Codici di recupero" className="grid grid-cols-2 gap-2 font-mono text-sm">
+      <ul aria-label={t('twoFactorSection.codes')} className="grid grid-cols-2 gap-2 font-mono text-sm">
         {codes.map((code) => (
           <li key={code} className="rounded-md border bg-muted px-2 py-1 text-center">
             {code}
@@ -86,7 +88,7 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
         className="justify-self-start"
         onClick={onSaved}
       >
-        Ho salvato i codici
+        {t('twoFactorSection.saved')}
       </Button>
     </div>
   );
@@ -98,6 +100,7 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
  * once, and turning it off with a code.
  */
 export function TwoFactorSection() {
+  const t = useT();
   const queryClient = useQueryClient();
   const status = useQuery<TwoFactorStatusDto>({ queryKey: STATUS_KEY });
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolmentDto | null>(null);
@@ -107,26 +110,26 @@ export function TwoFactorSection() {
     // Whether the admin pages open (ADMIN_2FA_REQUIRED) is the session's to say.
     await refreshSession();
   };
-  const failure = (fallback: string) => (error: unknown) =>
-    toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+  const failure = (fallback: () => string) => (error: unknown) =>
+    toast({ variant: 'destructive', title: appT('twoFactorSection.error'), description: serverMessage(error) ?? fallback() });
 
   const start = useMutation({
     mutationFn: () => apiRequest<TwoFactorEnrolmentDto>('POST', '/api/due-fattori/attivazione'),
     onSuccess: setEnrolment,
-    onError: failure('Impossibile avviare l’attivazione.'),
+    onError: failure(() => appT('twoFactorSection.startFailed')),
   });
   const confirm = useMutation({
     mutationFn: (codice: string) => apiRequest<TwoFactorConfirmedDto>('POST', '/api/due-fattori/conferma', { codice }),
     onSuccess: (result) => {
       setEnrolment(null);
       setCodes(result.codiciRecupero);
-      toast({ title: 'Verifica in due passaggi attivata' });
+      toast({ title: appT('twoFactorSection.turnedOn') });
     },
   });
   const disable = useMutation({
     mutationFn: (codice: string) => apiRequest('POST', '/api/due-fattori/disattivazione', { codice }),
     onSuccess: async () => {
-      toast({ title: 'Verifica in due passaggi disattivata' });
+      toast({ title: appT('twoFactorSection.turnedOff') });
       await done();
     },
   });
@@ -142,21 +145,21 @@ export function TwoFactorSection() {
       />
     );
   }
-  if (status.isPending) return <Spinner label="Caricamento..." showLabel className="py-4" />;
-  if (status.isError) return <p role="alert">{serverMessage(status.error) ?? 'Impossibile leggere lo stato della verifica.'}</p>;
+  if (status.isPending) return <Spinner label={t('twoFactorSection.loading')} showLabel className="py-4" />;
+  if (status.isError) return <p role="alert">{serverMessage(status.error) ?? t('twoFactorSection.statusFailed')}</p>;
 
   if (status.data.attiva) {
     return (
       <div className="grid gap-3">
         <p className="flex items-center gap-2 font-medium">
           <ShieldCheckIcon className="size-5 text-primary" aria-hidden="true" />
-          Attiva: all&apos;accesso ti chiediamo anche il codice dell&apos;app.
+          {t('twoFactorSection.on')}
         </p>
-        <p className="text-sm text-muted-foreground">Codici di recupero ancora validi: {status.data.codiciRecuperoRimasti}</p>
+        <p className="text-sm text-muted-foreground">{t('twoFactorSection.codesLeft', { n: status.data.codiciRecuperoRimasti })}</p>
         <CodeForm
           id="due-fattori-disattiva"
-          label="Codice di verifica per disattivarla"
-          submitLabel="Disattiva"
+          label={t('twoFactorSection.disableCode')}
+          submitLabel={t('twoFactorSection.disable')}
           icon={<ShieldOffIcon aria-hidden="true" />}
           recovery
           pending={disable.isPending}
@@ -171,24 +174,22 @@ export function TwoFactorSection() {
     <div className="grid gap-3">
       {status.data.obbligatoria ? (
         <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          Il collegio richiede la verifica in due passaggi agli amministratori: attivala per usare le pagine di
-          amministrazione.
+          {t('twoFactorSection.required')}
         </p>
       ) : null}
       {enrolment ? (
         <>
           <p className="text-sm">
-            Inquadra il codice QR con la tua app di autenticazione (ad esempio Google Authenticator, Aegis, 1Password),
-            oppure inserisci la chiave a mano. Poi scrivi qui il codice di 6 cifre che l&apos;app mostra.
+            {t('twoFactorSection.scan')}
           </p>
-          <img src={enrolment.qrCode} alt="Codice QR per l'app di autenticazione" width={192} height={192} className="rounded-md border bg-white" />
+          <img src={enrolment.qrCode} alt={t('twoFactorSection.qrAlt')} width={192} height={192} className="rounded-md border bg-white" />
           <p className="text-sm">
-            Chiave: <code className="break-all rounded bg-muted px-1 font-mono" data-testid="chiave-totp">{enrolment.segreto}</code>
+            {t('twoFactorSection.key')} <code className="break-all rounded bg-muted px-1 font-mono" data-testid="chiave-totp">{enrolment.segreto}</code>
           </p>
           <CodeForm
             id="due-fattori-conferma"
-            label="Codice di verifica"
-            submitLabel="Conferma"
+            label={t('twoFactorSection.code')}
+            submitLabel={t('twoFactorSection.confirm')}
             icon={<ShieldCheckIcon aria-hidden="true" />}
             recovery={false}
             pending={confirm.isPending}
@@ -199,7 +200,7 @@ export function TwoFactorSection() {
       ) : (
         <Button className="justify-self-start" disabled={start.isPending} onClick={() => start.mutate()}>
           <ShieldPlusIcon aria-hidden="true" />
-          Attiva la verifica in due passaggi
+          {t('twoFactorSection.enable')}
         </Button>
       )}
     </div>

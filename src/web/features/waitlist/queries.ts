@@ -5,6 +5,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../auth/api-errors';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
+import { t } from '../../lib/i18n';
 
 /** GET /api/attese (issue 21): the user's open waits, offers first. */
 export const WAITS_QUERY_KEY = ['/api/attese'] as const;
@@ -33,11 +34,13 @@ function useRefresh() {
     ]);
 }
 
+type WaitlistFailure = 'waitlist.joinFailed' | 'waitlist.leaveFailed' | 'waitlist.acceptFailed' | 'waitlist.declineFailed';
+
 /** A refusal's toast, and the waits read again (the refusal usually means they changed). */
-function useOnError(fallback: string) {
+function useOnError(fallback: WaitlistFailure) {
   const refresh = useRefresh();
   return (error: unknown) => {
-    toast({ variant: 'destructive', title: 'Errore', description: serverMessage(error) ?? fallback });
+    toast({ variant: 'destructive', title: t('waitlist.error'), description: serverMessage(error) ?? t(fallback) });
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) void refresh();
   };
 }
@@ -45,14 +48,14 @@ function useOnError(fallback: string) {
 /** POST /api/attese — `Avvisami se si libera una bici`. */
 export function useJoinWait() {
   const refresh = useRefresh();
-  const onError = useOnError("Impossibile entrare in lista d'attesa");
+  const onError = useOnError('waitlist.joinFailed');
   return useMutation({
     mutationFn: (request: WaitRequest) => apiRequest<WaitDto>('POST', '/api/attese', request),
     onSuccess: async (wait) => {
       await refresh();
       toast({
-        title: "Sei in lista d'attesa",
-        description: `Sei ${wait.posizione}° in lista: se una bici si libera te la teniamo per qualche minuto e ti avvisiamo.`,
+        title: t('waitlist.joined'),
+        description: t('waitlist.joinedText', { posizione: wait.posizione }),
       });
     },
     onError,
@@ -62,12 +65,12 @@ export function useJoinWait() {
 /** DELETE /api/attese/:id — `Esci dalla lista`. */
 export function useLeaveWait() {
   const refresh = useRefresh();
-  const onError = useOnError("Impossibile uscire dalla lista d'attesa");
+  const onError = useOnError('waitlist.leaveFailed');
   return useMutation({
     mutationFn: (id: number) => apiRequest<undefined>('DELETE', `/api/attese/${id}`),
     onSuccess: async () => {
       await refresh();
-      toast({ title: "Sei uscito dalla lista d'attesa" });
+      toast({ title: t('waitlist.left') });
     },
     onError,
   });
@@ -76,7 +79,7 @@ export function useLeaveWait() {
 /** POST /api/attese/:id/accetta — `Prenota`: the offer becomes a booking. */
 export function useAcceptOffer() {
   const refresh = useRefresh();
-  const onError = useOnError('Impossibile prenotare la bici');
+  const onError = useOnError('waitlist.acceptFailed');
   return useMutation({
     mutationFn: (id: number) => apiRequest<BookingDto>('POST', `/api/attese/${id}/accetta`),
     onSuccess: async (booking) => {
@@ -90,12 +93,12 @@ export function useAcceptOffer() {
 /** POST /api/attese/:id/rinuncia — `Rinuncia`: the bike goes to the next in line. */
 export function useDeclineOffer() {
   const refresh = useRefresh();
-  const onError = useOnError("Impossibile rinunciare all'offerta");
+  const onError = useOnError('waitlist.declineFailed');
   return useMutation({
     mutationFn: (id: number) => apiRequest<undefined>('POST', `/api/attese/${id}/rinuncia`),
     onSuccess: async () => {
       await refresh();
-      toast({ title: 'Hai rinunciato alla bici', description: 'Passa a chi segue in lista.' });
+      toast({ title: t('waitlist.declined'), description: t('waitlist.declinedText') });
     },
     onError,
   });

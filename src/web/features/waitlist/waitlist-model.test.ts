@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDomains } from '../../lib/i18n';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { countdownText, offerSentence, placeText, splitWaits, waitWindowText } from './waitlist-model';
+
+// The texts in Italian, as the page of an Italian reader has them.
+beforeAll(() => loadDomains('user'));
 
 const wait = (over: Partial<WaitDto> = {}): WaitDto => ({
   id: 1,

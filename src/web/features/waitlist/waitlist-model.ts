@@ -1,5 +1,9 @@
 import type { WaitDto } from '../../../shared/schemas/waitlist';
-import { formatBookingDate, formatTimeRange } from '../../lib/booking-format';
+import type { Lingua, MessageKey, Translate } from '../../../shared/i18n';
+import { formatTimeRange } from '../../lib/booking-format';
+import { currentLingua, t as appT } from '../../lib/i18n';
+import { longDate } from '../../../shared/i18n/format';
+import { isRealDate } from '../../../shared/time';
 
 export { offerSentence } from '../../../shared/waitlist-text';
 
@@ -14,11 +18,11 @@ export function countdownText(msLeft: number): string {
 }
 
 /** "1° in lista". */
-export const placeText = (posizione: number) => `${posizione}° in lista`;
+export const placeText = (posizione: number, t: Translate = appT) => t('waitlist.place', { posizione });
 
 /** "domenica 22 novembre 2026, 10:00–12:00". */
-export const waitWindowText = (w: Pick<WaitDto, 'dataPrenotazione' | 'orarioInizio' | 'orarioFine'>) =>
-  `${formatBookingDate(w.dataPrenotazione)}, ${formatTimeRange(w.orarioInizio, w.orarioFine)}`;
+export const waitWindowText = (w: Pick<WaitDto, 'dataPrenotazione' | 'orarioInizio' | 'orarioFine'>, lingua: Lingua = currentLingua()) =>
+  `${isRealDate(w.dataPrenotazione) ? longDate(w.dataPrenotazione, lingua) : w.dataPrenotazione}, ${formatTimeRange(w.orarioInizio, w.orarioFine)}`;
 
 /** The waits holding an offer (first on the dashboard) and those still in line. */
 export function splitWaits(waits: readonly WaitDto[]): { offers: WaitDto[]; waiting: WaitDto[] } {
@@ -26,4 +30,4 @@ export function splitWaits(waits: readonly WaitDto[]): { offers: WaitDto[]; wait
 }
 
 /** Said on a wait while the user has an active booking (issue 21): freed bikes go to the next. */
-export const BLOCKED_TEXT = 'Hai già una prenotazione attiva: finché non è conclusa le bici che si liberano passano a chi segue in lista.';
+export const BLOCKED_TEXT = 'waitlist.blocked' satisfies MessageKey;

@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useRenderTime } from '../../lib/render-clock';
 import { formatClock } from '../../lib/booking-format';
+import { useLingua, useT } from '../../lib/i18n';
 import { useAcceptOffer, useDeclineOffer, useLeaveWait, WAITS_QUERY_KEY } from './queries';
 import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText } from './waitlist-model';
 
@@ -41,6 +42,7 @@ function useTimeLeft(until: string): number {
 }
 
 function OfferCard({ wait, timeZone }: { wait: WaitDto; timeZone: string }) {
+  const t = useT();
   const offer = wait.offerta!;
   const left = useTimeLeft(offer.scadeAt);
   const accept = useAcceptOffer();
@@ -61,32 +63,32 @@ function OfferCard({ wait, timeZone }: { wait: WaitDto; timeZone: string }) {
             {offerSentence(wait)}
           </h2>
           <p className="wrap-anywhere">
-            Bici {offer.biciNumero} · {offer.biciModello}
-            {wait.destinazione ? <span className="text-muted-foreground"> · per {wait.destinazione}</span> : null}
+            {t('waitlist.bike', { numero: offer.biciNumero, modello: offer.biciModello })}
+            {wait.destinazione ? <span className="text-muted-foreground">{t('waitlist.for', { destinazione: wait.destinazione })}</span> : null}
           </p>
           <p className="text-sm">
             <span aria-hidden="true" className="font-semibold tabular-nums">
-              Tenuta per te ancora {countdownText(left)}
+              {t('waitlist.heldFor', { tempo: countdownText(left) })}
             </span>
-            <span className="sr-only">La bici è tenuta per te fino alle {until}.</span>
+            <span className="sr-only">{t('waitlist.heldUntil', { ora: until ?? '' })}</span>
           </p>
         </div>
       </div>
       {wait.bloccataDaPrenotazione ? (
         <p className="flex items-start gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
           <TriangleAlertIcon className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
-          {BLOCKED_TEXT}
+          {t(BLOCKED_TEXT)}
         </p>
       ) : null}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" disabled={busy} onClick={() => decline.mutate(wait.id)}>
           <ButtonIcon pending={decline.isPending} icon={<XIcon aria-hidden="true" />} />
-          Rinuncia
+          {t('waitlist.decline')}
         </Button>
         {wait.bloccataDaPrenotazione ? null : (
           <Button disabled={busy || left <= 0} onClick={() => accept.mutate(wait.id)}>
             <ButtonIcon pending={accept.isPending} icon={<CalendarCheckIcon aria-hidden="true" />} />
-            Prenota
+            {t('waitlist.book')}
           </Button>
         )}
       </div>
@@ -106,21 +108,23 @@ export function OfferCards({ offers, timeZone }: { offers: WaitDto[]; timeZone: 
 }
 
 function WaitingItem({ wait }: { wait: WaitDto }) {
+  const t = useT();
+  const lingua = useLingua();
   const leave = useLeaveWait();
-  const when = waitWindowText(wait);
+  const when = waitWindowText(wait, lingua);
   return (
     <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
       <div className="grid min-w-0 gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 font-semibold first-letter:uppercase">{when}</h3>
-          <Badge variant="info">{placeText(wait.posizione)}</Badge>
+          <Badge variant="info">{placeText(wait.posizione, t)}</Badge>
         </div>
-        {wait.destinazione ? <p className="text-sm text-muted-foreground wrap-anywhere">Destinazione: {wait.destinazione}</p> : null}
-        {wait.bloccataDaPrenotazione ? <p className="text-sm text-amber-900">{BLOCKED_TEXT}</p> : null}
+        {wait.destinazione ? <p className="text-sm text-muted-foreground wrap-anywhere">{t('waitlist.destination', { destinazione: wait.destinazione })}</p> : null}
+        {wait.bloccataDaPrenotazione ? <p className="text-sm text-amber-900">{t(BLOCKED_TEXT)}</p> : null}
       </div>
-      <Button variant="outline" size="sm" disabled={leave.isPending} aria-label={`Esci dalla lista di ${when}`} onClick={() => leave.mutate(wait.id)}>
+      <Button variant="outline" size="sm" disabled={leave.isPending} aria-label={t('waitlist.leaveLabel', { quando: when })} onClick={() => leave.mutate(wait.id)}>
         <ButtonIcon pending={leave.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-        Esci dalla lista
+        {t('waitlist.leave')}
       </Button>
     </li>
   );
@@ -128,6 +132,7 @@ function WaitingItem({ wait }: { wait: WaitDto }) {
 
 /** `In lista d'attesa`: the windows the user waits for without an offer yet. */
 export function WaitingList({ waiting, focusRequest = 0 }: { waiting: WaitDto[]; focusRequest?: number }) {
+  const t = useT();
   const headingRef = useRef<HTMLHeadingElement>(null);
   // Each request (the user just joined from the form) moves the focus here once the list shows.
   useEffect(() => {
@@ -137,10 +142,10 @@ export function WaitingList({ waiting, focusRequest = 0 }: { waiting: WaitDto[];
     <section aria-labelledby="lista-attesa-title" className="grid gap-3">
       <h2 id="lista-attesa-title" ref={headingRef} tabIndex={-1} className="flex items-center gap-2 text-xl font-semibold outline-none">
         <HourglassIcon className="size-5 text-muted-foreground" aria-hidden="true" />
-        In lista d&apos;attesa
+        {t('waitlist.title')}
       </h2>
       <p className="text-sm text-muted-foreground">
-        Se una bici si libera per una di queste fasce orarie, la teniamo per chi è primo in lista e lo avvisiamo.
+        {t('waitlist.intro')}
       </p>
       <ul className="grid gap-3">
         {waiting.map((w) => (
