@@ -3,8 +3,6 @@ import { useId, useState } from 'react';
 import {
   LOCK_CODE_PATTERN,
   LOCK_DEVICE_ID_PATTERN,
-  MSG_LOCK_CODE_FORMAT,
-  MSG_LOCK_DEVICE_ID,
   type AdminBikeWithLockDto,
   type BikeLockDto,
   type BikeLockUpdate,
@@ -15,6 +13,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { t } from '../../lib/i18n';
 import { NativeSelect } from './admin-table';
 import { FormDialog } from './form-dialog';
 import { useUpdateBikeLock } from './queries';
@@ -54,12 +53,12 @@ interface Fields {
 function lockRequest(fields: Fields): { ok: true; request: BikeLockUpdate } | { ok: false; field: 'codice' | 'idLucchetto'; message: string } {
   if (fields.tipo === 'combinazione') {
     const codice = fields.codice.trim();
-    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: MSG_LOCK_CODE_FORMAT };
+    if (!LOCK_CODE_PATTERN.test(codice)) return { ok: false, field: 'codice', message: t('schemas.lockCodeFormat') };
     return { ok: true, request: { tipo: 'combinazione', codice } };
   }
   if (fields.tipo === 'smart') {
     const idLucchetto = fields.idLucchetto.trim();
-    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: MSG_LOCK_DEVICE_ID };
+    if (!LOCK_DEVICE_ID_PATTERN.test(idLucchetto)) return { ok: false, field: 'idLucchetto', message: t('schemas.invalidLockDeviceId') };
     return { ok: true, request: { tipo: 'smart', idLucchetto } };
   }
   return { ok: true, request: { tipo: 'nessuno' } };
