@@ -13,6 +13,13 @@ export interface MessageValues {
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
   "errors.unauthenticated": undefined;
+  "rulesText.closedDay": { "giorno": MessageValue };
+  "rulesText.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
+  "rulesText.closedOn": { "giorno": MessageValue; "motivo": MessageValue };
+  "rulesText.duration": { "minuti": number; "ore": number };
+  "rulesText.openHours": { "apertura": MessageValue; "chiusura": MessageValue; "giorno": MessageValue };
+  "rulesText.tooLong": { "minuti": number; "ore": number };
+  "rulesText.tooShortNotice": { "minuti": number; "ore": number };
   "schemas.bikeNumberRequired": undefined;
   "schemas.bookingNotFound": undefined;
   "schemas.checkoutNotFound": undefined;
@@ -149,13 +156,14 @@ export interface MessageValues {
   "validation.tooBig": undefined;
   "validation.tooSmall": undefined;
   "validation.unknownFields": undefined;
+  "waitlistText.offer": { "fine": MessageValue; "giorno": MessageValue; "inizio": MessageValue };
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 126,
   "account": 0,
-  "user": 0,
+  "user": 8,
   "admin": 0,
   "rack": 0,
   "server": 20,

@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useRenderTime } from '../../lib/render-clock';
 import { formatClock } from '../../lib/booking-format';
+import { useT } from '../../lib/i18n';
 import { useAcceptOffer, useDeclineOffer, useLeaveWait, WAITS_QUERY_KEY } from './queries';
 import { BLOCKED_TEXT, countdownText, offerSentence, placeText, waitWindowText } from './waitlist-model';
 
@@ -48,6 +49,7 @@ function OfferCard({ wait, timeZone }: { wait: WaitDto; timeZone: string }) {
   const busy = accept.isPending || decline.isPending;
   const headingId = `offerta-${wait.id}-title`;
   const until = formatClock(offer.scadeAt, timeZone);
+  const t = useT();
   return (
     <section
       aria-labelledby={headingId}
@@ -58,7 +60,7 @@ function OfferCard({ wait, timeZone }: { wait: WaitDto; timeZone: string }) {
         <BellRingIcon className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
         <div className="grid min-w-0 gap-1">
           <h2 id={headingId} className="text-lg font-semibold">
-            {offerSentence(wait)}
+            {offerSentence(wait, t)}
           </h2>
           <p className="wrap-anywhere">
             Bici {offer.biciNumero} · {offer.biciModello}
