@@ -12,7 +12,15 @@ import { pageFields } from './paging.js';
  * matching row) and GET /api/admin/audit/admins (the filter's choices). No route writes it.
  */
 
-export { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditActionLabel, auditSubject, type AuditActionKey } from '../audit-actions.js';
+export {
+  AUDIT_ACTIONS,
+  AUDIT_ACTION_LABELS,
+  AUDIT_ENTITY_LABELS,
+  auditActionLabel,
+  auditEntityLabel,
+  auditSubject,
+  type AuditActionKey,
+} from '../audit-actions.js';
 
 /** An empty filter in the query string (`?azione=`) is no filter. */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);

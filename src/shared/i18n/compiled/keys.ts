@@ -12,6 +12,42 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "auditActions.bikeCreate": undefined;
+  "auditActions.bikeLock": undefined;
+  "auditActions.bikeUpdate": undefined;
+  "auditActions.bookingCancelFleet": undefined;
+  "auditActions.bookingCreateForUser": undefined;
+  "auditActions.bookingDelete": undefined;
+  "auditActions.bookingMove": undefined;
+  "auditActions.bookingRelease": undefined;
+  "auditActions.closureCreate": undefined;
+  "auditActions.closureDelete": undefined;
+  "auditActions.damageResolve": undefined;
+  "auditActions.entityBike": undefined;
+  "auditActions.entityBooking": undefined;
+  "auditActions.entityClosure": undefined;
+  "auditActions.entityDamage": undefined;
+  "auditActions.entityMaintenance": undefined;
+  "auditActions.entityRack": undefined;
+  "auditActions.entityRules": undefined;
+  "auditActions.entityUser": undefined;
+  "auditActions.maintenanceCreate": undefined;
+  "auditActions.maintenanceDelete": undefined;
+  "auditActions.rackCreate": undefined;
+  "auditActions.rackRevoke": undefined;
+  "auditActions.residentsImport": undefined;
+  "auditActions.rulesUpdate": undefined;
+  "auditActions.suspensionLift": undefined;
+  "auditActions.twoFactorDisable": undefined;
+  "auditActions.twoFactorEnable": undefined;
+  "auditActions.userDelete": undefined;
+  "auditActions.userUpdate": undefined;
+  "damage.altro": undefined;
+  "damage.catena": undefined;
+  "damage.freni": undefined;
+  "damage.luci": undefined;
+  "damage.ruote": undefined;
+  "damage.telaio": undefined;
   "errors.unauthenticated": undefined;
   "rulesText.closedDay": { "giorno": MessageValue };
   "rulesText.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
@@ -163,8 +199,8 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 126,
   "account": 0,
-  "user": 8,
-  "admin": 0,
+  "user": 14,
+  "admin": 30,
   "rack": 0,
   "server": 20,
 } as const;

@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiFetch, apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { saveResponseAsFile } from '../../lib/download';
+import { useLingua, useT, type Lingua, type Translate } from '../../lib/i18n';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
 import { serverMessage } from '../auth/api-errors';
@@ -54,14 +55,16 @@ function useAuditActors() {
   });
 }
 
-const ACTION_OPTIONS = AUDIT_ACTIONS.map((value) => ({ value, label: AUDIT_ACTION_LABELS[value] })).sort((a, b) =>
-  a.label.localeCompare(b.label, 'it'),
-);
+/** The actions in the filter, by their label in the language of `t`. */
+const actionOptions = (t: Translate, lingua: Lingua) =>
+  AUDIT_ACTIONS.map((value) => ({ value, label: t(AUDIT_ACTION_LABELS[value]) })).sort((a, b) => a.label.localeCompare(b.label, lingua));
 
 function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
   const id = useId();
   const actors = useAuditActors();
   const set = (key: keyof Filters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
+  const t = useT();
+  const lingua = useLingua();
   return (
     <form role="search" aria-label="Filtri del registro" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5">
@@ -79,7 +82,7 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
         <Label htmlFor={`${id}-azione`}>Azione</Label>
         <NativeSelect id={`${id}-azione`} value={filters.azione} onChange={set('azione')}>
           <option value="">Tutte le azioni</option>
-          {ACTION_OPTIONS.map((o) => (
+          {actionOptions(t, lingua).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
@@ -154,10 +157,11 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
   const timeZone = useTimeZone();
   const [open, setOpen] = useState(false);
   const id = useId();
-  const label = auditActionLabel(entry.action);
+  const t = useT();
+  const label = auditActionLabel(entry.action, t);
   // As the rest of /admin names things (`Bici 07`, a person's name); the kind and id for the
   // rules, a closure, an import, and old entries whose thing is gone.
-  const subject = entry.soggetto ?? auditSubject(entry.entity, entry.entityId);
+  const subject = entry.soggetto ?? auditSubject(entry.entity, entry.entityId, t);
   return (
     <li className="rounded-xl border bg-card p-3 shadow-sm" aria-labelledby={`${id}-titolo`}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">

@@ -5,6 +5,7 @@ import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
 import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
 import { LoadFailed } from '../../components/load-failed';
@@ -157,6 +158,7 @@ export function DamageReportsSection() {
 }
 
 function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZone: string }) {
+  const t = useT();
   return (
     <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
       <div className="grid min-w-0 gap-1 text-sm">
@@ -164,7 +166,7 @@ function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZo
           <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
             Bici {report.biciNumero} · {report.biciModello}
           </h3>
-          <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
+          <Badge variant="warning">{t(DAMAGE_CATEGORY_LABELS[report.categoria])}</Badge>
           {report.risoltaAt ? <Badge variant="success">Risolto</Badge> : <Badge variant="danger">Da controllare</Badge>}
         </div>
         <p className="break-words whitespace-pre-line">{report.descrizione}</p>

@@ -9,6 +9,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Textarea } from '../../components/ui/textarea';
+import { useT } from '../../lib/i18n';
 import {
   DAMAGE_DESCRIPTION_MAX,
   validateReturnForm,
@@ -110,6 +111,7 @@ export function DamageFields({
   update: (next: Partial<DamageValues>) => void;
   labels?: { categoria: string; descrizione: string };
 }) {
+  const t = useT();
   const length = values.descrizione.length;
   return (
     <>
@@ -125,7 +127,7 @@ export function DamageFields({
           <option value="">Scegli…</option>
           {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </NativeSelect>
