@@ -3,6 +3,7 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "anonymousUser.label": undefined;
   "app.languageSwitch": undefined;
   "app.languageSwitchTo": undefined;
   "app.loading": undefined;
@@ -49,6 +50,7 @@ export interface MessageValues {
   "damage.ruote": undefined;
   "damage.telaio": undefined;
   "errors.unauthenticated": undefined;
+  "privacyRetention.default": undefined;
   "rulesText.closedDay": { "giorno": MessageValue };
   "rulesText.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
   "rulesText.closedOn": { "giorno": MessageValue; "motivo": MessageValue };
@@ -198,9 +200,9 @@ export interface MessageValues {
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 126,
-  "account": 0,
+  "account": 1,
   "user": 14,
-  "admin": 30,
+  "admin": 31,
   "rack": 0,
   "server": 20,
 } as const;
