@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inLingua, tFor } from './i18n/all.js';
+import { weekdayLabel } from './weekdays.js';
 import { closureSentence, closureText, hoursSentence, italianDuration, tooLongText, tooShortNoticeText, weekdayIndex } from './rules-text.js';
 
 const it_ = tFor('it');
@@ -82,5 +83,12 @@ describe('the rules in words', () => {
     expect(inLingua('it', tooShortNoticeText(90))).toBe("Prenota almeno 1 ora e 30 minuti prima dell'inizio");
     expect(inLingua('en', tooLongText(180))).toBe('A booking can last at most 3 hours');
     expect(inLingua('en', tooShortNoticeText(90))).toBe('Book at least 1 hour and 30 minutes before the start');
+  });
+});
+
+describe('the weekdays of the rules', () => {
+  it('are named in either language, Monday first', () => {
+    expect([0, 6].map((i) => weekdayLabel(i, 'it'))).toEqual(['Lunedì', 'Domenica']);
+    expect([0, 6].map((i) => weekdayLabel(i, 'en'))).toEqual(['Monday', 'Sunday']);
   });
 });
