@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/lint/**/*.test.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],
-    setupFiles: ['tests/helpers/fail-on-console-error.ts', 'tests/helpers/scan-logs-after-file.ts'],
+    setupFiles: ['tests/helpers/fail-on-console-error.ts', 'tests/helpers/scan-logs-after-file.ts', 'tests/helpers/italian-texts.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Hang guards, not speed targets: tests wait for the states they need. A fresh clone run

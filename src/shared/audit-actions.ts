@@ -1,3 +1,6 @@
+import type { Translate } from './i18n/index.js';
+import type { PlainKey } from './schemas/message.js';
+
 /**
  * The audit log's actions and what the staff call them (issue 23), apart from the schemas:
  * the Registro attività tab reads these without loading zod (`schemas` chunk, vite.config.ts).
@@ -30,50 +33,58 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
-/** What the staff read for each action (the API answers the keys). */
-export const AUDIT_ACTION_LABELS: Record<AuditActionKey, string> = {
-  'booking.delete': 'Prenotazione eliminata',
-  'booking.create_for_user': 'Prenotazione creata per un utente',
-  'booking.release': 'Riconsegna registrata',
-  'user.update': 'Utente modificato',
-  'user.delete': 'Utente eliminato',
-  'residents.import': 'Residenti importati',
-  'suspension.lift': 'Sospensione revocata',
-  'bike.create': 'Bicicletta aggiunta',
-  'bike.update': 'Stato bicicletta modificato',
-  'bike.lock': 'Lucchetto modificato',
-  'damage.resolve': 'Danno risolto',
-  'maintenance.create': 'Manutenzione pianificata',
-  'maintenance.delete': 'Manutenzione annullata',
-  'closure.create': 'Chiusura aggiunta',
-  'closure.delete': 'Chiusura eliminata',
-  'rules.update': 'Regole modificate',
-  'two_factor.enable': 'Verifica in due passaggi attivata',
-  'two_factor.disable': 'Verifica in due passaggi disattivata',
-  'rack.create': 'Link dello schermo della rastrelliera creato',
-  'rack.revoke': 'Link dello schermo della rastrelliera revocato',
-  'booking.move': 'Prenotazione spostata su un’altra bici',
-  'booking.cancel_fleet': 'Prenotazione annullata: nessuna bici libera',
+/** What the staff read for each action (the API answers the keys): keys of the catalogue (admin/audit-actions.json). */
+export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
+  'booking.delete': 'auditActions.bookingDelete',
+  'booking.create_for_user': 'auditActions.bookingCreateForUser',
+  'booking.release': 'auditActions.bookingRelease',
+  'user.update': 'auditActions.userUpdate',
+  'user.delete': 'auditActions.userDelete',
+  'residents.import': 'auditActions.residentsImport',
+  'suspension.lift': 'auditActions.suspensionLift',
+  'bike.create': 'auditActions.bikeCreate',
+  'bike.update': 'auditActions.bikeUpdate',
+  'bike.lock': 'auditActions.bikeLock',
+  'damage.resolve': 'auditActions.damageResolve',
+  'maintenance.create': 'auditActions.maintenanceCreate',
+  'maintenance.delete': 'auditActions.maintenanceDelete',
+  'closure.create': 'auditActions.closureCreate',
+  'closure.delete': 'auditActions.closureDelete',
+  'rules.update': 'auditActions.rulesUpdate',
+  'two_factor.enable': 'auditActions.twoFactorEnable',
+  'two_factor.disable': 'auditActions.twoFactorDisable',
+  'rack.create': 'auditActions.rackCreate',
+  'rack.revoke': 'auditActions.rackRevoke',
+  'booking.move': 'auditActions.bookingMove',
+  'booking.cancel_fleet': 'auditActions.bookingCancelFleet',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */
-export const AUDIT_ENTITY_LABELS: Record<string, string> = {
-  booking: 'Prenotazione',
-  user: 'Utente',
-  bike: 'Bicicletta',
-  damage: 'Danno',
-  rules: 'Regole',
-  closure: 'Chiusura',
-  maintenance: 'Manutenzione',
-  rack: 'Schermo della rastrelliera',
+export const AUDIT_ENTITY_LABELS: Record<string, PlainKey> = {
+  booking: 'auditActions.entityBooking',
+  user: 'auditActions.entityUser',
+  bike: 'auditActions.entityBike',
+  damage: 'auditActions.entityDamage',
+  rules: 'auditActions.entityRules',
+  closure: 'auditActions.entityClosure',
+  maintenance: 'auditActions.entityMaintenance',
+  rack: 'auditActions.entityRack',
 };
 
-export function auditActionLabel(action: string): string {
-  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+/** An action's label in the language of `t`; an unknown action as it is. */
+export function auditActionLabel(action: string, t: Translate): string {
+  const key = (AUDIT_ACTION_LABELS as Record<string, PlainKey>)[action];
+  return key ? t(key) : action;
 }
 
-/** "Utente #12", "Regole", "Utente" (an import names no single user). */
-export function auditSubject(entity: string, entityId: string | null): string {
-  const label = AUDIT_ENTITY_LABELS[entity] ?? entity;
+/** A kind of thing in the language of `t`; an unknown one as it is. */
+export function auditEntityLabel(entity: string, t: Translate): string {
+  const key = AUDIT_ENTITY_LABELS[entity];
+  return key ? t(key) : entity;
+}
+
+/** "Utente #12", "Regole", "Utente" (an import names no single user), in the language of `t`. */
+export function auditSubject(entity: string, entityId: string | null, t: Translate): string {
+  const label = auditEntityLabel(entity, t);
   return entityId === null || entity === 'rules' ? label : `${label} #${entityId}`;
 }

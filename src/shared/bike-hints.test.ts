@@ -16,6 +16,14 @@ describe('destination hints (spec §5)', () => {
     expect(groupBikesByHint(bikes, 'Palestra').recommended.map((b) => b.id)).toEqual([2, 3]);
     expect(groupBikesByHint(bikes, 'gita in MONTAGNA').others.map((b) => b.id)).toEqual([1]);
   });
+  it('reads a destination written in English too', () => {
+    expect(groupBikesByHint(bikes, 'City centre').recommended.map((b) => b.id)).toEqual([1, 2]);
+    expect(groupBikesByHint(bikes, 'Downtown shopping').others.map((b) => b.id)).toEqual([3]);
+    expect(groupBikesByHint(bikes, 'The gym').recommended.map((b) => b.id)).toEqual([2, 3]);
+    expect(groupBikesByHint(bikes, 'Mountains').others.map((b) => b.id)).toEqual([1]);
+    expect(suggestedModels('university')).toBeNull();
+  });
+
   it('suggests every bike otherwise', () => {
     expect(suggestedModels('università')).toBeNull();
     expect(groupBikesByHint(bikes, '')).toEqual({ recommended: bikes, others: [] });

@@ -1,11 +1,12 @@
 /**
  * Destination hints of spec §5: a destination mentioning the centre or shopping suggests
  * city or hybrid bikes; one mentioning the gym, sport or mountains suggests mountain or
- * hybrid bikes; otherwise every bike is suggested.
+ * hybrid bikes; otherwise every bike is suggested. The destination is written by the person,
+ * in Italian or in English (issue 36): the words of both languages count.
  */
 const RULES: { words: string[]; models: string[] }[] = [
-  { words: ['centro', 'città', 'citta', 'shopping'], models: ['city', 'hybrid'] },
-  { words: ['palestra', 'sport', 'montagna'], models: ['mountain', 'hybrid'] },
+  { words: ['centro', 'città', 'citta', 'shopping', 'centre', 'center', 'downtown'], models: ['city', 'hybrid'] },
+  { words: ['palestra', 'sport', 'montagna', 'gym', 'mountain'], models: ['mountain', 'hybrid'] },
 ];
 
 export function suggestedModels(destinazione: string | null | undefined): string[] | null {

@@ -1,3 +1,5 @@
+import type { MessageKey } from './i18n/index.js';
+
 export const APP_NAME = 'BiciElis';
 export const APP_VERSION = '1.0.0';
 
@@ -26,8 +28,11 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Who a booking or a damage report without its person shows (issue 23, decision 029): its
- * owner deleted the account, or it passed the retention period.
+ * owner deleted the account, or it passed the retention period. In Italian: the lists' and the
+ * exports' queries write it (SQL); where the reader's language is known, ANONYMOUS_USER_KEY.
  */
 export const ANONYMOUS_USER_LABEL = 'Utente anonimo';
+/** The same in the reader's language (admin/anonymous-user.json): `t(ANONYMOUS_USER_KEY)`. */
+export const ANONYMOUS_USER_KEY = 'anonymousUser.label' satisfies MessageKey;
 /** RETENTION_MONTHS when unset: the first start's retention period (decision 029). */
 export const RETENTION_MONTHS_DEFAULT = 24;

@@ -1,3 +1,5 @@
+import type { PlainKey } from './schemas/message.js';
+
 /**
  * The privacy notice's data (issue 23): who the controller is and how to reach them, from the
  * configuration (PRIVACY_TITOLARE, PRIVACY_CONTATTO). The built page holds the placeholders;
@@ -17,5 +19,8 @@ export const PRIVACY_PLACEHOLDERS: PrivacyInfo = {
 /** The id of the `<script type="application/json">` block with the PrivacyInfo, in privacy.html's head. */
 export const PRIVACY_DATA_ID = 'bicielis-privacy';
 
-/** How long data is kept, until the college's own retention rule (RETENTION_MONTHS) says otherwise. */
-export const PRIVACY_RETENTION_TEXT = '24 mesi, salvo diversa regola del collegio';
+/**
+ * How long data is kept, until the college's own retention rule (RETENTION_MONTHS) says
+ * otherwise: a key of the catalogue (account/privacy-retention.json), put into words where shown.
+ */
+export const PRIVACY_RETENTION_TEXT: PlainKey = 'privacyRetention.default';

@@ -1,37 +1,39 @@
 import { z } from 'zod';
+import { tShared } from './i18n/current.js';
 
 /**
- * Messages for a person, in Italian, where a schema gives none of its own. Zod's Italian
- * locale names the code's types ("atteso object, ricevuto numero"): fine for a developer,
- * not for someone filling a form or for an API answer (behaviour.md §4), so every issue
- * without a schema message gets one of these. A schema's own message always wins.
+ * Messages for a person, in the reader's language (`tShared`: Italian on the server, whose error
+ * handler answers in the request's language; the app's language in the browser), where a
+ * schema gives none of its own. Zod's Italian locale names the code's types ("atteso object,
+ * ricevuto numero"): fine for a developer, not for someone filling a form or for an API answer
+ * (behaviour.md §4), so every issue without a schema message gets one of these. A schema's own message always wins.
  */
 export const personErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return 'Campo obbligatorio';
-      if (issue.expected === 'object' && (issue.path?.length ?? 0) === 0) return 'Dati non validi: invia un oggetto JSON';
-      return 'Valore non valido';
+      if (issue.input === undefined) return tShared('validation.required');
+      if (issue.expected === 'object' && (issue.path?.length ?? 0) === 0) return tShared('validation.sendObject');
+      return tShared('validation.invalidValue');
     case 'too_big':
-      if (issue.origin === 'string') return `Al massimo ${String(issue.maximum)} caratteri`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `Al massimo ${String(issue.maximum)} elementi`;
-      return 'Valore troppo grande';
+      if (issue.origin === 'string') return tShared('validation.maxChars', { max: String(issue.maximum) });
+      if (issue.origin === 'array' || issue.origin === 'set') return tShared('validation.maxItems', { max: String(issue.maximum) });
+      return tShared('validation.tooBig');
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'Campo obbligatorio' : `Almeno ${String(issue.minimum)} caratteri`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `Almeno ${String(issue.minimum)} elementi`;
-      return 'Valore troppo piccolo';
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? tShared('validation.required') : tShared('validation.minChars', { min: String(issue.minimum) });
+      if (issue.origin === 'array' || issue.origin === 'set') return tShared('validation.minItems', { min: String(issue.minimum) });
+      return tShared('validation.tooSmall');
     case 'invalid_format':
-      return 'Formato non valido';
+      return tShared('validation.invalidFormat');
     case 'invalid_value':
-      return 'Valore non consentito';
+      return tShared('validation.notAllowed');
     case 'unrecognized_keys':
-      return 'Campi non riconosciuti';
+      return tShared('validation.unknownFields');
     default:
-      return 'Valore non valido';
+      return tShared('validation.invalidValue');
   }
 };
 
-// Default validation messages in Italian, on the server and in the forms alike. In the
+// Default validation messages through `tShared`, on the server and in the forms alike. In the
 // browser `jitless`: zod would otherwise probe `new Function` to compile its parsers, which
 // the pages' Content-Security-Policy (script-src 'self', no eval) refuses and Chrome
 // reports as an issue. The server keeps the compiled parsers.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrationsFolder, runMigrations } from '../../src/server/db/migrate.js';
 import { auditLog } from '../../src/server/schema.js';
 import { AUDIT_CSV_HEADER } from '../../src/server/modules/admin/audit-log.js';
+import { tFor } from '../../src/shared/i18n/all.js';
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditEntryDto } from '../../src/shared/schemas/audit.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { auditRows, call, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
@@ -398,10 +399,12 @@ describe('who may read it, and that nobody can change it', () => {
 describe('the labels', () => {
   it('every action has one Italian label, all different', () => {
     expect(Object.keys(AUDIT_ACTION_LABELS).sort()).toEqual([...AUDIT_ACTIONS].sort());
-    const labels = Object.values(AUDIT_ACTION_LABELS);
+    const italian = tFor('it');
+    const labels = Object.values(AUDIT_ACTION_LABELS).map((key) => italian(key));
     expect(new Set(labels).size).toBe(labels.length);
-    expect(AUDIT_ACTION_LABELS['booking.delete']).toBe('Prenotazione eliminata');
-    expect(AUDIT_ACTION_LABELS['user.update']).toBe('Utente modificato');
+    expect(italian(AUDIT_ACTION_LABELS['booking.delete'])).toBe('Prenotazione eliminata');
+    expect(italian(AUDIT_ACTION_LABELS['user.update'])).toBe('Utente modificato');
+    expect(tFor('en')(AUDIT_ACTION_LABELS['booking.delete'])).toBe('Booking deleted');
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase } from '../../src/server/db/client.js';
 import { listenForChanges } from '../../src/server/db/notifications.js';
-import { biciclette, pagamenti, prenotazioni, simulatedRefunds } from '../../src/server/schema.js';
+import { biciclette, pagamenti, prenotazioni, simulatedRefunds, users } from '../../src/server/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
 import { USER_BOOKING_LOCK } from '../../src/server/modules/bookings/index.js';
 import { loadRules, RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
@@ -174,6 +174,24 @@ describe('opening hours, closures and the time zone', () => {
     expect((await call(ctx.app, admin, 'POST', '/api/admin/chiusure', { dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' })).statusCode).toBe(201);
     const res = await book(await person(ctx), { biciId: bike, dataPrenotazione: '2026-12-31' });
     expect(res.json()).toMatchObject({ message: 'Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia', code: 'CLOSED' });
+  });
+
+  it('says the refusals in English to a person who reads English (issue 36)', async () => {
+    const bike = await insertBike(db(), { numero: '01' });
+    await setRules({ orizzonteGiorni: null, durataMassimaMinuti: 120 });
+    expect((await call(ctx.app, admin, 'POST', '/api/admin/chiusure', { dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' })).statusCode).toBe(201);
+    const reader = await person(ctx);
+    await db().update(users).set({ lingua: 'en' }).where(eq(users.id, reader.id));
+    expect((await book(reader, { biciId: bike, dataPrenotazione: '2026-12-31' })).json()).toMatchObject({
+      message: 'The service is closed from 24/12/2026 to 06/01/2027: Chiusura natalizia',
+      code: 'CLOSED',
+    });
+    expect((await book(reader, { biciId: bike, dataPrenotazione: '2027-01-12', orarioInizio: '09:00', orarioFine: '12:30' })).json()).toMatchObject({
+      message: 'A booking can last at most 2 hours',
+      code: 'TOO_LONG',
+    });
+    const invalid = await book(reader, { biciId: bike, dataPrenotazione: '2027-01-12', orarioInizio: '9', orarioFine: '12:00' });
+    expect(invalid.json()).toMatchObject({ code: 'VALIDATION_ERROR', fields: { orarioInizio: 'Invalid start time: use the format HH:mm' } });
   });
 
   it('on the night the clocks go forward, the maximum duration counts real time, and a time that does not exist is refused', async () => {

@@ -1,6 +1,7 @@
 import type { SessionUser } from '../api-types.js';
 import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason, DamageCategory, PaymentStatus } from './booking.js';
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 import { emailField } from './auth.js';
 import { idParam } from './ids.js';
 import { pageFields } from './paging.js';
@@ -17,14 +18,14 @@ import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from
 
 export { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER };
 
-export const adminIdParamsSchema = z.object({ id: idParam('Elemento non trovato') });
+export const adminIdParamsSchema = z.object({ id: idParam('schemas.itemNotFound') });
 
 const paging = {
   ...pageFields,
   /** Free text, matched case-insensitively (bookings: user name/surname/email, bike number, destination; users: name, surname, email, sigla). */
   q: z
     .string()
-    .max(200, 'Ricerca troppo lunga')
+    .max(200, msg('schemas.searchTooLong'))
     .optional()
     .transform((v) => (v ?? '').trim()),
 };
@@ -32,10 +33,10 @@ const paging = {
 /** GET /api/admin/prenotazioni?q=&stato=&page=&pageSize= — newest first (by date, then start). */
 export const adminBookingsQuerySchema = z.object({
   ...paging,
-  stato: z.enum(['tutti', 'attiva', 'completata', 'cancellata'], { error: 'Stato non valido' }).default('tutti'),
+  stato: z.enum(['tutti', 'attiva', 'completata', 'cancellata'], msg('schemas.invalidStatus')).default('tutti'),
   /** The ride's phase at now (decision 022); with `stato`, both apply. */
   fase: z
-    .enum(['tutte', 'da_ritirare', 'in_corso', 'in_ritardo', 'conclusa', 'cancellata'], { error: 'Fase non valida' })
+    .enum(['tutte', 'da_ritirare', 'in_corso', 'in_ritardo', 'conclusa', 'cancellata'], msg('schemas.invalidPhase'))
     .default('tutte'),
 });
 export type AdminBookingsQuery = z.input<typeof adminBookingsQuerySchema>;
@@ -137,12 +138,12 @@ export interface AdminDeleteBookingResponse {
 
 /** PUT /api/admin/users/:id → 200 AdminUserDto. 409 duplicate email; 409 last active admin demoted/deactivated. */
 export const adminUserUpdateSchema = z.object({
-  nome: z.string({ error: 'Il nome è obbligatorio' }).trim().min(1, 'Il nome è obbligatorio').max(100, 'Nome troppo lungo'),
-  cognome: z.string().trim().max(100, 'Cognome troppo lungo').default(''),
-  email: emailField("L'email è obbligatoria"),
-  ruolo: z.enum(['user', 'admin'], { error: 'Ruolo non valido' }),
-  isResidente: z.boolean({ error: 'Valore non valido' }),
-  attiva: z.boolean({ error: 'Valore non valido' }),
+  nome: z.string(msg('schemas.nameRequired')).trim().min(1, msg('schemas.nameRequired')).max(100, msg('schemas.nameTooLong')),
+  cognome: z.string().trim().max(100, msg('schemas.surnameTooLong')).default(''),
+  email: emailField('schemas.emailRequired'),
+  ruolo: z.enum(['user', 'admin'], msg('schemas.invalidRole')),
+  isResidente: z.boolean(msg('validation.invalidValue')),
+  attiva: z.boolean(msg('validation.invalidValue')),
 });
 export type AdminUserUpdate = z.input<typeof adminUserUpdateSchema>;
 
@@ -155,7 +156,7 @@ export interface AdminDeleteUserResponse {
 
 /** PUT /api/admin/biciclette/:id */
 export const adminBikeUpdateSchema = z.object({
-  stato: z.enum(['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'], { error: 'Stato non valido' }),
+  stato: z.enum(['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'], msg('schemas.invalidStatus')),
 });
 /**
  * Answer of PUT /api/admin/biciclette/:id. Putting a bike in `manutenzione` or
@@ -177,8 +178,8 @@ export interface AdminBikeUpdateResponse {
 
 /** POST /api/admin/biciclette → 201 AdminBikeDto; 409 number already used. */
 export const adminBikeCreateSchema = z.object({
-  numero: z.string({ error: 'Il numero è obbligatorio' }).trim().min(1, 'Il numero è obbligatorio').max(20, 'Numero troppo lungo'),
-  modello: z.string({ error: 'Il modello è obbligatorio' }).trim().min(1, 'Il modello è obbligatorio').max(100, 'Modello troppo lungo'),
+  numero: z.string(msg('schemas.bikeNumberRequired')).trim().min(1, msg('schemas.bikeNumberRequired')).max(20, msg('schemas.numberTooLong')),
+  modello: z.string(msg('schemas.modelRequired')).trim().min(1, msg('schemas.modelRequired')).max(100, msg('schemas.modelTooLong')),
 });
 export type AdminBikeCreate = z.input<typeof adminBikeCreateSchema>;
 

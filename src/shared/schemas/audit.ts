@@ -2,6 +2,7 @@ import { AUDIT_ACTIONS } from '../audit-actions.js';
 import { isRealDate } from '../time.js';
 import { z } from '../zod-it.js';
 import { idParam } from './ids.js';
+import { msg, type PlainKey } from './message.js';
 import { pageFields } from './paging.js';
 
 /**
@@ -11,22 +12,30 @@ import { pageFields } from './paging.js';
  * matching row) and GET /api/admin/audit/admins (the filter's choices). No route writes it.
  */
 
-export { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditActionLabel, auditSubject, type AuditActionKey } from '../audit-actions.js';
+export {
+  AUDIT_ACTIONS,
+  AUDIT_ACTION_LABELS,
+  AUDIT_ENTITY_LABELS,
+  auditActionLabel,
+  auditEntityLabel,
+  auditSubject,
+  type AuditActionKey,
+} from '../audit-actions.js';
 
 /** An empty filter in the query string (`?azione=`) is no filter. */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
-const day = (message: string) => z.preprocess(blankAsAbsent, z.string({ error: message }).refine(isRealDate, message).optional());
+const day = (key: PlainKey) => z.preprocess(blankAsAbsent, z.string(msg(key)).refine(isRealDate, msg(key)).optional());
 
 const filterFields = {
-  admin: z.preprocess(blankAsAbsent, idParam('Amministratore non valido').optional()),
-  azione: z.preprocess(blankAsAbsent, z.enum(AUDIT_ACTIONS, { error: 'Azione non valida' }).optional()),
-  dal: day('Data iniziale non valida: usa il formato AAAA-MM-GG'),
-  al: day('Data finale non valida: usa il formato AAAA-MM-GG'),
+  admin: z.preprocess(blankAsAbsent, idParam('schemas.invalidAdmin').optional()),
+  azione: z.preprocess(blankAsAbsent, z.enum(AUDIT_ACTIONS, msg('schemas.invalidAction')).optional()),
+  dal: day('schemas.invalidStartDate'),
+  al: day('schemas.invalidEndDate'),
 };
 const DATES_IN_ORDER = {
   check: (f: { dal?: string | undefined; al?: string | undefined }) => !f.dal || !f.al || f.dal <= f.al,
-  params: { message: 'La data finale non può precedere quella iniziale', path: ['al'] },
+  params: { ...msg('schemas.endDateBeforeStart'), path: ['al'] },
 };
 
 /**

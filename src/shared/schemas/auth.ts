@@ -1,10 +1,12 @@
 import type { SessionUser } from '../api-types.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
 import { z } from '../zod-it.js';
+import { msg, type PlainKey } from './message.js';
 
 /**
  * Request bodies of the account routes (behaviour.md §5), shared by the server routes and
- * the React forms. Messages are the Italian texts of spec.md §5 where it gives one.
+ * the React forms. Messages are the Italian texts of spec.md §5 where it gives one, in the
+ * reader's language (`msg`); the constants below are their Italian, for the server's refusals.
  * Parsing normalises: emails trimmed and lower-case, names trimmed, an empty sigla = null.
  */
 
@@ -19,39 +21,39 @@ export const EMAIL_MAX = 254;
 export const SIGLA_MAX = 32;
 
 /** An email address, trimmed and lower-cased (emails are unique case-insensitively). */
-export function emailField(requiredMessage: string = REQUIRED_FIELDS_MESSAGE) {
+export function emailField(required: PlainKey = 'schemas.requiredFields') {
   return z
-    .string({ error: requiredMessage })
+    .string(msg(required))
     .trim()
     .toLowerCase()
-    .min(1, requiredMessage)
-    .max(EMAIL_MAX, INVALID_EMAIL_MESSAGE)
-    .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }));
+    .min(1, msg(required))
+    .max(EMAIL_MAX, msg('schemas.invalidEmail'))
+    .pipe(z.email(msg('schemas.invalidEmail')));
 }
 
 /** A new password: 6–128 characters, kept exactly as typed (no trimming). */
-export function newPasswordField(requiredMessage: string = REQUIRED_FIELDS_MESSAGE) {
+export function newPasswordField(required: PlainKey = 'schemas.requiredFields') {
   return z
-    .string({ error: requiredMessage })
-    .min(1, requiredMessage)
-    .min(PASSWORD_MIN, PASSWORD_TOO_SHORT_MESSAGE)
-    .max(PASSWORD_MAX, PASSWORD_TOO_LONG_MESSAGE);
+    .string(msg(required))
+    .min(1, msg(required))
+    .min(PASSWORD_MIN, msg('schemas.passwordTooShort', { min: PASSWORD_MIN }))
+    .max(PASSWORD_MAX, msg('schemas.passwordTooLong', { max: PASSWORD_MAX }));
 }
 
 const nameField = z
-  .string({ error: REQUIRED_FIELDS_MESSAGE })
+  .string(msg('schemas.requiredFields'))
   .trim()
-  .min(1, REQUIRED_FIELDS_MESSAGE)
-  .max(NAME_MAX, `Al massimo ${NAME_MAX} caratteri`);
+  .min(1, msg('schemas.requiredFields'))
+  .max(NAME_MAX, msg('validation.maxChars', { max: NAME_MAX }));
 
 /** POST /api/login */
 export const loginSchema = z.object({
-  email: emailField(REQUIRED_LOGIN_MESSAGE),
+  email: emailField('schemas.requiredLogin'),
   // Only required and bounded: a wrong password gets the one 401 of the login, not a 400.
   password: z
-    .string({ error: REQUIRED_LOGIN_MESSAGE })
-    .min(1, REQUIRED_LOGIN_MESSAGE)
-    .max(PASSWORD_MAX, PASSWORD_TOO_LONG_MESSAGE),
+    .string(msg('schemas.requiredLogin'))
+    .min(1, msg('schemas.requiredLogin'))
+    .max(PASSWORD_MAX, msg('schemas.passwordTooLong', { max: PASSWORD_MAX })),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 export type LoginRequest = z.output<typeof loginSchema>;
@@ -63,9 +65,9 @@ export const registerSchema = z.object({
   email: emailField(),
   password: newPasswordField(),
   siglaResidente: z
-    .string({ error: 'Sigla non valida o non attiva nel sistema ELIS' })
+    .string(msg('schemas.invalidSigla'))
     .trim()
-    .max(SIGLA_MAX, 'Sigla non valida o non attiva nel sistema ELIS')
+    .max(SIGLA_MAX, msg('schemas.invalidSigla'))
     .nullish()
     .transform((v) => (v ? v.toUpperCase() : null)),
 });
@@ -74,7 +76,7 @@ export type RegisterRequest = z.output<typeof registerSchema>;
 
 /** POST /api/reset-password */
 export const resetPasswordSchema = z.object({
-  email: emailField('Inserisci la tua email'),
+  email: emailField('schemas.enterYourEmail'),
 });
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 export type ResetPasswordRequest = z.output<typeof resetPasswordSchema>;
@@ -82,13 +84,13 @@ export type ResetPasswordRequest = z.output<typeof resetPasswordSchema>;
 /** A user id as the client may hold it: a number, or its digits as a string (query parameter). */
 const userIdField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : v),
-  z.number({ error: 'Sessione scaduta, riprova ad accedere' }).int().positive(),
+  z.number(msg('schemas.sessionExpired')).int().positive(),
 );
 
 /** POST /api/change-password */
 export const changePasswordSchema = z.object({
   userId: userIdField,
-  newPassword: newPasswordField('Compila tutti i campi'),
+  newPassword: newPasswordField('schemas.fillAllFields'),
 });
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 export type ChangePasswordRequest = z.output<typeof changePasswordSchema>;

@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 import type { BookingDto } from './booking.js';
 import type { BikeNow } from './fleet.js';
 
@@ -14,11 +15,11 @@ export const BIKE_NUMBER_MAX = 20;
  * Anything else is refused before any lookup.
  */
 export const bikeNumberParam = z
-  .string({ error: MSG_BIKE_NUMBER_INVALID })
-  .min(1, MSG_BIKE_NUMBER_INVALID)
-  .max(BIKE_NUMBER_MAX, MSG_BIKE_NUMBER_INVALID)
+  .string(msg('schemas.invalidBikeNumber'))
+  .min(1, msg('schemas.invalidBikeNumber'))
+  .max(BIKE_NUMBER_MAX, msg('schemas.invalidBikeNumber'))
   // eslint-disable-next-line no-control-regex
-  .refine((v) => v.trim() === v && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/.test(v), MSG_BIKE_NUMBER_INVALID);
+  .refine((v) => v.trim() === v && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/.test(v), msg('schemas.invalidBikeNumber'));
 
 export const bikeNumberParamsSchema = z.object({ numero: bikeNumberParam });
 

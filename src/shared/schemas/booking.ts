@@ -2,25 +2,23 @@ import { DESTINATION_MAX } from '../constants.js';
 import { DAMAGE_CATEGORIES, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 import { idBody, idParam } from './ids.js';
 
 const date = z
-  .string({ error: 'Seleziona una data per la prenotazione' })
-  .min(1, 'Seleziona una data per la prenotazione')
-  .refine(isRealDate, 'Data non valida: usa il formato AAAA-MM-GG');
-
-const time = (label: string) =>
-  z.string({ error: `Indica l'orario di ${label}` }).regex(TIME_PATTERN, `Orario di ${label} non valido: usa il formato HH:mm`);
+  .string(msg('schemas.selectDate'))
+  .min(1, msg('schemas.selectDate'))
+  .refine(isRealDate, msg('schemas.invalidDate'));
 
 const windowShape = {
   dataPrenotazione: date,
-  orarioInizio: time('inizio'),
-  orarioFine: time('fine'),
+  orarioInizio: z.string(msg('schemas.startTimeRequired')).regex(TIME_PATTERN, msg('schemas.invalidStartTime')),
+  orarioFine: z.string(msg('schemas.endTimeRequired')).regex(TIME_PATTERN, msg('schemas.invalidEndTime')),
 };
 
 const startBeforeEnd = (v: { orarioInizio: string; orarioFine: string }) => v.orarioInizio < v.orarioFine;
 const startBeforeEndIssue = {
-  message: "L'orario di fine deve essere successivo all'orario di inizio",
+  ...msg('schemas.endAfterStart'),
   path: ['orarioFine'],
   // Checked whenever both times are well formed, even when another field (a bike not chosen,
   // a date missing) failed: the form then shows every mistake at once. Zod skips an object's
@@ -40,7 +38,7 @@ export const destinationField = z
   .string()
   .nullish()
   .transform((v) => (v ?? '').trim())
-  .pipe(z.string().max(DESTINATION_MAX, `La destinazione può avere al massimo ${DESTINATION_MAX} caratteri`))
+  .pipe(z.string().max(DESTINATION_MAX, msg('schemas.destinationTooLong', { max: DESTINATION_MAX })))
   .transform((v) => (v === '' ? null : v));
 
 /** POST /api/prenotazioni */
@@ -48,12 +46,12 @@ export const bookingRequestSchema = z
   .object({
     ...windowShape,
     destinazione: destinationField,
-    biciId: idBody('Seleziona una bicicletta'),
+    biciId: idBody('schemas.selectBike'),
   })
   .refine(startBeforeEnd, startBeforeEndIssue);
 export type BookingRequest = z.input<typeof bookingRequestSchema>;
 
-export const bookingIdParamsSchema = z.object({ id: idParam('Prenotazione non trovata') });
+export const bookingIdParamsSchema = z.object({ id: idParam('schemas.bookingNotFound') });
 
 export type BookingStato = 'attiva' | 'completata' | 'cancellata';
 /** Where a booking is in the ride's life, derived at read time (decision 022). */
@@ -75,7 +73,7 @@ export type CancellationReason =
 export type MoveCause = 'ritardo' | 'guasto' | 'problema';
 export { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
 
-const damageDescriptionMessage = `Descrivi il danno (al massimo ${DAMAGE_DESCRIPTION_MAX} caratteri)`;
+const damageDescriptionMessage = msg('schemas.damageDescription', { max: DAMAGE_DESCRIPTION_MAX });
 
 /**
  * A ride action made on the device, perhaps queued offline and sent later, perhaps twice
@@ -94,8 +92,8 @@ export const MSG_DEVICE_TIME_INVALID =
   'Ora del dispositivo non valida: usa una data e ora ISO 8601 con fuso orario (es. 2026-12-12T09:05:00.000Z)';
 
 const deviceActionShape = {
-  idAzione: z.string({ error: MSG_ACTION_ID_INVALID }).regex(ACTION_ID_PATTERN, MSG_ACTION_ID_INVALID).optional(),
-  oraDispositivo: z.iso.datetime({ offset: true, error: MSG_DEVICE_TIME_INVALID }).optional(),
+  idAzione: z.string(msg('schemas.invalidActionId')).regex(ACTION_ID_PATTERN, msg('schemas.invalidActionId')).optional(),
+  oraDispositivo: z.iso.datetime({ offset: true, ...msg('schemas.invalidDeviceTime') }).optional(),
 };
 
 /** The response header saying whose clock gave the instant applied (decision 026). */
@@ -110,7 +108,7 @@ export const pickUpRequestSchema = z.object({
    * when it is 4 digits and not the lock's current code, else the server draws its own. Never
    * refused: the answer's `nuovoCodice` says which code the ride sets.
    */
-  nuovoCodice: z.string({ error: 'Valore non valido' }).max(16, 'Valore non valido').optional(),
+  nuovoCodice: z.string(msg('validation.invalidValue')).max(16, msg('validation.invalidValue')).optional(),
 });
 export type PickUpRequest = z.input<typeof pickUpRequestSchema>;
 
@@ -119,9 +117,9 @@ export const returnRequestSchema = z.object({
   ...deviceActionShape,
   danno: z
     .object({
-      categoria: z.enum(DAMAGE_CATEGORIES, { error: 'Scegli il tipo di danno' }),
+      categoria: z.enum(DAMAGE_CATEGORIES, msg('schemas.chooseDamageKind')),
       descrizione: z
-        .string({ error: damageDescriptionMessage })
+        .string(damageDescriptionMessage)
         .trim()
         .min(1, damageDescriptionMessage)
         .max(DAMAGE_DESCRIPTION_MAX, damageDescriptionMessage),
@@ -132,9 +130,9 @@ export type ReturnRequest = z.input<typeof returnRequestSchema>;
 
 /** POST /api/prenotazioni/:id/problema — `La bici ha un problema` at the pick-up (issue 35). */
 export const pickupProblemRequestSchema = z.object({
-  categoria: z.enum(DAMAGE_CATEGORIES, { error: 'Scegli il tipo di problema' }),
+  categoria: z.enum(DAMAGE_CATEGORIES, msg('schemas.chooseProblemKind')),
   descrizione: z
-    .string({ error: damageDescriptionMessage })
+    .string(damageDescriptionMessage)
     .trim()
     .min(1, damageDescriptionMessage)
     .max(DAMAGE_DESCRIPTION_MAX, damageDescriptionMessage),
@@ -162,7 +160,7 @@ export const MSG_EXTEND_MINUTES_INVALID = 'Scegli di quanto prolungare: 15, 30 o
 
 /** POST /api/prenotazioni/:id/prolunga — one of EXTEND_MINUTES. */
 export const extendRequestSchema = z.object({
-  minuti: z.literal(EXTEND_MINUTES, { error: MSG_EXTEND_MINUTES_INVALID }),
+  minuti: z.literal(EXTEND_MINUTES, msg('schemas.invalidExtension')),
 });
 export type ExtendRequest = z.infer<typeof extendRequestSchema>;
 

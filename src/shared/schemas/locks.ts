@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 import type { BikeDto, LockKind } from './booking.js';
 
 export { LOCK_KINDS, type LockKind } from './booking.js';
@@ -10,7 +11,7 @@ export const MSG_LOCK_DEVICE_ID = "Identificativo del lucchetto smart non valido
 export const LOCK_DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const LOCK_CODE_PATTERN = /^[0-9]{4}$/;
 
-const lockCode = z.string({ error: MSG_LOCK_CODE_FORMAT }).regex(LOCK_CODE_PATTERN, MSG_LOCK_CODE_FORMAT);
+const lockCode = z.string(msg('schemas.lockCodeFormat')).regex(LOCK_CODE_PATTERN, msg('schemas.lockCodeFormat'));
 
 /** PUT /api/admin/biciclette/:id/lucchetto */
 export const bikeLockUpdateSchema = z.discriminatedUnion(
@@ -20,10 +21,10 @@ export const bikeLockUpdateSchema = z.discriminatedUnion(
     z.object({ tipo: z.literal('combinazione'), codice: lockCode }),
     z.object({
       tipo: z.literal('smart'),
-      idLucchetto: z.string({ error: MSG_LOCK_DEVICE_ID }).trim().regex(LOCK_DEVICE_ID_PATTERN, MSG_LOCK_DEVICE_ID),
+      idLucchetto: z.string(msg('schemas.invalidLockDeviceId')).trim().regex(LOCK_DEVICE_ID_PATTERN, msg('schemas.invalidLockDeviceId')),
     }),
   ],
-  { error: MSG_LOCK_KIND },
+  msg('schemas.chooseLockKind'),
 );
 export type BikeLockUpdate = z.input<typeof bikeLockUpdateSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 import { idBody, idParam } from './ids.js';
 
 /**
@@ -7,8 +8,8 @@ import { idBody, idParam } from './ids.js';
  */
 
 /** A booking's id in a JSON body, and in an address (`/external-bookings/:bookingId/payment`, `/payment/:bookingId`). */
-const bookingId = idBody('Prenotazione non valida');
-export const bookingIdParam = idParam('Prenotazione non valida');
+const bookingId = idBody('schemas.invalidBooking');
+export const bookingIdParam = idParam('schemas.invalidBooking');
 
 /** POST /api/create-payment-intent */
 export const createPaymentIntentSchema = z.object({ bookingId });
@@ -22,7 +23,7 @@ export interface PaymentIntentResponse {
 
 /** POST /api/confirm-payment */
 export const confirmPaymentSchema = z.object({
-  paymentIntentId: z.string({ error: 'Pagamento non valido' }).trim().min(1, 'Pagamento non valido').max(255, 'Pagamento non valido'),
+  paymentIntentId: z.string(msg('schemas.invalidPayment')).trim().min(1, msg('schemas.invalidPayment')).max(255, msg('schemas.invalidPayment')),
   bookingId,
 });
 /** Answer of POST /api/confirm-payment (idempotent). */
@@ -47,29 +48,29 @@ export interface CheckoutResponse {
 /** Card fields as a person types them: spaces allowed in the number, expiry `MM/AA`. */
 export const simulatedCardSchema = z.object({
   cardNumber: z
-    .string({ error: 'Inserisci il numero della carta' })
+    .string(msg('schemas.enterCardNumber'))
     .transform((v) => v.replace(/[\s-]/g, ''))
-    .pipe(z.string().regex(/^\d{12,19}$/, 'Numero della carta non valido')),
+    .pipe(z.string().regex(/^\d{12,19}$/, msg('schemas.invalidCardNumber'))),
   expiry: z
-    .string({ error: 'Inserisci la scadenza' })
+    .string(msg('schemas.enterExpiry'))
     .trim()
-    .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, 'Scadenza non valida: usa il formato MM/AA'),
-  cvc: z.string({ error: 'Inserisci il CVC' }).trim().regex(/^\d{3,4}$/, 'CVC non valido'),
+    .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, msg('schemas.invalidExpiry')),
+  cvc: z.string(msg('schemas.enterCvc')).trim().regex(/^\d{3,4}$/, msg('schemas.invalidCvc')),
 });
 export type SimulatedCard = z.input<typeof simulatedCardSchema>;
 
 /** POST /api/payments/simulated/intents/:intentId/confirm — what Stripe.js's confirmPayment does. */
 export const simulatedConfirmSchema = simulatedCardSchema.extend({
-  clientSecret: z.string({ error: 'Pagamento non valido' }).min(1).max(255),
+  clientSecret: z.string(msg('schemas.invalidPayment')).min(1).max(255),
 });
-export const simulatedIntentParamsSchema = z.object({ intentId: z.string().regex(/^pi_sim_[A-Za-z0-9]{8,64}$/, 'Pagamento non trovato') });
+export const simulatedIntentParamsSchema = z.object({ intentId: z.string().regex(/^pi_sim_[A-Za-z0-9]{8,64}$/, msg('schemas.paymentNotFound')) });
 export interface SimulatedConfirmResponse {
   paymentIntentId: string;
   status: 'succeeded';
 }
 
 /** GET /api/payments/simulated/checkout/:sessionId — what the hosted page shows. */
-export const simulatedSessionParamsSchema = z.object({ sessionId: z.string().regex(/^cs_sim_[A-Za-z0-9]{8,64}$/, 'Sessione di pagamento non trovata') });
+export const simulatedSessionParamsSchema = z.object({ sessionId: z.string().regex(/^cs_sim_[A-Za-z0-9]{8,64}$/, msg('schemas.checkoutNotFound')) });
 export interface SimulatedCheckoutSession {
   id: string;
   bookingId: number;

@@ -1,5 +1,6 @@
 import { PASSWORD_MAX } from '../constants.js';
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 
 /*
  * The person's own data (issue 23, decision 029): `Scarica i miei dati` and `Elimina il mio
@@ -16,9 +17,9 @@ export const ACCOUNT_DELETED_MESSAGE = 'Il tuo account è stato eliminato';
 /** DELETE /api/profilo — the password asked again. */
 export const accountDeleteSchema = z.object({
   password: z
-    .string({ error: DELETE_PASSWORD_REQUIRED_MESSAGE })
-    .min(1, DELETE_PASSWORD_REQUIRED_MESSAGE)
-    .max(PASSWORD_MAX, DELETE_WRONG_PASSWORD_MESSAGE),
+    .string(msg('schemas.deletePasswordRequired'))
+    .min(1, msg('schemas.deletePasswordRequired'))
+    .max(PASSWORD_MAX, msg('schemas.wrongPassword')),
 });
 export type AccountDeleteRequest = z.infer<typeof accountDeleteSchema>;
 

@@ -1,11 +1,13 @@
 import { PASSWORD_MAX } from '../constants.js';
 import { z } from '../zod-it.js';
 import { LINGUE, type Lingua } from '../i18n/index.js';
+import { msg } from './message.js';
 import { NAME_MAX, newPasswordField } from './auth.js';
 
 /**
  * The profile page (decision 022): name, reminders, password, calendar feed, web push.
- * Shared by the server routes and the React forms; messages are Italian, for a person.
+ * Shared by the server routes and the React forms; messages are for a person, in their language
+ * (`msg`); the constants below are their Italian, for the server's refusals.
  */
 
 export const NAME_REQUIRED_MESSAGE = 'Il campo non può essere vuoto';
@@ -19,23 +21,23 @@ export const INVALID_SUBSCRIPTION_MESSAGE = 'Iscrizione alle notifiche non valid
 export const LINGUA_INVALID_MESSAGE = 'Lingua non valida: scegli it (italiano) o en (English)';
 
 const nameField = z
-  .string({ error: NAME_REQUIRED_MESSAGE })
+  .string(msg('schemas.fieldEmpty'))
   .trim()
-  .min(1, NAME_REQUIRED_MESSAGE)
-  .max(NAME_MAX, NAME_TOO_LONG_MESSAGE);
+  .min(1, msg('schemas.fieldEmpty'))
+  .max(NAME_MAX, msg('validation.maxChars', { max: NAME_MAX }));
 
 /** PATCH /api/profilo: only the fields sent change; at least one. Other fields are ignored (the email is not changed here). */
 export const profileUpdateSchema = z
   .object({
     nome: nameField.optional(),
     cognome: nameField.optional(),
-    promemoria: z.boolean({ error: 'Scegli se ricevere i promemoria' }).optional(),
+    promemoria: z.boolean(msg('schemas.chooseReminders')).optional(),
     /** The account's language (issue 36). */
-    lingua: z.enum(LINGUE, { error: LINGUA_INVALID_MESSAGE }).optional(),
+    lingua: z.enum(LINGUE, msg('schemas.linguaInvalid')).optional(),
   })
   .refine(
     (v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined || v.lingua !== undefined,
-    NOTHING_TO_CHANGE_MESSAGE,
+    msg('schemas.nothingToChange'),
   );
 export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
 export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
@@ -44,12 +46,12 @@ export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
 export const profilePasswordSchema = z
   .object({
     passwordAttuale: z
-      .string({ error: CURRENT_PASSWORD_REQUIRED_MESSAGE })
-      .min(1, CURRENT_PASSWORD_REQUIRED_MESSAGE)
-      .max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD_MESSAGE),
-    nuovaPassword: newPasswordField('Inserisci la nuova password'),
+      .string(msg('schemas.currentPasswordRequired'))
+      .min(1, msg('schemas.currentPasswordRequired'))
+      .max(PASSWORD_MAX, msg('schemas.wrongCurrentPassword')),
+    nuovaPassword: newPasswordField('schemas.newPasswordRequired'),
   })
-  .refine((v) => v.passwordAttuale !== v.nuovaPassword, { message: SAME_PASSWORD_MESSAGE, path: ['nuovaPassword'] });
+  .refine((v) => v.passwordAttuale !== v.nuovaPassword, { ...msg('schemas.samePassword'), path: ['nuovaPassword'] });
 export type ProfilePasswordInput = z.input<typeof profilePasswordSchema>;
 export type ProfilePasswordRequest = z.output<typeof profilePasswordSchema>;
 
@@ -64,16 +66,16 @@ export const calendarFeedParamsSchema = z.object({
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const base64UrlKey = (min: number, max: number) =>
   z
-    .string({ error: INVALID_SUBSCRIPTION_MESSAGE })
-    .min(min, INVALID_SUBSCRIPTION_MESSAGE)
-    .max(max, INVALID_SUBSCRIPTION_MESSAGE)
-    .regex(BASE64URL, INVALID_SUBSCRIPTION_MESSAGE);
+    .string(msg('schemas.invalidSubscription'))
+    .min(min, msg('schemas.invalidSubscription'))
+    .max(max, msg('schemas.invalidSubscription'))
+    .regex(BASE64URL, msg('schemas.invalidSubscription'));
 
 /** The address a browser's push service gave: https only, bounded. */
 const endpointField = z
-  .string({ error: INVALID_SUBSCRIPTION_MESSAGE })
-  .max(2048, INVALID_SUBSCRIPTION_MESSAGE)
-  .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: INVALID_SUBSCRIPTION_MESSAGE }));
+  .string(msg('schemas.invalidSubscription'))
+  .max(2048, msg('schemas.invalidSubscription'))
+  .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, ...msg('schemas.invalidSubscription') }));
 
 /**
  * POST /api/push/iscrizioni: a browser's PushSubscription as `toJSON()` gives it
@@ -88,7 +90,7 @@ export const pushSubscriptionSchema = z.object({
       p256dh: base64UrlKey(80, 100),
       auth: base64UrlKey(16, 32),
     },
-    { error: INVALID_SUBSCRIPTION_MESSAGE },
+    msg('schemas.invalidSubscription'),
   ),
 });
 export type PushSubscriptionInput = z.input<typeof pushSubscriptionSchema>;

@@ -18,7 +18,7 @@ export interface ReportSummary {
 
 /** Params of GET /api/reports/download/:id */
 export const reportIdParamsSchema = z.object({
-  id: idParam('Report non valido'),
+  id: idParam('schemas.invalidReport'),
 });
 
 /** `Report_BiciElis_2026-11-23.pdf` */

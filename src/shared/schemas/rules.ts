@@ -2,6 +2,7 @@ import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
 import { idBody } from './ids.js';
 import { bookingRequestSchema } from './booking.js';
+import { msg, type PlainKey } from './message.js';
 
 /**
  * The service's rules (issue 20, decision 024): set by the admins in /admin → Regole, stored
@@ -15,57 +16,59 @@ export { WEEKDAYS } from '../weekdays.js';
 /** The end of a day as a booking can have it (bookings lie within one day). */
 export const END_OF_DAY = '23:59';
 
-const time = (what: string) => z.string({ error: `Indica l'orario di ${what}` }).regex(TIME_PATTERN, `Orario di ${what} non valido: usa il formato HH:mm`);
 
 /** One weekday's opening hours, or null when the service is closed that day. */
 export const dayHoursSchema = z
-  .object({ apertura: time('apertura'), chiusura: time('chiusura') })
+  .object({
+    apertura: z.string(msg('schemas.openingTimeRequired')).regex(TIME_PATTERN, msg('schemas.invalidOpeningTime')),
+    chiusura: z.string(msg('schemas.closingTimeRequired')).regex(TIME_PATTERN, msg('schemas.invalidClosingTime')),
+  })
   .refine((h) => h.apertura < h.chiusura, {
-    message: "L'orario di chiusura deve essere successivo a quello di apertura",
+    ...msg('schemas.closingAfterOpening'),
     path: ['chiusura'],
   })
   .nullable();
 export type DayHours = z.infer<typeof dayHoursSchema>;
 
-const limit = (message: string, max: number) => z.number({ error: message }).int(message).min(1, message).max(max, message).nullable();
+const limit = (key: PlainKey, max: number) => z.number(msg(key)).int(msg(key)).min(1, msg(key)).max(max, msg(key)).nullable();
 
 /** PUT /api/admin/regole — the whole set of rules (closures and maintenance have their own routes). */
 export const rulesUpdateSchema = z.object({
-  orari: z.array(dayHoursSchema).length(7, 'Indica gli orari di tutti i giorni della settimana'),
+  orari: z.array(dayHoursSchema).length(7, msg('schemas.hoursEveryDay')),
   /** Longest booking, in minutes. */
-  durataMassimaMinuti: limit('Durata massima non valida (da 1 a 1440 minuti)', 1440),
+  durataMassimaMinuti: limit('schemas.invalidMaxDuration', 1440),
   /** Most bookings of one user in any 7 consecutive days. */
-  prenotazioniSettimanaliMax: limit('Numero massimo di prenotazioni non valido (da 1 a 100)', 100),
+  prenotazioniSettimanaliMax: limit('schemas.invalidWeeklyMax', 100),
   /** Least notice before the start, in minutes. */
-  preavvisoMinimoMinuti: limit('Preavviso minimo non valido (da 1 a 10080 minuti)', 10080),
+  preavvisoMinimoMinuti: limit('schemas.invalidMinNotice', 10080),
   /** How many days ahead a booking may be made. */
-  orizzonteGiorni: limit('Orizzonte non valido (da 1 a 365 giorni)', 365),
+  orizzonteGiorni: limit('schemas.invalidHorizon', 365),
   /** How long an external's unpaid booking holds its bike. Off: until its start. */
-  attesaPagamentoMinuti: limit('Attesa del pagamento non valida (da 1 a 1440 minuti)', 1440),
+  attesaPagamentoMinuti: limit('schemas.invalidPaymentWait', 1440),
   /** A booking not picked up this long after its start is released. Off: at its end. */
-  mancatoRitiroMinuti: limit('Minuti per il mancato ritiro non validi (da 1 a 1440)', 1440),
+  mancatoRitiroMinuti: limit('schemas.invalidNoShowMinutes', 1440),
   /** How long a bike freed for the first in a waitlist is held for them (issue 21). Always on. */
   offertaMinuti: z
-    .number({ error: "Durata dell'offerta non valida (da 1 a 1440 minuti)" })
-    .int("Durata dell'offerta non valida (da 1 a 1440 minuti)")
-    .min(1, "Durata dell'offerta non valida (da 1 a 1440 minuti)")
-    .max(1440, "Durata dell'offerta non valida (da 1 a 1440 minuti)"),
+    .number(msg('schemas.invalidOfferDuration'))
+    .int(msg('schemas.invalidOfferDuration'))
+    .min(1, msg('schemas.invalidOfferDuration'))
+    .max(1440, msg('schemas.invalidOfferDuration')),
   /**
    * Months after which bookings, damage reports and notices lose their person (issue 23,
    * decision 029). Always on; absent from a PUT = unchanged.
    */
   conservazioneMesi: z
-    .number({ error: 'Conservazione dei dati non valida (da 1 a 120 mesi)' })
-    .int('Conservazione dei dati non valida (da 1 a 120 mesi)')
-    .min(1, 'Conservazione dei dati non valida (da 1 a 120 mesi)')
-    .max(120, 'Conservazione dei dati non valida (da 1 a 120 mesi)')
+    .number(msg('schemas.invalidRetention'))
+    .int(msg('schemas.invalidRetention'))
+    .min(1, msg('schemas.invalidRetention'))
+    .max(120, msg('schemas.invalidRetention'))
     .optional(),
   /** After `soglia` no-shows in `finestraGiorni` days, no booking for `giorni` days; null: off. */
   sospensione: z
     .object({
-      soglia: z.number().int().min(1, 'Da 1 a 20 mancati ritiri').max(20, 'Da 1 a 20 mancati ritiri'),
-      finestraGiorni: z.number().int().min(1, 'Da 1 a 365 giorni').max(365, 'Da 1 a 365 giorni'),
-      giorni: z.number().int().min(1, 'Da 1 a 365 giorni').max(365, 'Da 1 a 365 giorni'),
+      soglia: z.number().int().min(1, msg('schemas.noShowThreshold')).max(20, msg('schemas.noShowThreshold')),
+      finestraGiorni: z.number().int().min(1, msg('schemas.oneTo365Days')).max(365, msg('schemas.oneTo365Days')),
+      giorni: z.number().int().min(1, msg('schemas.oneTo365Days')).max(365, msg('schemas.oneTo365Days')),
     })
     .nullable(),
 });
@@ -79,21 +82,20 @@ export interface RulesDto extends RulesUpdate {
   updatedBy: string | null;
 }
 
-const date = (message: string) =>
-  z.string({ error: message }).refine(isRealDate, 'Data non valida: usa il formato AAAA-MM-GG');
+const date = (key: PlainKey) => z.string(msg(key)).refine(isRealDate, msg('schemas.invalidDate'));
 
 /** POST /api/admin/chiusure (and …/anteprima): a date range, both days included. */
 export const closureRequestSchema = z
   .object({
-    dal: date('Indica il primo giorno di chiusura'),
-    al: date("Indica l'ultimo giorno di chiusura"),
+    dal: date('schemas.closureFirstDay'),
+    al: date('schemas.closureLastDay'),
     motivo: z
-      .string({ error: 'Indica il motivo della chiusura' })
+      .string(msg('schemas.closureReason'))
       .trim()
-      .min(1, 'Indica il motivo della chiusura')
-      .max(200, 'Il motivo può avere al massimo 200 caratteri'),
+      .min(1, msg('schemas.closureReason'))
+      .max(200, msg('schemas.reasonTooLong')),
   })
-  .refine((c) => c.dal <= c.al, { message: "L'ultimo giorno non può precedere il primo", path: ['al'] });
+  .refine((c) => c.dal <= c.al, { ...msg('schemas.lastDayBeforeFirst'), path: ['al'] });
 export type ClosureRequest = z.input<typeof closureRequestSchema>;
 
 export interface ClosureDto {
@@ -125,24 +127,25 @@ export interface ClosureOutcomeDto {
   cancellate: AffectedBookingDto[];
 }
 
-const localDateTime = (message: string) =>
+/** `missing`: the message of an absent value; `format`: the same with the format it wants. */
+const localDateTime = (missing: PlainKey, format: PlainKey) =>
   z
-    .string({ error: message })
-    .regex(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$/, `${message} (formato AAAA-MM-GGTHH:mm)`)
-    .refine((v) => isRealDate(v.slice(0, 10)), 'Data non valida');
+    .string(msg(missing))
+    .regex(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$/, msg(format))
+    .refine((v) => isRealDate(v.slice(0, 10)), msg('schemas.invalidDateShort'));
 
 /** POST /api/admin/biciclette/:id/manutenzioni (and …/anteprima): wall times in TZ_APP. */
 export const maintenanceRequestSchema = z
   .object({
-    dal: localDateTime("Indica l'inizio della manutenzione"),
-    al: localDateTime('Indica la fine della manutenzione'),
+    dal: localDateTime('schemas.maintenanceStart', 'schemas.maintenanceStartFormat'),
+    al: localDateTime('schemas.maintenanceEnd', 'schemas.maintenanceEndFormat'),
     motivo: z
-      .string({ error: 'Indica il motivo della manutenzione' })
+      .string(msg('schemas.maintenanceReason'))
       .trim()
-      .min(1, 'Indica il motivo della manutenzione')
-      .max(200, 'Il motivo può avere al massimo 200 caratteri'),
+      .min(1, msg('schemas.maintenanceReason'))
+      .max(200, msg('schemas.reasonTooLong')),
   })
-  .refine((m) => m.dal < m.al, { message: 'La fine deve essere successiva all’inizio', path: ['al'] });
+  .refine((m) => m.dal < m.al, { ...msg('schemas.endAfterStartMaintenance'), path: ['al'] });
 export type MaintenanceRequest = z.input<typeof maintenanceRequestSchema>;
 
 export interface MaintenanceDto {
@@ -164,7 +167,7 @@ export interface MaintenanceOutcomeDto {
 }
 
 /** POST /api/admin/prenotazioni — a booking made at the desk for a user. */
-export const adminBookingRequestSchema = bookingRequestSchema.and(z.object({ userId: idBody('Scegli un utente') }));
+export const adminBookingRequestSchema = bookingRequestSchema.and(z.object({ userId: idBody('schemas.chooseUser') }));
 export type AdminBookingRequest = z.input<typeof adminBookingRequestSchema>;
 
 /** The user's suspension after repeated no-shows, when one is in force. */

@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 
 /**
  * The staff's statistics (issue 10, "Also: the staff's statistics"): GET /api/admin/stats
@@ -13,7 +14,7 @@ export type StatsPeriod = (typeof STATS_PERIODS)[number];
 export const statsQuerySchema = z.object({
   period: z.coerce
     .number()
-    .refine((n): n is StatsPeriod => (STATS_PERIODS as readonly number[]).includes(n), 'Periodo non valido: 7, 30 o 365 giorni')
+    .refine((n): n is StatsPeriod => (STATS_PERIODS as readonly number[]).includes(n), msg('schemas.invalidPeriod'))
     .default(30),
 });
 

@@ -1,4 +1,5 @@
 import { z } from '../zod-it.js';
+import { msg } from './message.js';
 
 /**
  * The admins' second factor (issue 23, decision 030): the code of the login step, of the
@@ -21,12 +22,12 @@ export const TOTP_CODE_PATTERN = /^\d{6}$/;
 export const RECOVERY_CODE_PATTERN = /^[A-Za-z0-9]{12}$/;
 
 const codeField = z
-  .string({ error: CODE_REQUIRED_MESSAGE })
+  .string(msg('schemas.codeRequired'))
   .trim()
-  .min(1, CODE_REQUIRED_MESSAGE)
-  .max(32, CODE_FORMAT_MESSAGE)
+  .min(1, msg('schemas.codeRequired'))
+  .max(32, msg('schemas.codeFormat'))
   .transform((v) => v.replace(/[\s-]/g, ''))
-  .refine((v) => TOTP_CODE_PATTERN.test(v) || RECOVERY_CODE_PATTERN.test(v), CODE_FORMAT_MESSAGE);
+  .refine((v) => TOTP_CODE_PATTERN.test(v) || RECOVERY_CODE_PATTERN.test(v), msg('schemas.codeFormat'));
 
 /** POST /api/login/codice and POST /api/due-fattori/disattivazione: an app's code or a recovery code. */
 export const twoFactorCodeSchema = z.object({ codice: codeField });
@@ -35,12 +36,12 @@ export type TwoFactorCodeInput = z.input<typeof twoFactorCodeSchema>;
 /** POST /api/due-fattori/conferma: the first code of the app just set up (not a recovery code). */
 export const totpCodeSchema = z.object({
   codice: z
-    .string({ error: CODE_REQUIRED_MESSAGE })
+    .string(msg('schemas.codeRequired'))
     .trim()
-    .min(1, CODE_REQUIRED_MESSAGE)
-    .max(16, 'Il codice è di 6 cifre')
+    .min(1, msg('schemas.codeRequired'))
+    .max(16, msg('schemas.codeSixDigits'))
     .transform((v) => v.replace(/\s/g, ''))
-    .refine((v) => TOTP_CODE_PATTERN.test(v), 'Il codice è di 6 cifre'),
+    .refine((v) => TOTP_CODE_PATTERN.test(v), msg('schemas.codeSixDigits')),
 });
 
 /** GET /api/due-fattori. */

@@ -15,7 +15,7 @@ export const WAITLIST_MAX_PER_USER = 3;
 export const waitRequestSchema = availabilityRequestSchema.and(z.object({ destinazione: destinationField }));
 export type WaitRequest = z.input<typeof waitRequestSchema>;
 
-export const waitIdParamsSchema = z.object({ id: idParam("Iscrizione alla lista d'attesa non trovata") });
+export const waitIdParamsSchema = z.object({ id: idParam('schemas.waitNotFound') });
 
 /** An open wait: still waiting, or holding an offer. Ended waits are not shown to the user. */
 export type WaitStato = 'in_attesa' | 'offerta';

@@ -6,13 +6,14 @@ import { format } from 'date-fns/format';
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import {
   auditActionLabel,
-  AUDIT_ENTITY_LABELS,
+  auditEntityLabel,
   type AuditActionKey,
   type AuditActorDto,
   type AuditEntryDto,
   type AuditFilters,
   type AuditQuery,
 } from '../../../shared/schemas/audit.js';
+import type { Translate } from '../../../shared/i18n/index.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
 import { auditLog } from '../audit/tables.js';
 import { csvLine } from '../stats/index.js';
@@ -115,9 +116,9 @@ const json = (value: unknown) => (value === null || value === undefined ? '' : J
  * GET /api/admin/audit.csv: every matching entry, newest first, as CSV (UTF-8 with BOM, `;`,
  * formula cells escaped: stats/csv.ts), streamed in batches read by keyset (instant, id) — the
  * instant compared as PostgreSQL's own text, so no microsecond is lost on the way through.
- * Times in TZ_APP; before/after as JSON text.
+ * Times in TZ_APP; before/after as JSON text; the labels in the language of `t` (the request's).
  */
-export function auditCsv(deps: ReadDeps & Pick<AdminDeps, 'clock'>, filters: AuditFilters): { fileName: string; stream: Readable } {
+export function auditCsv(deps: ReadDeps & Pick<AdminDeps, 'clock'>, filters: AuditFilters, t: Translate): { fileName: string; stream: Readable } {
   const timeZone = deps.config.timeZone;
   const where = conditions(deps, filters);
   async function* lines(): AsyncGenerator<string> {
@@ -137,9 +138,9 @@ export function auditCsv(deps: ReadDeps & Pick<AdminDeps, 'clock'>, filters: Aud
           r.id,
           format(new TZDate(r.createdAt.getTime(), timeZone), 'dd/MM/yyyy HH:mm:ss'),
           r.actorEmail,
-          auditActionLabel(r.action),
+          auditActionLabel(r.action, t),
           r.action,
-          AUDIT_ENTITY_LABELS[r.entity] ?? r.entity,
+          auditEntityLabel(r.entity, t),
           r.entityId,
           json(r.before),
           json(r.after),

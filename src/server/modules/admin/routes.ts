@@ -10,8 +10,9 @@ import {
   TOTAL_COUNT_HEADER,
 } from '../../../shared/schemas/admin.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
-import { serviceDeps } from '../../http/service-deps.js';
 import { requestLingua } from '../../http/lingua.js';
+import { serviceDeps } from '../../http/service-deps.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import type { Actor } from '../audit/index.js';
 import { auditActors, auditCsv, auditSubject, listAudit } from './audit-log.js';
 import { createBike, updateBikeState } from './bikes.js';
@@ -203,7 +204,7 @@ function registerAuditRoutes(app: AdminApp, { deps }: AdminContext): void {
   app.get('/audit/admins', async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await auditActors(deps())));
 
   app.get('/audit.csv', { schema: { querystring: auditFiltersSchema } }, async (request, reply) => {
-    const { fileName, stream } = auditCsv(deps(), request.query);
+    const { fileName, stream } = auditCsv(deps(), request.query, tFor(requestLingua(request)));
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Disposition', `attachment; filename="${fileName}"`)

@@ -1,4 +1,5 @@
 import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/index.js';
 
@@ -144,7 +145,7 @@ export interface DamageInfo {
 export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string, momento: 'riconsegna' | 'ritiro' = 'riconsegna'): MailMessage {
   const subject = `BiciElis: danno segnalato sulla bici n. ${d.biciNumero}`;
   const adminUrl = `${publicUrl}/admin`;
-  const category = DAMAGE_CATEGORY_LABELS[d.categoria];
+  const category = tFor('it')(DAMAGE_CATEGORY_LABELS[d.categoria]);
   const done = momento === 'ritiro' ? 'al ritiro ha trovato un problema sulla' : 'ha riconsegnato la';
   const what = momento === 'ritiro' ? 'e lo ha segnalato' : 'segnalando un danno';
   const text = [

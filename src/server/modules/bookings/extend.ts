@@ -5,7 +5,7 @@ import {
   type ExtendMinutes,
   type ExtendOptionsDto,
 } from '../../../shared/schemas/booking.js';
-import { weekdayIndex } from '../../../shared/rules-text.js';
+import { hoursText, tooLongText, weekdayIndex } from '../../../shared/rules-text.js';
 import { zonedClock, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { pgErrorCode, type Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
@@ -111,10 +111,10 @@ function refusal(ride: RideRow, minutes: ExtendMinutes, rules: Rules, after: Bik
     return conflict(MSG_EXTEND_SAME_DAY, 'EXTEND_OUTSIDE_HOURS');
   }
   const hours = rules.orari[weekdayIndex(date)] ?? null;
-  if (!hours || clock > hours.chiusura) return conflict(hoursRefusal(date, hours), 'EXTEND_OUTSIDE_HOURS');
+  if (!hours || clock > hours.chiusura) return conflict(hoursText(date, hours), 'EXTEND_OUTSIDE_HOURS');
   const max = rules.durataMassimaMinuti;
   if (ride.ruolo !== 'admin' && max !== null && end.getTime() - ride.inizio.getTime() > max * 60_000) {
-    return conflict(tooLongRefusal(max), 'EXTEND_TOO_LONG');
+    return conflict(tooLongText(max), 'EXTEND_TOO_LONG');
   }
   if (after.nextBooking && after.nextBooking < end) return conflict(MSG_EXTEND_BOOKED_AFTER, 'EXTEND_UNAVAILABLE');
   if (after.nextMaintenance && after.nextMaintenance < end) return conflict(MSG_EXTEND_MAINTENANCE, 'EXTEND_UNAVAILABLE');

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { closureText } from '../../../shared/rules-text.js';
 import type { Tx } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { pendingPaymentInsert } from '../payments/index.js';
@@ -38,7 +39,7 @@ export async function bookOffer(
   const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string }>(
     sql`select dal::text, al::text, motivo from chiusure where ${o.dataPrenotazione}::date between dal and al limit 1`,
   );
-  if (closed[0]) throw badRequest(closureRefusal(closed[0] as ClosureRule), 'CLOSED');
+  if (closed[0]) throw badRequest(closureText(closed[0] as ClosureRule), 'CLOSED');
   const { rows } = await tx.execute<{ id: number }>(sql`
     with booked as (
       update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now}::timestamptz,

@@ -17,6 +17,7 @@ import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from './tabl
 import { pagamenti } from '../payments/tables.js';
 import { lucchetti } from '../locks/tables.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { closureText } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
 import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
@@ -358,7 +359,7 @@ export async function createBooking(
   const window = { inizio, fine };
   if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
   // A closure committed while this booking waited for its bike (the form's check came before it).
-  if (row.id === null && closedBy) throw badRequest(closureRefusal(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
+  if (row.id === null && closedBy) throw badRequest(closureText(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
   countBooking(deps.db, 'created');
   return bookingDto(

@@ -7,6 +7,7 @@ import { formatEuroCents } from '../../../shared/money.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
 import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
+import { tFor } from '../../../shared/i18n/all.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
@@ -193,7 +194,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
     damages: damages.rows.map((d) => ({
       ora: format(new TZDate(new Date(d.created_at).getTime(), timeZone), 'HH:mm'),
       bici: `n. ${d.numero}`,
-      categoria: DAMAGE_CATEGORY_LABELS[d.categoria as DamageCategory] ?? d.categoria,
+      categoria: d.categoria in DAMAGE_CATEGORY_LABELS ? tFor('it')(DAMAGE_CATEGORY_LABELS[d.categoria as DamageCategory]) : d.categoria,
       descrizione: d.descrizione,
       utente: d.nome === null ? ANONYMOUS_USER_LABEL : `${d.nome} ${d.cognome ?? ''}`.trim(),
     })),

@@ -1,5 +1,5 @@
 import type { AvailabilityRequest } from '../../../shared/schemas/booking.js';
-import { closureSentence, weekdayIndex } from '../../../shared/rules-text.js';
+import { closureText, hoursText, tooLongText, tooShortNoticeText, weekdayIndex } from '../../../shared/rules-text.js';
 import type { DayHours } from '../../../shared/schemas/rules.js';
 import { testo, type Testo } from '../../../shared/i18n/index.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
@@ -62,11 +62,11 @@ export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowChec
   }
   const closure = rules.chiusure.find((c) => c.dal <= w.dataPrenotazione && w.dataPrenotazione <= c.al);
   if (closure) {
-    throw badRequest(closureSentence(closure), 'CLOSED', { fields: { dataPrenotazione: 'Servizio chiuso' } });
+    throw badRequest(closureText(closure), 'CLOSED', { fields: { dataPrenotazione: 'Servizio chiuso' } });
   }
   const hours = rules.orari[weekdayIndex(w.dataPrenotazione)] ?? null;
   if (!hours || w.orarioInizio < hours.apertura || w.orarioFine > hours.chiusura) {
-    throw badRequest(hoursRefusal(w.dataPrenotazione, hours), 'OUTSIDE_HOURS', {
+    throw badRequest(hoursText(w.dataPrenotazione, hours), 'OUTSIDE_HOURS', {
       fields: hours ? { orarioInizio: 'Fuori orario' } : { dataPrenotazione: 'Servizio chiuso' },
     });
   }
@@ -82,12 +82,12 @@ export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowChec
     throw badRequest("L'orario di inizio è già passato", 'START_IN_PAST', { fields: { orarioInizio: 'Orario passato' } });
   }
   if (limits && rules.durataMassimaMinuti !== null && fine.getTime() - inizio.getTime() > rules.durataMassimaMinuti * 60_000) {
-    throw badRequest(tooLongRefusal(rules.durataMassimaMinuti), 'TOO_LONG', {
+    throw badRequest(tooLongText(rules.durataMassimaMinuti), 'TOO_LONG', {
       fields: { orarioFine: 'Troppo lunga' },
     });
   }
   if (limits && rules.preavvisoMinimoMinuti !== null && inizio.getTime() - now.getTime() < rules.preavvisoMinimoMinuti * 60_000) {
-    throw badRequest(testo('rules.tooShortNotice', durationValues(rules.preavvisoMinimoMinuti)), 'TOO_SHORT_NOTICE', {
+    throw badRequest(tooShortNoticeText(rules.preavvisoMinimoMinuti), 'TOO_SHORT_NOTICE', {
       fields: { orarioInizio: 'Preavviso insufficiente' },
     });
   }

@@ -1,4 +1,5 @@
 import { zonedClock } from '../../../shared/time.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
 import { emailLayout, escapeHtml } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/index.js';
@@ -16,7 +17,7 @@ export interface OfferInfo {
 
 /** A bike freed for the first in line: held until `scadeAt`, one tap to the dashboard. */
 export function offerNotice(o: OfferInfo, publicUrl: string, timeZone: string): UserNotice {
-  const sentence = offerSentence(o);
+  const sentence = offerSentence(o, tFor('it'));
   const url = `${publicUrl}/dashboard`;
   const until = zonedClock(o.scadeAt, timeZone);
   const lines = [

@@ -11,7 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiFetch, apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { saveResponseAsFile } from '../../lib/download';
-import { t as translate, useT } from '../../lib/i18n';
+import { t as translate, useLingua, useT, type Lingua, type Translate } from '../../lib/i18n';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
 import { serverMessage } from '../auth/api-errors';
@@ -55,15 +55,16 @@ function useAuditActors() {
   });
 }
 
-const ACTION_OPTIONS = AUDIT_ACTIONS.map((value) => ({ value, label: AUDIT_ACTION_LABELS[value] })).sort((a, b) =>
-  a.label.localeCompare(b.label, 'it'),
-);
+/** The actions in the filter, by their label in the language of `t`. */
+const actionOptions = (t: Translate, lingua: Lingua) =>
+  AUDIT_ACTIONS.map((value) => ({ value, label: t(AUDIT_ACTION_LABELS[value]) })).sort((a, b) => a.label.localeCompare(b.label, lingua));
 
 function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
   const id = useId();
   const actors = useAuditActors();
   const set = (key: keyof Filters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
   const t = useT();
+  const lingua = useLingua();
   return (
     <form role="search" aria-label={t('auditTab.filters')} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5">
@@ -81,7 +82,7 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
         <Label htmlFor={`${id}-azione`}>{t('auditTab.action')}</Label>
         <NativeSelect id={`${id}-azione`} value={filters.azione} onChange={set('azione')}>
           <option value="">{t('auditTab.allActions')}</option>
-          {ACTION_OPTIONS.map((o) => (
+          {actionOptions(t, lingua).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
@@ -158,10 +159,10 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const t = useT();
-  const label = auditActionLabel(entry.action);
+  const label = auditActionLabel(entry.action, t);
   // As the rest of /admin names things (`Bici 07`, a person's name); the kind and id for the
   // rules, a closure, an import, and old entries whose thing is gone.
-  const subject = entry.soggetto ?? auditSubject(entry.entity, entry.entityId);
+  const subject = entry.soggetto ?? auditSubject(entry.entity, entry.entityId, t);
   return (
     <li className="rounded-xl border bg-card p-3 shadow-sm" aria-labelledby={`${id}-titolo`}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">

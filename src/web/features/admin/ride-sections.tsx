@@ -5,10 +5,10 @@ import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
 import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
 import { LoadFailed } from '../../components/load-failed';
-import { useT } from '../../lib/i18n';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
 function ListState<T>({
@@ -179,7 +179,7 @@ function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZo
           <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
             {t('rideSections.bikeHeading', { numero: report.biciNumero, modello: report.biciModello })}
           </h3>
-          <Badge variant="warning">{DAMAGE_CATEGORY_LABELS[report.categoria]}</Badge>
+          <Badge variant="warning">{t(DAMAGE_CATEGORY_LABELS[report.categoria])}</Badge>
           {report.risoltaAt ? <Badge variant="success">{t('rideSections.resolved')}</Badge> : <Badge variant="danger">{t('rideSections.toCheck')}</Badge>}
         </div>
         <p className="break-words whitespace-pre-line">{report.descrizione}</p>

@@ -1,4 +1,5 @@
-import { changePasswordSchema, registerSchema, REQUIRED_FIELDS_MESSAGE } from '../../../shared/schemas/auth';
+import { changePasswordSchema, registerSchema } from '../../../shared/schemas/auth';
+import { msg } from '../../../shared/schemas/message';
 import { z } from '../../../shared/zod-it';
 
 /**
@@ -13,7 +14,7 @@ export const CHANGE_REQUIRED_MESSAGE = 'Compila tutti i campi';
 
 /** Registration: the API body plus `confermaPassword`, which must equal `password`. */
 export const registrationFormSchema = registerSchema
-  .extend({ confermaPassword: z.string().min(1, REQUIRED_FIELDS_MESSAGE) })
+  .extend({ confermaPassword: z.string().min(1, msg('schemas.requiredFields')) })
   .refine((v) => v.confermaPassword === '' || v.password === v.confermaPassword, {
     message: PASSWORDS_DIFFER_REGISTRATION,
     path: ['confermaPassword'],

@@ -1,4 +1,5 @@
-import { loginSchema, REQUIRED_LOGIN_MESSAGE, type LoginRequest } from '../../../shared/schemas/auth';
+import { tShared } from '../../../shared/i18n/current';
+import { loginSchema, type LoginRequest } from '../../../shared/schemas/auth';
 
 export type LoginCheck =
   | { ok: true; request: LoginRequest; errors: Record<string, never> }
@@ -23,6 +24,8 @@ export function checkLogin(values: { email: unknown; password: unknown }): Login
     const field = issue.path[0];
     if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
   }
-  const missing = Object.values(errors).includes(REQUIRED_LOGIN_MESSAGE);
-  return { ok: false, errors, missing, missingMessage: REQUIRED_LOGIN_MESSAGE };
+  // The schema's message, in the language it was just given in (shared/schemas/message.ts).
+  const required = tShared('schemas.requiredLogin');
+  const missing = Object.values(errors).includes(required);
+  return { ok: false, errors, missing, missingMessage: required };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_END_TIME, DEFAULT_START_TIME } from '../../../shared/constants';
-import { closureSentence, hoursSentence, italianDate, italianDuration, weekdayIndex } from '../../../shared/rules-text';
+import { render } from '../../../shared/i18n';
+import { closureSentence, hoursSentence, italianDate, italianDuration, tooLongText, tooShortNoticeText, weekdayIndex } from '../../../shared/rules-text';
 import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { addDays, DATE_PATTERN, isRealDate, TIME_PATTERN, zonedClock, zonedInstant, zonedToday } from '../../../shared/time';
 import type { Translate } from '../../../shared/i18n';
@@ -28,9 +29,9 @@ export type DayStatus =
 export function dayStatus(rules: Pick<FormRules, 'orari' | 'chiusure'>, date: string): DayStatus | null {
   if (!isRealDate(date)) return null;
   const closure = rules.chiusure.find((c) => c.dal <= date && date <= c.al);
-  if (closure) return { kind: 'closure', motivo: closure.motivo, dal: closure.dal, al: closure.al, sentence: closureSentence(closure) };
+  if (closure) return { kind: 'closure', motivo: closure.motivo, dal: closure.dal, al: closure.al, sentence: closureSentence(closure, appT) };
   const hours = rules.orari[weekdayIndex(date)] ?? null;
-  return hours ? { kind: 'open', ...hours } : { kind: 'closed', sentence: hoursSentence(date, null) };
+  return hours ? { kind: 'open', ...hours } : { kind: 'closed', sentence: hoursSentence(date, null, appT) };
 }
 
 /** `Orari del giorno: 07:00–23:00`, `Chiuso` or `Chiuso: Chiusura natalizia (dal 24/12/2026 al 06/01/2027)`. */
@@ -56,7 +57,7 @@ export function weeklyLimitText(rules: { prenotazioniSettimanaliMax?: number | n
 
 /** `Durata massima: 3 ore`, or null when the limit is off. */
 export function maxDurationText(rules: Pick<FormRules, 'durataMassimaMinuti'>, t: Translate = appT): string | null {
-  return rules.durataMassimaMinuti === null ? null : t('bookingRules.maxDuration', { durata: italianDuration(rules.durataMassimaMinuti) });
+  return rules.durataMassimaMinuti === null ? null : t('bookingRules.maxDuration', { durata: italianDuration(rules.durataMassimaMinuti, t) });
 }
 
 const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -91,7 +92,7 @@ export function ruleErrors(
   if (!TIME_PATTERN.test(w.orarioInizio) || !TIME_PATTERN.test(w.orarioFine) || w.orarioFine <= w.orarioInizio) return {};
 
   const errors: BookingFormErrors = {};
-  const outside = hoursSentence(w.dataPrenotazione, status);
+  const outside = hoursSentence(w.dataPrenotazione, status, t);
   if (w.orarioInizio < status.apertura) errors.orarioInizio = outside;
   if (w.orarioFine > status.chiusura) errors.orarioFine = outside;
   if (!limits) return errors;
@@ -99,12 +100,12 @@ export function ruleErrors(
   const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
   if (!inizio || !fine) return errors;
   if (rules.durataMassimaMinuti !== null && fine.getTime() - inizio.getTime() > rules.durataMassimaMinuti * 60_000) {
-    errors.orarioFine ??= t('bookingRules.tooLong', { durata: italianDuration(rules.durataMassimaMinuti) });
+    errors.orarioFine ??= render(t, tooLongText(rules.durataMassimaMinuti));
   }
   // A start already past is the server's to refuse (with its grace): only a future start lacks notice.
   const ahead = inizio.getTime() - now.getTime();
   if (rules.preavvisoMinimoMinuti !== null && ahead > 0 && ahead < rules.preavvisoMinimoMinuti * 60_000) {
-    errors.orarioInizio ??= t('bookingRules.notice', { durata: italianDuration(rules.preavvisoMinimoMinuti) });
+    errors.orarioInizio ??= render(t, tooShortNoticeText(rules.preavvisoMinimoMinuti));
   }
   return errors;
 }

@@ -9,13 +9,13 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Textarea } from '../../components/ui/textarea';
+import { useT } from '../../lib/i18n';
 import {
   DAMAGE_DESCRIPTION_MAX,
   validateReturnForm,
   type ReturnFormResult,
   type ReturnFormValues,
 } from './dashboard-model';
-import { useT } from '../../lib/i18n';
 import { showNewCode } from './new-code-notice';
 import { useReturnBike } from './queries';
 
@@ -128,7 +128,7 @@ export function DamageFields({
           <option value="">{t('returnDialog.choose')}</option>
           {Object.entries(DAMAGE_CATEGORY_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </NativeSelect>

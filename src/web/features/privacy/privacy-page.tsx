@@ -1,6 +1,7 @@
 import { ArrowLeftIcon, BikeIcon } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PublicConfig } from '../../../shared/api-types';
+import { useT } from '../../lib/i18n';
 import { useStarted } from '../../lib/started';
 import { PRIVACY_DATA_ID, PRIVACY_PLACEHOLDERS, PRIVACY_RETENTION_TEXT, type PrivacyInfo } from '../../../shared/privacy';
 
@@ -51,6 +52,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  */
 export function PrivacyPage() {
   useStarted();
+  const t = useT();
   const info = usePrivacyInfo();
   const titolare = info?.titolare ?? 'il titolare indicato dal collegio';
   const contatto = info?.contatto ?? 'i contatti del collegio';
@@ -110,7 +112,7 @@ export function PrivacyPage() {
       </Section>
       <Section title="Per quanto tempo li conserviamo">
         <p>
-          Conserviamo prenotazioni e dati di utilizzo per {PRIVACY_RETENTION_TEXT}; i dati dell&apos;account finché
+          Conserviamo prenotazioni e dati di utilizzo per {t(PRIVACY_RETENTION_TEXT)}; i dati dell&apos;account finché
           l&apos;account esiste. I dati dei pagamenti si conservano per il tempo richiesto dalla legge.
         </p>
       </Section>

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDomains } from '../../lib/i18n';
+import { tFor } from '../../../shared/i18n/all';
 import type { WaitDto } from '../../../shared/schemas/waitlist';
 import { countdownText, offerSentence, placeText, splitWaits, waitWindowText } from './waitlist-model';
 
@@ -30,7 +31,7 @@ describe('the waitlist on the dashboard', () => {
   });
 
   it('writes the offer, the window and the place in line in Italian', () => {
-    expect(offerSentence(wait())).toBe('Una bici si è liberata per il 12/12 dalle 10:00 alle 12:00');
+    expect(offerSentence(wait(), tFor('it'))).toBe('Una bici si è liberata per il 12/12 dalle 10:00 alle 12:00');
     expect(waitWindowText(wait())).toBe('sabato 12 dicembre 2026, 10:00–12:00');
     expect(placeText(3)).toBe('3° in lista');
   });

@@ -60,7 +60,7 @@ function OfferCard({ wait, timeZone }: { wait: WaitDto; timeZone: string }) {
         <BellRingIcon className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
         <div className="grid min-w-0 gap-1">
           <h2 id={headingId} className="text-lg font-semibold">
-            {offerSentence(wait)}
+            {offerSentence(wait, t)}
           </h2>
           <p className="wrap-anywhere">
             {t('waitlist.bike', { numero: offer.biciNumero, modello: offer.biciModello })}
