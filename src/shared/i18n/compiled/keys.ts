@@ -12,6 +12,12 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "emailNotices.backup.check": undefined;
+  "emailNotices.backup.failed": { "reason": MessageValue };
+  "emailNotices.backup.file": { "file": MessageValue };
+  "emailNotices.backup.logged": { "url": MessageValue };
+  "emailNotices.backup.nothingLeft": undefined;
+  "emailNotices.backup.subject": undefined;
   "emailNotices.bikeNo": { "numero": MessageValue };
   "emailNotices.damage.atPickup": { "bici": MessageValue; "email": MessageValue; "modello": MessageValue; "utente": MessageValue };
   "emailNotices.damage.atPickupHtml": { "bici": MessageValue; "email": MessageValue; "modello": MessageValue; "utente": MessageValue };
@@ -27,6 +33,13 @@ export interface MessageValues {
   "emailNotices.damageCategory.luci": undefined;
   "emailNotices.damageCategory.ruote": undefined;
   "emailNotices.damageCategory.telaio": undefined;
+  "emailNotices.deleted.bookingsStay": undefined;
+  "emailNotices.deleted.dataGone": undefined;
+  "emailNotices.deleted.notYou": undefined;
+  "emailNotices.deleted.on": { "data": MessageValue; "ora": MessageValue };
+  "emailNotices.deleted.registerAgain": undefined;
+  "emailNotices.deleted.subject": undefined;
+  "emailNotices.deleted.title": undefined;
   "emailNotices.end.line": { "bici": MessageValue; "fine": MessageValue };
   "emailNotices.end.markReturned": undefined;
   "emailNotices.end.subject": { "fine": MessageValue };
@@ -53,6 +66,15 @@ export interface MessageValues {
   "emailNotices.fleet.whyProblem": { "bici": MessageValue };
   "emailNotices.hello": { "nome": MessageValue };
   "emailNotices.layout.footer": undefined;
+  "emailNotices.lockReason.auth": undefined;
+  "emailNotices.lockReason.invalid": undefined;
+  "emailNotices.lockReason.lockFull": undefined;
+  "emailNotices.lockReason.lockOffline": undefined;
+  "emailNotices.lockReason.pinConflict": undefined;
+  "emailNotices.lockReason.pinMissing": undefined;
+  "emailNotices.lockReason.rejected": undefined;
+  "emailNotices.lockReason.unknownLock": undefined;
+  "emailNotices.lockReason.unreachable": undefined;
   "emailNotices.next.line": { "bici": MessageValue; "data": MessageValue; "fine": MessageValue; "inizio": MessageValue };
   "emailNotices.next.staffTold": undefined;
   "emailNotices.next.subject": { "bici": MessageValue };
@@ -70,9 +92,34 @@ export interface MessageValues {
   "emailNotices.overdueAdmins.seeThem": { "url": MessageValue };
   "emailNotices.overdueAdmins.subjectFleet": undefined;
   "emailNotices.overdueAdmins.subjectLate": { "count": number };
+  "emailNotices.pin.line": { "bike": MessageValue; "op": MessageValue };
+  "emailNotices.pin.ofABike": undefined;
+  "emailNotices.pin.ofBike": { "bici": MessageValue };
+  "emailNotices.pin.reason": undefined;
+  "emailNotices.pin.subject": { "bike": MessageValue; "op": MessageValue };
+  "emailNotices.pin.untilActive": undefined;
   "emailNotices.refunded": undefined;
   "emailNotices.ride.yourBookings": undefined;
   "emailNotices.ride.yourBookingsText": { "url": MessageValue };
+  "emailNotices.rules.anotherSlot": undefined;
+  "emailNotices.rules.bookAnotherDay": undefined;
+  "emailNotices.rules.closureLine": { "bici": MessageValue; "data": MessageValue; "fine": MessageValue; "inizio": MessageValue; "motivo": MessageValue };
+  "emailNotices.rules.closureSubject": undefined;
+  "emailNotices.rules.closureTitle": undefined;
+  "emailNotices.rules.deskLine": { "bici": MessageValue; "data": MessageValue; "fine": MessageValue; "inizio": MessageValue };
+  "emailNotices.rules.deskSubject": { "bici": MessageValue; "data": MessageValue };
+  "emailNotices.rules.deskTitle": undefined;
+  "emailNotices.rules.maintenanceLine": { "bici": MessageValue; "data": MessageValue; "fine": MessageValue; "inizio": MessageValue };
+  "emailNotices.rules.maintenanceSubject": undefined;
+  "emailNotices.rules.maintenanceTitle": undefined;
+  "emailNotices.rules.movedLine": { "bici": MessageValue };
+  "emailNotices.rules.movedSubject": { "bici": MessageValue };
+  "emailNotices.rules.movedTitle": undefined;
+  "emailNotices.rules.movedWhy": { "bici": MessageValue; "data": MessageValue; "fine": MessageValue; "inizio": MessageValue };
+  "emailNotices.rules.onDashboard": undefined;
+  "emailNotices.rules.payBeforeStart": undefined;
+  "emailNotices.rules.payHere": undefined;
+  "emailNotices.rules.payWithin": { "minuti": MessageValue };
   "emailNotices.signature": undefined;
   "emailNotices.start.line": { "bici": MessageValue; "fine": MessageValue; "inizio": MessageValue };
   "emailNotices.start.markPickedUp": undefined;
@@ -117,5 +164,5 @@ export const DOMAIN_SIZES = {
   "user": 0,
   "admin": 0,
   "rack": 0,
-  "server": 96,
+  "server": 143,
 } as const;
