@@ -12,6 +12,14 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "bikeLabels.bike": undefined;
+  "bikeLabels.empty": undefined;
+  "bikeLabels.sentence": undefined;
+  "bikeLabels.title": { "app": MessageValue };
+  "calendarFeed.description": { "id": MessageValue };
+  "calendarFeed.destination": { "destinazione": MessageValue };
+  "calendarFeed.name": undefined;
+  "calendarFeed.summary": { "modello": MessageValue; "numero": MessageValue };
   "emailNotices.backup.check": undefined;
   "emailNotices.backup.failed": { "reason": MessageValue };
   "emailNotices.backup.file": { "file": MessageValue };
@@ -155,6 +163,67 @@ export interface MessageValues {
   "pushNotices.overdue.title": { "bici": MessageValue };
   "pushNotices.start.body": undefined;
   "pushNotices.start.title": { "bici": MessageValue; "inizio": MessageValue };
+  "reportPdf.anonymousUser": undefined;
+  "reportPdf.bike": { "modello": MessageValue; "numero": MessageValue };
+  "reportPdf.bikeNo": { "numero": MessageValue };
+  "reportPdf.bikes.available": undefined;
+  "reportPdf.bikes.booked": undefined;
+  "reportPdf.bikes.maintenance": undefined;
+  "reportPdf.bikes.outOfService": undefined;
+  "reportPdf.chart.title": undefined;
+  "reportPdf.column.bike": undefined;
+  "reportPdf.column.destination": undefined;
+  "reportPdf.column.payment": undefined;
+  "reportPdf.column.status": undefined;
+  "reportPdf.column.time": undefined;
+  "reportPdf.column.user": undefined;
+  "reportPdf.damages.line": { "bici": MessageValue; "categoria": MessageValue; "descrizione": MessageValue; "ora": MessageValue; "utente": MessageValue };
+  "reportPdf.damages.none": undefined;
+  "reportPdf.damages.title": { "count": MessageValue };
+  "reportPdf.docTitle": { "app": MessageValue; "data": MessageValue };
+  "reportPdf.email.subject": { "data": MessageValue };
+  "reportPdf.email.text": { "data": MessageValue; "file": MessageValue; "size": MessageValue };
+  "reportPdf.externalUser": { "nome": MessageValue };
+  "reportPdf.generated": { "at": MessageValue; "tz": MessageValue };
+  "reportPdf.group.bikes": undefined;
+  "reportPdf.group.bookings": undefined;
+  "reportPdf.group.people": undefined;
+  "reportPdf.group.revenue": undefined;
+  "reportPdf.heading": { "data": MessageValue };
+  "reportPdf.noDestination": undefined;
+  "reportPdf.page": { "page": MessageValue; "pages": MessageValue };
+  "reportPdf.payment.failed": undefined;
+  "reportPdf.payment.free": undefined;
+  "reportPdf.payment.paid": { "importo": MessageValue };
+  "reportPdf.payment.pending": undefined;
+  "reportPdf.payment.refunded": undefined;
+  "reportPdf.people.distinct": undefined;
+  "reportPdf.people.externals": undefined;
+  "reportPdf.people.residents": undefined;
+  "reportPdf.revenue.collected": undefined;
+  "reportPdf.revenue.net": undefined;
+  "reportPdf.revenue.note": undefined;
+  "reportPdf.revenue.pending": undefined;
+  "reportPdf.revenue.refunded": undefined;
+  "reportPdf.rides.damages": undefined;
+  "reportPdf.rides.late": undefined;
+  "reportPdf.rides.noShows": undefined;
+  "reportPdf.rides.pickedUp": undefined;
+  "reportPdf.rides.returned": undefined;
+  "reportPdf.rides.title": undefined;
+  "reportPdf.status.active": undefined;
+  "reportPdf.status.cancelled": undefined;
+  "reportPdf.status.completed": undefined;
+  "reportPdf.status.inProgress": undefined;
+  "reportPdf.status.late": undefined;
+  "reportPdf.status.noShow": undefined;
+  "reportPdf.table.none": undefined;
+  "reportPdf.table.title": { "count": MessageValue };
+  "reportPdf.total": undefined;
+  "reportPdf.totals.active": undefined;
+  "reportPdf.totals.cancelled": undefined;
+  "reportPdf.totals.completed": undefined;
+  "reportPdf.waitlist": { "served": number; "unserved": number };
 }
 
 /** The catalogue's domains and how many messages each holds. */
@@ -164,5 +233,5 @@ export const DOMAIN_SIZES = {
   "user": 0,
   "admin": 0,
   "rack": 0,
-  "server": 143,
+  "server": 212,
 } as const;
