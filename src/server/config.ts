@@ -56,6 +56,8 @@ const envSchema = z.object({
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'deve essere un URL smtp:// o smtps://')),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('BiciElis <noreply@localhost>')),
   REPORT_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
+  // The college's language (issue 36): what is sent to no account (the report to REPORT_EMAIL) is written in it.
+  APP_LANG: z.preprocess(emptyToUndefined, z.enum(['it', 'en'], { error: 'deve essere it o en' }).default('it')),
   RESIDENT_EMAIL_DOMAIN: z.preprocess(
     emptyToUndefined,
     z
@@ -205,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     isSmtpConfigured: Boolean(e.SMTP_URL),
     mailFrom: e.MAIL_FROM,
     reportEmail: e.REPORT_EMAIL,
+    /** The college's language (APP_LANG): the nightly report stored and sent to REPORT_EMAIL without an account (issue 36). */
+    appLang: e.APP_LANG,
     residentEmailDomain: e.RESIDENT_EMAIL_DOMAIN.toLowerCase(),
     residentInitialPassword: e.RESIDENT_INITIAL_PASSWORD,
     stripe:

@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type nodemailerModule from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import type { Lingua } from '../../shared/i18n/index.js';
+import { tFor } from '../../shared/i18n/all.js';
 import { forgetInOutbox } from './outbox-forget.js';
 
 /** One email. `text` is always sent; `html` is the optional rich alternative. */
@@ -176,16 +178,16 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-/** A plain, readable HTML email around already-escaped body HTML. */
-export function emailLayout(title: string, bodyHtml: string): string {
+/** A plain, readable HTML email around already-escaped body HTML, in the reader's language. */
+export function emailLayout(title: string, bodyHtml: string, lingua: Lingua = 'it'): string {
   return `<!doctype html>
-<html lang="it">
+<html lang="${lingua}">
 <head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933;">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;">
 <h1 style="font-size:20px;margin:0 0 16px;color:#0f5132;">BiciElis</h1>
 ${bodyHtml}
-<p style="font-size:12px;color:#6b7280;margin-top:24px;">Questa email è stata inviata automaticamente da BiciElis. Non rispondere a questo messaggio.</p>
+<p style="font-size:12px;color:#6b7280;margin-top:24px;">${tFor(lingua)('emailNotices.layout.footer')}</p>
 </div>
 </body>
 </html>`;

@@ -77,7 +77,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   do claimed = await claimFreedTime(db);
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
-  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, fleetAdminLines(healed));
+  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, (lingua) => fleetAdminLines(healed, lingua));
   // Smart-lock PINs (decision 044): late rides' PINs extended, then every due call made (the
   // dispatcher's backstop, and the retry of a temporary failure, every minute).
   let pinsExtended = 0;

@@ -5,7 +5,9 @@ import type { Db } from '../db/client.js';
 import { backupDatabase, type BackupSummary } from '../db/backup.js';
 import { emailLayout, escapeHtml, type Mailer, type MailMessage } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
-import { activeAdminEmails } from '../modules/notifications/index.js';
+import { activeAdmins } from '../modules/notifications/index.js';
+import type { Lingua } from '../../shared/i18n/index.js';
+import { tFor } from '../../shared/i18n/all.js';
 
 /**
  * The nightly backup (decision 033): `db backup` into BACKUP_DIR, named after the occurrence,
@@ -42,20 +44,21 @@ export async function pruneBackups(dir: string, keep: number, current?: string):
   return doomed;
 }
 
-/** The admins' email when a nightly backup failed (Italian, like the other admin emails). */
-export function backupFailedEmail(to: string, file: string, reason: string, publicUrl: string): MailMessage {
-  const subject = 'BiciElis: backup notturno non riuscito';
+/** The admins' email when a nightly backup failed, in the admin's language. */
+export function backupFailedEmail(to: string, file: string, reason: string, publicUrl: string, lingua: Lingua = 'it'): MailMessage {
+  const t = tFor(lingua);
+  const subject = t('emailNotices.backup.subject');
   const lines = [
-    `Il backup notturno del database non è riuscito: ${reason}`,
+    t('emailNotices.backup.failed', { reason }),
     '',
-    `File previsto: ${file}`,
-    'Nessun file incompleto è rimasto nella cartella; i backup precedenti non sono stati toccati.',
-    'Controlla lo spazio su disco e i permessi della cartella (BACKUP_DIR), poi esegui un backup a mano:',
+    t('emailNotices.backup.file', { file }),
+    t('emailNotices.backup.nothingLeft'),
+    t('emailNotices.backup.check'),
     `npm run cli -- db backup ${file}`,
     '',
-    `Il registro dei job (tabella job_runs) riporta l'errore. Questa email è stata inviata da ${publicUrl}.`,
+    t('emailNotices.backup.logged', { url: publicUrl }),
   ];
-  const html = emailLayout(subject, lines.filter((l) => l !== '').map((l) => `<p>${escapeHtml(l)}</p>`).join('\n'));
+  const html = emailLayout(subject, lines.filter((l) => l !== '').map((l) => `<p>${escapeHtml(l)}</p>`).join('\n'), lingua);
   return { to, subject, text: lines.join('\n'), html };
 }
 
@@ -92,8 +95,8 @@ export async function runScheduledBackup(deps: BackupJobDeps, scheduledAt: Date)
     await fs.rm(`${file}.partial`, { force: true }).catch(() => undefined);
     deps.log.error({ err, file }, 'nightly backup failed');
     try {
-      for (const to of await activeAdminEmails(deps.db)) {
-        await deps.mailer.send(backupFailedEmail(to, file, reason, deps.config.publicUrl)).catch((mailErr: unknown) => {
+      for (const admin of await activeAdmins(deps.db)) {
+        await deps.mailer.send(backupFailedEmail(admin.email, file, reason, deps.config.publicUrl, admin.lingua)).catch((mailErr: unknown) => {
           deps.log.error({ err: mailErr }, 'nightly backup failure: admin email not sent');
         });
       }

@@ -6,8 +6,24 @@ export interface BikeLabel {
   url: string;
 }
 
-/** The sentence under each QR code (issue 34). */
+/** The sentence under each QR code (issue 34), in Italian. */
 export const LABEL_SENTENCE = 'Scansiona per ritirare, riconsegnare o segnalare un problema';
+
+/** The labels' words, in the language of the admin who prints them (issue 36); Italian by default. */
+export interface BikeLabelTexts {
+  /** Above the number: "Bici". */
+  bike: string;
+  /** Under the number: LABEL_SENTENCE. */
+  sentence: string;
+  /** The one line of a fleet without bikes. */
+  empty: string;
+}
+
+const ITALIAN_TEXTS: BikeLabelTexts = {
+  bike: 'Bici',
+  sentence: LABEL_SENTENCE,
+  empty: "Nessuna bicicletta: aggiungine una per stamparne l'etichetta.",
+};
 
 /** A QR code's modules, row by row: `dark[y][x]`. */
 export interface QrMatrix {
@@ -48,7 +64,11 @@ type Doc = PDFKit.PDFDocument;
  * the bike's number large, the QR code of its page and the sentence; dashed lines to cut along.
  * The QR code is drawn as vector squares (sharp at any printer's resolution).
  */
-export async function renderBikeLabels(labels: BikeLabel[], meta: { title: string; author: string; creationDate: Date }): Promise<Buffer> {
+export async function renderBikeLabels(
+  labels: BikeLabel[],
+  meta: { title: string; author: string; creationDate: Date },
+  texts: BikeLabelTexts = ITALIAN_TEXTS,
+): Promise<Buffer> {
   // pdfkit is loaded by the first document, not at start (issue 33), as the day's report does.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
@@ -67,20 +87,20 @@ export async function renderBikeLabels(labels: BikeLabel[], meta: { title: strin
   const matrices = await Promise.all(labels.map((label) => qrMatrix(label.url)));
   if (labels.length === 0) {
     doc.addPage();
-    doc.fillColor(GREY).font('Helvetica').fontSize(12).text("Nessuna bicicletta: aggiungine una per stamparne l'etichetta.");
+    doc.fillColor(GREY).font('Helvetica').fontSize(12).text(toWinAnsi(texts.empty));
   }
   labels.forEach((label, i) => {
     const slot = i % LABELS_PER_PAGE;
     if (slot === 0) doc.addPage();
     const x = MARGIN + (slot % LABEL_COLUMNS) * LABEL_W;
     const y = MARGIN + Math.floor(slot / LABEL_COLUMNS) * LABEL_H;
-    drawLabel(doc, label, matrices[i]!, x, y);
+    drawLabel(doc, label, matrices[i]!, x, y, texts);
   });
   doc.end();
   return done;
 }
 
-function drawLabel(doc: Doc, label: BikeLabel, qr: QrMatrix, x: number, y: number) {
+function drawLabel(doc: Doc, label: BikeLabel, qr: QrMatrix, x: number, y: number, texts: BikeLabelTexts) {
   // The cut line around the label.
   doc.save().rect(x, y, LABEL_W, LABEL_H).lineWidth(0.5).dash(4, { space: 3 }).strokeColor(CUT).stroke().restore();
 
@@ -96,7 +116,7 @@ function drawLabel(doc: Doc, label: BikeLabel, qr: QrMatrix, x: number, y: numbe
 
   const colX = qrX + QR_SIDE + 10;
   const colW = x + LABEL_W - PAD - colX;
-  doc.fillColor(GREEN).font('Helvetica-Bold').fontSize(12).text('Bici', colX, y + PAD + 4, { width: colW });
+  doc.fillColor(GREEN).font('Helvetica-Bold').fontSize(12).text(toWinAnsi(texts.bike), colX, y + PAD + 4, { width: colW });
   const numero = toWinAnsi(label.numero);
   // As large as fits the column on one line: two digits at 60 pt, a long name smaller.
   let size = 60;
@@ -107,7 +127,7 @@ function drawLabel(doc: Doc, label: BikeLabel, qr: QrMatrix, x: number, y: numbe
     .fillColor('#1f2933')
     .font('Helvetica')
     .fontSize(10)
-    .text(LABEL_SENTENCE, colX, y + PAD + 20 + size + 8, { width: colW, lineGap: 1 });
+    .text(toWinAnsi(texts.sentence), colX, y + PAD + 20 + size + 8, { width: colW, lineGap: 1 });
 }
 
 /** Dark modules as filled squares, each row's runs merged (no hairline between two squares). */

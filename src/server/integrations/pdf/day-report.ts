@@ -1,6 +1,8 @@
+import type { Lingua, Translate } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { toWinAnsi } from './winansi.js';
 
-/** One booking row of the day, as the report shows it (already worded in Italian). */
+/** One booking row of the day, as the report shows it (already worded in the report's language). */
 export interface DayReportRow {
   orario: string;
   utente: string;
@@ -13,6 +15,8 @@ export interface DayReportRow {
 
 /** Everything the PDF of a day shows; made by modules/reports/data.ts, drawn here. */
 export interface DayReportData {
+  /** The report's language (issue 36): its headings are drawn in it, its data worded in it. */
+  lingua: Lingua;
   organisation: string;
   appName: string;
   /** "lunedì 23 novembre 2026" */
@@ -47,12 +51,12 @@ const LINE = '#d1d5db';
 const TEXT = '#1f2933';
 
 const COLUMNS = [
-  { key: 'orario', title: 'Orario', width: 62 },
-  { key: 'utente', title: 'Utente', width: 112 },
-  { key: 'bici', title: 'Bici', width: 96 },
-  { key: 'destinazione', title: 'Destinazione', width: 128 },
-  { key: 'stato', title: 'Stato', width: 56 },
-  { key: 'pagamento', title: 'Pagamento', width: 61 },
+  { key: 'orario', title: 'reportPdf.column.time', width: 62 },
+  { key: 'utente', title: 'reportPdf.column.user', width: 112 },
+  { key: 'bici', title: 'reportPdf.column.bike', width: 96 },
+  { key: 'destinazione', title: 'reportPdf.column.destination', width: 128 },
+  { key: 'stato', title: 'reportPdf.column.status', width: 56 },
+  { key: 'pagamento', title: 'reportPdf.column.payment', width: 61 },
 ] as const;
 const CELL_PAD = 3;
 const FONT_SIZE = 8;
@@ -60,8 +64,9 @@ const LINE_H = 10;
 
 type Doc = PDFKit.PDFDocument;
 
-/** Draws the report of one day: A4, Helvetica, "Pagina N di M" at the foot of each page. */
+/** Draws the report of one day in its language: A4, Helvetica, "Pagina N di M" at the foot of each page. */
 export async function renderDayReport(data: DayReportData, creationDate: Date): Promise<Buffer> {
+  const t = tFor(data.lingua);
   // pdfkit (with its font tables, about 6 MB of heap) is loaded by the first report, not at
   // start: most processes never draw one (issue 33).
   const { default: PDFDocument } = await import('pdfkit');
@@ -70,7 +75,7 @@ export async function renderDayReport(data: DayReportData, creationDate: Date): 
     margin: MARGIN,
     bufferPages: true,
     info: {
-      Title: toWinAnsi(`Report ${data.appName} - ${data.longDate}`),
+      Title: toWinAnsi(t('reportPdf.docTitle', { app: data.appName, data: data.longDate })),
       Author: toWinAnsi(data.organisation),
       Creator: data.appName,
       CreationDate: creationDate,
@@ -83,36 +88,36 @@ export async function renderDayReport(data: DayReportData, creationDate: Date): 
     doc.on('error', reject);
   });
 
-  header(doc, data);
-  summary(doc, data);
-  rideSummary(doc, data);
-  chart(doc, data.hourly);
-  table(doc, data.rows);
-  damageList(doc, data.damages);
-  pageNumbers(doc);
+  header(doc, data, t);
+  summary(doc, data, t);
+  rideSummary(doc, data, t);
+  chart(doc, data.hourly, t);
+  table(doc, data.rows, t);
+  damageList(doc, data.damages, t);
+  pageNumbers(doc, t);
   doc.end();
   return done;
 }
 
-function header(doc: Doc, data: DayReportData) {
+function header(doc: Doc, data: DayReportData, t: Translate) {
   doc.fillColor(GREEN).font('Helvetica-Bold').fontSize(18).text(toWinAnsi(`${data.organisation} - ${data.appName}`), MARGIN, MARGIN);
-  doc.fillColor(TEXT).font('Helvetica').fontSize(13).text(toWinAnsi(`Report giornaliero di ${data.longDate}`));
+  doc.fillColor(TEXT).font('Helvetica').fontSize(13).text(toWinAnsi(t('reportPdf.heading', { data: data.longDate })));
   doc
     .fillColor(GREY)
     .fontSize(8)
-    .text(toWinAnsi(`Generato il ${data.generatedAt} (ora di ${data.timeZone}). Dati al momento della generazione.`));
+    .text(toWinAnsi(t('reportPdf.generated', { at: data.generatedAt, tz: data.timeZone })));
   const y = doc.y + 6;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + CONTENT_W, y).lineWidth(1).strokeColor(GREEN).stroke();
   doc.y = y + 10;
 }
 
 /** Four boxes side by side: bookings by status, people, revenue, bikes. */
-function summary(doc: Doc, data: DayReportData) {
+function summary(doc: Doc, data: DayReportData, t: Translate) {
   const groups = [
-    { title: 'Prenotazioni', items: data.totals },
-    { title: 'Utenti', items: data.people },
-    { title: 'Incassi', items: data.revenue },
-    { title: 'Biciclette (ora)', items: data.bikes },
+    { title: t('reportPdf.group.bookings'), items: data.totals },
+    { title: t('reportPdf.group.people'), items: data.people },
+    { title: t('reportPdf.group.revenue'), items: data.revenue },
+    { title: t('reportPdf.group.bikes'), items: data.bikes },
   ];
   const gap = 8;
   const w = (CONTENT_W - gap * (groups.length - 1)) / groups.length;
@@ -134,8 +139,8 @@ function summary(doc: Doc, data: DayReportData) {
 }
 
 /** One line of the ride's figures of the day. */
-function rideSummary(doc: Doc, data: DayReportData) {
-  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text('Corse del giorno', MARGIN, doc.y);
+function rideSummary(doc: Doc, data: DayReportData, t: Translate) {
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(toWinAnsi(t('reportPdf.rides.title')), MARGIN, doc.y);
   const line = data.rides.map((r) => `${r.label}: ${r.value}`).join('   ');
   doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(line), MARGIN, doc.y + 3, { width: CONTENT_W });
   doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(data.waitlist), MARGIN, doc.y + 3, { width: CONTENT_W });
@@ -143,15 +148,15 @@ function rideSummary(doc: Doc, data: DayReportData) {
 }
 
 /** The damage reports of the day, each with its text (wrapped), after the bookings' table. */
-function damageList(doc: Doc, damages: DayReportData['damages']) {
+function damageList(doc: Doc, damages: DayReportData['damages'], t: Translate) {
   if (doc.y + 40 > BOTTOM) doc.addPage();
-  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(`Danni segnalati (${damages.length})`, MARGIN, doc.y + 12);
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(toWinAnsi(t('reportPdf.damages.title', { count: String(damages.length) })), MARGIN, doc.y + 12);
   if (damages.length === 0) {
-    doc.fillColor(GREY).font('Helvetica').fontSize(9).text('Nessun danno segnalato in questa giornata.', MARGIN, doc.y + 4);
+    doc.fillColor(GREY).font('Helvetica').fontSize(9).text(toWinAnsi(t('reportPdf.damages.none')), MARGIN, doc.y + 4);
     return;
   }
   for (const d of damages) {
-    const text = toWinAnsi(`${d.ora} - bici ${d.bici} - ${d.categoria} - ${d.utente}: ${d.descrizione}`);
+    const text = toWinAnsi(t('reportPdf.damages.line', { ora: d.ora, bici: d.bici, categoria: d.categoria, utente: d.utente, descrizione: d.descrizione }));
     const h = doc.font('Helvetica').fontSize(FONT_SIZE).heightOfString(text, { width: CONTENT_W });
     if (doc.y + h + 4 > BOTTOM) doc.addPage();
     doc.fillColor(TEXT).text(text, MARGIN, doc.y + 4, { width: CONTENT_W });
@@ -159,8 +164,8 @@ function damageList(doc: Doc, damages: DayReportData['damages']) {
 }
 
 /** Bars per hour of bookings in use (vector drawing), with a light grid and a y scale. */
-function chart(doc: Doc, hourly: number[]) {
-  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text('Utilizzo per fascia oraria (prenotazioni in corso)', MARGIN, doc.y);
+function chart(doc: Doc, hourly: number[], t: Translate) {
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(toWinAnsi(t('reportPdf.chart.title')), MARGIN, doc.y);
   const top = doc.y + 6;
   const height = 110;
   const left = MARGIN + 24;
@@ -194,25 +199,25 @@ function niceStep(max: number): number {
   return Math.max(1, 10 * pow);
 }
 
-function tableHeader(doc: Doc, y: number): number {
+function tableHeader(doc: Doc, y: number, t: Translate): number {
   doc.rect(MARGIN, y, CONTENT_W, LINE_H + 6).fillColor('#e8f3ee').fill();
   let x = MARGIN;
   doc.fillColor(GREEN).font('Helvetica-Bold').fontSize(FONT_SIZE);
   for (const col of COLUMNS) {
-    doc.text(col.title, x + CELL_PAD, y + 4, { width: col.width - 2 * CELL_PAD, lineBreak: false });
+    doc.text(toWinAnsi(t(col.title)), x + CELL_PAD, y + 4, { width: col.width - 2 * CELL_PAD, lineBreak: false });
     x += col.width;
   }
   return y + LINE_H + 8;
 }
 
-function table(doc: Doc, rows: DayReportRow[]) {
-  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(`Prenotazioni del giorno (${rows.length})`, MARGIN, doc.y);
+function table(doc: Doc, rows: DayReportRow[], t: Translate) {
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(toWinAnsi(t('reportPdf.table.title', { count: String(rows.length) })), MARGIN, doc.y);
   let y = doc.y + 4;
   if (rows.length === 0) {
-    doc.fillColor(GREY).font('Helvetica').fontSize(9).text('Nessuna prenotazione in questa giornata.', MARGIN, y + 4);
+    doc.fillColor(GREY).font('Helvetica').fontSize(9).text(toWinAnsi(t('reportPdf.table.none')), MARGIN, y + 4);
     return;
   }
-  y = tableHeader(doc, y);
+  y = tableHeader(doc, y, t);
   doc.font('Helvetica').fontSize(FONT_SIZE);
   const destCol = COLUMNS.find((c) => c.key === 'destinazione')!;
   const destW = destCol.width - 2 * CELL_PAD;
@@ -223,7 +228,7 @@ function table(doc: Doc, rows: DayReportRow[]) {
     const rowH = lines * LINE_H + 4;
     if (y + rowH > BOTTOM) {
       doc.addPage();
-      y = tableHeader(doc, MARGIN);
+      y = tableHeader(doc, MARGIN, t);
       doc.font('Helvetica').fontSize(FONT_SIZE);
     }
     if (i % 2 === 1) doc.rect(MARGIN, y, CONTENT_W, rowH).fillColor('#f7f7f8').fill();
@@ -259,7 +264,7 @@ function fit(doc: Doc, text: string, width: number): string {
   return `${text.slice(0, lo).trimEnd()}…`;
 }
 
-function pageNumbers(doc: Doc) {
+function pageNumbers(doc: Doc, t: Translate) {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -269,7 +274,7 @@ function pageNumbers(doc: Doc) {
       .fillColor(GREY)
       .font('Helvetica')
       .fontSize(7.5)
-      .text(`Pagina ${i + 1} di ${range.count}`, MARGIN, FOOTER_Y, { width: CONTENT_W, align: 'right', lineBreak: false });
+      .text(toWinAnsi(t('reportPdf.page', { page: String(i + 1), pages: String(range.count) })), MARGIN, FOOTER_Y, { width: CONTENT_W, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
   }
 }

@@ -54,7 +54,7 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
   });
   deps.mailer.sendInBackground(
     deskBookingEmail(
-      { ...booking, email: user.email, nome: user.nome },
+      { ...booking, email: user.email, nome: user.nome, lingua: user.lingua },
       booking.paymentStatus === 'pending',
       rules.attesaPagamentoMinuti,
       deps.config.publicUrl,

@@ -124,8 +124,8 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   app.get('/biciclette', async () => adminBikes(deps()));
 
   // The QR labels to stick on the bikes (issue 34, decision 044): one per bike, A4.
-  app.get('/biciclette/etichette.pdf', async (_request, reply) => {
-    const pdf = await bikeLabelsPdf(deps());
+  app.get('/biciclette/etichette.pdf', async (request, reply) => {
+    const pdf = await bikeLabelsPdf(deps(), requestLingua(request));
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Disposition', `attachment; filename="${BIKE_LABELS_FILE_NAME}"`)

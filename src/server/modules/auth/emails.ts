@@ -1,73 +1,79 @@
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 
-/** Italian account emails: plain text first, with a simple HTML alternative. */
+/** Account emails in the account's language: plain text first, with a simple HTML alternative. */
 
 export function welcomeEmail(
-  user: { email: string; nome: string; isResidente: boolean },
+  user: { email: string; nome: string; isResidente: boolean; lingua?: Lingua },
   publicUrl: string,
 ): MailMessage {
-  const account = user.isResidente
-    ? 'Sei registrato come residente: le tue prenotazioni sono gratuite.'
-    : 'Sei registrato come utente esterno: ogni prenotazione costa 2,50 €, da pagare online con carta.';
+  const lingua = user.lingua ?? 'it';
+  const t = tFor(lingua);
+  const account = user.isResidente ? t('emailNotices.welcome.resident') : t('emailNotices.welcome.external');
   const loginUrl = `${publicUrl}/login`;
+  const subject = t('emailNotices.welcome.subject');
   const text = [
-    `Ciao ${user.nome},`,
+    t('emailNotices.hello', { nome: user.nome }),
     '',
-    'benvenuto in BiciElis, il servizio di prenotazione biciclette del collegio.',
+    t('emailNotices.welcome.intro'),
     account,
     '',
-    `Accedi con la tua email (${user.email}) da qui: ${loginUrl}`,
+    t('emailNotices.welcome.loginText', { email: user.email, url: loginUrl }),
     '',
-    'Se non ti sei registrato tu, ignora questo messaggio.',
+    t('emailNotices.welcome.notYou'),
     '',
-    'Il team BiciElis',
+    t('emailNotices.signature'),
   ].join('\n');
   const html = emailLayout(
-    'Benvenuto in BiciElis',
-    `<p>Ciao ${escapeHtml(user.nome)},</p>
-<p>benvenuto in BiciElis, il servizio di prenotazione biciclette del collegio.</p>
+    subject,
+    `<p>${escapeHtml(t('emailNotices.hello', { nome: user.nome }))}</p>
+<p>${t('emailNotices.welcome.intro')}</p>
 <p>${escapeHtml(account)}</p>
-<p>Accedi con la tua email (<strong>${escapeHtml(user.email)}</strong>):
-<a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a></p>
-<p>Se non ti sei registrato tu, ignora questo messaggio.</p>
-<p>Il team BiciElis</p>`,
+<p>${t('emailNotices.welcome.loginHtml', {
+      email: `<strong>${escapeHtml(user.email)}</strong>`,
+      link: `<a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a>`,
+    })}</p>
+<p>${t('emailNotices.welcome.notYou')}</p>
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
-  return { to: user.email, subject: 'Benvenuto in BiciElis', text, html };
+  return { to: user.email, subject, text, html };
 }
 
 export function temporaryPasswordEmail(
-  user: { email: string; nome: string },
+  user: { email: string; nome: string; lingua?: Lingua },
   temporaryPassword: string,
   validMinutes: number,
   publicUrl: string,
 ): MailMessage {
+  const lingua = user.lingua ?? 'it';
+  const t = tFor(lingua);
   const loginUrl = `${publicUrl}/login`;
   const text = [
-    `Ciao ${user.nome},`,
+    t('emailNotices.hello', { nome: user.nome }),
     '',
-    'abbiamo ricevuto una richiesta di recupero della password del tuo account BiciElis.',
+    t('emailNotices.tempPassword.intro'),
     '',
-    `Password temporanea: ${temporaryPassword}`,
+    t('emailNotices.tempPassword.label', { password: temporaryPassword }),
     '',
-    `È valida per ${validMinutes} minuti. Usala per accedere da ${loginUrl}:`,
-    'al primo accesso ti verrà chiesto di scegliere una nuova password.',
+    t('emailNotices.tempPassword.validText', { minuti: validMinutes, url: loginUrl }),
     '',
-    'Se non hai richiesto tu il recupero, ignora questo messaggio:',
-    'la tua password attuale continua a funzionare.',
+    t('emailNotices.tempPassword.notYou'),
+    t('emailNotices.tempPassword.stillWorks'),
     '',
-    'Il team BiciElis',
+    t('emailNotices.signature'),
   ].join('\n');
   const html = emailLayout(
-    'La tua password temporanea',
-    `<p>Ciao ${escapeHtml(user.nome)},</p>
-<p>abbiamo ricevuto una richiesta di recupero della password del tuo account BiciElis.</p>
-<p>Password temporanea:</p>
+    t('emailNotices.tempPassword.title'),
+    `<p>${escapeHtml(t('emailNotices.hello', { nome: user.nome }))}</p>
+<p>${t('emailNotices.tempPassword.intro')}</p>
+<p>${t('emailNotices.tempPassword.labelHtml')}</p>
 <p style="font-family:'Courier New',monospace;font-size:20px;letter-spacing:2px;background:#f4f6f8;padding:12px;border-radius:6px;">${escapeHtml(temporaryPassword)}</p>
-<p>È valida per ${validMinutes} minuti. Usala per accedere da
-<a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a>:
-al primo accesso ti verrà chiesto di scegliere una nuova password.</p>
-<p>Se non hai richiesto tu il recupero, ignora questo messaggio: la tua password attuale continua a funzionare.</p>
-<p>Il team BiciElis</p>`,
+<p>${t('emailNotices.tempPassword.validHtml', { minuti: validMinutes, link: `<a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a>` })}</p>
+<p>${t('emailNotices.tempPassword.notYou')} ${t('emailNotices.tempPassword.stillWorks')}</p>
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
-  return { to: user.email, subject: 'BiciElis: la tua password temporanea', text, html };
+  return { to: user.email, subject: t('emailNotices.tempPassword.subject'), text, html };
 }

@@ -167,7 +167,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
 export async function requestPasswordReset(deps: AuthDeps, rawEmail: string): Promise<void> {
   const email = normaliseEmail(rawEmail);
   const [user] = await deps.db
-    .select({ id: users.id, nome: users.nome, email: users.email, attiva: users.attiva })
+    .select({ id: users.id, nome: users.nome, email: users.email, attiva: users.attiva, lingua: users.lingua })
     .from(users)
     .where(eq(users.email, email));
   const temporary = generateTemporaryPassword();

@@ -5,6 +5,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { renderBikeLabels, type BikeLabel } from '../../integrations/pdf/bike-labels.js';
 import { biciclette } from './tables.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 
 /** The labels' file name (the admin's download). */
 export const BIKE_LABELS_FILE_NAME = 'etichette-bici.pdf';
@@ -16,12 +18,18 @@ export function bikePageUrl(publicUrl: string, numero: string): string {
 
 /**
  * GET /api/admin/biciclette/etichette.pdf (issue 34): one label per bike, every bike whatever
- * its state (a bike in maintenance keeps its label), in the order of the bikes' list.
+ * its state (a bike in maintenance keeps its label), in the order of the bikes' list; worded in
+ * the requesting admin's language.
  */
-export async function bikeLabelsPdf(deps: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> }): Promise<Buffer> {
+export async function bikeLabelsPdf(deps: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> }, lingua: Lingua = 'it'): Promise<Buffer> {
+  const t = tFor(lingua);
   const { rows } = await deps.db.execute<{ numero: string }>(
     sql`select numero from ${biciclette} order by lpad(numero, 20, '0'), numero`,
   );
   const labels: BikeLabel[] = rows.map((r) => ({ numero: r.numero, url: bikePageUrl(deps.config.publicUrl, r.numero) }));
-  return renderBikeLabels(labels, { title: `Etichette delle biciclette - ${APP_NAME}`, author: APP_NAME, creationDate: deps.clock.now() });
+  return renderBikeLabels(
+    labels,
+    { title: t('bikeLabels.title', { app: APP_NAME }), author: APP_NAME, creationDate: deps.clock.now() },
+    { bike: t('bikeLabels.bike'), sentence: t('bikeLabels.sentence'), empty: t('bikeLabels.empty') },
+  );
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Lingua } from '../../../shared/i18n/index.js';
 
 /**
  * A booking as raw SQL reads return it with its person and its bike (`prenotazioni p` joined to
@@ -28,8 +29,10 @@ export interface MovableBookingRow extends BookingPersonBikeRow {
   inizio: Date | string;
   fine: Date | string;
   pagata: boolean;
+  /** The owner's language (issue 36): the notices of a move or a cancellation are written in it. */
+  lingua: Lingua;
 }
 
-export const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello,
+export const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, u.lingua, p.bici_id, b.numero, b.modello,
   p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
   exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata`;

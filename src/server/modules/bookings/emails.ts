@@ -1,9 +1,11 @@
-import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
+import type { DamageCategory } from '../../../shared/damage.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
+import { shortDate } from '../../../shared/i18n/format.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/index.js';
 
-/** Italian notices of the ride (decision 022): plain text first, a simple HTML alternative. */
+/** Notices of the ride (decision 022), in the reader's language: plain text first, a simple HTML alternative. */
 
 /** dd/MM/yyyy of a `YYYY-MM-DD` date. */
 export const italianDate = (date: string) => date.split('-').reverse().join('/');
@@ -17,16 +19,18 @@ export interface RideInfo {
   orarioFine: string;
 }
 
-export function notice(title: string, lines: string[], url: string, push: { title: string; body: string }): UserNotice {
-  const text = [...lines, '', `Le tue prenotazioni: ${url}`, '', 'Il team BiciElis'].join('\n');
+export function notice(title: string, lines: string[], url: string, push: { title: string; body: string }, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
+  const text = [...lines, '', t('emailNotices.ride.yourBookingsText', { url }), '', t('emailNotices.signature')].join('\n');
   const html = emailLayout(
     title,
     `${lines
       .filter((l) => l !== '')
       .map((l) => `<p>${escapeHtml(l)}</p>`)
       .join('\n')}
-<p><a href="${escapeHtml(url)}">Le tue prenotazioni</a></p>
-<p>Il team BiciElis</p>`,
+<p><a href="${escapeHtml(url)}">${t('emailNotices.ride.yourBookings')}</a></p>
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
   return { subject: title, text, html, push: { ...push, url } };
 }
@@ -34,62 +38,56 @@ export function notice(title: string, lines: string[], url: string, push: { titl
 const dashboard = (publicUrl: string) => `${publicUrl}/dashboard`;
 
 /** 30 minutes before the start, not yet picked up. */
-export function startReminder(r: RideInfo, publicUrl: string): UserNotice {
+export function startReminder(r: RideInfo, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
+  const v = { bici: r.biciNumero, inizio: r.orarioInizio, fine: r.orarioFine };
   return notice(
-    `Promemoria: la tua bicicletta alle ${r.orarioInizio}`,
-    [
-      `Ciao ${r.nome},`,
-      '',
-      `alle ${r.orarioInizio} inizia la tua prenotazione della bicicletta n. ${r.biciNumero} (fino alle ${r.orarioFine}).`,
-      'Quando la prendi, segna "Ritirata" sulla pagina delle prenotazioni: se non la ritiri entro poco dall\'inizio, la prenotazione viene annullata.',
-    ],
+    t('emailNotices.start.subject', { inizio: r.orarioInizio }),
+    [t('emailNotices.hello', { nome: r.nome }), '', t('emailNotices.start.line', v), t('emailNotices.start.markPickedUp')],
     dashboard(publicUrl),
-    { title: `Bici n. ${r.biciNumero} alle ${r.orarioInizio}`, body: 'Ricordati di segnare "Ritirata" quando la prendi.' },
+    { title: t('pushNotices.start.title', { bici: r.biciNumero, inizio: r.orarioInizio }), body: t('pushNotices.start.body') },
+    lingua,
   );
 }
 
 /** 15 minutes before the end of a ride in progress. */
-export function endReminder(r: RideInfo, publicUrl: string): UserNotice {
+export function endReminder(r: RideInfo, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
   return notice(
-    `Promemoria: riconsegna la bicicletta entro le ${r.orarioFine}`,
-    [
-      `Ciao ${r.nome},`,
-      '',
-      `la tua prenotazione della bicicletta n. ${r.biciNumero} termina alle ${r.orarioFine}.`,
-      'Riportala in tempo e segna "Riconsegnata": dopo di te qualcuno potrebbe averla prenotata.',
-    ],
+    t('emailNotices.end.subject', { fine: r.orarioFine }),
+    [t('emailNotices.hello', { nome: r.nome }), '', t('emailNotices.end.line', { bici: r.biciNumero, fine: r.orarioFine }), t('emailNotices.end.markReturned')],
     dashboard(publicUrl),
-    { title: `Riconsegna entro le ${r.orarioFine}`, body: `La bici n. ${r.biciNumero} va riportata entro le ${r.orarioFine}.` },
+    { title: t('pushNotices.end.title', { fine: r.orarioFine }), body: t('pushNotices.end.body', { bici: r.biciNumero, fine: r.orarioFine }) },
+    lingua,
   );
 }
 
 /** At the end of a ride not returned. */
-export function overdueUserNotice(r: RideInfo, publicUrl: string): UserNotice {
+export function overdueUserNotice(r: RideInfo, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
   return notice(
-    `La bicicletta n. ${r.biciNumero} è in ritardo`,
-    [
-      `Ciao ${r.nome},`,
-      '',
-      `la tua prenotazione della bicicletta n. ${r.biciNumero} è terminata alle ${r.orarioFine}, ma la bici non risulta riconsegnata.`,
-      'Riportala al più presto e segna "Riconsegnata": finché non torna, nessun altro può usarla.',
-    ],
+    t('emailNotices.overdue.subject', { bici: r.biciNumero }),
+    [t('emailNotices.hello', { nome: r.nome }), '', t('emailNotices.overdue.line', { bici: r.biciNumero, fine: r.orarioFine }), t('emailNotices.overdue.bringBack')],
     dashboard(publicUrl),
-    { title: `Bici n. ${r.biciNumero} in ritardo`, body: 'Riportala al più presto e segna "Riconsegnata".' },
+    { title: t('pushNotices.overdue.title', { bici: r.biciNumero }), body: t('pushNotices.overdue.body') },
+    lingua,
   );
 }
 
 /** To the owner of the bike's next booking, when the ride before it is late. */
-export function nextBookingWarning(next: RideInfo, publicUrl: string): UserNotice {
+export function nextBookingWarning(next: RideInfo, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
   return notice(
-    `La bicicletta n. ${next.biciNumero} potrebbe non essere pronta`,
+    t('emailNotices.next.subject', { bici: next.biciNumero }),
     [
-      `Ciao ${next.nome},`,
+      t('emailNotices.hello', { nome: next.nome }),
       '',
-      `la bicicletta n. ${next.biciNumero} della tua prenotazione del ${italianDate(next.dataPrenotazione)} dalle ${next.orarioInizio} alle ${next.orarioFine} non è ancora stata riconsegnata da chi l'ha usata prima di te.`,
-      'Lo staff del collegio è stato avvisato. Se preferisci, puoi annullare la prenotazione e sceglierne un\'altra.',
+      t('emailNotices.next.line', { bici: next.biciNumero, data: shortDate(next.dataPrenotazione), inizio: next.orarioInizio, fine: next.orarioFine }),
+      t('emailNotices.next.staffTold'),
     ],
     dashboard(publicUrl),
-    { title: `Bici n. ${next.biciNumero} non ancora riconsegnata`, body: 'Potrebbe non essere pronta per la tua prenotazione.' },
+    { title: t('pushNotices.next.title', { bici: next.biciNumero }), body: t('pushNotices.next.body') },
+    lingua,
   );
 }
 
@@ -103,31 +101,29 @@ export interface OverdueLine {
 
 /**
  * One email to the admins: the rides that have just become late, and what the fleet's heal did
- * about their bookings and those of broken bikes (issue 35: moved, cancelled), one line each.
+ * about their bookings and those of broken bikes (issue 35: moved, cancelled), one line each,
+ * in the admin's language.
  */
-export function overdueAdminsEmail(to: string, rides: OverdueLine[], publicUrl: string, fleetLines: string[] = []): MailMessage {
+export function overdueAdminsEmail(to: string, rides: OverdueLine[], publicUrl: string, fleetLines: string[] = [], lingua: Lingua = 'it'): MailMessage {
+  const t = tFor(lingua);
   const line = (r: OverdueLine) =>
-    `bici n. ${r.biciNumero}: ${r.utente} (${r.email}), doveva tornare il ${italianDate(r.dataPrenotazione)} alle ${r.orarioFine}`;
-  const subject =
-    rides.length === 0
-      ? 'BiciElis: prenotazioni spostate o annullate'
-      : rides.length === 1
-        ? `BiciElis: 1 bicicletta in ritardo`
-        : `BiciElis: ${rides.length} biciclette in ritardo`;
+    t('emailNotices.overdueAdmins.line', { bici: r.biciNumero, utente: r.utente, email: r.email, data: shortDate(r.dataPrenotazione), fine: r.orarioFine });
+  const subject = rides.length === 0 ? t('emailNotices.overdueAdmins.subjectFleet') : t('emailNotices.overdueAdmins.subjectLate', { count: rides.length });
   const adminUrl = `${publicUrl}/admin`;
-  const lateIntro = 'Queste biciclette non sono state riconsegnate alla fine della prenotazione:';
-  const fleetIntro = 'Prenotazioni spostate o annullate dal sistema (bici in ritardo o fuori uso):';
+  const lateIntro = t('emailNotices.overdueAdmins.lateIntro');
+  const fleetIntro = t('emailNotices.overdueAdmins.fleetIntro');
   const text = [
     ...(rides.length > 0 ? [lateIntro, '', ...rides.map((r) => `- ${line(r)}`), ''] : []),
     ...(fleetLines.length > 0 ? [fleetIntro, '', ...fleetLines.map((l) => `- ${l}`), ''] : []),
-    `Le vedi su ${adminUrl}, dove puoi anche registrarne la riconsegna.`,
+    t('emailNotices.overdueAdmins.seeThem', { url: adminUrl }),
   ].join('\n');
   const list = (items: string[]) => `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`;
   const html = emailLayout(
     subject,
     `${rides.length > 0 ? `<p>${lateIntro}</p>\n${list(rides.map(line))}` : ''}
 ${fleetLines.length > 0 ? `<p>${escapeHtml(fleetIntro)}</p>\n${list(fleetLines)}` : ''}
-<p>Le vedi su <a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>, dove puoi anche registrarne la riconsegna.</p>`,
+<p>${t('emailNotices.overdueAdmins.seeThem', { url: `<a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>` })}</p>`,
+    lingua,
   );
   return { to, subject, text, html };
 }
@@ -141,28 +137,53 @@ export interface DamageInfo {
   descrizione: string;
 }
 
-/** To every active admin, after a return with a damage report. */
-export function damageAdminEmail(to: string, d: DamageInfo, publicUrl: string, momento: 'riconsegna' | 'ritiro' = 'riconsegna'): MailMessage {
-  const subject = `BiciElis: danno segnalato sulla bici n. ${d.biciNumero}`;
+/** A damage category's label in `lingua` (Italian: shared/damage.ts's labels). */
+export function damageCategoryLabel(categoria: DamageCategory, lingua: Lingua): string {
+  return tFor(lingua)(`emailNotices.damageCategory.${categoria}`);
+}
+
+/** To every active admin, after a return with a damage report, in the admin's language. */
+export function damageAdminEmail(
+  to: string,
+  d: DamageInfo,
+  publicUrl: string,
+  momento: 'riconsegna' | 'ritiro' = 'riconsegna',
+  lingua: Lingua = 'it',
+): MailMessage {
+  const t = tFor(lingua);
+  const subject = t('emailNotices.damage.subject', { bici: d.biciNumero });
   const adminUrl = `${publicUrl}/admin`;
-  const category = tFor('it')(DAMAGE_CATEGORY_LABELS[d.categoria]);
-  const done = momento === 'ritiro' ? 'al ritiro ha trovato un problema sulla' : 'ha riconsegnato la';
-  const what = momento === 'ritiro' ? 'e lo ha segnalato' : 'segnalando un danno';
+  const category = damageCategoryLabel(d.categoria, lingua);
+  const body = (utente: string, email: string, bici: string, modello: string) =>
+    momento === 'ritiro'
+      ? t('emailNotices.damage.atPickup', { utente, email, bici, modello })
+      : t('emailNotices.damage.atReturn', { utente, email, bici, modello });
+  const bodyHtml = (utente: string, email: string, bici: string, modello: string) =>
+    momento === 'ritiro'
+      ? t('emailNotices.damage.atPickupHtml', { utente, email, bici, modello })
+      : t('emailNotices.damage.atReturnHtml', { utente, email, bici, modello });
+  const typeLabel = t('emailNotices.damage.type');
+  const descriptionLabel = t('emailNotices.damage.description');
   const text = [
-    `${d.utente} (${d.email}) ${done} bicicletta n. ${d.biciNumero} (${d.biciModello}) ${what}.`,
+    body(d.utente, d.email, t('emailNotices.bikeNo', { numero: d.biciNumero }), d.biciModello),
     '',
-    `Tipo: ${category}`,
-    `Descrizione: ${d.descrizione}`,
+    `${typeLabel} ${category}`,
+    `${descriptionLabel} ${d.descrizione}`,
     '',
-    `La bici è stata messa in manutenzione. La segnalazione è su ${adminUrl}.`,
+    t('emailNotices.damage.inMaintenance', { url: adminUrl }),
   ].join('\n');
   const html = emailLayout(
     subject,
-    `<p>${escapeHtml(d.utente)} (${escapeHtml(d.email)}) ${done} bicicletta <strong>n. ${escapeHtml(d.biciNumero)}</strong>
-(${escapeHtml(d.biciModello)}) ${what}.</p>
-<p><strong>Tipo:</strong> ${escapeHtml(category)}</p>
-<p><strong>Descrizione:</strong> ${escapeHtml(d.descrizione)}</p>
-<p>La bici è stata messa in manutenzione. La segnalazione è su <a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>.</p>`,
+    `<p>${bodyHtml(
+      escapeHtml(d.utente),
+      escapeHtml(d.email),
+      `<strong>${t('emailNotices.bikeNo', { numero: escapeHtml(d.biciNumero) })}</strong>`,
+      escapeHtml(d.biciModello),
+    )}</p>
+<p><strong>${typeLabel}</strong> ${escapeHtml(category)}</p>
+<p><strong>${descriptionLabel}</strong> ${escapeHtml(d.descrizione)}</p>
+<p>${t('emailNotices.damage.inMaintenance', { url: `<a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>` })}</p>`,
+    lingua,
   );
   return { to, subject, text, html };
 }

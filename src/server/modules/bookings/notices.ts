@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { activeAdminEmails, notifyUser, type PushSender } from '../notifications/index.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { activeAdmins, notifyUser, type PushSender } from '../notifications/index.js';
 import {
   endReminder,
   nextBookingWarning,
@@ -80,7 +81,11 @@ const remindersOn = sql`coalesce((select pu.promemoria from preferenze_utente pu
  * email then fails is not retried (logged): a reminder late by a minute is worth less than
  * a reminder sent twice.
  */
-export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: string[] = []): Promise<NoticeResult> {
+export async function sendRideNotices(
+  deps: NoticeDeps,
+  now: Date,
+  fleetLines: (lingua: Lingua) => string[] = () => [],
+): Promise<NoticeResult> {
   const at = now.toISOString();
   const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero,
     p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
@@ -139,24 +144,27 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: s
   );
 
   const url = deps.config.publicUrl;
-  for (const r of starts.rows) await notifyUser(deps, r.user_id, startReminder(rideInfo(r), url));
-  for (const r of ends.rows) await notifyUser(deps, r.user_id, endReminder(rideInfo(r), url));
+  for (const r of starts.rows) await notifyUser(deps, r.user_id, (lingua) => startReminder(rideInfo(r), url, lingua));
+  for (const r of ends.rows) await notifyUser(deps, r.user_id, (lingua) => endReminder(rideInfo(r), url, lingua));
   let nextWarned = 0;
   for (const r of late.rows) {
-    await notifyUser(deps, r.user_id, overdueUserNotice(rideInfo(r), url));
+    await notifyUser(deps, r.user_id, (lingua) => overdueUserNotice(rideInfo(r), url, lingua));
     if (r.next_user_id !== null) {
       nextWarned += 1;
       await notifyUser(
         deps,
         r.next_user_id,
-        nextBookingWarning(
-          { nome: r.next_nome!, biciNumero: r.numero, dataPrenotazione: r.next_data!, orarioInizio: r.next_inizio!, orarioFine: r.next_fine! },
-          url,
-        ),
+        (lingua) =>
+          nextBookingWarning(
+            { nome: r.next_nome!, biciNumero: r.numero, dataPrenotazione: r.next_data!, orarioInizio: r.next_inizio!, orarioFine: r.next_fine! },
+            url,
+            lingua,
+          ),
       );
     }
   }
-  if (late.rows.length > 0 || fleetLines.length > 0) {
+  const fleetItalian = fleetLines('it');
+  if (late.rows.length > 0 || fleetItalian.length > 0) {
     const lines: OverdueLine[] = late.rows.map((r) => ({
       utente: `${r.nome} ${r.cognome}`.trim(),
       email: r.email,
@@ -164,9 +172,9 @@ export async function sendRideNotices(deps: NoticeDeps, now: Date, fleetLines: s
       dataPrenotazione: r.data_prenotazione,
       orarioFine: r.orario_fine,
     }));
-    for (const to of await activeAdminEmails(deps.db)) {
+    for (const admin of await activeAdmins(deps.db)) {
       try {
-        await deps.mailer.send(overdueAdminsEmail(to, lines, url, fleetLines));
+        await deps.mailer.send(overdueAdminsEmail(admin.email, lines, url, fleetLines(admin.lingua), admin.lingua));
       } catch (err) {
         deps.log.error({ err }, 'overdue list email not sent');
       }

@@ -9,7 +9,7 @@ import { prenotazioni, segnalazioniDanni } from './tables.js';
 import { users } from '../users/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { activeAdminEmails } from '../notifications/index.js';
+import { activeAdmins } from '../notifications/index.js';
 import { damageAdminEmail, type DamageInfo } from './emails.js';
 import { bringLifecycleUpToDate } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
@@ -263,8 +263,8 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
     countBooking(deps.db, 'returned');
     if (outcome.damage) {
       // After the commit: the report stands even if an email fails (it is on /admin anyway).
-      for (const to of await activeAdminEmails(deps.db)) {
-        deps.mailer.sendInBackground(damageAdminEmail(to, outcome.damage, deps.config.publicUrl));
+      for (const admin of await activeAdmins(deps.db)) {
+        deps.mailer.sendInBackground(damageAdminEmail(admin.email, outcome.damage, deps.config.publicUrl, 'riconsegna', admin.lingua));
       }
     }
   }

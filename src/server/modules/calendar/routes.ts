@@ -37,7 +37,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = authenticatedUser(request);
       const { id } = request.params;
-      const body = await bookingCalendar(app.deps.database.db, app.deps.config, user.id, id, app.deps.clock.now());
+      const body = await bookingCalendar(app.deps.database.db, app.deps.config, user.id, id, app.deps.clock.now(), user.lingua);
       if (body === null) throw notFound('Prenotazione non trovata');
       return sendCalendar(reply, body, `attachment; filename="prenotazione-${id}.ics"`);
     },

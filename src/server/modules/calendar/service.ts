@@ -5,6 +5,9 @@ import { biciclette } from '../bikes/tables.js';
 import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
 import { preferenzeUtente } from '../profile/tables.js';
 import { hashCalendarToken } from '../profile/index.js';
+import { users } from '../users/tables.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { buildCalendar, type CalendarEvent } from './ical.js';
 
 /** The feed shows the bookings of the last 90 days and every future one. */
@@ -42,11 +45,13 @@ type BookingRow = {
   modello: string;
 };
 
-function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>): CalendarEvent {
+/** A booking as an event, its texts in the reader's language (the destination as the person wrote it). */
+function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>, lingua: Lingua): CalendarEvent {
+  const t = tFor(lingua);
   const host = new URL(config.publicUrl).hostname;
   const description = [
-    row.destinazione ? `Destinazione: ${row.destinazione}` : null,
-    `Prenotazione n. ${row.id}: ritira e riconsegna la bicicletta dalla tua area personale.`,
+    row.destinazione ? t('calendarFeed.destination', { destinazione: row.destinazione }) : null,
+    t('calendarFeed.description', { id: String(row.id) }),
   ]
     .filter(Boolean)
     .join('\n');
@@ -54,7 +59,7 @@ function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>): CalendarEv
     uid: `prenotazione-${row.id}@${host}`,
     start: row.inizio,
     end: row.fine,
-    summary: `Bicicletta ${row.numero} (${row.modello})`,
+    summary: t('calendarFeed.summary', { numero: row.numero, modello: row.modello }),
     location: row.destinazione,
     description,
     status: row.stato === 'cancellata' ? 'CANCELLED' : 'CONFIRMED',
@@ -73,6 +78,9 @@ function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>): CalendarEv
  * no-show and expired payment.
  */
 export async function calendarFeed(db: Db, config: Pick<Config, 'publicUrl' | 'timeZone'>, userId: number, now: Date): Promise<string> {
+  // The feed is the user's: its texts are in the account's language.
+  const [owner] = await db.select({ lingua: users.lingua }).from(users).where(eq(users.id, userId));
+  const lingua = owner?.lingua ?? 'it';
   const since = new Date(now.getTime() - FEED_PAST_DAYS * 24 * 60 * 60 * 1000);
   const rows = await db
     .select(bookingColumns)
@@ -81,8 +89,8 @@ export async function calendarFeed(db: Db, config: Pick<Config, 'publicUrl' | 't
     .where(and(eq(prenotazioni.userId, userId), inArray(prenotazioni.stato, ['attiva', 'completata']), gte(prenotazioni.fine, since)))
     .orderBy(asc(prenotazioni.inizio), asc(prenotazioni.id));
   return buildCalendar(
-    rows.map((r) => toEvent({ ...r, stato: bookingStato(r.stato) }, config)),
-    { timeZone: config.timeZone, now, name: 'BiciElis: le mie prenotazioni', method: 'PUBLISH' },
+    rows.map((r) => toEvent({ ...r, stato: bookingStato(r.stato) }, config, lingua)),
+    { timeZone: config.timeZone, now, name: tFor(lingua)('calendarFeed.name'), method: 'PUBLISH' },
   );
 }
 
@@ -97,6 +105,7 @@ export async function bookingCalendar(
   userId: number,
   bookingId: number,
   now: Date,
+  lingua: Lingua = 'it',
 ): Promise<string | null> {
   const [row] = await db
     .select(bookingColumns)
@@ -104,5 +113,5 @@ export async function bookingCalendar(
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId), isBooking));
   if (!row) return null;
-  return buildCalendar([toEvent({ ...row, stato: bookingStato(row.stato) }, config)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
+  return buildCalendar([toEvent({ ...row, stato: bookingStato(row.stato) }, config, lingua)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
 }

@@ -34,6 +34,7 @@ export const affectedDto = (r: AffectedRow, nuovaBiciNumero?: string | null): Af
 
 export const noticeOf = (r: AffectedRow) => ({
   email: r.email,
+  lingua: r.lingua,
   nome: r.nome,
   biciNumero: r.numero,
   dataPrenotazione: r.data_prenotazione,

@@ -1,6 +1,9 @@
 import { countBooking } from '../../metrics.js';
-import { italianDate, notice, overdueAdminsEmail } from '../bookings/index.js';
-import { activeAdminEmails, notifyUser, type UserNotice } from '../notifications/index.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
+import { shortDate } from '../../../shared/i18n/format.js';
+import { notice, overdueAdminsEmail } from '../bookings/index.js';
+import { activeAdmins, notifyUser, type UserNotice } from '../notifications/index.js';
 import type { FleetDeps, HealCancel, HealMove, HealOutcome, HealRow } from './heal.js';
 
 /*
@@ -10,85 +13,96 @@ import type { FleetDeps, HealCancel, HealMove, HealOutcome, HealRow } from './he
  */
 
 const dashboard = (publicUrl: string) => `${publicUrl}/dashboard`;
-const when = (r: HealRow) => `del ${italianDate(r.data_prenotazione)} dalle ${r.orario_inizio} alle ${r.orario_fine}`;
+const when = (r: HealRow, lingua: Lingua) =>
+  tFor(lingua)('emailNotices.fleet.when', { data: shortDate(r.data_prenotazione), inizio: r.orario_inizio, fine: r.orario_fine });
 
 /** Why the bike left behind cannot be used, as the person reads it. */
-const whyOut = (m: { causa: HealMove['causa'] }, numero: string) =>
+const whyOut = (m: { causa: HealMove['causa'] }, numero: string, lingua: Lingua) =>
   m.causa === 'ritardo'
-    ? `la bici n. ${numero} non è ancora rientrata`
+    ? tFor(lingua)('emailNotices.fleet.whyLate', { bici: numero })
     : m.causa === 'problema'
-      ? `sulla bici n. ${numero} hai segnalato un problema`
-      : `la bici n. ${numero} è fuori uso`;
+      ? tFor(lingua)('emailNotices.fleet.whyProblem', { bici: numero })
+      : tFor(lingua)('emailNotices.fleet.whyBroken', { bici: numero });
 
 /** `La tua prenotazione è stata spostata sulla bici n. 07: la bici n. 03 non è ancora rientrata`. */
-export function movedSentence(m: Pick<HealMove, 'causa'> & { from: string; to: string }): string {
-  return `La tua prenotazione è stata spostata sulla bici n. ${m.to}: ${whyOut(m, m.from)}`;
+export function movedSentence(m: Pick<HealMove, 'causa'> & { from: string; to: string }, lingua: Lingua = 'it'): string {
+  return tFor(lingua)('emailNotices.fleet.moved', { to: m.to, why: whyOut(m, m.from, lingua) });
 }
 
-export function movedNotice(m: HealMove, publicUrl: string): UserNotice {
-  const sentence = movedSentence({ causa: m.causa, from: m.row.numero, to: m.to.numero });
+export function movedNotice(m: HealMove, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
+  const sentence = movedSentence({ causa: m.causa, from: m.row.numero, to: m.to.numero }, lingua);
   return notice(
     sentence,
-    [`Ciao ${m.row.nome},`, '', `${sentence}.`, `Data e orari della prenotazione ${when(m.row)} restano gli stessi: ritira la bici n. ${m.to.numero}.`],
+    [t('emailNotices.hello', { nome: m.row.nome }), '', `${sentence}.`, t('emailNotices.fleet.movedSame', { when: when(m.row, lingua), to: m.to.numero })],
     dashboard(publicUrl),
-    { title: `Ora la tua bici è la n. ${m.to.numero}`, body: `${sentence}.` },
+    { title: t('pushNotices.moved.title', { to: m.to.numero }), body: `${sentence}.` },
+    lingua,
   );
 }
 
 /** `La bici n. 03 non è ancora rientrata e al momento non ce n'è un'altra libera`. */
-export const absentSentence = (numero: string) => `La bici n. ${numero} non è ancora rientrata e al momento non ce n'è un'altra libera`;
+export const absentSentence = (numero: string, lingua: Lingua = 'it') => tFor(lingua)('emailNotices.fleet.absent', { bici: numero });
 
-export function absentNotice(r: HealRow, publicUrl: string): UserNotice {
-  const sentence = absentSentence(r.numero);
+export function absentNotice(r: HealRow, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
+  const sentence = absentSentence(r.numero, lingua);
   return notice(
     sentence,
     [
-      `Ciao ${r.nome},`,
+      t('emailNotices.hello', { nome: r.nome }),
       '',
       `${sentence}.`,
-      `Per la tua prenotazione ${when(r)} puoi scegliere dalla pagina delle prenotazioni:`,
-      '- Annulla: la prenotazione viene annullata senza penalità e, se l’avevi pagata, rimborsata;',
-      '- Aspetta: la teniamo e la spostiamo sulla prima bici che si libera per tutta la tua fascia oraria.',
+      t('emailNotices.fleet.absentChoose', { when: when(r, lingua) }),
+      t('emailNotices.fleet.absentCancel'),
+      t('emailNotices.fleet.absentWait'),
     ],
     dashboard(publicUrl),
-    { title: `Bici n. ${r.numero} non ancora rientrata`, body: 'Al momento non ce n’è un’altra libera: annulla o aspetta.' },
+    { title: t('pushNotices.absent.title', { bici: r.numero }), body: t('pushNotices.absent.body') },
+    lingua,
   );
 }
 
-export function cancelledNotice(c: HealCancel, publicUrl: string): UserNotice {
+export function cancelledNotice(c: HealCancel, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
   const r = c.row;
   const why =
     c.motivo === 'bici_non_rientrata'
-      ? `la bici n. ${r.numero} non è rientrata in tempo e non se n’è liberata un’altra`
-      : `la bici n. ${r.numero} è fuori uso e nessun’altra bici è libera in quella fascia oraria`;
+      ? t('emailNotices.fleet.cancelledLate', { bici: r.numero })
+      : t('emailNotices.fleet.cancelledBroken', { bici: r.numero });
   return notice(
-    'La tua prenotazione è stata annullata',
+    t('emailNotices.fleet.cancelledSubject'),
     [
-      `Ciao ${r.nome},`,
+      t('emailNotices.hello', { nome: r.nome }),
       '',
-      `la tua prenotazione ${when(r)} è stata annullata: ${why}.`,
-      'Non conta come mancato ritiro.',
-      ...(c.rimborsata ? ['Il pagamento di 2,50 € ti è stato rimborsato.'] : []),
-      'Prenota un’altra fascia oraria, oppure mettiti in lista d’attesa: ti avvisiamo appena si libera una bici.',
+      t('emailNotices.fleet.cancelledLine', { when: when(r, lingua), why }),
+      t('emailNotices.fleet.notNoShow'),
+      ...(c.rimborsata ? [t('emailNotices.refunded')] : []),
+      t('emailNotices.fleet.bookAnother'),
     ],
     dashboard(publicUrl),
-    { title: 'Prenotazione annullata', body: `${why.charAt(0).toUpperCase()}${why.slice(1)}. Prenota un’altra fascia.` },
+    { title: t('pushNotices.cancelled.title'), body: t('pushNotices.cancelled.body', { why: `${why.charAt(0).toUpperCase()}${why.slice(1)}` }) },
+    lingua,
   );
 }
 
-/** One line per move and cancellation, for the admins' email. */
-export function fleetAdminLines(o: HealOutcome): string[] {
+/** One line per move and cancellation, for the admins' email, in the admin's language. */
+export function fleetAdminLines(o: HealOutcome, lingua: Lingua = 'it'): string[] {
+  const t = tFor(lingua);
   const person = (r: HealRow) => `${`${r.nome} ${r.cognome}`.trim()} (${r.email})`;
   return [
-    ...o.moved.map(
-      (m) => `${person(m.row)}, ${when(m.row)}: spostata dalla bici n. ${m.row.numero} alla n. ${m.to.numero} (${whyOut(m, m.row.numero)})`,
+    ...o.moved.map((m) =>
+      t('emailNotices.fleet.adminMoved', { persona: person(m.row), when: when(m.row, lingua), from: m.row.numero, to: m.to.numero, why: whyOut(m, m.row.numero, lingua) }),
     ),
-    ...o.cancelled.map(
-      (c) =>
-        `${person(c.row)}, ${when(c.row)}: annullata sulla bici n. ${c.row.numero} (${
-          c.motivo === 'bici_non_rientrata' ? 'non rientrata in tempo' : 'fuori uso'
-        }, nessun’altra bici libera${c.rimborsata ? ', rimborsata' : ''})`,
-    ),
+    ...o.cancelled.map((c) => {
+      const values = {
+        persona: person(c.row),
+        when: when(c.row, lingua),
+        bici: c.row.numero,
+        reason: c.motivo === 'bici_non_rientrata' ? t('emailNotices.fleet.reasonLate') : t('emailNotices.fleet.reasonBroken'),
+      };
+      return c.rimborsata ? t('emailNotices.fleet.adminCancelledRefunded', values) : t('emailNotices.fleet.adminCancelled', values);
+    }),
   ];
 }
 
@@ -105,14 +119,13 @@ export async function tellHealOutcome(
   // Counted once committed, in the metrics of the app owning `db` (decision 032).
   countBooking(deps.db, 'moved', o.moved.length);
   countBooking(deps.db, 'fleet_cancelled', o.cancelled.length);
-  for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, movedNotice(m, url));
-  for (const r of o.told) await notifyUser(deps, r.user_id, absentNotice(r, url));
-  for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, cancelledNotice(c, url));
-  const lines = fleetAdminLines(o);
-  if (admins === 'caller' || lines.length === 0) return;
-  for (const to of await activeAdminEmails(deps.db)) {
+  for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, (lingua) => movedNotice(m, url, lingua));
+  for (const r of o.told) await notifyUser(deps, r.user_id, (lingua) => absentNotice(r, url, lingua));
+  for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, (lingua) => cancelledNotice(c, url, lingua));
+  if (admins === 'caller' || fleetAdminLines(o).length === 0) return;
+  for (const admin of await activeAdmins(deps.db)) {
     try {
-      await deps.mailer.send(overdueAdminsEmail(to, [], url, lines));
+      await deps.mailer.send(overdueAdminsEmail(admin.email, [], url, fleetAdminLines(o, admin.lingua), admin.lingua));
     } catch (err) {
       deps.log.error({ err }, 'fleet email to the admins not sent');
     }

@@ -21,7 +21,7 @@ import {
   pickupFrom,
   type MovableBookingRow,
 } from '../bookings/index.js';
-import { activeAdminEmails } from '../notifications/index.js';
+import { activeAdmins } from '../notifications/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
 import { healInTransaction, healMinutes, type FleetDeps, type HealOutcome, type LifecycleMinutes } from './heal.js';
 import { tellHealOutcome } from './notices.js';
@@ -160,13 +160,14 @@ export async function reportPickupProblem(
     decide(deps, tx, { userId, id, input: { categoria, descrizione: input.descrizione.trim() }, now, minutes }),
   );
   const { row } = decided;
-  for (const to of await activeAdminEmails(deps.db)) {
+  for (const admin of await activeAdmins(deps.db)) {
     deps.mailer.sendInBackground(
       damageAdminEmail(
-        to,
+        admin.email,
         { utente: `${row.nome} ${row.cognome}`.trim(), email: row.email, biciNumero: row.numero, biciModello: row.modello, categoria, descrizione: input.descrizione.trim() },
         deps.config.publicUrl,
         'ritiro',
+        admin.lingua,
       ),
     );
   }

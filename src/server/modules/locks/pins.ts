@@ -5,8 +5,10 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
 import { emailLayout, escapeHtml, type Mailer, type MailMessage } from '../../integrations/mailer.js';
-import { LOCK_ERROR_MESSAGES, LockProviderError, type LockErrorReason, type LockProvider } from '../../integrations/locks/index.js';
-import { activeAdminEmails } from '../notifications/index.js';
+import { LockProviderError, type LockErrorReason, type LockProvider } from '../../integrations/locks/index.js';
+import { activeAdmins } from '../notifications/index.js';
+import type { Lingua, MessageKey } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { biciclette } from '../bikes/tables.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { codiciCorsa, lucchetti } from './tables.js';
@@ -160,34 +162,52 @@ async function failed(deps: PinDeps, row: DueRow, err: unknown): Promise<void> {
   if (tries === undefined) return;
   // A refusal stops the retries (until an admin sets the lock again), so it is met once.
   if (!temporary || tries === FAILURES_BEFORE_EMAIL) {
-    for (const to of await activeAdminEmails(deps.db)) {
-      deps.mailer.sendInBackground(pinFailureEmail(to, { biciNumero: row.numero, operation: row.pin_stato, reason, publicUrl: deps.publicUrl }));
+    for (const admin of await activeAdmins(deps.db)) {
+      deps.mailer.sendInBackground(
+        pinFailureEmail(admin.email, { biciNumero: row.numero, operation: row.pin_stato, reason, publicUrl: deps.publicUrl }, admin.lingua),
+      );
     }
   }
 }
 
+/** The lock provider's reasons (LOCK_ERROR_MESSAGES) as the catalogue's keys, for the admins' email. */
+const LOCK_REASON_KEYS = {
+  unreachable: 'emailNotices.lockReason.unreachable',
+  lock_offline: 'emailNotices.lockReason.lockOffline',
+  auth: 'emailNotices.lockReason.auth',
+  unknown_lock: 'emailNotices.lockReason.unknownLock',
+  pin_conflict: 'emailNotices.lockReason.pinConflict',
+  pin_missing: 'emailNotices.lockReason.pinMissing',
+  lock_full: 'emailNotices.lockReason.lockFull',
+  invalid: 'emailNotices.lockReason.invalid',
+  rejected: 'emailNotices.lockReason.rejected',
+} as const satisfies Record<LockErrorReason, MessageKey>;
+
 export function pinFailureEmail(
   to: string,
   f: { biciNumero: string | null; operation: DueRow['pin_stato']; reason: LockErrorReason; publicUrl: string },
+  lingua: Lingua = 'it',
 ): MailMessage {
-  const what = { da_creare: 'creare', da_estendere: 'prolungare', da_revocare: 'revocare' }[f.operation];
-  const bike = f.biciNumero ? `della bici n. ${f.biciNumero}` : 'di una bici';
-  const subject = `BiciElis: non riesco a ${what} il codice del lucchetto ${bike}`;
+  const t = tFor(lingua);
+  const bike = f.biciNumero ? t('emailNotices.pin.ofBike', { bici: f.biciNumero }) : t('emailNotices.pin.ofABike');
+  const subject = t('emailNotices.pin.subject', { op: f.operation, bike });
   const adminUrl = `${f.publicUrl}/admin`;
-  const reason = LOCK_ERROR_MESSAGES[f.reason];
+  const reason = t(LOCK_REASON_KEYS[f.reason]);
+  const untilActive = t('emailNotices.pin.untilActive');
   const text = [
-    `Il servizio dei lucchetti smart non ha permesso di ${what} il codice di una prenotazione sul lucchetto ${bike}.`,
+    t('emailNotices.pin.line', { op: f.operation, bike }),
     '',
-    `Motivo: ${reason}`,
+    `${t('emailNotices.pin.reason')} ${reason}`,
     '',
-    `Finché il codice non è attivo, la scheda della prenotazione dice «Codice non disponibile: rivolgiti alla segreteria». ${adminUrl}`,
+    `${untilActive} ${adminUrl}`,
   ].join('\n');
   const html = emailLayout(
     subject,
-    `<p>Il servizio dei lucchetti smart non ha permesso di ${escapeHtml(what)} il codice di una prenotazione sul lucchetto ${escapeHtml(bike)}.</p>
-<p><strong>Motivo:</strong> ${escapeHtml(reason)}</p>
-<p>Finché il codice non è attivo, la scheda della prenotazione dice «Codice non disponibile: rivolgiti alla segreteria».
+    `<p>${t('emailNotices.pin.line', { op: f.operation, bike: escapeHtml(bike) })}</p>
+<p><strong>${t('emailNotices.pin.reason')}</strong> ${escapeHtml(reason)}</p>
+<p>${untilActive}
 <a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a></p>`,
+    lingua,
   );
   return { to, subject, text, html };
 }

@@ -1,24 +1,33 @@
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
+import { shortDate } from '../../../shared/i18n/format.js';
 import { zonedClock, zonedToday } from '../../../shared/time.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 import type { Person } from './audit-redact.js';
 
-/** The last email to a person who deleted their account (decision 029): the only one the outbox keeps. */
-export function accountDeletedEmail(person: Pick<Person, 'email' | 'nome'>, timeZone: string, now: Date): MailMessage {
-  const [y, m, d] = zonedToday(now, timeZone).split('-');
-  const when = `${d}/${m}/${y} alle ${zonedClock(now, timeZone)}`;
+/**
+ * The last email to a person who deleted their account (decision 029): the only one the outbox
+ * keeps. In the language the account had.
+ */
+export function accountDeletedEmail(person: Pick<Person, 'email' | 'nome'> & { lingua?: Lingua }, timeZone: string, now: Date): MailMessage {
+  const lingua = person.lingua ?? 'it';
+  const t = tFor(lingua);
   const lines = [
-    `Il tuo account BiciElis è stato eliminato il ${when}, come hai chiesto.`,
-    'Abbiamo cancellato i tuoi dati personali: nome, email, sigla, sessioni, notifiche e calendario.',
-    'Le tue prenotazioni restano solo come righe anonime per le statistiche del servizio; i pagamenti restano nella contabilità, senza il tuo nome.',
-    'La tua email e la tua sigla possono essere registrate di nuovo.',
+    t('emailNotices.deleted.on', { data: shortDate(zonedToday(now, timeZone)), ora: zonedClock(now, timeZone) }),
+    t('emailNotices.deleted.dataGone'),
+    t('emailNotices.deleted.bookingsStay'),
+    t('emailNotices.deleted.registerAgain'),
   ];
-  const text = [`Ciao ${person.nome},`, '', ...lines, '', 'Se non sei stato tu, scrivi subito all’amministrazione del collegio.', '', 'Il team BiciElis'].join('\n');
+  const hello = t('emailNotices.hello', { nome: person.nome });
+  const notYou = t('emailNotices.deleted.notYou');
+  const text = [hello, '', ...lines, '', notYou, '', t('emailNotices.signature')].join('\n');
   const html = emailLayout(
-    'Account eliminato',
-    `<p>Ciao ${escapeHtml(person.nome)},</p>
+    t('emailNotices.deleted.title'),
+    `<p>${escapeHtml(hello)}</p>
 ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
-<p>Se non sei stato tu, scrivi subito all’amministrazione del collegio.</p>
-<p>Il team BiciElis</p>`,
+<p>${notYou}</p>
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
-  return { to: person.email, subject: 'Il tuo account BiciElis è stato eliminato', text, html };
+  return { to: person.email, subject: t('emailNotices.deleted.subject'), text, html };
 }

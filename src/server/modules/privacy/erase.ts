@@ -154,6 +154,7 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     const days = [...new Set(bookings.filter((b) => b.stato !== 'offerta').map((b) => b.data))];
     return {
       person,
+      lingua: target.lingua,
       days,
       result: {
         message: ACCOUNT_DELETED_MESSAGE,
@@ -170,7 +171,7 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
   // The outbox forgets the person, then receives the one email that still names them.
   await deps.mailer.forget?.(personTerms(outcome.person));
   try {
-    await deps.mailer.send(accountDeletedEmail(outcome.person, deps.config.timeZone, now));
+    await deps.mailer.send(accountDeletedEmail({ ...outcome.person, lingua: outcome.lingua }, deps.config.timeZone, now));
   } catch (err) {
     deps.log.error({ err, userId }, 'account deletion email not sent');
   }

@@ -3,27 +3,31 @@ import { format } from 'date-fns/format';
 import { it } from 'date-fns/locale/it';
 import { sql } from 'drizzle-orm';
 import { ANONYMOUS_USER_LABEL, APP_NAME } from '../../../shared/constants.js';
-import { formatEuroCents } from '../../../shared/money.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
+import { longDate, money } from '../../../shared/i18n/format.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
-import { DAMAGE_CATEGORY_LABELS, type DamageCategory } from '../../../shared/damage.js';
-import { tFor } from '../../../shared/i18n/all.js';
+import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
-const STATUS_LABEL: Record<string, string> = { attiva: 'Attiva', completata: 'Completata', cancellata: 'Cancellata' };
-const BIKE_LABEL: Record<string, string> = {
-  disponibile: 'Disponibili',
-  prenotata: 'Prenotate / in uso',
-  manutenzione: 'In manutenzione',
-  fuori_servizio: 'Fuori servizio',
-};
+const STATUS_LABEL = { attiva: 'reportPdf.status.active', completata: 'reportPdf.status.completed', cancellata: 'reportPdf.status.cancelled' } as const;
+const BIKE_LABEL = {
+  disponibile: 'reportPdf.bikes.available',
+  prenotata: 'reportPdf.bikes.booked',
+  manutenzione: 'reportPdf.bikes.maintenance',
+  fuori_servizio: 'reportPdf.bikes.outOfService',
+} as const;
 
 /** "2026-11-23" → "lunedì 23 novembre 2026" */
 export function longItalianDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return format(new Date(y, m - 1, d, 12), 'EEEE d MMMM yyyy', { locale: it });
 }
+
+/** "2026-11-23" → "lunedì 23 novembre 2026" / "Monday 23 November 2026". */
+export const reportLongDate = (date: string, lingua: Lingua): string => (lingua === 'it' ? longItalianDate(date) : longDate(date, lingua));
 
 interface BookingRow extends Record<string, unknown> {
   user_id: number;
@@ -45,27 +49,31 @@ interface BookingRow extends Record<string, unknown> {
 }
 
 /** The ride's word for a row (decision 022): a no-show, a ride in ritardo, else the state. */
-function statusLabel(r: BookingRow, now: Date): string {
-  if (r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro') return 'Non ritirata';
-  if (r.stato === 'attiva' && r.ritirata_at && new Date(r.fine) <= now) return 'In ritardo';
-  if (r.stato === 'attiva' && r.ritirata_at) return 'In corso';
-  return STATUS_LABEL[r.stato] ?? r.stato;
+function statusLabel(r: BookingRow, now: Date, lingua: Lingua): string {
+  const t = tFor(lingua);
+  if (r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro') return t('reportPdf.status.noShow');
+  if (r.stato === 'attiva' && r.ritirata_at && new Date(r.fine) <= now) return t('reportPdf.status.late');
+  if (r.stato === 'attiva' && r.ritirata_at) return t('reportPdf.status.inProgress');
+  return r.stato in STATUS_LABEL ? t(STATUS_LABEL[r.stato as keyof typeof STATUS_LABEL]) : r.stato;
 }
 
-function paymentLabel(row: BookingRow): string {
+function paymentLabel(row: BookingRow, lingua: Lingua): string {
+  const t = tFor(lingua);
   switch (row.pay_status) {
     case 'completed':
-      return `Pagata ${formatEuroCents(row.amount ?? 0)}`;
+      return t('reportPdf.payment.paid', { importo: money(row.amount ?? 0, lingua) });
     case 'pending':
-      return 'In attesa';
+      return t('reportPdf.payment.pending');
     case 'refunded':
-      return 'Rimborsata';
+      return t('reportPdf.payment.refunded');
     case 'failed':
-      return 'Non pagata';
+      return t('reportPdf.payment.failed');
     default:
-      return row.is_residente ? 'Gratuita' : '-';
+      return row.is_residente ? t('reportPdf.payment.free') : '-';
   }
 }
+
+const isDamageCategory = (c: string): c is DamageCategory => (DAMAGE_CATEGORIES as readonly string[]).includes(c);
 
 /** Minutes since midnight of "HH:mm". */
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -86,13 +94,15 @@ export function hourlyUsage(rows: { orarioInizio: string; orarioFine: string; st
 }
 
 /**
- * What the report of `date` shows, read at `now`. Revenue also counts the payments of
- * that day's bookings an admin has since deleted (they are not in the table).
+ * What the report of `date` shows, read at `now`, worded in `lingua`. Revenue also counts the
+ * payments of that day's bookings an admin has since deleted (they are not in the table).
  */
-export async function loadDayReport(db: Db, date: string, now: Date, timeZone: string): Promise<DayReportData> {
+export async function loadDayReport(db: Db, date: string, now: Date, timeZone: string, lingua: Lingua = 'it'): Promise<DayReportData> {
+  const t = tFor(lingua);
+  const anonymous = lingua === 'it' ? ANONYMOUS_USER_LABEL : t('reportPdf.anonymousUser');
   const bookings = await db.execute<BookingRow>(sql`
     select p.user_id, p.orario_inizio, p.orario_fine, p.destinazione, p.stato,
-           coalesce(u.nome, ${ANONYMOUS_USER_LABEL}) as nome, coalesce(u.cognome, '') as cognome,
+           coalesce(u.nome, ${anonymous}) as nome, coalesce(u.cognome, '') as cognome,
            coalesce(u.is_residente, p.residente) as is_residente, b.numero, b.modello,
            pay.status as pay_status, pay.amount,
            p.fine, p.ritirata_at, p.riconsegnata_at, p.motivo_cancellazione
@@ -145,58 +155,57 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
 
   const tableRows: DayReportRow[] = rows.map((r) => ({
     orario: `${r.orario_inizio}-${r.orario_fine}`,
-    utente: `${r.nome} ${r.cognome}${r.is_residente ? '' : ' (est.)'}`,
+    utente: r.is_residente ? `${r.nome} ${r.cognome}` : t('reportPdf.externalUser', { nome: `${r.nome} ${r.cognome}` }),
     residente: r.is_residente,
-    bici: `n. ${r.numero} ${r.modello}`,
-    destinazione: r.destinazione?.trim() || 'Non specificata',
-    stato: statusLabel(r, now),
-    pagamento: paymentLabel(r),
+    bici: t('reportPdf.bike', { numero: r.numero, modello: r.modello }),
+    destinazione: r.destinazione?.trim() || t('reportPdf.noDestination'),
+    stato: statusLabel(r, now, lingua),
+    pagamento: paymentLabel(r, lingua),
   }));
 
   return {
     organisation: ORGANISATION,
     appName: APP_NAME,
-    longDate: longItalianDate(date),
+    lingua,
+    longDate: reportLongDate(date, lingua),
     generatedAt: format(new TZDate(now.getTime(), timeZone), 'dd/MM/yyyy HH:mm'),
     timeZone,
     totals: [
-      { label: 'Totale', value: String(rows.length) },
-      { label: 'Attive', value: String(count((r) => r.stato === 'attiva')) },
-      { label: 'Completate', value: String(count((r) => r.stato === 'completata')) },
-      { label: 'Cancellate', value: String(count((r) => r.stato === 'cancellata')) },
+      { label: t('reportPdf.total'), value: String(rows.length) },
+      { label: t('reportPdf.totals.active'), value: String(count((r) => r.stato === 'attiva')) },
+      { label: t('reportPdf.totals.completed'), value: String(count((r) => r.stato === 'completata')) },
+      { label: t('reportPdf.totals.cancelled'), value: String(count((r) => r.stato === 'cancellata')) },
     ],
     people: [
-      { label: 'Residenti', value: String(count((r) => r.is_residente)) },
-      { label: 'Esterni', value: String(count((r) => !r.is_residente)) },
-      { label: 'Utenti diversi', value: String(new Set(rows.map((r) => r.user_id)).size) },
+      { label: t('reportPdf.people.residents'), value: String(count((r) => r.is_residente)) },
+      { label: t('reportPdf.people.externals'), value: String(count((r) => !r.is_residente)) },
+      { label: t('reportPdf.people.distinct'), value: String(new Set(rows.map((r) => r.user_id)).size) },
     ],
     revenue: [
-      { label: 'Incassato', value: formatEuroCents(completed + refunded) },
-      { label: 'Rimborsato', value: formatEuroCents(refunded) },
-      { label: 'Netto', value: formatEuroCents(completed) },
-      { label: 'In attesa', value: formatEuroCents(pending) },
+      { label: t('reportPdf.revenue.collected'), value: money(completed + refunded, lingua) },
+      { label: t('reportPdf.revenue.refunded'), value: money(refunded, lingua) },
+      { label: t('reportPdf.revenue.net'), value: money(completed, lingua) },
+      { label: t('reportPdf.revenue.pending'), value: money(pending, lingua) },
     ],
-    revenueNote:
-      'Incassi: pagamenti con carta delle prenotazioni di questa giornata, anche se poi eliminate (2,50 € per prenotazione di utenti esterni). ' +
-      'Incassato = pagamenti riusciti, anche se poi rimborsati; Netto = Incassato - Rimborsato; In attesa = non ancora pagati (non inclusi).',
+    revenueNote: t('reportPdf.revenue.note'),
     bikes: [
-      ...Object.entries(BIKE_LABEL).map(([stato, label]) => ({ label, value: String(bikeCount.get(stato) ?? 0) })),
-      { label: 'Totale', value: String(bikeTotal) },
+      ...Object.entries(BIKE_LABEL).map(([stato, label]) => ({ label: t(label), value: String(bikeCount.get(stato) ?? 0) })),
+      { label: t('reportPdf.total'), value: String(bikeTotal) },
     ],
     rides: [
-      { label: 'Ritirate', value: String(ride.picked) },
-      { label: 'Riconsegnate', value: String(ride.returned) },
-      { label: 'Non ritirate', value: String(count((r) => r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro')) },
-      { label: 'In ritardo', value: String(ride.late) },
-      { label: 'Danni segnalati', value: String(damages.rows.length) },
+      { label: t('reportPdf.rides.pickedUp'), value: String(ride.picked) },
+      { label: t('reportPdf.rides.returned'), value: String(ride.returned) },
+      { label: t('reportPdf.rides.noShows'), value: String(count((r) => r.stato === 'cancellata' && r.motivo_cancellazione === 'mancato_ritiro')) },
+      { label: t('reportPdf.rides.late'), value: String(ride.late) },
+      { label: t('reportPdf.rides.damages'), value: String(damages.rows.length) },
     ],
-    waitlist: `Liste d'attesa: ${waited.served} ${waited.served === 1 ? 'servita' : 'servite'}, ${waited.unserved} non ${waited.unserved === 1 ? 'servita' : 'servite'}`,
+    waitlist: t('reportPdf.waitlist', { served: waited.served, unserved: waited.unserved }),
     damages: damages.rows.map((d) => ({
       ora: format(new TZDate(new Date(d.created_at).getTime(), timeZone), 'HH:mm'),
-      bici: `n. ${d.numero}`,
-      categoria: d.categoria in DAMAGE_CATEGORY_LABELS ? tFor('it')(DAMAGE_CATEGORY_LABELS[d.categoria as DamageCategory]) : d.categoria,
+      bici: t('reportPdf.bikeNo', { numero: d.numero }),
+      categoria: isDamageCategory(d.categoria) ? t(`emailNotices.damageCategory.${d.categoria}`) : d.categoria,
       descrizione: d.descrizione,
-      utente: d.nome === null ? ANONYMOUS_USER_LABEL : `${d.nome} ${d.cognome ?? ''}`.trim(),
+      utente: d.nome === null ? anonymous : `${d.nome} ${d.cognome ?? ''}`.trim(),
     })),
     hourly: hourlyUsage(rows.map((r) => ({ orarioInizio: r.orario_inizio, orarioFine: r.orario_fine, stato: r.stato }))),
     rows: tableRows,

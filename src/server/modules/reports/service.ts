@@ -6,23 +6,30 @@ import { reports } from './tables.js';
 import { AppError } from '../../http/errors.js';
 import { renderDayReport } from '../../integrations/pdf/day-report.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { loadDayReport, longItalianDate } from './data.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
+import { linguaOfEmail } from '../notifications/index.js';
+import { loadDayReport, reportLongDate } from './data.js';
 import { CATCH_UP_DAYS, dueReportDates, REPORTS_KEPT } from './schedule.js';
 
 export interface ReportDeps {
   db: Db;
   clock: Clock;
   mailer: Mailer;
-  config: { timeZone: string; reportEmail?: string | undefined };
+  /** `appLang`: the college's language (APP_LANG), the stored reports' one; Italian when absent. */
+  config: { timeZone: string; reportEmail?: string | undefined; appLang?: Lingua | undefined };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 export type GenerateOutcome = 'created' | 'replaced' | 'exists';
 
-/** Renders the PDF of `date` as of now. */
-export async function renderReport(deps: Pick<ReportDeps, 'db' | 'clock' | 'config'>, date: string): Promise<Buffer> {
+/** The language of the stored reports: the college's (APP_LANG). */
+export const storedReportLingua = (config: Pick<ReportDeps['config'], 'appLang'>): Lingua => config.appLang ?? 'it';
+
+/** Renders the PDF of `date` as of now, in `lingua` (default: the stored reports' language). */
+export async function renderReport(deps: Pick<ReportDeps, 'db' | 'clock' | 'config'>, date: string, lingua?: Lingua): Promise<Buffer> {
   const now = deps.clock.now();
-  const data = await loadDayReport(deps.db, date, now, deps.config.timeZone);
+  const data = await loadDayReport(deps.db, date, now, deps.config.timeZone, lingua ?? storedReportLingua(deps.config));
   return renderDayReport(data, now);
 }
 
@@ -76,24 +83,28 @@ export async function applyRetention(db: Db, keep: number = REPORTS_KEPT): Promi
 }
 
 /**
- * Emails one stored report to REPORT_EMAIL. Success sets `emailSent`/`emailSentAt`; a
- * failure counts the attempt, keeps the error and is logged (retried at the next run).
- * Returns whether it was sent; without REPORT_EMAIL nothing is attempted.
+ * Emails one stored report to REPORT_EMAIL, in the language of the account with that address,
+ * else the college's (APP_LANG): a language other than the stored report's gets the day drawn
+ * again in it. Success sets `emailSent`/`emailSentAt`; a failure counts the attempt, keeps the
+ * error and is logged (retried at the next run). Returns whether it was sent; without
+ * REPORT_EMAIL nothing is attempted.
  */
 export async function emailReport(deps: ReportDeps, id: number): Promise<boolean> {
   const to = deps.config.reportEmail;
   if (!to) return false;
   const [row] = await deps.db.select().from(reports).where(eq(reports.id, id));
   if (!row) return false;
-  const day = longItalianDate(row.reportDate);
   try {
+    const stored = storedReportLingua(deps.config);
+    const lingua = (await linguaOfEmail(deps.db, to)) ?? stored;
+    const pdf = lingua === stored ? row.pdf : await renderReport(deps, row.reportDate, lingua);
+    const t = tFor(lingua);
+    const day = reportLongDate(row.reportDate, lingua);
     await deps.mailer.send({
       to,
-      subject: `Report BiciElis di ${day}`,
-      text:
-        `In allegato il report giornaliero di BiciElis di ${day}: prenotazioni, incassi, stato delle biciclette ` +
-        `e utilizzo per fascia oraria.\n\nFile: ${row.fileName} (${row.fileSize} byte).\n`,
-      attachments: [{ filename: row.fileName, content: row.pdf, contentType: 'application/pdf' }],
+      subject: t('reportPdf.email.subject', { data: day }),
+      text: t('reportPdf.email.text', { data: day, file: row.fileName, size: String(pdf.length) }),
+      attachments: [{ filename: row.fileName, content: pdf, contentType: 'application/pdf' }],
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -168,9 +179,20 @@ export async function listReports(db: Db): Promise<ReportSummary[]> {
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), emailSentAt: r.emailSentAt?.toISOString() ?? null }));
 }
 
-/** The PDF of one report, or 404. */
-export async function reportFile(db: Db, id: number): Promise<{ fileName: string; pdf: Buffer }> {
-  const [row] = await db.select({ fileName: reports.fileName, pdf: reports.pdf }).from(reports).where(eq(reports.id, id));
+/**
+ * The PDF of one report, or 404, for a reader of `lingua`: the stored file when it is in that
+ * language, else the day drawn again in it (as of now, as a regenerated report is).
+ */
+export async function reportFile(
+  deps: Pick<ReportDeps, 'db' | 'clock' | 'config'>,
+  id: number,
+  lingua: Lingua = storedReportLingua(deps.config),
+): Promise<{ fileName: string; pdf: Buffer }> {
+  const [row] = await deps.db
+    .select({ fileName: reports.fileName, pdf: reports.pdf, reportDate: reports.reportDate })
+    .from(reports)
+    .where(eq(reports.id, id));
   if (!row) throw new AppError(404, 'Report non trovato', 'NOT_FOUND');
-  return row;
+  if (lingua === storedReportLingua(deps.config)) return { fileName: row.fileName, pdf: row.pdf };
+  return { fileName: row.fileName, pdf: await renderReport(deps, row.reportDate, lingua) };
 }

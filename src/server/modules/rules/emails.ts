@@ -1,7 +1,9 @@
-import { italianDate } from '../../../shared/rules-text.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
+import { tFor } from '../../../shared/i18n/all.js';
+import { shortDate } from '../../../shared/i18n/format.js';
 import { emailLayout, escapeHtml, type MailMessage } from '../../integrations/mailer.js';
 
-/** Italian emails of the service's rules (issue 20): plain text first, a simple HTML alternative. */
+/** Emails of the service's rules (issue 20), in the reader's language: plain text first, a simple HTML alternative. */
 
 export interface NoticeBooking {
   email: string;
@@ -10,83 +12,103 @@ export interface NoticeBooking {
   dataPrenotazione: string;
   orarioInizio: string;
   orarioFine: string;
+  /** The owner's language (issue 36); Italian when not given. */
+  lingua?: Lingua;
 }
 
-const when = (b: NoticeBooking) => `${italianDate(b.dataPrenotazione)} dalle ${b.orarioInizio} alle ${b.orarioFine}`;
+const when = (b: NoticeBooking) => ({ data: shortDate(b.dataPrenotazione), inizio: b.orarioInizio, fine: b.orarioFine });
 
-function message(to: string, subject: string, title: string, name: string, lines: string[], link: { label: string; url: string }): MailMessage {
-  const text = [`Ciao ${name},`, '', ...lines, `${link.label}: ${link.url}`, '', 'Il team BiciElis'].join('\n');
+function message(
+  to: string,
+  subject: string,
+  title: string,
+  name: string,
+  lines: string[],
+  link: { label: string; url: string },
+  lingua: Lingua,
+): MailMessage {
+  const t = tFor(lingua);
+  const hello = t('emailNotices.hello', { nome: name });
+  const text = [hello, '', ...lines, `${link.label}: ${link.url}`, '', t('emailNotices.signature')].join('\n');
   const html = emailLayout(
     title,
-    `<p>Ciao ${escapeHtml(name)},</p>
+    `<p>${escapeHtml(hello)}</p>
 ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
 <p>${escapeHtml(link.label)}: <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>
-<p>Il team BiciElis</p>`,
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
   return { to, subject, text, html };
 }
 
 /** A booking cancelled because a closure covers its day. */
 export function closureCancelledEmail(b: NoticeBooking, closure: { motivo: string }, refunded: boolean, publicUrl: string): MailMessage {
+  const lingua = b.lingua ?? 'it';
+  const t = tFor(lingua);
   return message(
     b.email,
-    'BiciElis: prenotazione annullata per chiusura del servizio',
-    'Prenotazione annullata per chiusura',
+    t('emailNotices.rules.closureSubject'),
+    t('emailNotices.rules.closureTitle'),
     b.nome,
     [
-      `la tua prenotazione del ${when(b)} (bici n. ${b.biciNumero}) è stata annullata perché il servizio sarà chiuso: ${closure.motivo}.`,
-      ...(refunded ? ['Il pagamento di 2,50 € ti è stato rimborsato.'] : []),
+      t('emailNotices.rules.closureLine', { ...when(b), bici: b.biciNumero, motivo: closure.motivo }),
+      ...(refunded ? [t('emailNotices.refunded')] : []),
     ],
-    { label: 'Puoi prenotare un altro giorno da qui', url: `${publicUrl}/dashboard` },
+    { label: t('emailNotices.rules.bookAnotherDay'), url: `${publicUrl}/dashboard` },
+    lingua,
   );
 }
 
 /** A booking moved to another bike for the same window, because of its bike's maintenance. */
 export function bookingMovedEmail(b: NoticeBooking, nuovaBici: string, publicUrl: string): MailMessage {
+  const lingua = b.lingua ?? 'it';
+  const t = tFor(lingua);
   return message(
     b.email,
-    `BiciElis: la tua prenotazione è stata spostata sulla bici n. ${nuovaBici}`,
-    'Prenotazione spostata su un’altra bici',
+    t('emailNotices.rules.movedSubject', { bici: nuovaBici }),
+    t('emailNotices.rules.movedTitle'),
     b.nome,
-    [
-      `La tua prenotazione è stata spostata sulla bici n. ${nuovaBici}.`,
-      `La bici n. ${b.biciNumero} sarà in manutenzione il ${when(b)}: data e orari della prenotazione restano gli stessi.`,
-    ],
-    { label: 'La trovi nella tua dashboard', url: `${publicUrl}/dashboard` },
+    [t('emailNotices.rules.movedLine', { bici: nuovaBici }), t('emailNotices.rules.movedWhy', { bici: b.biciNumero, ...when(b) })],
+    { label: t('emailNotices.rules.onDashboard'), url: `${publicUrl}/dashboard` },
+    lingua,
   );
 }
 
 /** A booking cancelled because its bike is in maintenance and no other bike is free. */
 export function maintenanceCancelledEmail(b: NoticeBooking, refunded: boolean, publicUrl: string): MailMessage {
+  const lingua = b.lingua ?? 'it';
+  const t = tFor(lingua);
   return message(
     b.email,
-    'BiciElis: prenotazione annullata per manutenzione della bici',
-    'Prenotazione annullata per manutenzione',
+    t('emailNotices.rules.maintenanceSubject'),
+    t('emailNotices.rules.maintenanceTitle'),
     b.nome,
     [
-      `la tua prenotazione del ${when(b)} è stata annullata: la bici n. ${b.biciNumero} sarà in manutenzione e nessun’altra bici è libera in quella fascia oraria.`,
-      ...(refunded ? ['Il pagamento di 2,50 € ti è stato rimborsato.'] : []),
+      t('emailNotices.rules.maintenanceLine', { ...when(b), bici: b.biciNumero }),
+      ...(refunded ? [t('emailNotices.refunded')] : []),
     ],
-    { label: 'Puoi scegliere un’altra fascia oraria da qui', url: `${publicUrl}/dashboard` },
+    { label: t('emailNotices.rules.anotherSlot'), url: `${publicUrl}/dashboard` },
+    lingua,
   );
 }
 
 /** A booking made for the user at the desk; an external's holds the payment link. */
 export function deskBookingEmail(b: NoticeBooking & { id: number }, toPay: boolean, holdMinutes: number | null, publicUrl: string): MailMessage {
-  const lines = [`la reception ha prenotato per te la bici n. ${b.biciNumero} per il ${when(b)}.`];
+  const lingua = b.lingua ?? 'it';
+  const t = tFor(lingua);
+  const lines = [t('emailNotices.rules.deskLine', { bici: b.biciNumero, ...when(b) })];
   if (toPay) {
-    lines.push(
-      holdMinutes === null
-        ? 'Per confermarla, paga 2,50 € prima dell’inizio: altrimenti la prenotazione viene annullata.'
-        : `Per confermarla, paga 2,50 € entro ${holdMinutes} minuti: altrimenti la prenotazione viene annullata.`,
-    );
+    lines.push(holdMinutes === null ? t('emailNotices.rules.payBeforeStart') : t('emailNotices.rules.payWithin', { minuti: holdMinutes }));
   }
   return message(
     b.email,
-    `BiciElis: prenotazione della bici n. ${b.biciNumero} per il ${italianDate(b.dataPrenotazione)}`,
-    'Nuova prenotazione',
+    t('emailNotices.rules.deskSubject', { bici: b.biciNumero, data: shortDate(b.dataPrenotazione) }),
+    t('emailNotices.rules.deskTitle'),
     b.nome,
     lines,
-    toPay ? { label: 'Paga qui', url: `${publicUrl}/payment/${b.id}` } : { label: 'La trovi nella tua dashboard', url: `${publicUrl}/dashboard` },
+    toPay
+      ? { label: t('emailNotices.rules.payHere'), url: `${publicUrl}/payment/${b.id}` }
+      : { label: t('emailNotices.rules.onDashboard'), url: `${publicUrl}/dashboard` },
+    lingua,
   );
 }

@@ -1,10 +1,11 @@
 import { zonedClock } from '../../../shared/time.js';
+import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
-import { offerSentence } from '../../../shared/waitlist-text.js';
+import { dayMonth } from '../../../shared/waitlist-text.js';
 import { emailLayout, escapeHtml } from '../../integrations/mailer.js';
 import type { UserNotice } from '../notifications/index.js';
 
-/** The waitlist's notice (issue 21): plain text first, a simple HTML alternative, and the push. */
+/** The waitlist's notice (issue 21), in the reader's language: plain text first, a simple HTML alternative, and the push. */
 
 export interface OfferInfo {
   nome: string;
@@ -15,27 +16,29 @@ export interface OfferInfo {
   scadeAt: Date;
 }
 
-/** A bike freed for the first in line: held until `scadeAt`, one tap to the dashboard. */
-export function offerNotice(o: OfferInfo, publicUrl: string, timeZone: string): UserNotice {
-  const sentence = offerSentence(o, tFor('it'));
+/** A bike freed for the first in line: held until `scadeAt`, one tap to the dashboard; in the reader's language. */
+export function offerNotice(o: OfferInfo, publicUrl: string, timeZone: string, lingua: Lingua = 'it'): UserNotice {
+  const t = tFor(lingua);
+  const sentence = t('emailNotices.offer.sentence', { giorno: dayMonth(o.dataPrenotazione), inizio: o.orarioInizio, fine: o.orarioFine });
   const url = `${publicUrl}/dashboard`;
   const until = zonedClock(o.scadeAt, timeZone);
   const lines = [
-    `Ciao ${o.nome},`,
-    `${sentence}: la bici n. ${o.biciNumero} è tenuta per te fino alle ${until}.`,
-    'Apri la pagina delle prenotazioni e tocca "Prenota" per averla, oppure "Rinuncia" per lasciarla a chi segue in lista. Se non rispondi entro quell\'ora, passa al prossimo.',
+    t('emailNotices.hello', { nome: o.nome }),
+    t('emailNotices.offer.held', { sentence, bici: o.biciNumero, until }),
+    t('emailNotices.offer.howTo'),
   ];
-  const text = [...lines, '', `Prenota da qui: ${url}`, '', 'Il team BiciElis'].join('\n');
+  const text = [...lines, '', t('emailNotices.offer.bookHere', { url }), '', t('emailNotices.signature')].join('\n');
   const html = emailLayout(
     sentence,
     `${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
-<p><a href="${escapeHtml(url)}">Prenota la bici</a></p>
-<p>Il team BiciElis</p>`,
+<p><a href="${escapeHtml(url)}">${t('emailNotices.offer.bookLink')}</a></p>
+<p>${t('emailNotices.signature')}</p>`,
+    lingua,
   );
   return {
     subject: `BiciElis: ${sentence}`,
     text,
     html,
-    push: { title: sentence, body: `Bici n. ${o.biciNumero}, tenuta per te fino alle ${until}. Tocca per prenotarla.`, url },
+    push: { title: sentence, body: t('pushNotices.offer.body', { bici: o.biciNumero, until }), url },
   };
 }

@@ -216,7 +216,7 @@ export async function announceOffers(deps: OfferNotifyDeps, now: Date): Promise<
     await notifyUser(
       deps,
       r.user_id,
-      offerNotice({ nome: r.nome, biciNumero: r.numero, ...window, scadeAt: new Date(r.offerta_scade_at) }, deps.publicUrl, deps.timeZone),
+      (lingua) => offerNotice({ nome: r.nome, biciNumero: r.numero, ...window, scadeAt: new Date(r.offerta_scade_at) }, deps.publicUrl, deps.timeZone, lingua),
     );
   }
   return rows.length;
