@@ -12,14 +12,68 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "components.cancel": undefined;
+  "components.close": undefined;
+  "components.delete": undefined;
+  "components.notAvailable": undefined;
+  "components.retry": undefined;
+  "components.summary": undefined;
   "errors.unauthenticated": undefined;
+  "loginPage.connectionError": undefined;
+  "loginPage.description": undefined;
+  "loginPage.email": undefined;
+  "loginPage.errorTitle": undefined;
+  "loginPage.failed": undefined;
+  "loginPage.forgotPassword": undefined;
+  "loginPage.hidePassword": undefined;
+  "loginPage.missingTitle": undefined;
+  "loginPage.noAccount": undefined;
+  "loginPage.password": undefined;
+  "loginPage.passwordChangeDescription": undefined;
+  "loginPage.passwordChangeTitle": undefined;
+  "loginPage.register": undefined;
+  "loginPage.showPassword": undefined;
+  "loginPage.submit": undefined;
+  "loginPage.submitting": undefined;
+  "loginPage.tagline": undefined;
+  "loginPage.title": undefined;
+  "loginPage.welcomeDescription": { "nome": MessageValue };
+  "loginPage.welcomeTitle": undefined;
+  "needsConnection.admin": undefined;
+  "needsConnection.backToDashboard": undefined;
+  "needsConnection.backToLogin": undefined;
+  "needsConnection.changePassword": undefined;
+  "needsConnection.opensBack": undefined;
+  "needsConnection.pay": undefined;
+  "needsConnection.profile": undefined;
+  "needsConnection.recoverPassword": undefined;
+  "needsConnection.register": undefined;
+  "needsConnection.reports": undefined;
+  "needsConnection.stats": undefined;
+  "needsConnection.title": undefined;
+  "offline.lastSyncOn": { "clock": MessageValue; "date": MessageValue };
+  "offline.lastSyncToday": { "clock": MessageValue };
+  "offline.lastSyncYesterday": { "clock": MessageValue };
+  "offline.refreshing": undefined;
+  "offline.serverRefused": undefined;
+  "pwa.later": undefined;
+  "pwa.newVersion": undefined;
+  "pwa.update": undefined;
+  "toasts.close": undefined;
+  "toasts.region": undefined;
+  "toasts.viewport": { "hotkey": MessageValue };
+  "ui.checkConnection": undefined;
+  "ui.loading": undefined;
+  "ui.reload": undefined;
+  "ui.screenFailed": undefined;
+  "ui.sectionFailed": undefined;
 }
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
-  "common": 9,
-  "account": 0,
-  "user": 0,
+  "common": 49,
+  "account": 3,
+  "user": 11,
   "admin": 0,
   "rack": 0,
   "server": 1,
