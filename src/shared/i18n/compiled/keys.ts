@@ -3,6 +3,7 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "accountScreens.backToLogin": undefined;
   "app.languageSwitch": undefined;
   "app.languageSwitchTo": undefined;
   "app.loading": undefined;
@@ -12,6 +13,18 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "changePasswordPage.confirm": undefined;
+  "changePasswordPage.description": undefined;
+  "changePasswordPage.errorTitle": undefined;
+  "changePasswordPage.failed": undefined;
+  "changePasswordPage.hint": undefined;
+  "changePasswordPage.newPassword": undefined;
+  "changePasswordPage.sessionExpired": undefined;
+  "changePasswordPage.submit": undefined;
+  "changePasswordPage.submitting": undefined;
+  "changePasswordPage.successDescription": undefined;
+  "changePasswordPage.successTitle": undefined;
+  "changePasswordPage.title": undefined;
   "components.cancel": undefined;
   "components.close": undefined;
   "components.delete": undefined;
@@ -19,6 +32,9 @@ export interface MessageValues {
   "components.retry": undefined;
   "components.summary": undefined;
   "errors.unauthenticated": undefined;
+  "formSchemas.changeRequired": undefined;
+  "formSchemas.passwordsDifferChange": undefined;
+  "formSchemas.passwordsDifferRegistration": undefined;
   "loginPage.connectionError": undefined;
   "loginPage.description": undefined;
   "loginPage.email": undefined;
@@ -51,17 +67,84 @@ export interface MessageValues {
   "needsConnection.reports": undefined;
   "needsConnection.stats": undefined;
   "needsConnection.title": undefined;
+  "notFoundPage.home": undefined;
+  "notFoundPage.text": undefined;
+  "notFoundPage.title": undefined;
   "offline.lastSyncOn": { "clock": MessageValue; "date": MessageValue };
   "offline.lastSyncToday": { "clock": MessageValue };
   "offline.lastSyncYesterday": { "clock": MessageValue };
   "offline.refreshing": undefined;
   "offline.serverRefused": undefined;
+  "privacyPage.back": undefined;
+  "privacyPage.controller": { "contatto": MessageValue; "titolare": MessageValue };
+  "privacyPage.controllerTitle": undefined;
+  "privacyPage.cookies": undefined;
+  "privacyPage.cookiesTitle": undefined;
+  "privacyPage.dataAccount": undefined;
+  "privacyPage.dataBookings": undefined;
+  "privacyPage.dataPayments": undefined;
+  "privacyPage.dataTechnical": undefined;
+  "privacyPage.dataTitle": undefined;
+  "privacyPage.intro": undefined;
+  "privacyPage.legalBasis": undefined;
+  "privacyPage.legalBasisTitle": undefined;
+  "privacyPage.processors": undefined;
+  "privacyPage.processorsTitle": undefined;
+  "privacyPage.retention": undefined;
+  "privacyPage.retentionTitle": undefined;
+  "privacyPage.rights": { "contatto": MessageValue };
+  "privacyPage.rightsTitle": undefined;
+  "privacyPage.someContact": undefined;
+  "privacyPage.someController": undefined;
+  "privacyPage.title": undefined;
   "pwa.later": undefined;
   "pwa.newVersion": undefined;
   "pwa.update": undefined;
+  "recoveryPage.description": undefined;
+  "recoveryPage.info": undefined;
+  "recoveryPage.sendAgain": undefined;
+  "recoveryPage.sendFailed": undefined;
+  "recoveryPage.sentHint": undefined;
+  "recoveryPage.sentMessage": undefined;
+  "recoveryPage.sentTitle": undefined;
+  "recoveryPage.submit": undefined;
+  "recoveryPage.submitting": undefined;
+  "recoveryPage.title": undefined;
+  "registrationPage.autofillBoth": { "cognome": MessageValue; "nome": MessageValue };
+  "registrationPage.autofillCognome": { "cognome": MessageValue };
+  "registrationPage.autofillNome": { "nome": MessageValue };
+  "registrationPage.checkingSigla": undefined;
+  "registrationPage.cognome": undefined;
+  "registrationPage.confirmPassword": undefined;
+  "registrationPage.description": undefined;
+  "registrationPage.errorTitle": undefined;
+  "registrationPage.externalBadge": undefined;
+  "registrationPage.failed": undefined;
+  "registrationPage.haveAccount": undefined;
+  "registrationPage.invalidSigla": undefined;
+  "registrationPage.logIn": undefined;
+  "registrationPage.nome": undefined;
+  "registrationPage.passwordHint": undefined;
+  "registrationPage.residentBadge": undefined;
+  "registrationPage.sigla": undefined;
+  "registrationPage.siglaHint": undefined;
+  "registrationPage.siglaPlaceholder": undefined;
+  "registrationPage.siglaRecognised": undefined;
+  "registrationPage.submit": undefined;
+  "registrationPage.submitting": undefined;
+  "registrationPage.successDescription": undefined;
+  "registrationPage.successTitle": undefined;
+  "registrationPage.title": undefined;
   "toasts.close": undefined;
   "toasts.region": undefined;
   "toasts.viewport": { "hotkey": MessageValue };
+  "twoFactorLoginPage.code": undefined;
+  "twoFactorLoginPage.description": undefined;
+  "twoFactorLoginPage.recoveryCodes": undefined;
+  "twoFactorLoginPage.refusedTitle": undefined;
+  "twoFactorLoginPage.submit": undefined;
+  "twoFactorLoginPage.submitting": undefined;
+  "twoFactorLoginPage.title": undefined;
   "ui.checkConnection": undefined;
   "ui.loading": undefined;
   "ui.reload": undefined;
@@ -72,7 +155,7 @@ export interface MessageValues {
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
   "common": 49,
-  "account": 3,
+  "account": 86,
   "user": 11,
   "admin": 0,
   "rack": 0,
