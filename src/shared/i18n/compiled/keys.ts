@@ -100,6 +100,27 @@ export interface MessageValues {
   "pwa.later": undefined;
   "pwa.newVersion": undefined;
   "pwa.update": undefined;
+  "rackPage.bike": undefined;
+  "rackPage.booked": undefined;
+  "rackPage.bookedFrom": { "time": MessageValue };
+  "rackPage.documentTitle": undefined;
+  "rackPage.free": undefined;
+  "rackPage.freeUntil": { "time": MessageValue };
+  "rackPage.inUse": undefined;
+  "rackPage.inUseUntil": { "time": MessageValue };
+  "rackPage.invalidLink": undefined;
+  "rackPage.lastUpdateOffline": { "time": MessageValue };
+  "rackPage.late": undefined;
+  "rackPage.listLabel": undefined;
+  "rackPage.loading": undefined;
+  "rackPage.maintenance": undefined;
+  "rackPage.noBikes": undefined;
+  "rackPage.noOtherBookings": undefined;
+  "rackPage.outOfService": undefined;
+  "rackPage.reconnecting": undefined;
+  "rackPage.title": undefined;
+  "rackPage.todaysBookings": { "times": MessageValue };
+  "rackPage.updatedAt": { "time": MessageValue };
   "recoveryPage.description": undefined;
   "recoveryPage.info": undefined;
   "recoveryPage.sendAgain": undefined;
@@ -158,6 +179,6 @@ export const DOMAIN_SIZES = {
   "account": 86,
   "user": 11,
   "admin": 0,
-  "rack": 0,
+  "rack": 21,
   "server": 1,
 } as const;
