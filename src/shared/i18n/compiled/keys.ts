@@ -13,6 +13,18 @@ export interface MessageValues {
   "app.loadingStats": undefined;
   "app.preparingPayment": undefined;
   "app.privacyLink": undefined;
+  "bookingLabels.attiva": undefined;
+  "bookingLabels.biciGuasta": undefined;
+  "bookingLabels.biciNonRientrata": undefined;
+  "bookingLabels.cancellata": undefined;
+  "bookingLabels.completata": undefined;
+  "bookingLabels.conclusa": undefined;
+  "bookingLabels.daRitirare": undefined;
+  "bookingLabels.inCorso": undefined;
+  "bookingLabels.inRitardo": undefined;
+  "bookingNotices.createdFree": undefined;
+  "bookingNotices.createdPay": { "amount": MessageValue };
+  "bookingNotices.createdTitle": undefined;
   "changePasswordPage.confirm": undefined;
   "changePasswordPage.description": undefined;
   "changePasswordPage.errorTitle": undefined;
@@ -67,6 +79,9 @@ export interface MessageValues {
   "needsConnection.reports": undefined;
   "needsConnection.stats": undefined;
   "needsConnection.title": undefined;
+  "noShow.beforeEnd": undefined;
+  "noShow.inTime": undefined;
+  "noShow.withinMinutes": { "minutes": MessageValue };
   "notFoundPage.home": undefined;
   "notFoundPage.text": undefined;
   "notFoundPage.title": undefined;
@@ -177,7 +192,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 49,
   "account": 86,
-  "user": 11,
+  "user": 26,
   "admin": 0,
   "rack": 21,
   "server": 1,

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DOMAINS } from '../../../shared/i18n';
+import { loadDomains } from '../../lib/i18n';
 import {
   adminBookingBadge,
   adminPaymentLabel,
@@ -11,6 +13,9 @@ import {
   pageCount,
   tabFromSearch,
 } from './admin-model';
+
+// The badges are put into the app's language (Italian here): its texts loaded first.
+beforeAll(() => loadDomains(...DOMAINS));
 
 describe('tabFromSearch', () => {
   it('reads ?tab= and falls back to Prenotazioni', () => {

@@ -16,6 +16,7 @@ import type { BookingDto } from '../../../shared/schemas/booking';
 import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
@@ -278,6 +279,7 @@ export function BookingItem({
   onDeleted?: () => void;
   onRideChanged?: () => void;
 }) {
+  const t = useT();
   const timeZone = useTimeZone();
   const active = booking.stato === 'attiva';
   const stato = active ? BOOKING_PHASE_BADGE[booking.fase] : BOOKING_STATO_BADGE[booking.stato];
@@ -289,7 +291,7 @@ export function BookingItem({
           <h3 className="min-w-0 font-semibold wrap-anywhere">
             Bici {booking.biciNumero} · {booking.biciModello}
           </h3>
-          {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
+          {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{t(stato.labelKey)}</Badge>}
           {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}
         </div>
         {booking.fase === 'in_ritardo' && booking.inAttesa?.tipo !== 'riconsegna' ? <OverdueWarning booking={booking} /> : null}

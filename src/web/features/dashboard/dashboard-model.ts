@@ -5,6 +5,7 @@ import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas
 import { FLEET_CANCELLATION_BADGE, type BadgeTone, type FleetCancellation } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
+import { t } from '../../lib/i18n';
 import { addDays, zonedClock, zonedToday } from '../../../shared/time';
 
 // The booking's day, window and times, shared with the waitlist (lib/booking-format.ts).
@@ -103,7 +104,10 @@ export function pastRideNote(
   timeZone: string,
 ): { label: string; tone: BadgeTone } | null {
   if (isNoShow(booking)) return { label: 'Non ritirata', tone: 'warning' };
-  if (isFleetCancelled(booking)) return FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
+  if (isFleetCancelled(booking)) {
+    const { labelKey, tone } = FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
+    return { label: t(labelKey), tone };
+  }
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
   return clock ? { label: `Riconsegnata alle ${clock}`, tone: 'info' } : null;
 }
