@@ -67,6 +67,15 @@ export interface MessageValues {
   "loginPage.title": undefined;
   "loginPage.welcomeDescription": { "nome": MessageValue };
   "loginPage.welcomeTitle": undefined;
+  "logout.button": undefined;
+  "logout.dashboard": undefined;
+  "logout.failedTitle": undefined;
+  "logout.goodbyeDescription": undefined;
+  "logout.goodbyeTitle": undefined;
+  "logout.loggedOutTitle": undefined;
+  "logout.needsConnection": undefined;
+  "logout.refusedNote": { "messaggio": MessageValue; "numero": MessageValue; "title": MessageValue };
+  "logout.unsent": { "count": number };
   "needsConnection.admin": undefined;
   "needsConnection.backToDashboard": undefined;
   "needsConnection.backToLogin": undefined;
@@ -90,6 +99,8 @@ export interface MessageValues {
   "offline.lastSyncYesterday": { "clock": MessageValue };
   "offline.refreshing": undefined;
   "offline.serverRefused": undefined;
+  "offlineActions.pickUpRefused": undefined;
+  "offlineActions.returnRefused": undefined;
   "privacyPage.back": undefined;
   "privacyPage.controller": { "contatto": MessageValue; "titolare": MessageValue };
   "privacyPage.controllerTitle": undefined;
@@ -192,7 +203,7 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 49,
   "account": 86,
-  "user": 26,
+  "user": 37,
   "admin": 0,
   "rack": 21,
   "server": 1,
