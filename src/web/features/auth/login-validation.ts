@@ -23,6 +23,8 @@ export function checkLogin(values: { email: unknown; password: unknown }): Login
     const field = issue.path[0];
     if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
   }
-  const missing = Object.values(errors).includes(REQUIRED_LOGIN_MESSAGE);
-  return { ok: false, errors, missing, missingMessage: REQUIRED_LOGIN_MESSAGE };
+  // The schema's own "required" message, in the language it gives its messages in (issue 36).
+  const missingMessage = loginSchema.shape.password.safeParse('').error?.issues[0]?.message ?? REQUIRED_LOGIN_MESSAGE;
+  const missing = Object.values(errors).includes(missingMessage);
+  return { ok: false, errors, missing, missingMessage };
 }
