@@ -58,6 +58,13 @@ describe('the device copy of a page', () => {
     expect(markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-26T08:00:00.000Z'), tFor)).toContain('Ultimo aggiornamento ieri alle 10:42');
   });
 
+  it('speaks the language the page was made in', () => {
+    const html = userPage(42).replace('<html lang="it">', '<html lang="en">');
+    const marked = markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-28T10:00:00.000Z'), tFor);
+    expect(marked).toContain('<strong>Refreshing…</strong>');
+    expect(marked).toContain('Last updated on 25 November at 10:42');
+  });
+
   it('is served unchanged when it carries no state to mark', () => {
     const html = page(null);
     expect(markAsDeviceCopy(html, { userId: 1, renderedAt, timeZone: 'Europe/Rome' }, new Date(), tFor)).toBe(html);
