@@ -18,6 +18,7 @@
  *   sends SKIP_WAITING: never half-applied.
  * - Web push (decision 022): push-sw.js, imported as before.
  */
+import { setupI18n } from '@lingui/core';
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
@@ -26,6 +27,10 @@ import { readDeviceUser } from './offline/device-user';
 import { PAGES_CACHE, SYNC_TAG } from './lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy } from './offline/page-copy';
 import { flushQueue } from './offline/queue';
+import { isLingua, LINGUA_PREDEFINITA, translator, type Lingua, type Translate } from '../shared/i18n';
+import { setSharedTranslator } from '../shared/i18n/current';
+import { messages as commonEn } from '../shared/i18n/compiled/common.en';
+import { messages as commonIt } from '../shared/i18n/compiled/common.it';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
@@ -36,6 +41,17 @@ interface SyncEvent extends ExtendableEvent {
 }
 
 self.importScripts('push-sw.js');
+
+/**
+ * The texts the worker writes itself (issue 36): the device copy's line, a refusal that came
+ * without the server's words. The app's `common` texts, in both languages (the page's language
+ * is the copy's `<html lang>`; the queue's, the device user's).
+ */
+const TEXTS: Record<Lingua, Translate> = {
+  it: translator(setupI18n({ locale: 'it', messages: { it: commonIt } })),
+  en: translator(setupI18n({ locale: 'en', messages: { en: commonEn } })),
+};
+const textsIn = (lingua: Lingua): Translate => TEXTS[lingua];
 
 // The built files by their own names only: the navigations (`/dashboard` for dashboard.html…)
 // are routed below.
@@ -119,7 +135,7 @@ async function deviceCopy(cache: Cache, key: string): Promise<Response | undefin
   const html = await kept.text();
   const owner = copyOwner(html);
   if (owner?.userId !== device.user.id || !servableOffline(html)) return undefined;
-  return new Response(markAsDeviceCopy(html, owner, new Date()), {
+  return new Response(markAsDeviceCopy(html, owner, new Date(), textsIn), {
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
   });
 }
@@ -181,6 +197,9 @@ registerRoute(
 async function sendQueue(): Promise<void> {
   const device = await readDeviceUser();
   if (!device) return;
+  // What the queue writes (offline/queue.ts), in the user's language.
+  const lingua: unknown = device.user.lingua;
+  setSharedTranslator(textsIn(isLingua(lingua) ? lingua : LINGUA_PREDEFINITA));
   const result = await flushQueue(device.user.id);
   // Rejecting tells the browser to try again later (it spaces the attempts out).
   if (result.stopped !== null) throw new Error('Azioni ancora in attesa di invio');

@@ -9,6 +9,7 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from './ui/alert-dialog';
+import { useT } from '../lib/i18n';
 import { ButtonIcon } from './ui/button';
 
 export interface ConfirmDeleteDialogContentProps {
@@ -43,10 +44,11 @@ export function ConfirmDeleteDialogContent({
   description,
   onConfirm,
   onDeleted,
-  confirmLabel = 'Elimina',
+  confirmLabel,
   confirmVariant,
-  cancelLabel = 'Annulla',
+  cancelLabel,
 }: ConfirmDeleteDialogContentProps) {
+  const t = useT();
   const [pending, setPending] = useState(false);
 
   function confirm(event: MouseEvent<HTMLButtonElement>) {
@@ -80,10 +82,10 @@ export function ConfirmDeleteDialogContent({
           <AlertDialogDescription asChild={isBlock(description)}>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>{cancelLabel}</AlertDialogCancel>
+          <AlertDialogCancel disabled={pending}>{cancelLabel ?? t('components.cancel')}</AlertDialogCancel>
           <AlertDialogAction variant={confirmVariant} onClick={confirm} disabled={pending}>
             <ButtonIcon pending={pending} />
-            {confirmLabel}
+            {confirmLabel ?? t('components.delete')}
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

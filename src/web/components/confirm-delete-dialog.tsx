@@ -1,6 +1,7 @@
 import { Trash2Icon } from 'lucide-react';
 import { cloneElement, lazy, type ReactElement, type ReactNode } from 'react';
 import { OnDemand, useDialogOnDemand } from '../lib/dialog-on-demand';
+import { useT } from '../lib/i18n';
 import { cn } from '../lib/utils';
 import { Button, type ButtonProps } from './ui/button';
 
@@ -66,10 +67,11 @@ export function ConfirmDeleteDialog({ trigger, title, description, onConfirm, on
 
 /** The `Elimina` button that opens a deletion's dialog (its `aria-label` names what it deletes). */
 export function DeleteButton({ className, ...props }: Omit<ButtonProps, 'children' | 'variant' | 'size'>) {
+  const t = useT();
   return (
     <Button variant="outline" size="sm" className={cn('text-destructive hover:text-destructive', className)} {...props}>
       <Trash2Icon aria-hidden="true" />
-      Elimina
+      {t('components.delete')}
     </Button>
   );
 }

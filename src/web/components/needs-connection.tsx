@@ -1,6 +1,8 @@
 import { ArrowLeftIcon, WifiOffIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useT } from '../lib/i18n';
+import type { PlainKey } from '../lib/plain-key';
 import { useBrowserOffline } from '../offline/connectivity';
 import { Button } from './ui/button';
 import { Card, CardContent } from './ui/card';
@@ -10,17 +12,17 @@ import { Card, CardContent } from './ui/card';
  * names paths), and what each says offline (issue 22). The dashboard is not here: it opens
  * offline with the data kept on the device.
  */
-const NEEDS_CONNECTION: readonly { prefix: string; text: string; back: '/dashboard' | '/login' }[] = [
-  { prefix: '/admin/statistiche', text: 'Per vedere le statistiche serve la connessione.', back: '/dashboard' },
-  { prefix: '/admin', text: "Per usare l'area amministrativa serve la connessione.", back: '/dashboard' },
-  { prefix: '/doc', text: 'Per vedere e scaricare i report serve la connessione.', back: '/dashboard' },
-  { prefix: '/profilo', text: 'Per vedere e modificare il profilo serve la connessione.', back: '/dashboard' },
-  { prefix: '/payment', text: 'Per pagare serve la connessione.', back: '/dashboard' },
-  { prefix: '/checkout', text: 'Per pagare serve la connessione.', back: '/dashboard' },
-  { prefix: '/pagamento-simulato', text: 'Per pagare serve la connessione.', back: '/dashboard' },
-  { prefix: '/registrazione', text: 'Per registrarti serve la connessione.', back: '/login' },
-  { prefix: '/recupera-password', text: 'Per recuperare la password serve la connessione.', back: '/login' },
-  { prefix: '/cambio-password', text: 'Per cambiare la password serve la connessione.', back: '/login' },
+const NEEDS_CONNECTION: readonly { prefix: string; text: PlainKey; back: '/dashboard' | '/login' }[] = [
+  { prefix: '/admin/statistiche', text: 'needsConnection.stats', back: '/dashboard' },
+  { prefix: '/admin', text: 'needsConnection.admin', back: '/dashboard' },
+  { prefix: '/doc', text: 'needsConnection.reports', back: '/dashboard' },
+  { prefix: '/profilo', text: 'needsConnection.profile', back: '/dashboard' },
+  { prefix: '/payment', text: 'needsConnection.pay', back: '/dashboard' },
+  { prefix: '/checkout', text: 'needsConnection.pay', back: '/dashboard' },
+  { prefix: '/pagamento-simulato', text: 'needsConnection.pay', back: '/dashboard' },
+  { prefix: '/registrazione', text: 'needsConnection.register', back: '/login' },
+  { prefix: '/recupera-password', text: 'needsConnection.recoverPassword', back: '/login' },
+  { prefix: '/cambio-password', text: 'needsConnection.changePassword', back: '/login' },
 ];
 
 /** What the screen at `path` says offline, or null when it works offline. */
@@ -29,12 +31,13 @@ export function connectionNeed(path: string) {
 }
 
 /**
- * A screen that needs the network, opened offline, says so in Italian instead of waiting for
+ * A screen that needs the network, opened offline, says so instead of waiting for
  * answers that cannot come, and shows itself once the browser is online again. A screen
  * already open stays when the network goes (its own requests say what failed), so nothing
  * typed is lost.
  */
 export function NeedsConnection({ children }: { children: ReactNode }) {
+  const t = useT();
   const [location] = useLocation();
   const offline = useBrowserOffline();
   const need = connectionNeed(location);
@@ -46,13 +49,13 @@ export function NeedsConnection({ children }: { children: ReactNode }) {
       <Card className="w-full max-w-md">
         <CardContent className="flex flex-col items-center gap-4 text-center">
           <WifiOffIcon className="size-12 text-amber-700" aria-hidden="true" />
-          <h1 className="text-2xl font-bold">Sei offline</h1>
-          <p role="status">{need.text}</p>
-          <p className="text-sm text-muted-foreground">La pagina si apre da sola appena torna la connessione.</p>
+          <h1 className="text-2xl font-bold">{t('needsConnection.title')}</h1>
+          <p role="status">{t(need.text)}</p>
+          <p className="text-sm text-muted-foreground">{t('needsConnection.opensBack')}</p>
           <Button asChild variant="outline">
             <Link href={need.back}>
               <ArrowLeftIcon aria-hidden="true" />
-              {need.back === '/login' ? "Torna all'accesso" : 'Torna alla dashboard'}
+              {need.back === '/login' ? t('needsConnection.backToLogin') : t('needsConnection.backToDashboard')}
             </Link>
           </Button>
         </CardContent>

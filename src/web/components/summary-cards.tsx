@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useT } from '../lib/i18n';
 import { cn } from '../lib/utils';
 import { Spinner } from './ui/spinner';
 
@@ -16,12 +17,13 @@ export interface SummaryCard {
 }
 
 function CardValue({ value, state }: { value: ReactNode; state: LoadState }) {
-  if (state === 'loading') return <Spinner label="Caricamento..." />;
+  const t = useT();
+  if (state === 'loading') return <Spinner label={t('ui.loading')} />;
   if (state === 'error') {
     return (
       <>
         <span aria-hidden="true">—</span>
-        <span className="sr-only">Non disponibile</span>
+        <span className="sr-only">{t('components.notAvailable')}</span>
       </>
     );
   }
@@ -30,10 +32,11 @@ function CardValue({ value, state }: { value: ReactNode; state: LoadState }) {
 
 /** A page's `Riepilogo` (the dashboard's and /admin's): cards of a label, an icon and a figure. */
 export function SummaryCards({ id, cards, className }: { id: string; cards: SummaryCard[]; className: string }) {
+  const t = useT();
   return (
     <section aria-labelledby={id}>
       <h2 id={id} className="sr-only">
-        Riepilogo
+        {t('components.summary')}
       </h2>
       <dl className={cn('grid grid-cols-2 gap-3 sm:gap-4', className)}>
         {cards.map(({ label, icon: Icon, value, state, text }) => (

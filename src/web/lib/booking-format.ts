@@ -1,10 +1,16 @@
-import { italianLongDate } from '../../shared/calendar-text';
+import type { Lingua } from '../../shared/i18n';
+import { currentLingua } from './i18n';
+import { longDate } from '../../shared/i18n/format';
 import { isRealDate, zonedClock } from '../../shared/time';
 
 /** A booking's day, window and times as the dashboard and the waitlist write them. */
 
-export function formatBookingDate(date: string): string {
-  return isRealDate(date) ? italianLongDate(date) : date;
+/**
+ * "2026-12-14" → "lunedì 14 dicembre 2026" / "Monday 14 December 2026"; anything else as it is.
+ * In a render, give the language (`useLingua()`); elsewhere the app's language now.
+ */
+export function formatBookingDate(date: string, lingua: Lingua = currentLingua()): string {
+  return isRealDate(date) ? longDate(date, lingua) : date;
 }
 
 export function formatTimeRange(start: string, end: string): string {

@@ -1,14 +1,15 @@
 import type { BookingDto } from '../../shared/schemas/booking';
 import { EXTERNAL_FEE_CENTS } from '../../shared/constants';
-import { formatEuroCents } from '../../shared/money';
+import { money } from '../../shared/i18n/format';
+import { currentLingua, t } from './i18n';
 
 /** The toast of a booking just made, from the form or from a waitlist's offer: an external is told to pay. */
 export function bookingCreatedNotice(booking: Pick<BookingDto, 'paymentStatus'>): { title: string; description: string } {
   return {
-    title: 'Prenotazione creata!',
+    title: t('bookingNotices.createdTitle'),
     description:
       booking.paymentStatus === 'pending'
-        ? `Completa il pagamento di ${formatEuroCents(EXTERNAL_FEE_CENTS)} per confermarla, altrimenti verrà annullata.`
-        : 'La trovi tra le tue prenotazioni attive.',
+        ? t('bookingNotices.createdPay', { amount: money(EXTERNAL_FEE_CENTS, currentLingua()) })
+        : t('bookingNotices.createdFree'),
   };
 }

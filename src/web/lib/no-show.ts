@@ -1,3 +1,5 @@
+import type { Translate } from '../../shared/i18n';
+import { useT } from './i18n';
 import { usePublicConfig } from './public-config';
 
 /**
@@ -6,12 +8,12 @@ import { usePublicConfig } from './public-config';
  * in GET /api/config); until the configuration is read the sentence names no number. A
  * module of its own: the booking form and the payment pages are different chunks.
  */
-export function noShowNotRefunded(minutes: number | null | undefined): string {
-  const within =
-    minutes === null ? 'entro la fine della prenotazione' : minutes ? `entro ${minutes} minuti dall'inizio` : "entro il tempo previsto dall'inizio";
-  return `Se non ritiri la bicicletta ${within}, la prenotazione viene annullata e non rimborsata.`;
+export function noShowNotRefunded(minutes: number | null | undefined, t: Translate): string {
+  if (minutes === null) return t('noShow.beforeEnd');
+  return minutes ? t('noShow.withinMinutes', { minutes }) : t('noShow.inTime');
 }
 
 export function useNoShowNotice(): string {
-  return noShowNotRefunded(usePublicConfig().data?.noShowMinutes);
+  const t = useT();
+  return noShowNotRefunded(usePublicConfig().data?.noShowMinutes, t);
 }

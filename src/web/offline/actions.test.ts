@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { tFor } from '../../shared/i18n/all';
 import { pickUpRequestSchema, returnRequestSchema } from '../../shared/schemas/booking';
 import { answerKind, newActionId, newRideAction, refusalTitle, rideActionRequest } from './actions';
 
@@ -83,7 +84,7 @@ describe('what an answer means for the queue', () => {
   });
 
   it('words a refusal by its step', () => {
-    expect(refusalTitle({ tipo: 'ritiro' })).toBe('Ritiro non registrato');
-    expect(refusalTitle({ tipo: 'riconsegna' })).toBe('Riconsegna non registrata');
+    expect(refusalTitle({ tipo: 'ritiro' }, tFor('it'))).toBe('Ritiro non registrato');
+    expect(refusalTitle({ tipo: 'riconsegna' }, tFor('it'))).toBe('Riconsegna non registrata');
   });
 });

@@ -1,3 +1,4 @@
+import type { Translate } from '../../shared/i18n';
 import type { DamageCategory, PickUpRequest, ReturnRequest } from '../../shared/schemas/booking';
 import type { LockKind } from '../../shared/schemas/locks';
 
@@ -96,7 +97,7 @@ export function answerKind(status: number): 'applied' | 'refused' | 'later' {
   return 'later';
 }
 
-/** `Ritiro non registrato` / `Riconsegna non registrata`: how a refusal begins (then the server's words). */
-export function refusalTitle(action: Pick<QueuedAction, 'tipo'>): string {
-  return action.tipo === 'ritiro' ? 'Ritiro non registrato' : 'Riconsegna non registrata';
+/** `Ritiro non registrato` / `Riconsegna non registrata`: how a refusal begins (then the server's words), in the language of `t`. */
+export function refusalTitle(action: Pick<QueuedAction, 'tipo'>, t: Translate): string {
+  return action.tipo === 'ritiro' ? t('offlineActions.pickUpRefused') : t('offlineActions.returnRefused');
 }

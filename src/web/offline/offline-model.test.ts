@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tFor } from '../../shared/i18n/all';
 import type { BookingDto } from '../../shared/schemas/booking';
 import { newRideAction, type QueuedAction } from './actions';
 import { applyPendingActions, lastSyncText, refusedActions } from './offline-model';
@@ -9,23 +10,23 @@ describe('the last sync', () => {
   const now = new Date('2026-05-04T15:00:00.000Z'); // 17:00 in Rome
 
   it('says the time of the last successful read on the college’s clock', () => {
-    expect(lastSyncText(Date.parse('2026-05-04T08:42:30.000Z'), now, ROME)).toBe('Ultimo aggiornamento alle 10:42');
+    expect(lastSyncText(Date.parse('2026-05-04T08:42:30.000Z'), now, ROME, tFor('it'), 'it')).toBe('Ultimo aggiornamento alle 10:42');
   });
 
   it('says yesterday, or the day, for an older copy', () => {
-    expect(lastSyncText(Date.parse('2026-05-03T19:05:00.000Z'), now, ROME)).toBe('Ultimo aggiornamento ieri alle 21:05');
-    expect(lastSyncText(Date.parse('2026-04-28T07:00:00.000Z'), now, ROME)).toBe('Ultimo aggiornamento il 28 aprile alle 09:00');
-    expect(lastSyncText(Date.parse('2025-12-30T07:00:00.000Z'), now, ROME)).toBe('Ultimo aggiornamento il 30 dicembre 2025 alle 08:00');
+    expect(lastSyncText(Date.parse('2026-05-03T19:05:00.000Z'), now, ROME, tFor('it'), 'it')).toBe('Ultimo aggiornamento ieri alle 21:05');
+    expect(lastSyncText(Date.parse('2026-04-28T07:00:00.000Z'), now, ROME, tFor('it'), 'it')).toBe('Ultimo aggiornamento il 28 aprile alle 09:00');
+    expect(lastSyncText(Date.parse('2025-12-30T07:00:00.000Z'), now, ROME, tFor('it'), 'it')).toBe('Ultimo aggiornamento il 30 dicembre 2025 alle 08:00');
   });
 
   it('counts days in the college’s time zone, not the device’s', () => {
     // 23:30 UTC on the 3rd is already 01:30 of the 4th in Rome: today.
-    expect(lastSyncText(Date.parse('2026-05-03T23:30:00.000Z'), now, ROME)).toBe('Ultimo aggiornamento alle 01:30');
+    expect(lastSyncText(Date.parse('2026-05-03T23:30:00.000Z'), now, ROME, tFor('it'), 'it')).toBe('Ultimo aggiornamento alle 01:30');
   });
 
   it('has nothing to say when nothing was ever read', () => {
-    expect(lastSyncText(0, now, ROME)).toBeNull();
-    expect(lastSyncText(Number.NaN, now, ROME)).toBeNull();
+    expect(lastSyncText(0, now, ROME, tFor('it'), 'it')).toBeNull();
+    expect(lastSyncText(Number.NaN, now, ROME, tFor('it'), 'it')).toBeNull();
   });
 });
 

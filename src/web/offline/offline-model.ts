@@ -1,23 +1,24 @@
-import { italianDayMonth } from '../../shared/calendar-text';
+import type { Lingua, Translate } from '../../shared/i18n';
+import { dayMonth } from '../../shared/i18n/format';
 import type { BookingDto } from '../../shared/schemas/booking';
 import { addDays, zonedClock, zonedToday } from '../../shared/time';
 import type { QueuedAction } from './actions';
 
 /**
  * `Ultimo aggiornamento alle 10:42`: when the data on screen last came from the server, on
- * the college's clock (`ieri alle …`, `il 3 maggio alle …` for an older copy); null without
- * a time (nothing ever read).
+ * the college's clock (`ieri alle …`, `il 3 maggio alle …` for an older copy), in the language
+ * of `t` (`lingua`: the same, for the day's name); null without a time (nothing ever read).
  */
-export function lastSyncText(updatedAt: number, now: Date, timeZone: string): string | null {
+export function lastSyncText(updatedAt: number, now: Date, timeZone: string, t: Translate, lingua: Lingua): string | null {
   if (!Number.isFinite(updatedAt) || updatedAt <= 0) return null;
   const at = new Date(updatedAt);
   const clock = zonedClock(at, timeZone);
   const day = zonedToday(at, timeZone);
   const today = zonedToday(now, timeZone);
-  if (day === today) return `Ultimo aggiornamento alle ${clock}`;
-  if (day === addDays(today, -1)) return `Ultimo aggiornamento ieri alle ${clock}`;
-  const date = italianDayMonth(day, day.slice(0, 4) !== today.slice(0, 4));
-  return `Ultimo aggiornamento il ${date} alle ${clock}`;
+  if (day === today) return t('offline.lastSyncToday', { clock });
+  if (day === addDays(today, -1)) return t('offline.lastSyncYesterday', { clock });
+  const date = dayMonth(day, day.slice(0, 4) !== today.slice(0, 4), lingua);
+  return t('offline.lastSyncOn', { date, clock });
 }
 
 /** A booking as the card shows it: the server's, with the steps still waiting on this device applied. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tFor } from '../../shared/i18n/all';
 import { serverStateJson } from '../boot/server-state';
 import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy, stateJsonOf } from './page-copy';
@@ -40,7 +41,7 @@ describe('the device copy of a page', () => {
 
   it('is served with the line saying it is being refreshed, and since when, outside what React hydrates', () => {
     const html = userPage(42);
-    const marked = markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-25T10:00:00.000Z'));
+    const marked = markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-25T10:00:00.000Z'), tFor);
     const line = `<div id="${DEVICE_COPY_ELEMENT_ID}" class="copia-dispositivo" role="status">`;
     expect(marked).toContain(line);
     expect(marked).toContain('<strong>Aggiornamento in corso…</strong>');
@@ -54,11 +55,18 @@ describe('the device copy of a page', () => {
 
   it('says the day of an older copy', () => {
     const html = userPage(42);
-    expect(markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-26T08:00:00.000Z'))).toContain('Ultimo aggiornamento ieri alle 10:42');
+    expect(markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-26T08:00:00.000Z'), tFor)).toContain('Ultimo aggiornamento ieri alle 10:42');
+  });
+
+  it('speaks the language the page was made in', () => {
+    const html = userPage(42).replace('<html lang="it">', '<html lang="en">');
+    const marked = markAsDeviceCopy(html, copyOwner(html)!, new Date('2026-11-28T10:00:00.000Z'), tFor);
+    expect(marked).toContain('<strong>Refreshing…</strong>');
+    expect(marked).toContain('Last updated on 25 November at 10:42');
   });
 
   it('is served unchanged when it carries no state to mark', () => {
     const html = page(null);
-    expect(markAsDeviceCopy(html, { userId: 1, renderedAt, timeZone: 'Europe/Rome' }, new Date())).toBe(html);
+    expect(markAsDeviceCopy(html, { userId: 1, renderedAt, timeZone: 'Europe/Rome' }, new Date(), tFor)).toBe(html);
   });
 });

@@ -1,3 +1,4 @@
+import { isLingua, LINGUA_PREDEFINITA, type Lingua, type Translate } from '../../shared/i18n';
 import { SERVER_STATE_ELEMENT_ID } from '../../shared/server-page';
 import { FALLBACK_TIME_ZONE } from '../lib/booking-labels';
 import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
@@ -50,22 +51,31 @@ export function copyOwner(html: string): CopyOwner | null {
   }
 }
 
+/** The language a page was made in (its `<html lang>`); Italian when it says none. */
+export function copyLingua(html: string): Lingua {
+  const lang = /<html\b[^>]*\blang="([^"]*)"/i.exec(html)?.[1];
+  return isLingua(lang) ? lang : LINGUA_PREDEFINITA;
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The copy as the service worker serves it: with, after `#root` (outside what React hydrates),
  * the line that says the page is being refreshed and since when its data is (`Ultimo
- * aggiornamento alle 10:42`, at `now`). A fixed line over the page's bottom edge: it moves
- * nothing when it appears or goes. The page removes it once the server has answered.
+ * aggiornamento alle 10:42`, at `now`), in the page's language (`textsIn` gives its texts). A
+ * fixed line over the page's bottom edge: it moves nothing when it appears or goes. The page
+ * removes it once the server has answered.
  */
-export function markAsDeviceCopy(html: string, owner: CopyOwner, now: Date): string {
+export function markAsDeviceCopy(html: string, owner: CopyOwner, now: Date, textsIn: (lingua: Lingua) => Translate): string {
   const at = html.indexOf(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">`);
   if (at < 0) return html;
-  const since = lastSyncText(owner.renderedAt, now, owner.timeZone) ?? '';
+  const lingua = copyLingua(html);
+  const t = textsIn(lingua);
+  const since = lastSyncText(owner.renderedAt, now, owner.timeZone, t, lingua) ?? '';
   const line =
     `<div id="${DEVICE_COPY_ELEMENT_ID}" class="copia-dispositivo" role="status">` +
     '<span class="copia-dispositivo-giro" aria-hidden="true"></span>' +
-    `<span><strong>Aggiornamento in corso…</strong> <span class="copia-dispositivo-quando">${escapeHtml(since)}</span></span>` +
+    `<span><strong>${escapeHtml(t('offline.refreshing'))}</strong> <span class="copia-dispositivo-quando">${escapeHtml(since)}</span></span>` +
     '</div>';
   return `${html.slice(0, at)}${line}${html.slice(at)}`;
 }

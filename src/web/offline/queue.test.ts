@@ -1,5 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tFor } from '../../shared/i18n/all';
+import { setSharedTranslator } from '../../shared/i18n/current';
 import { newRideAction, type QueuedAction, type RideActionInput } from './actions';
 import { forgetDevice } from './device-data';
 import { readDeviceUser, saveDeviceUser } from './device-user';
@@ -44,6 +46,9 @@ function fakeServer(options: { refuse?: Record<number, string> } = {}) {
   });
   return { send: send as unknown as typeof fetch, requests, applied };
 }
+
+// A refusal without the server's words is told in the reader's language (Italian here).
+beforeAll(() => setSharedTranslator(tFor('it')));
 
 beforeEach(async () => {
   await clearActions();

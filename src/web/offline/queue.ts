@@ -1,3 +1,4 @@
+import { tShared } from '../../shared/i18n/current';
 import type { BookingDto } from '../../shared/schemas/booking';
 import { answerKind, rideActionRequest, type QueuedAction } from './actions';
 import { deviceDb } from './db';
@@ -111,7 +112,8 @@ async function refusalMessage(res: Response): Promise<string> {
   } catch {
     // Not JSON: the generic text below.
   }
-  return 'Il server non ha accettato la richiesta';
+  // In the reader's language: the page's, or the one the service worker set (sw.ts).
+  return tShared('offline.serverRefused');
 }
 
 /**

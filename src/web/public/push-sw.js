@@ -1,7 +1,7 @@
 /*
  * Web push for BiciElis (decision 022), imported by the service worker that vite-plugin-pwa
  * generates (`workbox.importScripts` in vite.config.ts): a same-origin script, as the CSP
- * allows. The server sends JSON `{ title, body, url, tag? }`; a payload that is not JSON is
+ * allows. The server sends JSON `{ title, body, url, tag?, lang? }`; a payload that is not JSON is
  * shown as the text of a notification titled BiciElis.
  */
 
@@ -35,7 +35,8 @@ self.addEventListener('push', (event) => {
     body: typeof payload.body === 'string' ? payload.body : '',
     icon: ICON,
     badge: ICON,
-    lang: 'it',
+    // The language the server wrote it in, when the payload says it (issue 36); Italian otherwise.
+    lang: payload.lang === 'en' ? 'en' : 'it',
     data: { url: sameOriginUrl(payload.url) },
   };
   if (typeof payload.tag === 'string' && payload.tag !== '') options.tag = payload.tag;

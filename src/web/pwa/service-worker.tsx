@@ -1,8 +1,10 @@
+import { I18nProvider } from '@lingui/react';
 import { RefreshCwIcon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Button, ButtonIcon } from '../components/ui/button';
+import { i18n, useT } from '../lib/i18n';
 
 /**
  * The service worker (src/web/sw.ts) is registered from here, after the page has loaded, and a
@@ -23,6 +25,7 @@ function reloadOnce() {
 }
 
 function UpdatePrompt() {
+  const t = useT();
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
@@ -48,7 +51,7 @@ function UpdatePrompt() {
       >
         {/* Always there, so that a screen reader hears the announcement appear. */}
         <p role="status" className="min-w-0 flex-1 font-medium">
-          {needRefresh ? 'Nuova versione disponibile' : ''}
+          {needRefresh ? t('pwa.newVersion') : ''}
         </p>
         {needRefresh ? (
           <>
@@ -64,9 +67,9 @@ function UpdatePrompt() {
               }}
             >
               <ButtonIcon pending={updating} icon={<RefreshCwIcon aria-hidden="true" />} />
-              Aggiorna
+              {t('pwa.update')}
             </Button>
-            <Button variant="ghost" size="icon" aria-label="Più tardi" disabled={updating} onClick={() => setNeedRefresh(false)}>
+            <Button variant="ghost" size="icon" aria-label={t('pwa.later')} disabled={updating} onClick={() => setNeedRefresh(false)}>
               <XIcon aria-hidden="true" />
             </Button>
           </>
@@ -82,5 +85,10 @@ export function startServiceWorker(): void {
   const host = document.createElement('div');
   host.id = 'bicielis-aggiornamento';
   document.body.append(host);
-  createRoot(host).render(<UpdatePrompt />);
+  // Its own root: the app's texts (lib/i18n.ts, `common` is loaded before the app renders) given again.
+  createRoot(host).render(
+    <I18nProvider i18n={i18n}>
+      <UpdatePrompt />
+    </I18nProvider>,
+  );
 }

@@ -3,6 +3,7 @@ import type { MessageValue } from '../catalogue-types.js';
 
 /** Every message's key, and the values it needs (undefined: none). */
 export interface MessageValues {
+  "accountScreens.backToLogin": undefined;
   "admin.auditBike": { "numero": MessageValue };
   "admin.auditBooking": { "numero": MessageValue; "persona": MessageValue };
   "admin.bikeStateUpdated": undefined;
@@ -358,6 +359,15 @@ export interface MessageValues {
   "bookingItem.time": undefined;
   "bookingItem.title": { "modello": MessageValue; "numero": MessageValue };
   "bookingItem.waitingToSend": undefined;
+  "bookingLabels.attiva": undefined;
+  "bookingLabels.biciGuasta": undefined;
+  "bookingLabels.biciNonRientrata": undefined;
+  "bookingLabels.cancellata": undefined;
+  "bookingLabels.completata": undefined;
+  "bookingLabels.conclusa": undefined;
+  "bookingLabels.daRitirare": undefined;
+  "bookingLabels.inCorso": undefined;
+  "bookingLabels.inRitardo": undefined;
   "bookingLists.activeEmpty": undefined;
   "bookingLists.activeLoading": undefined;
   "bookingLists.activeTitle": undefined;
@@ -366,6 +376,9 @@ export interface MessageValues {
   "bookingLists.pastEmpty": undefined;
   "bookingLists.pastLoading": undefined;
   "bookingLists.pastTitle": undefined;
+  "bookingNotices.createdFree": undefined;
+  "bookingNotices.createdPay": { "amount": MessageValue };
+  "bookingNotices.createdTitle": undefined;
   "bookingRules.closed": undefined;
   "bookingRules.closedFor": { "motivo": MessageValue };
   "bookingRules.closedFromTo": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
@@ -433,6 +446,18 @@ export interface MessageValues {
   "calendarFeed.destination": { "destinazione": MessageValue };
   "calendarFeed.name": undefined;
   "calendarFeed.summary": { "modello": MessageValue; "numero": MessageValue };
+  "changePasswordPage.confirm": undefined;
+  "changePasswordPage.description": undefined;
+  "changePasswordPage.errorTitle": undefined;
+  "changePasswordPage.failed": undefined;
+  "changePasswordPage.hint": undefined;
+  "changePasswordPage.newPassword": undefined;
+  "changePasswordPage.sessionExpired": undefined;
+  "changePasswordPage.submit": undefined;
+  "changePasswordPage.submitting": undefined;
+  "changePasswordPage.successDescription": undefined;
+  "changePasswordPage.successTitle": undefined;
+  "changePasswordPage.title": undefined;
   "closures.bikeNotFound": undefined;
   "closures.fieldBeforeStart": undefined;
   "closures.inPast": undefined;
@@ -460,6 +485,12 @@ export interface MessageValues {
   "closuresSection.reasonPlaceholder": undefined;
   "closuresSection.title": undefined;
   "closuresSection.toCancel": undefined;
+  "components.cancel": undefined;
+  "components.close": undefined;
+  "components.delete": undefined;
+  "components.notAvailable": undefined;
+  "components.retry": undefined;
+  "components.summary": undefined;
   "damage.altro": undefined;
   "damage.catena": undefined;
   "damage.freni": undefined;
@@ -697,6 +728,9 @@ export interface MessageValues {
   "fleetNotes.wait": undefined;
   "fleetNotes.waiting": undefined;
   "formDialog.cancel": undefined;
+  "formSchemas.changeRequired": undefined;
+  "formSchemas.passwordsDifferChange": undefined;
+  "formSchemas.passwordsDifferRegistration": undefined;
   "http.actionReused": undefined;
   "http.alreadyActiveBooking": undefined;
   "http.badRequest": undefined;
@@ -754,6 +788,35 @@ export interface MessageValues {
   "locksApi.codeUpdating": undefined;
   "locksApi.deviceId": undefined;
   "locksApi.kind": undefined;
+  "loginPage.connectionError": undefined;
+  "loginPage.description": undefined;
+  "loginPage.email": undefined;
+  "loginPage.errorTitle": undefined;
+  "loginPage.failed": undefined;
+  "loginPage.forgotPassword": undefined;
+  "loginPage.hidePassword": undefined;
+  "loginPage.missingTitle": undefined;
+  "loginPage.noAccount": undefined;
+  "loginPage.password": undefined;
+  "loginPage.passwordChangeDescription": undefined;
+  "loginPage.passwordChangeTitle": undefined;
+  "loginPage.register": undefined;
+  "loginPage.showPassword": undefined;
+  "loginPage.submit": undefined;
+  "loginPage.submitting": undefined;
+  "loginPage.tagline": undefined;
+  "loginPage.title": undefined;
+  "loginPage.welcomeDescription": { "nome": MessageValue };
+  "loginPage.welcomeTitle": undefined;
+  "logout.button": undefined;
+  "logout.dashboard": undefined;
+  "logout.failedTitle": undefined;
+  "logout.goodbyeDescription": undefined;
+  "logout.goodbyeTitle": undefined;
+  "logout.loggedOutTitle": undefined;
+  "logout.needsConnection": undefined;
+  "logout.refusedNote": { "messaggio": MessageValue; "numero": MessageValue; "title": MessageValue };
+  "logout.unsent": { "count": number };
   "maintenance.back": undefined;
   "maintenance.bike": { "numero": MessageValue };
   "maintenance.cancel": undefined;
@@ -782,6 +845,18 @@ export interface MessageValues {
   "maintenance.previewDescription": { "al": MessageValue; "dal": MessageValue; "motivo": MessageValue };
   "maintenance.reasonPlaceholder": undefined;
   "maintenance.title": undefined;
+  "needsConnection.admin": undefined;
+  "needsConnection.backToDashboard": undefined;
+  "needsConnection.backToLogin": undefined;
+  "needsConnection.changePassword": undefined;
+  "needsConnection.opensBack": undefined;
+  "needsConnection.pay": undefined;
+  "needsConnection.profile": undefined;
+  "needsConnection.recoverPassword": undefined;
+  "needsConnection.register": undefined;
+  "needsConnection.reports": undefined;
+  "needsConnection.stats": undefined;
+  "needsConnection.title": undefined;
   "newBookingSection.activeText": undefined;
   "newBookingSection.activeTitle": undefined;
   "newBookingSection.loading": undefined;
@@ -792,6 +867,19 @@ export interface MessageValues {
   "newCodeDialog.done": undefined;
   "newCodeDialog.setCode": undefined;
   "newCodeDialog.title": undefined;
+  "noShow.beforeEnd": undefined;
+  "noShow.inTime": undefined;
+  "noShow.withinMinutes": { "minutes": MessageValue };
+  "notFoundPage.home": undefined;
+  "notFoundPage.text": undefined;
+  "notFoundPage.title": undefined;
+  "offline.lastSyncOn": { "clock": MessageValue; "date": MessageValue };
+  "offline.lastSyncToday": { "clock": MessageValue };
+  "offline.lastSyncYesterday": { "clock": MessageValue };
+  "offline.refreshing": undefined;
+  "offline.serverRefused": undefined;
+  "offlineActions.pickUpRefused": undefined;
+  "offlineActions.returnRefused": undefined;
   "offlineBanner.noData": undefined;
   "offlineBanner.retry": undefined;
   "offlineBanner.title": undefined;
@@ -889,6 +977,28 @@ export interface MessageValues {
   "privacy.lastAdmin": undefined;
   "privacy.rideInProgress": undefined;
   "privacy.wrongPassword": undefined;
+  "privacyPage.back": undefined;
+  "privacyPage.controller": { "contatto": MessageValue; "titolare": MessageValue };
+  "privacyPage.controllerTitle": undefined;
+  "privacyPage.cookies": undefined;
+  "privacyPage.cookiesTitle": undefined;
+  "privacyPage.dataAccount": undefined;
+  "privacyPage.dataBookings": undefined;
+  "privacyPage.dataPayments": undefined;
+  "privacyPage.dataTechnical": undefined;
+  "privacyPage.dataTitle": undefined;
+  "privacyPage.intro": undefined;
+  "privacyPage.legalBasis": undefined;
+  "privacyPage.legalBasisTitle": undefined;
+  "privacyPage.processors": undefined;
+  "privacyPage.processorsTitle": undefined;
+  "privacyPage.retention": undefined;
+  "privacyPage.retentionTitle": undefined;
+  "privacyPage.rights": { "contatto": MessageValue };
+  "privacyPage.rightsTitle": undefined;
+  "privacyPage.someContact": undefined;
+  "privacyPage.someController": undefined;
+  "privacyPage.title": undefined;
   "privacyRetention.default": undefined;
   "privacySection.anonymised": { "n": number };
   "privacySection.bookingCancelled": { "data": MessageValue; "fine": MessageValue; "inizio": MessageValue; "numero": MessageValue };
@@ -1025,7 +1135,31 @@ export interface MessageValues {
   "pushNotices.overdue.title": { "bici": MessageValue };
   "pushNotices.start.body": undefined;
   "pushNotices.start.title": { "bici": MessageValue; "inizio": MessageValue };
+  "pwa.later": undefined;
+  "pwa.newVersion": undefined;
+  "pwa.update": undefined;
   "rackApi.linkInvalid": undefined;
+  "rackPage.bike": undefined;
+  "rackPage.booked": undefined;
+  "rackPage.bookedFrom": { "time": MessageValue };
+  "rackPage.documentTitle": undefined;
+  "rackPage.free": undefined;
+  "rackPage.freeUntil": { "time": MessageValue };
+  "rackPage.inUse": undefined;
+  "rackPage.inUseUntil": { "time": MessageValue };
+  "rackPage.invalidLink": undefined;
+  "rackPage.lastUpdateOffline": { "time": MessageValue };
+  "rackPage.late": undefined;
+  "rackPage.listLabel": undefined;
+  "rackPage.loading": undefined;
+  "rackPage.maintenance": undefined;
+  "rackPage.noBikes": undefined;
+  "rackPage.noOtherBookings": undefined;
+  "rackPage.outOfService": undefined;
+  "rackPage.reconnecting": undefined;
+  "rackPage.title": undefined;
+  "rackPage.todaysBookings": { "times": MessageValue };
+  "rackPage.updatedAt": { "time": MessageValue };
   "rackSection.activeSince": { "at": MessageValue };
   "rackSection.copy": undefined;
   "rackSection.copyFailed": undefined;
@@ -1050,11 +1184,46 @@ export interface MessageValues {
   "rackSection.revokeFailed": undefined;
   "rackSection.revokeTitle": undefined;
   "rackSection.title": undefined;
+  "recoveryPage.description": undefined;
+  "recoveryPage.info": undefined;
+  "recoveryPage.sendAgain": undefined;
+  "recoveryPage.sendFailed": undefined;
+  "recoveryPage.sentHint": undefined;
+  "recoveryPage.sentMessage": undefined;
+  "recoveryPage.sentTitle": undefined;
+  "recoveryPage.submit": undefined;
+  "recoveryPage.submitting": undefined;
+  "recoveryPage.title": undefined;
   "refusedActions.bike": { "numero": MessageValue };
   "refusedActions.gotIt": undefined;
   "refusedActions.markedPickUp": { "ora": MessageValue };
   "refusedActions.markedReturn": { "ora": MessageValue };
   "refusedActions.title": undefined;
+  "registrationPage.autofillBoth": { "cognome": MessageValue; "nome": MessageValue };
+  "registrationPage.autofillCognome": { "cognome": MessageValue };
+  "registrationPage.autofillNome": { "nome": MessageValue };
+  "registrationPage.checkingSigla": undefined;
+  "registrationPage.cognome": undefined;
+  "registrationPage.confirmPassword": undefined;
+  "registrationPage.description": undefined;
+  "registrationPage.errorTitle": undefined;
+  "registrationPage.externalBadge": undefined;
+  "registrationPage.failed": undefined;
+  "registrationPage.haveAccount": undefined;
+  "registrationPage.invalidSigla": undefined;
+  "registrationPage.logIn": undefined;
+  "registrationPage.nome": undefined;
+  "registrationPage.passwordHint": undefined;
+  "registrationPage.residentBadge": undefined;
+  "registrationPage.sigla": undefined;
+  "registrationPage.siglaHint": undefined;
+  "registrationPage.siglaPlaceholder": undefined;
+  "registrationPage.siglaRecognised": undefined;
+  "registrationPage.submit": undefined;
+  "registrationPage.submitting": undefined;
+  "registrationPage.successDescription": undefined;
+  "registrationPage.successTitle": undefined;
+  "registrationPage.title": undefined;
   "reportPdf.anonymousUser": undefined;
   "reportPdf.bike": { "modello": MessageValue; "numero": MessageValue };
   "reportPdf.bikeNo": { "numero": MessageValue };
@@ -1450,6 +1619,9 @@ export interface MessageValues {
   "statsPage.users": undefined;
   "system.migrationsPending": undefined;
   "system.shuttingDown": undefined;
+  "toasts.close": undefined;
+  "toasts.region": undefined;
+  "toasts.viewport": { "hotkey": MessageValue };
   "twoFactor.adminsOnly": undefined;
   "twoFactor.alreadyActive": undefined;
   "twoFactor.codeRequired": undefined;
@@ -1459,6 +1631,13 @@ export interface MessageValues {
   "twoFactor.noEnrolment": undefined;
   "twoFactor.notActive": undefined;
   "twoFactor.wrongCode": undefined;
+  "twoFactorLoginPage.code": undefined;
+  "twoFactorLoginPage.description": undefined;
+  "twoFactorLoginPage.recoveryCodes": undefined;
+  "twoFactorLoginPage.refusedTitle": undefined;
+  "twoFactorLoginPage.submit": undefined;
+  "twoFactorLoginPage.submitting": undefined;
+  "twoFactorLoginPage.title": undefined;
   "twoFactorSection.active": undefined;
   "twoFactorSection.code": undefined;
   "twoFactorSection.codes": undefined;
@@ -1480,6 +1659,11 @@ export interface MessageValues {
   "twoFactorSection.statusFailed": undefined;
   "twoFactorSection.turnedOff": undefined;
   "twoFactorSection.turnedOn": undefined;
+  "ui.checkConnection": undefined;
+  "ui.loading": undefined;
+  "ui.reload": undefined;
+  "ui.screenFailed": undefined;
+  "ui.sectionFailed": undefined;
   "usersTab.accountActive": undefined;
   "usersTab.colActions": undefined;
   "usersTab.colCode": undefined;
@@ -1577,10 +1761,10 @@ export interface MessageValues {
 
 /** The catalogue's domains and how many messages each holds. */
 export const DOMAIN_SIZES = {
-  "common": 127,
-  "account": 1,
-  "user": 433,
+  "common": 167,
+  "account": 87,
+  "user": 470,
   "admin": 594,
-  "rack": 0,
+  "rack": 21,
   "server": 415,
 } as const;

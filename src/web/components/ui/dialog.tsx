@@ -1,6 +1,7 @@
 import type { ComponentProps } from 'react';
 import { XIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -23,6 +24,7 @@ export function DialogContent({
   showCloseButton = true,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean }) {
+  const t = useT();
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -40,7 +42,7 @@ export function DialogContent({
             className="absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
           >
             <XIcon className="size-5" aria-hidden="true" />
-            <span className="sr-only">Chiudi</span>
+            <span className="sr-only">{t('components.close')}</span>
           </DialogPrimitive.Close>
         ) : null}
       </DialogPrimitive.Content>

@@ -1,5 +1,6 @@
 import type { ComponentProps } from 'react';
 import { LoaderCircleIcon } from 'lucide-react';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 
 export type SpinnerProps = ComponentProps<'div'> & {
@@ -9,7 +10,8 @@ export type SpinnerProps = ComponentProps<'div'> & {
   iconClassName?: string;
 };
 
-export function Spinner({ label = 'Caricamento...', showLabel = false, className, iconClassName, ...props }: SpinnerProps) {
+export function Spinner({ label, showLabel = false, className, iconClassName, ...props }: SpinnerProps) {
+  const t = useT();
   return (
     <div
       role="status"
@@ -19,7 +21,7 @@ export function Spinner({ label = 'Caricamento...', showLabel = false, className
       {...props}
     >
       <LoaderCircleIcon className={cn('size-5 animate-spin text-primary', iconClassName)} aria-hidden="true" />
-      <span className={showLabel ? undefined : 'sr-only'}>{label}</span>
+      <span className={showLabel ? undefined : 'sr-only'}>{label ?? t('ui.loading')}</span>
     </div>
   );
 }

@@ -3,15 +3,17 @@ import type { ComponentProps } from 'react';
 import { XIcon } from 'lucide-react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from '../../../shared/constants';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provider>) {
+  const t = useT();
   return (
     <ToastPrimitive.Provider
       duration={TOAST_DURATION_MS}
       swipeDirection="right"
       swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
-      label="Notifica"
+      label={t('toasts.region')}
       {...props}
     />
   );
@@ -19,11 +21,13 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provid
 
 /** The notification area; F8 moves the focus to it. */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
+  const t = useT();
   return (
     <ToastPrimitive.Viewport
       data-slot="toast-viewport"
       hotkey={['F8']}
-      label="Notifiche ({hotkey})"
+      // Radix puts the hotkey in place of `{hotkey}`.
+      label={t('toasts.viewport', { hotkey: '{hotkey}' })}
       className={cn(
         'fixed top-0 z-[100] flex max-h-dvh w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-[420px] sm:flex-col',
         className,
@@ -64,9 +68,10 @@ export function ToastDescription({ className, ...props }: ComponentProps<typeof 
 }
 
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitive.Close>) {
+  const t = useT();
   return (
     <ToastPrimitive.Close
-      aria-label="Chiudi notifica"
+      aria-label={t('toasts.close')}
       className={cn(
         'absolute top-1 right-1 inline-flex size-11 cursor-pointer items-center justify-center rounded-md opacity-80 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-current',
         className,

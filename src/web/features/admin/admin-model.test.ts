@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEveryLingua, renderingIn } from '../../lib/i18n';
+import { DOMAINS } from '../../../shared/i18n';
+import { loadDomains } from '../../lib/i18n';
 import {
   adminBookingBadge,
   adminPaymentLabel,
@@ -13,11 +14,8 @@ import {
   tabFromSearch,
 } from './admin-model';
 
-// The toasts and labels are in the app's language: Italian, as the college's first.
-beforeAll(async () => {
-  await loadEveryLingua();
-  renderingIn('it');
-});
+// The badges are put into the app's language (Italian here): its texts loaded first.
+beforeAll(() => loadDomains(...DOMAINS));
 
 describe('tabFromSearch', () => {
   it('reads ?tab= and falls back to Prenotazioni', () => {

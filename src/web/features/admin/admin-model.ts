@@ -8,7 +8,8 @@ import { isRealDate, zonedClock, zonedToday } from '../../../shared/time';
 import type { BadgeTone } from '../../lib/booking-labels';
 import { currentLingua, t, type Lingua, type Translate } from '../../lib/i18n';
 
-import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FLEET_CANCELLATION_BADGE } from '../../lib/booking-labels';
+import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FLEET_CANCELLATION_BADGE, type BadgeLabel } from '../../lib/booking-labels';
+import { t } from '../../lib/i18n';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 
@@ -52,11 +53,15 @@ export function bookingFilterParams(filter: BookingFilter): { stato?: BookingSta
 export function adminBookingBadge(
   b: Pick<AdminBookingDto, 'stato' | 'fase'> & Partial<Pick<AdminBookingDto, 'motivoCancellazione'>>,
 ): { label: string; tone: BadgeTone } {
-  if (b.stato === 'attiva') return BOOKING_PHASE_BADGE[b.fase];
-  if (b.stato === 'cancellata' && (b.motivoCancellazione === 'bici_non_rientrata' || b.motivoCancellazione === 'bici_guasta')) {
-    return FLEET_CANCELLATION_BADGE[b.motivoCancellazione];
-  }
-  return BOOKING_STATO_BADGE[b.stato];
+  const badge = (): BadgeLabel => {
+    if (b.stato === 'attiva') return BOOKING_PHASE_BADGE[b.fase];
+    if (b.stato === 'cancellata' && (b.motivoCancellazione === 'bici_non_rientrata' || b.motivoCancellazione === 'bici_guasta')) {
+      return FLEET_CANCELLATION_BADGE[b.motivoCancellazione];
+    }
+    return BOOKING_STATO_BADGE[b.stato];
+  };
+  const { labelKey, tone } = badge();
+  return { label: t(labelKey), tone };
 }
 
 /** Minutes of delay as a person says them: "45 min", "2 h", "1 h 20 min", "1 g 3 h" ("1 d 3 h"). In a render, pass `useT()`'s translator. */

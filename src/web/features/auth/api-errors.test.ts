@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tFor } from '../../../shared/i18n/all';
 import { ApiError } from '../../lib/api';
 import { isNetworkFailure, recoveryErrorMessage, serverFieldErrors, serverMessage } from './api-errors';
 
@@ -33,10 +34,11 @@ describe('isNetworkFailure', () => {
 });
 
 describe('recoveryErrorMessage', () => {
+  const italian = tFor('it');
   it("prefers the server's message, then 'Errore durante l'invio'; no answer is a connection error", () => {
     const limited = new ApiError(429, { message: 'Troppi tentativi. Riprova tra 15 minuti.' }, 'x');
-    expect(recoveryErrorMessage(limited)).toBe('Troppi tentativi. Riprova tra 15 minuti.');
-    expect(recoveryErrorMessage(new ApiError(500, '', '500: Internal Server Error'))).toBe("Errore durante l'invio");
-    expect(recoveryErrorMessage(new TypeError('Failed to fetch'))).toBe('Errore di connessione. Riprova più tardi.');
+    expect(recoveryErrorMessage(limited, italian)).toBe('Troppi tentativi. Riprova tra 15 minuti.');
+    expect(recoveryErrorMessage(new ApiError(500, '', '500: Internal Server Error'), italian)).toBe("Errore durante l'invio");
+    expect(recoveryErrorMessage(new TypeError('Failed to fetch'), italian)).toBe('Errore di connessione. Riprova più tardi.');
   });
 });

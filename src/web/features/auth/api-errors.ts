@@ -1,3 +1,4 @@
+import type { Translate } from '../../../shared/i18n';
 import { ApiError, bodyMessage } from '../../lib/api';
 
 /**
@@ -25,7 +26,7 @@ export function isNetworkFailure(error: unknown): boolean {
 }
 
 /** The recovery screen's error (spec §8): the server's message, else its own texts. */
-export function recoveryErrorMessage(error: unknown): string {
-  if (isNetworkFailure(error)) return 'Errore di connessione. Riprova più tardi.';
-  return serverMessage(error) ?? "Errore durante l'invio";
+export function recoveryErrorMessage(error: unknown, t: Translate): string {
+  if (isNetworkFailure(error)) return t('loginPage.connectionError');
+  return serverMessage(error) ?? t('recoveryPage.sendFailed');
 }

@@ -1,6 +1,7 @@
 import { BikeIcon } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 
 interface AuthShellProps {
@@ -21,6 +22,7 @@ interface AuthShellProps {
  * reader users start from the top of the new content.
  */
 export function AuthShell({ title, description, children, footer, wide = false, focusKey }: AuthShellProps) {
+  const t = useT();
   const titleRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // Not away from a field: on a pre-rendered page a person may be typing before it is live.
@@ -38,7 +40,7 @@ export function AuthShell({ title, description, children, footer, wide = false, 
             <BikeIcon className="size-9" aria-hidden="true" />
           </span>
           <h1 className="text-3xl font-bold tracking-tight">BiciElis</h1>
-          <p className="text-muted-foreground">Prenota una bicicletta del collegio</p>
+          <p className="text-muted-foreground">{t('loginPage.tagline')}</p>
         </div>
         <Card>
           <CardHeader>

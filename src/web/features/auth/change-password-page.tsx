@@ -8,6 +8,7 @@ import type { ChangePasswordRequest } from '../../../shared/schemas/auth';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
+import { useT } from '../../lib/i18n';
 import { setSessionUser } from '../../lib/session';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
@@ -22,10 +23,9 @@ import { PasswordInput } from './password-input';
 import { forgetPasswordChangeUser, pendingPasswordChangeUser } from './pending-password-change';
 import { SubmitButton } from './submit-button';
 
-export const SESSION_EXPIRED_MESSAGE = 'Sessione scaduta, riprova ad accedere';
-
 /** Forced change of a temporary password (spec §2, §5), reached from the login. */
 export function ChangePasswordPage() {
+  const t = useT();
   const [, navigate] = useLocation();
   const search = useSearch();
   const [storedUserId] = useState(pendingPasswordChangeUser);
@@ -42,15 +42,15 @@ export function ChangePasswordPage() {
   useEffect(() => {
     if (userId !== null || sentAway.current) return;
     sentAway.current = true;
-    toast({ variant: 'destructive', title: 'Errore', description: SESSION_EXPIRED_MESSAGE });
+    toast({ variant: 'destructive', title: t('changePasswordPage.errorTitle'), description: t('changePasswordPage.sessionExpired') });
     navigate('/login', { replace: true });
-  }, [userId, navigate]);
+  }, [userId, navigate, t]);
 
   const change = useMutation({
     mutationFn: (request: ChangePasswordRequest) => apiRequest('POST', '/api/change-password', request),
     onSuccess: () => {
       forgetPasswordChangeUser();
-      toast({ title: 'Password aggiornata!', description: 'Ora accedi con la nuova password.' });
+      toast({ title: t('changePasswordPage.successTitle'), description: t('changePasswordPage.successDescription') });
       // The change ends every session of the user: whoever was logged in is not any more.
       setSessionUser(null);
       navigate('/login');
@@ -58,22 +58,22 @@ export function ChangePasswordPage() {
     onError: (error) => {
       toast({
         variant: 'destructive',
-        title: 'Errore',
-        description: serverMessage(error) ?? 'Impossibile aggiornare la password',
+        title: t('changePasswordPage.errorTitle'),
+        description: serverMessage(error) ?? t('changePasswordPage.failed'),
       });
       form.setFocus('newPassword');
     },
   });
 
-  if (userId === null) return <FullScreenSpinner label={SESSION_EXPIRED_MESSAGE} />;
+  if (userId === null) return <FullScreenSpinner label={t('changePasswordPage.sessionExpired')} />;
 
   return (
     <AuthShell
-      title="Imposta una nuova password"
-      description="Hai effettuato l'accesso con una password temporanea: per continuare sostituiscila con una nuova password personale."
+      title={t('changePasswordPage.title')}
+      description={t('changePasswordPage.description')}
       footer={
         <Link href="/login" className={authLinkClass}>
-          Torna al login
+          {t('accountScreens.backToLogin')}
         </Link>
       }
     >
@@ -85,24 +85,24 @@ export function ChangePasswordPage() {
       >
         <FormField
           id="change-new"
-          label="Nuova password"
-          hint="Almeno 6 caratteri."
+          label={t('changePasswordPage.newPassword')}
+          hint={t('changePasswordPage.hint')}
           error={errors.newPassword?.message}
           required
         >
           {(control) => <PasswordInput {...control} {...form.register('newPassword')} autoComplete="new-password" />}
         </FormField>
-        <FormField id="change-confirm" label="Conferma nuova password" error={errors.confermaPassword?.message} required>
+        <FormField id="change-confirm" label={t('changePasswordPage.confirm')} error={errors.confermaPassword?.message} required>
           {(control) => (
             <PasswordInput {...control} {...form.register('confermaPassword')} autoComplete="new-password" />
           )}
         </FormField>
         <SubmitButton
           pending={change.isPending}
-          pendingLabel="Aggiornamento in corso..."
+          pendingLabel={t('changePasswordPage.submitting')}
           icon={<KeyRoundIcon aria-hidden="true" />}
         >
-          Aggiorna password
+          {t('changePasswordPage.submit')}
         </SubmitButton>
       </form>
     </AuthShell>

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DOMAINS } from '../../../shared/i18n';
+import { loadDomains } from '../../lib/i18n';
 import { changePasswordFormSchema, passwordChangeUserId, registrationFormSchema } from './form-schemas';
 
 /** The first message of each field, as react-hook-form's zod resolver shows it. */
@@ -7,6 +9,9 @@ function messages(result: { success: boolean; error?: { issues: { path: Property
   for (const issue of result.error?.issues ?? []) out[issue.path.join('.')] ??= issue.message;
   return out;
 }
+
+// The forms' own messages are in the app's language (Italian here): its texts loaded first.
+beforeAll(() => loadDomains(...DOMAINS));
 
 const registration = {
   nome: ' Giulia ',

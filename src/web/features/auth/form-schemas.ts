@@ -1,22 +1,20 @@
 import { changePasswordSchema, registerSchema } from '../../../shared/schemas/auth';
 import { msg } from '../../../shared/schemas/message';
 import { z } from '../../../shared/zod-it';
+import { t } from '../../lib/i18n';
 
 /**
  * The forms' schemas: the shared request schemas of the API (src/shared/schemas/auth.ts)
  * plus the fields only the form has (the confirmation of the password). The request is
- * the API schema's output, picked from the form's output.
+ * the API schema's output, picked from the form's output. Their own messages are put into the
+ * app's language when a check fails (issue 36).
  */
-
-export const PASSWORDS_DIFFER_REGISTRATION = 'Le password inserite non coincidono';
-export const PASSWORDS_DIFFER_CHANGE = 'Le password non corrispondono';
-export const CHANGE_REQUIRED_MESSAGE = 'Compila tutti i campi';
 
 /** Registration: the API body plus `confermaPassword`, which must equal `password`. */
 export const registrationFormSchema = registerSchema
   .extend({ confermaPassword: z.string().min(1, msg('schemas.requiredFields')) })
   .refine((v) => v.confermaPassword === '' || v.password === v.confermaPassword, {
-    message: PASSWORDS_DIFFER_REGISTRATION,
+    error: () => t('formSchemas.passwordsDifferRegistration'),
     path: ['confermaPassword'],
   });
 export type RegistrationFormInput = z.input<typeof registrationFormSchema>;
@@ -26,10 +24,10 @@ export type RegistrationFormOutput = z.output<typeof registrationFormSchema>;
 export const changePasswordFormSchema = z
   .object({
     newPassword: changePasswordSchema.shape.newPassword,
-    confermaPassword: z.string().min(1, CHANGE_REQUIRED_MESSAGE),
+    confermaPassword: z.string().min(1, { error: () => t('formSchemas.changeRequired') }),
   })
   .refine((v) => v.confermaPassword === '' || v.newPassword === v.confermaPassword, {
-    message: PASSWORDS_DIFFER_CHANGE,
+    error: () => t('formSchemas.passwordsDifferChange'),
     path: ['confermaPassword'],
   });
 export type ChangePasswordFormInput = z.input<typeof changePasswordFormSchema>;

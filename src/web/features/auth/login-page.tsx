@@ -10,6 +10,7 @@ import { prefetchOnIntent, whenInteracted } from '../../lib/interaction';
 import { returnPathAfterLogin } from '../../lib/guards';
 import { useScreenRegistry } from '../../lib/screen-registry';
 import { useStarted } from '../../lib/started';
+import { t, useT } from '../../lib/i18n';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
@@ -84,11 +85,11 @@ function useLoginForm() {
     const change = passwordChangeRequired(error);
     if (change) {
       rememberPasswordChangeUser(change.userId);
-      toast({ title: 'Cambio password richiesto', description: 'Devi impostare una nuova password.' });
+      toast({ title: t('loginPage.passwordChangeTitle'), description: t('loginPage.passwordChangeDescription') });
       navigate('/cambio-password');
       return;
     }
-    toast({ variant: 'destructive', title: 'Errore di accesso', description: serverMessage(error) ?? 'Login failed' });
+    toast({ variant: 'destructive', title: t('loginPage.errorTitle'), description: serverMessage(error) ?? t('loginPage.failed') });
     // What was typed stays; the password is selected, ready to be typed again.
     focusPassword();
   }
@@ -127,7 +128,7 @@ function useLoginForm() {
     try {
       result = await validate(form);
     } catch {
-      toast({ variant: 'destructive', title: 'Errore di accesso', description: 'Errore di connessione. Riprova più tardi.' });
+      toast({ variant: 'destructive', title: t('loginPage.errorTitle'), description: t('loginPage.connectionError') });
       return;
     }
     setChecked(true);
@@ -139,7 +140,7 @@ function useLoginForm() {
     const first = (['email', 'password'] as const).find((field) => result.errors[field]);
     const input = first ? form.elements.namedItem(first) : null;
     if (input instanceof HTMLInputElement) input.focus();
-    if (result.missing) toast({ variant: 'destructive', title: 'Campi obbligatori', description: result.missingMessage });
+    if (result.missing) toast({ variant: 'destructive', title: t('loginPage.missingTitle'), description: result.missingMessage });
   }
 
   async function onChange(event: FormEvent<HTMLFormElement>) {
@@ -158,20 +159,21 @@ export function LoginPage() {
   const prefetchAccountScreens = prefetchOnIntent(() => screens.preload('/registrazione'));
   const hydrated = useHydrated();
   const { errors, pending, formRef, onSubmit, onChange } = useLoginForm();
+  const t = useT();
 
   return (
     <AuthShell
-      title="Accedi"
-      description="Inserisci l'email e la password del tuo account."
+      title={t('loginPage.title')}
+      description={t('loginPage.description')}
       footer={
         <>
           <Link href="/recupera-password" className={authLinkClass} {...prefetchAccountScreens}>
-            Password dimenticata?
+            {t('loginPage.forgotPassword')}
           </Link>
           <p className="text-muted-foreground">
-            Non hai un account?{' '}
+            {t('loginPage.noAccount')}{' '}
             <Link href="/registrazione" className={authLinkClass} {...prefetchAccountScreens}>
-              Registrati
+              {t('loginPage.register')}
             </Link>
           </p>
         </>
@@ -188,19 +190,19 @@ export function LoginPage() {
         onSubmit={(event) => void onSubmit(event)}
         onChange={(event) => void onChange(event)}
       >
-        <FormField id="login-email" label="Email" error={errors.email} required>
+        <FormField id="login-email" label={t('loginPage.email')} error={errors.email} required>
           {(control) => <EmailInput {...control} name="email" />}
         </FormField>
-        <FormField id="login-password" label="Password" error={errors.password} required>
+        <FormField id="login-password" label={t('loginPage.password')} error={errors.password} required>
           {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" />}
         </FormField>
         <SubmitButton
           pending={pending}
           disabled={!hydrated}
-          pendingLabel="Accesso in corso..."
+          pendingLabel={t('loginPage.submitting')}
           icon={<LogInIcon aria-hidden="true" />}
         >
-          Accedi
+          {t('loginPage.submit')}
         </SubmitButton>
       </form>
     </AuthShell>

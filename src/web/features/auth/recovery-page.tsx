@@ -10,23 +10,26 @@ import {
 } from '../../../shared/schemas/auth';
 import { Button } from '../../components/ui/button';
 import { apiRequest } from '../../lib/api';
+import { useT } from '../../lib/i18n';
 import { recoveryErrorMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
 import { EmailInput } from './email-input';
 import { FormField } from './form-field';
 import { SubmitButton } from './submit-button';
 
-export const RECOVERY_SENT_MESSAGE = "Se l'email esiste nel nostro sistema, riceverai una nuova password temporanea";
-
-const backToLogin = (
-  <Link href="/login" className={authLinkClass}>
-    <ArrowLeftIcon className="mr-1 size-4" aria-hidden="true" />
-    Torna al login
-  </Link>
-);
+function BackToLogin() {
+  const t = useT();
+  return (
+    <Link href="/login" className={authLinkClass}>
+      <ArrowLeftIcon className="mr-1 size-4" aria-hidden="true" />
+      {t('accountScreens.backToLogin')}
+    </Link>
+  );
+}
 
 /** Password recovery (spec §2): asks for the email, then says a temporary password is on its way. */
 export function RecoveryPage() {
+  const t = useT();
   const form = useForm<ResetPasswordInput, unknown, ResetPasswordRequest>({
     resolver: zodResolver(resetPasswordSchema),
     defaultValues: { email: '' },
@@ -39,20 +42,17 @@ export function RecoveryPage() {
 
   if (reset.isSuccess) {
     return (
-      <AuthShell title="Email Inviata" focusKey="sent" footer={backToLogin}>
+      <AuthShell title={t('recoveryPage.sentTitle')} focusKey="sent" footer={<BackToLogin />}>
         <div className="grid gap-4">
           <div className="flex items-start gap-3 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900">
             <MailCheckIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
             <div className="grid gap-2 text-sm">
-              <p className="font-medium">{RECOVERY_SENT_MESSAGE}</p>
-              <p>
-                Usa la password temporanea per accedere: al primo accesso ti chiederemo di sceglierne una nuova. Se non
-                trovi l&apos;email, controlla anche la cartella spam.
-              </p>
+              <p className="font-medium">{t('recoveryPage.sentMessage')}</p>
+              <p>{t('recoveryPage.sentHint')}</p>
             </div>
           </div>
           <Button variant="outline" className="w-full" onClick={() => reset.reset()}>
-            Invia di nuovo
+            {t('recoveryPage.sendAgain')}
           </Button>
         </div>
       </AuthShell>
@@ -61,10 +61,10 @@ export function RecoveryPage() {
 
   return (
     <AuthShell
-      title="Recupera password"
-      description="Inserisci l'email del tuo account: ti invieremo una password temporanea."
+      title={t('recoveryPage.title')}
+      description={t('recoveryPage.description')}
       focusKey="form"
-      footer={backToLogin}
+      footer={<BackToLogin />}
     >
       <form
         className="grid gap-4"
@@ -74,12 +74,9 @@ export function RecoveryPage() {
       >
         <div className="flex items-start gap-3 rounded-lg border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900">
           <InfoIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-          <p>
-            Riceverai via email una password temporanea: usala per accedere e, al primo accesso, scegli una nuova
-            password.
-          </p>
+          <p>{t('recoveryPage.info')}</p>
         </div>
-        <FormField id="recovery-email" label="Email" error={errors.email?.message} required>
+        <FormField id="recovery-email" label={t('loginPage.email')} error={errors.email?.message} required>
           {(control) => <EmailInput {...control} {...form.register('email')} />}
         </FormField>
         {reset.isError ? (
@@ -88,11 +85,11 @@ export function RecoveryPage() {
             className="flex items-start gap-3 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900"
           >
             <CircleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-            <p>{recoveryErrorMessage(reset.error)}</p>
+            <p>{recoveryErrorMessage(reset.error, t)}</p>
           </div>
         ) : null}
-        <SubmitButton pending={reset.isPending} pendingLabel="Invio in corso..." icon={<SendIcon aria-hidden="true" />}>
-          Invia password temporanea
+        <SubmitButton pending={reset.isPending} pendingLabel={t('recoveryPage.submitting')} icon={<SendIcon aria-hidden="true" />}>
+          {t('recoveryPage.submit')}
         </SubmitButton>
       </form>
     </AuthShell>

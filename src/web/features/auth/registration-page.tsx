@@ -11,6 +11,7 @@ import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { homePathAfterRegistration } from '../../lib/guards';
+import { t, useT } from '../../lib/i18n';
 import { refreshSession, setSessionUser } from '../../lib/session';
 import { serverFieldErrors, serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
@@ -25,10 +26,6 @@ import { PasswordInput } from './password-input';
 import { autofillDescription, namesToFill, type SiglaStatus } from './sigla-check';
 import { SubmitButton } from './submit-button';
 import { useSiglaCheck } from './use-sigla-check';
-
-export const INVALID_SIGLA_MESSAGE = 'Sigla non valida o non attiva nel sistema ELIS';
-export const RESIDENT_BADGE = 'Residente (accesso gratuito)';
-export const EXTERNAL_BADGE = 'Utente esterno (2,50 € a prenotazione)';
 
 type FieldName = FieldPath<RegistrationFormInput>;
 
@@ -55,11 +52,12 @@ function toRequest({ confermaPassword: _confirm, ...request }: RegistrationFormO
 }
 
 function AccountTypeBadge({ status }: { status: SiglaStatus }) {
+  const t = useT();
   if (status.kind === 'checking') {
     return (
       <span className="inline-flex items-center gap-2 text-sm text-muted-foreground">
         <LoaderCircleIcon className="size-4 animate-spin text-primary" aria-hidden="true" />
-        Verifica della sigla in corso...
+        {t('registrationPage.checkingSigla')}
       </span>
     );
   }
@@ -67,14 +65,14 @@ function AccountTypeBadge({ status }: { status: SiglaStatus }) {
     return (
       <Badge variant="success" className="rounded-md py-1 text-sm whitespace-normal">
         <BadgeCheckIcon aria-hidden="true" />
-        {RESIDENT_BADGE}
+        {t('registrationPage.residentBadge')}
       </Badge>
     );
   }
   return (
     <Badge variant="warning" className="rounded-md py-1 text-sm whitespace-normal">
       <EuroIcon aria-hidden="true" />
-      {EXTERNAL_BADGE}
+      {t('registrationPage.externalBadge')}
     </Badge>
   );
 }
@@ -93,13 +91,13 @@ function useSiglaAutofill(form: RegistrationForm) {
   const fillNamesFromSigla = useEffectEvent(() => {
     if (siglaStatus.kind !== 'valid') return;
     const fill = namesToFill({ nome: form.getValues('nome'), cognome: form.getValues('cognome') }, siglaStatus.data);
-    const description = autofillDescription(fill);
+    const description = autofillDescription(fill, t);
     if (description === null) return;
     if (fill.nome !== undefined) form.setValue('nome', fill.nome, { shouldValidate: form.formState.isSubmitted });
     if (fill.cognome !== undefined) {
       form.setValue('cognome', fill.cognome, { shouldValidate: form.formState.isSubmitted });
     }
-    toast({ title: 'Sigla riconosciuta', description });
+    toast({ title: t('registrationPage.siglaRecognised'), description });
   });
   useEffect(() => {
     if (validCode) fillNamesFromSigla();
@@ -114,8 +112,8 @@ function useRegister(form: RegistrationForm) {
     mutationFn: (request: RegisterRequest) => apiRequest<SessionUser>('POST', '/api/register', request),
     onSuccess: (user) => {
       toast({
-        title: 'Registrazione completata!',
-        description: "Ti abbiamo inviato un'email di benvenuto: controlla la tua casella di posta.",
+        title: t('registrationPage.successTitle'),
+        description: t('registrationPage.successDescription'),
       });
       navigate(homePathAfterRegistration(user));
       setSessionUser(user);
@@ -124,8 +122,8 @@ function useRegister(form: RegistrationForm) {
     onError: (error) => {
       toast({
         variant: 'destructive',
-        title: 'Errore di registrazione',
-        description: serverMessage(error) ?? 'Registration failed',
+        title: t('registrationPage.errorTitle'),
+        description: serverMessage(error) ?? t('registrationPage.failed'),
       });
       const fieldErrors = fieldErrorsOf(error);
       fieldErrors.forEach(([name, message], i) => form.setError(name, { message }, { shouldFocus: i === 0 }));
@@ -142,20 +140,21 @@ export function RegistrationPage() {
   const { errors } = form.formState;
   const siglaStatus = useSiglaAutofill(form);
   const register = useRegister(form);
+  const t = useT();
 
   const siglaError =
-    errors.siglaResidente?.message ?? (siglaStatus.kind === 'invalid' ? INVALID_SIGLA_MESSAGE : undefined);
+    errors.siglaResidente?.message ?? (siglaStatus.kind === 'invalid' ? t('registrationPage.invalidSigla') : undefined);
 
   return (
     <AuthShell
       wide
-      title="Crea un account"
-      description="Registrati per prenotare una bicicletta. I residenti ELIS prenotano gratis."
+      title={t('registrationPage.title')}
+      description={t('registrationPage.description')}
       footer={
         <p className="text-muted-foreground">
-          Hai già un account?{' '}
+          {t('registrationPage.haveAccount')}{' '}
           <Link href="/login" className={authLinkClass}>
-            Accedi
+            {t('registrationPage.logIn')}
           </Link>
         </p>
       }
@@ -167,20 +166,20 @@ export function RegistrationPage() {
         onSubmit={form.handleSubmit((values) => register.mutate(toRequest(values)))}
       >
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField id="register-nome" label="Nome" error={errors.nome?.message} required>
+          <FormField id="register-nome" label={t('registrationPage.nome')} error={errors.nome?.message} required>
             {(control) => <Input {...control} {...form.register('nome')} autoComplete="given-name" />}
           </FormField>
-          <FormField id="register-cognome" label="Cognome" error={errors.cognome?.message} required>
+          <FormField id="register-cognome" label={t('registrationPage.cognome')} error={errors.cognome?.message} required>
             {(control) => <Input {...control} {...form.register('cognome')} autoComplete="family-name" />}
           </FormField>
         </div>
-        <FormField id="register-email" label="Email" error={errors.email?.message} required>
+        <FormField id="register-email" label={t('loginPage.email')} error={errors.email?.message} required>
           {(control) => <EmailInput {...control} {...form.register('email')} />}
         </FormField>
         <FormField
           id="register-sigla"
-          label="Sigla residente (facoltativa)"
-          hint="Solo per i residenti ELIS: con una sigla valida le prenotazioni sono gratuite."
+          label={t('registrationPage.sigla')}
+          hint={t('registrationPage.siglaHint')}
           error={siglaError}
           after={
             <div role="status" className="min-h-7">
@@ -196,14 +195,14 @@ export function RegistrationPage() {
               autoCapitalize="characters"
               spellCheck={false}
               className="uppercase placeholder:normal-case"
-              placeholder="Es. ELIS001"
+              placeholder={t('registrationPage.siglaPlaceholder')}
             />
           )}
         </FormField>
         <FormField
           id="register-password"
-          label="Password"
-          hint="Almeno 6 caratteri."
+          label={t('loginPage.password')}
+          hint={t('registrationPage.passwordHint')}
           error={errors.password?.message}
           required
         >
@@ -211,7 +210,7 @@ export function RegistrationPage() {
         </FormField>
         <FormField
           id="register-conferma"
-          label="Conferma password"
+          label={t('registrationPage.confirmPassword')}
           error={errors.confermaPassword?.message}
           required
         >
@@ -221,10 +220,10 @@ export function RegistrationPage() {
         </FormField>
         <SubmitButton
           pending={register.isPending}
-          pendingLabel="Registrazione in corso..."
+          pendingLabel={t('registrationPage.submitting')}
           icon={<UserPlusIcon aria-hidden="true" />}
         >
-          Registrati
+          {t('registrationPage.submit')}
         </SubmitButton>
       </form>
     </AuthShell>

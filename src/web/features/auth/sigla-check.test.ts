@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { tFor } from '../../../shared/i18n/all';
 import { autofillDescription, namesToFill, siglaCode, siglaStatus, type SiglaAnswer } from './sigla-check';
 
+const italian = tFor('it');
 const giulia = { nome: 'Giulia', cognome: 'Bianchi', corsoDiStudi: 'Economia', annoCorso: 1 };
 const answer = (code: string, over: Partial<SiglaAnswer> = {}): SiglaAnswer => ({
   code,
@@ -67,19 +69,19 @@ describe('namesToFill and autofillDescription', () => {
   it('fills both names when both are empty', () => {
     const fill = namesToFill({ nome: '', cognome: '  ' }, giulia);
     expect(fill).toEqual({ nome: 'Giulia', cognome: 'Bianchi' });
-    expect(autofillDescription(fill)).toBe('Nome e cognome compilati automaticamente: Giulia Bianchi.');
+    expect(autofillDescription(fill, italian)).toBe('Nome e cognome compilati automaticamente: Giulia Bianchi.');
   });
 
   it('never overwrites what the person typed', () => {
     expect(namesToFill({ nome: 'Giuly', cognome: 'B.' }, giulia)).toEqual({});
-    expect(autofillDescription({})).toBeNull();
+    expect(autofillDescription({}, italian)).toBeNull();
 
     const onlySurname = namesToFill({ nome: 'Giuly', cognome: '' }, giulia);
     expect(onlySurname).toEqual({ cognome: 'Bianchi' });
-    expect(autofillDescription(onlySurname)).toBe('Cognome compilato automaticamente: Bianchi.');
+    expect(autofillDescription(onlySurname, italian)).toBe('Cognome compilato automaticamente: Bianchi.');
 
     const onlyName = namesToFill({ nome: undefined, cognome: 'Bianchi' }, giulia);
     expect(onlyName).toEqual({ nome: 'Giulia' });
-    expect(autofillDescription(onlyName)).toBe('Nome compilato automaticamente: Giulia.');
+    expect(autofillDescription(onlyName, italian)).toBe('Nome compilato automaticamente: Giulia.');
   });
 });

@@ -1,5 +1,6 @@
 import type { ValidateSiglaResponse } from '../../../shared/schemas/auth';
 import { SIGLA_MAX } from '../../../shared/schemas/auth';
+import type { Translate } from '../../../shared/i18n';
 import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla';
 
 export type ResidentData = Extract<ValidateSiglaResponse, { valid: true }>['data'];
@@ -57,11 +58,11 @@ export function namesToFill(
 }
 
 /** The toast's text after filling names from a valid code; null when nothing was filled. */
-export function autofillDescription(fill: Partial<Record<'nome' | 'cognome', string>>): string | null {
+export function autofillDescription(fill: Partial<Record<'nome' | 'cognome', string>>, t: Translate): string | null {
   if (fill.nome !== undefined && fill.cognome !== undefined) {
-    return `Nome e cognome compilati automaticamente: ${fill.nome} ${fill.cognome}.`;
+    return t('registrationPage.autofillBoth', { nome: fill.nome, cognome: fill.cognome });
   }
-  if (fill.nome !== undefined) return `Nome compilato automaticamente: ${fill.nome}.`;
-  if (fill.cognome !== undefined) return `Cognome compilato automaticamente: ${fill.cognome}.`;
+  if (fill.nome !== undefined) return t('registrationPage.autofillNome', { nome: fill.nome });
+  if (fill.cognome !== undefined) return t('registrationPage.autofillCognome', { cognome: fill.cognome });
   return null;
 }

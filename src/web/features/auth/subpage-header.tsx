@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useLogout } from './use-logout';
 import { LinkButton } from '../../components/link-button';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { useT } from '../../lib/i18n';
 
 /**
  * The bar of a page reached from the dashboard (admin, profile): back to the dashboard and
@@ -21,11 +22,12 @@ export function SubpageHeader({
   width: 'max-w-3xl' | 'max-w-6xl';
   children?: ReactNode;
 }) {
+  const t = useT();
   return (
     <header id={PAGE_HEADER_ID} className="border-b bg-card">
       <div className={`mx-auto flex ${width} items-center justify-between gap-3 px-4 py-2 sm:px-6`}>
         <LinkButton href="/dashboard" icon={ArrowLeftIcon} variant="ghost" size="sm">
-          Dashboard
+          {t('logout.dashboard')}
         </LinkButton>
         <LogoutButton />
       </div>
@@ -41,11 +43,12 @@ export function SubpageHeader({
 
 /** `Esci`: ends the session (a spinner while it does). */
 export function LogoutButton() {
+  const t = useT();
   const logout = useLogout();
   return (
     <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
       <ButtonIcon pending={logout.isPending} icon={<LogOutIcon aria-hidden="true" />} />
-      Esci
+      {t('logout.button')}
     </Button>
   );
 }

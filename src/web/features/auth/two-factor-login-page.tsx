@@ -6,6 +6,7 @@ import { twoFactorCodeSchema } from '../../../shared/schemas/two-factor';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
+import { useT } from '../../lib/i18n';
 import { useScreenRegistry } from '../../lib/screen-registry';
 import { serverMessage } from './api-errors';
 import { AuthShell, authLinkClass } from './auth-shell';
@@ -20,6 +21,7 @@ import { welcome } from './welcome';
  * browser) the answer sends the person back to the login.
  */
 export function TwoFactorLoginPage() {
+  const t = useT();
   const [, navigate] = useLocation();
   // The page the login was shown in place of (`?next=`, set by the login form): checked by welcome().
   const next = new URLSearchParams(useSearch()).get('next');
@@ -44,9 +46,9 @@ export function TwoFactorLoginPage() {
       welcome(user, navigate, screens, next);
     } catch (err) {
       setPending(false);
-      const message = serverMessage(err) ?? 'Errore di connessione. Riprova più tardi.';
+      const message = serverMessage(err) ?? t('loginPage.connectionError');
       if (err instanceof ApiError && err.status === 403) {
-        toast({ variant: 'destructive', title: 'Accesso', description: message });
+        toast({ variant: 'destructive', title: t('twoFactorLoginPage.refusedTitle'), description: message });
         navigate('/login');
         return;
       }
@@ -61,17 +63,17 @@ export function TwoFactorLoginPage() {
 
   return (
     <AuthShell
-      title="Codice di verifica"
-      description="Apri la tua app di autenticazione e inserisci il codice di 6 cifre per BiciElis."
+      title={t('twoFactorLoginPage.title')}
+      description={t('twoFactorLoginPage.description')}
       footer={
         <Link href="/login" className={authLinkClass}>
           <ArrowLeftIcon className="mr-1 size-4" aria-hidden="true" />
-          Torna al login
+          {t('accountScreens.backToLogin')}
         </Link>
       }
     >
       <form className="grid gap-4" noValidate aria-busy={pending} onSubmit={(event) => void submit(event)}>
-        <FormField id="login-codice" label="Codice di verifica" error={error} required>
+        <FormField id="login-codice" label={t('twoFactorLoginPage.code')} error={error} required>
           {(control) => (
             <Input
               {...control}
@@ -85,12 +87,9 @@ export function TwoFactorLoginPage() {
             />
           )}
         </FormField>
-        <p className="text-sm text-muted-foreground">
-          Non hai il telefono? Inserisci uno dei codici di recupero che hai salvato quando hai attivato la verifica in due
-          passaggi: ognuno vale una volta sola.
-        </p>
-        <SubmitButton pending={pending} pendingLabel="Verifica in corso..." icon={<ShieldCheckIcon aria-hidden="true" />}>
-          Verifica
+        <p className="text-sm text-muted-foreground">{t('twoFactorLoginPage.recoveryCodes')}</p>
+        <SubmitButton pending={pending} pendingLabel={t('twoFactorLoginPage.submitting')} icon={<ShieldCheckIcon aria-hidden="true" />}>
+          {t('twoFactorLoginPage.submit')}
         </SubmitButton>
       </form>
     </AuthShell>

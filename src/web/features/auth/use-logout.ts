@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
+import { t } from '../../lib/i18n';
 import { currentSession, setSessionUser } from '../../lib/session';
 import { refusalTitle } from '../../offline/actions';
 import { isNetworkFailure, serverMessage } from './api-errors';
@@ -17,7 +18,7 @@ import { isNetworkFailure, serverMessage } from './api-errors';
  * on the server, and only the server can end it.
  *
  *   const logout = useLogout();
- *   <Button onClick={() => logout.mutate()} disabled={logout.isPending}>Esci</Button>
+ *   <Button onClick={() => logout.mutate()} disabled={logout.isPending}>{t('logout.button')}</Button>
  */
 export function useLogout() {
   const [, navigate] = useLocation();
@@ -41,26 +42,20 @@ export function useLogout() {
       setSessionUser(null);
       // One toast at a time (TOAST_LIMIT): what the queue left is told in the goodbye.
       const notes = [
-        ...left.refused.map((a) => `${refusalTitle(a)} (bici ${a.biciNumero}): ${a.messaggio ?? ''}`),
-        ...(left.unsent.length === 0
-          ? []
-          : [
-              left.unsent.length === 1
-                ? 'Un ritiro o una riconsegna non è arrivato al server ed è stato annullato su questo dispositivo.'
-                : `${left.unsent.length} ritiri o riconsegne non sono arrivati al server e sono stati annullati su questo dispositivo.`,
-            ]),
+        ...left.refused.map((a) => t('logout.refusedNote', { title: refusalTitle(a, t), numero: a.biciNumero, messaggio: a.messaggio ?? '' })),
+        ...(left.unsent.length === 0 ? [] : [t('logout.unsent', { count: left.unsent.length })]),
       ];
       toast(
         notes.length === 0
-          ? { title: 'Arrivederci!', description: 'Sei uscito da BiciElis.' }
-          : { variant: 'destructive', title: 'Sei uscito da BiciElis', description: notes.join(' '), duration: 20_000 },
+          ? { title: t('logout.goodbyeTitle'), description: t('logout.goodbyeDescription') }
+          : { variant: 'destructive', title: t('logout.loggedOutTitle'), description: notes.join(' '), duration: 20_000 },
       );
     },
     onError: (error) => {
       toast({
         variant: 'destructive',
-        title: 'Logout failed',
-        description: isNetworkFailure(error) ? 'Per uscire serve la connessione: riprova quando sei online.' : serverMessage(error),
+        title: t('logout.failedTitle'),
+        description: isNetworkFailure(error) ? t('logout.needsConnection') : serverMessage(error),
       });
     },
   });

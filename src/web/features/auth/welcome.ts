@@ -1,6 +1,7 @@
 import type { SessionUser } from '../../../shared/api-types';
 import { LOGIN_REDIRECT_DELAY_MS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
+import { t } from '../../lib/i18n';
 import { homePathFor, returnPathAfterLogin } from '../../lib/guards';
 import type { ScreenRegistry } from '../../lib/screen-registry';
 import { refreshSession, setSessionUser } from '../../lib/session';
@@ -12,7 +13,7 @@ import { refreshSession, setSessionUser } from '../../lib/session';
  * Its chunk downloads during the spec's 100 ms pause.
  */
 export function welcome(user: SessionUser, navigate: (path: string) => void, screens: ScreenRegistry, from?: string | null): void {
-  toast({ title: 'Benvenuto!', description: `Ciao ${user.nome}, ti diamo il bentornato su BiciElis.` });
+  toast({ title: t('loginPage.welcomeTitle'), description: t('loginPage.welcomeDescription', { nome: user.nome }) });
   const back = user.dueFattoriDaAttivare ? null : returnPathAfterLogin(from);
   const to = back ?? homePathFor(user);
   void screens.preload(to);

@@ -298,7 +298,7 @@ export function BookingItem({
           <h3 className="min-w-0 font-semibold wrap-anywhere">
             {t('bookingItem.title', { numero: booking.biciNumero, modello: booking.biciModello })}
           </h3>
-          {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{stato.label}</Badge>}
+          {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{t(stato.labelKey)}</Badge>}
           {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}
         </div>
         {booking.fase === 'in_ritardo' && booking.inAttesa?.tipo !== 'riconsegna' ? <OverdueWarning booking={booking} /> : null}

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DOMAINS } from '../../../shared/i18n';
 import { loadDomains } from '../../lib/i18n';
 import type { BikeDto, BookingDto } from '../../../shared/schemas/booking';
+import { tFor } from '../../../shared/i18n/all';
 import { availabilityWindow, validateBookingForm } from './booking-validation';
 import {
   bookingDateBounds,
@@ -18,8 +20,8 @@ import {
   validateReturnForm,
 } from './dashboard-model';
 
-// The texts in Italian, as the page of an Italian reader has them.
-beforeAll(() => loadDomains('user'));
+// The badges are put into the app's language (Italian here): its texts loaded first.
+beforeAll(() => loadDomains(...DOMAINS));
 
 let nextId = 1;
 function booking(overrides: Partial<BookingDto> = {}): BookingDto {
@@ -213,9 +215,11 @@ describe('the ride', () => {
   const ROME = 'Europe/Rome';
 
   it('names each phase, the late one as a danger', () => {
-    expect(BOOKING_PHASE_BADGE.da_ritirare.label).toBe('Da ritirare');
-    expect(BOOKING_PHASE_BADGE.in_corso.label).toBe('In corso');
-    expect(BOOKING_PHASE_BADGE.in_ritardo).toEqual({ label: 'In ritardo', tone: 'danger' });
+    const italian = tFor('it');
+    expect(italian(BOOKING_PHASE_BADGE.da_ritirare.labelKey)).toBe('Da ritirare');
+    expect(italian(BOOKING_PHASE_BADGE.in_corso.labelKey)).toBe('In corso');
+    expect(BOOKING_PHASE_BADGE.in_ritardo.tone).toBe('danger');
+    expect(italian(BOOKING_PHASE_BADGE.in_ritardo.labelKey)).toBe('In ritardo');
   });
 
   it('allows the pick-up from ritiroDa, and before that says from when on the college clock', () => {

@@ -112,7 +112,10 @@ export function pastRideNote(
   t: Translate = appT,
 ): { label: string; tone: BadgeTone } | null {
   if (isNoShow(booking)) return { label: t('dashboardModel.noShow'), tone: 'warning' };
-  if (isFleetCancelled(booking)) return FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
+  if (isFleetCancelled(booking)) {
+    const { labelKey, tone } = FLEET_CANCELLATION_BADGE[booking.motivoCancellazione as FleetCancellation];
+    return { label: t(labelKey), tone };
+  }
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
   return clock ? { label: t('dashboardModel.returnedAt', { ora: clock }), tone: 'info' } : null;
 }

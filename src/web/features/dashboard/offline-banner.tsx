@@ -1,5 +1,6 @@
 import { RotateCwIcon, WifiOffIcon } from 'lucide-react';
 import { Button } from '../../components/ui/button';
+import { useLingua, useT } from '../../lib/i18n';
 import { useBrowserOffline, useOffline } from '../../offline/connectivity';
 import { lastSyncText } from '../../offline/offline-model';
 import { useT } from '../../lib/i18n';
@@ -12,9 +13,10 @@ import { useT } from '../../lib/i18n';
  */
 export function OfflineBanner({ lastSync, timeZone, onRetry }: { lastSync: number; timeZone: string; onRetry: () => void }) {
   const t = useT();
+  const lingua = useLingua();
   const offline = useOffline();
   const browserOffline = useBrowserOffline();
-  const when = offline ? lastSyncText(lastSync, new Date(), timeZone) : null;
+  const when = offline ? lastSyncText(lastSync, new Date(), timeZone, t, lingua) : null;
   return (
     <div className={offline ? 'border-b border-amber-300 bg-amber-50 text-amber-950' : undefined}>
       <div className="mx-auto flex max-w-5xl items-start gap-3 px-4 sm:px-6">

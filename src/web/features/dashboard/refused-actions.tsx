@@ -1,5 +1,6 @@
 import { CircleAlertIcon } from 'lucide-react';
 import { Button, ButtonIcon } from '../../components/ui/button';
+import { useT } from '../../lib/i18n';
 import { refusalTitle, type QueuedAction } from '../../offline/actions';
 import { formatClock } from './dashboard-model';
 import { useT } from '../../lib/i18n';
@@ -28,7 +29,7 @@ export function RefusedActions({ actions, timeZone, onDismissed }: { actions: Qu
             <CircleAlertIcon className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
             <div id={textId} className="grid min-w-0 flex-1 gap-1">
               <p className="font-semibold wrap-anywhere">
-                {refusalTitle(action)}: {action.messaggio}
+                {refusalTitle(action, t)}: {action.messaggio}
               </p>
               <p className="text-sm">
                 {t('refusedActions.bike', { numero: action.biciNumero })}

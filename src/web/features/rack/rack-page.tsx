@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { BikeNow, RackBoard } from '../../../shared/schemas/fleet';
+import type { Translate } from '../../../shared/i18n';
 import { zonedClock } from '../../../shared/time';
 import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
+import { useT } from '../../lib/i18n';
 import { useStarted } from '../../lib/started';
 
 /** How long the page waits before asking again when the stream could not be opened. */
@@ -19,21 +21,21 @@ type Connection =
   /** The link is wrong or was revoked (404). */
   | 'invalid';
 
-/** One bike's state as the rack's screen says it, in Italian. */
-export function stateText(bike: BikeNow, clock: (iso: string) => string): string {
+/** One bike's state as the rack's screen says it, in the language of `t`. */
+export function stateText(bike: BikeNow, clock: (iso: string) => string, t: Translate): string {
   switch (bike.stato) {
     case 'libera':
-      return bike.liberaFino ? `Libera fino alle ${clock(bike.liberaFino)}` : 'Libera';
+      return bike.liberaFino ? t('rackPage.freeUntil', { time: clock(bike.liberaFino) }) : t('rackPage.free');
     case 'in_uso':
-      return bike.inUsoFino ? `In uso fino alle ${clock(bike.inUsoFino)}` : 'In uso';
+      return bike.inUsoFino ? t('rackPage.inUseUntil', { time: clock(bike.inUsoFino) }) : t('rackPage.inUse');
     case 'in_ritardo':
-      return 'In ritardo';
+      return t('rackPage.late');
     case 'prenotata':
-      return bike.prenotataDalle ? `Prenotata dalle ${clock(bike.prenotataDalle)}` : 'Prenotata';
+      return bike.prenotataDalle ? t('rackPage.bookedFrom', { time: clock(bike.prenotataDalle) }) : t('rackPage.booked');
     case 'manutenzione':
-      return 'In manutenzione';
+      return t('rackPage.maintenance');
     case 'fuori_servizio':
-      return 'Fuori servizio';
+      return t('rackPage.outOfService');
   }
 }
 
@@ -144,18 +146,19 @@ function useBoard(token: string) {
 }
 
 function BikeCard({ bike, clock }: { bike: BikeNow; clock: (iso: string) => string }) {
+  const t = useT();
   const next = bike.prossimePrenotazioni;
   return (
     <li className={`flex flex-col gap-2 rounded-2xl border-4 bg-neutral-900 p-5 ${STATE_STYLE[bike.stato]}`}>
       <p className="text-7xl leading-none font-black break-words text-white tabular-nums">
-        <span className="sr-only">Bici </span>
+        <span className="sr-only">{t('rackPage.bike')}</span>
         {bike.numero}
       </p>
-      <p className="text-5xl leading-tight font-bold">{stateText(bike, clock)}</p>
+      <p className="text-5xl leading-tight font-bold">{stateText(bike, clock, t)}</p>
       <p className="text-2xl text-white tabular-nums">
         {next.length === 0
-          ? 'Nessun’altra prenotazione oggi'
-          : `Prenotazioni di oggi: ${next.map((b) => `${clock(b.inizio)}–${clock(b.fine)}`).join(', ')}`}
+          ? t('rackPage.noOtherBookings')
+          : t('rackPage.todaysBookings', { times: next.map((b) => `${clock(b.inizio)}–${clock(b.fine)}`).join(', ') })}
       </p>
     </li>
   );
@@ -169,18 +172,20 @@ function BikeCard({ bike, clock }: { bike: BikeNow; clock: (iso: string) => stri
  */
 export function RackPage({ token }: { token: string }) {
   useStarted();
+  const t = useT();
   const timeZone = useTimeZone();
   const { board, connection, lostAt } = useBoard(token);
   const clock = (iso: string) => zonedClock(new Date(iso), timeZone);
 
+  const documentTitle = t('rackPage.documentTitle');
   useEffect(() => {
-    document.title = 'Rastrelliera · BiciElis';
-  }, []);
+    document.title = documentTitle;
+  }, [documentTitle]);
 
   if (connection === 'invalid') {
     return (
       <main className="flex min-h-dvh items-center justify-center bg-black p-8 text-white">
-        <h1 className="text-center text-6xl font-bold">Link non valido</h1>
+        <h1 className="text-center text-6xl font-bold">{t('rackPage.invalidLink')}</h1>
       </main>
     );
   }
@@ -188,26 +193,26 @@ export function RackPage({ token }: { token: string }) {
   let status: string;
   if (connection === 'offline') {
     const at = lostAt ? zonedClock(lostAt, timeZone) : null;
-    status = board && at ? `Ultimo aggiornamento alle ${at} — connessione assente` : 'Connessione assente: nuovo tentativo in corso...';
+    status = board && at ? t('rackPage.lastUpdateOffline', { time: at }) : t('rackPage.reconnecting');
   } else if (board) {
-    status = `Aggiornato alle ${zonedClock(new Date(board.aggiornatoAlle), timeZone)}`;
+    status = t('rackPage.updatedAt', { time: zonedClock(new Date(board.aggiornatoAlle), timeZone) });
   } else {
-    status = 'Caricamento dello stato delle biciclette...';
+    status = t('rackPage.loading');
   }
 
   return (
     <main className="min-h-dvh bg-black p-6 text-white">
       <header className="mb-6 flex flex-wrap items-baseline justify-between gap-4">
-        <h1 className="text-5xl font-bold">Biciclette</h1>
+        <h1 className="text-5xl font-bold">{t('rackPage.title')}</h1>
         <p role="status" className={`text-2xl font-semibold ${connection === 'offline' ? 'text-amber-300' : 'text-neutral-200'}`}>
           {status}
         </p>
       </header>
       {board ? (
         board.bici.length === 0 ? (
-          <p className="text-4xl">Nessuna bicicletta</p>
+          <p className="text-4xl">{t('rackPage.noBikes')}</p>
         ) : (
-          <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(22rem,100%),1fr))] gap-5" aria-label="Stato delle biciclette">
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(22rem,100%),1fr))] gap-5" aria-label={t('rackPage.listLabel')}>
             {board.bici.map((bike) => (
               <BikeCard key={bike.biciId} bike={bike} clock={clock} />
             ))}
