@@ -22,7 +22,7 @@ import { setupI18n } from '@lingui/core';
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
-import { isLingua, LINGUA_COOKIE, linguaFromAcceptLanguage, type Lingua } from '../shared/i18n';
+import { LINGUA_COOKIE, linguaFromAcceptLanguage } from '../shared/i18n';
 import { readDeviceUser } from './offline/device-user';
 import { PAGES_CACHE, SYNC_TAG } from './lib/offline-names';
 import { copyKey, copyOwner, markAsDeviceCopy } from './offline/page-copy';

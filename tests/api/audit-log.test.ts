@@ -13,7 +13,7 @@ import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { auditRows, call, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { createLoggedInUser, createUser } from '../helpers/factories.js';
+import { createLoggedInUser } from '../helpers/factories.js';
 
 /**
  * Issue 23, the audit log on screen: GET /api/admin/audit (filters, server paging, newest

@@ -61,7 +61,7 @@ test.describe('English as a second language', () => {
 
   test('a visitor: the first visit follows the browser, IT | EN switches without a reload and is remembered', async ({ browser }) => {
     // A browser that asks for English gets the login in English from the server: no Italian first.
-    const { context, page, done } = await phone(browser, 'en-GB');
+    const { page, done } = await phone(browser, 'en-GB');
     const html = await (await page.request.get('/login', { headers: { 'accept-language': 'en-GB,en;q=0.9' } })).text();
     expect(html).toContain('<html lang="en"');
     expect(html).toContain(`>${en('Accedi')}<`);
@@ -85,7 +85,7 @@ test.describe('English as a second language', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'it');
     expect(await page.evaluate(() => '__noReload' in window)).toBe(true);
     await scan(page, 'it', '/login (it, switched)');
-    expect((await context.cookies()).find((c) => c.name === 'lingua')?.value).toBe('it');
+    expect((await page.context().cookies()).find((c) => c.name === 'lingua')?.value).toBe('it');
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Accedi' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'it');
@@ -93,7 +93,7 @@ test.describe('English as a second language', () => {
   });
 
   test('a visitor in Italian sees no English, and the switch to English', async ({ browser }) => {
-    const { context, page, done } = await phone(browser, 'it-IT');
+    const { page, done } = await phone(browser, 'it-IT');
     for (const path of ['/login', '/registrazione', '/recupera-password', '/privacy']) {
       await page.goto(path);
       await expect(page.locator('#root')).not.toBeEmpty();
@@ -110,7 +110,7 @@ test.describe('English as a second language', () => {
     test.slow();
     const { email } = await person('user', true, 'en');
     // The browser asks for Italian: the account's language wins.
-    const { context, page, done } = await phone(browser, 'it-IT', email);
+    const { page, done } = await phone(browser, 'it-IT', email);
     await page.goto('/dashboard');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await expect(page.locator('#root[data-started]')).toBeVisible();
@@ -175,7 +175,7 @@ test.describe('English as a second language', () => {
   test('an external user in English: a booking to pay, the payment page', async ({ browser }) => {
     test.slow();
     const { email } = await person('user', false, 'en');
-    const { context, page, done } = await phone(browser, 'en-GB', email);
+    const { page, done } = await phone(browser, 'en-GB', email);
     await page.goto('/dashboard');
     await page.getByRole('button', { name: en('Nuova prenotazione') }).click();
     await page.getByRole('group', { name: en('Bicicletta') }).getByRole('radio').first().check();
@@ -192,7 +192,7 @@ test.describe('English as a second language', () => {
   test('an admin in English: every tab, the statistics, the reports', async ({ browser }) => {
     test.slow();
     const { email } = await person('admin', false, 'en');
-    const { context, page, done } = await phone(browser, 'it-IT', email);
+    const { page, done } = await phone(browser, 'it-IT', email);
     await page.goto('/admin');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await expect(page.locator('#root[data-started]')).toBeVisible();

@@ -18,7 +18,6 @@ import { users } from '../users/tables.js';
 import { bookingAsOf, P_COLUMNS, settleDue } from './lifecycle.js';
 import { lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
 import { getUserBooking, type BookingReadDeps } from './service.js';
-import { hoursRefusal, tooLongRefusal } from './refusals.js';
 import { isBooking, prenotazioni } from './tables.js';
 
 export const MSG_RIDE_LATE = 'La prenotazione è già scaduta: riconsegna la bicicletta';

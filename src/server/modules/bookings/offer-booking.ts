@@ -5,7 +5,6 @@ import { badRequest } from '../../http/errors.js';
 import { pendingPaymentInsert } from '../payments/index.js';
 import type { ClosureRule, Rules } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
-import { closureRefusal } from './refusals.js';
 
 /*
  * The rows of `prenotazioni` in state `offerta` (issue 21, decision 025) as the waitlist's

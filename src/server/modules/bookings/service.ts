@@ -28,7 +28,6 @@ import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type F
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
-import { closureRefusal } from './refusals.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
 
 export { START_GRACE_MINUTES } from '../rules/index.js';

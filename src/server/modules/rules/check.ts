@@ -1,28 +1,9 @@
 import type { AvailabilityRequest } from '../../../shared/schemas/booking.js';
 import { closureText, hoursText, tooLongText, tooShortNoticeText, weekdayIndex } from '../../../shared/rules-text.js';
-import type { DayHours } from '../../../shared/schemas/rules.js';
-import { testo, type Testo } from '../../../shared/i18n/index.js';
+import { testo } from '../../../shared/i18n/index.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { badRequest } from '../../http/errors.js';
 import type { Rules } from './store.js';
-
-/** A duration as the catalogue's `rules.tooLong` and `rules.tooShortNotice` take it: whole hours, minutes, or both. */
-export function durationValues(minutes: number): { forma: 'ore' | 'minuti' | 'entrambi'; ore: number; minuti: number } {
-  const ore = Math.floor(minutes / 60);
-  const minuti = minutes % 60;
-  return { forma: ore === 0 ? 'minuti' : minuti === 0 ? 'ore' : 'entrambi', ore, minuti };
-}
-
-const WEEKDAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-
-/** `Il lunedì il servizio è aperto dalle 07:00 alle 23:00` / `La domenica il servizio è chiuso`, in either language. */
-export function hoursRefusal(date: string, hours: DayHours): Testo {
-  const giorno = WEEKDAY_KEYS[weekdayIndex(date)]!;
-  return hours ? testo('rules.openHours', { giorno, apertura: hours.apertura, chiusura: hours.chiusura }) : testo('rules.closedDay', { giorno });
-}
-
-/** `Una prenotazione può durare al massimo 3 ore`, in either language. */
-export const tooLongRefusal = (maxMinutes: number): Testo => testo('rules.tooLong', durationValues(maxMinutes));
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
 export const START_GRACE_MINUTES = 5;

@@ -9,7 +9,6 @@ import type { BadgeTone } from '../../lib/booking-labels';
 import { currentLingua, t, type Lingua, type Translate } from '../../lib/i18n';
 
 import { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE, FLEET_CANCELLATION_BADGE, type BadgeLabel } from '../../lib/booking-labels';
-import { t } from '../../lib/i18n';
 
 export { BOOKING_PHASE_BADGE, BOOKING_STATO_BADGE };
 

@@ -3,7 +3,6 @@ import { Button } from '../../components/ui/button';
 import { useLingua, useT } from '../../lib/i18n';
 import { useBrowserOffline, useOffline } from '../../offline/connectivity';
 import { lastSyncText } from '../../offline/offline-model';
-import { useT } from '../../lib/i18n';
 
 /**
  * Under the dashboard's header while the server cannot be reached (issue 22): that the data

@@ -3,7 +3,6 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { useT } from '../../lib/i18n';
 import { refusalTitle, type QueuedAction } from '../../offline/actions';
 import { formatClock } from './dashboard-model';
-import { useT } from '../../lib/i18n';
 import { useDismissRefusal } from './queries';
 
 /**
