@@ -22,7 +22,7 @@ const SOURCE = process.env.MESSAGES_SOURCE ?? path.join(root, 'src/shared/i18n/m
 const OUT = process.env.MESSAGES_OUT ?? path.join(root, 'src/shared/i18n/compiled');
 const LINGUE = ['it', 'en'];
 /** As src/shared/i18n/index.ts `DOMAINS`: a domain without messages yet still has its (empty) files. */
-const DOMAINS = ['common', 'account', 'user', 'admin', 'rack', 'server'];
+const DOMAINS = ['common', 'account', 'user', 'subpages', 'admin', 'rack', 'server'];
 const check = process.argv.includes('--check');
 
 /** Every argument a message names, with whether it is counted (plural/selectordinal). */

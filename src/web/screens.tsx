@@ -40,15 +40,15 @@ export const loadAdmin = () =>
   });
 export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin').then((m) => m.StatsPage);
 export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin').then((m) => m.ReportsPage);
-export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user').then((m) => m.ProfilePage);
-export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user').then((m) => m.BikePage);
+export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user', 'subpages').then((m) => m.ProfilePage);
+export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user', 'subpages').then((m) => m.BikePage);
 const privacy = preloadable(() => withTexts(import('./features/privacy/privacy-page'), 'account'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);
-export const loadPayment = () => withTexts(import('./features/payment/payment-page'), 'user').then((m) => m.PaymentPage);
-const loadCheckout = () => withTexts(import('./features/payment/checkout-page'), 'user').then((m) => m.CheckoutPage);
-const loadCheckoutSuccess = () => withTexts(import('./features/payment/checkout-success-page'), 'user').then((m) => m.CheckoutSuccessPage);
+export const loadPayment = () => withTexts(import('./features/payment/payment-page'), 'user', 'subpages').then((m) => m.PaymentPage);
+const loadCheckout = () => withTexts(import('./features/payment/checkout-page'), 'user', 'subpages').then((m) => m.CheckoutPage);
+const loadCheckoutSuccess = () => withTexts(import('./features/payment/checkout-success-page'), 'user', 'subpages').then((m) => m.CheckoutSuccessPage);
 const loadSimulatedCheckout = () =>
-  withTexts(import('./features/payment/simulated-checkout-page'), 'user').then((m) => m.SimulatedCheckoutPage);
+  withTexts(import('./features/payment/simulated-checkout-page'), 'user', 'subpages').then((m) => m.SimulatedCheckoutPage);
 
 const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.QueryProvider);
 

@@ -21,7 +21,7 @@ export const LINGUA_COOKIE = 'lingua';
 /** A year: the choice outlives sessions. */
 export const LINGUA_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 /** The catalogue's domains: the browser loads `common` with the app and the others with their screens. */
-export const DOMAINS = ['common', 'account', 'user', 'admin', 'rack', 'server'] as const;
+export const DOMAINS = ['common', 'account', 'user', 'subpages', 'admin', 'rack', 'server'] as const;
 export type Domain = (typeof DOMAINS)[number];
 
 export type MessageKey = keyof MessageValues;

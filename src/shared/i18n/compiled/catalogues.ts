@@ -6,6 +6,8 @@ export { messages as account_it } from './account.it.js';
 export { messages as account_en } from './account.en.js';
 export { messages as user_it } from './user.it.js';
 export { messages as user_en } from './user.en.js';
+export { messages as subpages_it } from './subpages.it.js';
+export { messages as subpages_en } from './subpages.en.js';
 export { messages as admin_it } from './admin.it.js';
 export { messages as admin_en } from './admin.en.js';
 export { messages as rack_it } from './rack.it.js';

@@ -1763,7 +1763,8 @@ export interface MessageValues {
 export const DOMAIN_SIZES = {
   "common": 167,
   "account": 87,
-  "user": 470,
+  "user": 251,
+  "subpages": 219,
   "admin": 594,
   "rack": 21,
   "server": 415,
