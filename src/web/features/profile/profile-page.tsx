@@ -1,3 +1,4 @@
+import { LanguageSection } from './language-section';
 import {
   BellOffIcon,
   BellRingIcon,
@@ -434,6 +435,7 @@ export function ProfilePage() {
         {user.ruolo === 'admin' ? <AdminSecuritySection /> : null}
         <NamesSection profile={profile.data} />
         <PasswordSection />
+        <LanguageSection profile={profile.data} />
         <RemindersSection profile={profile.data} />
         <PushSection profile={profile.data} />
         <CalendarSection profile={profile.data} />
