@@ -318,11 +318,12 @@ export async function beginSession(
   lingua: Lingua,
 ): Promise<void> {
   await endCurrentSession(request, reply, { clearCookie: false });
-  // At login the account's language wins: this browser's pages follow it (issue 36).
-  setLinguaCookie(request, reply, lingua);
   // The device in a few words, for the person's data export (decision 029).
   await request.server.sessionGuard.recordDevice(session.token, request.headers['user-agent']);
   setSessionCookie(request, reply, session.token, session.expiresAt);
+  // At login the account's language wins: this browser's pages follow it (issue 36). After the
+  // session's cookie, which stays the answer's first.
+  setLinguaCookie(request, reply, lingua);
 }
 
 /** Deletes the session row of this browser's cookie, if any, and clears the cookie. */

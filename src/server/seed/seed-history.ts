@@ -22,6 +22,9 @@ const LAST_NAMES = ['Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo',
 const COURSES = ['Ingegneria Meccanica', 'Economia', 'Medicina', 'Scienze Politiche', 'Matematica', 'Chimica', 'Filosofia'];
 const DESTINATIONS = ['Università La Sapienza', 'Roma Tre', 'Villa Borghese', 'Trastevere', 'Stazione Termini', 'Colosseo', 'Parco degli Acquedotti',
   'Biblioteca', 'Ostiense', 'EUR', null];
+/** What the demo's people wrote (destinations, damage reports): shown as written in either language (issue 36). */
+export const DEMO_WRITTEN = (): string[] => [...DESTINATIONS.filter((d): d is string => d !== null), ...DAMAGES, ...COURSES, DEMO_CLOSURE];
+const DEMO_CLOSURE = 'Chiusura per lavori nel cortile';
 const DAMAGES = ['Il freno anteriore fischia', 'Gomma posteriore sgonfia', 'La catena salta sulle marce alte', 'Il fanale anteriore non si accende',
   'Graffio profondo sul telaio', 'Il campanello è rotto'];
 
@@ -210,7 +213,7 @@ async function seedClosureAndMaintenance(tx: Tx, today: string, opts: Pick<Histo
   const [y, m] = today.split('-').map(Number) as [number, number];
   const nextMonth = `${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-10`;
   await tx.execute(sql`
-    insert into chiusure (dal, al, motivo) values (${nextMonth}::date, ${addDays(nextMonth, 2)}::date, 'Chiusura per lavori nel cortile')`);
+    insert into chiusure (dal, al, motivo) values (${nextMonth}::date, ${addDays(nextMonth, 2)}::date, ${DEMO_CLOSURE})`);
   const bike14 = opts.bikes.find((b) => b.numero === '14') ?? opts.bikes.at(-1);
   const day = addDays(today, 7);
   if (bike14) {

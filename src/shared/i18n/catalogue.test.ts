@@ -38,7 +38,8 @@ function shape(message: CompiledMessage, names = new Set<string>(), plurals: str
     names.add(token[0]);
     const format = token[2];
     if (format && typeof format === 'object' && !Array.isArray(format)) {
-      if (token[1] === 'plural') plurals.push(`${token[0]}:${Object.keys(format).filter((k) => k !== 'offset').sort().join(',')}`);
+      // Exact matches (`=0`, compiled as `0`) come on top of the forms.
+      if (token[1] === 'plural') plurals.push(`${token[0]}:${Object.keys(format).filter((k) => k !== 'offset' && !/^\d+$/.test(k)).sort().join(',')}`);
       for (const [k, value] of Object.entries(format)) if (k !== 'offset' && Array.isArray(value)) shape(value as CompiledMessage, names, plurals);
     }
   }
