@@ -106,8 +106,8 @@ describe('emails', () => {
 describe('the ride reminders: email and web push', () => {
   it('a start reminder reaches an English account in English, by email and by push; an Italian one in Italian', async () => {
     const mailer = capturingMailer();
-    const pushed: { userId: number; title: string; body: string }[] = [];
-    const push: PushSender = { send: async (userId, payload) => void pushed.push({ userId, title: payload.title, body: payload.body }) };
+    const pushed: { userId: number; title: string; body: string; lang?: string }[] = [];
+    const push: PushSender = { send: async (userId, payload) => void pushed.push({ userId, title: payload.title, body: payload.body, lang: payload.lang }) };
     const english = await person(ctx, { nome: 'Emma' });
     await inEnglish(english.id);
     const italian = await person(ctx, { nome: 'Giulia' });
@@ -135,6 +135,8 @@ describe('the ride reminders: email and web push', () => {
       userId: english.id,
       title: 'Bike no. 36 at 10:20',
       body: 'Remember to mark it "Picked up" when you take it.',
+      // The worker marks the notification with its language (push-sw.js).
+      lang: 'en',
     });
 
     const italianMail = mailer.sent.find((m) => m.to === italian.email)!;
@@ -144,6 +146,7 @@ describe('the ride reminders: email and web push', () => {
       userId: italian.id,
       title: 'Bici n. 37 alle 10:20',
       body: 'Ricordati di segnare "Ritirata" quando la prendi.',
+      lang: 'it',
     });
   });
 });

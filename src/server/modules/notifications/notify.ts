@@ -9,6 +9,8 @@ export interface PushPayload {
   title: string;
   body: string;
   url: string;
+  /** The language it is written in (issue 36): the worker marks the notification with it (push-sw.js). */
+  lang?: Lingua;
 }
 
 /** Web push, when configured (src/server/modules/notifications/push.ts): every subscription of a user. */
@@ -56,7 +58,7 @@ export async function notifyUser(deps: NotifyDeps, userId: number, make: NoticeI
   }
   if (deps.push) {
     try {
-      await deps.push.send(userId, notice.push);
+      await deps.push.send(userId, { ...notice.push, lang: user.lingua });
     } catch (err) {
       deps.log.error({ err, userId }, 'push notice not sent');
     }

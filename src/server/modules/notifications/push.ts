@@ -9,6 +9,8 @@ export interface PushPayload {
   title: string;
   body: string;
   url: string;
+  /** The language it is written in (issue 36): the worker marks the notification with it (push-sw.js). */
+  lang?: 'it' | 'en';
 }
 
 /**
