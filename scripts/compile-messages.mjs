@@ -132,6 +132,12 @@ for (const [domain, entries] of Object.entries(catalogue)) {
   }
 }
  outputs.set(
+  'loaders.ts',
+  `${HEADER}// Each domain in each language as a chunk of its own, for the browser (src/web/lib/i18n.ts).\nimport type { CompiledCatalogue } from '../catalogue-types';\n\nexport const loaders: Record<string, () => Promise<{ messages: CompiledCatalogue }>> = {\n${Object.keys(catalogue)
+    .flatMap((domain) => LINGUE.map((lingua) => `  '${domain}.${lingua}': () => import('./${domain}.${lingua}'),\n`))
+    .join('')}};\n`,
+);
+ outputs.set(
   'catalogues.ts',
   `${HEADER}// Every domain in both languages, for src/shared/i18n/all.ts (the server, the pre-render, the tests).
 ${Object.keys(catalogue)

@@ -22,13 +22,14 @@ import {
   type Lingua,
   type Translate,
 } from '../../shared/i18n';
-import type { CompiledCatalogue } from '../../shared/i18n/catalogue-types';
+import { loaders } from '../../shared/i18n/compiled/loaders';
 import { setSharedTranslator } from '../../shared/i18n/current';
 
 export { Trans } from '@lingui/react';
 export type { Lingua, Domain, Translate } from '../../shared/i18n';
 
-const compiled = import.meta.glob<{ messages: CompiledCatalogue }>('../../shared/i18n/compiled/*.*.ts');
+// One loader per domain and language (generated with the catalogue): each a chunk of its own.
+const compiled = loaders;
 
 export const i18n: I18n = setupI18n();
 
@@ -47,7 +48,7 @@ function load(domain: Domain, lingua: Lingua): Promise<void> {
   const name = `${domain}.${lingua}`;
   let promise = loaded.get(name);
   if (!promise) {
-    const loader = compiled[`../../shared/i18n/compiled/${name}.ts`];
+    const loader = compiled[name];
     if (!loader) return Promise.reject(new Error(`Catalogo ${name} mancante`));
     promise = loader().then((m) => i18n.load(lingua, m.messages));
     // A chunk that failed (offline) may be asked for again.
@@ -107,8 +108,8 @@ export function rememberLingua(lingua: Lingua): void {
 
 /** Every domain in both languages: for a render outside the browser (the build's pre-render, the server's pages). */
 export async function loadEveryLingua(): Promise<void> {
-  const names = Object.keys(compiled).map((file) => /([a-z]+)\.([a-z]+)\.ts$/.exec(file)!);
-  await Promise.all(names.map(([, domain, lingua]) => load(domain as Domain, lingua as Lingua)));
+  const names = Object.keys(compiled).map((name) => name.split('.') as [Domain, Lingua]);
+  await Promise.all(names.map(([domain, lingua]) => load(domain, lingua)));
 }
 
 /**
