@@ -43,7 +43,7 @@ export function isPrivacyPath(path: string): boolean {
 }
 
 /** The rack's board (issue 34): `/rastrelliera/{token}`, public (its token is the credential). */
-const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;
+export const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
 export function AppRoutes() {

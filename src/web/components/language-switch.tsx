@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { LINGUE, type Lingua } from '../../shared/i18n';
 import { currentLingua, switchLingua, useLingua, useT } from '../lib/i18n';
 import { useCurrentUser } from '../lib/session';
-import { firstScreen } from '../routes';
+import { firstScreen, RACK_PATH } from '../routes';
 
 const NAMES: Record<Lingua, string> = { it: 'Italiano', en: 'English' };
 
@@ -21,7 +21,8 @@ export function LanguageSwitch() {
   const [busy, setBusy] = useState(false);
   // The pre-rendered login and privacy pages carry it before the session is known; other pages once it is known to be none.
   const anonymous = user === null || (isPending && firstScreen(location) !== 'loading');
-  if (!anonymous) return null;
+  // The rack's board is a screen on the wall, not a visitor's page: its language is the college's.
+  if (!anonymous || RACK_PATH.test(location)) return null;
   const choose = (next: Lingua) => {
     if (next === lingua || busy) return;
     setBusy(true);
