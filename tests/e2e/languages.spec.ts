@@ -214,6 +214,14 @@ test.describe('English as a second language', () => {
       await expect(page.getByRole('tabpanel').locator('[aria-busy="true"]')).toHaveCount(0);
       await scan(page, 'en', `/admin, tab ${i + 1} (en)`);
     }
+    // A dialog: the desk's booking for a person.
+    await page.goto('/admin?tab=utenti');
+    await page.getByRole('button', { name: en('Nuova prenotazione') }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await scan(page, 'en', 'the desk booking dialog (en)');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
     await page.goto('/admin/statistiche');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await scan(page, 'en', '/admin/statistiche (en)');
