@@ -1,52 +1,15 @@
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../src/server/schema.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { createMailer } from '../../src/server/integrations/mailer.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import { startSmtp, type Received } from '../helpers/smtp.js';
 import { cookieFrom, createUser, DEFAULT_PASSWORD, loginAs } from '../helpers/factories.js';
-
-/** A message as the SMTP server received it. */
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** The text/plain part of a raw message, quoted-printable decoded. */
 function plainText(raw: string): string {

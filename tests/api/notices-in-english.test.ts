@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PushSender } from '../../src/server/modules/notifications/index.js';
 import { sendRideNotices } from '../../src/server/modules/bookings/notices.js';
@@ -8,6 +6,7 @@ import { emailReport, generateReport, type ReportDeps } from '../../src/server/m
 import { capturingMailer, person, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import { startSmtp } from '../helpers/smtp.js';
 import { createUser } from '../helpers/factories.js';
 import { noteSecret } from '../helpers/leak-scan.js';
 import { pdfPages } from '../helpers/pdf-text.js';
@@ -17,31 +16,6 @@ import { pdfPages } from '../helpers/pdf-text.js';
  * (`users.lingua`): emails, web push, the calendar feed, the nightly report's PDF and the bikes'
  * labels. The Italian texts are the other tests' (accounts-recovery, push, calendar, reports…).
  */
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** A raw message with its soft line breaks and quoted-printable escapes undone. */
 const decoded = (raw: string) =>
