@@ -54,8 +54,9 @@ export async function readableTexts(page: Page): Promise<string[]> {
     const shown = (el: Element | null): boolean => {
       for (let e = el; e; e = e.parentElement) {
         const style = getComputedStyle(e);
+        // What is on screen counts, hidden from screen readers or not (a dialog's background is
+        // still read by the eye); what is visually hidden but heard (sr-only) counts too.
         if (style.display === 'none' || style.visibility === 'hidden') return false;
-        if (e.getAttribute('aria-hidden') === 'true' && !e.closest('[data-slot]')) return false;
       }
       return true;
     };
