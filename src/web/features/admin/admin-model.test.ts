@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOMAINS } from '../../../shared/i18n';
 import { loadDomains } from '../../lib/i18n';
+import { tFor } from '../../../shared/i18n/all';
+import { personName } from './admin-notices';
 import {
   adminBookingBadge,
   adminPaymentLabel,
@@ -96,5 +98,13 @@ describe('the ride in the admin lists', () => {
     expect(formatDelay(80)).toBe('1 h 20 min');
     expect(formatDelay(27 * 60 + 5)).toBe('1 g 3 h');
     expect(formatDelay(48 * 60)).toBe('2 g');
+  });
+});
+
+describe('an erased person in the lists (issue 36)', () => {
+  it('is named in the reader’s language; any other name is shown as written', () => {
+    expect(personName('Utente anonimo', tFor('en'))).toBe('Anonymous user');
+    expect(personName('Utente anonimo', tFor('it'))).toBe('Utente anonimo');
+    expect(personName('Utente Anonimo Rossi', tFor('en'))).toBe('Utente Anonimo Rossi');
   });
 });

@@ -1,6 +1,7 @@
 import type { AdminUserDto } from '../../../shared/schemas/admin';
 import type { ClosureOutcomeDto, MaintenanceOutcomeDto } from '../../../shared/schemas/rules';
 import { t, type Translate } from '../../lib/i18n';
+import { ANONYMOUS_USER_KEY, ANONYMOUS_USER_LABEL } from '../../../shared/constants';
 
 /*
  * The sentences of /admin's toasts and lists that need no schema: admin/queries.ts uses them,
@@ -8,6 +9,12 @@ import { t, type Translate } from '../../lib/i18n';
  */
 
 export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A person's name as the lists give it; an erased person's rows are named `Utente anonimo` by the
+ * lists' SQL (shared/constants.ts), which is put into the reader's language here.
+ */
+export const personName = (name: string, tr: Translate = t): string => (name === ANONYMOUS_USER_LABEL ? tr(ANONYMOUS_USER_KEY) : name);
 
 export const userName = (u: Pick<AdminUserDto, 'nome' | 'cognome'>) => `${u.nome} ${u.cognome}`.trim();
 

@@ -4,6 +4,7 @@ import { Badge } from '../../components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { useLingua, useT } from '../../lib/i18n';
 import { adminBookingBadge, adminPaymentLabel, bookingTime, formatDateTime, formatShortDate } from './admin-model';
+import { personName } from './admin-notices';
 import { Detail } from './admin-table';
 import { useTimeZone } from './queries';
 
@@ -47,7 +48,7 @@ function BookingDetailsContent({ booking, triggerRef }: { booking: AdminBookingD
         <DialogDescription>{t('bookingDetailsDialog.description')}</DialogDescription>
       </DialogHeader>
       <DetailGroup id="dettagli-utente" title={t('bookingDetailsDialog.user')}>
-        <Detail label={t('bookingDetailsDialog.firstName')}>{booking.userName}</Detail>
+        <Detail label={t('bookingDetailsDialog.firstName')}>{personName(booking.userName, t)}</Detail>
         <Detail label={t('bookingDetailsDialog.lastName')}>{booking.userSurname || '-'}</Detail>
         <Detail label={t('bookingDetailsDialog.email')}>{booking.userEmail}</Detail>
       </DetailGroup>

@@ -1,3 +1,4 @@
+import { personName } from './admin-notices';
 import { InfoIcon } from 'lucide-react';
 import { lazy, startTransition, useCallback, useDeferredValue, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
@@ -164,7 +165,7 @@ export function BookingsTab() {
               return (
                 <TableRow key={b.id}>
                   <TableCell className="tabular-nums">{b.id}</TableCell>
-                  <TableCell>{b.utente}</TableCell>
+                  <TableCell>{personName(b.utente, t)}</TableCell>
                   <TableCell>{b.biciNumero}</TableCell>
                   <TableCell className="tabular-nums">{formatShortDate(b.dataPrenotazione)}</TableCell>
                   <TableCell className="tabular-nums">{bookingTime(b)}</TableCell>
