@@ -58,6 +58,19 @@ export function localise(text: string | Testo, lingua: Lingua): string {
 const italianExact = new Map<string, string>();
 const italianPatterns: { key: string; pattern: RegExp; names: string[] }[] = [];
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The messages an Italian string may be read back from by pattern: the server's and the forms'
+ * (`server`, `common`), and only those with enough text of their own. A screen's short pieces
+ * (`{available} di {total}`, `Bici {numero}`) would match any refusal holding ` di ` or
+ * starting with `Bici `, and half-translate a text the catalogue does not know.
+ */
+const READ_BACK_DOMAINS = new Set(['server', 'common']);
+const MIN_LITERAL_CHARS = 12;
+const readBack = new Set(
+  Object.entries(catalogues)
+    .filter(([name]) => name.endsWith('_it') && READ_BACK_DOMAINS.has(name.slice(0, -3)))
+    .flatMap(([, module]) => Object.keys(module)),
+);
 for (const [key, message] of Object.entries(byLingua.it)) {
   if (message.every((token) => typeof token === 'string')) {
     const text = message.join('');
@@ -65,7 +78,9 @@ for (const [key, message] of Object.entries(byLingua.it)) {
     continue;
   }
   // Only plain placeholders ({name}): plurals and choices are not read back.
+  if (!readBack.has(key)) continue;
   if (!message.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1))) continue;
+  if (message.filter((token) => typeof token === 'string').join('').replace(/\s/g, '').length < MIN_LITERAL_CHARS) continue;
   const names: string[] = [];
   const source = message
     .map((token) => {

@@ -125,3 +125,16 @@ describe('texts the server wrote in Italian', () => {
     expect(localise('Caricamento BiciElis...', 'it')).toBe('Caricamento BiciElis...');
   });
 });
+
+describe('reading an Italian text back', () => {
+  it('never takes a screen’s short piece for a refusal it does not know', () => {
+    // `{available} di {total}` and `Bici {numero}` are pieces of screens: a refusal the catalogue
+    // does not know stays Italian rather than half English.
+    expect(localise('Sette di otto', 'en')).toBe('Sette di otto');
+    expect(localise('Bici sconosciuta al momento', 'en')).toBe('Bici sconosciuta al momento');
+    expect(fromItalian('Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia')).toBeDefined();
+    expect(localise('Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia', 'en')).toBe(
+      'The service is closed from 24/12/2026 to 06/01/2027: Chiusura natalizia',
+    );
+  });
+});
