@@ -163,6 +163,22 @@ CREATE OR REPLACE FUNCTION bicielis_wait_joined() RETURNS trigger LANGUAGE plpgs
     }
   });
 
+  it('db verify’s schema (`only`): the files run on this version’s whole schema, not on an older one', async () => {
+    const journal = readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis);
+    const older = await createTestDatabase({ empty: true });
+    const whole = await createTestDatabase({ empty: true });
+    try {
+      expect(await runMigrations(older.db, migrationsFolder, { only: new Set(journal.slice(0, -1)) })).toBe(journal.length - 1);
+      const { rows } = await older.pool.query<{ t: string | null }>(`select to_regclass('drizzle.trigger_files')::text as t`);
+      expect(rows[0]!.t).toBeNull();
+      expect(await runMigrations(whole.db, migrationsFolder, { only: new Set(journal) })).toBe(journal.length);
+      expect(differences(await catalogue(whole.pool), await fromFiles())).toEqual([]);
+    } finally {
+      await older.drop();
+      await whole.drop();
+    }
+  });
+
   it('a file holds only CREATE OR REPLACE of functions and of triggers on its own table', () => {
     const file = (text: string): TriggerFile => ({ path: 'x/regole.sql', module: 'rules', table: 'regole', text });
     expect(() => definitionsOf(file('drop trigger regole_notify on regole;'))).toThrow(/neither/);
