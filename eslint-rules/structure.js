@@ -120,7 +120,7 @@ const layers = {
 const ownersCache = new Map();
 
 /** table name → owning module, from every `<modulesDir>/<m>/tables.ts`. */
-function readOwners(root, modulesDir) {
+export function readOwners(root, modulesDir) {
   const key = `${root}|${modulesDir}`;
   if (ownersCache.has(key)) return ownersCache.get(key);
   const owners = {};

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import type { Db } from './client.js';
 import { runTransaction } from './transaction.js';
+import { applyTriggerFiles } from './triggers.js';
 
 /** The package root: the nearest folder above this file that has the committed migrations. */
 function findRoot(): string {
@@ -40,7 +41,8 @@ export function pendingMigrations(journal: MigrationMeta[], appliedAt: ReadonlyS
  * generated before the hand-written 0007's instant), so a database that stood at 0007 would
  * have skipped 0008 and 0009. The table and its rows stay drizzle's (`drizzle.
  * __drizzle_migrations`: hash, created_at), so databases made by either runner agree, and
- * backups (db/backup.ts) read the same list.
+ * backups (db/backup.ts) read the same list. Then, once the schema is this version's whole one,
+ * each owner's trigger files (db/triggers.ts, decision 050) that changed, in the same transaction.
  */
 export async function runMigrations(
   db: Db,
@@ -62,6 +64,9 @@ export async function runMigrations(
       }
       await tx.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`);
     }
+    const done = new Set([...applied.rows.map((r) => Number(r.created_at)), ...pending.map((m) => m.folderMillis)]);
+    const current = options.only || folder !== migrationsFolder ? readMigrationFiles({ migrationsFolder }) : journal;
+    if (current.every((m) => done.has(m.folderMillis))) await applyTriggerFiles(tx, projectRoot, pending.length > 0);
     return pending.length;
   });
 }

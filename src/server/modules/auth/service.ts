@@ -206,7 +206,7 @@ export async function changePassword(
     if (grantHash) {
       // Consumed: of two requests racing with one grant, only one gets here with a row.
       const used = await tx
-        .delete(sessions)
+        .delete(sessions) // triggers: NOTIFY bicielis_auth
         .where(and(eq(sessions.tokenHash, grantHash), eq(sessions.kind, 'password_change'), gt(sessions.expiresAt, now)))
         .returning({ userId: sessions.userId });
       if (used[0]?.userId !== input.userId) {

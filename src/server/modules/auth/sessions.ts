@@ -95,11 +95,11 @@ export async function touchSession(db: DbOrTx, tokenHash: string, now: Date): Pr
 }
 
 export async function deleteSessionByHash(db: DbOrTx, tokenHash: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)); // triggers: NOTIFY bicielis_auth
 }
 
 export async function deleteSessionByToken(db: DbOrTx, token: string, kind: SessionKind): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.tokenHash, hashSessionToken(token)), eq(sessions.kind, kind)));
+  await db.delete(sessions).where(and(eq(sessions.tokenHash, hashSessionToken(token)), eq(sessions.kind, kind))); // triggers: NOTIFY bicielis_auth
 }
 
 /**
@@ -108,7 +108,7 @@ export async function deleteSessionByToken(db: DbOrTx, token: string, kind: Sess
  */
 export async function endAllSessionsOfUser(db: DbOrTx, userId: number, kind?: SessionKind): Promise<number> {
   const where = kind ? and(eq(sessions.userId, userId), eq(sessions.kind, kind)) : eq(sessions.userId, userId);
-  const removed = await db.delete(sessions).where(where).returning({ tokenHash: sessions.tokenHash });
+  const removed = await db.delete(sessions).where(where).returning({ tokenHash: sessions.tokenHash }); // triggers: NOTIFY bicielis_auth
   return removed.length;
 }
 
@@ -117,7 +117,7 @@ export async function endAllSessionsOfUser(db: DbOrTx, userId: number, kind?: Se
  * after a password change or a second factor turned on, the sessions opened elsewhere end.
  */
 export async function endOtherSessionsOfUser(db: DbOrTx, userId: number, keepTokenHash: string | null): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), keepTokenHash ? ne(sessions.tokenHash, keepTokenHash) : undefined));
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), keepTokenHash ? ne(sessions.tokenHash, keepTokenHash) : undefined)); // triggers: NOTIFY bicielis_auth
 }
 
 /**
@@ -127,7 +127,7 @@ export async function endOtherSessionsOfUser(db: DbOrTx, userId: number, keepTok
 export async function purgeExpiredSessions(db: DbOrTx, now: Date, userId?: number): Promise<number> {
   const expired = lt(sessions.expiresAt, now);
   const removed = await db
-    .delete(sessions)
+    .delete(sessions) // triggers: NOTIFY bicielis_auth
     .where(userId === undefined ? expired : and(expired, eq(sessions.userId, userId)))
     .returning({ tokenHash: sessions.tokenHash });
   return removed.length;

@@ -42,7 +42,7 @@ export async function importBikes(db: Db, csv: string): Promise<ImportReport> {
     for (const [group, setState] of [[withState, true], [withoutState, false]] as const) {
       if (group.length === 0) continue;
       const result = await tx
-        .insert(biciclette)
+        .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
         .values(group.map(({ value }) => ({ numero: value.numero, modello: value.modello, stato: value.stato ?? 'disponibile' })))
         .onConflictDoUpdate({
           target: biciclette.numero,

@@ -23,6 +23,7 @@ export interface LifecycleMarks {
  * which runs again (`retryTransient`).
  */
 export async function applyLifecycleMarks(db: Db, at: string, inUse: SQL): Promise<LifecycleMarks> {
+  // triggers: disponibilita_modifiche (the marks keep a bike bookable)
   const bikes = sql`
     with in_use as (
       ${inUse}

@@ -18,6 +18,7 @@ type BikeStato = Bike['stato'];
  * life cycle will not undo it). The row after the change, or undefined if there is no such bike.
  */
 export async function setBikeStateByAdmin(tx: Tx, id: number, stato: BikeStato, now: Date): Promise<Bike | undefined> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (bookable or not)
   const [after] = await tx.update(biciclette).set({ stato, statoAuto: false, updatedAt: now }).where(eq(biciclette.id, id)).returning();
   return after;
 }
@@ -25,7 +26,7 @@ export async function setBikeStateByAdmin(tx: Tx, id: number, stato: BikeStato, 
 /** A new bike, `disponibile`; the caller maps the unique number's violation (`biciclette_numero_unique`). */
 export async function insertBike(tx: Tx, bike: { numero: string; modello: string }, now: Date): Promise<Bike> {
   const [row] = await tx
-    .insert(biciclette)
+    .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
     .values({ numero: bike.numero, modello: bike.modello, stato: 'disponibile', createdAt: now, updatedAt: now })
     .returning();
   return row!;
@@ -34,14 +35,14 @@ export async function insertBike(tx: Tx, bike: { numero: string; modello: string
 /** A pick-up: the bike is in use from now, `prenotata` marked by the life cycle, if it was `disponibile`. */
 export async function markBikePickedUp(tx: Tx, id: number, now: Date): Promise<void> {
   await tx
-    .update(biciclette)
+    .update(biciclette) // triggers: disponibilita_modifiche
     .set({ stato: 'prenotata', statoAuto: true, updatedAt: now })
     .where(and(eq(biciclette.id, id), eq(biciclette.stato, 'disponibile')));
 }
 
 /** A return with a damage report: the bike goes to `manutenzione` until an admin says otherwise. */
 export async function putDamagedBikeInMaintenance(tx: Tx, id: number, now: Date): Promise<void> {
-  await tx.update(biciclette).set({ stato: 'manutenzione', statoAuto: false, updatedAt: now }).where(eq(biciclette.id, id));
+  await tx.update(biciclette).set({ stato: 'manutenzione', statoAuto: false, updatedAt: now }).where(eq(biciclette.id, id)); // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
 }
 
 /**
@@ -64,6 +65,7 @@ export async function freeReturnedBike(tx: Tx, id: number, now: Date): Promise<v
  * state (`manutenzione`, `fuori_servizio`) stands.
  */
 export async function startPlannedMaintenance(tx: Pick<Tx, 'execute'>, id: number, now: Date): Promise<void> {
+  // triggers: disponibilita_modifiche
   await tx.execute(sql`
     update biciclette set stato = 'manutenzione', stato_auto = true, updated_at = ${now.toISOString()}::timestamptz
      where id = ${id} and stato in ('disponibile', 'prenotata')`);

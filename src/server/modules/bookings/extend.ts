@@ -165,7 +165,7 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
       // The new end is always more than END_REMINDER_MINUTES away (the ride was not late, and
       // the shortest extension is that long): its end reminder goes out again, for the new end.
       await tx
-        .update(prenotazioni)
+        .update(prenotazioni) // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (the PIN extended)
         .set({ fine: end, orarioFine: zonedClock(end, deps.config.timeZone), promemoriaFineAt: null, updatedAt: now })
         .where(eq(prenotazioni.id, id));
     });

@@ -199,6 +199,7 @@ export async function applyLifecycle(
 async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes: number, scope: SQL): Promise<{ released: number; noShows: number }> {
   // One round trip for both kinds (the booking insert runs this on its hot path); the
   // payments of the holds released are then failed by their owner, when there are any.
+  // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
   const { rows } = await tx.execute<{ expired: number[] | null; no_shows: number }>(sql`
     with due as (
       select p.id

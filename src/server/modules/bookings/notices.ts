@@ -92,6 +92,7 @@ export async function sendRideNotices(
   // A reminder claimed: its column set to now on the due bookings, under their bikes' locks.
   const claimReminders = (sentAt: 'promemoria_inizio_at' | 'promemoria_fine_at', due: SQL) =>
     claimUnderBikeLocks(deps.db, due, (tx) =>
+      // triggers: disponibilita_modifiche
       tx.execute<ClaimedRow>(sql`
         update prenotazioni p set ${sql.identifier(sentAt)} = ${at}::timestamptz
           from users u, biciclette b
@@ -119,6 +120,7 @@ export async function sendRideNotices(
   // (the minute job heals first, issue 35: a booking moved to a free bike is told that instead).
   const lateDue = sql`p.ritardo_avvisato_at is null and p.stato = 'attiva' and p.ritirata_at is not null
          and p.fine <= ${at}::timestamptz`;
+  // triggers: disponibilita_modifiche
   const late = await claimUnderBikeLocks(deps.db, lateDue, (tx) =>
     tx.execute<
       ClaimedRow & { next_user_id: number | null; next_nome: string | null; next_data: string | null; next_inizio: string | null; next_fine: string | null }

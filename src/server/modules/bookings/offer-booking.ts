@@ -39,6 +39,7 @@ export async function bookOffer(
     sql`select dal::text, al::text, motivo from chiusure where ${o.dataPrenotazione}::date between dal and al limit 1`,
   );
   if (closed[0]) throw badRequest(closureText(closed[0] as ClosureRule), 'CLOSED');
+  // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
   const { rows } = await tx.execute<{ id: number }>(sql`
     with booked as (
       update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now}::timestamptz,
@@ -56,11 +57,13 @@ export async function bookOffer(
 
 /** The offer of a wait goes (the wait is left or the offer declined); its bike's time is free. */
 export async function withdrawOffer(tx: Pick<Tx, 'execute'>, attesaId: number): Promise<void> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   await tx.execute(sql`delete from prenotazioni where attesa_id = ${attesaId} and stato = 'offerta'`);
 }
 
 /** The user's offers but the one of `keepAttesaId` go (the user has a booking now); the ids of their waits. */
 export async function withdrawOtherOffers(tx: Pick<Tx, 'execute'>, userId: number, keepAttesaId: number): Promise<number[]> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   const { rows } = await tx.execute<{ attesa_id: number }>(sql`
     delete from prenotazioni where user_id = ${userId} and stato = 'offerta' and attesa_id <> ${keepAttesaId} returning attesa_id`);
   return rows.map((r) => r.attesa_id);
@@ -68,5 +71,6 @@ export async function withdrawOtherOffers(tx: Pick<Tx, 'execute'>, userId: numbe
 
 /** Every offer of the user goes (the person is erased), as a declined offer does. */
 export async function withdrawOffersOf(tx: Pick<Tx, 'execute'>, userId: number): Promise<void> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   await tx.execute(sql`delete from prenotazioni where user_id = ${userId} and stato = 'offerta'`);
 }

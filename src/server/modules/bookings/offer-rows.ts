@@ -11,6 +11,7 @@ import type { Tx } from '../../db/transaction.js';
 
 /** Deletes the offers that ran out unanswered at `at`; their waits end `persa`. */
 export async function deleteRunOutOffers(tx: Tx, at: string): Promise<number[]> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   const { rows } = await tx.execute<{ attesa_id: number }>(sql`
     delete from prenotazioni o where o.stato = 'offerta' and o.offerta_scade_at <= ${at}::timestamptz
     returning o.attesa_id`);
@@ -19,6 +20,7 @@ export async function deleteRunOutOffers(tx: Tx, at: string): Promise<number[]> 
 
 /** Deletes the offers of waits whose user is no longer active (deactivated or deleted). */
 export async function deleteOffersOfUsersGone(tx: Tx): Promise<void> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   await tx.execute(sql`
     delete from prenotazioni o using attese a
      where o.stato = 'offerta' and a.id = o.attesa_id
@@ -27,6 +29,7 @@ export async function deleteOffersOfUsersGone(tx: Tx): Promise<void> {
 
 /** Deletes the offers `o` on bike `b` for which `withdrawn` holds (a closure, a maintenance). */
 export async function deleteWithdrawnOffers(tx: Tx, withdrawn: SQL): Promise<number[]> {
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato (not in the offer pass)
   const { rows } = await tx.execute<{ attesa_id: number }>(sql`
     delete from prenotazioni o using biciclette b
      where b.id = o.bici_id and o.stato = 'offerta' and ${withdrawn}
@@ -48,6 +51,7 @@ export type OfferRow = {
  * constraint is the arbiter (`ON CONFLICT DO NOTHING`): undefined when the bike was taken.
  */
 export async function insertOffer(tx: Tx, attesaId: number, biciId: number, at: string, offerMinutes: number): Promise<OfferRow | undefined> {
+  // triggers: disponibilita_modifiche
   const { rows } = await tx.execute<OfferRow>(sql`
     insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
                               destinazione, stato, attesa_id, offerta_scade_at, created_at, updated_at)
@@ -73,6 +77,7 @@ export type UnannouncedOffer = {
 
 /** Claims every offer not announced yet (once, whichever process asks first) and returns it. */
 export async function claimUnannouncedOffers(db: Db, now: Date): Promise<UnannouncedOffer[]> {
+  // triggers: disponibilita_modifiche
   const { rows } = await db.execute<UnannouncedOffer>(sql`
     update prenotazioni o set offerta_avvisata_at = ${now.toISOString()}::timestamptz
       from users u, biciclette b

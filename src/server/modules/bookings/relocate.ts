@@ -61,6 +61,7 @@ export async function moveBooking(
   const at = sql`${now.toISOString()}::timestamptz`;
   await tx.execute(
     cause
+      // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
       ? sql`update prenotazioni set spostata_da_bici_id = bici_id, spostata_causa = ${cause}, spostata_at = ${at},
                                    bici_id = ${toBikeId}, bici_assente_avvisata_at = null, aspetta_bici_at = null, updated_at = ${at}
              where id = ${bookingId}`
@@ -74,6 +75,7 @@ export async function moveBooking(
  */
 export async function claimBikeAbsentNotices(tx: Pick<Tx, 'execute'>, ids: number[], now: Date): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
+  // triggers: disponibilita_modifiche
   const { rows } = await tx.execute<{ id: number }>(sql`
     update prenotazioni set bici_assente_avvisata_at = ${now.toISOString()}::timestamptz
      where id in (${sql.join(
@@ -86,6 +88,7 @@ export async function claimBikeAbsentNotices(tx: Pick<Tx, 'execute'>, ids: numbe
 
 /** The owner chose `Aspetta` (issue 35): kept, first to move when a bike frees up for the window. */
 export async function markWaitingForBike(tx: Pick<Tx, 'execute'>, bookingId: number, now: Date): Promise<void> {
+  // triggers: disponibilita_modifiche
   await tx.execute(sql`
     update prenotazioni set aspetta_bici_at = coalesce(aspetta_bici_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}::timestamptz
      where id = ${bookingId}`);

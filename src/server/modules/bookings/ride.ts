@@ -146,7 +146,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
           .from(pagamenti)
           .where(eq(pagamenti.prenotazioneId, id));
         if (payment && payment.status !== 'completed') throw conflict(MSG_PAY_FIRST, 'PAYMENT_REQUIRED');
-        await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id));
+        await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id)); // triggers: disponibilita_modifiche
         // The bike is in use from now (also when picked up a few minutes before the start).
         await markBikePickedUp(tx, row.biciId, now);
         // The code the rider will set at the return (decision 044), the bike locked above.
@@ -177,7 +177,7 @@ export async function endRide(
 ): Promise<void> {
   await tx
     .update(prenotazioni)
-    .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now })
+    .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now }) // triggers: disponibilita_modifiche, tempo_liberato, lucchetti (the new code), codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
     .where(eq(prenotazioni.id, booking.id));
   if (damage) {
     await tx.insert(segnalazioniDanni).values({

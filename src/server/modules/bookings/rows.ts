@@ -10,6 +10,7 @@ import type { Tx } from '../../db/transaction.js';
 
 /** Every booking of an erased person stays for the statistics and the reports: no person, no free text. */
 export async function anonymiseBookingsOf(tx: Pick<Tx, 'execute'>, userId: number, now: Date): Promise<void> {
+  // triggers: disponibilita_modifiche
   await tx.execute(sql`update prenotazioni set user_id = null, destinazione = null, updated_at = ${now.toISOString()}::timestamptz
                         where user_id = ${userId}`);
 }
@@ -20,6 +21,7 @@ export async function anonymiseBookingsOf(tx: Pick<Tx, 'execute'>, userId: numbe
  * it is over. One statement; the number of bookings changed.
  */
 export async function anonymiseConcludedBefore(db: Pick<Db, 'execute'>, cutoff: string): Promise<{ rowCount?: number | null }> {
+  // triggers: disponibilita_modifiche
   return db.execute(sql`
     update prenotazioni set user_id = null, destinazione = null
      where user_id is not null and stato in ('completata', 'cancellata') and fine < ${cutoff}::timestamptz`);
@@ -27,7 +29,7 @@ export async function anonymiseConcludedBefore(db: Pick<Db, 'execute'>, cutoff: 
 
 /** Bookings written as they are (the demo's seed), in one statement. */
 export async function insertBookingRows(tx: Pick<Tx, 'insert'>, rows: (typeof prenotazioni.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(prenotazioni).values(rows);
+  if (rows.length > 0) await tx.insert(prenotazioni).values(rows); // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
 }
 
 /** A past booking of the demo's history (seed-history.ts): instants as ISO text, wall-clock times `HH:mm`. */
@@ -58,6 +60,7 @@ export interface PastBookingRow extends Record<string, unknown> {
 
 /** The demo's past bookings, in one statement; the day's wall-clock times are in `timeZone`. */
 export async function insertPastBookings(tx: Pick<Tx, 'execute'>, rows: PastBooking[], timeZone: string): Promise<PastBookingRow[]> {
+  // triggers: stats_delta, disponibilita_modifiche
   const { rows: inserted } = await tx.execute<PastBookingRow>(sql`
     insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato,
                               motivo_cancellazione, ritirata_at, riconsegnata_at, created_at, updated_at)

@@ -314,6 +314,7 @@ export async function createBooking(
       // Bookings whose time is up must not hold the bike or count as the user's active one:
       // this writer settles them now (decision 035), as the minute job would.
       await settleDue(tx, { biciId: input.biciId, userId: user.id, db: deps.db }, clockNow, minutes);
+      // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
         select id, stato, stato_auto, numero, modello,

@@ -54,6 +54,7 @@ export async function createClosure(deps: ClosureDeps, actor: Actor, input: Clos
   const now = deps.clock.now();
   const done = await runTransaction(deps.db, async (tx) => {
     await lockFleet(tx);
+    // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato, bicielis_regole
     const { rows: created } = await tx.execute<{ id: number; created_at: Date | string }>(sql`
       insert into chiusure (dal, al, motivo, created_by, created_at)
       values (${c.dal}::date, ${c.al}::date, ${c.motivo}, ${actor.id}, ${now.toISOString()}::timestamptz)
@@ -86,6 +87,7 @@ export async function listClosures(deps: Pick<ClosureDeps, 'db'>): Promise<Closu
 export async function deleteClosure(deps: ClosureDeps, actor: Actor, id: number): Promise<ClosureDto> {
   const now = deps.clock.now();
   const removed = await runTransaction(deps.db, async (tx) => {
+    // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato, bicielis_regole
     const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
       delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, created_at`);
     const r = rows[0];

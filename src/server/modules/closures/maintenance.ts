@@ -89,6 +89,7 @@ export async function createMaintenance(deps: ClosureDeps, actor: Actor, bikeId:
     const done = await runTransaction(deps.db, async (tx) => {
       await lockFleet(tx);
       const numero = await bikeNumber(tx, bikeId);
+      // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
       const { rows: created } = await tx.execute<{ id: number }>(sql`
         insert into manutenzioni (bici_id, inizio, fine, motivo, created_by, created_at)
         values (${bikeId}, ${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, ${w.motivo}, ${actor.id},
@@ -169,6 +170,7 @@ export async function listMaintenance(deps: Pick<ClosureDeps, 'db' | 'clock' | '
 export async function deleteMaintenance(deps: ClosureDeps, actor: Actor, id: number): Promise<MaintenanceDto> {
   const now = deps.clock.now();
   const removed = await runTransaction(deps.db, async (tx) => {
+    // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
     const { rows } = await tx.execute<MaintenanceRow>(sql`
       with gone as (delete from manutenzioni where id = ${id} returning *)
       select gone.id, gone.bici_id, b.numero, gone.inizio, gone.fine, gone.motivo from gone join biciclette b on b.id = gone.bici_id`);

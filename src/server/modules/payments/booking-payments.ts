@@ -18,6 +18,7 @@ export const paymentProviderName = (config: Pick<Config, 'stripe'>) => (config.s
  * returns the payment's `status`.
  */
 export function pendingPaymentInsert(booked: SQL, o: { provider: string; now: string; external: boolean }): SQL {
+  // triggers: disponibilita_modifiche
   return sql`insert into pagamenti (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
         select ${booked}.id, ${o.provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${o.now}::timestamptz, ${o.now}::timestamptz
           from ${booked}
@@ -36,6 +37,7 @@ const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `)
 export async function failPendingPayments(tx: Pick<Tx, 'execute'>, bookingIds: number[], at: Date | string): Promise<number> {
   if (bookingIds.length === 0) return 0;
   const instant = typeof at === 'string' ? at : at.toISOString();
+  // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
   const { rows } = await tx.execute(sql`
     update pagamenti set status = 'failed', updated_at = ${instant}::timestamptz
      where prenotazione_id in (${idList(bookingIds)}) and status = 'pending'
@@ -51,6 +53,7 @@ export async function failPendingPayments(tx: Pick<Tx, 'execute'>, bookingIds: n
  */
 export async function detachPayments(tx: Pick<Tx, 'execute'>, bookingIds: number[], now: Date): Promise<void> {
   if (bookingIds.length === 0) return;
+  // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
   await tx.execute(sql`
     update pagamenti pay
        set status = case when pay.status = 'pending' then 'failed' else pay.status end,
@@ -71,6 +74,7 @@ export interface PastPayment {
 
 /** The demo's past payments, in one statement (simulated provider, the usual fee). */
 export async function insertPastPayments(tx: Pick<Tx, 'execute'>, payments: PastPayment[]): Promise<void> {
+  // triggers: stats_delta, disponibilita_modifiche
   await tx.execute(sql`
     insert into pagamenti (prenotazione_id, provider, provider_payment_id, amount, currency, status, completed_at, refunded_at, created_at, updated_at)
     select p.id, 'simulated', 'pi_demo_' || p.id, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, case when p.refunded then 'refunded' else 'completed' end,

@@ -184,7 +184,7 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
         deps.provider.createIntent({ bookingId, amount: EXTERNAL_FEE_CENTS, currency: CURRENCY, idempotencyKey }),
       );
       await tx
-        .update(pagamenti)
+        .update(pagamenti) // triggers: disponibilita_modifiche
         .set({ providerPaymentId: created.id, provider: deps.provider.name, updatedAt: now })
         .where(eq(pagamenti.id, row.paymentId));
       return { kind: 'open' as const, intent: created };
@@ -239,7 +239,7 @@ export async function createCheckout(deps: PaymentDeps, userId: number, bookingI
         }),
       );
       await tx
-        .update(pagamenti)
+        .update(pagamenti) // triggers: disponibilita_modifiche
         .set({ providerCheckoutId: created.id, provider: deps.provider.name, updatedAt: now })
         .where(eq(pagamenti.id, row.paymentId));
       return { paymentUrl: created.url };

@@ -132,7 +132,7 @@ export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): 
     }
     if (row.status === 'pending' && row.stato === 'attiva') {
       await tx
-        .update(pagamenti)
+        .update(pagamenti) // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
         .set({ status: 'completed', providerPaymentId: paymentIntentId, completedAt: now, updatedAt: now })
         .where(eq(pagamenti.id, row.paymentId));
       deps.log?.info({ bookingId, paymentIntentId }, 'booking paid');
@@ -154,7 +154,7 @@ export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): 
     // failed (released by its hold, or cancelled while unpaid): a late payment.
     await refundIntent(deps, paymentIntentId, 'late');
     await tx
-      .update(pagamenti)
+      .update(pagamenti) // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
       .set({ status: 'refunded', providerPaymentId: paymentIntentId, refundedAt: now, updatedAt: now })
       .where(eq(pagamenti.id, row.paymentId));
     return { kind: 'refunded', reason: lateReason };
@@ -178,7 +178,7 @@ export async function applyProviderRefund(
   return runTransaction(deps.db, async (tx) => {
     if (!(await recordEvent(tx, deps.provider.name, event, now))) return { duplicate: true };
     await tx
-      .update(pagamenti)
+      .update(pagamenti) // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
       .set({ status: 'refunded', refundedAt: now, updatedAt: now })
       .where(and(eq(pagamenti.providerPaymentId, paymentIntentId), eq(pagamenti.status, 'completed')));
     return { duplicate: false };
@@ -208,7 +208,7 @@ export async function refundBookingPayment(
       .for('update');
     if (!pay || pay.status !== 'completed' || !pay.providerPaymentId) return 'not_paid' as const;
     await refundIntent(deps, pay.providerPaymentId, 'booking_cancelled');
-    await t.update(pagamenti).set({ status: 'refunded', refundedAt: now, updatedAt: now }).where(eq(pagamenti.id, pay.id));
+    await t.update(pagamenti).set({ status: 'refunded', refundedAt: now, updatedAt: now }).where(eq(pagamenti.id, pay.id)); // triggers: stats_delta, disponibilita_modifiche (and the status transition checked)
     return 'refunded' as const;
   };
   if (tx) return run(tx);

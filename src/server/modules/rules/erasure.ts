@@ -10,5 +10,6 @@ import type { Tx } from '../../db/transaction.js';
 export async function replaceRulesEditor(tx: Pick<Tx, 'execute'>, emails: string[], marker: string): Promise<void> {
   // The list goes as one JSON parameter (a JS array would be spread into a parenthesised list).
   const emailList = sql`array(select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))`;
+  // triggers: NOTIFY bicielis_regole
   await tx.execute(sql`update regole set updated_by = ${marker} where lower(updated_by) = any(${emailList})`);
 }

@@ -45,6 +45,7 @@ export async function updateRules(deps: RulesDeps, actor: Actor, input: RulesUpd
     await tx.execute(sql`select 1 from regole where id = 1 for update`);
     const before = await loadRules(tx);
     const s = input.sospensione;
+    // triggers: NOTIFY bicielis_regole
     await tx.execute(sql`
       update regole set orari = ${JSON.stringify(input.orari)}::jsonb,
              durata_massima_minuti = ${input.durataMassimaMinuti},

@@ -58,11 +58,13 @@ export function defaultRules(config: RulesConfig): RulesUpdate & { conservazione
  */
 export async function ensureRulesRow(db: Db, config: RulesConfig): Promise<void> {
   const d = defaultRules(config);
+  // triggers: NOTIFY bicielis_regole
   await db.execute(sql`
     insert into regole (id, orari, orizzonte_giorni, attesa_pagamento_minuti, mancato_ritiro_minuti, offerta_minuti, conservazione_mesi)
     values (1, ${JSON.stringify(d.orari)}::jsonb, ${d.orizzonteGiorni}, ${d.attesaPagamentoMinuti}, ${d.mancatoRitiroMinuti}, ${d.offertaMinuti}, ${d.conservazioneMesi})
     on conflict (id) do nothing`);
   // A row made before migration 0014 gets the retention period once, from RETENTION_MONTHS.
+  // triggers: NOTIFY bicielis_regole
   await db.execute(sql`update regole set conservazione_mesi = ${d.conservazioneMesi} where id = 1 and conservazione_mesi is null`);
 }
 

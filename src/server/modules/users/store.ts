@@ -77,7 +77,7 @@ export type UserAccountFields = Pick<
 /** Writes an admin's edit of a user; returns the row as a session sees it (undefined: no such user). */
 export async function updateUserAccount(db: UsersDb, id: number, fields: UserAccountFields, now: Date) {
   const [row] = await db
-    .update(users)
+    .update(users) // triggers: NOTIFY bicielis_auth; deactivated: tempo_liberato, NOTIFY bicielis_tempo_liberato
     .set({ ...fields, updatedAt: now })
     .where(eq(users.id, id))
     .returning(sessionUserColumns);
@@ -87,7 +87,7 @@ export async function updateUserAccount(db: UsersDb, id: number, fields: UserAcc
 /** Changes a user's name and/or surname (the profile); nothing else. */
 export async function updateUserName(db: UsersDb, id: number, input: { nome?: string | undefined; cognome?: string | undefined }, now: Date): Promise<void> {
   await db
-    .update(users)
+    .update(users) // triggers: NOTIFY bicielis_auth
     .set({
       ...(input.nome !== undefined ? { nome: input.nome } : {}),
       ...(input.cognome !== undefined ? { cognome: input.cognome } : {}),
@@ -103,7 +103,7 @@ export async function updateUserLingua(db: UsersDb, id: number, lingua: 'it' | '
 
 /** Deletes a user's row (their bookings and payments are the caller's, before). */
 export async function deleteUserRow(db: UsersDb, id: number): Promise<void> {
-  await db.delete(users).where(eq(users.id, id));
+  await db.delete(users).where(eq(users.id, id)); // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato; its sessions' NOTIFY bicielis_auth
 }
 
 /** The no-shows so far stop counting; returns the row as a session sees it (undefined: no such user). */
@@ -168,10 +168,10 @@ export async function recordTotpStep(db: UsersDb, id: number, step: number): Pro
 
 /** The second factor becomes active. */
 export async function activateTotp(db: UsersDb, id: number, now: Date): Promise<void> {
-  await db.update(users).set({ totpAttivoAt: now, updatedAt: now }).where(eq(users.id, id));
+  await db.update(users).set({ totpAttivoAt: now, updatedAt: now }).where(eq(users.id, id)); // triggers: NOTIFY bicielis_auth
 }
 
 /** The second factor is turned off: secret, activation and last step cleared. */
 export async function clearTotp(db: UsersDb, id: number, now: Date): Promise<void> {
-  await db.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, id));
+  await db.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, id)); // triggers: NOTIFY bicielis_auth
 }

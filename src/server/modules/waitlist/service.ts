@@ -127,6 +127,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
         sql`select count(*)::int as n from attese where user_id = ${user.id} and stato in ${OPEN}`,
       );
       if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(MSG_WAITLIST_FULL, 'WAITLIST_FULL');
+      // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato
       const { rows } = await tx.execute<{ id: number }>(sql`
         insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at)
         values (${user.id}, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
@@ -268,6 +269,7 @@ export async function putFirstInLine(
   w: { userId: number; dataPrenotazione: string; orarioInizio: string; orarioFine: string; inizio: Date; fine: Date; destinazione: string | null },
   now: Date,
 ): Promise<void> {
+  // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato
   await tx.execute(sql`
     insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, prima_in_fila, created_at)
     values (${w.userId}, ${w.dataPrenotazione}::date, ${w.orarioInizio}, ${w.orarioFine}, ${w.inizio.toISOString()}::timestamptz,

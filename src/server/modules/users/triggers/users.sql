@@ -1,0 +1,24 @@
+-- What the database does by itself on `users`: the live definition, applied by db/migrate.ts.
+
+-- A change to what a session shows or allows reaches every process's session cache at the commit.
+CREATE OR REPLACE FUNCTION bicielis_notify_user_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('bicielis_auth', 'u:' || NEW.id);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE ON users
+  FOR EACH ROW WHEN (OLD.attiva IS DISTINCT FROM NEW.attiva OR OLD.ruolo IS DISTINCT FROM NEW.ruolo
+    OR OLD.nome IS DISTINCT FROM NEW.nome OR OLD.cognome IS DISTINCT FROM NEW.cognome OR OLD.email IS DISTINCT FROM NEW.email
+    OR OLD.is_residente IS DISTINCT FROM NEW.is_residente OR OLD.sigla_residente IS DISTINCT FROM NEW.sigla_residente
+    OR OLD.totp_attivo_at IS DISTINCT FROM NEW.totp_attivo_at)
+  EXECUTE FUNCTION bicielis_notify_user_changed();
+
+-- A user deactivated or deleted: their waits end and their offers pass on.
+CREATE OR REPLACE FUNCTION bicielis_user_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM bicielis_free_time(NULL, NULL, NULL, 'utente_' || lower(TG_OP));
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER users_tempo_liberato_upd AFTER UPDATE OF attiva ON users
+  FOR EACH ROW WHEN (OLD.attiva AND NOT NEW.attiva) EXECUTE FUNCTION bicielis_user_gone();
+CREATE OR REPLACE TRIGGER users_tempo_liberato_del AFTER DELETE ON users FOR EACH ROW WHEN (OLD.attiva) EXECUTE FUNCTION bicielis_user_gone();
