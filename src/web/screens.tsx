@@ -50,12 +50,12 @@ const loadCheckoutSuccess = () => withTexts(import('./features/payment/checkout-
 const loadSimulatedCheckout = () =>
   withTexts(import('./features/payment/simulated-checkout-page'), 'user', 'subpages').then((m) => m.SimulatedCheckoutPage);
 
-const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.QueryProvider);
+const loadQueryProvider = () => import('./components/query-provider').then((m) => m.QueryProvider);
 
 /**
  * A lazily loaded screen, with a spinner saying what is loading until its chunk is there,
  * inside the app's QueryClientProvider (which comes with the first such screen), which also
- * tells, offline, that a screen needs the connection (lib/query-provider.tsx, issue 22).
+ * tells, offline, that a screen needs the connection (components/query-provider.tsx, issue 22).
  */
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: MessageKey): ComponentType<P> {
   const Screen = lazy(async () => {

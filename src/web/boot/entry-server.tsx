@@ -80,7 +80,7 @@ const ready = Promise.all([
   loadEveryLingua(),
   loadDashboard(),
   loadAdmin(),
-  import('../lib/query-provider'),
+  import('../components/query-provider'),
   import('../features/waitlist/waitlist-panels'),
   import('../features/admin/bikes-tab'),
   import('../features/admin/users-tab'),

@@ -14,7 +14,7 @@ import { LoadFailureBoundary } from '../../components/load-failure-boundary';
 import { LinkButton } from '../../components/link-button';
 import { SummaryCards, type SummaryCard } from '../../components/summary-cards';
 import { Spinner } from '../../components/ui/spinner';
-import { SubpageHeader } from '../auth/subpage-header';
+import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useT } from '../../lib/i18n';
 import { prefetchOnIntent } from '../../lib/interaction';

@@ -17,7 +17,7 @@ import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 import { currentSession, whenSessionKnown } from '../../lib/session';
 import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
 import type { BookingView } from '../../offline/offline-model';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { money } from '../../../shared/i18n/format';
 import { currentLingua, t } from '../../lib/i18n';
 import { WAITS_QUERY_KEY } from '../waitlist/queries';
