@@ -18,14 +18,13 @@ export const loadAccountScreens = () => withTexts(import('./features/auth/accoun
 export const loadDashboard = () =>
   Promise.all([
     import('./features/dashboard/dashboard-page'),
-    import('./features/dashboard/queries'),
     import('./lib/query-client'),
     loadDomains('user'),
   ]).then(
-    async ([page, queries, { queryClient }]) => {
+    async ([page, { queryClient }]) => {
       // In the browser: on the server (entry-server.tsx) the screen renders with its data given.
       // Offline, the data kept on the device is put back before the screen shows (issue 22).
-      if (typeof window !== 'undefined') await queries.prefetchDashboard(queryClient);
+      if (typeof window !== 'undefined') await page.prefetchDashboard(queryClient);
       // The waitlist's cards come with the screen when its waits are known already (a page the
       // server rendered for a user who waits): they are part of the HTML to hydrate.
       await page.loadWaitlistIfWaiting(queryClient);

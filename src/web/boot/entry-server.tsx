@@ -12,9 +12,9 @@ import {
   ADMIN_WAITLIST_QUERY_KEY,
   adminBookingsQueryKey,
   FIRST_BOOKINGS_PAGE,
-} from '../features/admin/queries';
-import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard/queries';
-import { WAITS_QUERY_KEY } from '../features/waitlist/queries';
+} from '../features/admin';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard';
+import { WAITS_QUERY_KEY } from '../features/waitlist';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
 import { queryClient } from '../lib/query-client';
 import { setRenderedAt } from '../lib/render-clock';
@@ -81,11 +81,8 @@ const ready = Promise.all([
   loadDashboard(),
   loadAdmin(),
   import('../components/query-provider'),
-  import('../features/waitlist/waitlist-panels'),
-  import('../features/admin/bikes-tab'),
-  import('../features/admin/users-tab'),
-  import('../features/admin/rules-tab'),
-  import('../features/admin/audit-tab'),
+  import('../features/dashboard/dashboard-page').then((m) => m.loadWaitlist()),
+  import('../features/admin/admin-page').then((m) => m.loadEveryTab()),
 ]);
 
 function renderOnce(input: ServerPageInput): ServerPageOutput {

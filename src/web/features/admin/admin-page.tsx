@@ -54,6 +54,9 @@ const TAB_LOADERS: Partial<Record<AdminTab, () => Promise<unknown>>> = {
   registro: loadAuditTab,
 };
 
+/** Every tab, loaded ahead by the server's render (boot/entry-server.tsx). */
+export const loadEveryTab = () => Promise.all(Object.values(TAB_LOADERS).map((load) => load?.()));
+
 /** The tab the address names, loaded before a page the server rendered with it is hydrated. */
 export function loadTabFor(search: string): Promise<unknown> {
   // A tab whose chunk fails to load does not keep /admin from opening: the tab asks for it

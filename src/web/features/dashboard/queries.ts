@@ -20,7 +20,7 @@ import type { BookingView } from '../../offline/offline-model';
 import { serverMessage } from '../../lib/api-errors';
 import { money } from '../../../shared/i18n/format';
 import { currentLingua, t } from '../../lib/i18n';
-import { WAITS_QUERY_KEY } from '../waitlist/queries';
+import { WAITS_QUERY_KEY } from '../waitlist';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
 import type { RideCodeDto } from '../../../shared/schemas/locks';

@@ -7,7 +7,7 @@ import { money } from '../../../shared/i18n/format';
 import { useLingua, useT } from '../../lib/i18n';
 import { LinkButton } from '../../components/link-button';
 import { AuthShell } from '../../components/auth-shell';
-import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
+import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard';
 
 /**
  * /checkout-success (spec §2): where the hosted checkout sends the browser back. Confirms
