@@ -138,7 +138,7 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { boundaries },
     settings: web.settings,
-    rules: { 'boundaries/dependencies': ['error', web.options] },
+    rules: { 'boundaries/dependencies': ['error', web.options], 'boundaries/no-unknown-files': 'error' },
   },
   {
     // The server's structure (issue 31, decision 036, docs/ARCHITECTURE.md): imports point down
