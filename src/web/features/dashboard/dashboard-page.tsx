@@ -26,7 +26,6 @@ export { prefetchDashboard } from './queries';
 
 /** The waitlist's cards (issue 21) load only for users who wait for a bike. */
 const waitlistPanels = preloadable(() => import('../waitlist/waitlist-panels'));
-/** Loaded ahead by the server's render too (boot/entry-server.tsx). */
 export const loadWaitlist = waitlistPanels.load;
 const OfferCards = waitlistPanels.component((m) => m.OfferCards);
 const WaitingList = waitlistPanels.component((m) => m.WaitingList);
