@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -34,6 +35,61 @@ export const serverLayers = {
     { from: 'src/server/{app,main,cli}.ts', to: 'src/server/modules/*/tables.ts', why: 'the same, for the app and the command line' },
   ],
 };
+
+/**
+ * The web app's layers, highest first (issue 46): a file imports from its own layer or below;
+ * a feature's inside only from that feature, another feature only through its face. The
+ * arrows that run up are named in `allow`, with their reason, and in docs/ARCHITECTURE.md.
+ */
+export const webLayers = {
+  layers: [
+    { name: 'boot', files: ['src/web/boot/**', 'src/web/sw.ts'] },
+    { name: 'app', files: ['src/web/app.tsx'] },
+    { name: 'routes', files: ['src/web/routes.tsx', 'src/web/screens.tsx'] },
+    { name: 'pwa', files: ['src/web/pwa/**'] },
+    { name: 'features', files: ['src/web/features/**'] },
+    { name: 'components', files: ['src/web/components/**'] },
+    { name: 'offline', files: ['src/web/offline/**'] },
+    { name: 'lib', files: ['src/web/lib/**'] },
+    { name: 'shared', files: ['src/shared/**'] },
+  ],
+  /** A feature's face: its index.ts, and its screens and panels, each a chunk loaded on demand. */
+  featureFace: ['index.ts', '*-page.tsx', '*-screens.ts', '*-panels.tsx'],
+  allow: [
+    {
+      from: 'src/web/lib/session.ts',
+      to: 'src/web/offline/session-fallback.ts',
+      why: "a lazy import(), only when the network fails: the device's session stays out of the login screen's first download",
+    },
+  ],
+};
+
+/** `webLayers` as eslint-plugin-boundaries' settings and `boundaries/dependencies` options. */
+export function webBoundaries({ layers, featureFace, allow }, rootPath = import.meta.dirname) {
+  const below = (i) => layers.slice(i).map((l) => l.name).filter((name) => name !== 'features');
+  const face = { element: { type: 'feature', fileInternalPath: featureFace } };
+  return {
+    settings: {
+      'boundaries/root-path': rootPath,
+      'boundaries/elements': [{ type: 'feature', pattern: 'src/web/features/*', capture: ['feature'], partialMatch: false }],
+      'boundaries/files': layers.map((l) => ({ category: l.name, pattern: l.files })),
+      'boundaries/dependency-nodes': ['import', 'dynamic-import', 'export'],
+      'import/resolver': { typescript: { project: `${rootPath}/tsconfig.json` } },
+    },
+    options: {
+      default: 'disallow',
+      message: '{{from.file.path}} ({{from.file.categories}}) may not import {{to.file.path}}: a higher layer, or inside another feature (eslint.config.js webLayers)',
+      policies: [
+        ...layers.map((l, i) => ({
+          from: { file: { categories: l.name } },
+          allow: [{ to: { file: { categories: below(i) } } }, ...(i <= layers.findIndex((x) => x.name === 'features') ? [{ to: face }] : [])],
+        })),
+        ...allow.map((a) => ({ from: { file: { path: a.from } }, allow: { to: { file: { path: a.to } }, dependency: { nodeKind: 'dynamic-import' } } })),
+      ],
+    },
+  };
+}
+const web = webBoundaries(webLayers);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'drizzle/', 'data/', '.tmp/', 'test-results/', 'playwright-report/', 'dev-dist/', 'src/shared/i18n/compiled/'] /* generated: scripts/compile-messages.mjs */ },
@@ -75,6 +131,14 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: { ...reactHooks.configs.recommended.rules, 'import-x/no-cycle': 'error' },
+  },
+  {
+    // The web app's layers and the features' faces (webLayers above; tests/lint/web-layers.test.ts).
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { boundaries },
+    settings: web.settings,
+    rules: { 'boundaries/dependencies': ['error', web.options], 'boundaries/no-unknown-files': 'error' },
   },
   {
     // The server's structure (issue 31, decision 036, docs/ARCHITECTURE.md): imports point down

@@ -13,7 +13,7 @@ const BRAND_GREEN = '#15803d';
 const SERVER_QUERIES = 'boot/server-queries.ts';
 /**
  * The pages whose first screen is pre-rendered: the file written, the address rendered, the
- * screen that shows (routes.tsx `firstScreen`) and the lazily loaded modules whose chunks the
+ * screen that shows (lib/guards.ts `firstScreen`) and the lazily loaded modules whose chunks the
  * page preloads, so they download alongside the entry rather than after it. The server
  * maps addresses to these files (src/server/pages/pages.ts); for a logged-in user it renders
  * /dashboard and /admin itself into these same files (src/server/pages/server-render.ts).
@@ -31,8 +31,8 @@ const PRERENDERED: {
   { file: 'login.html', path: '/login', screen: 'login', preload: [], texts: [] },
   // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (pages/privacy-page.ts).
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'], texts: ['account'] },
-  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
-  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'lib/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin'], serverRendered: true },
+  { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin'], serverRendered: true },
 ];
 /**
  * Each page is written once per language (issue 36): `login.html` in Italian, `login.en.html` in

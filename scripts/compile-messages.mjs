@@ -4,7 +4,9 @@
 // in ICU MessageFormat. Written: src/shared/i18n/compiled/<domain>.<lingua>.ts (each message
 // parsed once here by Lingui's compiler, so no page carries a parser and a page loads only its
 // own language's messages of its own domains) and src/shared/i18n/compiled/keys.ts (every key
-// and the values each needs, for the type checker).
+// and the values each needs, for the type checker). They are generated, not committed
+// (.gitignore): `npm install`, `build`, `test`, `typecheck`, `test:unit`, `dev`, `dev:server`,
+// `bench` and `soak` run this first.
 //
 // `node scripts/compile-messages.mjs` writes them; `--check` only checks that the written files
 // are those the sources give (exit 1 if not). Both refuse a catalogue whose languages differ in

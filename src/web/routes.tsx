@@ -3,7 +3,7 @@ import { Suspense, useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
-import { decideRoute } from './lib/guards';
+import { decideRoute, firstScreen, isPrivacyPath, RACK_PATH } from './lib/guards';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,
@@ -25,25 +25,6 @@ import {
   StatsScreen,
   TwoFactorLoginScreen,
 } from './screens';
-
-/**
- * What a path shows while the session is being read: the login form at /login (a person
- * with a session is sent on when the answer comes), the loading state anywhere else. The
- * HTML served for a path is this screen pre-rendered (scripts/prerender.mjs), so the
- * browser paints it before any script runs and React hydrates it.
- */
-export function firstScreen(path: string): 'login' | 'loading' | 'privacy' {
-  if (isPrivacyPath(path)) return 'privacy';
-  return path === '/login' || path === '/login/' ? 'login' : 'loading';
-}
-
-/** The privacy notice (issue 23): public, shown at once whoever is (or is not) logged in. */
-export function isPrivacyPath(path: string): boolean {
-  return path === '/privacy' || path === '/privacy/';
-}
-
-/** The rack's board (issue 34): `/rastrelliera/{token}`, public (its token is the credential). */
-export const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;
 
 /** Reads the session, applies the guards (lib/guards.ts), then picks the screen. */
 export function AppRoutes() {

@@ -18,14 +18,13 @@ export const loadAccountScreens = () => withTexts(import('./features/auth/accoun
 export const loadDashboard = () =>
   Promise.all([
     import('./features/dashboard/dashboard-page'),
-    import('./features/dashboard/queries'),
     import('./lib/query-client'),
     loadDomains('user'),
   ]).then(
-    async ([page, queries, { queryClient }]) => {
+    async ([page, { queryClient }]) => {
       // In the browser: on the server (entry-server.tsx) the screen renders with its data given.
       // Offline, the data kept on the device is put back before the screen shows (issue 22).
-      if (typeof window !== 'undefined') await queries.prefetchDashboard(queryClient);
+      if (typeof window !== 'undefined') await page.prefetchDashboard(queryClient);
       // The waitlist's cards come with the screen when its waits are known already (a page the
       // server rendered for a user who waits): they are part of the HTML to hydrate.
       await page.loadWaitlistIfWaiting(queryClient);
@@ -50,12 +49,12 @@ const loadCheckoutSuccess = () => withTexts(import('./features/payment/checkout-
 const loadSimulatedCheckout = () =>
   withTexts(import('./features/payment/simulated-checkout-page'), 'user', 'subpages').then((m) => m.SimulatedCheckoutPage);
 
-const loadQueryProvider = () => import('./lib/query-provider').then((m) => m.QueryProvider);
+const loadQueryProvider = () => import('./components/query-provider').then((m) => m.QueryProvider);
 
 /**
  * A lazily loaded screen, with a spinner saying what is loading until its chunk is there,
  * inside the app's QueryClientProvider (which comes with the first such screen), which also
- * tells, offline, that a screen needs the connection (lib/query-provider.tsx, issue 22).
+ * tells, offline, that a screen needs the connection (components/query-provider.tsx, issue 22).
  */
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>, label: MessageKey): ComponentType<P> {
   const Screen = lazy(async () => {

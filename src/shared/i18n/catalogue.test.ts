@@ -47,8 +47,11 @@ function shape(message: CompiledMessage, names = new Set<string>(), plurals: str
 }
 
 describe('the message catalogue (issue 36)', () => {
-  it('is compiled from its sources as they are (npm run messages)', () => {
+  it('is generated from its sources, not committed: the files the code imports are those the sources give (npm run messages)', () => {
     expect(() => execFileSync(process.execPath, [COMPILER, '--check'], { stdio: 'pipe' })).not.toThrow();
+    // A committed copy would be rewritten by every message change and conflict on every merge (issue 46).
+    const root = path.resolve(__dirname, '../../..');
+    expect(execFileSync('git', ['ls-files', '--', 'src/shared/i18n/compiled'], { cwd: root, encoding: 'utf8' })).toBe('');
   });
 
   it('has every key in both languages, with the same placeholders', () => {
@@ -91,6 +94,15 @@ describe('the message catalogue (issue 36)', () => {
     expect(files).toContain('common.it.ts');
     expect(files).toContain('common.en.ts');
     expect(files).toContain('keys.ts');
+    // A message changed in its source and not compiled again, or a file the sources no longer give.
+    const env = { ...process.env, MESSAGES_SOURCE: path.join(good.dir, 'messages'), MESSAGES_OUT: path.join(good.dir, 'compiled') };
+    const check = () => execFileSync(process.execPath, [COMPILER, '--check'], { env, stdio: 'pipe', encoding: 'utf8' });
+    expect(check).not.toThrow();
+    writeFileSync(path.join(good.dir, 'messages', 'common', 'test.json'), JSON.stringify({ 'a.b': { it: 'Ciao', en: 'Hello' } }));
+    expect(check).toThrow(/non aggiornato \(common\.it\.ts, common\.en\.ts, keys\.ts\)/);
+    execFileSync(process.execPath, [COMPILER], { env, stdio: 'pipe' });
+    writeFileSync(path.join(good.dir, 'compiled', 'old.it.ts'), '');
+    expect(check).toThrow(/non aggiornato \(old\.it\.ts\)/);
   });
 });
 

@@ -5,16 +5,9 @@ import { Router } from 'wouter';
 import type { ServerPageData, ServerPageInput, ServerPageOutput } from '../../shared/server-page';
 import { zoneTableAround } from '../../shared/time';
 import { App } from '../app';
-import {
-  ADMIN_DAMAGES_QUERY_KEY,
-  ADMIN_OVERDUE_QUERY_KEY,
-  ADMIN_SUMMARY_QUERY_KEY,
-  ADMIN_WAITLIST_QUERY_KEY,
-  adminBookingsQueryKey,
-  FIRST_BOOKINGS_PAGE,
-} from '../features/admin/queries';
-import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard/queries';
-import { WAITS_QUERY_KEY } from '../features/waitlist/queries';
+import * as admin from '../features/admin';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard';
+import { WAITS_QUERY_KEY } from '../features/waitlist';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
 import { queryClient } from '../lib/query-client';
 import { setRenderedAt } from '../lib/render-clock';
@@ -49,12 +42,12 @@ function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
       ];
     case 'admin':
       return [
-        [ADMIN_SUMMARY_QUERY_KEY, data.summary],
+        [admin.ADMIN_SUMMARY_QUERY_KEY, data.summary],
         [PUBLIC_CONFIG_QUERY_KEY, data.config],
-        [ADMIN_OVERDUE_QUERY_KEY, data.overdue],
-        [ADMIN_WAITLIST_QUERY_KEY, data.waitlist],
-        [ADMIN_DAMAGES_QUERY_KEY, data.damages],
-        [adminBookingsQueryKey(FIRST_BOOKINGS_PAGE), data.bookings],
+        [admin.ADMIN_OVERDUE_QUERY_KEY, data.overdue],
+        [admin.ADMIN_WAITLIST_QUERY_KEY, data.waitlist],
+        [admin.ADMIN_DAMAGES_QUERY_KEY, data.damages],
+        [admin.adminBookingsQueryKey(admin.FIRST_BOOKINGS_PAGE), data.bookings],
       ];
   }
 }
@@ -80,12 +73,9 @@ const ready = Promise.all([
   loadEveryLingua(),
   loadDashboard(),
   loadAdmin(),
-  import('../lib/query-provider'),
-  import('../features/waitlist/waitlist-panels'),
-  import('../features/admin/bikes-tab'),
-  import('../features/admin/users-tab'),
-  import('../features/admin/rules-tab'),
-  import('../features/admin/audit-tab'),
+  import('../components/query-provider'),
+  import('../features/dashboard/dashboard-page').then((m) => m.loadWaitlist()),
+  import('../features/admin/admin-page').then((m) => m.loadEveryTab()),
 ]);
 
 function renderOnce(input: ServerPageInput): ServerPageOutput {

@@ -5,7 +5,7 @@
  * 0. The HTML. Every page arrives already painted, before any script:
  *    - pre-rendered at build (prerender.tsx, decision 019): `login.html` the login form,
  *      `privacy.html` the notice, `index.html`, `dashboard.html` and `admin.html` the loading
- *      state; `#root` says which in `data-prerendered` (routes.tsx `firstScreen`);
+ *      state; `#root` says which in `data-prerendered` (lib/guards.ts `firstScreen`);
  *    - rendered on the server for its user (entry-server.tsx, decision 027): `/dashboard` and
  *      `/admin` with the person's data, `data-prerendered="server"`, and the state the render
  *      started from in `#bicielis-state` (server-state.ts);
@@ -28,7 +28,7 @@ import { DEVICE_COPY_ELEMENT_ID } from '../lib/offline-names';
 import { CLASS_LISTS_ELEMENT_ID } from '../../shared/server-page';
 import { adoptClassLists, loadClassMerge, whenProvisionalChanged } from '../lib/utils';
 import { loadDomains } from '../lib/i18n';
-import { firstScreen } from '../routes';
+import { firstScreen } from '../lib/guards';
 import { preloadScreenFor } from '../screens';
 import { adoptServerState, readServerState } from './server-state';
 import '../styles.css';

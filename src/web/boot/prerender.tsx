@@ -23,7 +23,7 @@ function renderOnce(path: string, lingua: Lingua): string {
 /**
  * The HTML of the app's first render at `path`, made at build time (vite.config.ts,
  * `prerenderPlugin`): what the screen shows while the session is being read — the login
- * form at /login, the loading state elsewhere (routes.tsx `firstScreen`) — and the privacy
+ * form at /login, the loading state elsewhere (lib/guards.ts `firstScreen`) — and the privacy
  * notice at /privacy, whose lazily loaded screen is loaded first and rendered again until
  * it is in (as entry-server.tsx does). Once per language: the page of each (issue 36). The browser paints it before any script has arrived;
  * boot/main.tsx then hydrates it. With it, the class lists the render merged: the page carries

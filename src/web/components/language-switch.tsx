@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { LINGUE, type Lingua } from '../../shared/i18n';
 import { currentLingua, switchLingua, useLingua, useT } from '../lib/i18n';
 import { useCurrentUser } from '../lib/session';
-import { firstScreen, RACK_PATH } from '../routes';
+import { firstScreen, RACK_PATH } from '../lib/guards';
 
 const NAMES: Record<Lingua, string> = { it: 'Italiano', en: 'English' };
 

@@ -66,3 +66,22 @@ export function homePathFor(user: GuardUser): string {
 export function homePathAfterRegistration(user: GuardUser): string {
   return user.ruolo === 'admin' ? '/dashboard-admin' : '/dashboard';
 }
+
+/**
+ * What a path shows while the session is being read: the login form at /login (a person
+ * with a session is sent on when the answer comes), the loading state anywhere else. The
+ * HTML served for a path is this screen pre-rendered (boot/prerender.tsx), so the
+ * browser paints it before any script runs and React hydrates it.
+ */
+export function firstScreen(path: string): 'login' | 'loading' | 'privacy' {
+  if (isPrivacyPath(path)) return 'privacy';
+  return path === '/login' || path === '/login/' ? 'login' : 'loading';
+}
+
+/** The privacy notice (issue 23): public, shown at once whoever is (or is not) logged in. */
+export function isPrivacyPath(path: string): boolean {
+  return path === '/privacy' || path === '/privacy/';
+}
+
+/** The rack's board (issue 34): `/rastrelliera/{token}`, public (its token is the credential). */
+export const RACK_PATH = /^\/rastrelliera\/([^/?#]+)\/?$/;

@@ -14,7 +14,7 @@ import { LoadFailureBoundary } from '../../components/load-failure-boundary';
 import { LinkButton } from '../../components/link-button';
 import { SummaryCards, type SummaryCard } from '../../components/summary-cards';
 import { Spinner } from '../../components/ui/spinner';
-import { SubpageHeader } from '../auth/subpage-header';
+import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useT } from '../../lib/i18n';
 import { prefetchOnIntent } from '../../lib/interaction';
@@ -53,6 +53,9 @@ const TAB_LOADERS: Partial<Record<AdminTab, () => Promise<unknown>>> = {
   regole: loadRulesTab,
   registro: loadAuditTab,
 };
+
+/** Every tab, loaded ahead by the server's render (boot/entry-server.tsx). */
+export const loadEveryTab = () => Promise.all(Object.values(TAB_LOADERS).map((load) => load?.()));
 
 /** The tab the address names, loaded before a page the server rendered with it is hydrated. */
 export function loadTabFor(search: string): Promise<unknown> {

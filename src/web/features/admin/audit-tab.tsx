@@ -14,7 +14,7 @@ import { saveResponseAsFile } from '../../lib/download';
 import { t as translate, useLingua, useT, type Lingua, type Translate } from '../../lib/i18n';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime, listUrl } from './admin-model';
 import { NativeSelect, Pager } from './admin-table';
 import { auditChanges } from './audit-model';

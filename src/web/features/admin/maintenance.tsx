@@ -9,7 +9,7 @@ import { DialogFooter } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
-import { FALLBACK_TIME_ZONE } from '../dashboard/dashboard-model';
+import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { AffectedBookings } from './affected-bookings';
 import { TitledDialog } from './form-dialog';
 import { useCreateMaintenance, useDeleteMaintenance, useMaintenancePreview, useMaintenances } from './queries';

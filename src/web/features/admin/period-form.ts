@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { serverFieldErrors, serverMessage } from '../auth/api-errors';
+import { serverFieldErrors, serverMessage } from '../../lib/api-errors';
 
 /** The fields of a closure and of a planned maintenance: a period and its reason. */
 export type PeriodField = 'dal' | 'al' | 'motivo';

@@ -35,7 +35,7 @@ import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter, type PlainKey } from './admin-model';
 import { closureToast, maintenanceSummary, userName } from './admin-notices';
 

@@ -12,7 +12,7 @@ import { toast } from '../../components/ui/use-toast';
 import type { PlainKey } from './admin-model';
 import { apiRequest } from '../../lib/api';
 import { t as tNow, useT } from '../../lib/i18n';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { useTimeZone } from './queries';
 

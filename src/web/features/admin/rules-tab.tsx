@@ -9,7 +9,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
 import { useLingua, useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
-import { serverFieldErrors } from '../auth/api-errors';
+import { serverFieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
 import { CheckedField } from './rules-parts';

@@ -10,18 +10,18 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { setSessionUser } from '../../lib/session';
-import { serverMessage } from './api-errors';
-import { AuthShell, authLinkClass } from './auth-shell';
-import { FormField } from './form-field';
+import { serverMessage } from '../../lib/api-errors';
+import { AuthShell, authLinkClass } from '../../components/auth-shell';
+import { FormField } from '../../components/form-field';
 import {
   changePasswordFormSchema,
   passwordChangeUserId,
   type ChangePasswordFormInput,
   type ChangePasswordFormOutput,
 } from './form-schemas';
-import { PasswordInput } from './password-input';
+import { PasswordInput } from '../../components/password-input';
 import { forgetPasswordChangeUser, pendingPasswordChangeUser } from './pending-password-change';
-import { SubmitButton } from './submit-button';
+import { SubmitButton } from '../../components/submit-button';
 
 /** Forced change of a temporary password (spec §2, §5), reached from the login. */
 export function ChangePasswordPage() {

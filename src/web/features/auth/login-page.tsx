@@ -11,13 +11,13 @@ import { returnPathAfterLogin } from '../../lib/guards';
 import { useScreenRegistry } from '../../lib/screen-registry';
 import { useStarted } from '../../lib/started';
 import { t, useT } from '../../lib/i18n';
-import { serverMessage } from './api-errors';
-import { AuthShell, authLinkClass } from './auth-shell';
+import { serverMessage } from '../../lib/api-errors';
+import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { EmailInput } from './email-input';
-import { FormField } from './form-field';
-import { PasswordInput } from './password-input';
+import { FormField } from '../../components/form-field';
+import { PasswordInput } from '../../components/password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
-import { SubmitButton } from './submit-button';
+import { SubmitButton } from '../../components/submit-button';
 import { welcome } from './welcome';
 
 /**

@@ -11,11 +11,11 @@ import {
 import { Button } from '../../components/ui/button';
 import { apiRequest } from '../../lib/api';
 import { useT } from '../../lib/i18n';
-import { recoveryErrorMessage } from './api-errors';
-import { AuthShell, authLinkClass } from './auth-shell';
+import { recoveryErrorMessage } from '../../lib/api-errors';
+import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { EmailInput } from './email-input';
-import { FormField } from './form-field';
-import { SubmitButton } from './submit-button';
+import { FormField } from '../../components/form-field';
+import { SubmitButton } from '../../components/submit-button';
 
 function BackToLogin() {
   const t = useT();

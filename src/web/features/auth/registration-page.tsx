@@ -13,18 +13,18 @@ import { ApiError, apiRequest } from '../../lib/api';
 import { homePathAfterRegistration } from '../../lib/guards';
 import { t, useT } from '../../lib/i18n';
 import { refreshSession, setSessionUser } from '../../lib/session';
-import { serverFieldErrors, serverMessage } from './api-errors';
-import { AuthShell, authLinkClass } from './auth-shell';
+import { serverFieldErrors, serverMessage } from '../../lib/api-errors';
+import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { EmailInput } from './email-input';
-import { FormField } from './form-field';
+import { FormField } from '../../components/form-field';
 import {
   registrationFormSchema,
   type RegistrationFormInput,
   type RegistrationFormOutput,
 } from './form-schemas';
-import { PasswordInput } from './password-input';
+import { PasswordInput } from '../../components/password-input';
 import { autofillDescription, namesToFill, type SiglaStatus } from './sigla-check';
-import { SubmitButton } from './submit-button';
+import { SubmitButton } from '../../components/submit-button';
 import { useSiglaCheck } from './use-sigla-check';
 
 type FieldName = FieldPath<RegistrationFormInput>;

@@ -8,10 +8,10 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { useScreenRegistry } from '../../lib/screen-registry';
-import { serverMessage } from './api-errors';
-import { AuthShell, authLinkClass } from './auth-shell';
-import { FormField } from './form-field';
-import { SubmitButton } from './submit-button';
+import { serverMessage } from '../../lib/api-errors';
+import { AuthShell, authLinkClass } from '../../components/auth-shell';
+import { FormField } from '../../components/form-field';
+import { SubmitButton } from '../../components/submit-button';
 import { welcome } from './welcome';
 
 /**

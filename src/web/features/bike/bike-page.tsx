@@ -13,8 +13,8 @@ import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { usePublicConfig } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
-import { SubpageHeader } from '../auth/subpage-header';
-import { BIKES_QUERY_KEY } from '../dashboard/queries';
+import { SubpageHeader } from '../../components/subpage-header';
+import { BIKES_QUERY_KEY } from '../dashboard';
 import { BIKE_NOW_BADGE, bikeNowLines, bookThisBikeHref, canOfferBooking } from './bike-model';
 
 /**

@@ -20,7 +20,7 @@ import { useCreateBooking } from './queries';
 import { useBookingWindow, type BookingWindow } from './use-booking-window';
 import type { EarlyWindow } from './early-booking-fields';
 import { WAITLIST_MAX_PER_USER } from '../../../shared/schemas/waitlist';
-import { useJoinWait, useWaits } from '../waitlist/queries';
+import { useJoinWait, useWaits } from '../waitlist';
 
 interface BookingFormProps {
   /** Today in the college's time zone: the default date and the earliest allowed. */

@@ -2,7 +2,7 @@ import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../../shared/server-page';
 import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
-import { LogoutButton } from '../auth/subpage-header';
+import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
 import { useT } from '../../lib/i18n';
 

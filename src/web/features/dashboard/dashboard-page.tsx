@@ -17,16 +17,16 @@ import { RefusedActions } from './refused-actions';
 import { applyPendingActions, refusedActions } from '../../offline/offline-model';
 import { StatCards } from './stat-cards';
 import { usePublicConfig } from '../../lib/public-config';
-import { useWaits, WAITS_QUERY_KEY } from '../waitlist/queries';
-import { splitWaits } from '../waitlist/waitlist-model';
+import { splitWaits, useWaits, WAITS_QUERY_KEY } from '../waitlist';
 import { useT } from '../../lib/i18n';
 
 /** The booking's card, for the bike's page (issue 34), which takes it from this chunk rather than splitting the card out of it. */
 export { HeldBooking } from './held-booking';
+export { prefetchDashboard } from './queries';
 
 /** The waitlist's cards (issue 21) load only for users who wait for a bike. */
 const waitlistPanels = preloadable(() => import('../waitlist/waitlist-panels'));
-const loadWaitlist = waitlistPanels.load;
+export const loadWaitlist = waitlistPanels.load;
 const OfferCards = waitlistPanels.component((m) => m.OfferCards);
 const WaitingList = waitlistPanels.component((m) => m.WaitingList);
 

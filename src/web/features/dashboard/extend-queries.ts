@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BookingDto, ExtendMinutes, ExtendOptionsDto } from '../../../shared/schemas/booking';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { OWN_BOOKINGS_QUERY_KEY, useRefreshBookingsAndBikes } from './queries';
 import { t } from '../../lib/i18n';
 

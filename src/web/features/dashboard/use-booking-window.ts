@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useT } from '../../lib/i18n';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { dayStatus, ruleErrors, type FormRules } from './booking-rules';
 import { availabilityWindow } from './booking-validation';
 import type { BookingFormValues } from './dashboard-model';

@@ -6,8 +6,8 @@ import { CHECKOUT_SUCCESS_REDIRECT_MS, EXTERNAL_FEE_CENTS } from '../../../share
 import { money } from '../../../shared/i18n/format';
 import { useLingua, useT } from '../../lib/i18n';
 import { LinkButton } from '../../components/link-button';
-import { AuthShell } from '../auth/auth-shell';
-import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
+import { AuthShell } from '../../components/auth-shell';
+import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard';
 
 /**
  * /checkout-success (spec §2): where the hosted checkout sends the browser back. Confirms

@@ -14,7 +14,7 @@ import type {
   simulatedConfirmSchema,
 } from '../../../shared/schemas/payment';
 import { apiRequest } from '../../lib/api';
-import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard/queries';
+import { OWN_BOOKINGS_QUERY_KEY } from '../dashboard';
 
 type CreatePaymentIntentRequest = z.input<typeof createPaymentIntentSchema>;
 type ConfirmPaymentRequest = z.input<typeof confirmPaymentSchema>;

@@ -2,7 +2,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import { bookingIdParam } from '../../../shared/schemas/payment';
 import { ApiError } from '../../lib/api';
 import { t } from '../../lib/i18n';
-import { serverFieldErrors, serverMessage } from '../auth/api-errors';
+import { serverFieldErrors, serverMessage } from '../../lib/api-errors';
 
 /** The texts of spec §8 for payments, in one place for the screens and the tests. */
 export const PAYMENT_TEXT = {

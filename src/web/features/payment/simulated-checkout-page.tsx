@@ -6,7 +6,7 @@ import { useLingua, useT } from '../../lib/i18n';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { usePaySimulatedCheckout, useSimulatedCheckoutSession, type SimulatedCardValues } from './payment-api';
 import { cardPaymentFailureToast } from './payment-model';
 import { SimulatedCardForm, TestCardsHint } from './simulated-card-form';

@@ -5,7 +5,7 @@ import { LockIcon } from 'lucide-react';
 import { use, useEffect, useState, type FormEvent } from 'react';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { SubmitButton } from '../auth/submit-button';
+import { SubmitButton } from '../../components/submit-button';
 import { PAYMENT_TEXT, stripeReturnUrl } from './payment-model';
 import { currentLingua, useT } from '../../lib/i18n';
 

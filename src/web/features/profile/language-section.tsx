@@ -6,7 +6,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
 import { currentSession, setSessionUser } from '../../lib/session';
 import { switchLingua, t, useT } from '../../lib/i18n';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { PROFILE_QUERY_KEY } from './queries';
 
 /** Each language by its own name: a person finds theirs whatever the page is in. */

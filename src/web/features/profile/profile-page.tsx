@@ -14,7 +14,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, typ
 import type { ProfileDto } from '../../../shared/schemas/profile';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { SectionCard } from '../../components/section-card';
-import { SubpageHeader } from '../auth/subpage-header';
+import { SubpageHeader } from '../../components/subpage-header';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
@@ -22,9 +22,9 @@ import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
 import { t as appT, Trans, useT } from '../../lib/i18n';
 import { useCurrentUser } from '../../lib/session';
-import { serverMessage } from '../auth/api-errors';
-import { FormField } from '../auth/form-field';
-import { PasswordInput } from '../auth/password-input';
+import { serverMessage } from '../../lib/api-errors';
+import { FormField } from '../../components/form-field';
+import { PasswordInput } from '../../components/password-input';
 import {
   PASSWORD_FIELDS,
   validateNames,

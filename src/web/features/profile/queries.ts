@@ -3,7 +3,7 @@ import type { CalendarLinkDto, ProfileDto } from '../../../shared/schemas/profil
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
 import { currentSession, setSessionUser } from '../../lib/session';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { t } from '../../lib/i18n';
 
 /** GET /api/profilo (the default query function GETs the key). */

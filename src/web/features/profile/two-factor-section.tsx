@@ -14,8 +14,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api';
 import { refreshSession } from '../../lib/session';
-import { serverMessage } from '../auth/api-errors';
-import { FormField } from '../auth/form-field';
+import { serverMessage } from '../../lib/api-errors';
+import { FormField } from '../../components/form-field';
 import { t as appT, useT } from '../../lib/i18n';
 
 /** GET /api/due-fattori (the default query function GETs the key). */

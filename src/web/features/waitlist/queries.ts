@@ -3,7 +3,7 @@ import type { BookingDto } from '../../../shared/schemas/booking';
 import type { WaitDto, WaitRequest } from '../../../shared/schemas/waitlist';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
-import { serverMessage } from '../auth/api-errors';
+import { serverMessage } from '../../lib/api-errors';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { t } from '../../lib/i18n';
 

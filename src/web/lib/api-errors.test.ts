@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tFor } from '../../../shared/i18n/all';
-import { ApiError } from '../../lib/api';
+import { tFor } from '../../shared/i18n/all';
+import { ApiError } from './api';
 import { isNetworkFailure, recoveryErrorMessage, serverFieldErrors, serverMessage } from './api-errors';
 
 describe('serverMessage', () => {

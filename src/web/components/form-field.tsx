@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Label } from '../../components/ui/label';
-import { cn } from '../../lib/utils';
+import { Label } from './ui/label';
+import { cn } from '../lib/utils';
 
 /** The attributes that tie an input to its label, hint and error message. */
 export interface FieldControlProps {

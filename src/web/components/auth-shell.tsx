@@ -1,8 +1,8 @@
 import { BikeIcon } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
-import { useT } from '../../lib/i18n';
-import { cn } from '../../lib/utils';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './ui/card';
+import { useT } from '../lib/i18n';
+import { cn } from '../lib/utils';
 
 interface AuthShellProps {
   /** The card's title (an h2 under the BiciElis h1). */

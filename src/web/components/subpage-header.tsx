@@ -1,10 +1,10 @@
-import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../../shared/server-page';
+import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../shared/server-page';
 import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLogout } from './use-logout';
-import { LinkButton } from '../../components/link-button';
-import { Button, ButtonIcon } from '../../components/ui/button';
-import { useT } from '../../lib/i18n';
+import { LinkButton } from './link-button';
+import { Button, ButtonIcon } from './ui/button';
+import { useT } from '../lib/i18n';
 
 /**
  * The bar of a page reached from the dashboard (admin, profile): back to the dashboard and

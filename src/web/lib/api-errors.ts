@@ -1,5 +1,5 @@
-import type { Translate } from '../../../shared/i18n';
-import { ApiError, bodyMessage } from '../../lib/api';
+import type { Translate } from '../../shared/i18n/index';
+import { ApiError, bodyMessage } from './api';
 
 /**
  * The message the server put in its error body (`{ message }`), when there is one. A

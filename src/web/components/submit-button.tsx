@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Button, ButtonIcon } from '../../components/ui/button';
-import { cn } from '../../lib/utils';
+import { Button, ButtonIcon } from './ui/button';
+import { cn } from '../lib/utils';
 
 interface SubmitButtonProps {
   pending: boolean;

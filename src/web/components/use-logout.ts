@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { toast } from '../../components/ui/use-toast';
-import { apiRequest } from '../../lib/api';
-import { t } from '../../lib/i18n';
-import { currentSession, setSessionUser } from '../../lib/session';
-import { refusalTitle } from '../../offline/actions';
-import { isNetworkFailure, serverMessage } from './api-errors';
+import { toast } from './ui/use-toast';
+import { apiRequest } from '../lib/api';
+import { t } from '../lib/i18n';
+import { currentSession, setSessionUser } from '../lib/session';
+import { refusalTitle } from '../offline/actions';
+import { isNetworkFailure, serverMessage } from '../lib/api-errors';
 
 /**
  * Logout (spec §7): POST /api/logout, then every cached answer is dropped (the next user
@@ -28,7 +28,7 @@ export function useLogout() {
     networkMode: 'always',
     mutationFn: async () => {
       if (!navigator.onLine) throw new TypeError('Offline');
-      const device = await import('../../offline/device-data');
+      const device = await import('../offline/device-data');
       const user = currentSession().data;
       const left = user ? await device.sendQueuedBeforeLogout(user.id) : { refused: [], unsent: [] };
       await apiRequest('POST', '/api/logout');

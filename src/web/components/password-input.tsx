@@ -1,8 +1,8 @@
 import { EyeIcon, EyeOffIcon } from 'lucide-react';
 import { useState, type ComponentProps } from 'react';
-import { Input } from '../../components/ui/input';
-import { useT } from '../../lib/i18n';
-import { cn } from '../../lib/utils';
+import { Input } from './ui/input';
+import { useT } from '../lib/i18n';
+import { cn } from '../lib/utils';
 
 /** A password input with a button that shows or hides what was typed. */
 export function PasswordInput({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {

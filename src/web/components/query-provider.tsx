@@ -1,9 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 
-/** Offline only (issue 22): a screen that needs the server says so (components/needs-connection.tsx). */
-const NeedsConnection = lazy(() => import('../components/needs-connection').then((m) => ({ default: m.NeedsConnection })));
+/** Offline only (issue 22): a screen that needs the server says so (needs-connection.tsx). */
+const NeedsConnection = lazy(() => import('./needs-connection').then((m) => ({ default: m.NeedsConnection })));
 
 /**
  * The app's one QueryClient, given to each screen loaded on demand (screens.tsx) rather
