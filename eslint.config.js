@@ -6,6 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import structure from './eslint-rules/structure.js';
+import testDays from './eslint-rules/test-days.js';
 
 /**
  * The server's layers, lowest first: a file imports from its own layer or below. The exceptions
@@ -161,5 +162,13 @@ export default tseslint.config(
   {
     files: ['**/*.test.ts', 'tests/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Tests that hold on any date (issue 46): a day to book comes from tests/helpers/days.ts, never
+    // from an offset of today (eslint-rules/test-days.js; tests/lint/test-days-rule.test.ts).
+    files: ['tests/**/*.ts'],
+    ignores: ['tests/helpers/days.ts', 'tests/helpers/days.test.ts'],
+    plugins: { 'test-days': testDays },
+    rules: { 'test-days/no-day-offset': 'error' },
   },
 );

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/lint/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/helpers/**/*.test.ts', 'tests/lint/**/*.test.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     setupFiles: ['tests/helpers/fail-on-console-error.ts', 'tests/helpers/scan-logs-after-file.ts', 'tests/helpers/italian-texts.ts'],
     pool: 'forks',

@@ -188,6 +188,7 @@ describe('availability: the fleet picture against a plain reading (decision 040)
       let from: string;
       let to: string;
       do {
+        // eslint-disable-next-line test-days/no-day-offset -- the clock stands still at TEST_NOW, in a database of this test's own
         day = addDays(zonedToday(now, TZ), int(0, 5));
         const length = int(3, 48) * 5;
         const at = int(0, (24 * 60 - 5 - length) / 5) * 5;
@@ -214,6 +215,7 @@ describe('availability: the fleet picture against a plain reading (decision 040)
 
   it('an answer leaves compressed as the app compresses (brotli, else gzip, Vary), and decodes to the same text', async () => {
     // Past the seeded bookings: most bikes free, an answer over the 1 KB threshold.
+    // eslint-disable-next-line test-days/no-day-offset -- the clock stands still at TEST_NOW, in a database of this test's own
     const day = addDays(zonedToday(ctx.clock.now(), TZ), 5);
     const payload = { dataPrenotazione: day, orarioInizio: '20:00', orarioFine: '21:00' };
     const ask = (encoding?: string) =>
@@ -242,6 +244,7 @@ describe('availability: the fleet picture against a plain reading (decision 040)
     const now = ctx.clock.now();
     const minutes = { hold: HOLD, noShow: NO_SHOW };
     const picture = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
+    // eslint-disable-next-line test-days/no-day-offset -- the clock stands still at TEST_NOW, in a database of this test's own
     const day = addDays(zonedToday(now, TZ), 5);
     const window = (from: string, to: string) => ({ inizio: zonedInstant(day, from, TZ)!, fine: zonedInstant(day, to, TZ)! });
     const a = freeBikes(picture, window('20:00', '21:00'));

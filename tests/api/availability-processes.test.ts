@@ -6,8 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { allowedDay, readServiceDays } from '../helpers/days.js';
 import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -65,8 +65,8 @@ describe('availability across processes', () => {
       .values({ nome: 'Ada', cognome: 'Rossi', email: 'ada@test.it', passwordHash: 'not-used-here', isResidente: true })
       .returning({ id: users.id });
     const { token } = await createSession(database.db, user!.id, 'session', new Date());
-    const tomorrow = addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
-    const window = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
+    const day = allowedDay(await readServiceDays(database.db), { now: new Date() });
+    const window = { dataPrenotazione: day, orarioInizio: '10:00', orarioFine: '11:00' };
     const available = async (w = window) => {
       const res = await fetch(`${server!.url}/api/biciclette/available`, {
         method: 'POST',

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../src/server/seed/seed.js';
+import type { PublicRulesDto } from '../../src/shared/schemas/rules.js';
+import { allowedDay, fromPublicRules } from '../helpers/days.js';
 import { freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-crash-'));
@@ -46,10 +48,13 @@ describe('crash recovery', () => {
   it('after kill -9 of the app, the next start comes up with the data there', { timeout: 120_000 }, async () => {
     const first = await start();
     const cookie = await login(first);
+    // A day the demo's rules allow (its closure next month is skipped), as the booking form reads them.
+    const rules = (await (await fetch(`${first.url}/api/regole`, { headers: { cookie } })).json()) as PublicRulesDto;
+    const day = allowedDay(fromPublicRules(rules), { now: new Date(), windows: [{ orarioInizio: '10:00', orarioFine: '12:00' }] });
     const booking = await fetch(`${first.url}/api/prenotazioni`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ dataPrenotazione: tomorrow(), orarioInizio: '10:00', orarioFine: '12:00', biciId: 1 }),
+      body: JSON.stringify({ dataPrenotazione: day, orarioInizio: '10:00', orarioFine: '12:00', biciId: 1 }),
     });
     expect(booking.status).toBe(201);
     const { id } = (await booking.json()) as { id: number };
@@ -71,8 +76,3 @@ describe('crash recovery', () => {
     await expect(fs.access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
   });
 });
-
-function tomorrow() {
-  const d = new Date(Date.now() + 36 * 3600_000);
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Rome' }).format(d);
-}

@@ -5,11 +5,11 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { stripeEvent } from '../helpers/fake-stripe.js';
 import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
-import { slotBooking, until } from '../helpers/booking-load.js';
+import { loadDays, slotBooking, until } from '../helpers/booking-load.js';
+import { allowedDay, readServiceDays } from '../helpers/days.js';
 
 /**
  * Issue 12, "crash and restart": the app on its embedded PostgreSQL, as `npm start` runs it,
@@ -22,8 +22,9 @@ const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-crash-load-'))
 let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
 let server: ServerProcess | undefined;
 let database: Database | undefined;
-const TZ = 'Europe/Rome';
 const BIKES = 50;
+/** The days the load books, allowed by the rules (tests/helpers/days.ts). */
+let days: string[];
 
 beforeAll(async () => {
   bundle = await bundleEntryPoints('crash-load');
@@ -65,7 +66,7 @@ async function connect(): Promise<Database> {
 }
 
 /** Booking n: a bike, day and hour of its own, so that every attempt may succeed. */
-const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES);
+const bookingBody = (n: number) => slotBooking(n, days, BIKES);
 
 interface Outcome {
   status: number | 'error';
@@ -79,7 +80,6 @@ interface Outcome {
  * users run out; an answer is recorded with its status, a failure to get one as 'error'.
  */
 function bookingLoad(target: ServerProcess, cookies: string[], first: number, count: number) {
-  const today = zonedToday(new Date(), TZ);
   const outcomes: Outcome[] = [];
   let next = first;
   let stopped = false;
@@ -90,7 +90,7 @@ function bookingLoad(target: ServerProcess, cookies: string[], first: number, co
         const res = await fetch(`${target.url}/api/prenotazioni`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: target.url, cookie: cookies[n]! },
-          body: JSON.stringify(bookingBody(n, today)),
+          body: JSON.stringify(bookingBody(n)),
         });
         const body = (await res.json().catch(() => ({}))) as { id?: number };
         outcomes.push({ status: res.status, ...(res.status === 201 ? { id: body.id } : {}), at: performance.now() });
@@ -121,12 +121,15 @@ describe('crash and restart under a booking load (embedded PostgreSQL)', () => {
     const db = (await connect()).db;
     await db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, ${BIKES}::int) g`);
     ({ cookies } = await usersWithSessions(db, 'crash', 4000));
+    days = await loadDays(db, 4000, BIKES);
 
     // An external pays for a booking (simulated provider): the event is applied before the crash.
     const payer = cookies[3998]!; // user 3999: odd, so an external
     const post = (url: string, body: unknown) =>
       fetch(`${first.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: first.url, cookie: payer }, body: JSON.stringify(body) });
-    const booked = await post('/api/prenotazioni', { ...bookingBody(3999, zonedToday(new Date(), TZ)), biciId: 1, dataPrenotazione: addDays(zonedToday(new Date(), TZ), 20) });
+    // Its day is past the load's (a booking of its own on bike 1).
+    const payDay = allowedDay(await readServiceDays(db), { now: new Date(), from: 20 });
+    const booked = await post('/api/prenotazioni', { ...bookingBody(3999), biciId: 1, dataPrenotazione: payDay });
     expect(booked.status).toBe(201);
     const bookingId = ((await booked.json()) as { id: number }).id;
     external = { cookie: payer, bookingId };

@@ -8,10 +8,10 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/server/db/embedded.js';
 import { startScheduler, type JobSpec } from '../../src/server/jobs/scheduler.js';
 import { createLogger } from '../../src/server/logger.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
-import { slotBooking, until } from '../helpers/booking-load.js';
+import { loadDays, slotBooking, until } from '../helpers/booking-load.js';
+import { allowedDay, readServiceDays, type ServiceDays } from '../helpers/days.js';
 
 /**
  * Issue 32: the database may restart. Two app processes reach one PostgreSQL through
@@ -37,6 +37,9 @@ let apps: ServerProcess[] = [];
 let database: Database;
 let cookies: string[];
 let adminCookie: string;
+/** The rules before the test changes them, and the days the load books under them (tests/helpers/days.ts). */
+let service: ServiceDays;
+let days: string[];
 
 async function startApp(): Promise<ServerProcess> {
   const appPort = String(await freePort());
@@ -76,6 +79,8 @@ beforeAll(async () => {
     insert into sessions (token_hash, user_id, kind, expires_at)
     select ${createHash('sha256').update(token).digest('hex')}, a.id, 'session', now() + interval '1 day' from a`);
   adminCookie = `bicielis_session=${token}`;
+  service = await readServiceDays(database.db);
+  days = await loadDays(database.db, USERS, BIKES);
 }, 240_000);
 
 afterAll(async () => {
@@ -98,11 +103,10 @@ interface Outcome {
 }
 
 /** Booking n: a bike, day and hour of its own, so that every attempt may succeed. */
-const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES);
+const bookingBody = (n: number) => slotBooking(n, days, BIKES);
 
 /** 16 clients, every second one on the other process, each user booking once. */
 function bookingLoad(first: number, count: number) {
-  const today = zonedToday(new Date(), TZ);
   const outcomes: Outcome[] = [];
   let next = first;
   let stopped = false;
@@ -115,7 +119,7 @@ function bookingLoad(first: number, count: number) {
         const res = await fetch(`${target.url}/api/prenotazioni`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: target.url, cookie: cookies[n]! },
-          body: JSON.stringify(bookingBody(n, today)),
+          body: JSON.stringify(bookingBody(n)),
         });
         const body = (await res.json().catch(() => ({}))) as { id?: number };
         outcomes.push({ status: res.status, id: body.id, retryAfter: res.headers.get('retry-after'), sentAt, at: performance.now() });
@@ -213,7 +217,8 @@ describe('the database restarts under a booking load from two processes', () => 
     expect(stored.rows[0]).toEqual({ n: ids.length, found: ids.length });
 
     // The rules changed on the other process right after the return: this one sees them.
-    const far = { ...bookingBody(USERS - 1, zonedToday(new Date(), TZ)), dataPrenotazione: addDays(zonedToday(new Date(), TZ), 20) };
+    // A day the rules allowed before (20 days ahead) is beyond the horizon now (10 days).
+    const far = { ...bookingBody(USERS - 1), dataPrenotazione: allowedDay(service, { now: new Date(), from: 20 }) };
     const refused = await call(apps[0]!, 'POST', '/api/prenotazioni', cookies[USERS - 1]!, far);
     expect(refused.status).toBe(400);
   });

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/server/db/client.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
+import { allowedDays, readServiceDays } from '../helpers/days.js';
 import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -18,7 +18,6 @@ const pgDir = path.join(dataDir, 'postgres');
 let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
 let server: ServerProcess;
 let cookies: string[];
-const TZ = 'Europe/Rome';
 /** A bound on a hang, not a speed target: the numbers measured are printed. */
 const READY_AGAIN_MS = 15_000;
 
@@ -42,6 +41,7 @@ beforeAll(async () => {
   try {
     await database.db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, 3) g`);
     ({ cookies } = await usersWithSessions(database.db, 'pgrestart', 20));
+    days = allowedDays(await readServiceDays(database.db), { now: new Date(), count: 20, windows: [{ orarioInizio: '09:00', orarioFine: '10:00' }] });
   } finally {
     await database.close();
   }
@@ -90,6 +90,8 @@ const readyAgain = (since: number) =>
     return res.status === 200 ? performance.now() - since : undefined;
   }, READY_AGAIN_MS, 'GET /api/ready 200');
 
+/** A day of its own for each booking, allowed by the rules (tests/helpers/days.ts). */
+let days: string[];
 let bookings = 0;
 async function book(): Promise<Response> {
   const n = bookings++;
@@ -97,7 +99,7 @@ async function book(): Promise<Response> {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.url, cookie: cookies[n]! },
     body: JSON.stringify({
-      dataPrenotazione: addDays(zonedToday(new Date(), TZ), 1 + n),
+      dataPrenotazione: days[n],
       orarioInizio: '09:00',
       orarioFine: '10:00',
       destinazione: 'Centro',

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
-import { slotBooking, until as waitUntil } from '../helpers/booking-load.js';
+import { loadDays, slotBooking, until as waitUntil } from '../helpers/booking-load.js';
 
 /**
  * Issue 32, "a graceful shutdown loses no answer": the app as a real process (today's source,
@@ -21,18 +20,20 @@ const CLIENTS = 32;
 /** Attempts a cycle may make at most: each one has a user and a window of its own. */
 const PER_CYCLE = 400;
 const BIKES = 50;
-const TZ = 'Europe/Rome';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
 let server: ServerProcess | undefined;
 let cookies: string[];
+/** The days the attempts book, allowed by the rules (tests/helpers/days.ts). */
+let days: string[];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   bundle = await bundleEntryPoints('graceful-shutdown');
   await database.db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, ${BIKES}::int) g`);
   ({ cookies } = await usersWithSessions(database.db, 'sigterm', CYCLES * PER_CYCLE));
+  days = await loadDays(database.db, CYCLES * PER_CYCLE, BIKES);
 }, 180_000);
 
 afterAll(async () => {
@@ -60,7 +61,7 @@ async function start(): Promise<ServerProcess> {
 const marker = (n: number) => `sigterm-${n}`;
 
 /** Attempt n: a bike, day and hour of its own and the marker, so that every attempt may succeed. */
-const bookingBody = (n: number, today: string) => slotBooking(n, today, BIKES, marker(n));
+const bookingBody = (n: number) => slotBooking(n, days, BIKES, marker(n));
 
 interface Attempt {
   n: number;
@@ -85,7 +86,6 @@ function errorCode(err: unknown): string {
  * closed: the process is going); after any other error it asks again.
  */
 function bookingLoad(target: ServerProcess, first: number, count: number) {
-  const today = zonedToday(new Date(), TZ);
   const attempts: Attempt[] = [];
   let next = first;
   let stopped = false;
@@ -96,7 +96,7 @@ function bookingLoad(target: ServerProcess, first: number, count: number) {
         const res = await fetch(`${target.url}/api/prenotazioni`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: target.url, cookie: cookies[n]! },
-          body: JSON.stringify(bookingBody(n, today)),
+          body: JSON.stringify(bookingBody(n)),
         });
         // The answer counts once its body is read: a connection cut mid-body is no answer.
         const body = (await res.json()) as { id?: number };

@@ -3,9 +3,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions as bulkUsers } from '../helpers/bulk-users.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { allowedDay, readServiceDays } from '../helpers/days.js';
 import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -100,7 +101,9 @@ describe('2,000 booking attempts at two processes at once', () => {
     const bikeIds = await database.db.execute<{ id: number }>(sql`
       insert into biciclette (numero, modello) select 'MP-' || g, 'City Bike' from generate_series(1, ${BIKES}::int) g returning id`);
     const cookies = await usersWithSessions('mp', USERS);
-    const day = addDays(zonedToday(new Date(), TZ), 1);
+    // A day the rules allow from the first window to the last (tests/helpers/days.ts).
+    const windows = [{ orarioInizio: '06:00', orarioFine: '07:00' }, { orarioInizio: '21:30', orarioFine: '22:30' }];
+    const day = allowedDay(await readServiceDays(database.db), { now: new Date(), windows });
     // A fixed seed: the same attempts every run.
     let seed = 12;
     const random = (n: number) => {
@@ -282,7 +285,7 @@ describe('jobs run once across processes', () => {
 
 describe('the waitlist across two processes (issue 21)', () => {
   it('20 bookings cancelled at once on two processes give 20 bikes to the first 20 of 100 in line: none twice, nobody skipped, no offer lost', { timeout: 120_000 }, async () => {
-    const day = addDays(zonedToday(new Date(), TZ), 2);
+    const day = allowedDay(await readServiceDays(database.db), { now: new Date(), from: 2 });
     const window = { dataPrenotazione: day, orarioInizio: '10:00', orarioFine: '11:00' };
     await database.db.execute(sql`insert into biciclette (numero, modello) select 'WL-' || g, 'City Bike' from generate_series(1, 20) g`);
     // Every bike taken for the window: one holder each (the 20 WL bikes' holders cancel below).

@@ -2,7 +2,7 @@
  * Booking benchmark (issue 11): POST /api/prenotazioni under 50 concurrent clients, every
  * request a booking that must succeed — its own user (own session cookie, no active booking
  * yet) and its own bike and window: request n books bike 1 + n mod 50, in the n div 50-th
- * one-hour slot of the horizon (16 a day from 06:00, days today+1…today+30), so at any
+ * one-hour slot of the horizon (16 a day from 06:00, on the days the rules allow: tests/helpers/days.ts), so at any
  * moment the 50 requests in flight are on 50 different bikes and nothing overlaps. Half the
  * users are residents, half externals (whose booking also creates a pending payment).
  * The app runs as deployed (session cache on) in its own process; the load generator in another;
@@ -13,34 +13,33 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import type { Executor } from '../../src/server/modules/rules/index.js';
+import { allowedDays, readServiceDays } from '../helpers/days.js';
 import { printTable, type Row } from './availability.js';
 import { bareBaseline, benchDatabase, fmt, load, startBenchServer } from './harness.js';
 
 const CONNECTIONS = 50;
-const TZ = 'Europe/Rome';
 const BIKES = 50;
 const SLOTS_PER_DAY = 16;
-const HORIZON = 30;
 /** Bookings per measured run (and as many users); the warm-up uses its own. */
 const AMOUNT = 6000;
 const WARMUP = 1000;
 
 const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
-/** The body of request n: bike, day and hour of its own. */
-export function bookingBody(n: number, today: string): string {
+/** The body of request n: bike, day (of `days`, from `bookingDays`) and hour of its own. */
+export function bookingBody(n: number, days: readonly string[]): string {
   const slot = Math.floor(n / BIKES);
-  const day = 1 + Math.floor(slot / SLOTS_PER_DAY);
-  if (day > HORIZON) throw new Error('more bookings than slots in the horizon');
+  const day = days[Math.floor(slot / SLOTS_PER_DAY)];
+  if (!day) throw new Error('more bookings than slots in the open days of the horizon');
   const hour = 6 + (slot % SLOTS_PER_DAY);
-  return JSON.stringify({
-    dataPrenotazione: addDays(today, day),
-    orarioInizio: hh(hour),
-    orarioFine: hh(hour + 1),
-    destinazione: 'Centro',
-    biciId: 1 + (n % BIKES),
-  });
+  return JSON.stringify({ dataPrenotazione: day, orarioInizio: hh(hour), orarioFine: hh(hour + 1), destinazione: 'Centro', biciId: 1 + (n % BIKES) });
+}
+
+/** The days `requests` bodies need, each allowed by the rules in `db` from 06:00 to the last slot. */
+export async function bookingDays(db: Executor, requests: number): Promise<string[]> {
+  const windows = [{ orarioInizio: hh(6), orarioFine: hh(7) }, { orarioInizio: hh(5 + SLOTS_PER_DAY), orarioFine: hh(6 + SLOTS_PER_DAY) }];
+  return allowedDays(await readServiceDays(db), { now: new Date(), count: Math.ceil(requests / BIKES / SLOTS_PER_DAY), windows });
 }
 
 export async function benchBookings(): Promise<boolean> {
@@ -48,8 +47,8 @@ export async function benchBookings(): Promise<boolean> {
   const { db } = bench.database;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   try {
-    const today = zonedToday(new Date(), TZ);
     const total = rounds * (AMOUNT + WARMUP);
+    const days = await bookingDays(db, total);
     await db.execute(sql`
       insert into biciclette (numero, modello)
       select g::text, (array['City Bike', 'Hybrid Sport', 'Mountain Bike'])[1 + g % 3] from generate_series(1, ${BIKES}::int) g`);
@@ -74,8 +73,8 @@ export async function benchBookings(): Promise<boolean> {
     for (let round = 0; round < rounds; round++) {
       // Each round its own users and slots: request n of the whole run is user n + 1, slot n.
       const first = round * (AMOUNT + WARMUP);
-      const warmBodies = Array.from({ length: WARMUP }, (_, i) => bookingBody(first + AMOUNT + i, today));
-      const bodies = Array.from({ length: AMOUNT }, (_, i) => bookingBody(first + i, today));
+      const warmBodies = Array.from({ length: WARMUP }, (_, i) => bookingBody(first + AMOUNT + i, days));
+      const bodies = Array.from({ length: AMOUNT }, (_, i) => bookingBody(first + i, days));
       const server = await startBenchServer({ BENCH_MODE: 'app', DATABASE_URL: bench.url });
       let app;
       try {

@@ -78,11 +78,11 @@ export async function benchExplain(): Promise<boolean> {
   try {
     const { db } = reads.database;
     const today = zonedToday(new Date(), TZ);
-    await seedGuardReads(reads.database, today);
+    const days = await seedGuardReads(reads.database, today);
     await db.execute(sql`analyze`);
     const now = new Date();
     const at = now.toISOString();
-    const windows = randomWindows(today, 50).map((w) => ({
+    const windows = randomWindows(days, 50).map((w) => ({
       start: zonedInstant(w.dataPrenotazione, w.orarioInizio, TZ)!.toISOString(),
       end: zonedInstant(w.dataPrenotazione, w.orarioFine, TZ)!.toISOString(),
     }));

@@ -37,10 +37,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/client.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { zonedToday } from '../../src/shared/time.js';
 import { ROOT } from '../helpers/server-process.js';
-import { growHistory, randomWindows, seedBase, seedFuture, setBenchRules } from './availability.js';
-import { bookingBody } from './bookings.js';
+import { growHistory, horizonDays, randomWindows, seedBase, seedFuture, setBenchRules } from './availability.js';
+import { bookingBody, bookingDays } from './bookings.js';
 import { startBuiltApp } from './built-app.js';
 import { FIRST_TAP_PROFILE, FIRST_TAP_TARGETS, measureFirstTaps } from './first-tap.js';
 import { benchDatabase, fmt, load, startBenchServer, type BenchServer, type LoadResult } from './harness.js';
@@ -113,25 +113,25 @@ export async function sessionsFor(db: Database['db'], userIds: number[]): Promis
 
 /**
  * The reads' data of the guard (and of `npm run bench -- explain`): 50 bikes, 5,000 users,
- * 200,000 past and 3,000 future bookings, every rule, open offers.
+ * 200,000 past and 3,000 future bookings, every rule, open offers; the horizon's days it filled.
  */
-export async function seedGuardReads(database: Database, today: string) {
+export async function seedGuardReads(database: Database, today: string): Promise<string[]> {
   await seedBase(database);
-  await seedFuture(database, today);
+  const days = await horizonDays(database);
+  await seedFuture(database, days);
   await growHistory(database, 0, 200_000);
   await setBenchRules(database, today);
-  await seedOffers(database, today);
+  await seedOffers(database, days);
+  return days;
 }
 
 /** Waitlist offers holding bikes in some windows (issue 21), so that the read meets them (before the seeded bookings' hours). */
-async function seedOffers(database: Database, today: string) {
+async function seedOffers(database: Database, days: readonly string[]) {
   await database.db.execute(sql`
     with w as (
       insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
-      select 4000 + g, ${addDays(today, 3)}::date + g, '05:00', '05:45',
-             (${addDays(today, 3)}::date + g + time '05:00') at time zone ${TZ},
-             (${addDays(today, 3)}::date + g + time '05:45') at time zone ${TZ}, 'offerta'
-        from generate_series(0, 9) g
+      select 3999 + g, d::date, '05:00', '05:45', (d::date + time '05:00') at time zone ${TZ}, (d::date + time '05:45') at time zone ${TZ}, 'offerta'
+        from unnest(${`{${days.slice(2, 12).join(',')}}`}::text[]) with ordinality as x(d, g)
       returning id, user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine)
     insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, attesa_id, offerta_scade_at)
     select w.user_id, 1 + (w.user_id % 50), w.data_prenotazione, w.orario_inizio, w.orario_fine, w.inizio, w.fine, 'offerta', w.id, now() + interval '1 day'
@@ -169,13 +169,13 @@ export async function benchGuard(): Promise<boolean> {
   const writes = await benchDatabase();
   try {
     const today = zonedToday(new Date(), TZ);
-    await seedGuardReads(reads.database, today);
+    const days = await seedGuardReads(reads.database, today);
     const cookies = await sessionsFor(reads.database.db, Array.from({ length: SESSIONS }, (_, i) => 3001 + i));
     const admin = await reads.database.db.execute<{ id: number }>(sql`
       insert into users (nome, cognome, email, password_hash, ruolo) values ('Ada', 'Admin', 'guard-admin@example.it', 'x', 'admin') returning id`);
     const [adminCookie] = await sessionsFor(reads.database.db, [admin.rows[0]!.id]);
     const resident = cookies.find((_, i) => (3001 + i) % 2 === 0)!;
-    const windows = randomWindows(today, 2000).map((w) => JSON.stringify(w));
+    const windows = randomWindows(days, 2000).map((w) => JSON.stringify(w));
 
     const bookingUsers = ROUNDS * BOOKINGS_PER_ROUND + 500;
     await writes.database.db.execute(sql`
@@ -184,6 +184,7 @@ export async function benchGuard(): Promise<boolean> {
       insert into users (nome, cognome, email, password_hash, is_residente)
       select 'Utente', 'G' || g, 'guard' || g || '@example.it', 'x', g % 2 = 0 from generate_series(1, ${bookingUsers}::int) g returning id`);
     const bookingCookies = await sessionsFor(writes.database.db, inserted.rows.map((r) => r.id));
+    const writeDays = await bookingDays(writes.database.db, ROUNDS * (BOOKINGS_PER_ROUND + 100));
     await writes.database.db.execute(sql`create table guard_ceiling (id serial primary key, n int not null, at timestamptz not null default now())`);
 
     const allPaths: PathResult[] = [
@@ -301,7 +302,7 @@ export async function benchGuard(): Promise<boolean> {
             amount: 100,
             method: 'POST',
             headers,
-            bodies: Array.from({ length: 100 }, (_, i) => bookingBody(warm + i, today)),
+            bodies: Array.from({ length: 100 }, (_, i) => bookingBody(warm + i, writeDays)),
             bodyOrder: 'sequence',
             cookies: bookingCookies.slice(warm, warm + 100),
             cookieOrder: 'sequence',
@@ -312,7 +313,7 @@ export async function benchGuard(): Promise<boolean> {
             amount: BOOKINGS_PER_ROUND,
             method: 'POST',
             headers,
-            bodies: Array.from({ length: BOOKINGS_PER_ROUND }, (_, i) => bookingBody(first + i, today)),
+            bodies: Array.from({ length: BOOKINGS_PER_ROUND }, (_, i) => bookingBody(first + i, writeDays)),
             bodyOrder: 'sequence',
             cookies: bookingCookies.slice(first, first + BOOKINGS_PER_ROUND),
             cookieOrder: 'sequence',

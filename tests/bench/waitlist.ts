@@ -20,8 +20,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/client.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
-import { growHistory, randomWindows, seedBase, seedFuture } from './availability.js';
+import { zonedToday } from '../../src/shared/time.js';
+import { growHistory, horizonDays, randomWindows, seedBase, seedFuture } from './availability.js';
 import { systemClock } from '../../src/server/clock.js';
 import { availableBikes } from '../../src/server/modules/bookings/service.js';
 import { benchDatabase, fmt, load, startBenchServer } from './harness.js';
@@ -51,11 +51,11 @@ async function usersWithSessions(database: Database, prefix: string, count: numb
 
 const quarter = (q: number) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
 
-/** Booking n of a run: bike 1 + n mod 50, a quarter hour between 00:00 and 05:00 of its own. */
-function bookingBody(n: number, today: string): string {
+/** Booking n of a run: bike 1 + n mod 50, a quarter hour between 00:00 and 05:00 of its own, on a day of `days`. */
+function bookingBody(n: number, days: readonly string[]): string {
   const slot = Math.floor(n / BIKES);
   return JSON.stringify({
-    dataPrenotazione: addDays(today, 1 + Math.floor(slot / 20)),
+    dataPrenotazione: days[Math.floor(slot / 20)],
     orarioInizio: quarter(slot % 20),
     orarioFine: quarter((slot % 20) + 1),
     destinazione: null,
@@ -74,7 +74,8 @@ export async function benchWaitlist(): Promise<boolean> {
   try {
     const today = zonedToday(new Date(), TZ);
     await seedBase(database);
-    await seedFuture(database, today);
+    const days = await horizonDays(database);
+    await seedFuture(database, days);
     await growHistory(database, 0, 20_000);
     const readers = await usersWithSessions(database, 'lettore', 200);
     // Every bike taken at 06:00–06:45 on days 1–25 (the seeded bookings start at 07:00 or later).
@@ -86,7 +87,7 @@ export async function benchWaitlist(): Promise<boolean> {
         from unnest(${`{${holders.ids.join(',')}}`}::int[]) with ordinality as h(u, k)
         join lateral (select (${today}::date + (1 + ((h.k - 1) / ${BIKES}::int))::int) as day) d on true`);
     await database.db.execute(sql`vacuum analyze prenotazioni`);
-    const windows = randomWindows(today, 2000).map((w) => JSON.stringify(w));
+    const windows = randomWindows(days, 2000).map((w) => JSON.stringify(w));
     const headers = { 'content-type': 'application/json', 'accept-encoding': 'gzip, br', 'sec-fetch-site': 'same-origin' };
 
     let bookingRun = 0;
@@ -99,7 +100,7 @@ export async function benchWaitlist(): Promise<boolean> {
         await load(`${server.base}/api/biciclette/available`, { ...plan, seconds: 2, bodies: windows, cookies: readers.cookies });
         const availability = await load(`${server.base}/api/biciclette/available`, { ...plan, seconds: 10, bodies: windows, cookies: readers.cookies });
         const bookers = await usersWithSessions(database, `prenota${bookingRun}-`, BOOKINGS);
-        const bodies = Array.from({ length: BOOKINGS }, (_, i) => bookingBody(bookingRun * BOOKINGS + i, today));
+        const bodies = Array.from({ length: BOOKINGS }, (_, i) => bookingBody(bookingRun * BOOKINGS + i, days));
         bookingRun += 1;
         const bookings = await load(`${server.base}/api/prenotazioni`, {
           ...plan,
@@ -159,7 +160,7 @@ export async function benchWaitlist(): Promise<boolean> {
     // in this process, one after the other (each its own query), over 60 of the windows,
     // alternately with and without the waits, 3 times each; medians.
     const deps = { db: database.db, clock: systemClock, config: { timeZone: TZ, stripe: undefined } };
-    const sample = randomWindows(today, 60);
+    const sample = randomWindows(days, 60);
     const sequential = async () => {
       for (const w of sample.slice(0, 20)) await availableBikes(deps, w);
       const t = performance.now();
@@ -194,7 +195,7 @@ export async function benchWaitlist(): Promise<boolean> {
       // The baseline: cancels nobody waits for (the seeded bookings of days 26–30).
       const plain = await database.db.execute<{ id: number; user_id: number }>(sql`
         select p.id, p.user_id from prenotazioni p join users u on u.id = p.user_id
-         where p.stato = 'attiva' and p.data_prenotazione > ${addDays(today, FULL_DAYS)}::date and u.email like 'bench%' and u.is_residente
+         where p.stato = 'attiva' and p.data_prenotazione > ${days[FULL_DAYS - 1]!}::date and u.email like 'bench%' and u.is_residente
          order by p.id limit 50`);
       for (const c of plain.rows) {
         const token = randomBytes(32).toString('base64url');
@@ -211,7 +212,7 @@ export async function benchWaitlist(): Promise<boolean> {
           select p.id, p.user_id, p.data_prenotazione, p.bici_id,
                  row_number() over (partition by p.data_prenotazione order by p.bici_id) as n
             from prenotazioni p
-           where p.orario_inizio = '06:00' and p.stato = 'attiva' and p.data_prenotazione <= ${addDays(today, FULL_DAYS)}::date) x
+           where p.orario_inizio = '06:00' and p.stato = 'attiva' and p.data_prenotazione <= ${days[FULL_DAYS - 1]!}::date) x
          where n <= ${CANCELS / FULL_DAYS}
          order by n, data_prenotazione`);
       const cookieOf = new Map(holders.ids.map((id, i) => [id, holders.cookies[i]!]));

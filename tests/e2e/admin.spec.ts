@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { openDay } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /**
@@ -14,7 +14,6 @@ const external = DEMO_ACCOUNTS.find((a) => a.sigla === null && a.ruolo === 'user
 /** tests/e2e/server.mjs */
 const INITIAL_PASSWORD = 'benvenuto-elis-2026';
 
-const tomorrow = () => addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
 const tag = () => Math.random().toString(36).slice(2, 8);
 
 async function openAdmin(page: Page, path = '/admin') {
@@ -32,9 +31,9 @@ async function loggedInContext(browser: Browser, baseURL: string | undefined, ac
   return context;
 }
 
-/** Books the first available bike tomorrow 10:00-11:00 for whoever `request` is logged in as. */
-async function bookTomorrow(request: APIRequestContext, destinazione: string): Promise<number> {
-  const window = { dataPrenotazione: tomorrow(), orarioInizio: '10:00', orarioFine: '11:00' };
+/** Books the first available bike on the first open day (tests/helpers/days.ts), 10:00-11:00, for whoever `request` is logged in as. */
+async function bookOpenDay(request: APIRequestContext, destinazione: string): Promise<number> {
+  const window = { dataPrenotazione: await openDay(), orarioInizio: '10:00', orarioFine: '11:00' };
   const bikes = (await (await request.post('/api/biciclette/available', { data: window })).json()) as { id: number }[];
   expect(bikes.length).toBeGreaterThan(0);
   const res = await request.post('/api/prenotazioni', { data: { ...window, destinazione, biciId: bikes[0]!.id } });
@@ -92,8 +91,8 @@ test.describe('admin dashboard', () => {
     const t = tag();
     const residentContext = await loggedInContext(browser, baseURL, resident);
     const externalContext = await loggedInContext(browser, baseURL, external);
-    const externalBooking = await bookTomorrow(externalContext.request, `Pantheon ${t}`);
-    await bookTomorrow(residentContext.request, `Colosseo ${t}`);
+    const externalBooking = await bookOpenDay(externalContext.request, `Pantheon ${t}`);
+    await bookOpenDay(residentContext.request, `Colosseo ${t}`);
     try {
       await openAdmin(page);
       await expect(page.getByRole('tab', { name: 'Prenotazioni' })).toHaveAttribute('aria-selected', 'true');
@@ -215,7 +214,7 @@ test.describe('admin dashboard', () => {
     await openAdmin(page, '/admin?tab=utenti');
     const userContext = await importedResidentContext(browser, baseURL, page, 'elis004@elis.org');
     try {
-      const bookingId = await bookTomorrow(userContext.request, 'Eliminazione utente');
+      const bookingId = await bookOpenDay(userContext.request, 'Eliminazione utente');
       await page.getByLabel('Cerca utenti').fill('elis004@elis.org');
       const table = page.getByRole('region', { name: 'Utenti' });
       await expect(table.getByRole('row')).toHaveCount(2);
@@ -296,7 +295,7 @@ test.describe('admin dashboard', () => {
 
   test('on a 375 px phone: tables scroll sideways, no serious axe violations on any tab', async ({ page, browser, baseURL }, testInfo) => {
     const residentContext = await loggedInContext(browser, baseURL, resident);
-    const booking = await bookTomorrow(residentContext.request, 'Biblioteca nazionale centrale');
+    const booking = await bookOpenDay(residentContext.request, 'Biblioteca nazionale centrale');
     try {
       await page.setViewportSize({ width: 375, height: 812 });
       await openAdmin(page);

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { defaultBookingForm } from '../../src/web/features/dashboard/dashboard-model.js';
+import { lastOpenDay, openDay } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 const resident = DEMO_ACCOUNTS.find((a) => a.sigla !== null && a.ruolo === 'user')!;
@@ -25,7 +26,9 @@ async function expectDefaultWindow(page: Page, before: Date) {
   };
   expect(candidates.map(({ dataPrenotazione, orarioInizio, orarioFine }) => ({ dataPrenotazione, orarioInizio, orarioFine }))).toContainEqual(shown);
 }
-const tomorrow = () => addDays(today(), 1);
+/** The first day the rules allow for the windows these tests book (tests/helpers/days.ts). */
+const bookingDay = () =>
+  openDay({ windows: ['09:00-10:00', '10:00-12:00', '14:00-16:00', '15:00-17:00'].map((w) => ({ orarioInizio: w.slice(0, 5), orarioFine: w.slice(6) })) });
 
 /** Weekday, day, month and year as the dashboard writes them, e.g. 'domenica 22 novembre 2026'. */
 function italianDate(date: string): string {
@@ -89,7 +92,7 @@ async function chooseWindow(page: Page, date: string, start: string, end: string
 const bikeGroup = (page: Page) => page.getByRole('group', { name: 'Bicicletta' });
 
 test.describe('user dashboard: bookings', () => {
-  test('a resident books a recommended bike for tomorrow, sees it listed as free, then deletes it', async ({ page }) => {
+  test('a resident books a recommended bike for the first open day, sees it listed as free, then deletes it', async ({ page }) => {
     // One long flow as a person goes through it, with four axe checks on the way.
     test.slow();
     await openDashboard(page, resident);
@@ -107,10 +110,10 @@ test.describe('user dashboard: bookings', () => {
     await expect(date).toBeFocused();
     await expectDefaultWindow(page, opened);
     await expect(date).toHaveAttribute('min', today());
-    await expect(date).toHaveAttribute('max', addDays(today(), 30));
+    await expect(date).toHaveAttribute('max', (await lastOpenDay())!);
     await expect(page.getByLabel(/Destinazione/)).toHaveValue('');
 
-    await chooseWindow(page, tomorrow(), '10:00', '12:00');
+    await chooseWindow(page, await bookingDay(), '10:00', '12:00');
     // Without a destination the free bikes are one list.
     await expect(bikeGroup(page).getByRole('radio').first()).toBeVisible();
     await expect(page.getByRole('group', { name: 'Consigliate' })).toHaveCount(0);
@@ -162,7 +165,7 @@ test.describe('user dashboard: bookings', () => {
     const item = active.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
     await expect(item).toHaveCount(1);
     await expect(item.getByRole('heading', { level: 3 })).toHaveText(`${bikeTitle} · ${bikeModel}`);
-    await expect(item).toContainText(italianDate(tomorrow()));
+    await expect(item).toContainText(italianDate(await bookingDay()));
     await expect(item).toContainText('10:00–12:00');
     await expect(item).toContainText('centro città');
     await expect(item.getByText('Da ritirare', { exact: true })).toBeVisible();
@@ -206,7 +209,7 @@ test.describe('user dashboard: bookings', () => {
     await expect(page.getByRole('banner').getByText('Residente', { exact: true })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
-    await chooseWindow(page, tomorrow(), '14:00', '16:00');
+    await chooseWindow(page, await bookingDay(), '14:00', '16:00');
     const firstBike = bikeGroup(page).getByRole('radio').first();
     await firstBike.check();
 
@@ -235,7 +238,7 @@ test.describe('user dashboard: bookings', () => {
     await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
 
     // No bike chosen.
-    await chooseWindow(page, tomorrow(), '09:00', '10:00');
+    await chooseWindow(page, await bookingDay(), '09:00', '10:00');
     await expect(bikeGroup(page).getByRole('radio').first()).toBeVisible();
     await page.getByRole('button', { name: 'Prenota', exact: true }).click();
     await expect(bikeGroup(page).getByText('Seleziona una bicicletta')).toBeVisible();
@@ -278,14 +281,14 @@ test.describe('user dashboard: bookings', () => {
         : route.continue(),
     );
     await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
-    await chooseWindow(page, tomorrow(), '15:00', '17:00');
+    await chooseWindow(page, await bookingDay(), '15:00', '17:00');
     await page.getByLabel(/Destinazione/).fill('palestra');
     await page.getByRole('group', { name: 'Consigliate' }).getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Prenota', exact: true }).click();
 
     const errorToast = notice(page, 'Errore');
     await expect(errorToast).toContainText('La bicicletta non è disponibile nella fascia oraria scelta');
-    await expect(page.getByLabel('Data', { exact: true })).toHaveValue(tomorrow());
+    await expect(page.getByLabel('Data', { exact: true })).toHaveValue(await bookingDay());
     await expect(page.getByLabel('Ora di inizio')).toHaveValue('15:00');
     await expect(page.getByLabel('Ora di fine')).toHaveValue('17:00');
     await expect(page.getByLabel(/Destinazione/)).toHaveValue('palestra');
@@ -415,7 +418,7 @@ test.describe('user dashboard on a phone (375 × 812)', () => {
     const { id } = (await created.json()) as { id: number };
     try {
       await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
-      await chooseWindow(page, tomorrow(), '10:00', '12:00');
+      await chooseWindow(page, await bookingDay(), '10:00', '12:00');
       await page.getByLabel(/Destinazione/).fill('palestra');
       await expect(page.getByRole('group', { name: 'Consigliate' }).getByRole('radio').first()).toBeVisible();
       await expect(page.getByRole('radio', { name: new RegExp(`^Bici ${numero}`) })).toBeVisible();

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
+import { allowedDays, horizonEnd, readServiceDays, type DayWanted } from '../helpers/days.js';
 import { e2eDataDir } from './outbox';
 
 /**
@@ -48,6 +50,21 @@ export async function createAccount(account: {
 }
 
 const TIME_ZONE = 'Europe/Rome';
+
+/**
+ * Days the e2e server allows to book now (tests/helpers/days.ts): its rules, its closures (the
+ * demo's next month among them) and its planned maintenance, read from its database.
+ */
+export async function openDays(want: Omit<DayWanted, 'now'> = {}): Promise<string[]> {
+  return withE2eDatabase(async (client) => allowedDays(await readServiceDays(drizzle(client)), { ...want, now: new Date() }));
+}
+
+/** The first day the e2e server allows, `from` days ahead (tomorrow unless said). */
+export const openDay = async (want: Omit<DayWanted, 'now' | 'count'> = {}): Promise<string> => (await openDays(want))[0]!;
+
+/** The last day the e2e server's horizon reaches. */
+export const lastOpenDay = async (): Promise<string | null> =>
+  withE2eDatabase(async (client) => horizonEnd((await readServiceDays(drizzle(client))).rules, new Date()));
 const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /** A booking's window: its instants and, in Rome, its day and times. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { zonedToday } from '../../src/shared/time.js';
 import { defaultBookingForm } from '../../src/web/features/dashboard/dashboard-model.js';
-import { withE2eDatabase } from './database';
+import { openDay, withE2eDatabase } from './database';
 import { expect, expectNoSeriousA11yViolations, notice, test } from './fixtures';
 
 /*
@@ -143,7 +143,7 @@ test.describe('a first tap that works before the app’s code', () => {
       await expect(date).toBeVisible();
       // The focus went to the date, as when the form opens.
       await expect(date).toBeFocused();
-      const day = addDays(zonedToday(new Date(), TIME_ZONE), 2);
+      const day = await openDay({ from: 2, windows: [{ orarioInizio: '09:00', orarioFine: '10:30' }] });
       await date.fill(day);
       await section(page).getByLabel('Ora di inizio').fill('09:00');
       await section(page).getByLabel('Ora di fine').fill('10:30');

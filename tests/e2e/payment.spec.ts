@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { openDay } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /**
@@ -11,8 +11,8 @@ import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysS
  * its own window three days ahead, a day no other spec books: two workers share one server.
  */
 
-const TIME_ZONE = 'Europe/Rome';
-const bookingDay = () => addDays(zonedToday(new Date(), TIME_ZONE), 3);
+/** The first day the rules allow from 3 days ahead (apart from the other specs' days). */
+const bookingDay = () => openDay({ from: 3, windows: [{ orarioInizio: '09:00', orarioFine: '12:00' }] });
 
 const CARD_OK = '4242 4242 4242 4242';
 const CARD_DECLINED = '4000 0000 0000 0002';
@@ -31,7 +31,7 @@ async function registerExternal(page: Page, label: string) {
 
 /** Books the first free bike for a window through the API; returns the booking id. */
 async function bookThroughApi(page: Page, orarioInizio: string, orarioFine: string): Promise<number> {
-  const window = { dataPrenotazione: bookingDay(), orarioInizio, orarioFine };
+  const window = { dataPrenotazione: await bookingDay(), orarioInizio, orarioFine };
   const bikes = await page.request.post('/api/biciclette/available', { data: window });
   expect(bikes.ok()).toBe(true);
   const [bike] = (await bikes.json()) as { id: number }[];
@@ -74,7 +74,7 @@ test.describe('card payment on a phone (375 × 812)', () => {
     // Books through the dashboard, as a person would.
     await page.goto('/dashboard');
     await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
-    await page.getByLabel('Data', { exact: true }).fill(bookingDay());
+    await page.getByLabel('Data', { exact: true }).fill(await bookingDay());
     await page.getByLabel('Ora di inizio').fill('09:00');
     await page.getByLabel('Ora di fine').fill('10:00');
     await page.getByRole('group', { name: 'Bicicletta' }).getByRole('radio').first().check();

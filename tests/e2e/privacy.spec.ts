@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { dataExportSchema } from '../../src/shared/schemas/privacy.js';
-import { addDays, zonedToday } from '../../src/shared/time.js';
+import { zonedToday } from '../../src/shared/time.js';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, holdRequests, notice, test } from './fixtures';
-import { createAccount } from './database';
+import { createAccount, openDay } from './database';
 import { readOutbox, waitForEmail } from './outbox';
 
 /**
  * Issue 23 (decision 029) on a phone: /profilo → I tuoi dati. The user is made for this
- * spec (never a demo account): registered, with a booking for tomorrow.
+ * spec (never a demo account): registered, with a booking on the first day the rules allow.
  */
 
 test.use({ viewport: { width: 375, height: 812 } });
@@ -20,8 +20,8 @@ test('download my data, then delete my account: told what happens, password aske
   await createAccount({ nome: 'Prisca', cognome: `Riservati${unique()}`, email, password });
   const loggedIn = await page.request.post('/api/login', { data: { email, password } });
   expect(loggedIn.status(), await loggedIn.text()).toBe(200);
-  const tomorrow = addDays(zonedToday(new Date(), 'Europe/Rome'), 1);
-  const window = { dataPrenotazione: tomorrow, orarioInizio: '10:00', orarioFine: '11:00' };
+  const day = await openDay();
+  const window = { dataPrenotazione: day, orarioInizio: '10:00', orarioFine: '11:00' };
   const bikes = (await (await page.request.post('/api/biciclette/available', { data: window })).json()) as { id: number; numero: string }[];
   expect(bikes.length).toBeGreaterThan(0);
   const booked = await page.request.post('/api/prenotazioni', { data: { ...window, destinazione: null, biciId: bikes[0]!.id } });
@@ -40,14 +40,14 @@ test('download my data, then delete my account: told what happens, password aske
   expect(download.suggestedFilename()).toBe(`bicielis-dati-${zonedToday(new Date(), 'Europe/Rome')}.json`);
   const data = dataExportSchema.parse(JSON.parse(await readFile((await download.path())!, 'utf8')));
   expect(data.account.email).toBe(email);
-  expect(data.prenotazioni.map((b) => [b.dataPrenotazione, b.orarioInizio, b.stato])).toEqual([[tomorrow, '10:00', 'attiva']]);
+  expect(data.prenotazioni.map((b) => [b.dataPrenotazione, b.orarioInizio, b.stato])).toEqual([[day, '10:00', 'attiva']]);
   await expect(notice(page, 'Dati scaricati')).toBeVisible();
 
   // Elimina il mio account: what will happen, then the password.
   await section.getByRole('button', { name: 'Elimina il mio account' }).click();
   const panel = page.getByRole('region', { name: 'Elimina il mio account' });
   await expect(panel.getByRole('heading', { name: 'Elimina il mio account' })).toBeFocused();
-  const [y, m, d] = tomorrow.split('-');
+  const [y, m, d] = day.split('-');
   await expect(panel.getByRole('listitem').filter({ hasText: `La prenotazione del ${d}/${m}/${y} dalle 10:00 alle 11:00` })).toContainText('sarà annullata');
   await expect(panel.getByText(`la tua email (${email})`)).toBeVisible();
   await expectNoSeriousA11yViolations(page);

@@ -2,7 +2,7 @@ import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwrig
 import { italianDate, weekdayIndex } from '../../src/shared/rules-text.js';
 import { WEEKDAYS, type RulesDto } from '../../src/shared/schemas/rules.js';
 import { addDays, zonedInstant, zonedToday } from '../../src/shared/time.js';
-import { withE2eDatabase } from './database';
+import { openDay, openDays, withE2eDatabase } from './database';
 import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
@@ -71,9 +71,8 @@ test.describe('the service rules', () => {
   test('an admin sets the hours and a closure and plans a maintenance; the booking form respects them', async ({ page, browser, baseURL }) => {
     test.slow();
     const t = tag();
-    const hoursDay = addDays(today(), 1);
-    const closedDay = addDays(today(), 2);
-    const maintenanceDay = addDays(today(), 3);
+    // Three days the rules allow now (tests/helpers/days.ts): this test changes the first one's hours, closes the second and plans a maintenance on the third.
+    const [hoursDay, closedDay, maintenanceDay] = (await openDays({ count: 3 })) as [string, string, string];
     const residentContext = await phoneContext(browser, baseURL, resident);
     const cleanup: (() => Promise<unknown>)[] = [];
     try {
@@ -84,7 +83,7 @@ test.describe('the service rules', () => {
       await expectNoSidewaysScroll(page);
       await expectNoSeriousA11yViolations(page);
 
-      // Hours: tomorrow's weekday 09:00–12:00 (a wrong closing time first), at most 2 hours.
+      // Hours: the first day's weekday 09:00–12:00 (a wrong closing time first), at most 2 hours.
       const day = weekday(hoursDay);
       await page.getByLabel(`Apertura ${day}`).fill('09:00');
       await page.getByLabel(`Chiusura ${day}`).fill('08:00');
@@ -210,7 +209,7 @@ test.describe('the service rules', () => {
   });
 
   test('an admin books at the desk for a user', async ({ page, browser, baseURL }) => {
-    const date = addDays(today(), 1);
+    const date = await openDay();
     const residentContext = await phoneContext(browser, baseURL, resident);
     let bookingId: number | undefined;
     try {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { withE2eDatabase } from './database';
+import { openDays, withE2eDatabase } from './database';
 import { expect, test } from './fixtures';
 
 /*
@@ -25,9 +25,9 @@ interface Rider {
 }
 
 /**
- * A resident with a session, a bike of their own, tomorrow's booking on it (not picked up
- * yet: `Ritirata` waits for 09:50), a ride done last week, and an offer from a waitlist two
- * days ahead on the same bike (its countdown shows the time of the render).
+ * A resident with a session, a bike of their own, a booking on it on the first open day (not
+ * picked up yet: `Ritirata` waits for 09:50), a ride done last week, and an offer from a
+ * waitlist on the next open day on the same bike (its countdown shows the time of the render).
  */
 async function rider(): Promise<Rider> {
   const id = unique();
@@ -35,8 +35,8 @@ async function rider(): Promise<Rider> {
   const bike = `S${id}`.slice(0, 12);
   const token = randomBytes(32).toString('base64url');
   const today = zonedToday(new Date(), TIME_ZONE);
-  const day = addDays(today, 1);
-  const offerDay = addDays(today, 2);
+  const windows = [{ orarioInizio: '07:00', orarioFine: '07:30' }, { orarioInizio: '10:00', orarioFine: '12:00' }];
+  const [day, offerDay] = (await openDays({ count: 2, windows })) as [string, string];
   const lastWeek = addDays(today, -7);
   await withE2eDatabase(async (db) => {
     await db.query(

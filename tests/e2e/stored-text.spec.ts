@@ -1,5 +1,4 @@
-import { addDays, zonedToday } from '../../src/shared/time.js';
-import { createAccount } from './database';
+import { createAccount, openDay } from './database';
 import { expect, test } from './fixtures';
 
 /**
@@ -23,11 +22,11 @@ test('a name and a destination with HTML are shown literally on the dashboard', 
   const loggedIn = await page.request.post('/api/login', { data: { email, password: 'Password-Lunga-1' } });
   expect(loggedIn.status()).toBe(200);
 
-  const date = addDays(zonedToday(new Date(), 'Europe/Rome'), 2);
-  const window = { dataPrenotazione: date, orarioInizio: '06:00', orarioFine: '06:30' };
-  const bikes = (await (await page.request.post('/api/biciclette/available', { data: window })).json()) as { id: number }[];
+  const window = { orarioInizio: '06:00', orarioFine: '06:30' };
+  const date = await openDay({ from: 2, windows: [window] });
+  const bikes = (await (await page.request.post('/api/biciclette/available', { data: { ...window, dataPrenotazione: date } })).json()) as { id: number }[];
   expect(bikes.length).toBeGreaterThan(0);
-  const booked = await page.request.post('/api/prenotazioni', { data: { ...window, destinazione: IMG, biciId: bikes[0]!.id } });
+  const booked = await page.request.post('/api/prenotazioni', { data: { ...window, dataPrenotazione: date, destinazione: IMG, biciId: bikes[0]!.id } });
   expect(booked.status()).toBe(201);
   const bookingId = ((await booked.json()) as { id: number }).id;
 

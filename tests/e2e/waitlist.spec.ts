@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { addDays, zonedToday } from '../../src/shared/time.js';
-import { withE2eDatabase } from './database';
+import { openDays, withE2eDatabase } from './database';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
 
 /*
@@ -106,11 +105,15 @@ async function cancelThroughApi(request: APIRequestContext, id: number) {
 
 test.describe('the waitlist', () => {
   test.describe.configure({ mode: 'serial' });
+  /** Three days the rules allow at 06:00–06:30, from 9 days ahead (past the other specs' days): one for each full window. */
+  let days: string[] = [];
+  test.beforeAll(async () => {
+    days = await openDays({ from: 9, count: 3, windows: [{ orarioInizio: '06:00', orarioFine: '06:30' }] });
+  });
 
   test('A waits for a full window, B cancels, A sees the offer first and books the bike', async ({ browser, baseURL }) => {
     test.slow();
-    // 9 days ahead: a weekday whose hours no other spec changes.
-    const date = addDays(zonedToday(new Date(), TIME_ZONE), 9);
+    const date = days[0]!;
     const anna = await resident(browser, baseURL, 'Anna');
     const bruno = await resident(browser, baseURL, 'Bruno');
     try {
@@ -173,8 +176,7 @@ test.describe('the waitlist', () => {
 
   test('declining passes the bike on; leaving a line takes the wait away', async ({ browser, baseURL }) => {
     test.slow();
-    const today = zonedToday(new Date(), TIME_ZONE);
-    const [first, second] = [addDays(today, 10), addDays(today, 11)];
+    const [first, second] = [days[1]!, days[2]!];
     const carla = await resident(browser, baseURL, 'Carla');
     const dario = await resident(browser, baseURL, 'Dario');
     const elena = await resident(browser, baseURL, 'Elena');

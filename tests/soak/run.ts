@@ -14,9 +14,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { addDays, zonedToday } from '../../src/shared/time.js';
 import { benchDatabase, fmt } from '../bench/harness.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
+import { allowedDays, readServiceDays } from '../helpers/days.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 3);
@@ -24,7 +24,6 @@ const KILL_EVERY_MS = Number(process.env.SOAK_KILL_SECONDS ?? 45) * 1000;
 const CLIENTS = 24;
 const BIKES = 20;
 const USERS = 2000;
-const TZ = 'Europe/Rome';
 
 interface Interval {
   requests: number;
@@ -75,13 +74,15 @@ try {
   await startSlot(0);
   await startSlot(1);
 
-  const today = zonedToday(new Date(), TZ);
+  // A week of days the rules allow from 06:00 to 22:30 (tests/helpers/days.ts).
+  const windows = [{ orarioInizio: '06:00', orarioFine: '07:00' }, { orarioInizio: '21:30', orarioFine: '22:30' }];
+  const days = allowedDays(await readServiceDays(db), { now: new Date(), count: 7, windows });
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
   const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
   const window = () => {
     const start = 6 * 60 + 30 * Math.floor(Math.random() * 28);
     const end = start + 30 * (1 + Math.floor(Math.random() * 6));
-    return { dataPrenotazione: addDays(today, 1 + Math.floor(Math.random() * 7)), orarioInizio: hhmm(start), orarioFine: hhmm(end) };
+    return { dataPrenotazione: pick(days), orarioInizio: hhmm(start), orarioFine: hhmm(end) };
   };
   /** Bookings made, by the cookie of their owner: what the cancellations cancel. */
   const made: { cookie: string; id: number }[] = [];

@@ -207,19 +207,19 @@ async function seedWaits(tx: Tx, { random, pick }: Dice, today: string, riders: 
       from json_to_recordset(${JSON.stringify(waits)}::json) as w(u int, d text, s text, e text, stato text)`);
 }
 
-/** A closure next month (from the 10th, three days) and bike 14's planned maintenance a week from today. */
-async function seedClosureAndMaintenance(tx: Tx, today: string, opts: Pick<HistoryOptions, 'timeZone' | 'bikes'>): Promise<void> {
-  const { timeZone } = opts;
+/** The demo's closure next month (from the 10th, three days) and its planned maintenance a week from `today` (tests/helpers/days.test.ts). */
+export function demoClosureAndMaintenance(today: string, timeZone: string) {
   const [y, m] = today.split('-').map(Number) as [number, number];
-  const nextMonth = `${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-10`;
-  await tx.execute(sql`
-    insert into chiusure (dal, al, motivo) values (${nextMonth}::date, ${addDays(nextMonth, 2)}::date, ${DEMO_CLOSURE})`);
+  const dal = `${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-10`;
+  const at = (time: string) => zonedInstant(addDays(today, 7), time, timeZone)!;
+  return { closure: { dal, al: addDays(dal, 2), motivo: DEMO_CLOSURE }, maintenance: { inizio: at('09:00'), fine: at('18:00') } };
+}
+
+async function seedClosureAndMaintenance(tx: Tx, today: string, opts: Pick<HistoryOptions, 'timeZone' | 'bikes'>): Promise<void> {
+  const { closure, maintenance } = demoClosureAndMaintenance(today, opts.timeZone);
+  await tx.execute(sql`insert into chiusure (dal, al, motivo) values (${closure.dal}::date, ${closure.al}::date, ${closure.motivo})`);
   const bike14 = opts.bikes.find((b) => b.numero === '14') ?? opts.bikes.at(-1);
-  const day = addDays(today, 7);
-  if (bike14) {
-    await tx.execute(sql`
-      insert into manutenzioni (bici_id, inizio, fine, motivo)
-      values (${bike14.id}, ${zonedInstant(day, '09:00', timeZone)!.toISOString()}::timestamptz,
-              ${zonedInstant(day, '18:00', timeZone)!.toISOString()}::timestamptz, 'Revisione programmata')`);
-  }
+  if (!bike14) return;
+  await tx.execute(sql`insert into manutenzioni (bici_id, inizio, fine, motivo)
+    values (${bike14.id}, ${maintenance.inizio.toISOString()}::timestamptz, ${maintenance.fine.toISOString()}::timestamptz, 'Revisione programmata')`);
 }
