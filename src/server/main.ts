@@ -89,12 +89,12 @@ async function main(cfg: Config) {
   );
   await listener.ready;
 
-  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, locks: app.deps.locks, payments: app.deps.payments, config: cfg, log };
+  const { mailer, push, locks, payments, metrics } = app.deps;
+  const jobDeps = { database, clock: systemClock, mailer, push, locks, payments, metrics, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
   // Counted in the metrics as the scheduler's runs are (decision 032).
-  const metrics = app.deps.metrics;
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, () => metrics.timeJob('booking-lifecycle', lifecycleJob(jobDeps)));
-  const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log);
+  const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log, metrics);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -4,6 +4,7 @@ import type { Database } from '../db/client.js';
 import { purgeExpiredRateLimits } from '../http/rate-limit-store.js';
 import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
+import type { AppMetrics } from '../metrics.js';
 import { purgeExpiredSessions } from '../modules/auth/index.js';
 import { applyLifecycle } from '../modules/bookings/index.js';
 import { pruneAvailabilityChanges, purgeOldOfflineActions } from '../modules/bookings/index.js';
@@ -18,7 +19,7 @@ import { currentRules, lifecycleMinutes } from '../modules/rules/index.js';
 import { extendLateRidesPins, servePins } from '../modules/locks/index.js';
 import type { LockProvider } from '../integrations/locks/index.js';
 import type { PaymentProvider } from '../integrations/payments/index.js';
-import { emptyOutcome, fleetAdminLines, healFleet, tellHealOutcome } from '../modules/fleet/index.js';
+import { emptyOutcome, fleetAdminLines, fleetPass } from '../modules/fleet/index.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
@@ -38,6 +39,8 @@ export interface JobDeps {
    * freed-time dispatcher still does.
    */
   payments?: PaymentProvider | undefined;
+  /** The app's metrics (AppDeps.metrics): the life cycle's releases and the fleet's moves counted. */
+  metrics?: AppMetrics | undefined;
 }
 
 /**
@@ -45,15 +48,8 @@ export interface JobDeps {
  * logged and leaves the rest of the job to run: the next minute tries the pass again.
  */
 async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: Date) {
-  const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log };
-  try {
-    const healed = await healFleet(fleetDeps, now);
-    await tellHealOutcome(fleetDeps, healed, 'caller');
-    return healed;
-  } catch (err) {
-    deps.log.error({ err }, 'fleet heal failed');
-    return emptyOutcome();
-  }
+  const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log, metrics: deps.metrics };
+  return fleetPass(fleetDeps, now, 'caller').catch(() => emptyOutcome());
 }
 
 /**
@@ -65,7 +61,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   const now = deps.clock.now();
   const db = deps.database.db;
   const { hold, noShow } = lifecycleMinutes(await currentRules(db));
-  const lifecycle = await applyLifecycle(db, now, hold, noShow);
+  const lifecycle = await applyLifecycle(db, now, hold, noShow, deps.metrics);
   // The fleet heals itself (issue 35, decision 045) before any waitlist offer: the bookings of
   // late and broken bikes moved, told or cancelled; the admins read it in the late email below.
   const healed = deps.payments ? await healAndTell({ ...deps, payments: deps.payments }, now) : emptyOutcome();

@@ -158,7 +158,7 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
       await lockBikeOfBooking(tx, id);
       const ride = rideInProgress(await readRide(tx, userId, id, true), now);
       const rules = await loadRules(tx);
-      await settleDue(tx, { biciId: ride.biciId, userId, db: deps.db }, now, lifecycleMinutes(rules));
+      await settleDue(tx, { biciId: ride.biciId, userId, metrics: deps.metrics }, now, lifecycleMinutes(rules));
       const refused = refusal(ride, minutes, rules, await bikeAfter(tx, ride, now, rules), deps.config.timeZone);
       if (refused) throw refused;
       const end = new Date(ride.fine.getTime() + minutes * 60_000);
@@ -173,6 +173,6 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
     if (!(err instanceof AppError) && pgErrorCode(err) === '23P01') throw conflict(MSG_EXTEND_BOOKED_AFTER, 'EXTEND_UNAVAILABLE');
     throw err;
   }
-  countBooking(deps.db, 'extended');
+  countBooking(deps.metrics, 'extended');
   return getUserBooking(deps, userId, id);
 }

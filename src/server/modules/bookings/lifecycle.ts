@@ -6,7 +6,7 @@ import { applyLifecycleMarks } from '../bikes/index.js';
 import { failPendingPayments } from '../payments/index.js';
 import { prenotazioni } from './tables.js';
 import { pagamenti } from '../payments/tables.js';
-import { countBooking, countPayment } from '../../metrics.js';
+import { countBooking, countPayment, type AppMetrics } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
@@ -133,7 +133,7 @@ function prepareDue(db: Db) {
 }
 
 /** Applies the life cycle only if something is due (what a writer runs first); true if it ran. */
-export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES): Promise<boolean> {
+export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES, metrics?: AppMetrics): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
     statement = prepareDue(db);
@@ -141,7 +141,7 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
   }
   const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes, noShow: noShowMinutes });
   if (!row?.due) return false;
-  await applyLifecycle(db, now, holdMinutes, noShowMinutes);
+  await applyLifecycle(db, now, holdMinutes, noShowMinutes, metrics);
   return true;
 }
 
@@ -151,9 +151,9 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
  * life cycle up to date at the clock's now (cheap when nothing is due), with the payment hold
  * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
-export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock }): Promise<void> {
+export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock; metrics?: AppMetrics | undefined }): Promise<void> {
   const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
-  await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow);
+  await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow, deps.metrics);
 }
 
 /** NO_SHOW_MINUTES's default, for callers without a configuration (tests, tools). */
@@ -164,6 +164,7 @@ export async function applyLifecycle(
   now: Date,
   holdMinutes: number,
   noShowMinutes = DEFAULT_NO_SHOW_MINUTES,
+  metrics?: AppMetrics,
 ): Promise<LifecycleResult> {
   const at = now.toISOString();
   // Two statements, each its own transaction, in the order of decision 023: the bookings
@@ -182,9 +183,9 @@ export async function applyLifecycle(
   );
   const { released, noShows } = first;
   // Counted once committed, by whichever caller ran it (the job, a read that found it due).
-  countBooking(db, 'hold_expired', released);
-  countPayment(db, 'expired', released);
-  countBooking(db, 'no_show', noShows);
+  countBooking(metrics, 'hold_expired', released);
+  countPayment(metrics, 'expired', released);
+  countBooking(metrics, 'no_show', noShows);
   const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second;
   return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
 }
@@ -234,16 +235,16 @@ async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes
  */
 export async function settleDue(
   tx: Tx,
-  scope: { biciId: number; userId: number; db: Db },
+  scope: { biciId: number; userId: number; metrics?: AppMetrics | undefined },
   now: Date,
   minutes: { hold: number; noShow: number },
 ): Promise<{ released: number; noShows: number }> {
   const result = await releaseDue(tx, now.toISOString(), minutes.hold, minutes.noShow, sql`(p.bici_id = ${scope.biciId} or p.user_id = ${scope.userId})`);
-  // Counted in the metrics of the app owning `db` (a retried transaction may count twice: a
+  // Counted in the app's metrics (a retried transaction may count twice: a
   // deadlock victim here is rare, and the counter is a rate, not a ledger).
-  countBooking(scope.db, 'hold_expired', result.released);
-  countPayment(scope.db, 'expired', result.released);
-  countBooking(scope.db, 'no_show', result.noShows);
+  countBooking(scope.metrics, 'hold_expired', result.released);
+  countPayment(scope.metrics, 'expired', result.released);
+  countBooking(scope.metrics, 'no_show', result.noShows);
   return result;
 }
 

@@ -21,7 +21,7 @@ import { closureText } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
 import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
-import { countBooking } from '../../metrics.js';
+import { countBooking, type AppMetrics } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
 import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
@@ -44,10 +44,11 @@ export interface BookingDeps {
   /** Refunds a paid booking cancelled before its start. */
   payments: PaymentProvider;
   log?: PaymentLog | undefined;
+  metrics?: AppMetrics | undefined;
 }
 
 /** What reads need: no provider. */
-export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config'>;
+export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config' | 'metrics'>;
 
 export interface BookingUser {
   id: number;
@@ -313,7 +314,7 @@ export async function createBooking(
       if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
       // Bookings whose time is up must not hold the bike or count as the user's active one:
       // this writer settles them now (decision 035), as the minute job would.
-      await settleDue(tx, { biciId: input.biciId, userId: user.id, db: deps.db }, clockNow, minutes);
+      await settleDue(tx, { biciId: input.biciId, userId: user.id, metrics: deps.metrics }, clockNow, minutes);
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
         select id, stato, stato_auto, numero, modello,
@@ -360,7 +361,7 @@ export async function createBooking(
   // A closure committed while this booking waited for its bike (the form's check came before it).
   if (row.id === null && closedBy) throw badRequest(closureText(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
-  countBooking(deps.db, 'created');
+  countBooking(deps.metrics, 'created');
   return bookingDto(
     {
       ...row,

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import type { Mailer } from '../../integrations/mailer.js';
+import type { AppMetrics } from '../../metrics.js';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
 import { lockFleet } from '../bikes/index.js';
 import {
@@ -49,6 +50,7 @@ export interface FleetDeps {
   mailer: Mailer;
   push?: PushSender | undefined;
   config: Pick<Config, 'publicUrl' | 'timeZone' | 'stripe'>;
+  metrics?: AppMetrics | undefined;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 

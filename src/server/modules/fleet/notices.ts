@@ -4,7 +4,7 @@ import { tFor } from '../../../shared/i18n/all.js';
 import { shortDate } from '../../../shared/i18n/format.js';
 import { notice, overdueAdminsEmail } from '../bookings/index.js';
 import { activeAdmins, notifyUser, type UserNotice } from '../notifications/index.js';
-import type { FleetDeps, HealCancel, HealMove, HealOutcome, HealRow } from './heal.js';
+import { healFleet, type FleetDeps, type HealCancel, type HealMove, type HealOutcome, type HealRow } from './heal.js';
 
 /*
  * What the fleet's heal tells (issue 35): each person whose booking moved, could not move, or
@@ -111,14 +111,14 @@ export function fleetAdminLines(o: HealOutcome, lingua: Lingua = 'it'): string[]
  * admins by one email, unless the caller puts the lines in its own (the minute job's late email).
  */
 export async function tellHealOutcome(
-  deps: Pick<FleetDeps, 'db' | 'mailer' | 'push' | 'config' | 'log'>,
+  deps: Pick<FleetDeps, 'db' | 'mailer' | 'push' | 'config' | 'log' | 'metrics'>,
   o: HealOutcome,
   admins: 'email' | 'caller' = 'email',
 ): Promise<void> {
   const url = deps.config.publicUrl;
   // Counted once committed, in the metrics of the app owning `db` (decision 032).
-  countBooking(deps.db, 'moved', o.moved.length);
-  countBooking(deps.db, 'fleet_cancelled', o.cancelled.length);
+  countBooking(deps.metrics, 'moved', o.moved.length);
+  countBooking(deps.metrics, 'fleet_cancelled', o.cancelled.length);
   for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, (lingua) => movedNotice(m, url, lingua));
   for (const r of o.told) await notifyUser(deps, r.user_id, (lingua) => absentNotice(r, url, lingua));
   for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, (lingua) => cancelledNotice(c, url, lingua));
@@ -129,5 +129,21 @@ export async function tellHealOutcome(
     } catch (err) {
       deps.log.error({ err }, 'fleet email to the admins not sent');
     }
+  }
+}
+
+/**
+ * The fleet's pass (issue 35): heal at `now`, then tell what it decided. buildApp hands it to
+ * the freed-time dispatcher (run before each offer pass); the minute job runs it too. A failure
+ * is logged and thrown: no waitlist offer goes out ahead of a booking it would move.
+ */
+export async function fleetPass(deps: FleetDeps, now = deps.clock.now(), admins: 'email' | 'caller' = 'email'): Promise<HealOutcome> {
+  try {
+    const healed = await healFleet(deps, now);
+    await tellHealOutcome(deps, healed, admins);
+    return healed;
+  } catch (err) {
+    deps.log.error({ err }, 'fleet heal failed');
+    throw err;
   }
 }

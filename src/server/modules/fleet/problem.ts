@@ -171,7 +171,7 @@ export async function reportPickupProblem(
       ),
     );
   }
-  countBooking(deps.db, decided.to ? 'moved' : 'fleet_cancelled');
+  countBooking(deps.metrics, decided.to ? 'moved' : 'fleet_cancelled');
   await tellHealOutcome(deps, decided.others);
   return {
     prenotazione: await getUserBooking(deps, userId, id),

@@ -270,7 +270,7 @@ export async function confirmPayment(
   }
   if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(MSG_PAYMENT_WRONG_AMOUNT, 'PAYMENT_MISMATCH');
   if (info.status !== 'succeeded') {
-    countPayment(deps.db, 'not_succeeded');
+    countPayment(deps.metrics, 'not_succeeded');
     throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
   }
 
