@@ -10,6 +10,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, unauthorized } from '../../http/errors.js';
+import { forgetRateLimitsOf } from '../../http/rate-limit-store.js';
 import { endAllSessionsOfUser, verifyPassword } from '../auth/index.js';
 import { lockUserAndAdmins } from '../admin/index.js';
 import type { AdminDeps } from '../admin/index.js';
@@ -147,8 +148,7 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     const person: Person = { id: userId, email: target.email, nome: target.nome, cognome: target.cognome, sigla: target.siglaResidente };
     await anonymiseEverywhere(tx, userId, now);
     await redactAuditOfPerson(tx, person);
-    // Rate-limit counters keyed by the email (login, recovery).
-    await tx.execute(sql`delete from rate_limits where position(${person.email} in lower(key)) > 0`);
+    await forgetRateLimitsOf(tx, person.email);
     // Preferences and push subscriptions go with the account (ON DELETE CASCADE).
     await deleteUserRow(tx, userId);
     const days = [...new Set(bookings.filter((b) => b.stato !== 'offerta').map((b) => b.data))];
