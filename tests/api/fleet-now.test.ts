@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
-import { fleetChangedSince, fleetNow, readFleetNow } from '../../src/server/modules/bookings/index.js';
+import { fleetChangedSince, fleetNow, readFleetNow } from '../../src/server/modules/bookings/fleet-now.js';
 import { currentRules, lifecycleMinutes } from '../../src/server/modules/rules/index.js';
 import type { BikeNow } from '../../src/shared/schemas/fleet.js';
 import { TEST_NOW, testConfig } from '../helpers/app.js';

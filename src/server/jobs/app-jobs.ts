@@ -6,9 +6,7 @@ import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
 import type { AppMetrics } from '../metrics.js';
 import { purgeExpiredSessions } from '../modules/auth/index.js';
-import { applyLifecycle } from '../modules/bookings/index.js';
-import { pruneAvailabilityChanges, purgeOldOfflineActions } from '../modules/bookings/index.js';
-import { sendRideNotices } from '../modules/bookings/index.js';
+import { bookingJobs } from '../modules/bookings/index.js';
 import type { PushSender } from '../modules/notifications/index.js';
 import { runNightlyReports } from '../modules/reports/index.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/index.js';
@@ -61,7 +59,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   const now = deps.clock.now();
   const db = deps.database.db;
   const { hold, noShow } = lifecycleMinutes(await currentRules(db));
-  const lifecycle = await applyLifecycle(db, now, hold, noShow, deps.metrics);
+  const lifecycle = await bookingJobs.applyLifecycle(db, now, hold, noShow, deps.metrics);
   // The fleet heals itself (issue 35, decision 045) before any waitlist offer: the bookings of
   // late and broken bikes moved, told or cancelled; the admins read it in the late email below.
   const healed = deps.payments ? await healAndTell({ ...deps, payments: deps.payments }, now) : emptyOutcome();
@@ -73,7 +71,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   do claimed = await claimFreedTime(db);
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
-  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, (lingua) => fleetAdminLines(healed, lingua));
+  const notices = await bookingJobs.sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, (lingua) => fleetAdminLines(healed, lingua));
   // Smart-lock PINs (decision 044): late rides' PINs extended, then every due call made (the
   // dispatcher's backstop, and the retry of a temporary failure, every minute).
   let pinsExtended = 0;
@@ -83,7 +81,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
     pinCalls = await servePins({ db, clock: { now: () => now }, locks: deps.locks, mailer: deps.mailer, publicUrl: deps.config.publicUrl, log: deps.log });
   }
   // The availability reads' change rows (decision 040), kept ten minutes.
-  const availabilityChangesPruned = await pruneAvailabilityChanges(db);
+  const availabilityChangesPruned = await bookingJobs.pruneAvailabilityChanges(db);
   return {
     availabilityChangesPruned,
     ...lifecycle,
@@ -140,7 +138,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
         await purgeExpiredSessions(deps.database.db, deps.clock.now());
         await purgeExpiredRateLimits(deps.database.pool);
         await purgeOldJobRuns(deps.database.pool);
-        await purgeOldOfflineActions(deps.database.db, deps.clock.now());
+        await bookingJobs.purgeOldOfflineActions(deps.database.db, deps.clock.now());
       },
     },
     { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import { addDays, zonedInstant, zonedToday } from '../../shared/time.js';
 import { seededRandom } from '../lib/seeded-random.js';
-import { insertPastBookings, type PastBooking, type PastBookingRow } from '../modules/bookings/index.js';
+import { demoRows } from '../modules/bookings/index.js';
 import { insertPastPayments } from '../modules/payments/index.js';
 import { insertResidentCodes } from '../modules/residents/index.js';
 import { insertAccounts } from '../modules/users/index.js';
@@ -34,6 +34,9 @@ const DAMAGES = ['Il freno anteriore fischia', 'Gomma posteriore sgonfia', 'La c
 export const HISTORY_RESIDENTS = 17;
 export const HISTORY_EXTERNALS = 8;
 export const HISTORY_DAYS = 60;
+
+type PastBooking = Parameters<typeof demoRows.insertPastBookings>[1][number];
+type PastBookingRow = Awaited<ReturnType<typeof demoRows.insertPastBookings>>[number];
 
 const hhmm = (q: number) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
 
@@ -69,7 +72,7 @@ export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides
   const today = zonedToday(opts.now, opts.timeZone);
   const created = await seedPeople(tx, opts);
   const riders: Rider[] = [...created.map((u) => ({ ...u, demo: false })), ...opts.demoUsers.map((u) => ({ ...u, demo: true }))];
-  const inserted = await insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
+  const inserted = await demoRows.insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
   // Payments: every external's booking was paid; the ones the user cancelled were refunded.
   const externals = new Set(riders.filter((r) => !r.residente).map((r) => r.id));
   await insertPastPayments(

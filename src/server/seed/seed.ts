@@ -2,7 +2,7 @@ import { count, eq, ne } from 'drizzle-orm';
 import { zonedClock, zonedInstant, zonedToday } from '../../shared/time.js';
 import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/index.js';
-import { insertBookingRows } from '../modules/bookings/index.js';
+import { demoRows } from '../modules/bookings/index.js';
 import { insertBike } from '../modules/bikes/index.js';
 import { insertResidentCodes } from '../modules/residents/index.js';
 import { insertAccounts } from '../modules/users/index.js';
@@ -93,7 +93,7 @@ export async function seedDemo(
     // brings it back in an hour and a half. (The demo resident stays free to book.)
     const resident = created.find((u) => u.email === 'ciclista@bicielis.demo');
     const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
-    if (resident && bike) await insertBookingRows(tx, [demoRide(resident.id, bike.id, now, timeZone)]);
+    if (resident && bike) await demoRows.insertBookingRows(tx, [demoRide(resident.id, bike.id, now, timeZone)]);
     // About 60 days of past rides, a closure next month, a maintenance next week (issue 20).
     const fleet = await tx.select({ id: biciclette.id, numero: biciclette.numero }).from(biciclette).orderBy(biciclette.numero);
     const demoUsers = created.flatMap((c) => {

@@ -74,7 +74,8 @@ export const HEAL_HORIZON_HOURS = 24;
  * up, starts within HEAL_HORIZON_HOURS, and another ride on its bike was due back and is not.
  * What the card's `Annulla` / `Aspetta` choice rests on; the heal has already moved it if it could.
  */
-export function bikeOutNow(c: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'>, at: string) {
+export function bikeOutNow(columns: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'> | 'p', at: string) {
+  const c = columns === 'p' ? P_COLUMNS : columns;
   return sql<boolean>`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
     and ${c.inizio} < ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})
     and exists (select 1 from prenotazioni late
@@ -301,7 +302,12 @@ export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
 /** Minutes of the rules, as numbers or as placeholders of a prepared statement. */
 export type LifecycleMinutes = { hold: number | Placeholder; noShow: number | Placeholder };
 
-export function bookingAsOf(c: BookingStateColumns, at: string | Placeholder, minutes: LifecycleMinutes) {
+/** The columns named: `p` (P_COLUMNS, raw SQL), `drizzle` (BOOKING_STATE_COLUMNS), or as given. */
+export type StateColumns = BookingStateColumns | 'p' | 'drizzle';
+const columnsOf = (c: StateColumns) => (c === 'p' ? P_COLUMNS : c === 'drizzle' ? BOOKING_STATE_COLUMNS : c);
+
+export function bookingAsOf(columns: StateColumns, at: string | Placeholder, minutes: LifecycleMinutes) {
+  const c = columnsOf(columns);
   // Null-safe: a resident's booking has no payment (a left join's null is not pending).
   const expired = sql`(${c.stato} = 'attiva' and coalesce(${c.payStatus} = 'pending', false)
     and (${c.createdAt} + make_interval(mins => ${minutes.hold}::int) <= ${at}::timestamptz or ${c.inizio} <= ${at}::timestamptz))`;

@@ -2,7 +2,7 @@ import { countBooking } from '../../metrics.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { shortDate } from '../../../shared/i18n/format.js';
-import { notice, overdueAdminsEmail } from '../bookings/index.js';
+import { bookingEmails } from '../bookings/index.js';
 import { activeAdmins, notifyUser, type UserNotice } from '../notifications/index.js';
 import { healFleet, type FleetDeps, type HealCancel, type HealMove, type HealOutcome, type HealRow } from './heal.js';
 
@@ -32,7 +32,7 @@ export function movedSentence(m: Pick<HealMove, 'causa'> & { from: string; to: s
 export function movedNotice(m: HealMove, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
   const t = tFor(lingua);
   const sentence = movedSentence({ causa: m.causa, from: m.row.numero, to: m.to.numero }, lingua);
-  return notice(
+  return bookingEmails.notice(
     sentence,
     [t('emailNotices.hello', { nome: m.row.nome }), '', `${sentence}.`, t('emailNotices.fleet.movedSame', { when: when(m.row, lingua), to: m.to.numero })],
     dashboard(publicUrl),
@@ -47,7 +47,7 @@ export const absentSentence = (numero: string, lingua: Lingua = 'it') => tFor(li
 export function absentNotice(r: HealRow, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
   const t = tFor(lingua);
   const sentence = absentSentence(r.numero, lingua);
-  return notice(
+  return bookingEmails.notice(
     sentence,
     [
       t('emailNotices.hello', { nome: r.nome }),
@@ -70,7 +70,7 @@ export function cancelledNotice(c: HealCancel, publicUrl: string, lingua: Lingua
     c.motivo === 'bici_non_rientrata'
       ? t('emailNotices.fleet.cancelledLate', { bici: r.numero })
       : t('emailNotices.fleet.cancelledBroken', { bici: r.numero });
-  return notice(
+  return bookingEmails.notice(
     t('emailNotices.fleet.cancelledSubject'),
     [
       t('emailNotices.hello', { nome: r.nome }),
@@ -125,7 +125,7 @@ export async function tellHealOutcome(
   if (admins === 'caller' || fleetAdminLines(o).length === 0) return;
   for (const admin of await activeAdmins(deps.db)) {
     try {
-      await deps.mailer.send(overdueAdminsEmail(admin.email, [], url, fleetAdminLines(o, admin.lingua), admin.lingua));
+      await deps.mailer.send(bookingEmails.overdueAdminsEmail(admin.email, [], url, fleetAdminLines(o, admin.lingua), admin.lingua));
     } catch (err) {
       deps.log.error({ err }, 'fleet email to the admins not sent');
     }

@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
-import { fleetChangedSince, readFleetNow, type FleetNowReading } from '../bookings/index.js';
+import { fleetReading } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { liveLinkId } from './service.js';
 
@@ -47,7 +47,7 @@ const event = (json: string) => `data: ${json}\n\n`;
 export class RackHub implements NotifiedCache {
   private readonly streams = new Set<Stream>();
   private timer: NodeJS.Timeout | undefined;
-  private reading: (FleetNowReading & { readAt: number; real: number }) | undefined;
+  private reading: (Awaited<ReturnType<typeof fleetReading.readFleetNow>> & { readAt: number; real: number }) | undefined;
   private board: string | undefined;
   private lastHeartbeat = 0;
   private lastLinkCheck = 0;
@@ -142,9 +142,9 @@ export class RackHub implements NotifiedCache {
     const r = this.reading;
     if (r && now.getTime() >= r.readAt && now.getTime() < r.validUntil && performance.now() - r.real < RACK_MAX_AGE_MS) {
       const minutes = lifecycleMinutes(await currentRules(this.deps.db));
-      if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetChangedSince(this.deps.db, r))) return;
+      if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetReading.fleetChangedSince(this.deps.db, r))) return;
     }
-    const reading = await readFleetNow(this.deps, now);
+    const reading = await fleetReading.readFleetNow(this.deps, now);
     this.reading = { ...reading, readAt: now.getTime(), real: performance.now() };
     const board: RackBoard = { aggiornatoAlle: now.toISOString(), bici: reading.bici };
     const previous = this.board === undefined ? undefined : (JSON.parse(this.board) as RackBoard).bici;
