@@ -64,11 +64,9 @@ export async function passAndAnnounce(deps: FreedTimeDeps, force = false): Promi
  * those this process claimed served (a test's deterministic wait; with one process, every
  * offer the change leads to is made and announced).
  */
-export class FreedTimeDispatcher implements NotifiedCache {
-  private readonly work: CoalescedDrain;
-
+export class FreedTimeDispatcher extends CoalescedDrain implements NotifiedCache {
   constructor(private readonly deps: FreedTimeDeps) {
-    this.work = new CoalescedDrain(
+    super(
       async () => {
         while ((await claimFreedTime(deps.db)) > 0) {
           await deps.beforePass?.();
@@ -80,34 +78,14 @@ export class FreedTimeDispatcher implements NotifiedCache {
     );
   }
 
-  /** A NOTIFY on FREED_TIME_CHANNEL. */
-  apply(): void {
-    this.work.wake();
-  }
-
-  /** The listener is up again: events recorded while it was down are served now. */
-  setActive(active: boolean): void {
-    if (active) this.work.wake();
-  }
-
-  /** Starts a drain, or asks the running one for another round. Never throws. */
-  wake(): void {
-    this.work.wake();
-  }
-
   /**
    * Resolves once the events committed before this call are claimed (this process's served)
    * and one pass has run at the clock's now, as the minute job's would: the lines as of now.
    * A deterministic wait for tests; the app itself never waits for it.
    */
-  async settled(): Promise<void> {
-    await this.work.settled();
+  override async settled(): Promise<void> {
+    await super.settled();
     await this.deps.beforePass?.();
     await passAndAnnounce(this.deps);
-  }
-
-  /** No more drains (the app closes); resolves when the one under way has finished. */
-  stop(): Promise<void> {
-    return this.work.stop();
   }
 }
