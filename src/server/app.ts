@@ -53,7 +53,7 @@ import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
-import { ensureRulesRow } from './modules/rules/index.js';
+import { ensureRulesRow, type RulesCache } from './modules/rules/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +65,8 @@ export interface AppDeps {
    * every authenticated request looks its session up in the database.
    */
   sessionCache?: SessionCache;
+  /** The service's rules in memory (kept coherent the same way); without it every read loads them. */
+  rulesCache?: RulesCache;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
   /**
@@ -206,10 +208,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startPinDispatcher(app);
   // Freed time is one event (decision 035): this process's dispatcher runs the offer pass
   // and announces the offers with this app's mailer and push.
-  const fleet = { db: deps.database.db, clock: deps.clock, payments, mailer, push, config: deps.config, log: app.log, metrics };
+  const { rulesCache } = deps;
+  const fleet = { db: deps.database.db, clock: deps.clock, payments, mailer, push, config: deps.config, log: app.log, metrics, rulesCache };
   const freedTime = new FreedTimeDispatcher({
     db: deps.database.db,
     clock: deps.clock,
+    rulesCache,
     mailer,
     push,
     log: app.log,

@@ -60,7 +60,7 @@ let noShow = 30;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  noShow = lifecycleMinutes(await currentRules(database.db)).noShow;
+  noShow = lifecycleMinutes(await currentRules({ db: database.db })).noShow;
   await bike('01');
   await bike('02');
   await bike('03');

@@ -58,7 +58,7 @@ async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: D
 export const lifecycleJob = (deps: JobDeps) => async () => {
   const now = deps.clock.now();
   const db = deps.database.db;
-  const { hold, noShow } = lifecycleMinutes(await currentRules(db));
+  const { hold, noShow } = lifecycleMinutes(await currentRules({ db }));
   const lifecycle = await bookingJobs.applyLifecycle(db, now, hold, noShow, deps.metrics);
   // The fleet heals itself (issue 35, decision 045) before any waitlist offer: the bookings of
   // late and broken bikes moved, told or cancelled; the admins read it in the late email below.
@@ -110,7 +110,7 @@ export const RETENTION_CRON = '40 3 * * *';
 /** The nightly retention at the clock's now, with the period the admins set (decision 029). */
 export const retentionJob = (deps: JobDeps) => async () => {
   const db = deps.database.db;
-  const result = await applyRetention(db, deps.clock.now(), (await currentRules(db)).conservazioneMesi);
+  const result = await applyRetention(db, deps.clock.now(), (await currentRules({ db })).conservazioneMesi);
   deps.log.info({ ...result }, 'retention applied');
   return result;
 };

@@ -54,7 +54,7 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
   const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
   const at = now.toISOString();
   // As of now (decision 035): bookings and bikes as the life cycle would leave them, unwritten.
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   // Only the active rows are read one by one (a few thousand at most, by the active rows'
   // partial index), with the as-of-now test (`asOf.voidAsOf`). The totals of every booking ever
   // come from the statistics' rollup (decision 017: exact, kept by triggers on every insert,
@@ -119,7 +119,7 @@ export async function adminBookings(
   const live = asOf.bookingAsOf(
     'drizzle',
     now.toISOString(),
-    lifecycleMinutes(await currentRules(deps.db)),
+    lifecycleMinutes(await currentRules(deps)),
   );
   // A waitlist's offer is not a booking (issue 21).
   const conditions: SQL[] = [isBooking];
@@ -243,7 +243,7 @@ export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page
       ilike(users.siglaResidente, pattern),
     );
   }
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const now = deps.clock.now();
   const [rows, [totalRow]] = await Promise.all([
     deps.db

@@ -82,7 +82,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
   const next = asOf.bookingAsOf(
     { stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status`, id: sql`x.id`, biciId: sql`x.bici_id` },
     at,
-    lifecycleMinutes(await currentRules(deps.db)),
+    lifecycleMinutes(await currentRules(deps)),
   );
   const result = await deps.db.execute<
     BookingPersonBikeRow & {

@@ -137,7 +137,7 @@ async function readRide(db: Db | Tx, userId: number, id: number, lock: boolean):
 export async function extendOptions(deps: BookingReadDeps, userId: number, id: number): Promise<ExtendOptionsDto> {
   const now = deps.clock.now();
   const ride = rideInProgress(await readRide(deps.db, userId, id, false), now);
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const after = await bikeAfter(deps.db, ride, now, rules);
   return { minuti: EXTEND_MINUTES.filter((m) => refusal(ride, m, rules, after, deps.config.timeZone) === null) };
 }

@@ -153,7 +153,7 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
  * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
 export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock; metrics?: AppMetrics | undefined }): Promise<void> {
-  const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
+  const { hold, noShow } = lifecycleMinutes(await currentRules(deps));
   await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow, deps.metrics);
 }
 

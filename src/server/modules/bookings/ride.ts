@@ -100,7 +100,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
   const fromQueue = isDeviceAction(action);
   if (!action.deviceTime) await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
+  const noShowMinutes = lifecycleMinutes(await currentRules(deps)).noShow;
   const key: ActionKey = { userId, bookingId: id, kind: 'ritiro' };
   // Whether this call picked the bike up (a replay of a queued action did not): the last
   // attempt of the transaction decides.

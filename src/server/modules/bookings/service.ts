@@ -62,7 +62,7 @@ export interface BookingUser {
  * knows them, and turns it into instants. `limits`: the fair-use limits apply (not to admins).
  */
 export async function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<Window & { rules: Rules }> {
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules };
 }
 
@@ -76,7 +76,7 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedA
 
 export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
   // As of now (decision 035): the state the life cycle would show, nothing written.
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   const stato = bikeStateAsOf(deps.clock.now().toISOString(), minutes);
   const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; updated_at: Date | string }>(sql`
     select b.id, b.numero, b.modello, ${stato} as stato, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
@@ -248,7 +248,7 @@ export function selectBookings(db: Db, now: Date, minutes: { hold: number; noSho
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
   const now = deps.clock.now();
-  const rows = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db)))
+  const rows = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps)))
     .where(and(eq(prenotazioni.userId, userId), isBooking))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
   return rows.map((r) => bookingDto({ ...r, stato: bookingStato(r.stato) }, now));
@@ -256,7 +256,7 @@ export async function listUserBookings(deps: BookingReadDeps, userId: number): P
 
 export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
   const now = deps.clock.now();
-  const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db))).where(
+  const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps))).where(
     and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking),
   );
   if (!row) throw notFound('Prenotazione non trovata');

@@ -52,5 +52,5 @@ export function cancelAffected(deps: ClosureDeps, tx: Tx, rows: AffectedRow[], r
  * `pagamenti pay`, of the bookings the life cycle would release, which a preview leaves out.
  */
 export async function voidNow(deps: Pick<ClosureDeps, 'db' | 'clock'>): Promise<SQL> {
-  return asOf.bookingAsOf('p', deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps.db))).void;
+  return asOf.bookingAsOf('p', deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps))).void;
 }

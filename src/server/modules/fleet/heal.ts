@@ -105,7 +105,7 @@ export type LifecycleMinutes = { hold: number; noShow: number };
 
 /** The rules' minutes a pass needs: read before its transaction (never a second connection inside it). */
 export async function healMinutes(db: Db): Promise<LifecycleMinutes> {
-  return lifecycleMinutes(await currentRules(db));
+  return lifecycleMinutes(await currentRules({ db }));
 }
 
 /** Whether a pass has anything to do now: one read, no locks (nearly always false). */

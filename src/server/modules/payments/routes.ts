@@ -19,7 +19,7 @@ import { confirmSimulatedIntent, getSimulatedCheckout, paySimulatedCheckout } fr
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 export function paymentDeps(app: FastifyInstance): PaymentDeps {
-  return { db: app.deps.database.db, clock: app.deps.clock, config: app.deps.config, provider: app.deps.payments, log: app.log, metrics: app.deps.metrics };
+  return { db: app.deps.database.db, clock: app.deps.clock, config: app.deps.config, provider: app.deps.payments, log: app.log, metrics: app.deps.metrics, rulesCache: app.deps.rulesCache };
 }
 
 /** Payments (behaviour.md §7). Every route needs a login except the provider's webhook. */

@@ -61,7 +61,7 @@ const startsAfter = (b: BookingRow, now: Date) => new Date(b.inizio).getTime() >
 export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, userId: number): Promise<DeletionPreviewDto> {
   const now = deps.clock.now();
   // As of now (decision 035): what the life cycle would release is not cancelled again.
-  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
+  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
   const { rows } = await deps.db.execute<{
     email: string; ruolo: string; attiva: boolean; admins: number; pagamenti: number; attese: number; sessioni: number; push: number; calendario: boolean;
   }>(sql`

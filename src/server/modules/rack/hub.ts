@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
 import { fleetReading } from '../bookings/index.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { currentRules, lifecycleMinutes, type RulesCache } from '../rules/index.js';
 import { liveLinkId } from './service.js';
 
 /** How often the process looks for a change while a stream is open (decision 044: within 5 s). */
@@ -31,6 +31,7 @@ export interface RackHubDeps {
   clock: Clock;
   config: Pick<Config, 'timeZone'>;
   log: Pick<Logger, 'warn'>;
+  rulesCache?: RulesCache | undefined;
 }
 
 /** An event of the stream: the board as JSON on one `data:` line. */
@@ -141,7 +142,7 @@ export class RackHub implements NotifiedCache {
     const now = this.deps.clock.now();
     const r = this.reading;
     if (r && now.getTime() >= r.readAt && now.getTime() < r.validUntil && performance.now() - r.real < RACK_MAX_AGE_MS) {
-      const minutes = lifecycleMinutes(await currentRules(this.deps.db));
+      const minutes = lifecycleMinutes(await currentRules(this.deps));
       if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetReading.fleetChangedSince(this.deps.db, r))) return;
     }
     const reading = await fleetReading.readFleetNow(this.deps, now);
@@ -174,8 +175,8 @@ export class RackHub implements NotifiedCache {
  * would otherwise hold the close until the tablet went away.
  */
 export function attachRackHub(app: FastifyInstance): RackHub {
-  const { database, clock, config } = app.deps;
-  const hub = new RackHub({ db: database.db, clock, config, log: app.log });
+  const { database, clock, config, rulesCache } = app.deps;
+  const hub = new RackHub({ db: database.db, clock, config, rulesCache, log: app.log });
   app.decorate('rack', hub);
   app.addHook('preClose', async () => hub.stop());
   return hub;

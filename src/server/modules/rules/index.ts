@@ -7,5 +7,5 @@ export { currentRules, lifecycleMinutes, loadRules, type ClosureRule, type Execu
 export { checkWindow, START_GRACE_MINUTES, type Window } from './check.js';
 export { fullestWeek, suspendedUntilSql, suspensionOf } from './fair-use.js';
 export { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail, type NoticeBooking } from './emails.js';
-export { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './store.js';
+export { ensureRulesRow, RULES_CHANNEL, RulesCache } from './store.js';
 export { replaceRulesEditor } from './erasure.js';

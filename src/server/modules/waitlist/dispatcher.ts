@@ -3,7 +3,7 @@ import { CoalescedDrain } from '../../lib/coalesced-drain.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
-import { currentRules } from '../rules/index.js';
+import { currentRules, type RulesCache } from '../rules/index.js';
 import { announceOffers, runOfferPass, type OfferNotifyDeps, type PassResult } from './offers.js';
 
 /** The channel the freed-time triggers notify (drizzle/0018_freed_time.sql). */
@@ -13,6 +13,7 @@ export interface FreedTimeDeps extends OfferNotifyDeps {
   db: Db;
   clock: Clock;
   log: OfferNotifyDeps['log'] & { warn?(obj: object, msg: string): void };
+  rulesCache?: RulesCache | undefined;
   /**
    * Run before each offer pass (app.ts gives the fleet's heal, issue 35): a booking whose bike is
    * out takes a freed bike before any waitlist offer for its window.
@@ -43,7 +44,7 @@ export async function claimFreedTime(db: Db): Promise<number> {
  */
 export async function passAndAnnounce(deps: FreedTimeDeps, force = false): Promise<PassResult & { announced: number }> {
   const now = deps.clock.now();
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const pass = await runOfferPass(deps.db, now, rules.offertaMinuti, force);
   const announced = await announceOffers(deps, now);
   return { ...pass, announced };

@@ -68,7 +68,7 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
   // As of now (decision 035): waits and offers that are over do not show; nothing is written.
   const now = deps.clock.now();
   const at = sql`${now.toISOString()}::timestamptz`;
-  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
+  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
   const { rows } = await deps.db.execute<WaitRow>(sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
            1 + (select count(*) from attese e
