@@ -16,5 +16,9 @@ export declare function webBoundaries(
   layers: typeof webLayers,
   rootPath?: string,
 ): { settings: Record<string, unknown>; options: Record<string, unknown> };
+/** The files that write tables of others, with the tables and the reason (options of `structure/table-owner`). */
+export declare const tableWriters: {
+  exceptions: Array<{ files: string; tables: string[]; why: string }>;
+};
 declare const config: Linter.Config[];
 export default config;

@@ -4,5 +4,5 @@ import type { ESLint } from 'eslint';
 declare const structure: ESLint.Plugin;
 export default structure;
 
-/** table name → owning module, from every `<modulesDir>/<m>/tables.ts` (the table-owner rule's list). */
-export function readOwners(root: string, modulesDir: string): Record<string, string>;
+/** Who owns each table (`tables`: table → module, or folder outside the modules) and each table's TypeScript name (`names`). */
+export function readOwners(root: string, serverDir: string, modulesDir: string): { tables: Record<string, string>; names: Record<string, string> };

@@ -4,11 +4,12 @@
 //   config's `layers`, lowest first), and another module only through that module's `index.ts`.
 //   The few justified exceptions are named in the config (`allow`), each with its reason, and
 //   listed in docs/ARCHITECTURE.md.
-// - `table-owner`: a module writes only the tables it owns. Owners are read from the modules'
-//   own `tables.ts` files (every `pgTable('name'` there belongs to that folder's module). A
-//   write is a Drizzle `.insert(t)`, `.update(t)` or `.delete(t)` of a table imported from
-//   outside the module, or an `insert into` / `update` / `delete from` of another module's
-//   table in an SQL template. Reads may join across modules; writes may not.
+// - `table-owner`: a table is written only by its owner. Owners are read from every `tables.ts`
+//   under src/server (a module's tables are the module's; http/, jobs/, integrations/ own theirs);
+//   any other file (the seed, the CLI, the app) owns none. A write is a Drizzle `.insert(t)`,
+//   `.update(t)` or `.delete(t)` of anything naming a table (`users`, `schema.users`, an alias),
+//   or `insert into` / `update` / `delete from` in any string or template. Reads may join
+//   across owners; writes may not, except as the config's `exceptions` say, with their reason.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -119,96 +120,141 @@ const layers = {
 
 const ownersCache = new Map();
 
-/** table name → owning module, from every `<modulesDir>/<m>/tables.ts`. */
-export function readOwners(root, modulesDir) {
-  const key = `${root}|${modulesDir}`;
+/** Every `tables.ts` under `dir`, recursively. */
+function tableFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tableFiles(path.join(dir, e.name)) : e.name === 'tables.ts' ? [path.join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * Who owns each table, from every `tables.ts` under `serverDir`: a module's tables belong to the
+ * module (its name), the others' to their folder (`src/server/http`, say). `tables` maps
+ * table → owner, `names` the TypeScript name of each table → its table.
+ */
+export function readOwners(root, serverDir, modulesDir) {
+  const key = `${root}|${serverDir}|${modulesDir}`;
   if (ownersCache.has(key)) return ownersCache.get(key);
-  const owners = {};
-  const dir = path.join(root, modulesDir);
-  if (fs.existsSync(dir)) {
-    for (const m of fs.readdirSync(dir)) {
-      const tables = path.join(dir, m, 'tables.ts');
-      if (!fs.existsSync(tables)) continue;
-      for (const match of fs.readFileSync(tables, 'utf8').matchAll(/pgTable\(\s*['"]([a-z_0-9]+)['"]/g)) owners[match[1]] = m;
+  const owners = { tables: {}, names: {} };
+  for (const file of tableFiles(path.join(root, serverDir))) {
+    const folder = rel(root, path.dirname(file));
+    const owner = moduleOf(modulesDir, `${folder}/tables.ts`) ?? folder;
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:const\s+(\w+)\s*=\s*)?pgTable\(\s*['"]([a-z_0-9]+)['"]/g)) {
+      owners.tables[m[2]] = owner;
+      if (m[1]) owners.names[m[1]] = m[2];
     }
   }
   ownersCache.set(key, owners);
   return owners;
 }
 
-const WRITE_IN_SQL = /\b(insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z_0-9]*)"?/gi;
+/** The owner a file writes as: its module, or the folder of a `tables.ts` it lies under; null for none. */
+function writerOf(file, modulesDir, ownerFolders) {
+  return moduleOf(modulesDir, file) ?? ownerFolders.find((f) => file.startsWith(`${f}/`)) ?? null;
+}
+
+const WRITE_IN_SQL = /\b(insert\s+into|update|delete\s+from)\s+(?:public\.)?"?([a-z_][a-z_0-9]*)"?/gi;
+const VERB_BEFORE = /(insert\s+into|update|delete\s+from)\s*"?$/i;
 
 const tableOwner = {
   meta: {
     type: 'problem',
-    docs: { description: "A module writes only the tables it owns (its tables.ts); others call the owner's functions" },
+    docs: { description: "A table is written only by its owner (its tables.ts's module or folder); others call the owner's functions" },
     schema: [
       {
         type: 'object',
-        properties: { root: { type: 'string' }, modulesDir: { type: 'string' }, owners: { type: 'object' } },
+        properties: {
+          root: { type: 'string' },
+          serverDir: { type: 'string' },
+          modulesDir: { type: 'string' },
+          /** table → owner (a module's name or a folder); default: read from the tables.ts files. */
+          owners: { type: 'object' },
+          /** Files that write tables of others, each with the tables and the reason. */
+          exceptions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { files: { type: 'string' }, tables: { type: 'array', items: { type: 'string' } }, why: { type: 'string' } },
+              required: ['files', 'tables', 'why'],
+            },
+          },
+        },
         additionalProperties: false,
       },
     ],
     messages: {
-      drizzle: "'{{table}}' is not a table of the module '{{module}}' (imported from '{{source}}'): call its owner's function to {{verb}} it.",
-      sql: "The module '{{module}}' writes the table '{{table}}' ({{verb}}), owned by the module '{{owner}}': call the owner's function.",
+      write: "'{{file}}' writes the table '{{table}}' ({{verb}}), owned by '{{owner}}': call its owner's function.",
     },
   },
   create(context) {
     const options = context.options[0] ?? {};
     const root = options.root ?? context.cwd;
     const modulesDir = options.modulesDir ?? 'src/server/modules';
+    const read = options.owners ? { tables: options.owners, names: {} } : readOwners(root, options.serverDir ?? 'src/server', modulesDir);
+    const ownerFolders = Object.values(read.tables).filter((o) => o.includes('/'));
     const file = rel(root, context.filename);
-    const module = moduleOf(modulesDir, file);
-    if (!module) return {};
-    const owners = options.owners ?? readOwners(root, modulesDir);
-    const importedFrom = new Map();
-    // A table passed to a write is the module's own when it comes from the module's own files;
-    // from anywhere else (another module's face, the schema's list, a lower layer's tables) it
-    // is someone else's. Package imports (a name from drizzle-orm, say) are no tables.
-    const ownTable = (target) => moduleOf(modulesDir, rel(root, target)) === module;
+    const writer = writerOf(file, modulesDir, ownerFolders);
+    const excused = new Set((options.exceptions ?? []).filter((e) => globToRegExp(e.files).test(file)).flatMap((e) => e.tables));
+    const imported = new Map();
 
-    function checkSql(node, text) {
-      for (const match of text.matchAll(WRITE_IN_SQL)) {
-        const table = match[2].toLowerCase();
-        const owner = owners[table];
-        if (owner && owner !== module) {
-          context.report({ node, messageId: 'sql', data: { module, table, owner, verb: match[1].toLowerCase().replace(/\s+/g, ' ') } });
-        }
-      }
+    function report(node, table, verb) {
+      const owner = read.tables[table];
+      if (!owner || owner === writer || excused.has(table)) return;
+      context.report({ node, messageId: 'write', data: { file, table, owner, verb: verb.toLowerCase().replace(/\s+/g, ' ') } });
+    }
+
+    /** The table an expression names: `users`, `schema.users`, `t.users`, an alias or a const of one. */
+    function tableNamed(node, depth = 0) {
+      if (!node || depth > 3) return null;
+      if (node.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') return tableOf(node.property.name);
+      if (node.type !== 'Identifier') return null;
+      if (imported.has(node.name)) return tableOf(imported.get(node.name));
+      const variable = findVariable(context.sourceCode.getScope(node), node.name);
+      const def = variable?.defs[0];
+      if (def?.type === 'Variable' && def.node.init) return tableNamed(def.node.init, depth + 1);
+      return tableOf(node.name);
+    }
+    const tableOf = (name) => read.names[name] ?? (read.tables[name] ? name : null);
+
+    function checkText(node, text) {
+      for (const m of text.matchAll(WRITE_IN_SQL)) report(node, m[2].toLowerCase(), m[1]);
     }
 
     return {
       ImportDeclaration(node) {
-        for (const s of node.specifiers) importedFrom.set(s.local.name, node.source.value);
+        for (const s of node.specifiers) if (s.type === 'ImportSpecifier') imported.set(s.local.name, s.imported.name ?? s.imported.value);
       },
       CallExpression(node) {
         const callee = node.callee;
         if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier') return;
         const verb = callee.property.name;
         if (!['insert', 'update', 'delete'].includes(verb)) return;
-        const arg = node.arguments[0];
-        if (!arg || arg.type !== 'Identifier' || !importedFrom.has(arg.name)) return;
-        const source = importedFrom.get(arg.name);
-        const target = resolveImport(context.filename, source);
-        if (!target) return;
-        if (ownTable(target)) return;
-        context.report({ node: arg, messageId: 'drizzle', data: { table: arg.name, module, source, verb } });
+        const table = tableNamed(node.arguments[0]);
+        if (table) report(node.arguments[0], table, verb);
+      },
+      Literal(node) {
+        if (typeof node.value === 'string') checkText(node, node.value);
       },
       TemplateLiteral(node) {
-        checkSql(node, node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(' '));
+        checkText(node, node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(' '));
         // `update ${table} set ...`: a Drizzle table interpolated after the verb.
         node.expressions.forEach((expr, i) => {
-          const before = node.quasis[i].value.cooked ?? node.quasis[i].value.raw;
-          const verb = /(insert\s+into|update|delete\s+from)\s*"?$/i.exec(before)?.[1];
-          if (!verb || expr.type !== 'Identifier' || !importedFrom.has(expr.name)) return;
-          const target = resolveImport(context.filename, importedFrom.get(expr.name));
-          if (!target || ownTable(target)) return;
-          context.report({ node: expr, messageId: 'drizzle', data: { table: expr.name, module, source: importedFrom.get(expr.name), verb: verb.toLowerCase() } });
+          const verb = VERB_BEFORE.exec(node.quasis[i].value.cooked ?? node.quasis[i].value.raw)?.[1];
+          const table = verb && tableNamed(expr);
+          if (table) report(expr, table, verb);
         });
       },
     };
   },
 };
+
+function findVariable(scope, name) {
+  for (let s = scope; s; s = s.upper) {
+    const v = s.set.get(name);
+    if (v) return v;
+  }
+  return null;
+}
 
 export default { meta: { name: 'bicielis-structure' }, rules: { layers, 'table-owner': tableOwner } };

@@ -29,7 +29,7 @@ import { createPushSender } from './modules/notifications/index.js';
 import type { Logger } from './logger.js';
 import { registerMetrics } from './http/metrics.js';
 import { COMPRESSION } from './http/precompressed.js';
-import { attachMetrics, createMetrics, type AppMetrics } from './metrics.js';
+import { createMetrics, type AppMetrics } from './metrics.js';
 import type { SessionCache } from './modules/auth/index.js';
 import { sessionStore } from './modules/auth/index.js';
 import { needsTwoFactorEnrolment } from './modules/users/index.js';
@@ -40,7 +40,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { lockRoutes } from './modules/locks/routes.js';
 import { fleetRoutes } from './modules/fleet/routes.js';
-import { healFleet, tellHealOutcome } from './modules/fleet/index.js';
+import { fleetPass } from './modules/fleet/index.js';
 import { FreedTimeDispatcher } from './modules/waitlist/index.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
 import { calendarRoutes } from './modules/calendar/routes.js';
@@ -53,7 +53,7 @@ import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
-import { ensureRulesRow } from './modules/rules/index.js';
+import { ensureRulesRow, type RulesCache } from './modules/rules/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +65,8 @@ export interface AppDeps {
    * every authenticated request looks its session up in the database.
    */
   sessionCache?: SessionCache;
+  /** The service's rules in memory (kept coherent the same way); without it every read loads them. */
+  rulesCache?: RulesCache;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
   /**
@@ -89,8 +91,7 @@ export interface AppDeps {
   push?: { send(userId: number, payload: { title: string; body: string; url: string }): Promise<void> };
   /**
    * The Prometheus metrics of this app (decision 032); default: a registry of its own. The
-   * scheduler's jobs count into it through the app's pool (attachMetrics), and main.ts's
-   * catch-up runs through `app.deps.metrics`.
+   * services get it in their deps (http/service-deps.ts), main.ts hands it to the jobs.
    */
   metrics?: AppMetrics;
 }
@@ -187,10 +188,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerDrain(app);
 
-  // Metrics first: every later hook's request is timed, and the services find them by handle.
+  // Metrics first: every later hook's request is timed; the services get them in their deps.
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchPool(deps.database.pool);
-  attachMetrics(deps.database, metrics);
   registerMetrics(app, metrics, deps.config.metricsToken);
 
   const mailer = deps.mailer ?? mailerFromConfig(deps.config, app.log, metrics);
@@ -208,10 +208,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startPinDispatcher(app);
   // Freed time is one event (decision 035): this process's dispatcher runs the offer pass
   // and announces the offers with this app's mailer and push.
-  const fleet = { db: deps.database.db, clock: deps.clock, payments, mailer, push, config: deps.config, log: app.log };
+  const { rulesCache } = deps;
+  const fleet = { db: deps.database.db, clock: deps.clock, payments, mailer, push, config: deps.config, log: app.log, metrics, rulesCache };
   const freedTime = new FreedTimeDispatcher({
     db: deps.database.db,
     clock: deps.clock,
+    rulesCache,
     mailer,
     push,
     log: app.log,
@@ -220,14 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The fleet heals itself first (issue 35): a freed bike goes to a booking whose bike is out
     // before any waitlist offer; a bike put out of use wakes this dispatcher too (its trigger).
     // A failed heal fails the round (logged): no offer goes out ahead of a booking it would move.
-    beforePass: async () => {
-      try {
-        await tellHealOutcome(fleet, await healFleet(fleet));
-      } catch (err) {
-        app.log.error({ err }, 'fleet heal failed');
-        throw err;
-      }
-    },
+    beforePass: async () => void (await fleetPass(fleet)),
   });
   app.decorate('freedTime', freedTime);
   app.addHook('onClose', () => freedTime.stop());

@@ -9,7 +9,7 @@ import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
 import { verifyBackup } from './db/verify.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
-import { users } from './modules/users/tables.js';
+import { insertAccounts } from './modules/users/index.js';
 import { createLogger } from './logger.js';
 import { hashPassword } from './modules/auth/index.js';
 import { importBikes } from './modules/bikes/index.js';
@@ -99,10 +99,7 @@ const adminCreate: Command = async (ctx, [email, password, nome = 'Amministrator
     return 1;
   }
   try {
-    const [row] = await ctx.database.db
-      .insert(users)
-      .values({ ...parsed.data, passwordHash: await hashPassword(parsed.data.password), ruolo: 'admin' })
-      .returning({ id: users.id });
+    const [row] = await insertAccounts(ctx.database.db, [{ ...parsed.data, passwordHash: await hashPassword(parsed.data.password), ruolo: 'admin' }]);
     ctx.out(`Amministratore creato: ${parsed.data.email} (id ${row!.id})`);
     return 0;
   } catch (err) {

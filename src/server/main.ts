@@ -7,7 +7,7 @@ import { connectDatabase } from './db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
-import { ensureRulesRow, RULES_CHANNEL, rulesCacheFor } from './modules/rules/index.js';
+import { ensureRulesRow, RULES_CHANNEL, RulesCache } from './modules/rules/index.js';
 import { ensureAdmin, seedDemo } from './seed/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
@@ -62,10 +62,12 @@ async function main(cfg: Config) {
     : [];
 
   const sessionCache = new SessionCache();
+  const rulesCache = new RulesCache();
   const app = await buildApp({
     config: cfg,
     database,
     sessionCache,
+    rulesCache,
     clock: systemClock,
     logger: log,
     webRoot: path.join(projectRoot, 'dist', 'web'),
@@ -80,7 +82,7 @@ async function main(cfg: Config) {
     url,
     {
       [AUTH_CHANNEL]: sessionCache,
-      [RULES_CHANNEL]: rulesCacheFor(database.db),
+      [RULES_CHANNEL]: rulesCache,
       [FREED_TIME_CHANNEL]: app.freedTime,
       [PIN_CHANNEL]: app.pins,
       [RACK_CHANNEL]: app.rack,
@@ -89,12 +91,12 @@ async function main(cfg: Config) {
   );
   await listener.ready;
 
-  const jobDeps = { database, clock: systemClock, mailer: app.deps.mailer, push: app.deps.push, locks: app.deps.locks, payments: app.deps.payments, config: cfg, log };
+  const { mailer, push, locks, payments, metrics } = app.deps;
+  const jobDeps = { database, clock: systemClock, mailer, push, locks, payments, metrics, config: cfg, log };
   // Catch up at once on what happened while the server was down, then every minute.
   // Counted in the metrics as the scheduler's runs are (decision 032).
-  const metrics = app.deps.metrics;
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, () => metrics.timeJob('booking-lifecycle', lifecycleJob(jobDeps)));
-  const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log);
+  const scheduler = startScheduler(database.pool, cfg.timeZone, appJobs(jobDeps), log, metrics);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

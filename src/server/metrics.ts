@@ -1,7 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
-import type { Db } from './db/client.js';
 
 /**
  * The app's Prometheus metrics (issue 24, decision 032). One registry per app instance:
@@ -168,41 +167,21 @@ function jobTimer({ jobRuns, jobDuration, jobLastSuccess }: Counters): AppMetric
 }
 
 /**
- * The metrics of the app that owns a database handle. The services count where things happen
- * (a booking made, a payment applied, the life cycle's releases) from the handle they already
- * receive, as the availability batcher is kept per handle (one app per handle). A handle with
- * no app (the CLI, a test calling a service alone) counts nothing.
+ * The counts the services make where things happen (a booking made, a payment applied, the
+ * life cycle's releases), into the metrics `buildApp` hands them in their deps. Without any
+ * (the CLI, a test calling a service alone) nothing is counted.
  */
-const byDatabase = new WeakMap<Db, AppMetrics>();
-/** The same, by the handle's pool: the scheduler's jobs are run with the pool. */
-const byPool = new WeakMap<pg.Pool, AppMetrics>();
-
-export function attachMetrics(database: { db: Db; pool: pg.Pool }, metrics: AppMetrics): void {
-  byDatabase.set(database.db, metrics);
-  byPool.set(database.pool, metrics);
+export function countBooking(metrics: AppMetrics | undefined, event: BookingEvent, n = 1): void {
+  if (n > 0) metrics?.bookings.inc({ event }, n);
 }
 
-export function metricsOf(db: Db): AppMetrics | undefined {
-  return byDatabase.get(db);
-}
-
-export function metricsOfPool(pool: pg.Pool): AppMetrics | undefined {
-  return byPool.get(pool);
-}
-
-/** Counts one booking event of the app owning `db` (nothing without one). */
-export function countBooking(db: Db, event: BookingEvent, n = 1): void {
-  if (n > 0) byDatabase.get(db)?.bookings.inc({ event }, n);
-}
-
-/** Counts one payment outcome of the app owning `db`. */
-export function countPayment(db: Db, outcome: PaymentOutcome, n = 1): void {
-  if (n > 0) byDatabase.get(db)?.payments.inc({ outcome }, n);
+export function countPayment(metrics: AppMetrics | undefined, outcome: PaymentOutcome, n = 1): void {
+  if (n > 0) metrics?.payments.inc({ outcome }, n);
 }
 
 /** Counts one refund asked of the provider. */
-export function countRefund(db: Db, result: 'ok' | 'failed'): void {
-  byDatabase.get(db)?.refunds.inc({ result });
+export function countRefund(metrics: AppMetrics | undefined, result: 'ok' | 'failed'): void {
+  metrics?.refunds.inc({ result });
 }
 
 /** Addresses of this machine: a scrape from one of them (with no proxy header) needs no token. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localise } from '../../src/shared/i18n/all.js';
-import { suspensionReason } from '../../src/server/modules/rules/index.js';
+import { suspensionReason } from '../../src/server/modules/rules/fair-use.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { call, person } from '../helpers/admin-fixtures.js';
 import { createUser, loginAs } from '../helpers/factories.js';

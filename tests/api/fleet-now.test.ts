@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
-import { fleetChangedSince, fleetNow, readFleetNow } from '../../src/server/modules/bookings/index.js';
+import { fleetChangedSince, fleetNow, readFleetNow } from '../../src/server/modules/bookings/fleet-now.js';
 import { currentRules, lifecycleMinutes } from '../../src/server/modules/rules/index.js';
 import type { BikeNow } from '../../src/shared/schemas/fleet.js';
 import { TEST_NOW, testConfig } from '../helpers/app.js';
@@ -60,7 +60,7 @@ let noShow = 30;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  noShow = lifecycleMinutes(await currentRules(database.db)).noShow;
+  noShow = lifecycleMinutes(await currentRules({ db: database.db })).noShow;
   await bike('01');
   await bike('02');
   await bike('03');

@@ -5,7 +5,7 @@ import { minuteJob } from '../helpers/minute-job.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { SimulatedLockProvider } from '../../src/server/integrations/locks/index.js';
 import { createLogger } from '../../src/server/logger.js';
-import { moveBooking } from '../../src/server/modules/bookings/index.js';
+import { moveBooking } from '../../src/server/modules/bookings/relocate.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
 import { insertBike } from '../helpers/admin-bookings.js';

@@ -161,8 +161,9 @@ describe('the metrics move with what happens', () => {
       },
     };
     const before = await scrape(ctx.app);
-    expect(await runOccurrence(ctx.database.pool, ok, new Date('2026-11-21T09:00:00Z'))).toBe(true);
-    await expect(runOccurrence(ctx.database.pool, failing, new Date('2026-11-21T02:00:00Z'))).rejects.toThrow('backup non riuscito');
+    const { metrics } = ctx.app.deps;
+    expect(await runOccurrence(ctx.database.pool, ok, new Date('2026-11-21T09:00:00Z'), undefined, metrics)).toBe(true);
+    await expect(runOccurrence(ctx.database.pool, failing, new Date('2026-11-21T02:00:00Z'), undefined, metrics)).rejects.toThrow('backup non riuscito');
     const after = await scrape(ctx.app);
     const runs = 'bicielis_job_runs_total';
     expect(after.value(runs, { job: 'stats-fold', outcome: 'success' })).toBe(before.value(runs, { job: 'stats-fold', outcome: 'success' }) + 1);

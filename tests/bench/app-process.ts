@@ -33,7 +33,8 @@ async function appServer(url: string): Promise<FastifyInstance> {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1' });
   const database = connectDatabase(url);
   const sessionCache = new SessionCache();
-  const { RULES_CHANNEL, rulesCacheFor } = await import('../../src/server/modules/rules/store.js');
+  const { RULES_CHANNEL, RulesCache } = await import('../../src/server/modules/rules/store.js');
+  const rulesCache = new RulesCache();
   const { FREED_TIME_CHANNEL } = await import('../../src/server/modules/waitlist/dispatcher.js');
   const web = process.env.BENCH_WEB === '1';
   const path = await import('node:path');
@@ -43,6 +44,7 @@ async function appServer(url: string): Promise<FastifyInstance> {
     config,
     database,
     sessionCache,
+    rulesCache,
     clock: systemClock,
     logger: false,
     ...(web
@@ -56,7 +58,7 @@ async function appServer(url: string): Promise<FastifyInstance> {
   // and freed time served by this process's dispatcher (decision 035).
   const listener = listenForChanges(
     url,
-    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCacheFor(database.db), [FREED_TIME_CHANNEL]: app.freedTime },
+    { [AUTH_CHANNEL]: sessionCache, [RULES_CHANNEL]: rulesCache, [FREED_TIME_CHANNEL]: app.freedTime },
     createLogger('warn'),
   );
   await listener.ready;

@@ -10,7 +10,7 @@ import type { TestContext } from './app.js';
  */
 export async function minuteJob(ctx: Pick<TestContext, 'app' | 'clock' | 'database'>): Promise<void> {
   const db = ctx.database.db;
-  const { hold, noShow } = lifecycleMinutes(await currentRules(db));
-  await applyLifecycle(db, ctx.clock.now(), hold, noShow);
+  const { hold, noShow } = lifecycleMinutes(await currentRules({ db }));
+  await applyLifecycle(db, ctx.clock.now(), hold, noShow, ctx.app.deps.metrics);
   await ctx.app.freedTime.settled();
 }

@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { serverLayers } from '../../eslint.config.js';
 import structure from '../../eslint-rules/structure.js';
 
-// The structure's lint rules (eslint-rules/structure.js) fail on a deliberate violation and
-// pass the same code written the allowed way. Files are virtual: paths only matter for the
+// The layers rule (eslint-rules/structure.js) fails on a deliberate violation and passes the
+// same code written the allowed way (table-owner: table-owner-rule.test.ts). Files are virtual: paths only matter for the
 // layer and module each one falls in.
 const root = path.resolve('/virtual/bicielis');
-// The project's own layers and exceptions (eslint.config.js), owners as the modules' tables.ts say.
+// The project's own layers and exceptions (eslint.config.js).
 const { layers } = serverLayers;
-const owners = { prenotazioni: 'bookings', pagamenti: 'payments', users: 'users' };
 
 function lint(file: string, code: string, allow = serverLayers.allow) {
   const linter = new Linter({ configType: 'flat', cwd: root });
@@ -24,7 +23,6 @@ function lint(file: string, code: string, allow = serverLayers.allow) {
         plugins: { structure },
         rules: {
           'structure/layers': ['error', { root, layers, allow }],
-          'structure/table-owner': ['error', { root, owners }],
         },
       },
     ],
@@ -59,38 +57,5 @@ describe('structure/layers', () => {
     ]);
     expect(allowed).toEqual([]);
     expect(lint('src/server/modules/auth/routes.ts', "import { AppError } from '../../http/errors.js';\n")).toEqual([]);
-  });
-});
-
-describe('structure/table-owner', () => {
-  it("refuses a Drizzle write to another module's table, and accepts its own", () => {
-    const code = "import { prenotazioni } from '../bookings/tables.js';\nexport const f = (db: any) => db.update(prenotazioni).set({});\n";
-    const bad = lint('src/server/modules/waitlist/service.ts', code).filter((m) => m.startsWith('structure/table-owner'));
-    expect(bad).toHaveLength(1);
-    expect(bad[0]).toMatch(/'prenotazioni' is not a table of the module 'waitlist'/);
-    const own = "import { prenotazioni } from './tables.js';\nexport const f = (db: any) => db.update(prenotazioni).set({});\n";
-    expect(lint('src/server/modules/bookings/service.ts', own)).toEqual([]);
-    // Read through the owner's face, a table is still not the reader's to write.
-    const viaFace = "import { users } from '../users/index.js';\nexport const f = (db: any) => db.delete(users);\n";
-    expect(lint('src/server/modules/privacy/erase.ts', viaFace)[0]).toMatch(/'users' is not a table of the module 'privacy'/);
-    const viaSchema = "import { pagamenti } from '../../schema.js';\nexport const f = (db: any) => db.insert(pagamenti);\n";
-    expect(lint('src/server/modules/bookings/service.ts', viaSchema).filter((m) => m.startsWith('structure/table-owner'))[0]).toMatch(
-      /'pagamenti' is not a table of the module 'bookings'/,
-    );
-  });
-
-  it("refuses SQL that writes another module's table, and lets reads join it", () => {
-    const write = "declare const sql: any;\nexport const q = sql`update pagamenti set status = 'failed' where id = ${1}`;\n";
-    const bad = lint('src/server/modules/bookings/lifecycle.ts', write);
-    expect(bad).toHaveLength(1);
-    expect(bad[0]).toMatch(/writes the table 'pagamenti' \(update\), owned by the module 'payments'/);
-    expect(lint('src/server/modules/payments/settle.ts', write)).toEqual([]);
-    const read = "declare const sql: any;\nexport const q = sql`select 1 from pagamenti pay join prenotazioni p on p.id = pay.prenotazione_id for update of p`;\n";
-    expect(lint('src/server/modules/bookings/lifecycle.ts', read)).toEqual([]);
-    const interpolated =
-      "import { users } from '../users/tables.js';\ndeclare const sql: any;\nexport const q = sql`delete from ${users} where id = 1`;\n";
-    expect(lint('src/server/modules/privacy/erase.ts', interpolated).filter((m) => m.startsWith('structure/table-owner'))[0]).toMatch(
-      /'users' is not a table of the module 'privacy'/,
-    );
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 
 /** What @fastify/rate-limit expects back from a store: hits in the window and ms left in it. */
@@ -73,4 +74,9 @@ export function postgresRateLimitStore(pool: pg.Pool) {
 export async function purgeExpiredRateLimits(pool: pg.Pool): Promise<number> {
   const { rowCount } = await pool.query('delete from rate_limits where reset_at <= now()');
   return rowCount ?? 0;
+}
+
+/** Forgets the counters keyed by `email` (login, recovery): an account erased leaves none. */
+export async function forgetRateLimitsOf(tx: { execute(query: SQL): Promise<unknown> }, email: string): Promise<void> {
+  await tx.execute(sql`delete from rate_limits where position(${email} in lower(key)) > 0`);
 }

@@ -13,6 +13,8 @@ export function serviceDeps(app: FastifyInstance) {
     mailer: app.deps.mailer,
     log: app.log,
     sessionCache: app.deps.sessionCache,
+    rulesCache: app.deps.rulesCache,
+    metrics: app.deps.metrics,
   };
 }
 

@@ -4,10 +4,9 @@ import type { Database } from '../db/client.js';
 import { purgeExpiredRateLimits } from '../http/rate-limit-store.js';
 import type { Mailer } from '../integrations/mailer.js';
 import type { Logger } from '../logger.js';
+import type { AppMetrics } from '../metrics.js';
 import { purgeExpiredSessions } from '../modules/auth/index.js';
-import { applyLifecycle } from '../modules/bookings/index.js';
-import { pruneAvailabilityChanges, purgeOldOfflineActions } from '../modules/bookings/index.js';
-import { sendRideNotices } from '../modules/bookings/index.js';
+import { bookingJobs } from '../modules/bookings/index.js';
 import type { PushSender } from '../modules/notifications/index.js';
 import { runNightlyReports } from '../modules/reports/index.js';
 import { REPORT_CRON, REPORT_GRACE_MS } from '../modules/reports/index.js';
@@ -18,7 +17,7 @@ import { currentRules, lifecycleMinutes } from '../modules/rules/index.js';
 import { extendLateRidesPins, servePins } from '../modules/locks/index.js';
 import type { LockProvider } from '../integrations/locks/index.js';
 import type { PaymentProvider } from '../integrations/payments/index.js';
-import { emptyOutcome, fleetAdminLines, healFleet, tellHealOutcome } from '../modules/fleet/index.js';
+import { emptyOutcome, fleetAdminLines, fleetPass } from '../modules/fleet/index.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
@@ -38,6 +37,8 @@ export interface JobDeps {
    * freed-time dispatcher still does.
    */
   payments?: PaymentProvider | undefined;
+  /** The app's metrics (AppDeps.metrics): the life cycle's releases and the fleet's moves counted. */
+  metrics?: AppMetrics | undefined;
 }
 
 /**
@@ -45,15 +46,8 @@ export interface JobDeps {
  * logged and leaves the rest of the job to run: the next minute tries the pass again.
  */
 async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: Date) {
-  const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log };
-  try {
-    const healed = await healFleet(fleetDeps, now);
-    await tellHealOutcome(fleetDeps, healed, 'caller');
-    return healed;
-  } catch (err) {
-    deps.log.error({ err }, 'fleet heal failed');
-    return emptyOutcome();
-  }
+  const fleetDeps = { db: deps.database.db, clock: { now: () => now }, payments: deps.payments, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log, metrics: deps.metrics };
+  return fleetPass(fleetDeps, now, 'caller').catch(() => emptyOutcome());
 }
 
 /**
@@ -64,8 +58,8 @@ async function healAndTell(deps: JobDeps & { payments: PaymentProvider }, now: D
 export const lifecycleJob = (deps: JobDeps) => async () => {
   const now = deps.clock.now();
   const db = deps.database.db;
-  const { hold, noShow } = lifecycleMinutes(await currentRules(db));
-  const lifecycle = await applyLifecycle(db, now, hold, noShow);
+  const { hold, noShow } = lifecycleMinutes(await currentRules({ db }));
+  const lifecycle = await bookingJobs.applyLifecycle(db, now, hold, noShow, deps.metrics);
   // The fleet heals itself (issue 35, decision 045) before any waitlist offer: the bookings of
   // late and broken bikes moved, told or cancelled; the admins read it in the late email below.
   const healed = deps.payments ? await healAndTell({ ...deps, payments: deps.payments }, now) : emptyOutcome();
@@ -77,7 +71,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
   do claimed = await claimFreedTime(db);
   while (claimed >= CLAIM_BATCH);
   const { announced: offersAnnounced, ...pass } = await passAndAnnounce(freed);
-  const notices = await sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, (lingua) => fleetAdminLines(healed, lingua));
+  const notices = await bookingJobs.sendRideNotices({ db, mailer: deps.mailer, push: deps.push, config: deps.config, log: deps.log }, now, (lingua) => fleetAdminLines(healed, lingua));
   // Smart-lock PINs (decision 044): late rides' PINs extended, then every due call made (the
   // dispatcher's backstop, and the retry of a temporary failure, every minute).
   let pinsExtended = 0;
@@ -87,7 +81,7 @@ export const lifecycleJob = (deps: JobDeps) => async () => {
     pinCalls = await servePins({ db, clock: { now: () => now }, locks: deps.locks, mailer: deps.mailer, publicUrl: deps.config.publicUrl, log: deps.log });
   }
   // The availability reads' change rows (decision 040), kept ten minutes.
-  const availabilityChangesPruned = await pruneAvailabilityChanges(db);
+  const availabilityChangesPruned = await bookingJobs.pruneAvailabilityChanges(db);
   return {
     availabilityChangesPruned,
     ...lifecycle,
@@ -116,7 +110,7 @@ export const RETENTION_CRON = '40 3 * * *';
 /** The nightly retention at the clock's now, with the period the admins set (decision 029). */
 export const retentionJob = (deps: JobDeps) => async () => {
   const db = deps.database.db;
-  const result = await applyRetention(db, deps.clock.now(), (await currentRules(db)).conservazioneMesi);
+  const result = await applyRetention(db, deps.clock.now(), (await currentRules({ db })).conservazioneMesi);
   deps.log.info({ ...result }, 'retention applied');
   return result;
 };
@@ -144,7 +138,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
         await purgeExpiredSessions(deps.database.db, deps.clock.now());
         await purgeExpiredRateLimits(deps.database.pool);
         await purgeOldJobRuns(deps.database.pool);
-        await purgeOldOfflineActions(deps.database.db, deps.clock.now());
+        await bookingJobs.purgeOldOfflineActions(deps.database.db, deps.clock.now());
       },
     },
     { name: 'nightly-report', pattern: REPORT_CRON, lock: JOB_LOCKS.reports, run: reportJob(deps, REPORT_GRACE_MS) },

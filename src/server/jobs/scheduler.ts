@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Cron } from 'croner';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
-import { metricsOfPool } from '../metrics.js';
+import type { AppMetrics } from '../metrics.js';
 import { reachabilityOf } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/outage.js';
 
@@ -144,13 +144,11 @@ async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: 
  * late, or on a machine whose clock is a little off, finds the occurrence taken. Returns
  * whether this process ran it.
  *
- * Every job is measured here, whatever it is (decision 032), in the metrics of the app that
- * owns `pool`: a run, its duration, a failure (the job threw), or a skip (the previous run
+ * Every job is measured here, whatever it is (decision 032), in the app's `metrics`: a run, its duration, a failure (the job threw), or a skip (the previous run
  * still held the lock). An occurrence another process claimed is not this process's to count.
  */
-export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date, log?: Logger): Promise<boolean> {
+export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date, log?: Logger, metrics?: AppMetrics): Promise<boolean> {
   if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
-  const metrics = metricsOfPool(pool);
   try {
     const run = () => job.run(scheduledAt);
     const ran = await runExclusive(pool, job.lock, metrics ? () => metrics.timeJob(job.name, run) : run, log);
@@ -180,7 +178,7 @@ export async function purgeOldJobRuns(pool: pg.Pool): Promise<number> {
  * once among them. `stop()` stops the timers and resolves when the runs in flight have
  * finished, so that the caller may then close the pool under them.
  */
-export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[], log: Logger) {
+export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[], log: Logger, metrics?: AppMetrics) {
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
   const crons = jobs.map(
@@ -188,7 +186,7 @@ export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[],
       new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, (self: Cron) => {
         // The occurrence this timer fired for: the latest scheduled instant up to now.
         const scheduledAt = occurrenceAt(self, new Date());
-        const tick = runThroughOutage(pool, job, scheduledAt, stopping.signal, log).then(
+        const tick = runThroughOutage(pool, job, scheduledAt, stopping.signal, log, metrics).then(
           (ran) => log.debug({ job: job.name, scheduledAt, ran }, 'job tick'),
           (err: unknown) => log.error({ err, job: job.name }, 'job failed'),
         );
@@ -222,11 +220,11 @@ export function occurrenceAt(cron: Cron, now: Date): Date {
  * timer's next ticks are skipped meanwhile (croner's `protect`), so one waiting occurrence
  * stands for all those the outage swallowed.
  */
-async function runThroughOutage(pool: pg.Pool, job: JobSpec, scheduledAt: Date, stop: AbortSignal, log: Logger): Promise<boolean> {
+async function runThroughOutage(pool: pg.Pool, job: JobSpec, scheduledAt: Date, stop: AbortSignal, log: Logger, metrics?: AppMetrics): Promise<boolean> {
   const reachability = reachabilityOf(pool);
   for (;;) {
     try {
-      return await runOccurrence(pool, job, scheduledAt, log);
+      return await runOccurrence(pool, job, scheduledAt, log, metrics);
     } catch (err) {
       if (!reachability || !isDatabaseUnavailable(err) || stop.aborted) throw err;
       log.warn({ job: job.name, scheduledAt }, 'job waiting for the database to come back');

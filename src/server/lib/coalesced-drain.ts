@@ -27,6 +27,16 @@ export class CoalescedDrain {
     });
   }
 
+  /** A NOTIFY on the channel (the listener's NotifiedCache, db/notifications.ts): a drain. */
+  apply(): void {
+    this.wake();
+  }
+
+  /** The listener is up again: what was announced while it was down is served now. */
+  setActive(active: boolean): void {
+    if (active) this.wake();
+  }
+
   /** Resolves when the drain under way (if any) has finished. */
   async idle(): Promise<void> {
     await this.running;

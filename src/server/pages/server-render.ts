@@ -112,14 +112,14 @@ export function fillTemplate(template: Template, page: ServerPageOutput): string
 
 /** The answers the screen reads first, from the services, as the API would send them (JSON). */
 async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerPageData['screen']): Promise<ServerPageData> {
-  const { database, clock, config } = app.deps;
-  const deps = { db: database.db, clock, config };
+  const { database, clock, config, rulesCache } = app.deps;
+  const deps = { db: database.db, clock, config, rulesCache };
   let data: ServerPageData;
   if (screen === 'dashboard') {
     const [bookings, bikes, publicCfg, rules, waits] = await Promise.all([
       listUserBookings(deps, user.id),
       listBikes(deps),
-      publicConfig(config, database.db),
+      publicConfig(config, deps),
       publicRules(deps, user.id),
       listWaits(deps, user.id),
     ]);
@@ -127,7 +127,7 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
   } else {
     const [summary, publicCfg, overdue, waitlist, damages, bookings] = await Promise.all([
       adminSummary(deps),
-      publicConfig(config, database.db),
+      publicConfig(config, deps),
       adminOverdue(deps),
       adminWaitlist(deps),
       adminDamages(deps),

@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../shared/damage.js';
 import { addDays, zonedInstant, zonedToday } from '../../shared/time.js';
 import { seededRandom } from '../lib/seeded-random.js';
-import { insertPastBookings, type PastBooking, type PastBookingRow } from '../modules/bookings/index.js';
+import { demoRows } from '../modules/bookings/index.js';
 import { insertPastPayments } from '../modules/payments/index.js';
+import { insertResidentCodes } from '../modules/residents/index.js';
+import { insertAccounts } from '../modules/users/index.js';
 import type { Tx } from '../db/transaction.js';
 
 /**
@@ -32,6 +34,9 @@ const DAMAGES = ['Il freno anteriore fischia', 'Gomma posteriore sgonfia', 'La c
 export const HISTORY_RESIDENTS = 17;
 export const HISTORY_EXTERNALS = 8;
 export const HISTORY_DAYS = 60;
+
+type PastBooking = Parameters<typeof demoRows.insertPastBookings>[1][number];
+type PastBookingRow = Awaited<ReturnType<typeof demoRows.insertPastBookings>>[number];
 
 const hhmm = (q: number) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
 
@@ -67,7 +72,7 @@ export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides
   const today = zonedToday(opts.now, opts.timeZone);
   const created = await seedPeople(tx, opts);
   const riders: Rider[] = [...created.map((u) => ({ ...u, demo: false })), ...opts.demoUsers.map((u) => ({ ...u, demo: true }))];
-  const inserted = await insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
+  const inserted = await demoRows.insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
   // Payments: every external's booking was paid; the ones the user cancelled were refunded.
   const externals = new Set(riders.filter((r) => !r.residente).map((r) => r.id));
   await insertPastPayments(
@@ -87,14 +92,10 @@ async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; r
     sigla: `ELIS${String(9 + i).padStart(3, '0')}`,
     nome: FIRST_NAMES[i]!,
     cognome: LAST_NAMES[i]!,
-    corso: COURSES[i % COURSES.length]!,
-    anno: 1 + (i % 5),
+    corsoDiStudi: COURSES[i % COURSES.length]!,
+    annoCorso: 1 + (i % 5),
   }));
-  await tx.execute(sql`
-    insert into residenti (sigla, nome, cognome, corso_di_studi, anno_corso)
-    select r.sigla, r.nome, r.cognome, r.corso, r.anno from json_to_recordset(${JSON.stringify(codes)}::json)
-      as r(sigla text, nome text, cognome text, corso text, anno int)
-    on conflict (sigla) do nothing`);
+  await insertResidentCodes(tx, codes);
   const people = [
     ...codes.map((c) => ({ nome: c.nome, cognome: c.cognome, sigla: c.sigla as string | null })),
     ...Array.from({ length: HISTORY_EXTERNALS }, (_, i) => ({
@@ -103,14 +104,9 @@ async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; r
       sigla: null as string | null,
     })),
   ].map((p) => ({ ...p, email: `${p.nome}.${p.cognome}`.toLowerCase().replace(/[^a-z.]/g, '') + '@studenti.bicielis.demo' }));
-  const { rows } = await tx.execute<{ id: number; residente: boolean }>(sql`
-    insert into users (nome, cognome, email, password_hash, is_residente, sigla_residente, created_at, updated_at)
-    select p.nome, p.cognome, p.email, ${opts.passwordHash}, p.sigla is not null, p.sigla,
-           ${now.toISOString()}::timestamptz - make_interval(days => ${HISTORY_DAYS + 5}),
-           ${now.toISOString()}::timestamptz - make_interval(days => ${HISTORY_DAYS + 5})
-      from json_to_recordset(${JSON.stringify(people)}::json) as p(nome text, cognome text, email text, sigla text)
-    returning id, is_residente as residente`);
-  return rows;
+  const since = new Date(now.getTime() - (HISTORY_DAYS + 5) * 86_400_000);
+  const rows = people.map(({ sigla, ...p }) => ({ ...p, passwordHash: opts.passwordHash, isResidente: sigla !== null, siglaResidente: sigla, createdAt: since, updatedAt: since }));
+  return (await insertAccounts(tx, rows)).map(({ id, residente }) => ({ id, residente }));
 }
 
 /**

@@ -2,7 +2,10 @@ import { count, eq, ne } from 'drizzle-orm';
 import { zonedClock, zonedInstant, zonedToday } from '../../shared/time.js';
 import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/index.js';
-import { insertBookingRows } from '../modules/bookings/index.js';
+import { demoRows } from '../modules/bookings/index.js';
+import { insertBike } from '../modules/bikes/index.js';
+import { insertResidentCodes } from '../modules/residents/index.js';
+import { insertAccounts } from '../modules/users/index.js';
 import type { Db } from '../db/client.js';
 import { biciclette, residenti, users, type prenotazioni } from '../schema.js';
 import { seedHistory } from './seed-history.js';
@@ -72,9 +75,10 @@ export async function seedDemo(
     hashPassword(randomBytes(24).toString('base64url')),
   ]);
   await runTransaction(db, async (tx) => {
-    await tx.insert(biciclette).values(DEMO_BIKES);
-    await tx.insert(residenti).values(DEMO_RESIDENTS).onConflictDoNothing();
-    const created = await tx.insert(users).values(
+    for (const bike of DEMO_BIKES) await insertBike(tx, bike, now);
+    await insertResidentCodes(tx, DEMO_RESIDENTS);
+    const created = await insertAccounts(
+      tx,
       accounts.map((a, i) => ({
         email: a.email,
         passwordHash: hashes[i]!,
@@ -84,12 +88,12 @@ export async function seedDemo(
         isResidente: a.sigla !== null,
         siglaResidente: a.sigla,
       })),
-    ).returning({ id: users.id, email: users.email });
+    );
     // A ride in progress (decision 022): the demo cyclist took bike 01 half an hour ago and
     // brings it back in an hour and a half. (The demo resident stays free to book.)
     const resident = created.find((u) => u.email === 'ciclista@bicielis.demo');
     const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
-    if (resident && bike) await insertBookingRows(tx, [demoRide(resident.id, bike.id, now, timeZone)]);
+    if (resident && bike) await demoRows.insertBookingRows(tx, [demoRide(resident.id, bike.id, now, timeZone)]);
     // About 60 days of past rides, a closure next month, a maintenance next week (issue 20).
     const fleet = await tx.select({ id: biciclette.id, numero: biciclette.numero }).from(biciclette).orderBy(biciclette.numero);
     const demoUsers = created.flatMap((c) => {
@@ -141,10 +145,7 @@ export async function ensureAdmin(
   const email = admin.email.trim().toLowerCase();
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing.length > 0) return false;
-  await db
-    .insert(users)
-    .values({ email, passwordHash: await hashPassword(admin.password), nome: 'Amministratore', cognome: 'BiciElis', ruolo: 'admin' })
-    .onConflictDoNothing();
+  await insertAccounts(db, [{ email, passwordHash: await hashPassword(admin.password), nome: 'Amministratore', cognome: 'BiciElis', ruolo: 'admin' }], true);
   log.info('admin account created from ADMIN_EMAIL');
   return true;
 }

@@ -3,9 +3,8 @@ import type { AdminDeleteBookingResponse } from '../../../shared/schemas/admin.j
 import { isBooking, prenotazioni } from '../bookings/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { notFound } from '../../http/errors.js';
-import { cancelBookings } from '../bookings/index.js';
+import { bringLifecycleUpToDate, cancelBookings } from '../bookings/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
-import { bringLifecycleUpToDate } from '../bookings/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 

@@ -19,7 +19,7 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
   const [user] = await deps.db.select(sessionUserColumns).from(users).where(eq(users.id, input.userId));
   if (!user || !user.attiva) throw notFound('Utente non trovato o non attivo', 'USER_NOT_FOUND');
   const now = deps.clock.now();
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const suspension = await suspensionOf(deps.db, user.id, rules, now);
   const booking = await createBooking(
     deps,

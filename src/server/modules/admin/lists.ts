@@ -9,11 +9,10 @@ import { biciclette } from '../bikes/tables.js';
 import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { users } from '../users/tables.js';
-import { bookingPhase, listBikes } from '../bookings/index.js';
+import { asOf, bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, voidAsOf } from '../bookings/index.js';
 import { statsDelta, statsGiornaliere } from '../stats/tables.js';
 import { suspendedUntilSql } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
@@ -55,17 +54,17 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
   const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
   const at = now.toISOString();
   // As of now (decision 035): bookings and bikes as the life cycle would leave them, unwritten.
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   // Only the active rows are read one by one (a few thousand at most, by the active rows'
-  // partial index), with the as-of-now test (`voidAsOf`). The totals of every booking ever
+  // partial index), with the as-of-now test (`asOf.voidAsOf`). The totals of every booking ever
   // come from the statistics' rollup (decision 017: exact, kept by triggers on every insert,
   // update and delete, its pending deltas added): `rides` counts attiva and completata,
   // `cancellations` cancellata. Reading all 200,000 rows with their payments cost the /admin
   // render 72 ms (issue 33's guard); this costs a few.
   const result = await deps.db.execute<Record<string, number>>(sql`
-    with bikes as (select ${bikeStateAsOf(at, minutes)} as stato from ${biciclette} b),
+    with bikes as (select ${asOf.bikeStateAsOf(at, minutes)} as stato from ${biciclette} b),
     active as (
-      select p.inizio, p.fine, p.ritirata_at, ${voidAsOf(at, minutes)} as void
+      select p.inizio, p.fine, p.ritirata_at, ${asOf.voidAsOf(at, minutes)} as void
         from ${prenotazioni} p where p.stato = 'attiva'),
     totals as (select * from ${everyBookingTotals})
     select
@@ -117,10 +116,10 @@ export async function adminBookings(
 ): Promise<Page<AdminBookingDto>> {
   const now = deps.clock.now();
   // As of now (decision 035): state, reason and payment as the life cycle would leave them.
-  const live = bookingAsOf(
-    BOOKING_STATE_COLUMNS,
+  const live = asOf.bookingAsOf(
+    'drizzle',
     now.toISOString(),
-    lifecycleMinutes(await currentRules(deps.db)),
+    lifecycleMinutes(await currentRules(deps)),
   );
   // A waitlist's offer is not a booking (issue 21).
   const conditions: SQL[] = [isBooking];
@@ -244,7 +243,7 @@ export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page
       ilike(users.siglaResidente, pattern),
     );
   }
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const now = deps.clock.now();
   const [rows, [totalRow]] = await Promise.all([
     deps.db

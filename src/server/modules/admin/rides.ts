@@ -3,9 +3,8 @@ import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/ad
 import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS, type BookingPersonBikeRow } from '../bookings/index.js';
+import { asOf, type BookingPersonBikeRow, bringLifecycleUpToDate, relocation, rideDesk } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
-import { endRide, lockBikeOfBooking, resolveDamageReport } from '../bookings/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { forgetRideCodeAtRelease } from '../locks/index.js';
 import type { AdminDeps } from './deps.js';
@@ -63,7 +62,7 @@ export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
 export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDamageDto> {
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
-    await resolveDamageReport(tx, id, now);
+    await rideDesk.resolveDamageReport(tx, id, now);
     await writeAudit(
       tx,
       actor,
@@ -80,10 +79,10 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
   const now = deps.clock.now();
   const at = now.toISOString();
   // As of now (decision 035): a next booking the life cycle would release is not shown.
-  const next = bookingAsOf(
-    { ...P_COLUMNS, stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status`, id: sql`x.id`, biciId: sql`x.bici_id` },
+  const next = asOf.bookingAsOf(
+    { stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`xpay.status`, id: sql`x.id`, biciId: sql`x.bici_id` },
     at,
-    lifecycleMinutes(await currentRules(deps.db)),
+    lifecycleMinutes(await currentRules(deps)),
   );
   const result = await deps.db.execute<
     BookingPersonBikeRow & {
@@ -146,8 +145,8 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
-    // The bike first, then the booking (decision 023): endRide may free the bike.
-    await lockBikeOfBooking(tx, id);
+    // The bike first, then the booking (decision 023): rideDesk.endRide may free the bike.
+    await relocation.lockBikeOfBooking(tx, id);
     const [row] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
     if (!row) throw notFound('Prenotazione non trovata');
     // An active booking always has its owner (`prenotazioni_anonima_conclusa`, decision 029).
@@ -156,7 +155,7 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
     }
     // Nobody set the ride's new code on the lock: it is dropped, and the lock marked to change.
     await forgetRideCodeAtRelease(tx, id, row.biciId);
-    await endRide(tx, { id, biciId: row.biciId, userId: row.userId }, now);
+    await rideDesk.endRide(tx, { id, biciId: row.biciId, userId: row.userId }, now);
     await writeAudit(
       tx,
       actor,

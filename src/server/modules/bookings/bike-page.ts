@@ -33,7 +33,7 @@ export async function bikePage(deps: FleetNowDeps, userId: number, numero: strin
 
 /** The user's booking of the bike that is current at `now` (see `bikePage`), if any. */
 async function currentBookingOf(deps: FleetNowDeps, userId: number, biciId: number, now: Date): Promise<BookingDto | null> {
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   // At most one: one active booking per user (`prenotazioni_one_active_per_user`).
   const rows = await selectBookings(deps.db, now, minutes).where(
     and(eq(prenotazioni.userId, userId), eq(prenotazioni.biciId, biciId), eq(prenotazioni.stato, 'attiva')),

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/transaction.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 
 /**
@@ -33,6 +34,26 @@ export interface MovableBookingRow extends BookingPersonBikeRow {
   lingua: Lingua;
 }
 
-export const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, u.lingua, p.bici_id, b.numero, b.modello,
+const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, u.lingua, p.bici_id, b.numero, b.modello,
   p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
   exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata`;
+
+/**
+ * The bookings other modules move or cancel (MovableBookingRow, with `extra` columns), of
+ * `prenotazioni p` with its person `u` and bike `b` (its payment `pay` left joined with
+ * `withPayment`) where `where` holds, in start order; `lock`: for update of p.
+ */
+export async function movableBookings<R extends MovableBookingRow = MovableBookingRow>(
+  tx: Pick<Tx, 'execute'>,
+  where: SQL,
+  o: { extra?: SQL; withPayment?: boolean; lock?: boolean } = {},
+): Promise<R[]> {
+  const { rows } = await tx.execute<Record<string, unknown>>(sql`
+    select ${MOVABLE_BOOKING_COLUMNS}${o.extra ? sql`, ${o.extra}` : sql``}
+      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
+      ${o.withPayment ? sql`left join pagamenti pay on pay.prenotazione_id = p.id` : sql``}
+     where ${where}
+     order by p.inizio, p.id
+     ${o.lock ? sql`for update of p` : sql``}`);
+  return rows as R[];
+}

@@ -23,7 +23,7 @@ export type CancelReason = 'utente' | 'chiusura' | 'manutenzione' | 'eliminazion
 export type RefundRule = 'before-start' | 'always';
 
 /** What a cancel needs: the database, the time, the provider that refunds. */
-export type CancelDeps = Pick<BookingDeps, 'db' | 'clock' | 'payments' | 'log'>;
+export type CancelDeps = Pick<BookingDeps, 'db' | 'clock' | 'payments' | 'log' | 'metrics'>;
 
 /**
  * The one way a booking ends early, in the caller's transaction: the refunds first, through
@@ -45,7 +45,7 @@ export async function cancelBookings(
   const { rows } = await tx.execute<{ id: number; refundable: boolean }>(sql`
     select id, (stato = 'attiva' and inizio > ${o.now.toISOString()}::timestamptz) as refundable
       from prenotazioni where id in (${list}) order by id for update`);
-  const provider = { db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log };
+  const provider = { db: deps.db, clock: deps.clock, provider: deps.payments, log: deps.log, metrics: deps.metrics };
   for (const r of rows) {
     if (o.refund === 'before-start' && !r.refundable) continue;
     if ((await refundBookingPayment(provider, r.id, tx)) === 'refunded') refunded.add(r.id);
@@ -94,6 +94,6 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
     await cancelBookings(deps, tx, [id], bikeOut ? { reason: 'bici_non_rientrata', refund: 'always', now } : { reason: 'utente', refund: 'before-start', now });
     return id;
   });
-  countBooking(deps.db, 'cancelled');
+  countBooking(deps.metrics, 'cancelled');
   return getUserBooking(deps, userId, updated);
 }

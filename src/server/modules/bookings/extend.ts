@@ -137,7 +137,7 @@ async function readRide(db: Db | Tx, userId: number, id: number, lock: boolean):
 export async function extendOptions(deps: BookingReadDeps, userId: number, id: number): Promise<ExtendOptionsDto> {
   const now = deps.clock.now();
   const ride = rideInProgress(await readRide(deps.db, userId, id, false), now);
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const after = await bikeAfter(deps.db, ride, now, rules);
   return { minuti: EXTEND_MINUTES.filter((m) => refusal(ride, m, rules, after, deps.config.timeZone) === null) };
 }
@@ -158,7 +158,7 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
       await lockBikeOfBooking(tx, id);
       const ride = rideInProgress(await readRide(tx, userId, id, true), now);
       const rules = await loadRules(tx);
-      await settleDue(tx, { biciId: ride.biciId, userId, db: deps.db }, now, lifecycleMinutes(rules));
+      await settleDue(tx, { biciId: ride.biciId, userId, metrics: deps.metrics }, now, lifecycleMinutes(rules));
       const refused = refusal(ride, minutes, rules, await bikeAfter(tx, ride, now, rules), deps.config.timeZone);
       if (refused) throw refused;
       const end = new Date(ride.fine.getTime() + minutes * 60_000);
@@ -173,6 +173,6 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
     if (!(err instanceof AppError) && pgErrorCode(err) === '23P01') throw conflict(MSG_EXTEND_BOOKED_AFTER, 'EXTEND_UNAVAILABLE');
     throw err;
   }
-  countBooking(deps.db, 'extended');
+  countBooking(deps.metrics, 'extended');
   return getUserBooking(deps, userId, id);
 }

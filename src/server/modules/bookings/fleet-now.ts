@@ -97,7 +97,7 @@ const iso = (instant: number) => new Date(Math.round(instant)).toISOString();
 
 /** Reads the fleet's state as of `now`, with what tells whether it is still current. */
 export async function readFleetNow(deps: FleetNowDeps, now: Date = deps.clock.now()): Promise<FleetNowReading> {
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   const timeZone = deps.config.timeZone;
   const tomorrow = addDays(zonedToday(now, timeZone), 1);
   // Midnight always exists in Europe/Rome; a zone skipping it would start its day at 01:00.

@@ -1,67 +1,73 @@
 /*
  * The bookings module's public face: what other modules may use. It owns `prenotazioni`
  * (bookings and the waitlist's offers, `offerta`): others change a booking only through these
- * functions, in their transaction when they pass one.
- * (The life cycle, lifecycle.ts, is still imported directly while it moves to the jobs, issue 31.)
+ * functions, in their transaction when they pass one. The groups below are each one other
+ * module's (or layer's) way in.
  */
+import { pruneAvailabilityChanges } from './availability.js';
+import { damageAdminEmail, notice, overdueAdminsEmail } from './emails.js';
+import { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
+import { fleetChangedSince, readFleetNow } from './fleet-now.js';
+import { applyLifecycle, bikeOutAtNoShow, bikeOutNow, bikeStateAsOf, bookingAsOf, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
+import { sendRideNotices } from './notices.js';
+import { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
+import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
+import { purgeOldOfflineActions } from './offline-actions.js';
+import { claimBikeAbsentNotices, freeBikeFor, insertPickupDamageReport, markWaitingForBike, moveBooking } from './relocate.js';
+import { endRide, lockBikeOfBooking, resolveDamageReport } from './ride.js';
+import { anonymiseBookingsOf, anonymiseConcludedBefore, insertBookingRows, insertPastBookings } from './rows.js';
+import { pickupFrom } from './service.js';
+
 export {
   availableBikes,
-  bookingDto,
   bookingPhase,
   createBooking,
   getUserBooking,
-  pickupFrom,
   listBikes,
   listUserBookings,
   resolveWindow,
-  MSG_ALREADY_ACTIVE,
-  MSG_BIKE_UNAVAILABLE,
   type BookingDeps,
-  type BookingReadDeps,
   type BookingUser,
-  type CreateBookingInput,
 } from './service.js';
-export { cancelBooking, cancelBookings, type CancelDeps, type CancelReason, type RefundRule } from './cancel.js';
-export { fairUseGate, USER_BOOKING_LOCK } from './gate.js';
+export { cancelBookings } from './cancel.js';
+export { USER_BOOKING_LOCK } from './gate.js';
 export { suspensionRefusal } from './refusals.js';
-export { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
-export {
-  anonymiseBookingsOf,
-  anonymiseConcludedBefore,
-  insertBookingRows,
-  insertPastBookings,
-  type PastBooking,
-  type PastBookingRow,
-} from './rows.js';
-export {
-  claimBikeAbsentNotices,
-  freeBikeFor,
-  insertPickupDamageReport,
-  markWaitingForBike,
-  moveBooking,
-  type MovableBooking,
-  type MoveCause,
-} from './relocate.js';
-export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-export {
-  applyLifecycle,
-  bikeOutAtNoShow,
-  bikeOutNow,
-  bikeStateAsOf,
-  BOOKING_STATE_COLUMNS,
-  bookingAsOf,
-  bringLifecycleUpToDate,
-  HEAL_HORIZON_HOURS,
-  P_COLUMNS,
-  PICKUP_EARLY_MINUTES,
-  voidAsOf,
-} from './lifecycle.js';
-export { damageAdminEmail, italianDate, notice, overdueAdminsEmail } from './emails.js';
-export { sendRideNotices } from './notices.js';
-export { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
-export { purgeOldOfflineActions } from './offline-actions.js';
-export { pruneAvailabilityChanges } from './availability.js';
-export { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
-export { resolveDamageReport } from './ride.js';
-export { MOVABLE_BOOKING_COLUMNS, type BookingPersonBikeRow, type MovableBookingRow } from './booking-row.js';
-export { fleetChangedSince, fleetNow, readFleetNow, type FleetNowDeps, type FleetNowReading } from './fleet-now.js';
+export { bringLifecycleUpToDate } from './lifecycle.js';
+export { movableBookings, type BookingPersonBikeRow, type MovableBookingRow } from './booking-row.js';
+
+/** A booking's state as of an instant, for reads (decision 035): SQL conditions on `p` (or the columns given). */
+export const asOf = { bookingAsOf, voidAsOf, bikeStateAsOf, bikeOutNow, bikeOutAtNoShow, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES };
+
+/** The waitlist's offers are rows of `prenotazioni`: the waitlist makes, books and withdraws them through these. */
+export const offerRows = {
+  bookOffer,
+  withdrawOffer,
+  withdrawOffersOf,
+  withdrawOtherOffers,
+  claimUnannouncedOffers,
+  deleteOffersOfUsersGone,
+  deleteRunOutOffers,
+  deleteWithdrawnOffers,
+  insertOffer,
+};
+
+/** The fleet's heal and the planned maintenance move bookings, free bikes and tell people through these. */
+export const relocation = { moveBooking, freeBikeFor, markWaitingForBike, claimBikeAbsentNotices, insertPickupDamageReport, lockBikeOfBooking, pickupFrom };
+
+/** A ride ended or a damage report dealt with by an admin's desk. */
+export const rideDesk = { endRide, resolveDamageReport };
+
+/** Erasure and retention (privacy): a person's bookings made anonymous, their reports and offline actions forgotten. */
+export const bookingsErasure = { anonymiseBookingsOf, anonymiseConcludedBefore, deleteOfflineActionsOf, forgetDamageReportsOf, forgetDamageReportsBefore };
+
+/** The minute and hourly jobs' part of the bookings. */
+export const bookingJobs = { applyLifecycle, pruneAvailabilityChanges, purgeOldOfflineActions, sendRideNotices };
+
+/** The emails the fleet's notices share with the bookings'. */
+export const bookingEmails = { damageAdminEmail, notice, overdueAdminsEmail };
+
+/** The fleet's state now, for the rack board (issue 34). */
+export const fleetReading = { readFleetNow, fleetChangedSince };
+
+/** The demo's rides (the seed): written as given, dated in the past or now. */
+export const demoRows = { insertBookingRows, insertPastBookings };

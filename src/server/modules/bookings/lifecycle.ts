@@ -6,7 +6,7 @@ import { applyLifecycleMarks } from '../bikes/index.js';
 import { failPendingPayments } from '../payments/index.js';
 import { prenotazioni } from './tables.js';
 import { pagamenti } from '../payments/tables.js';
-import { countBooking, countPayment } from '../../metrics.js';
+import { countBooking, countPayment, type AppMetrics } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** How long before its start a booking's bike may be picked up (decision 022). */
@@ -74,7 +74,8 @@ export const HEAL_HORIZON_HOURS = 24;
  * up, starts within HEAL_HORIZON_HOURS, and another ride on its bike was due back and is not.
  * What the card's `Annulla` / `Aspetta` choice rests on; the heal has already moved it if it could.
  */
-export function bikeOutNow(c: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'>, at: string) {
+export function bikeOutNow(columns: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'> | 'p', at: string) {
+  const c = columns === 'p' ? P_COLUMNS : columns;
   return sql<boolean>`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
     and ${c.inizio} < ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})
     and exists (select 1 from prenotazioni late
@@ -133,7 +134,7 @@ function prepareDue(db: Db) {
 }
 
 /** Applies the life cycle only if something is due (what a writer runs first); true if it ran. */
-export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES): Promise<boolean> {
+export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, noShowMinutes = DEFAULT_NO_SHOW_MINUTES, metrics?: AppMetrics): Promise<boolean> {
   let statement = dueStatements.get(db);
   if (!statement) {
     statement = prepareDue(db);
@@ -141,7 +142,7 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
   }
   const [row] = await statement.execute({ at: now.toISOString(), hold: holdMinutes, noShow: noShowMinutes });
   if (!row?.due) return false;
-  await applyLifecycle(db, now, holdMinutes, noShowMinutes);
+  await applyLifecycle(db, now, holdMinutes, noShowMinutes, metrics);
   return true;
 }
 
@@ -151,9 +152,9 @@ export async function ensureLifecycle(db: Db, now: Date, holdMinutes: number, no
  * life cycle up to date at the clock's now (cheap when nothing is due), with the payment hold
  * and no-show minutes of the service's rules (issue 20; the environment only seeds them).
  */
-export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock }): Promise<void> {
-  const { hold, noShow } = lifecycleMinutes(await currentRules(deps.db));
-  await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow);
+export async function bringLifecycleUpToDate(deps: { db: Db; clock: Clock; metrics?: AppMetrics | undefined }): Promise<void> {
+  const { hold, noShow } = lifecycleMinutes(await currentRules(deps));
+  await ensureLifecycle(deps.db, deps.clock.now(), hold, noShow, deps.metrics);
 }
 
 /** NO_SHOW_MINUTES's default, for callers without a configuration (tests, tools). */
@@ -164,6 +165,7 @@ export async function applyLifecycle(
   now: Date,
   holdMinutes: number,
   noShowMinutes = DEFAULT_NO_SHOW_MINUTES,
+  metrics?: AppMetrics,
 ): Promise<LifecycleResult> {
   const at = now.toISOString();
   // Two statements, each its own transaction, in the order of decision 023: the bookings
@@ -182,9 +184,9 @@ export async function applyLifecycle(
   );
   const { released, noShows } = first;
   // Counted once committed, by whichever caller ran it (the job, a read that found it due).
-  countBooking(db, 'hold_expired', released);
-  countPayment(db, 'expired', released);
-  countBooking(db, 'no_show', noShows);
+  countBooking(metrics, 'hold_expired', released);
+  countPayment(metrics, 'expired', released);
+  countBooking(metrics, 'no_show', noShows);
   const { bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded } = second;
   return { released, noShows, bikesInUse, bikesFreed, maintenanceStarted, maintenanceEnded };
 }
@@ -235,16 +237,16 @@ async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes
  */
 export async function settleDue(
   tx: Tx,
-  scope: { biciId: number; userId: number; db: Db },
+  scope: { biciId: number; userId: number; metrics?: AppMetrics | undefined },
   now: Date,
   minutes: { hold: number; noShow: number },
 ): Promise<{ released: number; noShows: number }> {
   const result = await releaseDue(tx, now.toISOString(), minutes.hold, minutes.noShow, sql`(p.bici_id = ${scope.biciId} or p.user_id = ${scope.userId})`);
-  // Counted in the metrics of the app owning `db` (a retried transaction may count twice: a
+  // Counted in the app's metrics (a retried transaction may count twice: a
   // deadlock victim here is rare, and the counter is a rate, not a ledger).
-  countBooking(scope.db, 'hold_expired', result.released);
-  countPayment(scope.db, 'expired', result.released);
-  countBooking(scope.db, 'no_show', result.noShows);
+  countBooking(scope.metrics, 'hold_expired', result.released);
+  countPayment(scope.metrics, 'expired', result.released);
+  countBooking(scope.metrics, 'no_show', result.noShows);
   return result;
 }
 
@@ -301,7 +303,12 @@ export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
 /** Minutes of the rules, as numbers or as placeholders of a prepared statement. */
 export type LifecycleMinutes = { hold: number | Placeholder; noShow: number | Placeholder };
 
-export function bookingAsOf(c: BookingStateColumns, at: string | Placeholder, minutes: LifecycleMinutes) {
+/** The columns named: `p` (P_COLUMNS, raw SQL), `drizzle` (BOOKING_STATE_COLUMNS), or as given. */
+export type StateColumns = BookingStateColumns | 'p' | 'drizzle';
+const columnsOf = (c: StateColumns) => (c === 'p' ? P_COLUMNS : c === 'drizzle' ? BOOKING_STATE_COLUMNS : c);
+
+export function bookingAsOf(columns: StateColumns, at: string | Placeholder, minutes: LifecycleMinutes) {
+  const c = columnsOf(columns);
   // Null-safe: a resident's booking has no payment (a left join's null is not pending).
   const expired = sql`(${c.stato} = 'attiva' and coalesce(${c.payStatus} = 'pending', false)
     and (${c.createdAt} + make_interval(mins => ${minutes.hold}::int) <= ${at}::timestamptz or ${c.inizio} <= ${at}::timestamptz))`;

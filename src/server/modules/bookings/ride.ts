@@ -100,7 +100,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
   const fromQueue = isDeviceAction(action);
   if (!action.deviceTime) await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
-  const noShowMinutes = lifecycleMinutes(await currentRules(deps.db)).noShow;
+  const noShowMinutes = lifecycleMinutes(await currentRules(deps)).noShow;
   const key: ActionKey = { userId, bookingId: id, kind: 'ritiro' };
   // Whether this call picked the bike up (a replay of a queued action did not): the last
   // attempt of the transaction decides.
@@ -157,7 +157,7 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
       }),
     (source) => source,
   );
-  if (applied) countBooking(deps.db, 'picked_up');
+  if (applied) countBooking(deps.metrics, 'picked_up');
   return { booking: await getUserBooking(deps, userId, id), oraApplicata, nuovoCodice: await rideNewCode(deps.db, id) };
 }
 
@@ -260,7 +260,7 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
     (source) => ({ applied: false as const, source, damage: null }),
   );
   if (outcome.applied) {
-    countBooking(deps.db, 'returned');
+    countBooking(deps.metrics, 'returned');
     if (outcome.damage) {
       // After the commit: the report stands even if an email fails (it is on /admin anyway).
       for (const admin of await activeAdmins(deps.db)) {

@@ -21,7 +21,7 @@ import { closureText } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
 import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
-import { countBooking } from '../../metrics.js';
+import { countBooking, type AppMetrics } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
 import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
@@ -44,10 +44,11 @@ export interface BookingDeps {
   /** Refunds a paid booking cancelled before its start. */
   payments: PaymentProvider;
   log?: PaymentLog | undefined;
+  metrics?: AppMetrics | undefined;
 }
 
 /** What reads need: no provider. */
-export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config'>;
+export type BookingReadDeps = Pick<BookingDeps, 'db' | 'clock' | 'config' | 'metrics'>;
 
 export interface BookingUser {
   id: number;
@@ -61,7 +62,7 @@ export interface BookingUser {
  * knows them, and turns it into instants. `limits`: the fair-use limits apply (not to admins).
  */
 export async function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<Window & { rules: Rules }> {
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules };
 }
 
@@ -75,7 +76,7 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedA
 
 export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
   // As of now (decision 035): the state the life cycle would show, nothing written.
-  const minutes = lifecycleMinutes(await currentRules(deps.db));
+  const minutes = lifecycleMinutes(await currentRules(deps));
   const stato = bikeStateAsOf(deps.clock.now().toISOString(), minutes);
   const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; updated_at: Date | string }>(sql`
     select b.id, b.numero, b.modello, ${stato} as stato, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
@@ -247,7 +248,7 @@ export function selectBookings(db: Db, now: Date, minutes: { hold: number; noSho
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {
   const now = deps.clock.now();
-  const rows = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db)))
+  const rows = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps)))
     .where(and(eq(prenotazioni.userId, userId), isBooking))
     .orderBy(desc(prenotazioni.createdAt), desc(prenotazioni.id));
   return rows.map((r) => bookingDto({ ...r, stato: bookingStato(r.stato) }, now));
@@ -255,7 +256,7 @@ export async function listUserBookings(deps: BookingReadDeps, userId: number): P
 
 export async function getUserBooking(deps: BookingReadDeps, userId: number, id: number): Promise<BookingDto> {
   const now = deps.clock.now();
-  const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps.db))).where(
+  const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps))).where(
     and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking),
   );
   if (!row) throw notFound('Prenotazione non trovata');
@@ -313,7 +314,7 @@ export async function createBooking(
       if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
       // Bookings whose time is up must not hold the bike or count as the user's active one:
       // this writer settles them now (decision 035), as the minute job would.
-      await settleDue(tx, { biciId: input.biciId, userId: user.id, db: deps.db }, clockNow, minutes);
+      await settleDue(tx, { biciId: input.biciId, userId: user.id, metrics: deps.metrics }, clockNow, minutes);
       // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
@@ -361,7 +362,7 @@ export async function createBooking(
   // A closure committed while this booking waited for its bike (the form's check came before it).
   if (row.id === null && closedBy) throw badRequest(closureText(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
   if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
-  countBooking(deps.db, 'created');
+  countBooking(deps.metrics, 'created');
   return bookingDto(
     {
       ...row,

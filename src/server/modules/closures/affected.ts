@@ -3,12 +3,11 @@ import type { AffectedBookingDto } from '../../../shared/schemas/rules.js';
 import type { Tx } from '../../db/transaction.js';
 import type { Config } from '../../config.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { cancelBookings, type CancelDeps } from '../bookings/index.js';
-import { bookingAsOf, MOVABLE_BOOKING_COLUMNS, P_COLUMNS, type MovableBookingRow } from '../bookings/index.js';
+import { asOf, cancelBookings, type MovableBookingRow } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 /** What closures and planned maintenance need: the one cancel's deps, the mailer and the configuration. */
-export type ClosureDeps = CancelDeps & { mailer: Mailer; config: Config };
+export type ClosureDeps = Parameters<typeof cancelBookings>[0] & { mailer: Mailer; config: Config };
 
 /*
  * The bookings a closure or a planned maintenance touches (issue 20): how they are read,
@@ -17,8 +16,6 @@ export type ClosureDeps = CancelDeps & { mailer: Mailer; config: Config };
 
 /** A booking a closure or a planned maintenance touches (the bookings module's movable row). */
 export type AffectedRow = MovableBookingRow;
-
-export const affectedColumns = MOVABLE_BOOKING_COLUMNS;
 
 export const affectedDto = (r: AffectedRow, nuovaBiciNumero?: string | null): AffectedBookingDto => ({
   id: r.id,
@@ -55,5 +52,5 @@ export function cancelAffected(deps: ClosureDeps, tx: Tx, rows: AffectedRow[], r
  * `pagamenti pay`, of the bookings the life cycle would release, which a preview leaves out.
  */
 export async function voidNow(deps: Pick<ClosureDeps, 'db' | 'clock'>): Promise<SQL> {
-  return bookingAsOf(P_COLUMNS, deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps.db))).void;
+  return asOf.bookingAsOf('p', deps.clock.now().toISOString(), lifecycleMinutes(await currentRules(deps))).void;
 }

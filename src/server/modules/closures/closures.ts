@@ -5,9 +5,9 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { lockFleet } from '../bikes/index.js';
-import { bringLifecycleUpToDate } from '../bookings/index.js';
+import { bringLifecycleUpToDate, movableBookings } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
+import { affectedDto, cancelAffected, noticeOf, voidNow, type ClosureDeps } from './affected.js';
 
 /*
  * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;
@@ -21,14 +21,8 @@ export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
  * condition (decision 035), leaves out the bookings the life cycle would release.
  */
 function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean, voidNow: SQL = sql`false`) {
-  return tx.execute<AffectedRow>(sql`
-    select ${affectedColumns}
-      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-      left join pagamenti pay on pay.prenotazione_id = p.id
-     where p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date
-       and not ${voidNow}
-     order by p.inizio, p.id
-     ${lock ? sql`for update of p` : sql``}`);
+  const where = sql`p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date and not ${voidNow}`;
+  return movableBookings(tx, where, { withPayment: true, lock });
 }
 
 function closureInput(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: ClosureRequest) {
@@ -40,7 +34,7 @@ function closureInput(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: Closur
 /** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
 export async function previewClosure(deps: ClosureDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
   const c = closureInput(deps, input);
-  const { rows } = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
+  const rows = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
   return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
 }
 
@@ -60,7 +54,7 @@ export async function createClosure(deps: ClosureDeps, actor: Actor, input: Clos
       values (${c.dal}::date, ${c.al}::date, ${c.motivo}, ${actor.id}, ${now.toISOString()}::timestamptz)
       returning id, created_at`);
     const closure: ClosureDto = { id: created[0]!.id, ...c, createdAt: new Date(created[0]!.created_at).toISOString() };
-    const { rows } = await bookingsInClosure(tx, c.dal, c.al, true);
+    const rows = await bookingsInClosure(tx, c.dal, c.al, true);
     const refunded = await cancelAffected(deps, tx, rows, 'chiusura', now);
     await writeAudit(
       tx,

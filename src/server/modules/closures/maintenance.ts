@@ -6,10 +6,9 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { lockFleet, startPlannedMaintenance } from '../bikes/index.js';
-import { freeBikeFor, moveBooking } from '../bookings/index.js';
-import { bringLifecycleUpToDate } from '../bookings/index.js';
+import { bringLifecycleUpToDate, movableBookings, relocation } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
-import { affectedColumns, affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
+import { affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 
 /*
  * Planned maintenance of a bike (issue 20): periods in which the bike is offered to nobody;
@@ -31,14 +30,9 @@ function maintenanceWindow(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: M
 
 /** The active bookings of the bike, not picked up, that overlap the period. */
 function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: Date, fine: Date, lock: boolean, voidNow: SQL = sql`false`) {
-  return tx.execute<AffectedRow>(sql`
-    select ${affectedColumns}
-      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-      left join pagamenti pay on pay.prenotazione_id = p.id
-     where p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null and not ${voidNow}
-       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)')
-     order by p.inizio, p.id
-     ${lock ? sql`for update of p` : sql``}`);
+  const where = sql`p.bici_id = ${bikeId} and p.stato = 'attiva' and p.ritirata_at is null and not ${voidNow}
+       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)')`;
+  return movableBookings(tx, where, { withPayment: true, lock });
 }
 
 async function bikeNumber(tx: Pick<Tx, 'execute'>, bikeId: number): Promise<string> {
@@ -50,7 +44,7 @@ async function bikeNumber(tx: Pick<Tx, 'execute'>, bikeId: number): Promise<stri
 /** Where each affected booking would go. Two bookings of one bike never overlap, so their moves never compete. */
 async function planMoves(tx: Pick<Tx, 'execute'>, rows: AffectedRow[], now: Date) {
   const moves: { row: AffectedRow; to: { id: number; numero: string } | null }[] = [];
-  for (const row of rows) moves.push({ row, to: await freeBikeFor(tx, row, now) });
+  for (const row of rows) moves.push({ row, to: await relocation.freeBikeFor(tx, row, now) });
   return moves;
 }
 
@@ -71,7 +65,7 @@ export async function previewMaintenance(deps: ClosureDeps, bikeId: number, inpu
     select 1 from manutenzioni m where m.bici_id = ${bikeId}
        and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')`);
   if (overlapping.length > 0) throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
-  const { rows } = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false, await voidNow(deps));
+  const rows = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false, await voidNow(deps));
   return outcome(await planMoves(deps.db, rows, deps.clock.now()), null);
 }
 
@@ -95,10 +89,10 @@ export async function createMaintenance(deps: ClosureDeps, actor: Actor, bikeId:
         values (${bikeId}, ${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, ${w.motivo}, ${actor.id},
                 ${now.toISOString()}::timestamptz)
         returning id`);
-      const { rows } = await bookingsInMaintenance(tx, bikeId, w.inizio, w.fine, true);
+      const rows = await bookingsInMaintenance(tx, bikeId, w.inizio, w.fine, true);
       const moves = await planMoves(tx, rows, now);
       for (const m of moves.filter((x) => x.to)) {
-        await moveBooking(tx, m.row.id, m.to!.id, now);
+        await relocation.moveBooking(tx, m.row.id, m.to!.id, now);
       }
       const cancelled = moves.filter((x) => !x.to).map((x) => x.row);
       const refunded = await cancelAffected(deps, tx, cancelled, 'manutenzione', now);

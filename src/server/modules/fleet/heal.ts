@@ -5,19 +5,10 @@ import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import type { Mailer } from '../../integrations/mailer.js';
+import type { AppMetrics } from '../../metrics.js';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
 import { lockFleet } from '../bikes/index.js';
-import {
-  bikeOutAtNoShow,
-  cancelBookings,
-  claimBikeAbsentNotices,
-  freeBikeFor,
-  HEAL_HORIZON_HOURS,
-  moveBooking,
-  MOVABLE_BOOKING_COLUMNS,
-  type MovableBookingRow,
-  type MoveCause,
-} from '../bookings/index.js';
+import { asOf, cancelBookings, movableBookings, type MovableBookingRow, relocation } from '../bookings/index.js';
 import type { PushSender } from '../notifications/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
@@ -26,13 +17,13 @@ import { currentRules, lifecycleMinutes } from '../rules/index.js';
  * ritardo (picked up, due back, not returned) or when it is broken: an admin's `manutenzione` or
  * `fuori_servizio`, or a damage report (at the return, or at the pick-up). The active bookings
  * on an out bike that start within the next 24 hours, not picked up, are moved, in order of
- * start, to a bike free for their whole window (the one path of `freeBikeFor`/`moveBooking`,
+ * start, to a bike free for their whole window (the one path of `relocation.freeBikeFor`/`relocation.moveBooking`,
  * which planned maintenance also takes). One that cannot be moved:
  * - on a broken bike, is cancelled (`bici_guasta`), refunded if paid;
  * - on a late bike, stays: its person is told 15 minutes before its start, may cancel or wait,
  *   and it is moved by a later pass as soon as a bike is free for its window; if its bike is
  *   still out at its no-show instant, it is cancelled (`bici_non_rientrata`), refunded, and is
- *   no no-show (the life cycle leaves it to this pass: `bikeOutAtNoShow`).
+ *   no no-show (the life cycle leaves it to this pass: `asOf.bikeOutAtNoShow`).
  * Every pass holds every bike's lock (`lockFleet`), so two processes never move one booking
  * twice, nor two bookings onto one bike; it runs from the minute job, from the freed-time
  * dispatcher before any waitlist offer, and in the transaction of an admin's state change and
@@ -49,6 +40,7 @@ export interface FleetDeps {
   mailer: Mailer;
   push?: PushSender | undefined;
   config: Pick<Config, 'publicUrl' | 'timeZone' | 'stripe'>;
+  metrics?: AppMetrics | undefined;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -65,7 +57,7 @@ export interface HealRow extends MovableBookingRow {
 export interface HealMove {
   row: HealRow;
   to: { id: number; numero: string };
-  causa: MoveCause;
+  causa: NonNullable<Parameters<typeof relocation.moveBooking>[4]>;
 }
 
 export interface HealCancel {
@@ -102,10 +94,10 @@ function dueBookings(at: SQL, noShow: number, hold: number): SQL {
     and not exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'pending'
                      and (p.created_at + make_interval(mins => ${hold}::int) <= ${at} or p.inizio <= ${at}))
     and ((p.bici_id in ${outBikes(at)}
-          and p.inizio < ${at} + make_interval(hours => ${HEAL_HORIZON_HOURS}) and ${noShowAt} > ${at})
+          and p.inizio < ${at} + make_interval(hours => ${asOf.HEAL_HORIZON_HOURS}) and ${noShowAt} > ${at})
          or (${noShowAt} <= ${at}
              and (tstzrange(p.inizio, p.fine, '[)') && tstzrange('-infinity', ${at} - make_interval(mins => ${noShow}::int), '(]') or p.fine <= ${at})
-             and ${bikeOutAtNoShow(noShow)}))`;
+             and ${asOf.bikeOutAtNoShow(noShow)}))`;
 }
 
 /** The payment hold's and the no-show's minutes, as the rules say them now. */
@@ -113,7 +105,7 @@ export type LifecycleMinutes = { hold: number; noShow: number };
 
 /** The rules' minutes a pass needs: read before its transaction (never a second connection inside it). */
 export async function healMinutes(db: Db): Promise<LifecycleMinutes> {
-  return lifecycleMinutes(await currentRules(db));
+  return lifecycleMinutes(await currentRules({ db }));
 }
 
 /** Whether a pass has anything to do now: one read, no locks (nearly always false). */
@@ -151,16 +143,12 @@ export async function healInTransaction(
 ): Promise<HealOutcome> {
   const { hold, noShow } = minutes;
   const at = sql`${now.toISOString()}::timestamptz`;
-  const { rows } = await tx.execute<HealRow>(sql`
-    select ${MOVABLE_BOOKING_COLUMNS},
-           exists (select 1 from prenotazioni l where l.bici_id = p.bici_id and l.id <> p.id and l.stato = 'attiva'
+  const extra = sql`exists (select 1 from prenotazioni l where l.bici_id = p.bici_id and l.id <> p.id and l.stato = 'attiva'
                      and l.ritirata_at is not null and l.fine <= ${at}) as in_ritardo,
            least(p.inizio + make_interval(mins => ${noShow}::int), p.fine) <= ${at} as scaduta,
-           p.bici_assente_avvisata_at is not null as avvisata
-      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-     where ${dueBookings(at, noShow, hold)} ${bikeId === undefined ? sql`` : sql`and p.bici_id = ${bikeId}`}
-     order by p.inizio, p.id
-       for update of p`);
+           p.bici_assente_avvisata_at is not null as avvisata`;
+  const where = sql`${dueBookings(at, noShow, hold)} ${bikeId === undefined ? sql`` : sql`and p.bici_id = ${bikeId}`}`;
+  const rows = await movableBookings<HealRow>(tx, where, { extra, lock: true });
   const outcome = emptyOutcome();
   const cancel: { row: HealRow; motivo: HealCancel['motivo'] }[] = [];
   const toTell: HealRow[] = [];
@@ -169,10 +157,10 @@ export async function healInTransaction(
       cancel.push({ row, motivo: 'bici_non_rientrata' });
       continue;
     }
-    const to = await freeBikeFor(tx, row, now);
+    const to = await relocation.freeBikeFor(tx, row, now);
     if (to) {
       const move: HealMove = { row, to, causa: row.in_ritardo ? 'ritardo' : 'guasto' };
-      await moveBooking(tx, row.id, to.id, now, move.causa);
+      await relocation.moveBooking(tx, row.id, to.id, now, move.causa);
       await auditMove(tx, move, now);
       outcome.moved.push(move);
     } else if (!row.in_ritardo) {
@@ -196,7 +184,7 @@ export async function healInTransaction(
       outcome.cancelled.push(c);
     }
   }
-  const claimed = await claimBikeAbsentNotices(tx, toTell.map((r) => r.id), now);
+  const claimed = await relocation.claimBikeAbsentNotices(tx, toTell.map((r) => r.id), now);
   outcome.told = toTell.filter((r) => claimed.has(r.id));
   return outcome;
 }

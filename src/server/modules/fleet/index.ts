@@ -4,4 +4,4 @@
  * written by that table's owner (bookings, bikes, waitlist), in the pass's transaction.
  */
 export { ABSENT_NOTICE_MINUTES, emptyOutcome, healFleet, healInTransaction, healMinutes, type FleetDeps, type HealOutcome } from './heal.js';
-export { fleetAdminLines, movedSentence, tellHealOutcome } from './notices.js';
+export { fleetAdminLines, fleetPass, movedSentence, tellHealOutcome } from './notices.js';

@@ -2,9 +2,9 @@ import { countBooking } from '../../metrics.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { shortDate } from '../../../shared/i18n/format.js';
-import { notice, overdueAdminsEmail } from '../bookings/index.js';
+import { bookingEmails } from '../bookings/index.js';
 import { activeAdmins, notifyUser, type UserNotice } from '../notifications/index.js';
-import type { FleetDeps, HealCancel, HealMove, HealOutcome, HealRow } from './heal.js';
+import { healFleet, type FleetDeps, type HealCancel, type HealMove, type HealOutcome, type HealRow } from './heal.js';
 
 /*
  * What the fleet's heal tells (issue 35): each person whose booking moved, could not move, or
@@ -32,7 +32,7 @@ export function movedSentence(m: Pick<HealMove, 'causa'> & { from: string; to: s
 export function movedNotice(m: HealMove, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
   const t = tFor(lingua);
   const sentence = movedSentence({ causa: m.causa, from: m.row.numero, to: m.to.numero }, lingua);
-  return notice(
+  return bookingEmails.notice(
     sentence,
     [t('emailNotices.hello', { nome: m.row.nome }), '', `${sentence}.`, t('emailNotices.fleet.movedSame', { when: when(m.row, lingua), to: m.to.numero })],
     dashboard(publicUrl),
@@ -47,7 +47,7 @@ export const absentSentence = (numero: string, lingua: Lingua = 'it') => tFor(li
 export function absentNotice(r: HealRow, publicUrl: string, lingua: Lingua = 'it'): UserNotice {
   const t = tFor(lingua);
   const sentence = absentSentence(r.numero, lingua);
-  return notice(
+  return bookingEmails.notice(
     sentence,
     [
       t('emailNotices.hello', { nome: r.nome }),
@@ -70,7 +70,7 @@ export function cancelledNotice(c: HealCancel, publicUrl: string, lingua: Lingua
     c.motivo === 'bici_non_rientrata'
       ? t('emailNotices.fleet.cancelledLate', { bici: r.numero })
       : t('emailNotices.fleet.cancelledBroken', { bici: r.numero });
-  return notice(
+  return bookingEmails.notice(
     t('emailNotices.fleet.cancelledSubject'),
     [
       t('emailNotices.hello', { nome: r.nome }),
@@ -111,23 +111,39 @@ export function fleetAdminLines(o: HealOutcome, lingua: Lingua = 'it'): string[]
  * admins by one email, unless the caller puts the lines in its own (the minute job's late email).
  */
 export async function tellHealOutcome(
-  deps: Pick<FleetDeps, 'db' | 'mailer' | 'push' | 'config' | 'log'>,
+  deps: Pick<FleetDeps, 'db' | 'mailer' | 'push' | 'config' | 'log' | 'metrics'>,
   o: HealOutcome,
   admins: 'email' | 'caller' = 'email',
 ): Promise<void> {
   const url = deps.config.publicUrl;
   // Counted once committed, in the metrics of the app owning `db` (decision 032).
-  countBooking(deps.db, 'moved', o.moved.length);
-  countBooking(deps.db, 'fleet_cancelled', o.cancelled.length);
+  countBooking(deps.metrics, 'moved', o.moved.length);
+  countBooking(deps.metrics, 'fleet_cancelled', o.cancelled.length);
   for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, (lingua) => movedNotice(m, url, lingua));
   for (const r of o.told) await notifyUser(deps, r.user_id, (lingua) => absentNotice(r, url, lingua));
   for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, (lingua) => cancelledNotice(c, url, lingua));
   if (admins === 'caller' || fleetAdminLines(o).length === 0) return;
   for (const admin of await activeAdmins(deps.db)) {
     try {
-      await deps.mailer.send(overdueAdminsEmail(admin.email, [], url, fleetAdminLines(o, admin.lingua), admin.lingua));
+      await deps.mailer.send(bookingEmails.overdueAdminsEmail(admin.email, [], url, fleetAdminLines(o, admin.lingua), admin.lingua));
     } catch (err) {
       deps.log.error({ err }, 'fleet email to the admins not sent');
     }
+  }
+}
+
+/**
+ * The fleet's pass (issue 35): heal at `now`, then tell what it decided. buildApp hands it to
+ * the freed-time dispatcher (run before each offer pass); the minute job runs it too. A failure
+ * is logged and thrown: no waitlist offer goes out ahead of a booking it would move.
+ */
+export async function fleetPass(deps: FleetDeps, now = deps.clock.now(), admins: 'email' | 'caller' = 'email'): Promise<HealOutcome> {
+  try {
+    const healed = await healFleet(deps, now);
+    await tellHealOutcome(deps, healed, admins);
+    return healed;
+  } catch (err) {
+    deps.log.error({ err }, 'fleet heal failed');
+    throw err;
   }
 }

@@ -9,18 +9,7 @@ import { countBooking } from '../../metrics.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
 import { lockFleet, putDamagedBikeInMaintenance } from '../bikes/index.js';
-import {
-  bringLifecycleUpToDate,
-  cancelBookings,
-  damageAdminEmail,
-  freeBikeFor,
-  getUserBooking,
-  insertPickupDamageReport,
-  MOVABLE_BOOKING_COLUMNS,
-  moveBooking,
-  pickupFrom,
-  type MovableBookingRow,
-} from '../bookings/index.js';
+import { bookingEmails, bringLifecycleUpToDate, cancelBookings, getUserBooking, movableBookings, type MovableBookingRow, relocation } from '../bookings/index.js';
 import { activeAdmins } from '../notifications/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
 import { healInTransaction, healMinutes, type FleetDeps, type HealOutcome, type LifecycleMinutes } from './heal.js';
@@ -59,7 +48,7 @@ function refuse(row: ProblemRow, now: Date, noShow: number, timeZone: string): v
   if (row.stato !== 'attiva') throw conflict(MSG_PROBLEM_NOT_ACTIVE, 'NOT_ACTIVE');
   if (row.ritirata_at) throw conflict(MSG_PROBLEM_PICKED_UP, 'ALREADY_PICKED_UP');
   const inizio = new Date(row.inizio);
-  const from = pickupFrom(inizio);
+  const from = relocation.pickupFrom(inizio);
   if (now < from) throw conflict(`Potrai segnalare un problema dalle ${zonedClock(from, timeZone)}`, 'TOO_EARLY');
   const noShowAt = Math.min(inizio.getTime() + noShow * 60_000, new Date(row.fine).getTime());
   if (now.getTime() >= noShowAt) throw conflict(MSG_PROBLEM_CLOSED, 'PICKUP_CLOSED');
@@ -82,22 +71,19 @@ async function decide(
   const { userId, id, input, now, minutes } = o;
   const { noShow } = minutes;
   await lockFleet(tx);
-  const { rows } = await tx.execute<ProblemRow>(sql`
-    select ${MOVABLE_BOOKING_COLUMNS}, p.destinazione, p.stato, p.ritirata_at,
-           exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata
-      from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id
-     where p.id = ${id} and p.user_id = ${userId}
-       for update of p`);
+  const extra = sql`p.destinazione, p.stato, p.ritirata_at,
+           exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata`;
+  const rows = await movableBookings<ProblemRow>(tx, sql`p.id = ${id} and p.user_id = ${userId}`, { extra, lock: true });
   const row = rows[0];
   if (!row) throw notFound('Prenotazione non trovata');
   refuse(row, now, noShow, deps.config.timeZone);
-  await insertPickupDamageReport(tx, { bookingId: id, biciId: row.bici_id, userId, ...input }, now);
+  await relocation.insertPickupDamageReport(tx, { bookingId: id, biciId: row.bici_id, userId, ...input }, now);
   await putDamagedBikeInMaintenance(tx, row.bici_id, now);
-  const to = await freeBikeFor(tx, row, now);
+  const to = await relocation.freeBikeFor(tx, row, now);
   let refunded = false;
   let primoInFila = false;
   if (to) {
-    await moveBooking(tx, id, to.id, now, 'problema');
+    await relocation.moveBooking(tx, id, to.id, now, 'problema');
     await writeAudit(
       tx,
       SYSTEM_ACTOR,
@@ -162,7 +148,7 @@ export async function reportPickupProblem(
   const { row } = decided;
   for (const admin of await activeAdmins(deps.db)) {
     deps.mailer.sendInBackground(
-      damageAdminEmail(
+      bookingEmails.damageAdminEmail(
         admin.email,
         { utente: `${row.nome} ${row.cognome}`.trim(), email: row.email, biciNumero: row.numero, biciModello: row.modello, categoria, descrizione: input.descrizione.trim() },
         deps.config.publicUrl,
@@ -171,7 +157,7 @@ export async function reportPickupProblem(
       ),
     );
   }
-  countBooking(deps.db, decided.to ? 'moved' : 'fleet_cancelled');
+  countBooking(deps.metrics, decided.to ? 'moved' : 'fleet_cancelled');
   await tellHealOutcome(deps, decided.others);
   return {
     prenotazione: await getUserBooking(deps, userId, id),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import { runTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { bikeOutNow, getUserBooking, lockBikeOfBooking, markWaitingForBike, P_COLUMNS } from '../bookings/index.js';
+import { asOf, getUserBooking, relocation } from '../bookings/index.js';
 import type { FleetDeps } from './heal.js';
 
 export const MSG_NOTHING_TO_WAIT_FOR = 'La bici di questa prenotazione non è in ritardo: non c’è niente da aspettare';
@@ -16,15 +16,15 @@ export const MSG_NOTHING_TO_WAIT_FOR = 'La bici di questa prenotazione non è in
 export async function waitForBike(deps: Pick<FleetDeps, 'db' | 'clock' | 'config'>, userId: number, id: number): Promise<BookingDto> {
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
-    await lockBikeOfBooking(tx, id);
+    await relocation.lockBikeOfBooking(tx, id);
     const { rows } = await tx.execute<{ out: boolean }>(sql`
-      select ${bikeOutNow(P_COLUMNS, now.toISOString())} as out from prenotazioni p
+      select ${asOf.bikeOutNow('p', now.toISOString())} as out from prenotazioni p
        where p.id = ${id} and p.user_id = ${userId} and p.stato <> 'offerta'
          for update of p`);
     const row = rows[0];
     if (!row) throw notFound('Prenotazione non trovata');
     if (!row.out) throw conflict(MSG_NOTHING_TO_WAIT_FOR, 'NOT_WAITING_FOR_BIKE');
-    await markWaitingForBike(tx, id, now);
+    await relocation.markWaitingForBike(tx, id, now);
   });
   return getUserBooking(deps, userId, id);
 }

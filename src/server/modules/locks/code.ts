@@ -10,7 +10,9 @@ import {
 } from '../../../shared/schemas/locks.js';
 import { zonedClock } from '../../../shared/time.js';
 import { conflict } from '../../http/errors.js';
-import { getUserBooking, PICKUP_EARLY_MINUTES, type BookingReadDeps } from '../bookings/index.js';
+import { asOf, getUserBooking } from '../bookings/index.js';
+
+type BookingReadDeps = Parameters<typeof getUserBooking>[0];
 import { prenotazioni } from '../bookings/tables.js';
 import { codiciCorsa, lucchetti } from './tables.js';
 
@@ -53,7 +55,7 @@ export async function rideCode(deps: BookingReadDeps, userId: number, id: number
      where p.id = ${id}`);
   const row = rows[0]!;
   const inizio = new Date(row.inizio);
-  const from = new Date(inizio.getTime() - PICKUP_EARLY_MINUTES * 60_000);
+  const from = new Date(inizio.getTime() - asOf.PICKUP_EARLY_MINUTES * 60_000);
   if (now < from) throw conflict(codeNotYetMessage(zonedClock(from, deps.config.timeZone)), 'CODE_NOT_YET');
   const tipo: LockKind = row.tipo ?? 'nessuno';
   let answer: RideCodeDto;

@@ -252,36 +252,14 @@ export async function servePins(deps: PinDeps): Promise<number> {
  * calls the provider outside any transaction; a failure never touches the booking. The minute
  * job is the backstop and the retry. `settled()`: every row due now served (tests' wait).
  */
-export class PinDispatcher implements NotifiedCache {
-  private readonly work: CoalescedDrain;
-
+export class PinDispatcher extends CoalescedDrain implements NotifiedCache {
   constructor(deps: PinDeps) {
     // The bookings are committed; the minute job serves the rows again.
-    this.work = new CoalescedDrain(
+    super(
       async () => {
         await servePins(deps);
       },
       (err) => deps.log.error({ err }, 'smart-lock PIN dispatch failed'),
     );
-  }
-
-  apply(): void {
-    this.work.wake();
-  }
-
-  setActive(active: boolean): void {
-    if (active) this.work.wake();
-  }
-
-  wake(): void {
-    this.work.wake();
-  }
-
-  settled(): Promise<void> {
-    return this.work.settled();
-  }
-
-  stop(): Promise<void> {
-    return this.work.stop();
   }
 }

@@ -19,7 +19,7 @@ import { confirmSimulatedIntent, getSimulatedCheckout, paySimulatedCheckout } fr
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 export function paymentDeps(app: FastifyInstance): PaymentDeps {
-  return { db: app.deps.database.db, clock: app.deps.clock, config: app.deps.config, provider: app.deps.payments, log: app.log };
+  return { db: app.deps.database.db, clock: app.deps.clock, config: app.deps.config, provider: app.deps.payments, log: app.log, metrics: app.deps.metrics, rulesCache: app.deps.rulesCache };
 }
 
 /** Payments (behaviour.md §7). Every route needs a login except the provider's webhook. */
@@ -65,7 +65,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
 
     // The simulated provider's own API (its card form and hosted page); absent with Stripe.
     if (provider instanceof SimulatedProvider) {
-      const sim = () => ({ db: app.deps.database.db, provider });
+      const sim = () => ({ db: app.deps.database.db, provider, metrics: app.deps.metrics });
       u.post(
         '/payments/simulated/intents/:intentId/confirm',
         { schema: { params: simulatedIntentParamsSchema, body: simulatedConfirmSchema } },

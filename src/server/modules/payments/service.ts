@@ -16,7 +16,7 @@ import {
   type PaymentMetadata,
 } from '../../integrations/payments/provider.js';
 import { KeyedMutex } from '../../lib/keyed-mutex.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { currentRules, lifecycleMinutes, type RulesCache } from '../rules/index.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import {
   applyProviderRefund,
@@ -34,10 +34,11 @@ export { refundBookingPayment } from './settle.js';
 
 export interface PaymentDeps extends PaymentCoreDeps {
   config: Pick<Config, 'publicUrl' | 'publicOrigin'>;
+  rulesCache?: RulesCache | undefined;
 }
 
 /** The payment hold of the service's rules (issue 20), read before any transaction opens. */
-const paymentHold = async (deps: Pick<PaymentDeps, 'db'>): Promise<number> => lifecycleMinutes(await currentRules(deps.db)).hold;
+const paymentHold = async (deps: Pick<PaymentDeps, 'db'>): Promise<number> => lifecycleMinutes(await currentRules(deps)).hold;
 
 export const MSG_BOOKING_NOT_FOUND = 'Prenotazione non trovata';
 export const MSG_NO_PAYMENT_REQUIRED = 'Le prenotazioni dei residenti sono gratuite: non c’è nulla da pagare';
@@ -270,7 +271,7 @@ export async function confirmPayment(
   }
   if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(MSG_PAYMENT_WRONG_AMOUNT, 'PAYMENT_MISMATCH');
   if (info.status !== 'succeeded') {
-    countPayment(deps.db, 'not_succeeded');
+    countPayment(deps.metrics, 'not_succeeded');
     throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
   }
 

@@ -6,7 +6,7 @@ import { prenotazioni } from '../bookings/tables.js';
 import { AppError } from '../../http/errors.js';
 import { ProviderError, type PaymentProvider } from '../../integrations/payments/provider.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
-import { countPayment, countRefund } from '../../metrics.js';
+import { countPayment, countRefund, type AppMetrics } from '../../metrics.js';
 
 /** The few logger methods the payments module uses (pino and Fastify's logger both fit). */
 export interface PaymentLog {
@@ -21,6 +21,7 @@ export interface PaymentCoreDeps {
   clock: Clock;
   provider: PaymentProvider;
   log?: PaymentLog | undefined;
+  metrics?: AppMetrics | undefined;
 }
 
 /** A database handle or a transaction. */
@@ -39,13 +40,13 @@ export async function refundIntent(deps: PaymentCoreDeps, paymentIntentId: strin
     await onceAcrossRetries(`refund:${paymentIntentId}`, async () => {
       const refund = await deps.provider.refund(paymentIntentId, refundKey(paymentIntentId));
       // Counted where the provider said yes: once, however often the transaction runs.
-      countRefund(deps.db, 'ok');
+      countRefund(deps.metrics, 'ok');
       return refund;
     });
     deps.log?.info({ paymentIntentId, reason }, 'payment refunded');
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
-    countRefund(deps.db, 'failed');
+    countRefund(deps.metrics, 'failed');
     deps.log?.warn({ err, paymentIntentId, reason }, 'refund failed');
     throw new AppError(502, MSG_REFUND_FAILED, 'REFUND_FAILED');
   }
@@ -160,8 +161,8 @@ export async function settlePayment(deps: PaymentCoreDeps, input: SettleInput): 
     return { kind: 'refunded', reason: lateReason };
   });
   // After the commit: a payment applied, or money given back at once (late or twice).
-  if (outcome.kind === 'completed') countPayment(deps.db, 'succeeded');
-  if (outcome.kind === 'refunded') countPayment(deps.db, 'refunded_on_arrival');
+  if (outcome.kind === 'completed') countPayment(deps.metrics, 'succeeded');
+  if (outcome.kind === 'refunded') countPayment(deps.metrics, 'refunded_on_arrival');
   return outcome;
 }
 

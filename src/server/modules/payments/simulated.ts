@@ -8,7 +8,7 @@ import type {
 import type { Db } from '../../db/client.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { countPayment } from '../../metrics.js';
+import { countPayment, type AppMetrics } from '../../metrics.js';
 import type { SimulatedProvider } from '../../integrations/payments/simulated-provider.js';
 
 /**
@@ -19,6 +19,7 @@ import type { SimulatedProvider } from '../../integrations/payments/simulated-pr
 export interface SimulatedDeps {
   db: Db;
   provider: SimulatedProvider;
+  metrics?: AppMetrics | undefined;
 }
 
 const MSG_PAYMENT_NOT_FOUND = 'Pagamento non trovato';
@@ -41,7 +42,7 @@ export async function confirmSimulatedIntent(
   const intent = await deps.provider.findIntent(intentId);
   if (!intent || !(await ownsBooking(deps.db, userId, intent.bookingId))) throw notFound(MSG_PAYMENT_NOT_FOUND, 'PAYMENT_NOT_FOUND');
   const { clientSecret, ...card } = input;
-  const confirmed = await countingDeclines(deps.db, () => deps.provider.confirmIntent(intentId, clientSecret, card));
+  const confirmed = await countingDeclines(deps.metrics, () => deps.provider.confirmIntent(intentId, clientSecret, card));
   return { paymentIntentId: confirmed.id, status: 'succeeded' };
 }
 
@@ -65,15 +66,15 @@ export async function paySimulatedCheckout(
   card: SimulatedCard,
 ): Promise<SimulatedCheckoutPayResponse> {
   await ownedSession(deps, userId, sessionId);
-  return countingDeclines(deps.db, () => deps.provider.payCheckoutSession(sessionId, card));
+  return countingDeclines(deps.metrics, () => deps.provider.payCheckoutSession(sessionId, card));
 }
 
 /** A card the provider declined (402, as Stripe answers) is a payment outcome of its own. */
-async function countingDeclines<T>(db: Db, pay: () => Promise<T>): Promise<T> {
+async function countingDeclines<T>(metrics: AppMetrics | undefined, pay: () => Promise<T>): Promise<T> {
   try {
     return await pay();
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 402) countPayment(db, 'declined');
+    if (err instanceof AppError && err.statusCode === 402) countPayment(metrics, 'declined');
     throw err;
   }
 }

@@ -10,11 +10,11 @@ import {
 import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { badRequest, conflict, unauthorized } from '../../http/errors.js';
+import { forgetRateLimitsOf } from '../../http/rate-limit-store.js';
 import { endAllSessionsOfUser, verifyPassword } from '../auth/index.js';
 import { lockUserAndAdmins } from '../admin/index.js';
 import type { AdminDeps } from '../admin/index.js';
-import { anonymiseBookingsOf, cancelBookings, deleteOfflineActionsOf, forgetDamageReportsOf, withdrawOffersOf } from '../bookings/index.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
+import { asOf, bookingsErasure, bringLifecycleUpToDate, cancelBookings, offerRows } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { redrawStoredReports } from '../reports/index.js';
 import { deleteUserRow } from '../users/index.js';
@@ -61,7 +61,7 @@ const startsAfter = (b: BookingRow, now: Date) => new Date(b.inizio).getTime() >
 export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, userId: number): Promise<DeletionPreviewDto> {
   const now = deps.clock.now();
   // As of now (decision 035): what the life cycle would release is not cancelled again.
-  const live = bookingAsOf(P_COLUMNS, now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
+  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
   const { rows } = await deps.db.execute<{
     email: string; ruolo: string; attiva: boolean; admins: number; pagamenti: number; attese: number; sessioni: number; push: number; calendario: boolean;
   }>(sql`
@@ -104,12 +104,12 @@ export async function deletionPreview(deps: Pick<PrivacyDeps, 'db' | 'clock'>, u
 async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<void> {
   const at = now.toISOString();
   // Waits end; offers (rows of prenotazioni, never a booking) go, as a declined offer does.
-  await withdrawOffersOf(tx, userId);
+  await offerRows.withdrawOffersOf(tx, userId);
   await anonymiseWaitsOf(tx, userId, at);
   // Bookings stay for the statistics and the reports: no person, no free text.
-  await anonymiseBookingsOf(tx, userId, now);
-  await forgetDamageReportsOf(tx, userId);
-  await deleteOfflineActionsOf(tx, userId);
+  await bookingsErasure.anonymiseBookingsOf(tx, userId, now);
+  await bookingsErasure.forgetDamageReportsOf(tx, userId);
+  await bookingsErasure.deleteOfflineActionsOf(tx, userId);
   await endAllSessionsOfUser(tx, userId);
 }
 
@@ -147,8 +147,7 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     const person: Person = { id: userId, email: target.email, nome: target.nome, cognome: target.cognome, sigla: target.siglaResidente };
     await anonymiseEverywhere(tx, userId, now);
     await redactAuditOfPerson(tx, person);
-    // Rate-limit counters keyed by the email (login, recovery).
-    await tx.execute(sql`delete from rate_limits where position(${person.email} in lower(key)) > 0`);
+    await forgetRateLimitsOf(tx, person.email);
     // Preferences and push subscriptions go with the account (ON DELETE CASCADE).
     await deleteUserRow(tx, userId);
     const days = [...new Set(bookings.filter((b) => b.stato !== 'offerta').map((b) => b.data))];

@@ -2,7 +2,7 @@ import { subMonths } from 'date-fns/subMonths';
 import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { purgeExpiredSessions } from '../auth/index.js';
-import { anonymiseConcludedBefore, forgetDamageReportsBefore } from '../bookings/index.js';
+import { bookingsErasure } from '../bookings/index.js';
 import { deleteExpiredPushSubscriptions } from '../notifications/index.js';
 import { clearExpiredTempPasswords } from '../users/index.js';
 import { anonymiseWaitsEndedBefore } from '../waitlist/index.js';
@@ -33,9 +33,9 @@ export async function applyRetention(db: Db, now: Date, months: number): Promise
   const at = now.toISOString();
   // A concluded booking that ended before the cutoff: no person, no free text. An active one
   // (a ride still out) waits until it is over.
-  const bookings = await retryTransient(() => anonymiseConcludedBefore(db, cutoff));
+  const bookings = await retryTransient(() => bookingsErasure.anonymiseConcludedBefore(db, cutoff));
   const waits = await retryTransient(() => anonymiseWaitsEndedBefore(db, cutoff));
-  const damages = await retryTransient(() => forgetDamageReportsBefore(db, cutoff));
+  const damages = await retryTransient(() => bookingsErasure.forgetDamageReportsBefore(db, cutoff));
   const sessions = await purgeExpiredSessions(db, now);
   const resetTokens = await clearExpiredTempPasswords(db, at);
   const push = await deleteExpiredPushSubscriptions(db, at);

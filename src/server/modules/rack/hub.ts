@@ -6,8 +6,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
-import { fleetChangedSince, readFleetNow, type FleetNowReading } from '../bookings/index.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { fleetReading } from '../bookings/index.js';
+import { currentRules, lifecycleMinutes, type RulesCache } from '../rules/index.js';
 import { liveLinkId } from './service.js';
 
 /** How often the process looks for a change while a stream is open (decision 044: within 5 s). */
@@ -31,6 +31,7 @@ export interface RackHubDeps {
   clock: Clock;
   config: Pick<Config, 'timeZone'>;
   log: Pick<Logger, 'warn'>;
+  rulesCache?: RulesCache | undefined;
 }
 
 /** An event of the stream: the board as JSON on one `data:` line. */
@@ -47,7 +48,7 @@ const event = (json: string) => `data: ${json}\n\n`;
 export class RackHub implements NotifiedCache {
   private readonly streams = new Set<Stream>();
   private timer: NodeJS.Timeout | undefined;
-  private reading: (FleetNowReading & { readAt: number; real: number }) | undefined;
+  private reading: (Awaited<ReturnType<typeof fleetReading.readFleetNow>> & { readAt: number; real: number }) | undefined;
   private board: string | undefined;
   private lastHeartbeat = 0;
   private lastLinkCheck = 0;
@@ -141,10 +142,10 @@ export class RackHub implements NotifiedCache {
     const now = this.deps.clock.now();
     const r = this.reading;
     if (r && now.getTime() >= r.readAt && now.getTime() < r.validUntil && performance.now() - r.real < RACK_MAX_AGE_MS) {
-      const minutes = lifecycleMinutes(await currentRules(this.deps.db));
-      if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetChangedSince(this.deps.db, r))) return;
+      const minutes = lifecycleMinutes(await currentRules(this.deps));
+      if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetReading.fleetChangedSince(this.deps.db, r))) return;
     }
-    const reading = await readFleetNow(this.deps, now);
+    const reading = await fleetReading.readFleetNow(this.deps, now);
     this.reading = { ...reading, readAt: now.getTime(), real: performance.now() };
     const board: RackBoard = { aggiornatoAlle: now.toISOString(), bici: reading.bici };
     const previous = this.board === undefined ? undefined : (JSON.parse(this.board) as RackBoard).bici;
@@ -174,8 +175,8 @@ export class RackHub implements NotifiedCache {
  * would otherwise hold the close until the tablet went away.
  */
 export function attachRackHub(app: FastifyInstance): RackHub {
-  const { database, clock, config } = app.deps;
-  const hub = new RackHub({ db: database.db, clock, config, log: app.log });
+  const { database, clock, config, rulesCache } = app.deps;
+  const hub = new RackHub({ db: database.db, clock, config, rulesCache, log: app.log });
   app.decorate('rack', hub);
   app.addHook('preClose', async () => hub.stop());
   return hub;

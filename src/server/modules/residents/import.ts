@@ -4,7 +4,7 @@ import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
 import { residenti } from './tables.js';
 import { parseCsv, type CsvRejection } from '../../lib/csv.js';
-import { runTransaction } from '../../db/transaction.js';
+import { runTransaction, type Tx } from '../../db/transaction.js';
 
 const boolCell = z
   .string()
@@ -41,6 +41,11 @@ export interface ImportReport {
   inserted: number;
   updated: number;
   rejected: CsvRejection[];
+}
+
+/** Resident codes as given (the demo's); a code already there is kept as it is. */
+export async function insertResidentCodes(tx: Tx, rows: (typeof residenti.$inferInsert)[]): Promise<void> {
+  await tx.insert(residenti).values(rows).onConflictDoNothing();
 }
 
 export class MalformedFileError extends Error {}

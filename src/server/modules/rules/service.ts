@@ -71,7 +71,7 @@ export async function updateRules(deps: RulesDeps, actor: Actor, input: RulesUpd
 
 /** GET /api/regole — what the booking form needs, with the user's own suspension. */
 export async function publicRules(deps: RulesDeps, userId: number): Promise<PublicRulesDto> {
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   return {

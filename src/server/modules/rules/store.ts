@@ -164,20 +164,12 @@ export class RulesCache implements NotifiedCache {
   }
 }
 
-const caches = new WeakMap<Db, RulesCache>();
-
-/** The rules cache of a database handle (registered with the process's listener in main.ts). */
-export function rulesCacheFor(db: Db): RulesCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new RulesCache();
-    caches.set(db, cache);
-  }
-  return cache;
-}
-
-/** The current rules, from the process's cache when it is live, else from the database. */
-export const currentRules = (db: Db): Promise<Rules> => rulesCacheFor(db).get(db);
+/**
+ * The current rules, from the process's cache when the caller was handed it (main.ts makes it
+ * and puts it on the listener; buildApp hands it to the services) and it is live, else from the database.
+ */
+export const currentRules = ({ db, rulesCache }: { db: Db; rulesCache?: RulesCache | undefined }): Promise<Rules> =>
+  rulesCache ? rulesCache.get(db) : loadRules(db);
 
 /** The life cycle's numbers: a switched-off hold or no-show as OFF_MINUTES. */
 export function lifecycleMinutes(rules: Pick<Rules, 'attesaPagamentoMinuti' | 'mancatoRitiroMinuti'>) {

@@ -1,16 +1,15 @@
 import type { PublicConfig } from '../../../shared/api-types.js';
 import { APP_VERSION } from '../../../shared/constants.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
 import { currentRules } from '../rules/index.js';
 
 /**
  * GET /api/config: the only server settings the page may see. Also what the server renders
  * /dashboard with (pages/server-render.ts).
  */
-export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>, db: Db): Promise<PublicConfig> {
+export async function publicConfig(config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>, from: Parameters<typeof currentRules>[0]): Promise<PublicConfig> {
   // The horizon and the no-show minutes are the service's rules (issue 20), as of now.
-  const rules = await currentRules(db);
+  const rules = await currentRules(from);
   return {
     version: APP_VERSION,
     production: config.env === 'production',

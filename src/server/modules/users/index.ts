@@ -8,6 +8,7 @@ export {
   activateTotp,
   clearTotp,
   deleteUserRow,
+  insertAccounts,
   insertResidentAccounts,
   insertUser,
   type NewUser,

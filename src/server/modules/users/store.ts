@@ -36,6 +36,16 @@ export async function insertUser(db: UsersDb, input: NewUser, now: Date) {
 }
 
 /**
+ * Accounts of any role, as given: the demo's, an admin from ADMIN_EMAIL or the command line.
+ * `skipTaken`: an email already used is passed over (else its unique violation is thrown).
+ */
+export async function insertAccounts(db: UsersDb, rows: (typeof users.$inferInsert)[], skipTaken = false) {
+  const insert = db.insert(users).values(rows);
+  const columns = { id: users.id, email: users.email, residente: users.isResidente };
+  return skipTaken ? insert.onConflictDoNothing().returning(columns) : insert.returning(columns);
+}
+
+/**
  * Every active resident code without an account (no user with that sigla, nor with its
  * email `<sigla lower-case>@domain`) becomes a resident user with this password hash and a
  * forced password change; one statement, a code taken meanwhile skipped (`on conflict do

@@ -3,7 +3,7 @@ import { CoalescedDrain } from '../../lib/coalesced-drain.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import type { NotifiedCache } from '../../db/notifications.js';
-import { currentRules } from '../rules/index.js';
+import { currentRules, type RulesCache } from '../rules/index.js';
 import { announceOffers, runOfferPass, type OfferNotifyDeps, type PassResult } from './offers.js';
 
 /** The channel the freed-time triggers notify (drizzle/0018_freed_time.sql). */
@@ -13,6 +13,7 @@ export interface FreedTimeDeps extends OfferNotifyDeps {
   db: Db;
   clock: Clock;
   log: OfferNotifyDeps['log'] & { warn?(obj: object, msg: string): void };
+  rulesCache?: RulesCache | undefined;
   /**
    * Run before each offer pass (app.ts gives the fleet's heal, issue 35): a booking whose bike is
    * out takes a freed bike before any waitlist offer for its window.
@@ -43,7 +44,7 @@ export async function claimFreedTime(db: Db): Promise<number> {
  */
 export async function passAndAnnounce(deps: FreedTimeDeps, force = false): Promise<PassResult & { announced: number }> {
   const now = deps.clock.now();
-  const rules = await currentRules(deps.db);
+  const rules = await currentRules(deps);
   const pass = await runOfferPass(deps.db, now, rules.offertaMinuti, force);
   const announced = await announceOffers(deps, now);
   return { ...pass, announced };
@@ -64,11 +65,9 @@ export async function passAndAnnounce(deps: FreedTimeDeps, force = false): Promi
  * those this process claimed served (a test's deterministic wait; with one process, every
  * offer the change leads to is made and announced).
  */
-export class FreedTimeDispatcher implements NotifiedCache {
-  private readonly work: CoalescedDrain;
-
+export class FreedTimeDispatcher extends CoalescedDrain implements NotifiedCache {
   constructor(private readonly deps: FreedTimeDeps) {
-    this.work = new CoalescedDrain(
+    super(
       async () => {
         while ((await claimFreedTime(deps.db)) > 0) {
           await deps.beforePass?.();
@@ -80,34 +79,14 @@ export class FreedTimeDispatcher implements NotifiedCache {
     );
   }
 
-  /** A NOTIFY on FREED_TIME_CHANNEL. */
-  apply(): void {
-    this.work.wake();
-  }
-
-  /** The listener is up again: events recorded while it was down are served now. */
-  setActive(active: boolean): void {
-    if (active) this.work.wake();
-  }
-
-  /** Starts a drain, or asks the running one for another round. Never throws. */
-  wake(): void {
-    this.work.wake();
-  }
-
   /**
    * Resolves once the events committed before this call are claimed (this process's served)
    * and one pass has run at the clock's now, as the minute job's would: the lines as of now.
    * A deterministic wait for tests; the app itself never waits for it.
    */
-  async settled(): Promise<void> {
-    await this.work.settled();
+  override async settled(): Promise<void> {
+    await super.settled();
     await this.deps.beforePass?.();
     await passAndAnnounce(this.deps);
-  }
-
-  /** No more drains (the app closes); resolves when the one under way has finished. */
-  stop(): Promise<void> {
-    return this.work.stop();
   }
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
 import { notifyUser, type NotifyDeps } from '../notifications/index.js';
-import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from '../bookings/index.js';
+import { offerRows } from '../bookings/index.js';
 import { offerNotice } from './emails.js';
 
 /**
@@ -149,14 +149,14 @@ async function endWhatIsOver(tx: Tx, at: string): Promise<Omit<PassResult, 'offe
     return rows.length;
   };
   // Offers that ran out unanswered: the bike is free again, the wait ends (`persa`).
-  const expired = await waitsTo(await deleteRunOutOffers(tx, at), sql`stato = 'persa', ended_at = ${at}::timestamptz`);
+  const expired = await waitsTo(await offerRows.deleteRunOutOffers(tx, at), sql`stato = 'persa', ended_at = ${at}::timestamptz`);
   // A deactivated or deleted user's waits end, their offers with them.
-  await deleteOffersOfUsersGone(tx);
+  await offerRows.deleteOffersOfUsersGone(tx);
   await tx.execute(sql`
     update attese a set stato = 'uscita', ended_at = ${at}::timestamptz
      where a.stato in ${OPEN} and not exists (select 1 from users u where u.id = a.user_id and u.attiva)`);
   // Offers a closure or a maintenance made impossible: withdrawn, the wait keeps its place.
-  const withdrawn = await waitsTo(await deleteWithdrawnOffers(tx, offerWithdrawn()), sql`stato = 'in_attesa'`);
+  const withdrawn = await waitsTo(await offerRows.deleteWithdrawnOffers(tx, offerWithdrawn()), sql`stato = 'in_attesa'`);
   // Windows started with no bike ever offered: unserved demand.
   const { rows: unservedRows } = await tx.execute(sql`
     update attese a set stato = 'scaduta', ended_at = ${at}::timestamptz
@@ -189,7 +189,7 @@ async function offerFreeBikes(tx: Tx, at: string, offerMinutes: number): Promise
        limit 1`);
     const f = first[0];
     if (!f) return offers;
-    const o = await insertOffer(tx, f.id, f.bici_id, at, offerMinutes);
+    const o = await offerRows.insertOffer(tx, f.id, f.bici_id, at, offerMinutes);
     if (!o) return offers;
     await tx.execute(sql`update attese set stato = 'offerta' where id = ${o.attesa_id}`);
     offers.push({ offerId: o.id, attesaId: o.attesa_id, userId: o.user_id, biciId: o.bici_id, scadeAt: new Date(o.offerta_scade_at) });
@@ -210,7 +210,7 @@ export interface OfferNotifyDeps extends NotifyDeps {
  * the freed-time dispatcher (dispatcher.ts) and the minute job, with the app's mailer and push.
  */
 export async function announceOffers(deps: OfferNotifyDeps, now: Date): Promise<number> {
-  const rows = await claimUnannouncedOffers(deps.db, now);
+  const rows = await offerRows.claimUnannouncedOffers(deps.db, now);
   for (const r of rows) {
     const window = { dataPrenotazione: r.data_prenotazione, orarioInizio: r.orario_inizio, orarioFine: r.orario_fine };
     await notifyUser(

@@ -5,20 +5,9 @@ import { zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
-import { bookingAsOf, bringLifecycleUpToDate, P_COLUMNS } from '../bookings/index.js';
-import {
-  availableBikes,
-  bookOffer,
-  getUserBooking,
-  resolveWindow,
-  suspensionRefusal,
-  USER_BOOKING_LOCK,
-  withdrawOffer,
-  withdrawOtherOffers,
-  type BookingDeps,
-  type BookingReadDeps,
-  type BookingUser,
-} from '../bookings/index.js';
+import { asOf, availableBikes, type BookingDeps, type BookingUser, bringLifecycleUpToDate, getUserBooking, offerRows, resolveWindow, suspensionRefusal, USER_BOOKING_LOCK } from '../bookings/index.js';
+
+type BookingReadDeps = Parameters<typeof getUserBooking>[0];
 import { paymentProviderName } from '../payments/index.js';
 import { suspensionOf } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
@@ -79,7 +68,7 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
   // As of now (decision 035): waits and offers that are over do not show; nothing is written.
   const now = deps.clock.now();
   const at = sql`${now.toISOString()}::timestamptz`;
-  const live = bookingAsOf(P_COLUMNS, now.toISOString(), lifecycleMinutes(await currentRules(deps.db)));
+  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
   const { rows } = await deps.db.execute<WaitRow>(sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
            1 + (select count(*) from attese e
@@ -160,7 +149,7 @@ async function endWait(deps: BookingReadDeps, userId: number, id: number, how: '
       // The offer's bike, then the offer (decision 023's order), as every writer of a bike's time.
       await tx.execute(sql`select b.id from biciclette b join prenotazioni o on o.bici_id = b.id
                             where o.attesa_id = ${id} and o.stato = 'offerta' for no key update of b`);
-      await withdrawOffer(tx, id);
+      await offerRows.withdrawOffer(tx, id);
     }
     await tx.execute(sql`update attese set stato = ${how}, ended_at = ${now}::timestamptz where id = ${id}`);
     return true;
@@ -198,7 +187,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   let bookingId: number;
   try {
     bookingId = await runTransaction(deps.db, async (tx) => {
-      const booked = await bookOffer(tx, {
+      const booked = await offerRows.bookOffer(tx, {
         user,
         attesaId: id,
         biciId: wait.offerta!.biciId,
@@ -213,7 +202,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
       await tx.execute(sql`update attese set stato = 'servita', ended_at = ${now.toISOString()}::timestamptz where id = ${id}`);
       // The user's other offers cannot be accepted while this booking is active: their bikes
       // go to the next in line (after the commit), their waits keep their place.
-      const back = await withdrawOtherOffers(tx, user.id, id);
+      const back = await offerRows.withdrawOtherOffers(tx, user.id, id);
       if (back.length > 0) {
         await tx.execute(sql`update attese set stato = 'in_attesa' where id in (${sql.join(back.map((w) => sql`${w}`), sql`, `)})`);
       }
