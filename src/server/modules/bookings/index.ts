@@ -14,8 +14,6 @@ export {
   listBikes,
   listUserBookings,
   resolveWindow,
-  MSG_ALREADY_ACTIVE,
-  MSG_BIKE_UNAVAILABLE,
   type BookingDeps,
   type BookingReadDeps,
   type BookingUser,
@@ -42,7 +40,7 @@ export {
   type MovableBooking,
   type MoveCause,
 } from './relocate.js';
-export { endRide, lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
+export { endRide, lockBikeOfBooking } from './ride.js';
 export {
   applyLifecycle,
   bikeOutAtNoShow,

@@ -1746,6 +1746,7 @@ export interface MessageValues {
   "waitlist.title": undefined;
   "waitlistApi.alreadyWaiting": undefined;
   "waitlistApi.bikeFree": undefined;
+  "waitlistApi.full": { "max": MessageValue };
   "waitlistApi.offerBlocked": undefined;
   "waitlistApi.offerGone": undefined;
   "waitlistApi.waitNotFound": undefined;
@@ -1767,5 +1768,5 @@ export const DOMAIN_SIZES = {
   "subpages": 219,
   "admin": 594,
   "rack": 21,
-  "server": 415,
+  "server": 416,
 } as const;
