@@ -36,7 +36,7 @@ export const adminOperations: ModuleOperations = {
     'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato di una bicicletta', { errors: { 404: 'bookingsApi.bikeNotFound' } }),
     'PUT /api/admin/biciclette/:id/lucchetto': op('admin', 'Il lucchetto di una bicicletta (nessuno, a combinazione, smart)', {
       returns: '{ tipo, codice, idLucchetto, codiceDaCambiare }',
-      errors: { 400: 'locksApi.codeFormat', 404: 'bookingsApi.bikeNotFound' },
+      errors: { 400: 'schemas.lockCodeFormat', 404: 'bookingsApi.bikeNotFound' },
     }),
     'POST /api/admin/import-residents': op('admin', 'Creazione degli account dei residenti', { returns: '`{ imported, skipped }`' }),
     'GET /api/admin/danni': op('admin', 'Segnalazioni di danni'),

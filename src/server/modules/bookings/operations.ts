@@ -9,7 +9,7 @@ export const bookingOperations: ModuleOperations = {
   routes: {
     'GET /api/biciclette': op('user', 'Tutte le biciclette'),
     'GET /api/biciclette/numero/:numero': op('user', 'La pagina di una bicicletta: il suo stato ora e la propria prenotazione in corso, se c’è', {
-      errors: { 400: 'bookingsApi.bikeNumberInvalid', 404: 'bookingsApi.bikeNotFound' },
+      errors: { 400: 'schemas.invalidBikeNumber', 404: 'bookingsApi.bikeNotFound' },
     }),
     'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria'),
     'GET /api/regole': op('user', 'Le regole del servizio e l’eventuale sospensione dell’utente'),
@@ -36,7 +36,7 @@ export const bookingOperations: ModuleOperations = {
     }),
     'POST /api/prenotazioni/:id/prolunga': op('owner', 'Prolungamento di una propria corsa in corso, entro la giornata (gratuito)', {
       returns: 'La prenotazione con la nuova fine',
-      errors: { 400: 'bookingsApi.extendMinutesInvalid', 404: 'bookingsApi.bookingNotFound', 409: ['bookingsApi.extendBookedAfter', 'bookingsApi.rideLate'] },
+      errors: { 400: 'schemas.invalidExtension', 404: 'bookingsApi.bookingNotFound', 409: ['bookingsApi.extendBookedAfter', 'bookingsApi.rideLate'] },
     }),
   },
 };

@@ -119,7 +119,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
       const { rows: open } = await tx.execute<{ n: number }>(
         sql`select count(*)::int as n from attese where user_id = ${user.id} and stato in ${OPEN}`,
       );
-      if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(testo('waitlistApi.full', { max: WAITLIST_MAX_PER_USER }), 'WAITLIST_FULL');
+      if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(testo('waitlistApi.waitlistFull', { max: WAITLIST_MAX_PER_USER }), 'WAITLIST_FULL');
       const { rows } = await tx.execute<{ id: number }>(sql`
         insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at)
         values (${user.id}, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},

@@ -731,12 +731,9 @@ export interface MessageValues {
   "formSchemas.changeRequired": undefined;
   "formSchemas.passwordsDifferChange": undefined;
   "formSchemas.passwordsDifferRegistration": undefined;
-  "http.actionReused": undefined;
-  "http.alreadyActiveBooking": undefined;
   "http.badRequest": undefined;
   "http.badUrl": undefined;
   "http.bikeNumberTaken": undefined;
-  "http.bikeUnavailable": undefined;
   "http.bodyTooLarge": undefined;
   "http.busy": undefined;
   "http.conflictExisting": undefined;
@@ -1525,25 +1522,6 @@ export interface MessageValues {
   "schemas.waitNotFound": undefined;
   "schemas.wrongCurrentPassword": undefined;
   "schemas.wrongPassword": undefined;
-  "sharedRefusals.accountDeleted": undefined;
-  "sharedRefusals.adminsOnly": undefined;
-  "sharedRefusals.alreadyActive": undefined;
-  "sharedRefusals.bikeNotFound": undefined;
-  "sharedRefusals.calendarNotFound": undefined;
-  "sharedRefusals.codeGone": undefined;
-  "sharedRefusals.codeNotYet": { "ora": MessageValue };
-  "sharedRefusals.codePayFirst": undefined;
-  "sharedRefusals.codeUnavailable": undefined;
-  "sharedRefusals.codeUpdating": undefined;
-  "sharedRefusals.enrolmentRequired": undefined;
-  "sharedRefusals.lastAdminDelete": undefined;
-  "sharedRefusals.noEnrolment": undefined;
-  "sharedRefusals.notActive": undefined;
-  "sharedRefusals.rackLinkInvalid": undefined;
-  "sharedRefusals.rideInProgress": undefined;
-  "sharedRefusals.twoFactorExpired": undefined;
-  "sharedRefusals.twoFactorRequired": undefined;
-  "sharedRefusals.wrongCode": undefined;
   "statCards.accountType": undefined;
   "statCards.active": undefined;
   "statCards.bikes": undefined;
@@ -1746,7 +1724,6 @@ export interface MessageValues {
   "waitlist.title": undefined;
   "waitlistApi.alreadyWaiting": undefined;
   "waitlistApi.bikeFree": undefined;
-  "waitlistApi.full": { "max": MessageValue };
   "waitlistApi.offerBlocked": undefined;
   "waitlistApi.offerGone": undefined;
   "waitlistApi.waitNotFound": undefined;
@@ -1768,5 +1745,5 @@ export const DOMAIN_SIZES = {
   "subpages": 219,
   "admin": 594,
   "rack": 21,
-  "server": 416,
+  "server": 393,
 } as const;
