@@ -280,6 +280,10 @@ export interface MessageValues {
   "bikePicker.recommended": undefined;
   "bikePicker.searching": undefined;
   "bikePicker.windowNotAllowed": undefined;
+  "bikesImport.modelRequired": undefined;
+  "bikesImport.numberRequired": undefined;
+  "bikesImport.numberTooLong": undefined;
+  "bikesImport.stateInvalid": { "stati": MessageValue };
   "bikesPanelShell.actions": undefined;
   "bikesPanelShell.bikes": undefined;
   "bikesPanelShell.lastChange": undefined;
@@ -1304,6 +1308,11 @@ export interface MessageValues {
   "reportsPage.reportDate": undefined;
   "reportsPage.size": undefined;
   "reportsPage.title": undefined;
+  "residentsImport.activeInvalid": undefined;
+  "residentsImport.nameRequired": undefined;
+  "residentsImport.siglaInvalid": undefined;
+  "residentsImport.surnameRequired": undefined;
+  "residentsImport.yearInvalid": undefined;
   "returnDialog.cancel": undefined;
   "returnDialog.category": undefined;
   "returnDialog.choose": undefined;
@@ -1745,5 +1754,5 @@ export const DOMAIN_SIZES = {
   "subpages": 219,
   "admin": 594,
   "rack": 21,
-  "server": 393,
+  "server": 402,
 } as const;
