@@ -7,6 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import structure from './eslint-rules/structure.js';
 import testDays from './eslint-rules/test-days.js';
+import refusals from './eslint-rules/refusals.js';
 
 /**
  * The server's layers, lowest first: a file imports from its own layer or below. The exceptions
@@ -167,6 +168,14 @@ export default tseslint.config(
       'structure/layers': ['error', serverLayers],
       'structure/table-owner': ['error', tableWriters],
     },
+  },
+  {
+    // Refusals and validation messages are catalogue keys, never text in the code (decision 051).
+    // The configuration's and the command line's messages are for whoever runs the server, in Italian.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'src/server/config.ts', 'src/server/cli.ts'],
+    plugins: { refusals },
+    rules: { 'refusals/keys': 'error' },
   },
   {
     // Small pieces (issue 31): no function longer than 120 lines in the app's code.

@@ -34,7 +34,7 @@ import type { SessionCache } from './modules/auth/index.js';
 import { sessionStore } from './modules/auth/index.js';
 import { needsTwoFactorEnrolment } from './modules/users/index.js';
 import { tooManyAttempts } from './modules/auth/index.js';
-import { localise } from '../shared/i18n/all.js';
+import { inLingua, tFor } from '../shared/i18n/all.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
@@ -248,7 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyRateLimit, {
     global: false,
     store: postgresRateLimitStore(deps.database.pool),
-    errorResponseBuilder: (req, ctx) => ({ statusCode: 429, message: localise(tooManyAttempts(ctx.ttl), requestLingua(req)) }),
+    errorResponseBuilder: (req, ctx) => ({ statusCode: 429, message: inLingua(requestLingua(req), tooManyAttempts(ctx.ttl)) }),
   });
   registerOriginCheck(app, deps.config.publicOrigin);
   registerAuth(app, { ...sessionStore(deps.database.db), needsTwoFactorEnrolment });
@@ -338,10 +338,10 @@ function registerWebApp(
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      return reply.status(404).send({ message: localise('Risorsa non trovata', requestLingua(request)), code: 'NOT_FOUND' });
+      return reply.status(404).send({ message: tFor(requestLingua(request))('http.notFound'), code: 'NOT_FOUND' });
     }
     // Any other address of the web app: a built page, sent as built (compressed at build time).
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb) return sendPage(request, reply);
-    return reply.status(404).send({ message: localise('Risorsa non trovata', requestLingua(request)), code: 'NOT_FOUND' });
+    return reply.status(404).send({ message: tFor(requestLingua(request))('http.notFound'), code: 'NOT_FOUND' });
   });
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { tShared } from './i18n/current.js';
 
 /**
- * Messages for a person, in the reader's language (`tShared`: Italian on the server, whose error
- * handler answers in the request's language; the app's language in the browser), where a
+ * Messages for a person, in the reader's language (`tShared`: the request's language on the server,
+ * the app's language in the browser), where a
  * schema gives none of its own. Zod's Italian locale names the code's types ("atteso object,
  * ricevuto numero"): fine for a developer, not for someone filling a form or for an API answer
  * (behaviour.md §4), so every issue without a schema message gets one of these. A schema's own message always wins.

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localise } from '../../src/shared/i18n/all.js';
+import { inLingua } from '../../src/shared/i18n/all.js';
+import { closureText } from '../../src/shared/rules-text.js';
+import { suspensionRefusal } from '../../src/server/modules/bookings/index.js';
 import { suspensionReason } from '../../src/server/modules/rules/fair-use.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { call, person } from '../helpers/admin-fixtures.js';
@@ -253,18 +255,17 @@ describe('the audit log', () => {
   });
 });
 
-describe('sentences other modules write in Italian', () => {
-  it('a suspension and a closure of several days are read back and put into English; Italian stays as written', () => {
-    const suspended = 'Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni';
-    expect(localise(suspended, 'en')).toBe('You cannot book until 12/12/2026 at 10:00: 3 no-shows in 30 days');
-    expect(localise('Non puoi prenotare fino al 12/12/2026 alle 10:00: 1 mancato ritiro in 30 giorni', 'en')).toBe(
-      'You cannot book until 12/12/2026 at 10:00: 1 no-show in 30 days',
-    );
-    expect(localise(suspended, 'it')).toBe(suspended);
-    expect(localise('Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia', 'en')).toBe(
-      'The service is closed from 24/12/2026 to 06/01/2027: Chiusura natalizia',
-    );
+describe('sentences other modules throw as keys', () => {
+  it('a suspension and a closure of several days come out of their key and values in either language, Italian as written', () => {
     const rule = { soglia: 3, finestraGiorni: 30, giorni: 7 };
+    const suspended = (soglia: number) => suspensionRefusal('2026-12-12T09:00:00.000Z', { ...rule, soglia }, 'Europe/Rome');
+    expect(inLingua('it', suspended(3))).toBe('Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni');
+    expect(inLingua('en', suspended(3))).toBe('You cannot book until 12/12/2026 at 10:00: 3 missed pick-ups in 30 days');
+    expect(inLingua('it', suspended(1))).toBe('Non puoi prenotare fino al 12/12/2026 alle 10:00: 1 mancato ritiro in 30 giorni');
+    expect(inLingua('en', suspended(1))).toBe('You cannot book until 12/12/2026 at 10:00: 1 missed pick-up in 30 days');
+    const closure = closureText({ dal: '2026-12-24', al: '2027-01-06', motivo: 'Chiusura natalizia' });
+    expect(inLingua('it', closure)).toBe('Il servizio è chiuso dal 24/12/2026 al 06/01/2027: Chiusura natalizia');
+    expect(inLingua('en', closure)).toBe('The service is closed from 24/12/2026 to 06/01/2027: Chiusura natalizia');
     expect(suspensionReason(rule)).toBe('3 mancati ritiri in 30 giorni');
     expect(suspensionReason({ ...rule, soglia: 1 })).toBe('1 mancato ritiro in 30 giorni');
     expect(suspensionReason(rule, 'en')).toBe('3 no-shows in 30 days');

@@ -8,6 +8,8 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PREFIX, fastifyPath, isDocumentedRoute, OPENAPI_PATH } from '../../src/server/api-docs/openapi.js';
 import { operationIndex, TAGS } from '../../src/server/api-docs/catalogue.js';
+import { compiledCatalogue, tFor } from '../../src/shared/i18n/all.js';
+import type { MessageKey } from '../../src/shared/i18n/index.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 
 /**
@@ -156,20 +158,21 @@ describe('what each operation says (behaviour.md §4)', () => {
     expect(paging.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'pageSize']));
   });
 
-  it('every Italian message it shows is one the server says (no invented text)', async () => {
+  it('every refusal it shows is a key the server throws, in its key’s Italian (no invented text)', async () => {
     const files = (await fs.readdir(path.join(ROOT, 'src'), { recursive: true }))
-      .filter((f) => f.endsWith('.ts') && !f.includes('openapi'))
+      .filter((f) => f.endsWith('.ts') && !f.includes('openapi') && !f.endsWith('operations.ts') && !f.includes('compiled'))
       .map((f) => path.join(ROOT, 'src', f));
     const source = (await Promise.all(files.map((f) => fs.readFile(f, 'utf8')))).join('\n');
-    const messages = new Set<string>();
-    for (const op of operationIndex().values()) {
-      for (const text of Object.values(op.errors ?? {})) for (const m of text.split(' · ')) messages.add(m);
-    }
-    for (const r of refusals(doc)) if (r.status !== 429 && r.example?.message) messages.add(r.example.message);
-    expect(messages.size).toBeGreaterThan(30);
-    expect([...messages].filter((m) => !source.includes(m))).toEqual([]);
-    // The check reads the source: a message the server never says is named.
-    expect(['Questa frase non è del server'].filter((m) => !source.includes(m))).toHaveLength(1);
+    const keys = new Set<string>();
+    for (const op of operationIndex().values()) for (const named of Object.values(op.errors ?? {})) for (const key of [named].flat()) keys.add(key);
+    expect(keys.size).toBeGreaterThan(30);
+    expect([...keys].filter((key) => !source.includes(`'${key}'`))).toEqual([]);
+    const thrown = new Set(Object.keys(compiledCatalogue('it')).filter((key) => source.includes(`'${key}'`)).map((key) => (tFor('it') as (key: MessageKey) => string)(key as MessageKey)));
+    const messages = new Set(refusals(doc).flatMap((r) => (r.status !== 429 && r.example?.message ? [r.example.message] : [])));
+    expect(messages.size).toBeGreaterThan(15);
+    expect([...messages].filter((m) => !thrown.has(m))).toEqual([]);
+    // The check reads the catalogue through the source: a message the server never says is named.
+    expect(['Questa frase non è del server'].filter((m) => !thrown.has(m))).toHaveLength(1);
   });
 });
 

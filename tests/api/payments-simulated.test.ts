@@ -6,7 +6,7 @@ import { connectDatabase } from '../../src/server/db/client.js';
 import { seedDemo } from '../../src/server/seed/seed.js';
 import { providerEvents, simulatedCheckoutSessions, simulatedPaymentIntents, simulatedRefunds } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
-import { MSG_NOT_A_TEST_CARD } from '../../src/server/integrations/payments/test-cards.js';
+import { tFor } from '../../src/shared/i18n/all.js';
 import { createLogger } from '../../src/server/logger.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import {
@@ -102,7 +102,7 @@ describe('the card form (what Stripe.js does)', () => {
     ['4000000000009995', 'Fondi insufficienti sulla carta.', 'card_declined', 'insufficient_funds'],
     ['4000000000000069', 'La carta è scaduta.', 'expired_card', undefined],
     ['4000000000000127', 'Il codice di sicurezza (CVC) non è corretto.', 'incorrect_cvc', undefined],
-    ['4000056655665556', MSG_NOT_A_TEST_CARD, 'card_declined', 'test_mode_live_card'],
+    ['4000056655665556', tFor('it')('paymentsApi.notATestCard'), 'card_declined', 'test_mode_live_card'],
   ])('%s is declined with 402 and an Italian message; nothing else changes', async (cardNumber, message, code, declineCode) => {
     const { u, bookingId, intent } = await bookingWithIntent();
     const res = await confirmCard(u, intent, { ...VISA, cardNumber });

@@ -6,16 +6,7 @@ import { buildApp } from '../../src/server/app.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { pagamenti, providerEvents } from '../../src/server/schema.js';
 import { applyLifecycle } from '../../src/server/modules/bookings/lifecycle.js';
-import {
-  MSG_ALREADY_PAID,
-  MSG_DUPLICATE_REFUNDED,
-  MSG_LATE_REFUNDED,
-  MSG_PAYMENT_NOT_FOUND,
-  MSG_PAYMENT_NOT_SUCCEEDED,
-  MSG_PAYMENT_OTHER_BOOKING,
-  MSG_PAYMENT_WRONG_AMOUNT,
-} from '../../src/server/modules/payments/service.js';
-import { MSG_REFUND_FAILED } from '../../src/server/modules/payments/settle.js';
+import { tFor } from '../../src/shared/i18n/all.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import {
   addBike,
@@ -28,6 +19,9 @@ import {
   type SessionedUser,
 } from '../helpers/booking-fixtures.js';
 import { FakeStripe, signedEvent, stripeEvent, WEBHOOK_SECRET, type FakeIntent } from '../helpers/fake-stripe.js';
+
+/** A refusal's Italian, as the catalogue renders its key. */
+const italian = tFor('it');
 
 let fake: FakeStripe;
 let ctx: TestContext;
@@ -154,7 +148,7 @@ describe('create-payment-intent', () => {
     fake.succeed(intentId);
     const res = await createIntent(u, bookingId);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: MSG_ALREADY_PAID, code: 'ALREADY_PAID' });
+    expect(res.json()).toMatchObject({ message: italian('paymentsApi.alreadyPaid'), code: 'ALREADY_PAID' });
     expect(await paymentOf(ctx.database.db, bookingId)).toMatchObject({ status: 'completed', providerPaymentId: intentId });
     expect(fake.intents.size).toBe(1);
   });
@@ -269,24 +263,24 @@ describe('confirm-payment', () => {
 
   describe('refuses a forged or unfinished payment and changes nothing', () => {
     const cases: [string, (b: { bookingId: number; intentId: string; other: number }) => string, number, string][] = [
-      ['an unknown intent', () => 'pi_doesnotexist', 400, MSG_PAYMENT_NOT_FOUND],
-      ['a malformed id', () => '../../v1/refunds', 400, MSG_PAYMENT_NOT_FOUND],
-      ['another booking’s intent', ({ other }) => fake.addIntent({ metadata: { bookingId: String(other) } }).id, 400, MSG_PAYMENT_OTHER_BOOKING],
-      ['an intent without booking', () => fake.addIntent().id, 400, MSG_PAYMENT_OTHER_BOOKING],
+      ['an unknown intent', () => 'pi_doesnotexist', 400, italian('paymentsApi.paymentNotFound')],
+      ['a malformed id', () => '../../v1/refunds', 400, italian('paymentsApi.paymentNotFound')],
+      ['another booking’s intent', ({ other }) => fake.addIntent({ metadata: { bookingId: String(other) } }).id, 400, italian('paymentsApi.otherBooking')],
+      ['an intent without booking', () => fake.addIntent().id, 400, italian('paymentsApi.otherBooking')],
       [
         'another installation’s intent for the same booking number',
         ({ bookingId }) => fake.addIntent({ metadata: { bookingId: String(bookingId), site: 'https://staging.example' } }).id,
         400,
-        MSG_PAYMENT_OTHER_BOOKING,
+        italian('paymentsApi.otherBooking'),
       ],
-      ['an intent for another amount', ({ intentId }) => fake.setAmount(fake.succeed(intentId).id, 100).id, 400, MSG_PAYMENT_WRONG_AMOUNT],
+      ['an intent for another amount', ({ intentId }) => fake.setAmount(fake.succeed(intentId).id, 100).id, 400, italian('paymentsApi.wrongAmount')],
       [
         'an intent in another currency',
         ({ bookingId }) => fake.addIntent({ currency: 'usd', metadata: { bookingId: String(bookingId) } }).id,
         400,
-        MSG_PAYMENT_WRONG_AMOUNT,
+        italian('paymentsApi.wrongAmount'),
       ],
-      ['an intent not succeeded', ({ intentId }) => intentId, 409, MSG_PAYMENT_NOT_SUCCEEDED],
+      ['an intent not succeeded', ({ intentId }) => intentId, 409, italian('paymentsApi.notSucceeded')],
     ];
     it.each(cases)('%s', async (_name, forge, status, message) => {
       const { u, bookingId, intentId } = await bookingWithIntent();
@@ -303,13 +297,13 @@ describe('confirm-payment', () => {
 
   it('paying twice makes one payment: the second is refunded', async () => {
     const { u, bookingId, intentId } = await paidBooking();
-    expect((await createIntent(u, bookingId)).json()).toMatchObject({ message: MSG_ALREADY_PAID, code: 'ALREADY_PAID' });
+    expect((await createIntent(u, bookingId)).json()).toMatchObject({ message: italian('paymentsApi.alreadyPaid'), code: 'ALREADY_PAID' });
     expect((await checkout(u, bookingId)).statusCode).toBe(409);
     // A second payment for the same booking reached Stripe anyway (another tab, another device).
     const second = fake.addIntent({ metadata: { bookingId: String(bookingId) } });
     const res = await confirm(u, bookingId, second.id);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: MSG_DUPLICATE_REFUNDED, code: 'ALREADY_PAID' });
+    expect(res.json()).toMatchObject({ message: italian('paymentsApi.duplicateRefunded'), code: 'ALREADY_PAID' });
     expect(fake.refunds.map((r) => r.payment_intent)).toEqual([second.id]);
     expect(await paymentOf(ctx.database.db, bookingId)).toMatchObject({ status: 'completed', providerPaymentId: intentId });
     // Its webhook, later: nothing more.
@@ -458,7 +452,7 @@ describe('holds and late payments', () => {
     expect(fake.refunds.map((r) => r.payment_intent)).toEqual([intentId]);
     const res = await confirm(u, bookingId, intentId);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: MSG_LATE_REFUNDED, code: 'PAYMENT_REFUNDED' });
+    expect(res.json()).toMatchObject({ message: italian('paymentsApi.lateRefunded'), code: 'PAYMENT_REFUNDED' });
     expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(1);
     const mine = await ctx.app.inject({ method: 'GET', url: '/api/prenotazioni/user', headers: { cookie: u.cookie } });
     expect(mine.json()[0]).toMatchObject({ stato: 'cancellata', paymentStatus: 'refunded' });
@@ -470,7 +464,7 @@ describe('holds and late payments', () => {
     fake.succeed(intentId);
     const res = await confirm(u, bookingId, intentId);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ message: MSG_LATE_REFUNDED, code: 'PAYMENT_REFUNDED' });
+    expect(res.json()).toMatchObject({ message: italian('paymentsApi.lateRefunded'), code: 'PAYMENT_REFUNDED' });
     expect((await deliver(intentSucceeded(fake.intents.get(intentId)!))).statusCode).toBe(200);
     expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(1);
     expect(fake.requestsTo('POST', '/v1/refunds')[0]!.idempotencyKey).toBe(`bicielis-refund-${intentId}`);
@@ -574,7 +568,7 @@ describe('refund on cancel', () => {
     fake.failRefunds = true;
     const res = await ctx.app.inject({ method: 'DELETE', url: `/api/prenotazioni/${bookingId}`, headers: { cookie: u.cookie } });
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: MSG_REFUND_FAILED, code: 'REFUND_FAILED' });
+    expect(res.json()).toEqual({ message: italian('paymentsApi.refundFailed'), code: 'REFUND_FAILED' });
     expect(await bookingOf(ctx.database.db, bookingId)).toMatchObject({ stato: 'attiva' });
     expect((await paymentOf(ctx.database.db, bookingId))!.status).toBe('completed');
   });

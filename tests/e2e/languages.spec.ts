@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { fromItalian, inLingua } from '../../src/shared/i18n/all.js';
+import { compiledCatalogue, tFor } from '../../src/shared/i18n/all.js';
 import type { Lingua } from '../../src/shared/i18n/index.js';
 import { DEMO_WRITTEN } from '../../src/server/seed/seed-history.js';
 import { createAccount, seedActiveBooking, windowFromNow, withE2eDatabase } from './database';
@@ -17,11 +17,11 @@ import { expectOnlyLanguage } from './language-scan';
 const PASSWORD = 'lingue-di-prova-1';
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-/** A text the specs know in Italian, in `lingua`: its key found in the catalogue by its Italian text. */
+/** A text the specs know in Italian, in `lingua`: the key whose Italian is exactly that text (no values). */
 function say(italian: string, lingua: Lingua): string {
-  const text = fromItalian(italian);
-  if (!text) throw new Error(`"${italian}" non è nel catalogo`);
-  return inLingua(lingua, text);
+  const key = Object.entries(compiledCatalogue('it')).find(([, message]) => message.join('') === italian)?.[0];
+  if (!key) throw new Error(`"${italian}" non è nel catalogo`);
+  return (tFor(lingua) as (key: string) => string)(key);
 }
 const en = (italian: string) => say(italian, 'en');
 

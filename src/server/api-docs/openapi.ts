@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { ApiErrorBody } from '../../shared/api-types.js';
 import { BODY_LIMIT_BYTES } from '../../shared/constants.js';
 import { PASSWORD_CHANGE_COOKIE, SESSION_COOKIE, TWO_FACTOR_COOKIE } from '../http/auth.js';
-import { forbidden, MSG_BUSY, notFound, unauthorized } from '../http/errors.js';
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { tooManyAttemptsMessage } from '../modules/auth/index.js';
 import type { Operation } from '../http/operation.js';
 import { operationIndex, TAGS } from './catalogue.js';
+import { tFor } from '../../shared/i18n/all.js';
 
 /**
  * The API's OpenAPI 3.1 document, generated at start-up from the routes the app registers and
@@ -95,9 +96,12 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
           },
   };
   const hasInput = Boolean(operation.requestBody || operation.parameters?.length);
-  const { errors = {} } = op;
+  const italian = tFor('it');
+  const errors = Object.fromEntries(
+    Object.entries(op.errors ?? {}).map(([status, keys]) => [status, [keys].flat().map((key) => italian(key)).join(' · ')]),
+  ) as Partial<Record<number, string>>;
   if (hasInput || errors[400]) {
-    const message = errors[400] ?? 'Dati non validi';
+    const message = errors[400] ?? italian('http.invalidData');
     responses[400] = errorResponse(
       `Dati non validi: \`message\` dice il primo problema, \`fields\` un messaggio per campo${errors[400] ? ` (es. «${errors[400]}»)` : ''}`,
       { message, code: 'VALIDATION_ERROR', fields: { campo: message } },
@@ -120,16 +124,16 @@ export function responsesFor(op: Operation, operation: OpenAPIV3_1.OperationObje
   }
   if (errors[409]) responses[409] = errorResponse(`Conflitto: ${errors[409]}`, { message: errors[409].split(' · ')[0]!, code: 'CONFLICT' });
   if (operation.requestBody) {
-    responses[413] = errorResponse(`Corpo oltre ${BODY_LIMIT_BYTES / 1024} KB`, { message: 'Richiesta troppo grande (massimo 64 KB)', code: 'BODY_TOO_LARGE' });
-    responses[415] = errorResponse('Corpo non JSON', { message: 'Formato non supportato: invia i dati come JSON', code: 'INVALID_MEDIA_TYPE' });
+    responses[413] = errorResponse(`Corpo oltre ${BODY_LIMIT_BYTES / 1024} KB`, { message: italian('http.bodyTooLarge'), code: 'BODY_TOO_LARGE' });
+    responses[415] = errorResponse('Corpo non JSON', { message: italian('http.unsupportedMediaType'), code: 'INVALID_MEDIA_TYPE' });
   }
   if (op.rateLimited) {
     responses[429] = errorResponse('Troppi tentativi', { message: tooManyAttemptsMessage(15 * 60_000), code: 'RATE_LIMITED' }, true);
   }
-  responses[500] = errorResponse('Errore interno (mai dettagli tecnici)', { message: 'Errore interno del server', code: 'INTERNAL' });
+  responses[500] = errorResponse('Errore interno (mai dettagli tecnici)', { message: italian('http.internalError'), code: 'INTERNAL' });
   responses[503] = errors[503]
     ? errorResponse(`Non disponibile: ${errors[503]}`, { message: errors[503].split(' · ')[0]!, code: 'UNAVAILABLE' })
-    : errorResponse('Servizio sovraccarico: riprovare dopo Retry-After', { message: MSG_BUSY, code: 'BUSY' }, true);
+    : errorResponse('Servizio sovraccarico: riprovare dopo Retry-After', { message: italian('http.busy'), code: 'BUSY' }, true);
   // The success shape a route's own zod response schema gives (GET /api/ready) wins over the
   // generic one above; the description stays the table's.
   const success = (operation.responses as Record<string, OpenAPIV3_1.ResponseObject> | undefined)?.[ok];

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { ADMINS_ONLY_MESSAGE, ENROLMENT_REQUIRED_MESSAGE } from '../../shared/schemas/two-factor.js';
 import { forbidden, unauthorized } from './errors.js';
-import type { Lingua } from '../../shared/i18n/index.js';
+import { testo, type Lingua } from '../../shared/i18n/index.js';
 import { setLinguaCookie } from './lingua.js';
 
 /**
@@ -236,13 +235,13 @@ function mustBeAdmin(user: SessionUser | null, request: FastifyRequest): void {
   if (!user) throw unauthorized();
   if (user.ruolo !== 'admin') throw forbidden();
   if (request.server.sessionGuard.needsTwoFactorEnrolment(user, request.server.deps.config)) {
-    throw forbidden(ENROLMENT_REQUIRED_MESSAGE, 'TWO_FACTOR_ENROLMENT_REQUIRED');
+    throw forbidden(testo('twoFactor.enrolmentRequired'), 'TWO_FACTOR_ENROLMENT_REQUIRED');
   }
 }
 
 function mustHaveAdminRole(user: SessionUser | null): void {
   if (!user) throw unauthorized();
-  if (user.ruolo !== 'admin') throw forbidden(ADMINS_ONLY_MESSAGE, 'TWO_FACTOR_ADMINS_ONLY');
+  if (user.ruolo !== 'admin') throw forbidden(testo('twoFactor.adminsOnly'), 'TWO_FACTOR_ADMINS_ONLY');
 }
 
 /** Hook (onRequest or preHandler): 401 `Non autenticato` unless logged in; sets `request.user`. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { isLoopback, tokenMatches, type AppMetrics } from '../metrics.js';
-import { localise } from '../../shared/i18n/all.js';
+import { tFor } from '../../shared/i18n/all.js';
 import { requestLingua } from './lingua.js';
 
 /** Requests Fastify matched to no route (404s, probes): one label, never the raw URL. */
@@ -52,17 +52,17 @@ function metricsAccess(request: FastifyRequest, token: string | undefined): ((re
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (token && match && tokenMatches(match[1]!, token)) return null;
     return (reply) =>
-      reply.status(403).send({ message: localise('Token di accesso alle metriche non valido', requestLingua(request)), code: 'METRICS_FORBIDDEN' });
+      reply.status(403).send({ message: tFor(requestLingua(request))('http.metricsBadToken'), code: 'METRICS_FORBIDDEN' });
   }
   const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
   if (!proxied && isLoopback(request.socket.remoteAddress)) return null;
   if (!token) {
     return (reply) =>
-      reply.status(403).send({ message: localise('Le metriche sono consultabili solo da questo server', requestLingua(request)), code: 'METRICS_FORBIDDEN' });
+      reply.status(403).send({ message: tFor(requestLingua(request))('http.metricsLocalOnly'), code: 'METRICS_FORBIDDEN' });
   }
   return (reply) =>
     reply
       .status(401)
       .header('WWW-Authenticate', 'Bearer realm="metrics"')
-      .send({ message: localise('Per le metriche serve il token di accesso', requestLingua(request)), code: 'METRICS_UNAUTHENTICATED' });
+      .send({ message: tFor(requestLingua(request))('http.metricsTokenRequired'), code: 'METRICS_UNAUTHENTICATED' });
 }

@@ -5,6 +5,7 @@
  * Parameters, query strings and bodies are NOT here: they come from the zod schemas the route
  * validates with (fastify-type-provider-zod's jsonSchemaTransform).
  */
+import type { PlainKey } from '../../shared/schemas/message.js';
 
 /** Who may call the route, which decides its `security` and its 401/403/404 answers. */
 export type Access =
@@ -34,8 +35,8 @@ export interface Operation {
   returns?: string;
   /** The success answer's media type when it is not JSON (a file). */
   media?: 'text/csv' | 'application/pdf' | 'text/calendar' | 'text/event-stream';
-  /** Refusals particular to the route, with their Italian message (as errors.ts and the services say them). */
-  errors?: Partial<Record<400 | 403 | 404 | 409 | 503, string>>;
+  /** Refusals particular to the route: the catalogue keys the services throw (the document gives their Italian). */
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 503, PlainKey | PlainKey[]>>;
   /** Rate limited (behaviour.md §5): 429 with Retry-After. */
   rateLimited?: boolean;
 }
@@ -45,12 +46,6 @@ export interface ModuleOperations {
   tag: { name: string; description: string };
   routes: Record<string, Operation>;
 }
-
-/** Refusals the routes of several modules answer, in the words their services throw them. */
-export const SHARED_REFUSALS = {
-  bookingNotFound: 'Prenotazione non trovata',
-  bikeBusy: 'La bicicletta non è disponibile nella fascia oraria scelta',
-} as const;
 
 /** An entry: who may call the route, what it does, and what else it says (`ok`, `errors`, …). */
 export function op(access: Access, summary: string, rest: Omit<Operation, 'summary' | 'access'> = {}): Operation {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from './errors.js';
+import { testo } from '../../shared/i18n/index.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -25,4 +26,4 @@ export function registerOriginCheck(app: FastifyInstance, publicOrigin: string) 
   });
 }
 
-const crossOrigin = () => forbidden('Richiesta non consentita da un altro sito', 'CROSS_ORIGIN');
+const crossOrigin = () => forbidden(testo('http.crossOrigin'), 'CROSS_ORIGIN');

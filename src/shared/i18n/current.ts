@@ -3,8 +3,8 @@ import type { Translate } from './index.js';
 /**
  * The translator of code shared by the server and the browser that runs without knowing its
  * reader (the zod schemas' messages, `shared/zod-it.ts`): the browser sets its own (the app's
- * language, web/lib/i18n.ts); the server sets Italian, and its one error handler puts each
- * answer into the request's language (http/errors.ts, decision 049). Before either: the key.
+ * language, web/lib/i18n.ts); the server sets the language of the request being validated
+ * (http/errors.ts, decision 051), Italian outside a request. Before either: the key.
  */
 let current: Translate | undefined;
 

@@ -43,9 +43,6 @@ export function testo<K extends MessageKey>(key: K, ...values: ValuesOf<K>): Tes
   return values[0] === undefined ? { key } : { key, values: values[0] as Record<string, MessageValue> };
 }
 
-export const isTesto = (value: unknown): value is Testo =>
-  typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
-
 /** Puts a key and its values into the language of `i18n`. */
 export type Translate = <K extends MessageKey>(key: K, ...values: ValuesOf<K>) => string;
 

@@ -10,12 +10,6 @@ import { msg, type PlainKey } from './message.js';
  * Parsing normalises: emails trimmed and lower-case, names trimmed, an empty sigla = null.
  */
 
-export const REQUIRED_LOGIN_MESSAGE = 'Inserisci email e password';
-export const REQUIRED_FIELDS_MESSAGE = 'Compila tutti i campi obbligatori';
-export const PASSWORD_TOO_SHORT_MESSAGE = `La password deve essere di almeno ${PASSWORD_MIN} caratteri`;
-export const PASSWORD_TOO_LONG_MESSAGE = `La password può avere al massimo ${PASSWORD_MAX} caratteri`;
-export const INVALID_EMAIL_MESSAGE = 'Inserisci un indirizzo email valido';
-
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 export const SIGLA_MAX = 32;

@@ -3,9 +3,6 @@ import { msg } from './message.js';
 import type { BookingDto } from './booking.js';
 import type { BikeNow } from './fleet.js';
 
-export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
-export const MSG_BIKE_NUMBER_INVALID = 'Numero di bicicletta non valido';
-
 /** The longest bike number (POST /api/admin/biciclette: `numero`, at most 20 characters, trimmed). */
 export const BIKE_NUMBER_MAX = 20;
 

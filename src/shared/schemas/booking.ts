@@ -87,9 +87,6 @@ const damageDescriptionMessage = msg('schemas.damageDescription', { max: DAMAGE_
  *   time is (the answer's `X-Ora-Applicata` header says which).
  */
 export const ACTION_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const MSG_ACTION_ID_INVALID = "Identificativo dell'azione non valido";
-export const MSG_DEVICE_TIME_INVALID =
-  'Ora del dispositivo non valida: usa una data e ora ISO 8601 con fuso orario (es. 2026-12-12T09:05:00.000Z)';
 
 const deviceActionShape = {
   idAzione: z.string(msg('schemas.invalidActionId')).regex(ACTION_ID_PATTERN, msg('schemas.invalidActionId')).optional(),
@@ -156,7 +153,6 @@ export interface PickupProblemResponse {
 /** The lengths a ride in progress may be extended by (issue 35, `Prolunga`), in minutes. */
 export const EXTEND_MINUTES = [15, 30, 60] as const;
 export type ExtendMinutes = (typeof EXTEND_MINUTES)[number];
-export const MSG_EXTEND_MINUTES_INVALID = 'Scegli di quanto prolungare: 15, 30 o 60 minuti';
 
 /** POST /api/prenotazioni/:id/prolunga — one of EXTEND_MINUTES. */
 export const extendRequestSchema = z.object({

@@ -4,9 +4,6 @@ import type { BikeDto, LockKind } from './booking.js';
 
 export { LOCK_KINDS, type LockKind } from './booking.js';
 
-export const MSG_LOCK_CODE_FORMAT = 'Il codice deve essere di 4 cifre';
-export const MSG_LOCK_KIND = 'Scegli il tipo di lucchetto';
-export const MSG_LOCK_DEVICE_ID = "Identificativo del lucchetto smart non valido: lettere, cifre, - e _ (al massimo 64)";
 /** A smart lock's id at the provider, as the providers take it (decision 043). */
 export const LOCK_DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const LOCK_CODE_PATTERN = /^[0-9]{4}$/;
@@ -54,9 +51,3 @@ export interface RideCodeDto {
   validoFino: string;
 }
 
-/** The refusals of GET /api/prenotazioni/:id/codice, in the issue's words. */
-export const MSG_CODE_PAY_FIRST = 'Completa il pagamento per vedere il codice';
-export const MSG_CODE_GONE = 'Il codice non è più disponibile';
-export const MSG_CODE_UPDATING = 'Codice in aggiornamento: rivolgiti alla segreteria';
-export const MSG_CODE_UNAVAILABLE = 'Codice non disponibile: rivolgiti alla segreteria';
-export const codeNotYetMessage = (hhmm: string) => `Il codice sarà visibile dalle ${hhmm}`;

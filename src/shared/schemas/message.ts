@@ -3,8 +3,8 @@ import type { MessageKey, MessageValues, ValuesOf } from '../i18n/index.js';
 
 /**
  * A schema's message for a person (issue 36), put into words when zod reports the issue, never
- * when the module loads: `tShared` gives Italian on the server (its error handler answers in the
- * request's language) and the app's language in the browser. It fits every zod 4 method's
+ * when the module loads: `tShared` gives the request's language on the server and the app's
+ * language in the browser. It fits every zod 4 method's
  * params: `z.string(msg('schemas.x'))`, `.min(1, msg('schemas.x'))`, `.refine(check, msg('schemas.x'))`,
  * `.refine(check, { ...msg('schemas.x'), path: ['al'] })`.
  */

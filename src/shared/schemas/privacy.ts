@@ -8,12 +8,6 @@ import { msg } from './message.js';
  * docs/data-export.md): the server builds it, the API tests parse it back with it.
  */
 
-export const DELETE_PASSWORD_REQUIRED_MESSAGE = 'Inserisci la tua password per confermare';
-export const DELETE_WRONG_PASSWORD_MESSAGE = 'La password non è corretta';
-export const RIDE_IN_PROGRESS_MESSAGE = 'Hai una bici ritirata: riconsegnala prima di eliminare l’account';
-export const LAST_ADMIN_DELETE_MESSAGE = 'Sei l’ultimo amministratore attivo: nomina un altro amministratore prima di eliminare il tuo account';
-export const ACCOUNT_DELETED_MESSAGE = 'Il tuo account è stato eliminato';
-
 /** DELETE /api/profilo — the password asked again. */
 export const accountDeleteSchema = z.object({
   password: z

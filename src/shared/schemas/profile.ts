@@ -10,16 +10,6 @@ import { NAME_MAX, newPasswordField } from './auth.js';
  * (`msg`); the constants below are their Italian, for the server's refusals.
  */
 
-export const NAME_REQUIRED_MESSAGE = 'Il campo non può essere vuoto';
-export const NAME_TOO_LONG_MESSAGE = `Al massimo ${NAME_MAX} caratteri`;
-export const NOTHING_TO_CHANGE_MESSAGE = 'Indica almeno un dato da modificare';
-export const CURRENT_PASSWORD_REQUIRED_MESSAGE = 'Inserisci la password attuale';
-export const WRONG_CURRENT_PASSWORD_MESSAGE = 'La password attuale non è corretta';
-export const SAME_PASSWORD_MESSAGE = 'La nuova password deve essere diversa da quella attuale';
-export const CALENDAR_NOT_FOUND_MESSAGE = 'Calendario non trovato: il link non è valido o è stato revocato';
-export const INVALID_SUBSCRIPTION_MESSAGE = 'Iscrizione alle notifiche non valida';
-export const LINGUA_INVALID_MESSAGE = 'Lingua non valida: scegli it (italiano) o en (English)';
-
 const nameField = z
   .string(msg('schemas.fieldEmpty'))
   .trim()

@@ -17,5 +17,3 @@ export interface RackLinkStatus {
   attivo: boolean;
   creatoIl: string | null;
 }
-
-export const RACK_LINK_INVALID = 'Link non valido';

@@ -5,18 +5,6 @@ import { msg } from './message.js';
  * The admins' second factor (issue 23, decision 030): the code of the login step, of the
  * enrolment's confirmation and of turning it off. Shared by the routes and the forms.
  */
-export const CODE_REQUIRED_MESSAGE = 'Inserisci il codice di verifica';
-export const CODE_FORMAT_MESSAGE = 'Il codice è di 6 cifre (o un codice di recupero, ad esempio ABCD-EFGH-JKMN)';
-export const WRONG_CODE_MESSAGE = 'Codice di verifica non valido';
-export const TWO_FACTOR_REQUIRED_MESSAGE = 'Inserisci il codice di verifica della tua app di autenticazione';
-export const TWO_FACTOR_EXPIRED_MESSAGE = 'Sessione di verifica scaduta, accedi di nuovo';
-export const ENROLMENT_REQUIRED_MESSAGE =
-  'Per usare le funzioni di amministrazione attiva prima la verifica in due passaggi dal tuo profilo';
-export const ADMINS_ONLY_MESSAGE = 'La verifica in due passaggi è disponibile per gli amministratori';
-export const ALREADY_ACTIVE_MESSAGE = 'La verifica in due passaggi è già attiva';
-export const NOT_ACTIVE_MESSAGE = 'La verifica in due passaggi non è attiva';
-export const NO_ENROLMENT_MESSAGE = 'Avvia prima l’attivazione della verifica in due passaggi';
-
 /** 6 digits (spaces ignored), or a recovery code (12 letters and digits, dashes and spaces ignored). */
 export const TOTP_CODE_PATTERN = /^\d{6}$/;
 export const RECOVERY_CODE_PATTERN = /^[A-Za-z0-9]{12}$/;

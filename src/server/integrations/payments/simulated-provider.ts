@@ -26,6 +26,7 @@ import { CHECKOUT_SESSION_MINUTES } from './stripe-provider.js';
 import { loadStripe } from './stripe-sdk.js';
 import { checkTestCard } from './test-cards.js';
 import { runTransaction } from '../../db/transaction.js';
+import { testo, type Testo } from '../../../shared/i18n/index.js';
 
 /** Receives a webhook as the provider would POST it: raw JSON body and Stripe-Signature header. */
 export type WebhookReceiver = (rawBody: Buffer, signature: string) => Promise<unknown>;
@@ -219,9 +220,9 @@ export class SimulatedProvider implements PaymentProvider {
     const outcome = await runTransaction(this.db, async (tx) => {
       const [intent] = await tx.select().from(simulatedPaymentIntents).where(eq(simulatedPaymentIntents.id, intentId)).for('update');
       if (!intent) throw new ProviderError(`simulated: no such payment_intent ${intentId}`, 'resource_missing');
-      if (intent.clientSecret !== clientSecret) throw badRequest('Pagamento non valido', 'INVALID_CLIENT_SECRET');
+      if (intent.clientSecret !== clientSecret) throw badRequest(testo('paymentsApi.invalidPayment'), 'INVALID_CLIENT_SECRET');
       if (intent.status === 'succeeded') return { intent, fresh: false };
-      if (intent.status === 'canceled') throw conflict('Questo pagamento è stato annullato', 'PAYMENT_CANCELED');
+      if (intent.status === 'canceled') throw conflict(testo('paymentsApi.paymentCancelled'), 'PAYMENT_CANCELED');
       const check = checkTestCard(card, now, this.options.timeZone);
       if (!check.ok) return { intent, declined: check };
       const [updated] = await tx
@@ -256,7 +257,7 @@ export class SimulatedProvider implements PaymentProvider {
       if (!session) throw new ProviderError(`simulated: no such checkout session ${sessionId}`, 'resource_missing');
       const status = this.sessionStatus(session);
       if (status === 'complete') return { session, intent: null };
-      if (status === 'expired') throw conflict('Sessione di pagamento scaduta: torna indietro e riprova', 'SESSION_EXPIRED');
+      if (status === 'expired') throw conflict(testo('paymentsApi.sessionExpired'), 'SESSION_EXPIRED');
       const check = checkTestCard(card, now, this.options.timeZone);
       if (!check.ok) throw cardError(check);
       const id = randomId('pi_sim_');
@@ -324,7 +325,7 @@ export class SimulatedProvider implements PaymentProvider {
   }
 }
 
-function cardError(check: { status: 400 | 402; message: string; code: string; declineCode?: string; field?: string }) {
+function cardError(check: { status: 400 | 402; message: Testo; code: string; declineCode?: string; field?: string }) {
   if (check.status === 400) {
     return badRequest(check.message, check.code, check.field ? { fields: { [check.field]: check.message } } : undefined);
   }

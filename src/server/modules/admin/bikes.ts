@@ -12,11 +12,8 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { bringLifecycleUpToDate } from '../bookings/index.js';
 import { runTransaction } from '../../db/transaction.js';
-import type { Lingua } from '../../../shared/i18n/index.js';
+import { testo, type Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
-
-export const MSG_BIKE_NOT_FOUND = 'Bicicletta non trovata';
-export const MSG_BIKE_NUMBER_TAKEN = 'Esiste già una bicicletta con questo numero';
 
 const bikeDto = (b: Bike): BikeDto => ({
   id: b.id,
@@ -60,7 +57,7 @@ export async function updateBikeState(
   const { bike, healed, remaining } = await runTransaction(deps.db, async (tx) => {
     await lockFleet(tx);
     const [before] = await tx.select().from(biciclette).where(eq(biciclette.id, id)).for('update');
-    if (!before) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
+    if (!before) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
     const after = await setBikeStateByAdmin(tx, id, stato, now);
     const healed = out ? await healInTransaction(deps, tx, now, minutes, id) : emptyOutcome();
     const [left] = out
@@ -106,7 +103,7 @@ export async function createBike(deps: AdminDeps, actor: Actor, input: AdminBike
     return bikeDto(bike);
   } catch (err) {
     if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'biciclette_numero_unique') {
-      throw conflict(MSG_BIKE_NUMBER_TAKEN, 'BIKE_NUMBER_TAKEN');
+      throw conflict(testo('http.bikeNumberTaken'), 'BIKE_NUMBER_TAKEN');
     }
     throw err;
   }

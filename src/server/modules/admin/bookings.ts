@@ -7,6 +7,7 @@ import { bringLifecycleUpToDate, cancelBookings } from '../bookings/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * Deletes a booking for good (behaviour.md §8). Its completed payment is refunded first,
@@ -19,7 +20,7 @@ export async function deleteBooking(deps: AdminDeps, actor: Actor, id: number): 
   const refunded = await runTransaction(deps.db, async (tx) => {
     // A waitlist's offer is not a booking (issue 21): it ends with its wait, not here.
     const [booking] = await tx.select().from(prenotazioni).where(and(eq(prenotazioni.id, id), isBooking)).for('update');
-    if (!booking) throw notFound('Prenotazione non trovata');
+    if (!booking) throw notFound(testo('admin.bookingNotFound'));
     const [payment] = await tx
       .select({ status: pagamenti.status })
       .from(pagamenti)

@@ -8,6 +8,7 @@ import { createBooking } from '../bookings/index.js';
 import { currentRules, deskBookingEmail, suspensionOf } from '../rules/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * POST /api/admin/prenotazioni — a booking made at the desk for an active user, under every
@@ -17,7 +18,7 @@ import type { AdminDeps } from './deps.js';
  */
 export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBookingRequest & { destinazione: string | null }): Promise<BookingDto> {
   const [user] = await deps.db.select(sessionUserColumns).from(users).where(eq(users.id, input.userId));
-  if (!user || !user.attiva) throw notFound('Utente non trovato o non attivo', 'USER_NOT_FOUND');
+  if (!user || !user.attiva) throw notFound(testo('admin.userNotFoundOrInactive'), 'USER_NOT_FOUND');
   const now = deps.clock.now();
   const rules = await currentRules(deps);
   const suspension = await suspensionOf(deps.db, user.id, rules, now);
@@ -49,7 +50,7 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
     },
   ).catch((err: unknown) => {
     // Said of the user, not of the admin who asks.
-    if (err instanceof AppError && err.code === 'ALREADY_ACTIVE') throw conflict("L'utente ha già una prenotazione attiva", 'ALREADY_ACTIVE');
+    if (err instanceof AppError && err.code === 'ALREADY_ACTIVE') throw conflict(testo('admin.userAlreadyActive'), 'ALREADY_ACTIVE');
     throw err;
   });
   deps.mailer.sendInBackground(

@@ -1,7 +1,4 @@
-import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
-import { MSG_MAINTENANCE_OVERLAP } from '../closures/index.js';
-import { MSG_LAST_ADMIN } from './users.js';
-import { MSG_LOCK_CODE_FORMAT } from '../../../shared/schemas/locks.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -14,37 +11,37 @@ export const adminOperations: ModuleOperations = {
     'GET /api/admin/prenotazioni': op('admin', 'Prenotazioni, a pagine (X-Total-Count), con ricerca e filtro'),
     'POST /api/admin/prenotazioni': op('admin', 'Prenotazione dallo sportello per un utente', {
       ok: 201,
-      errors: { 404: 'Utente non trovato o non attivo', 409: SHARED_REFUSALS.bikeBusy },
+      errors: { 404: 'admin.userNotFoundOrInactive', 409: 'bookingsApi.bikeUnavailable' },
     }),
-    'DELETE /api/admin/prenotazioni/:id': op('admin', 'Eliminazione definitiva di una prenotazione', { errors: { 404: SHARED_REFUSALS.bookingNotFound } }),
+    'DELETE /api/admin/prenotazioni/:id': op('admin', 'Eliminazione definitiva di una prenotazione', { errors: { 404: 'admin.bookingNotFound' } }),
     'POST /api/admin/prenotazioni/:id/rilascia': op('admin', 'Rilascio di una bicicletta ritirata e non riconsegnata', {
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata' },
+      errors: { 404: 'admin.bookingNotFound', 409: 'admin.notInRide' },
     }),
     'GET /api/admin/users': op('admin', 'Utenti, a pagine (X-Total-Count)'),
     'PUT /api/admin/users/:id': op('admin', 'Modifica di un utente (nome, email, ruolo, attivo)', {
-      errors: { 404: 'Utente non trovato', 409: MSG_LAST_ADMIN },
+      errors: { 404: 'admin.userNotFound', 409: 'admin.lastAdmin' },
     }),
     'DELETE /api/admin/users/:id': op('admin', 'Eliminazione di un utente e delle sue prenotazioni', {
-      errors: { 404: 'Utente non trovato', 409: MSG_LAST_ADMIN },
+      errors: { 404: 'admin.userNotFound', 409: 'admin.lastAdmin' },
     }),
-    'POST /api/admin/users/:id/revoca-sospensione': op('admin', 'Revoca della sospensione di un utente', { errors: { 404: 'Utente non trovato' } }),
+    'POST /api/admin/users/:id/revoca-sospensione': op('admin', 'Revoca della sospensione di un utente', { errors: { 404: 'admin.userNotFound' } }),
     'GET /api/admin/biciclette': op('admin', 'Biciclette con il loro stato'),
     'GET /api/admin/biciclette/etichette.pdf': op('admin', 'Etichette con il codice QR di ogni bicicletta (A4, da stampare)', {
       media: 'application/pdf',
     }),
     'POST /api/admin/biciclette': op('admin', 'Aggiunta di una bicicletta', {
       ok: 201,
-      errors: { 409: 'Esiste già una bicicletta con questo numero' },
+      errors: { 409: 'http.bikeNumberTaken' },
     }),
-    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato di una bicicletta', { errors: { 404: 'Bicicletta non trovata' } }),
+    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato di una bicicletta', { errors: { 404: 'bookingsApi.bikeNotFound' } }),
     'PUT /api/admin/biciclette/:id/lucchetto': op('admin', 'Il lucchetto di una bicicletta (nessuno, a combinazione, smart)', {
       returns: '{ tipo, codice, idLucchetto, codiceDaCambiare }',
-      errors: { 400: MSG_LOCK_CODE_FORMAT, 404: 'Bicicletta non trovata' },
+      errors: { 400: 'schemas.lockCodeFormat', 404: 'bookingsApi.bikeNotFound' },
     }),
     'POST /api/admin/import-residents': op('admin', 'Creazione degli account dei residenti', { returns: '`{ imported, skipped }`' }),
     'GET /api/admin/danni': op('admin', 'Segnalazioni di danni'),
     'POST /api/admin/danni/:id/risolta': op('admin', 'Segnalazione di danno risolta', {
-      errors: { 404: 'Segnalazione non trovata', 409: 'La segnalazione è già stata risolta' },
+      errors: { 404: 'bookingsApi.damageNotFound', 409: 'bookingsApi.damageResolved' },
     }),
     'GET /api/admin/ritardi': op('admin', 'Biciclette non riconsegnate in tempo'),
     'GET /api/admin/attese': op('admin', "Le liste d'attesa di oggi"),
@@ -53,16 +50,16 @@ export const adminOperations: ModuleOperations = {
     'GET /api/admin/chiusure': op('admin', 'Chiusure del servizio'),
     'POST /api/admin/chiusure/anteprima': op('admin', 'Anteprima di una chiusura: prenotazioni coinvolte'),
     'POST /api/admin/chiusure': op('admin', 'Nuova chiusura (le prenotazioni coinvolte vengono annullate)', { ok: 201 }),
-    'DELETE /api/admin/chiusure/:id': op('admin', 'Eliminazione di una chiusura', { errors: { 404: 'Chiusura non trovata' } }),
+    'DELETE /api/admin/chiusure/:id': op('admin', 'Eliminazione di una chiusura', { errors: { 404: 'closures.notFound' } }),
     'GET /api/admin/manutenzioni': op('admin', 'Manutenzioni programmate'),
     'POST /api/admin/biciclette/:id/manutenzioni/anteprima': op('admin', 'Anteprima di una manutenzione programmata', {
-      errors: { 404: 'Bicicletta non trovata' },
+      errors: { 404: 'bookingsApi.bikeNotFound' },
     }),
     'POST /api/admin/biciclette/:id/manutenzioni': op('admin', 'Nuova manutenzione programmata di una bicicletta', {
       ok: 201,
-      errors: { 404: 'Bicicletta non trovata', 409: MSG_MAINTENANCE_OVERLAP },
+      errors: { 404: 'bookingsApi.bikeNotFound', 409: 'closures.maintenanceOverlap' },
     }),
-    'DELETE /api/admin/manutenzioni/:id': op('admin', 'Eliminazione di una manutenzione', { errors: { 404: 'Manutenzione non trovata' } }),
+    'DELETE /api/admin/manutenzioni/:id': op('admin', 'Eliminazione di una manutenzione', { errors: { 404: 'closures.maintenanceNotFound' } }),
     'GET /api/admin/audit': op('admin', 'Registro attività, a pagine (X-Total-Count), dal più recente'),
     'GET /api/admin/audit.csv': op('admin', 'Registro attività in CSV', { media: 'text/csv' }),
     'GET /api/admin/audit/admins': op('admin', 'Gli amministratori presenti nel registro attività'),

@@ -5,9 +5,7 @@ import { insertResidentAccounts } from '../users/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
-
-export const MSG_NO_INITIAL_PASSWORD =
-  "Importazione non disponibile: la password iniziale dei residenti (RESIDENT_INITIAL_PASSWORD) non è configurata sul server. Chiedi a chi gestisce il server di impostarla.";
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * POST /api/admin/import-residents: every active resident code without an account (no
@@ -18,7 +16,7 @@ export const MSG_NO_INITIAL_PASSWORD =
  */
 export async function importResidents(deps: AdminDeps, actor: Actor): Promise<ImportResidentsResponse> {
   const password = deps.config.residentInitialPassword;
-  if (!password) throw conflict(MSG_NO_INITIAL_PASSWORD, 'NO_INITIAL_PASSWORD');
+  if (!password) throw conflict(testo('admin.noInitialPassword'), 'NO_INITIAL_PASSWORD');
   const passwordHash = await hashPassword(password);
   const domain = deps.config.residentEmailDomain;
   const now = deps.clock.now().toISOString();

@@ -9,6 +9,7 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import { forgetRideCodeAtRelease } from '../locks/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
 
@@ -148,10 +149,10 @@ export async function releaseRide(deps: AdminDeps, actor: Actor, id: number): Pr
     // The bike first, then the booking (decision 023): rideDesk.endRide may free the bike.
     await relocation.lockBikeOfBooking(tx, id);
     const [row] = await tx.select().from(prenotazioni).where(eq(prenotazioni.id, id)).for('update');
-    if (!row) throw notFound('Prenotazione non trovata');
+    if (!row) throw notFound(testo('admin.bookingNotFound'));
     // An active booking always has its owner (`prenotazioni_anonima_conclusa`, decision 029).
     if (row.stato !== 'attiva' || !row.ritirataAt || row.userId === null) {
-      throw conflict('Solo una bicicletta ritirata e non ancora riconsegnata può essere rilasciata', 'NOT_IN_RIDE');
+      throw conflict(testo('admin.notInRide'), 'NOT_IN_RIDE');
     }
     // Nobody set the ride's new code on the lock: it is dropped, and the lock marked to change.
     await forgetRideCodeAtRelease(tx, id, row.biciId);

@@ -14,11 +14,7 @@ import type { AdminDeps, Tx } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 import { suspensionOf } from '../rules/index.js';
 import { loadRules } from '../rules/index.js';
-
-export const MSG_USER_NOT_FOUND = 'Utente non trovato';
-export const MSG_EMAIL_TAKEN = 'Email già registrata';
-export const MSG_LAST_ADMIN = "Deve restare almeno un amministratore attivo: non puoi rimuovere l'ultimo";
-export const MSG_DELETE_SELF = 'Non puoi eliminare il tuo account';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * Locks the target user and every active admin, in id order (so two admins editing never
@@ -34,7 +30,7 @@ export async function lockUserAndAdmins(tx: Tx, id: number) {
     .orderBy(users.id)
     .for('update');
   const target = rows.find((r) => r.id === id);
-  if (!target) throw notFound(MSG_USER_NOT_FOUND, 'USER_NOT_FOUND');
+  if (!target) throw notFound(testo('admin.userNotFound'), 'USER_NOT_FOUND');
   const activeAdmins = rows.filter((r) => r.ruolo === 'admin' && r.attiva).length;
   return { target, activeAdmins };
 }
@@ -63,7 +59,7 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
         attiva: input.attiva,
       };
       if (isActiveAdmin(target) && !isActiveAdmin(next) && activeAdmins <= 1) {
-        throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
+        throw conflict(testo('admin.lastAdmin'), 'LAST_ADMIN');
       }
       const row = await updateUserAccount(tx, id, next, now);
       if (!next.attiva) await endAllSessionsOfUser(tx, id);
@@ -79,7 +75,7 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
     return updated;
   } catch (err) {
     if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'users_email_unique') {
-      throw conflict(MSG_EMAIL_TAKEN, 'EMAIL_TAKEN');
+      throw conflict(testo('http.emailTaken'), 'EMAIL_TAKEN');
     }
     throw err;
   }
@@ -94,13 +90,13 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
 export async function deleteUser(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDeleteUserResponse> {
   if (id === actor.id) {
     // Checked before the lookup: the admin's own account exists anyway.
-    throw conflict(MSG_DELETE_SELF, 'DELETE_SELF');
+    throw conflict(testo('admin.deleteSelf'), 'DELETE_SELF');
   }
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
   const result = await runTransaction(deps.db, async (tx) => {
     const { target, activeAdmins } = await lockUserAndAdmins(tx, id);
-    if (isActiveAdmin(target) && activeAdmins <= 1) throw conflict(MSG_LAST_ADMIN, 'LAST_ADMIN');
+    if (isActiveAdmin(target) && activeAdmins <= 1) throw conflict(testo('admin.lastAdmin'), 'LAST_ADMIN');
     const bookings = await tx
       .select({ id: prenotazioni.id, stato: prenotazioni.stato, inizio: prenotazioni.inizio })
       .from(prenotazioni)

@@ -10,12 +10,12 @@ export const authOperations: ModuleOperations = {
     'POST /api/register': op('public', 'Registrazione di un nuovo account', {
       ok: 201,
       returns: "L'utente, già autenticato",
-      errors: { 400: 'Sigla non valida o non attiva nel sistema ELIS', 409: 'Email già registrata' },
+      errors: { 400: 'auth.invalidResidentCode', 409: 'http.emailTaken' },
       rateLimited: true,
     }),
     'POST /api/login': op('public', 'Accesso con email e password', {
       returns: "L'utente, con una nuova sessione (o la richiesta del codice di verifica)",
-      errors: { 403: "Account disattivato. Contatta l'amministrazione." },
+      errors: { 403: 'auth.accountDisabled' },
       rateLimited: true,
     }),
     'POST /api/logout': op('public', 'Uscita: la sessione viene eliminata'),
@@ -27,7 +27,7 @@ export const authOperations: ModuleOperations = {
       rateLimited: true,
     }),
     'POST /api/change-password': op('password-change', 'Cambio della password (anche quello obbligatorio al primo accesso)', {
-      errors: { 403: 'Non hai i permessi per questa operazione' },
+      errors: { 403: 'http.forbidden' },
     }),
   },
 };

@@ -22,17 +22,12 @@ import {
   setTwoFactorCookie,
   type SessionUser,
 } from '../../http/auth.js';
-import { TWO_FACTOR_REQUIRED_MESSAGE, type TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
+import type { TwoFactorRequiredBody } from '../../../shared/schemas/two-factor.js';
 import { AppError } from '../../http/errors.js';
-import { localise } from '../../../shared/i18n/all.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { sessionUserBody } from '../users/index.js';
 import { AUTH_RATE_LIMITS, tooManyAttempts } from './limits.js';
 import { changePassword, checkSigla, login, registerUser, requestPasswordReset, type AuthDeps } from './service.js';
-
-export const LOGIN_FAILED_MESSAGE = 'Email o password non corretti';
-export const ACCOUNT_DISABLED_MESSAGE = "Account disattivato. Contatta l'amministrazione.";
-export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'È necessario cambiare la password';
-export const RESET_REQUESTED_MESSAGE = "Se l'email esiste nel nostro sistema, riceverai una nuova password temporanea";
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
   reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
@@ -79,12 +74,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     switch (outcome.kind) {
       case 'invalid':
         await Promise.all([loginFailuresByEmail(request), loginFailuresByIp(request)]);
-        return reply.status(401).send({ message: localise(LOGIN_FAILED_MESSAGE, requestLingua(request)) });
+        return reply.status(401).send({ message: tFor(requestLingua(request))('auth.loginFailed') });
       case 'disabled':
-        return reply.status(403).send({ message: localise(ACCOUNT_DISABLED_MESSAGE, requestLingua(request)), code: 'ACCOUNT_DISABLED' });
+        return reply.status(403).send({ message: tFor(requestLingua(request))('auth.accountDisabled'), code: 'ACCOUNT_DISABLED' });
       case 'password_change': {
         const body: PasswordChangeRequiredBody = {
-          message: localise(PASSWORD_CHANGE_REQUIRED_MESSAGE, requestLingua(request)),
+          message: tFor(requestLingua(request))('auth.passwordChangeRequired'),
           code: 'PASSWORD_CHANGE_REQUIRED',
           requiresPasswordChange: true,
           userId: outcome.userId,
@@ -93,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       case 'two_factor': {
         // No session yet: a pending state, in a cookie sent only to the code step (decision 030).
-        const body: TwoFactorRequiredBody = { message: localise(TWO_FACTOR_REQUIRED_MESSAGE, requestLingua(request)), code: 'TWO_FACTOR_REQUIRED', requiresTwoFactor: true };
+        const body: TwoFactorRequiredBody = { message: tFor(requestLingua(request))('twoFactor.codeRequired'), code: 'TWO_FACTOR_REQUIRED', requiresTwoFactor: true };
         return pendingStep(request, reply, setTwoFactorCookie, outcome.grant, body);
       }
       case 'ok':
@@ -104,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/logout', async (request, reply) => {
     await endCurrentSession(request, reply);
-    return reply.send({ message: localise('Logout effettuato', requestLingua(request)) });
+    return reply.send({ message: tFor(requestLingua(request))('auth.loggedOut') });
   });
 
   // The session's user as JSON, made once per user object: the session cache hands the same
@@ -136,7 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const state = await resetsByEmail(request);
       if (!state.isAllowed && state.isExceeded) throw rateLimited(reply, state.ttl);
       await requestPasswordReset(deps(), request.body.email);
-      return reply.send({ message: localise(RESET_REQUESTED_MESSAGE, requestLingua(request)) });
+      return reply.send({ message: tFor(requestLingua(request))('auth.resetRequested') });
     },
   );
 
@@ -147,7 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     clearPasswordChangeCookie(request, reply);
     clearSessionCookie(request, reply);
-    return reply.send({ message: localise('Password aggiornata', requestLingua(request)) });
+    return reply.send({ message: tFor(requestLingua(request))('auth.passwordUpdated') });
   });
 };
 

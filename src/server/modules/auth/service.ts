@@ -1,4 +1,4 @@
-import type { Lingua } from '../../../shared/i18n/index.js';
+import { testo, type Lingua } from '../../../shared/i18n/index.js';
 import { randomInt } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { RegisterRequest, ValidateSiglaResponse } from '../../../shared/schemas/auth.js';
@@ -36,11 +36,6 @@ export const TEMP_PASSWORD_LENGTH = 12;
 /** No 0/O, 1/l/I: easy to copy from an email by hand. */
 const TEMP_PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
 
-export const INVALID_SIGLA_MESSAGE = 'Sigla non valida o non attiva nel sistema ELIS';
-export const EMAIL_TAKEN_MESSAGE = 'Email già registrata';
-export const SIGLA_TAKEN_MESSAGE = 'Questa sigla è già associata a un account';
-export const PASSWORD_CHANGE_FORBIDDEN_MESSAGE = 'Sessione scaduta, riprova ad accedere';
-
 export function generateTemporaryPassword(): string {
   let out = '';
   for (let i = 0; i < TEMP_PASSWORD_LENGTH; i++) out += TEMP_PASSWORD_ALPHABET[randomInt(TEMP_PASSWORD_ALPHABET.length)];
@@ -67,7 +62,7 @@ export async function registerUser(
   const now = deps.clock.now();
   const result = await runTransaction(deps.db, async (tx) => {
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-    if (taken) throw conflict(EMAIL_TAKEN_MESSAGE, 'EMAIL_TAKEN');
+    if (taken) throw conflict(testo('http.emailTaken'), 'EMAIL_TAKEN');
     if (sigla) {
       // `for share`: the code cannot be deactivated or renamed until this account exists.
       const [resident] = await tx
@@ -76,10 +71,10 @@ export async function registerUser(
         .where(eq(residenti.sigla, sigla))
         .for('share');
       if (!resident?.attivo) {
-        throw badRequest(INVALID_SIGLA_MESSAGE, 'INVALID_SIGLA', { fields: { siglaResidente: INVALID_SIGLA_MESSAGE } });
+        throw badRequest(testo('auth.invalidResidentCode'), 'INVALID_SIGLA', { fields: { siglaResidente: testo('auth.invalidResidentCode') } });
       }
       const [holder] = await tx.select({ id: users.id }).from(users).where(eq(users.siglaResidente, sigla));
-      if (holder) throw conflict(SIGLA_TAKEN_MESSAGE, 'SIGLA_TAKEN');
+      if (holder) throw conflict(testo('http.residentCodeTaken'), 'SIGLA_TAKEN');
     }
     // The unique constraints on email and sigla stay the last word under concurrency
     // (mapped to 409 by the error handler).
@@ -197,7 +192,7 @@ export async function changePassword(
   if (!viaSession) {
     const grant = credentials.grantToken ? await findSession(deps.db, credentials.grantToken, 'password_change') : null;
     if (!grant || grant.user.id !== input.userId || grant.expiresAt <= now || !grant.user.attiva) {
-      throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
+      throw forbidden(testo('auth.sessionExpired'), 'PASSWORD_CHANGE_FORBIDDEN');
     }
     grantHash = grant.tokenHash;
   }
@@ -210,11 +205,11 @@ export async function changePassword(
         .where(and(eq(sessions.tokenHash, grantHash), eq(sessions.kind, 'password_change'), gt(sessions.expiresAt, now)))
         .returning({ userId: sessions.userId });
       if (used[0]?.userId !== input.userId) {
-        throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
+        throw forbidden(testo('auth.sessionExpired'), 'PASSWORD_CHANGE_FORBIDDEN');
       }
     }
     const updated = await replacePassword(tx, input.userId, passwordHash, now);
-    if (!updated) throw forbidden(PASSWORD_CHANGE_FORBIDDEN_MESSAGE, 'PASSWORD_CHANGE_FORBIDDEN');
+    if (!updated) throw forbidden(testo('auth.sessionExpired'), 'PASSWORD_CHANGE_FORBIDDEN');
     await endAllSessionsOfUser(tx, input.userId);
   });
 }

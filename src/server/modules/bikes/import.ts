@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { msg } from '../../../shared/schemas/message.js';
 import type { Db } from '../../db/client.js';
 import { BIKE_STATES, biciclette } from './tables.js';
 import { parseCsv } from '../../lib/csv.js';
@@ -7,13 +8,13 @@ import { MalformedFileError, type ImportReport } from '../residents/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
 export const bikeRowSchema = z.object({
-  numero: z.string().min(1, 'numero obbligatorio').max(20, 'numero troppo lungo (massimo 20)'),
-  modello: z.string().min(1, 'modello obbligatorio').max(100),
+  numero: z.string().min(1, msg('bikesImport.numberRequired')).max(20, msg('bikesImport.numberTooLong')),
+  modello: z.string().min(1, msg('bikesImport.modelRequired')).max(100),
   stato: z
     .string()
     .optional()
     .transform((v) => (v ? v.toLowerCase() : undefined))
-    .pipe(z.enum(BIKE_STATES, { error: `stato deve essere uno di: ${BIKE_STATES.join(', ')}` }).optional()),
+    .pipe(z.enum(BIKE_STATES, msg('bikesImport.stateInvalid', { stati: BIKE_STATES.join(', ') })).optional()),
 });
 
 /** Upserts bikes by numero from CSV text (header `numero,modello[,stato]`). */

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { MSG_BIKE_NOT_FOUND, type BikePageDto } from '../../../shared/schemas/bike-page.js';
+import { type BikePageDto } from '../../../shared/schemas/bike-page.js';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import { notFound } from '../../http/errors.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { fleetNow, type FleetNowDeps } from './fleet-now.js';
 import { bookingDto, pickupFrom, selectBookings } from './service.js';
 import { bookingStato, prenotazioni } from './tables.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * GET /api/biciclette/numero/:numero (issue 34, decision 044): the page a bike's QR code opens.
@@ -18,7 +19,7 @@ import { bookingStato, prenotazioni } from './tables.js';
 export async function bikePage(deps: FleetNowDeps, userId: number, numero: string): Promise<BikePageDto> {
   const now = deps.clock.now();
   const bike = (await fleetNow(deps, now)).find((b) => b.numero === numero);
-  if (!bike) throw notFound(MSG_BIKE_NOT_FOUND, 'BIKE_NOT_FOUND');
+  if (!bike) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
   return {
     numero: bike.numero,
     biciId: bike.biciId,

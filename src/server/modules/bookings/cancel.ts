@@ -6,7 +6,8 @@ import { conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
 import { detachPayments, failPendingPayments, refundBookingPayment } from '../payments/index.js';
 import { bikeOutNow, bringLifecycleUpToDate, P_COLUMNS } from './lifecycle.js';
-import { getUserBooking, MSG_ALREADY_PICKED_UP, type BookingDeps } from './service.js';
+import { getUserBooking, type BookingDeps } from './service.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * Why bookings end before their time. A cancelled booking stays, `cancellata`, with its
@@ -80,11 +81,11 @@ export async function cancelBooking(deps: BookingDeps, userId: number, id: numbe
       .from(prenotazioni)
       .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
       .for('update');
-    if (!row) throw notFound('Prenotazione non trovata');
+    if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
     if (row.stato !== 'attiva') {
-      throw conflict('Solo le prenotazioni attive possono essere eliminate', 'NOT_ACTIVE');
+      throw conflict(testo('bookingsApi.onlyActiveDeleted'), 'NOT_ACTIVE');
     }
-    if (row.ritirataAt) throw conflict(MSG_ALREADY_PICKED_UP, 'PICKED_UP');
+    if (row.ritirataAt) throw conflict(testo('bookingsApi.alreadyPickedUp'), 'PICKED_UP');
     // Its bike still out on a late ride (issue 35): `Annulla` is no no-show, and a paid booking
     // is refunded whatever the hour.
     const { rows: out } = await tx.execute<{ out: boolean }>(

@@ -16,16 +16,10 @@ import { pagamenti } from '../payments/tables.js';
 import { currentRules, lifecycleMinutes, loadRules, type Executor, type Rules } from '../rules/index.js';
 import { users } from '../users/tables.js';
 import { bookingAsOf, P_COLUMNS, settleDue } from './lifecycle.js';
-import { lockBikeOfBooking, MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
+import { lockBikeOfBooking } from './ride.js';
 import { getUserBooking, type BookingReadDeps } from './service.js';
 import { isBooking, prenotazioni } from './tables.js';
-
-export const MSG_RIDE_LATE = 'La prenotazione è già scaduta: riconsegna la bicicletta';
-export const MSG_EXTEND_BOOKED_AFTER = 'La bici è già prenotata subito dopo: non puoi prolungare di così tanto';
-export const MSG_EXTEND_MAINTENANCE = 'La bici ha una manutenzione programmata subito dopo: non puoi prolungare di così tanto';
-export const MSG_EXTEND_BIKE_OUT = 'La bicicletta non è più disponibile: non puoi prolungare';
-export const MSG_EXTEND_SAME_DAY = 'Puoi prolungare solo entro la giornata della prenotazione';
-export const MSG_EXTEND_CLOSED = 'Il servizio è chiuso oggi: non puoi prolungare';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** A ride as the extension reads it: the owner's booking row and the owner's role. */
 interface RideRow {
@@ -60,10 +54,10 @@ const rideColumns = {
 
 /** The owner's booking (404 for anyone else's, or an offer), refused with a 409 unless it is a ride in progress at `now`. */
 function rideInProgress(row: RideRow | undefined, now: Date): RideRow {
-  if (!row) throw notFound('Prenotazione non trovata');
-  if (row.stato !== 'attiva') throw conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
-  if (!row.ritirataAt) throw conflict(MSG_NOT_PICKED_UP, 'NOT_PICKED_UP');
-  if (row.fine.getTime() <= now.getTime()) throw conflict(MSG_RIDE_LATE, 'RIDE_LATE');
+  if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
+  if (row.stato !== 'attiva') throw conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
+  if (!row.ritirataAt) throw conflict(testo('bookingsApi.notPickedUp'), 'NOT_PICKED_UP');
+  if (row.fine.getTime() <= now.getTime()) throw conflict(testo('bookingsApi.rideLate'), 'RIDE_LATE');
   return row;
 }
 
@@ -102,12 +96,12 @@ async function bikeAfter(db: Executor, ride: RideRow, now: Date, rules: Rules): 
 function refusal(ride: RideRow, minutes: ExtendMinutes, rules: Rules, after: BikeAfter, timeZone: string): AppError | null {
   const end = new Date(ride.fine.getTime() + minutes * 60_000);
   const date = ride.dataPrenotazione;
-  if (after.out) return conflict(MSG_EXTEND_BIKE_OUT, 'EXTEND_UNAVAILABLE');
-  if (rules.chiusure.some((c) => c.dal <= date && date <= c.al)) return conflict(MSG_EXTEND_CLOSED, 'EXTEND_CLOSED');
+  if (after.out) return conflict(testo('bookingsApi.extendBikeOut'), 'EXTEND_UNAVAILABLE');
+  if (rules.chiusure.some((c) => c.dal <= date && date <= c.al)) return conflict(testo('bookingsApi.extendClosed'), 'EXTEND_CLOSED');
   const clock = zonedClock(end, timeZone);
   // Same day, and the wall time names this very instant (not a time the clocks skip or repeat).
   if (zonedToday(end, timeZone) !== date || zonedInstant(date, clock, timeZone)?.getTime() !== end.getTime()) {
-    return conflict(MSG_EXTEND_SAME_DAY, 'EXTEND_OUTSIDE_HOURS');
+    return conflict(testo('bookingsApi.extendSameDay'), 'EXTEND_OUTSIDE_HOURS');
   }
   const hours = rules.orari[weekdayIndex(date)] ?? null;
   if (!hours || clock > hours.chiusura) return conflict(hoursText(date, hours), 'EXTEND_OUTSIDE_HOURS');
@@ -115,8 +109,8 @@ function refusal(ride: RideRow, minutes: ExtendMinutes, rules: Rules, after: Bik
   if (ride.ruolo !== 'admin' && max !== null && end.getTime() - ride.inizio.getTime() > max * 60_000) {
     return conflict(tooLongText(max), 'EXTEND_TOO_LONG');
   }
-  if (after.nextBooking && after.nextBooking < end) return conflict(MSG_EXTEND_BOOKED_AFTER, 'EXTEND_UNAVAILABLE');
-  if (after.nextMaintenance && after.nextMaintenance < end) return conflict(MSG_EXTEND_MAINTENANCE, 'EXTEND_UNAVAILABLE');
+  if (after.nextBooking && after.nextBooking < end) return conflict(testo('bookingsApi.extendBookedAfter'), 'EXTEND_UNAVAILABLE');
+  if (after.nextMaintenance && after.nextMaintenance < end) return conflict(testo('bookingsApi.extendMaintenance'), 'EXTEND_UNAVAILABLE');
   return null;
 }
 
@@ -170,7 +164,7 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
         .where(eq(prenotazioni.id, id));
     });
   } catch (err) {
-    if (!(err instanceof AppError) && pgErrorCode(err) === '23P01') throw conflict(MSG_EXTEND_BOOKED_AFTER, 'EXTEND_UNAVAILABLE');
+    if (!(err instanceof AppError) && pgErrorCode(err) === '23P01') throw conflict(testo('bookingsApi.extendBookedAfter'), 'EXTEND_UNAVAILABLE');
     throw err;
   }
   countBooking(deps.metrics, 'extended');

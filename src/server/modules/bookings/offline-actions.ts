@@ -4,6 +4,7 @@ import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { azioniOffline, type OFFLINE_ACTION_KINDS } from './tables.js';
 import type { Tx } from '../../db/transaction.js';
 import { conflict } from '../../http/errors.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * Ride actions made on the device (issue 22, decision 026): a pick-up or a return perhaps
@@ -29,8 +30,6 @@ export interface ActionKey {
 export const DEVICE_TIME_MAX_AGE_MS = 24 * 60 * 60_000;
 /** How long an applied action's id is kept against replays (the hourly purge job). */
 export const OFFLINE_ACTIONS_KEPT_DAYS = 30;
-
-export const MSG_ACTION_REUSED = "Questa azione è già stata usata per un'altra operazione";
 
 /** The request's body fields as the service uses them (the schema checked their form). */
 export function deviceAction(body: { idAzione?: string | undefined; oraDispositivo?: string | undefined }): DeviceAction {
@@ -89,7 +88,7 @@ export async function appliedBefore(tx: Tx, id: string | undefined, key: ActionK
   if (id === undefined) return null;
   const row = await readAction(tx, id);
   if (!row) return null;
-  if (!sameAction(row, key)) throw conflict(MSG_ACTION_REUSED, 'ACTION_REUSED');
+  if (!sameAction(row, key)) throw conflict(testo('bookingsApi.actionReused'), 'ACTION_REUSED');
   return { source: row.fonteOra };
 }
 
@@ -136,7 +135,7 @@ export async function onceById<T>(
     if (id === undefined || pgErrorCode(err) !== '23505' || pgConstraint(err) !== 'azioni_offline_pkey') throw err;
     const row = await readAction(db, id);
     if (row && sameAction(row, key)) return replayed(row.fonteOra);
-    throw conflict(MSG_ACTION_REUSED, 'ACTION_REUSED');
+    throw conflict(testo('bookingsApi.actionReused'), 'ACTION_REUSED');
   }
 }
 

@@ -1,8 +1,4 @@
-import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
-import { MSG_NOT_ACTIVE_RIDE, MSG_NOT_PICKED_UP } from './ride.js';
-import { MSG_EXTEND_BOOKED_AFTER, MSG_RIDE_LATE } from './extend.js';
-import { MSG_EXTEND_MINUTES_INVALID } from '../../../shared/schemas/booking.js';
-import { MSG_BIKE_NOT_FOUND, MSG_BIKE_NUMBER_INVALID } from '../../../shared/schemas/bike-page.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -13,7 +9,7 @@ export const bookingOperations: ModuleOperations = {
   routes: {
     'GET /api/biciclette': op('user', 'Tutte le biciclette'),
     'GET /api/biciclette/numero/:numero': op('user', 'La pagina di una bicicletta: il suo stato ora e la propria prenotazione in corso, se c’è', {
-      errors: { 400: MSG_BIKE_NUMBER_INVALID, 404: MSG_BIKE_NOT_FOUND },
+      errors: { 400: 'schemas.invalidBikeNumber', 404: 'bookingsApi.bikeNotFound' },
     }),
     'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria'),
     'GET /api/regole': op('user', 'Le regole del servizio e l’eventuale sospensione dell’utente'),
@@ -21,26 +17,26 @@ export const bookingOperations: ModuleOperations = {
     'POST /api/prenotazioni': op('user', 'Prenotazione di una bicicletta', {
       ok: 201,
       returns: 'La prenotazione creata',
-      errors: { 404: 'Bicicletta non trovata', 409: `${SHARED_REFUSALS.bikeBusy} · Hai già una prenotazione attiva` },
+      errors: { 404: 'bookingsApi.bikeNotFound', 409: ['bookingsApi.bikeUnavailable', 'bookingsApi.alreadyActive'] },
     }),
     'DELETE /api/prenotazioni/:id': op('owner', 'Annullamento di una propria prenotazione attiva (rimborso se pagata)', {
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: 'Solo le prenotazioni attive possono essere eliminate' },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'bookingsApi.onlyActiveDeleted' },
     }),
     'POST /api/prenotazioni/:id/ritiro': op('owner', 'Ritiro della bicicletta (anche dalla coda offline del dispositivo)', {
       returns: 'La prenotazione e nuovoCodice: il nuovo codice del lucchetto a combinazione (null senza)',
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_ACTIVE_RIDE },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'bookingsApi.notActive' },
     }),
     'POST /api/prenotazioni/:id/riconsegna': op('owner', 'Riconsegna della bicicletta, con eventuale segnalazione di un danno', {
       returns: 'La prenotazione e nuovoCodice: il codice con cui chiudere il lucchetto a combinazione (null senza)',
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_NOT_PICKED_UP },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'bookingsApi.notPickedUp' },
     }),
     'GET /api/prenotazioni/:id/prolunga': op('owner', 'Di quanto si può prolungare ora una propria corsa in corso (15, 30 o 60 minuti)', {
       returns: 'minuti: le durate offerte (vuoto se nessuna)',
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: `${MSG_NOT_PICKED_UP} · ${MSG_RIDE_LATE}` },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: ['bookingsApi.notPickedUp', 'bookingsApi.rideLate'] },
     }),
     'POST /api/prenotazioni/:id/prolunga': op('owner', 'Prolungamento di una propria corsa in corso, entro la giornata (gratuito)', {
       returns: 'La prenotazione con la nuova fine',
-      errors: { 400: MSG_EXTEND_MINUTES_INVALID, 404: SHARED_REFUSALS.bookingNotFound, 409: `${MSG_EXTEND_BOOKED_AFTER} · ${MSG_RIDE_LATE}` },
+      errors: { 400: 'schemas.invalidExtension', 404: 'bookingsApi.bookingNotFound', 409: ['bookingsApi.extendBookedAfter', 'bookingsApi.rideLate'] },
     }),
   },
 };

@@ -26,15 +26,7 @@ import {
   recordAction,
   type ActionKey,
 } from './offline-actions.js';
-
-export const MSG_NOT_ACTIVE_RIDE = 'La prenotazione non è attiva';
-export const MSG_ALREADY_TAKEN = 'Hai già segnato il ritiro di questa bicicletta';
-export const MSG_PAY_FIRST = 'Completa il pagamento prima del ritiro';
-export const MSG_NOT_PICKED_UP = 'Non hai ancora ritirato la bicicletta';
-export const MSG_PICKUP_CLOSED = 'Il tempo per ritirare la bicicletta è scaduto';
-/** A pick-up from the device's queue that found its booking released (decision 026). */
-export const MSG_NO_SHOW_BEFORE_SYNC = 'La prenotazione è stata annullata per mancato ritiro prima che il ritiro arrivasse al server';
-export const MSG_CANCELLED_BEFORE_SYNC = 'La prenotazione è stata annullata prima che il ritiro arrivasse al server';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** A pick-up's or a return's answer: the booking now, and whose clock gave the instant applied. */
 export interface RideResult {
@@ -75,10 +67,10 @@ export async function lockBikeOfBooking(tx: Tx, bookingId: number): Promise<void
 
 /** Why a pick-up sent from the device's queue finds its booking no longer `attiva` (decision 026). */
 function refusedFromQueue(row: { stato: string; ritirataAt: Date | null; motivo: string | null }) {
-  if (row.ritirataAt) return conflict(MSG_ALREADY_TAKEN, 'ALREADY_PICKED_UP');
-  if (row.stato === 'cancellata' && row.motivo === 'mancato_ritiro') return conflict(MSG_NO_SHOW_BEFORE_SYNC, 'NO_SHOW_RELEASED');
-  if (row.stato === 'cancellata') return conflict(MSG_CANCELLED_BEFORE_SYNC, 'CANCELLED');
-  return conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
+  if (row.ritirataAt) return conflict(testo('bookingsApi.alreadyTaken'), 'ALREADY_PICKED_UP');
+  if (row.stato === 'cancellata' && row.motivo === 'mancato_ritiro') return conflict(testo('bookingsApi.noShowBeforeSync'), 'NO_SHOW_RELEASED');
+  if (row.stato === 'cancellata') return conflict(testo('bookingsApi.cancelledBeforeSync'), 'CANCELLED');
+  return conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
 }
 
 /**
@@ -92,7 +84,7 @@ function refusedFromQueue(row: { stato: string; ritirataAt: Date | null; motivo:
  * answers the booking as it is) and `oraDispositivo`. With a device time the life cycle is not
  * run first: a booking still `attiva` whose device time lies before its no-show instant is
  * picked up at that time, even when the request arrives after the instant; one released
- * already is refused (MSG_NO_SHOW_BEFORE_SYNC). A device time out of bounds gives way to the
+ * already is refused (`bookingsApi.noShowBeforeSync`). A device time out of bounds gives way to the
  * server's now, and today's checks apply at that now.
  */
 export async function pickUp(deps: RideDeps, userId: number, id: number, body: PickUpRequest = {}): Promise<RideResult> {
@@ -125,27 +117,27 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
           .from(prenotazioni)
           .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
           .for('update');
-        if (!row) throw notFound('Prenotazione non trovata');
+        if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
         const replay = await appliedBefore(tx, action.id, key);
         if (replay) return replay.source;
-        if (row.stato !== 'attiva') throw fromQueue ? refusedFromQueue(row) : conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
-        if (row.ritirataAt) throw conflict(MSG_ALREADY_TAKEN, 'ALREADY_PICKED_UP');
+        if (row.stato !== 'attiva') throw fromQueue ? refusedFromQueue(row) : conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
+        if (row.ritirataAt) throw conflict(testo('bookingsApi.alreadyTaken'), 'ALREADY_PICKED_UP');
         const from = pickupFrom(row.inizio);
         const noShowAt = new Date(Math.min(row.inizio.getTime() + noShowMinutes * 60_000, row.fine.getTime()));
         const time = appliedTime(action.deviceTime, now, { allowedFrom: from, allowedBefore: noShowAt });
         if (time.source === 'server') {
           if (now < from) {
-            throw conflict(`Potrai ritirare la bicicletta dalle ${zonedClock(from, deps.config.timeZone)}`, 'TOO_EARLY');
+            throw conflict(testo('bookingsApi.pickupFrom', { ora: zonedClock(from, deps.config.timeZone) }), 'TOO_EARLY');
           }
           // The life cycle ran just before (unless a device time was sent); a booking past its
           // no-show instant is refused anyway (the clock may have moved on since).
-          if (now >= noShowAt) throw conflict(MSG_PICKUP_CLOSED, 'PICKUP_CLOSED');
+          if (now >= noShowAt) throw conflict(testo('bookingsApi.pickupClosed'), 'PICKUP_CLOSED');
         }
         const [payment] = await tx
           .select({ status: pagamenti.status })
           .from(pagamenti)
           .where(eq(pagamenti.prenotazioneId, id));
-        if (payment && payment.status !== 'completed') throw conflict(MSG_PAY_FIRST, 'PAYMENT_REQUIRED');
+        if (payment && payment.status !== 'completed') throw conflict(testo('bookingsApi.payFirst'), 'PAYMENT_REQUIRED');
         await tx.update(prenotazioni).set({ ritirataAt: time.at, updatedAt: now }).where(eq(prenotazioni.id, id)); // triggers: disponibilita_modifiche
         // The bike is in use from now (also when picked up a few minutes before the start).
         await markBikePickedUp(tx, row.biciId, now);
@@ -200,8 +192,8 @@ export async function endRide(
  */
 export async function resolveDamageReport(tx: Tx, id: number, now: Date): Promise<void> {
   const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
-  if (!before) throw notFound('Segnalazione non trovata');
-  if (before.risoltaAt) throw conflict('La segnalazione è già stata risolta', 'ALREADY_RESOLVED');
+  if (!before) throw notFound(testo('bookingsApi.damageNotFound'));
+  if (before.risoltaAt) throw conflict(testo('bookingsApi.damageResolved'), 'ALREADY_RESOLVED');
   await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
 }
 
@@ -231,11 +223,11 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
           .from(prenotazioni)
           .where(and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId)))
           .for('update');
-        if (!row) throw notFound('Prenotazione non trovata');
+        if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
         const replay = await appliedBefore(tx, action.id, key);
         if (replay) return { applied: false as const, source: replay.source, damage: null };
-        if (row.stato !== 'attiva') throw conflict(MSG_NOT_ACTIVE_RIDE, 'NOT_ACTIVE');
-        if (!row.ritirataAt) throw conflict(MSG_NOT_PICKED_UP, 'NOT_PICKED_UP');
+        if (row.stato !== 'attiva') throw conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
+        if (!row.ritirataAt) throw conflict(testo('bookingsApi.notPickedUp'), 'NOT_PICKED_UP');
         const time = appliedTime(action.deviceTime, now, { allowedFrom: row.ritirataAt });
         await endRide(tx, { id, biciId: row.biciId, userId }, now, body.danno, time.at);
         let damage: DamageInfo | null = null;

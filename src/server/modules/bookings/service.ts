@@ -29,12 +29,9 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 export { START_GRACE_MINUTES } from '../rules/index.js';
-
-export const MSG_BIKE_UNAVAILABLE = 'La bicicletta non è disponibile nella fascia oraria scelta';
-export const MSG_ALREADY_ACTIVE = 'Hai già una prenotazione attiva';
-export const MSG_ALREADY_PICKED_UP = 'Hai già ritirato la bicicletta: riconsegnala';
 
 export interface BookingDeps {
   db: Db;
@@ -259,7 +256,7 @@ export async function getUserBooking(deps: BookingReadDeps, userId: number, id: 
   const [row] = await selectBookings(deps.db, now, lifecycleMinutes(await currentRules(deps))).where(
     and(eq(prenotazioni.id, id), eq(prenotazioni.userId, userId), isBooking),
   );
-  if (!row) throw notFound('Prenotazione non trovata');
+  if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
   return bookingDto({ ...row, stato: bookingStato(row.stato) }, now);
 }
 
@@ -311,7 +308,7 @@ export async function createBooking(
       // The bike's lock, in a statement of its own: the insert below starts after it, so it
       // sees a closure or a maintenance committed meanwhile (each locks every bike first).
       const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
-      if (locked.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+      if (locked.rows.length === 0) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
       // Bookings whose time is up must not hold the bike or count as the user's active one:
       // this writer settles them now (decision 035), as the minute job would.
       await settleDue(tx, { biciId: input.biciId, userId: user.id, metrics: deps.metrics }, clockNow, minutes);
@@ -358,10 +355,10 @@ export async function createBooking(
   }
   const { row, closedBy } = created;
   const window = { inizio, fine };
-  if (!row) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+  if (!row) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
   // A closure committed while this booking waited for its bike (the form's check came before it).
   if (row.id === null && closedBy) throw badRequest(closureText(JSON.parse(closedBy) as ClosureRule), 'CLOSED');
-  if (row.id === null) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+  if (row.id === null) throw conflict(testo('bookingsApi.bikeUnavailable'), 'BIKE_UNAVAILABLE');
   countBooking(deps.metrics, 'created');
   return bookingDto(
     {
@@ -410,16 +407,16 @@ async function refuseEarly(
                     where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
                      and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')
                      and not ${live.void}) as taken`);
-  if (rows[0]?.active) throw conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
-  if (rows[0]?.taken) throw conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+  if (rows[0]?.active) throw conflict(testo('bookingsApi.alreadyActive'), 'ALREADY_ACTIVE');
+  if (rows[0]?.taken) throw conflict(testo('bookingsApi.bikeUnavailable'), 'BIKE_UNAVAILABLE');
 }
 
 function mapBookingConflict(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const code = pgErrorCode(err);
-  if (code === '23P01') return conflict(MSG_BIKE_UNAVAILABLE, 'BIKE_UNAVAILABLE');
+  if (code === '23P01') return conflict(testo('bookingsApi.bikeUnavailable'), 'BIKE_UNAVAILABLE');
   if (code === '23505' && pgConstraint(err) === 'prenotazioni_one_active_per_user') {
-    return conflict(MSG_ALREADY_ACTIVE, 'ALREADY_ACTIVE');
+    return conflict(testo('bookingsApi.alreadyActive'), 'ALREADY_ACTIVE');
   }
   return err;
 }

@@ -1,4 +1,4 @@
-import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -9,11 +9,11 @@ export const calendarOperations: ModuleOperations = {
   routes: {
     'GET /api/calendario/:token': op('token', 'Feed iCalendar privato delle proprie prenotazioni', {
       media: 'text/calendar',
-      errors: { 404: 'Calendario non trovato' },
+      errors: { 404: 'calendarApi.notFound' },
     }),
     'GET /api/prenotazioni/:id/calendario.ics': op('owner', 'Una prenotazione come evento .ics', {
       media: 'text/calendar',
-      errors: { 404: SHARED_REFUSALS.bookingNotFound },
+      errors: { 404: 'bookingsApi.bookingNotFound' },
     }),
   },
 };

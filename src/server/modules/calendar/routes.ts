@@ -1,10 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bookingIdParamsSchema } from '../../../shared/schemas/booking.js';
-import { CALENDAR_NOT_FOUND_MESSAGE, CALENDAR_TOKEN_PATTERN, calendarFeedParamsSchema } from '../../../shared/schemas/profile.js';
+import { CALENDAR_TOKEN_PATTERN, calendarFeedParamsSchema } from '../../../shared/schemas/profile.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { bookingCalendar, calendarFeed, userOfCalendarToken } from './service.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 const ICS_TYPE = 'text/calendar; charset=utf-8';
 
@@ -26,7 +27,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/calendario/:token', { schema: { params: calendarFeedParamsSchema } }, async (request, reply) => {
     const { token } = request.params;
     const userId = CALENDAR_TOKEN_PATTERN.test(token) ? await userOfCalendarToken(app.deps.database.db, token) : null;
-    if (userId === null) throw notFound(CALENDAR_NOT_FOUND_MESSAGE, 'CALENDAR_NOT_FOUND');
+    if (userId === null) throw notFound(testo('calendarApi.notFound'), 'CALENDAR_NOT_FOUND');
     const body = await calendarFeed(app.deps.database.db, app.deps.config, userId, app.deps.clock.now());
     return sendCalendar(reply, body, 'inline; filename="bicielis.ics"');
   });
@@ -38,7 +39,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = authenticatedUser(request);
       const { id } = request.params;
       const body = await bookingCalendar(app.deps.database.db, app.deps.config, user.id, id, app.deps.clock.now(), user.lingua);
-      if (body === null) throw notFound('Prenotazione non trovata');
+      if (body === null) throw notFound(testo('bookingsApi.bookingNotFound'));
       return sendCalendar(reply, body, `attachment; filename="prenotazione-${id}.ics"`);
     },
   );

@@ -8,13 +8,12 @@ import { lockFleet } from '../bikes/index.js';
 import { bringLifecycleUpToDate, movableBookings } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
 import { affectedDto, cancelAffected, noticeOf, voidNow, type ClosureDeps } from './affected.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /*
  * Closures of the service (issue 20): days nobody can book. This module owns `chiusure`;
  * the rules read them (rules/store.ts) to check a window.
  */
-
-export const MSG_CLOSURE_NOT_FOUND = 'Chiusura non trovata';
 
 /**
  * The active bookings not picked up yet whose day lies in [dal, al]; `voidNow`, a preview's
@@ -27,7 +26,7 @@ function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, loc
 
 function closureInput(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: ClosureRequest) {
   const today = zonedToday(deps.clock.now(), deps.config.timeZone);
-  if (input.al < today) throw badRequest('La chiusura è già passata', 'CLOSURE_IN_PAST', { fields: { al: 'Data passata' } });
+  if (input.al < today) throw badRequest(testo('closures.inPast'), 'CLOSURE_IN_PAST', { fields: { al: testo('rules.fieldPastDate') } });
   return { dal: input.dal, al: input.al, motivo: input.motivo.trim() };
 }
 
@@ -85,7 +84,7 @@ export async function deleteClosure(deps: ClosureDeps, actor: Actor, id: number)
     const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
       delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, created_at`);
     const r = rows[0];
-    if (!r) throw notFound(MSG_CLOSURE_NOT_FOUND, 'CLOSURE_NOT_FOUND');
+    if (!r) throw notFound(testo('closures.notFound'), 'CLOSURE_NOT_FOUND');
     const closure: ClosureDto = { id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() };
     await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
     return closure;

@@ -3,12 +3,10 @@
  * maintenance of a bike, the times when nobody or no one on a bike can book. It owns
  * `chiusure` and `manutenzioni`; it cancels and moves bookings through the bookings module.
  */
-export { createClosure, deleteClosure, listClosures, previewClosure, MSG_CLOSURE_NOT_FOUND } from './closures.js';
+export { createClosure, deleteClosure, listClosures, previewClosure } from './closures.js';
 export {
   createMaintenance,
   deleteMaintenance,
   listMaintenance,
   previewMaintenance,
-  MSG_MAINTENANCE_NOT_FOUND,
-  MSG_MAINTENANCE_OVERLAP,
 } from './maintenance.js';

@@ -9,22 +9,20 @@ import { lockFleet, startPlannedMaintenance } from '../bikes/index.js';
 import { bringLifecycleUpToDate, movableBookings, relocation } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
 import { affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /*
  * Planned maintenance of a bike (issue 20): periods in which the bike is offered to nobody;
  * its bookings inside move to another bike or are cancelled. This module owns `manutenzioni`.
  */
 
-export const MSG_MAINTENANCE_NOT_FOUND = 'Manutenzione non trovata';
-export const MSG_MAINTENANCE_OVERLAP = 'Questa bici ha già una manutenzione programmata in quel periodo';
-
 function maintenanceWindow(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: MaintenanceRequest) {
   const tz = deps.config.timeZone;
   const inizio = zonedInstant(input.dal.slice(0, 10), input.dal.slice(11, 16), tz);
   const fine = zonedInstant(input.al.slice(0, 10), input.al.slice(11, 16), tz);
-  if (!inizio || !fine) throw badRequest("Orario inesistente in quel giorno per il passaggio all'ora legale", 'NONEXISTENT_TIME');
-  if (fine <= inizio) throw badRequest('La fine deve essere successiva all’inizio', 'INVALID_WINDOW', { fields: { al: 'Prima dell’inizio' } });
-  if (fine <= deps.clock.now()) throw badRequest('La manutenzione è già finita', 'MAINTENANCE_IN_PAST', { fields: { al: 'Data passata' } });
+  if (!inizio || !fine) throw badRequest(testo('closures.maintenanceNonexistentTime'), 'NONEXISTENT_TIME');
+  if (fine <= inizio) throw badRequest(testo('closures.maintenanceEndBeforeStart'), 'INVALID_WINDOW', { fields: { al: testo('closures.fieldBeforeStart') } });
+  if (fine <= deps.clock.now()) throw badRequest(testo('closures.maintenanceOver'), 'MAINTENANCE_IN_PAST', { fields: { al: testo('rules.fieldPastDate') } });
   return { inizio, fine, motivo: input.motivo.trim() };
 }
 
@@ -37,7 +35,7 @@ function bookingsInMaintenance(tx: Pick<Tx, 'execute'>, bikeId: number, inizio: 
 
 async function bikeNumber(tx: Pick<Tx, 'execute'>, bikeId: number): Promise<string> {
   const { rows } = await tx.execute<{ numero: string }>(sql`select numero from biciclette where id = ${bikeId}`);
-  if (!rows[0]) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+  if (!rows[0]) throw notFound(testo('closures.bikeNotFound'), 'BIKE_NOT_FOUND');
   return rows[0].numero;
 }
 
@@ -64,7 +62,7 @@ export async function previewMaintenance(deps: ClosureDeps, bikeId: number, inpu
   const { rows: overlapping } = await deps.db.execute(sql`
     select 1 from manutenzioni m where m.bici_id = ${bikeId}
        and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')`);
-  if (overlapping.length > 0) throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
+  if (overlapping.length > 0) throw conflict(testo('closures.maintenanceOverlap'), 'MAINTENANCE_OVERLAP');
   const rows = await bookingsInMaintenance(deps.db, bikeId, w.inizio, w.fine, false, await voidNow(deps));
   return outcome(await planMoves(deps.db, rows, deps.clock.now()), null);
 }
@@ -113,7 +111,7 @@ export async function createMaintenance(deps: ClosureDeps, actor: Actor, bikeId:
     }
     return done.result;
   } catch (err) {
-    if (pgErrorCode(err) === '23P01' && pgConstraint(err) === 'manutenzioni_no_overlap') throw conflict(MSG_MAINTENANCE_OVERLAP, 'MAINTENANCE_OVERLAP');
+    if (pgErrorCode(err) === '23P01' && pgConstraint(err) === 'manutenzioni_no_overlap') throw conflict(testo('closures.maintenanceOverlap'), 'MAINTENANCE_OVERLAP');
     throw err;
   }
 }
@@ -169,7 +167,7 @@ export async function deleteMaintenance(deps: ClosureDeps, actor: Actor, id: num
       with gone as (delete from manutenzioni where id = ${id} returning *)
       select gone.id, gone.bici_id, b.numero, gone.inizio, gone.fine, gone.motivo from gone join biciclette b on b.id = gone.bici_id`);
     const r = rows[0];
-    if (!r) throw notFound(MSG_MAINTENANCE_NOT_FOUND, 'MAINTENANCE_NOT_FOUND');
+    if (!r) throw notFound(testo('closures.maintenanceNotFound'), 'MAINTENANCE_NOT_FOUND');
     const dto = maintenanceDto(deps, toMaintenance(r), now);
     await writeAudit(tx, actor, { action: 'maintenance.delete', entity: 'maintenance', entityId: id, before: dto }, now);
     return dto;

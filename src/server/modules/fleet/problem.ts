@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { PickupProblemRequest, PickupProblemResponse } from '../../../shared/schemas/booking.js';
 import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
 import { zonedClock, zonedInstant } from '../../../shared/time.js';
-import { LINGUA_PREDEFINITA, type Lingua } from '../../../shared/i18n/index.js';
+import { testo, LINGUA_PREDEFINITA, type Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { countBooking } from '../../metrics.js';
@@ -14,11 +14,6 @@ import { activeAdmins } from '../notifications/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
 import { healInTransaction, healMinutes, type FleetDeps, type HealOutcome, type LifecycleMinutes } from './heal.js';
 import { tellHealOutcome } from './notices.js';
-
-export const MSG_PROBLEM_NOT_ACTIVE = 'La prenotazione non è attiva';
-export const MSG_PROBLEM_PICKED_UP = 'Hai già segnato il ritiro: segnala il danno alla riconsegna';
-export const MSG_PROBLEM_CLOSED = 'Il tempo per ritirare la bicicletta è scaduto';
-export const MSG_PROBLEM_REPORTED = 'Hai già segnalato un problema su questa bici';
 
 /** The first-in-line wait starts at a quarter hour (the window's own start if it has not begun). */
 const QUARTER_MS = 15 * 60_000;
@@ -45,14 +40,14 @@ function restOfWindow(row: ProblemRow, now: Date, timeZone: string) {
 
 /** The checks of a problem at the pick-up: the owner's active booking, in its pick-up window, not picked up. */
 function refuse(row: ProblemRow, now: Date, noShow: number, timeZone: string): void {
-  if (row.stato !== 'attiva') throw conflict(MSG_PROBLEM_NOT_ACTIVE, 'NOT_ACTIVE');
-  if (row.ritirata_at) throw conflict(MSG_PROBLEM_PICKED_UP, 'ALREADY_PICKED_UP');
+  if (row.stato !== 'attiva') throw conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
+  if (row.ritirata_at) throw conflict(testo('fleetApi.problemPickedUp'), 'ALREADY_PICKED_UP');
   const inizio = new Date(row.inizio);
   const from = relocation.pickupFrom(inizio);
-  if (now < from) throw conflict(`Potrai segnalare un problema dalle ${zonedClock(from, timeZone)}`, 'TOO_EARLY');
+  if (now < from) throw conflict(testo('fleetApi.problemFrom', { ora: zonedClock(from, timeZone) }), 'TOO_EARLY');
   const noShowAt = Math.min(inizio.getTime() + noShow * 60_000, new Date(row.fine).getTime());
-  if (now.getTime() >= noShowAt) throw conflict(MSG_PROBLEM_CLOSED, 'PICKUP_CLOSED');
-  if (row.gia_segnalata) throw conflict(MSG_PROBLEM_REPORTED, 'ALREADY_REPORTED');
+  if (now.getTime() >= noShowAt) throw conflict(testo('bookingsApi.pickupClosed'), 'PICKUP_CLOSED');
+  if (row.gia_segnalata) throw conflict(testo('fleetApi.problemReported'), 'ALREADY_REPORTED');
 }
 
 interface Decided {
@@ -75,7 +70,7 @@ async function decide(
            exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata`;
   const rows = await movableBookings<ProblemRow>(tx, sql`p.id = ${id} and p.user_id = ${userId}`, { extra, lock: true });
   const row = rows[0];
-  if (!row) throw notFound('Prenotazione non trovata');
+  if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
   refuse(row, now, noShow, deps.config.timeZone);
   await relocation.insertPickupDamageReport(tx, { bookingId: id, biciId: row.bici_id, userId, ...input }, now);
   await putDamagedBikeInMaintenance(tx, row.bici_id, now);

@@ -4,8 +4,7 @@ import { runTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { asOf, getUserBooking, relocation } from '../bookings/index.js';
 import type { FleetDeps } from './heal.js';
-
-export const MSG_NOTHING_TO_WAIT_FOR = 'La bici di questa prenotazione non è in ritardo: non c’è niente da aspettare';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * POST /api/prenotazioni/:id/aspetta (issue 35): the owner of a booking whose bike is still out
@@ -22,8 +21,8 @@ export async function waitForBike(deps: Pick<FleetDeps, 'db' | 'clock' | 'config
        where p.id = ${id} and p.user_id = ${userId} and p.stato <> 'offerta'
          for update of p`);
     const row = rows[0];
-    if (!row) throw notFound('Prenotazione non trovata');
-    if (!row.out) throw conflict(MSG_NOTHING_TO_WAIT_FOR, 'NOT_WAITING_FOR_BIKE');
+    if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
+    if (!row.out) throw conflict(testo('fleetApi.nothingToWaitFor'), 'NOT_WAITING_FOR_BIKE');
     await relocation.markWaitingForBike(tx, id, now);
   });
   return getUserBooking(deps, userId, id);

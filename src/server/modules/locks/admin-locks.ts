@@ -10,6 +10,7 @@ import type { Tx } from '../../db/transaction.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { PIN_CHANNEL } from './pins.js';
 import { codiciCorsa, lucchetti, type Lock } from './tables.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** What the audit log keeps of a lock: never a code's digits (decision 044). */
 export const MASKED_CODE = '••••';
@@ -85,7 +86,7 @@ export async function setBikeLock(
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
     const bike = await tx.execute(sql`select id from ${biciclette} where id = ${biciId} for no key update`);
-    if (bike.rows.length === 0) throw notFound('Bicicletta non trovata', 'BIKE_NOT_FOUND');
+    if (bike.rows.length === 0) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
     const [beforeRow] = await tx.select().from(lucchetti).where(eq(lucchetti.biciId, biciId)).for('update');
     const before = lockDto(beforeRow);
     let after: BikeLockDto;

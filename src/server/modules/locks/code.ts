@@ -1,10 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  codeNotYetMessage,
-  MSG_CODE_GONE,
-  MSG_CODE_PAY_FIRST,
-  MSG_CODE_UNAVAILABLE,
-  MSG_CODE_UPDATING,
   type LockKind,
   type RideCodeDto,
 } from '../../../shared/schemas/locks.js';
@@ -15,6 +10,7 @@ import { asOf, getUserBooking } from '../bookings/index.js';
 type BookingReadDeps = Parameters<typeof getUserBooking>[0];
 import { prenotazioni } from '../bookings/tables.js';
 import { codiciCorsa, lucchetti } from './tables.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 interface CodeRow extends Record<string, unknown> {
   inizio: string;
@@ -41,8 +37,8 @@ interface CodeRow extends Record<string, unknown> {
 export async function rideCode(deps: BookingReadDeps, userId: number, id: number): Promise<RideCodeDto> {
   const booking = await getUserBooking(deps, userId, id);
   const unpaid = booking.paymentStatus === 'pending' || booking.paymentStatus === 'failed';
-  if (booking.stato === 'attiva' && unpaid) throw conflict(MSG_CODE_PAY_FIRST, 'PAYMENT_REQUIRED');
-  if (booking.stato !== 'attiva') throw conflict(MSG_CODE_GONE, 'CODE_GONE');
+  if (booking.stato === 'attiva' && unpaid) throw conflict(testo('locksApi.codePayFirst'), 'PAYMENT_REQUIRED');
+  if (booking.stato !== 'attiva') throw conflict(testo('locksApi.codeGone'), 'CODE_GONE');
   const now = deps.clock.now();
   const { rows } = await deps.db.execute<CodeRow>(sql`
     select p.inizio, p.fine, p.ritirata_at, l.tipo, l.codice, c.pin, c.pin_stato, c.valido_da, c.valido_fino,
@@ -56,16 +52,16 @@ export async function rideCode(deps: BookingReadDeps, userId: number, id: number
   const row = rows[0]!;
   const inizio = new Date(row.inizio);
   const from = new Date(inizio.getTime() - asOf.PICKUP_EARLY_MINUTES * 60_000);
-  if (now < from) throw conflict(codeNotYetMessage(zonedClock(from, deps.config.timeZone)), 'CODE_NOT_YET');
+  if (now < from) throw conflict(testo('locksApi.codeFrom', { ora: zonedClock(from, deps.config.timeZone) }), 'CODE_NOT_YET');
   const tipo: LockKind = row.tipo ?? 'nessuno';
   let answer: RideCodeDto;
   if (tipo === 'smart') {
     if ((row.pin_stato !== 'attivo' && row.pin_stato !== 'da_estendere') || !row.pin || !row.valido_da || !row.valido_fino) {
-      throw conflict(MSG_CODE_UNAVAILABLE, 'CODE_UNAVAILABLE');
+      throw conflict(testo('locksApi.codeUnavailable'), 'CODE_UNAVAILABLE');
     }
     answer = { tipo, codice: row.pin, validoDa: new Date(row.valido_da).toISOString(), validoFino: new Date(row.valido_fino).toISOString() };
   } else {
-    if (tipo === 'combinazione' && row.ritirata_at === null && row.previous_out) throw conflict(MSG_CODE_UPDATING, 'CODE_UPDATING');
+    if (tipo === 'combinazione' && row.ritirata_at === null && row.previous_out) throw conflict(testo('locksApi.codeUpdating'), 'CODE_UPDATING');
     answer = { tipo, codice: tipo === 'combinazione' ? row.codice : null, validoDa: from.toISOString(), validoFino: new Date(row.fine).toISOString() };
   }
   await deps.db.execute(sql`

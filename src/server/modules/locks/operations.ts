@@ -1,5 +1,4 @@
-import { type ModuleOperations, op, SHARED_REFUSALS } from '../../http/operation.js';
-import { MSG_CODE_GONE } from '../../../shared/schemas/locks.js';
+import { type ModuleOperations, op } from '../../http/operation.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -10,7 +9,7 @@ export const lockOperations: ModuleOperations = {
   routes: {
     'GET /api/prenotazioni/:id/codice': op('owner', 'Il codice del lucchetto della prenotazione, nella finestra del ritiro', {
       returns: '{ tipo, codice, validoDa, validoFino }',
-      errors: { 404: SHARED_REFUSALS.bookingNotFound, 409: MSG_CODE_GONE },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'locksApi.codeGone' },
     }),
   },
 };

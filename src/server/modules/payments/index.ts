@@ -10,4 +10,4 @@ export {
   pendingPaymentInsert,
   type PastPayment,
 } from './booking-payments.js';
-export { refundBookingPayment, MSG_REFUND_FAILED, type PaymentCoreDeps, type PaymentLog } from './settle.js';
+export { refundBookingPayment, type PaymentCoreDeps, type PaymentLog } from './settle.js';

@@ -1,8 +1,7 @@
 import { type ModuleOperations, op, type Operation } from '../../http/operation.js';
-import { MSG_ALREADY_PAID, MSG_BOOKING_NOT_FOUND, MSG_PAYMENT_NOT_FOUND, MSG_PAYMENT_NOT_SUCCEEDED } from './service.js';
 
 /** A route of the simulated provider (development and tests): a payment of the caller's own. */
-const simulated = (summary: string): Operation => op('owner', `Fornitore simulato: ${summary}`, { errors: { 404: MSG_PAYMENT_NOT_FOUND } });
+const simulated = (summary: string): Operation => op('owner', `Fornitore simulato: ${summary}`, { errors: { 404: 'paymentsApi.paymentNotFound' } });
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -13,17 +12,17 @@ export const paymentOperations: ModuleOperations = {
   routes: {
     'POST /api/create-payment-intent': op('owner', 'Avvio del pagamento con carta di una prenotazione (2,50 €)', {
       returns: '`{ clientSecret, paymentIntentId }`',
-      errors: { 404: MSG_BOOKING_NOT_FOUND, 409: MSG_ALREADY_PAID },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'paymentsApi.alreadyPaid' },
     }),
     'POST /api/confirm-payment': op('owner', 'Conferma del pagamento: il server verifica l’esito presso il fornitore', {
-      errors: { 404: MSG_BOOKING_NOT_FOUND, 409: MSG_PAYMENT_NOT_SUCCEEDED },
+      errors: { 404: 'bookingsApi.bookingNotFound', 409: 'paymentsApi.notSucceeded' },
     }),
     'POST /api/external-bookings/:bookingId/payment': op('owner', 'Pagina di pagamento ospitata (checkout) di una prenotazione', {
       returns: '`{ paymentUrl }`',
-      errors: { 404: MSG_BOOKING_NOT_FOUND },
+      errors: { 404: 'bookingsApi.bookingNotFound' },
     }),
     'POST /api/payments/webhook': op('signature', 'Eventi del fornitore di pagamento (firma verificata, ciascuno applicato una volta)', {
-      errors: { 400: 'Firma non valida' },
+      errors: { 400: 'paymentsApi.invalidSignature' },
     }),
     'POST /api/payments/simulated/intents/:intentId/confirm': simulated('pagamento con carta di un intent'),
     'GET /api/payments/simulated/checkout/:sessionId': simulated('dati della pagina di checkout'),

@@ -12,8 +12,9 @@ import {
 import { badRequest } from '../../http/errors.js';
 import { authenticatedUser, requireUser } from '../../http/auth.js';
 import { SimulatedProvider } from '../../integrations/payments/simulated-provider.js';
-import { confirmPayment, createCheckout, createPaymentIntent, handleWebhook, MSG_INVALID_SIGNATURE, type PaymentDeps } from './service.js';
+import { confirmPayment, createCheckout, createPaymentIntent, handleWebhook, type PaymentDeps } from './service.js';
 import { confirmSimulatedIntent, getSimulatedCheckout, paySimulatedCheckout } from './simulated.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** Provider events are small; a little room over the app's 64 KB all the same. */
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
@@ -39,7 +40,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       done(null, body),
     );
     webhook.post('/payments/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
-      if (!Buffer.isBuffer(request.body)) throw badRequest(MSG_INVALID_SIGNATURE, 'INVALID_SIGNATURE');
+      if (!Buffer.isBuffer(request.body)) throw badRequest(testo('paymentsApi.invalidSignature'), 'INVALID_SIGNATURE');
       const header = request.headers['stripe-signature'];
       const result = await handleWebhook(paymentDeps(app), request.body, typeof header === 'string' ? header : undefined);
       return { received: true, ...(result.duplicate ? { duplicate: true } : {}) };

@@ -29,6 +29,7 @@ import {
 } from './settle.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
 import { countPayment } from '../../metrics.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 export { refundBookingPayment } from './settle.js';
 
@@ -40,26 +41,6 @@ export interface PaymentDeps extends PaymentCoreDeps {
 /** The payment hold of the service's rules (issue 20), read before any transaction opens. */
 const paymentHold = async (deps: Pick<PaymentDeps, 'db'>): Promise<number> => lifecycleMinutes(await currentRules(deps)).hold;
 
-export const MSG_BOOKING_NOT_FOUND = 'Prenotazione non trovata';
-export const MSG_NO_PAYMENT_REQUIRED = 'Le prenotazioni dei residenti sono gratuite: non c’è nulla da pagare';
-export const MSG_ALREADY_PAID = 'Prenotazione già pagata';
-export const MSG_HOLD_EXPIRED =
-  'Il tempo per pagare questa prenotazione è scaduto e la bicicletta è stata liberata: prenota di nuovo.';
-export const MSG_BOOKING_CANCELLED = 'Questa prenotazione è stata annullata e non può più essere pagata';
-export const MSG_BOOKING_ENDED = 'Questa prenotazione è già conclusa e non può più essere pagata';
-export const MSG_PROVIDER_UNAVAILABLE = 'Il servizio di pagamento non risponde: riprova tra qualche istante';
-export const MSG_PAYMENT_NOT_FOUND = 'Pagamento non trovato';
-export const MSG_PAYMENT_OTHER_BOOKING = 'Questo pagamento non riguarda questa prenotazione';
-export const MSG_PAYMENT_WRONG_AMOUNT = 'L’importo del pagamento non corrisponde alla tariffa di 2,50 €';
-export const MSG_PAYMENT_NOT_SUCCEEDED = 'Il pagamento non risulta completato';
-export const MSG_LATE_REFUNDED =
-  'Il tempo per pagare questa prenotazione è scaduto: la prenotazione è stata annullata e l’importo ti è stato rimborsato.';
-export const MSG_CANCELLED_REFUNDED =
-  'La prenotazione era stata annullata: l’importo ti è stato rimborsato.';
-export const MSG_DUPLICATE_REFUNDED =
-  'Prenotazione già pagata: questo secondo pagamento ti è stato rimborsato.';
-export const MSG_INVALID_SIGNATURE = 'Firma non valida';
-
 /** Per-process queue in front of the row lock of a booking's payment (see KeyedMutex). */
 const mutexes = new WeakMap<object, KeyedMutex>();
 function bookingMutex(deps: PaymentDeps): KeyedMutex {
@@ -70,7 +51,6 @@ function bookingMutex(deps: PaymentDeps): KeyedMutex {
   }
   return m;
 }
-
 
 /** Calls the provider; its failures become 502 with an Italian message. */
 /**
@@ -84,7 +64,7 @@ async function callProvider<T>(deps: PaymentDeps, what: string, key: string, cal
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     deps.log?.warn({ err, what }, 'payment provider call failed');
-    throw new AppError(502, MSG_PROVIDER_UNAVAILABLE, 'PROVIDER_UNAVAILABLE');
+    throw new AppError(502, testo('paymentsApi.providerUnavailable'), 'PROVIDER_UNAVAILABLE');
   }
 }
 
@@ -111,10 +91,10 @@ async function ownedBooking(tx: DbOrTx, userId: number, bookingId: number, lock:
     .from(prenotazioni)
     .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId), isBooking));
   const [booking] = lock ? await bookingQuery.for('update') : await bookingQuery;
-  if (!booking) throw notFound(MSG_BOOKING_NOT_FOUND);
+  if (!booking) throw notFound(testo('bookingsApi.bookingNotFound'));
   const paymentQuery = tx.select().from(pagamenti).where(eq(pagamenti.prenotazioneId, bookingId));
   const [payment] = lock ? await paymentQuery.for('update') : await paymentQuery;
-  if (!payment) throw badRequest(MSG_NO_PAYMENT_REQUIRED, 'NO_PAYMENT_REQUIRED');
+  if (!payment) throw badRequest(testo('paymentsApi.noPaymentRequired'), 'NO_PAYMENT_REQUIRED');
   return {
     bookingId,
     stato: bookingStato(booking.stato),
@@ -131,12 +111,12 @@ async function ownedBooking(tx: DbOrTx, userId: number, bookingId: number, lock:
 
 /** Only a pending payment of an active booking can be paid (behaviour.md §7). */
 function assertPayable(row: PayableRow, holdMinutes: number) {
-  if (row.status === 'completed') throw conflict(MSG_ALREADY_PAID, 'ALREADY_PAID');
+  if (row.status === 'completed') throw conflict(testo('paymentsApi.alreadyPaid'), 'ALREADY_PAID');
   if (row.status === 'pending' && row.stato === 'attiva') return;
-  if (row.stato === 'completata') throw conflict(MSG_BOOKING_ENDED, 'BOOKING_NOT_ACTIVE');
+  if (row.stato === 'completata') throw conflict(testo('paymentsApi.bookingEnded'), 'BOOKING_NOT_ACTIVE');
   const deadline = Math.min(row.createdAt.getTime() + holdMinutes * 60_000, row.inizio.getTime());
   const released = row.status === 'failed' && row.updatedAt.getTime() >= deadline;
-  throw conflict(released ? MSG_HOLD_EXPIRED : MSG_BOOKING_CANCELLED, released ? 'HOLD_EXPIRED' : 'BOOKING_NOT_ACTIVE');
+  throw conflict(released ? testo('paymentsApi.holdExpired') : testo('paymentsApi.bookingCancelled'), released ? 'HOLD_EXPIRED' : 'BOOKING_NOT_ACTIVE');
 }
 
 /** Intent states in which the page can still confirm it with a card. */
@@ -172,7 +152,7 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
         if (info && isOurs(deps, info, bookingId)) {
           if (info.status === 'succeeded') return { kind: 'succeeded' as const, id: info.id };
           if (info.status === 'processing') {
-            throw conflict('Il pagamento è in corso di elaborazione: attendi qualche istante', 'PAYMENT_PROCESSING');
+            throw conflict(testo('paymentsApi.processing'), 'PAYMENT_PROCESSING');
           }
           if (OPEN_INTENT.has(info.status) && info.clientSecret) {
             return { kind: 'open' as const, intent: { id: info.id, clientSecret: info.clientSecret } };
@@ -193,7 +173,7 @@ export async function createPaymentIntent(deps: PaymentDeps, userId: number, boo
     if (result.kind === 'succeeded') {
       // Paid, but the news had not arrived yet: settle it now.
       await settlePayment(deps, { bookingId, paymentIntentId: result.id, holdMinutes: hold });
-      throw conflict(MSG_ALREADY_PAID, 'ALREADY_PAID');
+      throw conflict(testo('paymentsApi.alreadyPaid'), 'ALREADY_PAID');
     }
     return {
       clientSecret: result.intent.clientSecret,
@@ -265,14 +245,14 @@ export async function confirmPayment(
   if (row.status === 'completed' && row.providerPaymentId === paymentIntentId) return paid;
 
   const info = await callProvider(deps, 'retrieve intent', paymentIntentId, () => deps.provider.retrieveIntent(paymentIntentId));
-  if (!info) throw badRequest(MSG_PAYMENT_NOT_FOUND, 'PAYMENT_NOT_FOUND');
+  if (!info) throw badRequest(testo('paymentsApi.paymentNotFound'), 'PAYMENT_NOT_FOUND');
   if (info.metadata.bookingId !== String(bookingId) || !ourSite(deps, info.metadata)) {
-    throw badRequest(MSG_PAYMENT_OTHER_BOOKING, 'PAYMENT_MISMATCH');
+    throw badRequest(testo('paymentsApi.otherBooking'), 'PAYMENT_MISMATCH');
   }
-  if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(MSG_PAYMENT_WRONG_AMOUNT, 'PAYMENT_MISMATCH');
+  if (info.amount !== EXTERNAL_FEE_CENTS || info.currency !== CURRENCY) throw badRequest(testo('paymentsApi.wrongAmount'), 'PAYMENT_MISMATCH');
   if (info.status !== 'succeeded') {
     countPayment(deps.metrics, 'not_succeeded');
-    throw conflict(MSG_PAYMENT_NOT_SUCCEEDED, 'PAYMENT_NOT_SUCCEEDED');
+    throw conflict(testo('paymentsApi.notSucceeded'), 'PAYMENT_NOT_SUCCEEDED');
   }
 
   const outcome = await settlePayment(deps, { bookingId, paymentIntentId, holdMinutes: await paymentHold(deps) });
@@ -287,9 +267,9 @@ function answerOf(outcome: SettleOutcome, paid: ConfirmPaymentResponse): Confirm
       return paid;
     case 'already_refunded':
     case 'refunded':
-      if (outcome.reason === 'duplicate') throw conflict(MSG_DUPLICATE_REFUNDED, 'ALREADY_PAID');
-      if (outcome.reason === 'expired') throw conflict(MSG_LATE_REFUNDED, 'PAYMENT_REFUNDED');
-      throw conflict(MSG_CANCELLED_REFUNDED, 'PAYMENT_REFUNDED');
+      if (outcome.reason === 'duplicate') throw conflict(testo('paymentsApi.duplicateRefunded'), 'ALREADY_PAID');
+      if (outcome.reason === 'expired') throw conflict(testo('paymentsApi.lateRefunded'), 'PAYMENT_REFUNDED');
+      throw conflict(testo('paymentsApi.cancelledRefunded'), 'PAYMENT_REFUNDED');
   }
 }
 
@@ -316,7 +296,7 @@ export async function handleWebhook(
     verified = await deps.provider.verifyWebhook(rawBody, signature);
   } catch (err) {
     if (!(err instanceof InvalidSignatureError)) throw err;
-    throw badRequest(MSG_INVALID_SIGNATURE, 'INVALID_SIGNATURE');
+    throw badRequest(testo('paymentsApi.invalidSignature'), 'INVALID_SIGNATURE');
   }
   await bringLifecycleUpToDate(deps);
   const hold = await paymentHold(deps);

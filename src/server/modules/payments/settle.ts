@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { ProviderError, type PaymentProvider } from '../../integrations/payments/provider.js';
 import { onceAcrossRetries, runTransaction } from '../../db/transaction.js';
 import { countPayment, countRefund, type AppMetrics } from '../../metrics.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** The few logger methods the payments module uses (pino and Fastify's logger both fit). */
 export interface PaymentLog {
@@ -27,9 +28,6 @@ export interface PaymentCoreDeps {
 /** A database handle or a transaction. */
 export type DbOrTx = Pick<Db, 'select' | 'insert' | 'update'>;
 
-export const MSG_REFUND_FAILED =
-  'Il rimborso non è riuscito perché il servizio di pagamento non risponde: nulla è stato modificato, riprova tra poco.';
-
 /** One refund per provider payment, whoever asks and however often. */
 export const refundKey = (paymentIntentId: string) => `bicielis-refund-${paymentIntentId}`;
 
@@ -48,7 +46,7 @@ export async function refundIntent(deps: PaymentCoreDeps, paymentIntentId: strin
     if (!(err instanceof ProviderError)) throw err;
     countRefund(deps.metrics, 'failed');
     deps.log?.warn({ err, paymentIntentId, reason }, 'refund failed');
-    throw new AppError(502, MSG_REFUND_FAILED, 'REFUND_FAILED');
+    throw new AppError(502, testo('paymentsApi.refundFailed'), 'REFUND_FAILED');
   }
 }
 

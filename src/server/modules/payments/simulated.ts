@@ -10,6 +10,7 @@ import { prenotazioni } from '../bookings/tables.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { countPayment, type AppMetrics } from '../../metrics.js';
 import type { SimulatedProvider } from '../../integrations/payments/simulated-provider.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * The simulated provider's card form and hosted page, as Stripe.js and Stripe's page would
@@ -21,9 +22,6 @@ export interface SimulatedDeps {
   provider: SimulatedProvider;
   metrics?: AppMetrics | undefined;
 }
-
-const MSG_PAYMENT_NOT_FOUND = 'Pagamento non trovato';
-const MSG_SESSION_NOT_FOUND = 'Sessione di pagamento non trovata';
 
 async function ownsBooking(db: Db, userId: number, bookingId: number): Promise<boolean> {
   const [row] = await db
@@ -40,7 +38,7 @@ export async function confirmSimulatedIntent(
   input: SimulatedCard & { clientSecret: string },
 ): Promise<SimulatedConfirmResponse> {
   const intent = await deps.provider.findIntent(intentId);
-  if (!intent || !(await ownsBooking(deps.db, userId, intent.bookingId))) throw notFound(MSG_PAYMENT_NOT_FOUND, 'PAYMENT_NOT_FOUND');
+  if (!intent || !(await ownsBooking(deps.db, userId, intent.bookingId))) throw notFound(testo('paymentsApi.paymentNotFound'), 'PAYMENT_NOT_FOUND');
   const { clientSecret, ...card } = input;
   const confirmed = await countingDeclines(deps.metrics, () => deps.provider.confirmIntent(intentId, clientSecret, card));
   return { paymentIntentId: confirmed.id, status: 'succeeded' };
@@ -49,7 +47,7 @@ export async function confirmSimulatedIntent(
 async function ownedSession(deps: SimulatedDeps, userId: number, sessionId: string) {
   const session = await deps.provider.findCheckoutSession(sessionId);
   if (!session || !(await ownsBooking(deps.db, userId, session.bookingId))) {
-    throw notFound(MSG_SESSION_NOT_FOUND, 'SESSION_NOT_FOUND');
+    throw notFound(testo('paymentsApi.sessionNotFound'), 'SESSION_NOT_FOUND');
   }
   return session;
 }

@@ -1,9 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  ACCOUNT_DELETED_MESSAGE,
-  DELETE_WRONG_PASSWORD_MESSAGE,
-  LAST_ADMIN_DELETE_MESSAGE,
-  RIDE_IN_PROGRESS_MESSAGE,
   type AccountDeletedDto,
   type DeletionPreviewDto,
 } from '../../../shared/schemas/privacy.js';
@@ -21,6 +17,7 @@ import { deleteUserRow } from '../users/index.js';
 import { anonymiseWaitsOf, openAsOf, WAITLIST_LOCK } from '../waitlist/index.js';
 import { personTerms, redactAuditOfPerson, type Person } from './audit-redact.js';
 import { accountDeletedEmail } from './emails.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /*
  * `Elimina il mio account` (issue 23, decision 029). The person goes; what the college needs
@@ -122,13 +119,13 @@ async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<v
  * subscriptions and the account deleted, the audit log's values of the person replaced.
  * After the commit: caches, the waitlists, the outbox, the stored reports, the last email.
  */
-export async function eraseAccount(deps: PrivacyDeps, userId: number, password: string): Promise<AccountDeletedDto> {
+export async function eraseAccount(deps: PrivacyDeps, userId: number, password: string): Promise<Omit<AccountDeletedDto, 'message'>> {
   const [account] = (
     await deps.db.execute<{ password_hash: string }>(sql`select password_hash from users where id = ${userId}`)
   ).rows;
   if (!account) throw unauthorized();
   if (!(await verifyPassword(account.password_hash, password))) {
-    throw badRequest(DELETE_WRONG_PASSWORD_MESSAGE, 'WRONG_PASSWORD', { fields: { password: DELETE_WRONG_PASSWORD_MESSAGE } });
+    throw badRequest(testo('privacy.wrongPassword'), 'WRONG_PASSWORD', { fields: { password: testo('privacy.wrongPassword') } });
   }
   await bringLifecycleUpToDate(deps);
   const now = deps.clock.now();
@@ -136,11 +133,11 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
     // Decision 023's order: the waitlist's lock (its offers are deleted), users, bikes, bookings, payments, the rest.
     await tx.execute(sql`select pg_advisory_xact_lock(${WAITLIST_LOCK})`);
     const { target, activeAdmins } = await lockUserAndAdmins(tx, userId);
-    if (target.ruolo === 'admin' && target.attiva && activeAdmins <= 1) throw conflict(LAST_ADMIN_DELETE_MESSAGE, 'LAST_ADMIN');
+    if (target.ruolo === 'admin' && target.attiva && activeAdmins <= 1) throw conflict(testo('privacy.lastAdmin'), 'LAST_ADMIN');
     await tx.execute(sql`select b.id from biciclette b join prenotazioni o on o.bici_id = b.id
                           where o.user_id = ${userId} and o.stato = 'offerta' order by b.id for no key update of b`);
     const bookings = await bookingsOf(tx, userId, true);
-    if (bookings.some((b) => b.stato === 'attiva' && b.ritirata_at !== null)) throw conflict(RIDE_IN_PROGRESS_MESSAGE, 'RIDE_IN_PROGRESS');
+    if (bookings.some((b) => b.stato === 'attiva' && b.ritirata_at !== null)) throw conflict(testo('privacy.rideInProgress'), 'RIDE_IN_PROGRESS');
     const active = bookings.filter((b) => b.stato === 'attiva');
     // Cancelled as the owner's cancel would: refunded if paid and not started, an unpaid payment failed.
     const refunded = (await cancelBookings(deps, tx, active.map((b) => b.id), { reason: 'utente', refund: 'before-start', now })).size;
@@ -156,7 +153,6 @@ export async function eraseAccount(deps: PrivacyDeps, userId: number, password: 
       lingua: target.lingua,
       days,
       result: {
-        message: ACCOUNT_DELETED_MESSAGE,
         annullate: active.length,
         rimborsate: refunded,
         anonimizzate: bookings.filter((b) => b.stato !== 'offerta').length,

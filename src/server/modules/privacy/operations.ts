@@ -1,5 +1,4 @@
 import { type ModuleOperations, op } from '../../http/operation.js';
-import { LAST_ADMIN_DELETE_MESSAGE, RIDE_IN_PROGRESS_MESSAGE } from '../../../shared/schemas/privacy.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -11,7 +10,7 @@ export const privacyOperations: ModuleOperations = {
     'GET /api/profilo/dati': op('user', 'Esportazione di tutti i propri dati (file JSON)'),
     'GET /api/profilo/eliminazione': op('user', 'Che cosa farebbe la cancellazione dell’account'),
     'DELETE /api/profilo': op('user', 'Cancellazione dell’account e dei propri dati (chiede la password)', {
-      errors: { 400: 'La password non è corretta', 409: `${RIDE_IN_PROGRESS_MESSAGE} · ${LAST_ADMIN_DELETE_MESSAGE}` },
+      errors: { 400: 'privacy.wrongPassword', 409: ['privacy.rideInProgress', 'privacy.lastAdmin'] },
     }),
   },
 };

@@ -5,7 +5,7 @@ import { authenticatedUser, clearSessionCookie, requireUser, SESSION_COOKIE } fr
 import { noStore, serviceDeps } from '../../http/service-deps.js';
 import { AppError } from '../../http/errors.js';
 import { requestLingua } from '../../http/lingua.js';
-import { localise } from '../../../shared/i18n/all.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { tooManyAttempts } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
 import { profilePasswordFailures } from '../profile/index.js';
@@ -47,7 +47,7 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
     try {
       const result = await eraseAccount(deps(), user.id, request.body.password);
       clearSessionCookie(request, reply);
-      return { ...result, message: localise(result.message, requestLingua(request)) };
+      return { ...result, message: tFor(requestLingua(request))('privacy.accountDeleted') };
     } catch (err) {
       if (err instanceof AppError && err.code === 'WRONG_PASSWORD') await passwordFailures(request);
       throw err;

@@ -10,7 +10,7 @@ export const profileOperations: ModuleOperations = {
     'GET /api/profilo': op('user', 'Il profilo dell’utente'),
     'PATCH /api/profilo': op('user', 'Modifica di nome, cognome e promemoria'),
     'POST /api/profilo/password': op('user', 'Cambio della password dal profilo', {
-      errors: { 400: 'La password attuale non è corretta' },
+      errors: { 400: 'profile.wrongCurrentPassword' },
     }),
     'POST /api/profilo/calendario': op('user', 'Nuovo indirizzo privato del calendario', { returns: '`{ url }`' }),
     'DELETE /api/profilo/calendario': op('user', 'Disattivazione del calendario privato', { ok: 204 }),

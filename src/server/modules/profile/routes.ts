@@ -5,7 +5,6 @@ import {
   profileUpdateSchema,
   pushSubscriptionSchema,
   pushUnsubscribeSchema,
-  WRONG_CURRENT_PASSWORD_MESSAGE,
   type CalendarLinkDto,
 } from '../../../shared/schemas/profile.js';
 import { authenticatedUser, requireUser, SESSION_COOKIE } from '../../http/auth.js';
@@ -13,7 +12,7 @@ import { noStore } from '../../http/service-deps.js';
 import { setLinguaCookie } from '../../http/lingua.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { requestLingua } from '../../http/lingua.js';
-import { localise } from '../../../shared/i18n/all.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { tooManyAttempts } from '../auth/index.js';
 import { hashSessionToken } from '../auth/index.js';
 import { calendarFeedUrl } from './calendar-token.js';
@@ -27,6 +26,7 @@ import {
   updateProfile,
   type ProfileDeps,
 } from './service.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /** Wrong current passwords allowed per account in 15 minutes (guessing from a stolen session). */
 const PROFILE_PASSWORD_FAILURES = { max: 10, timeWindow: 15 * 60_000 } as const;
@@ -84,13 +84,13 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     const changed = await changeOwnPassword(deps(), user.id, request.body, hashSessionToken(token));
     if (!changed) {
       await passwordFailures(request);
-      throw badRequest(WRONG_CURRENT_PASSWORD_MESSAGE, 'WRONG_PASSWORD', { fields: { passwordAttuale: WRONG_CURRENT_PASSWORD_MESSAGE } });
+      throw badRequest(testo('profile.wrongCurrentPassword'), 'WRONG_PASSWORD', { fields: { passwordAttuale: testo('profile.wrongCurrentPassword') } });
     }
     // The other sessions' rows are gone; their notifications evict them from every process's
     // cache just after the commit. This process does not wait for its own: the user's cached
     // sessions go now (this request's is simply read again from the database next time).
     app.deps.sessionCache?.evictUser(user.id);
-    return { message: localise('Password aggiornata', requestLingua(request)) };
+    return { message: tFor(requestLingua(request))('auth.passwordUpdated') };
   });
 
   app.post('/profilo/calendario', async (request): Promise<CalendarLinkDto> => {
@@ -105,7 +105,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/push/iscrizioni', { schema: { body: pushSubscriptionSchema } }, async (request, reply) => {
     await subscribePush(deps(), authenticatedUser(request).id, request.body);
-    return reply.status(201).send({ message: localise('Notifiche attivate', requestLingua(request)) });
+    return reply.status(201).send({ message: tFor(requestLingua(request))('profile.notificationsOn') });
   });
 
   app.delete('/push/iscrizioni', { schema: { body: pushUnsubscribeSchema } }, async (request, reply) => {

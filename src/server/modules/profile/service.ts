@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileDto, ProfileUpdateRequest, PushSubscriptionInput } from '../../../shared/schemas/profile.js';
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/schemas/profile.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { preferenzeUtente } from './tables.js';
@@ -11,6 +10,7 @@ import { replacePassword, updateUserLingua, updateUserName } from '../users/inde
 import { hashCalendarToken, newCalendarToken } from './calendar-token.js';
 import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 export interface ProfileDeps {
   db: Db;
@@ -88,7 +88,7 @@ export async function changeOwnPassword(
   await runTransaction(deps.db, async (tx) => {
     // Only if the password is still the one just verified: of two changes racing, one wins.
     const updated = await replacePassword(tx, userId, passwordHash, now, row.passwordHash);
-    if (!updated) throw badRequest(WRONG_CURRENT_PASSWORD_MESSAGE, 'WRONG_PASSWORD');
+    if (!updated) throw badRequest(testo('profile.wrongCurrentPassword'), 'WRONG_PASSWORD');
     await endOtherSessionsOfUser(tx, userId, currentSessionHash);
   });
   return true;

@@ -1,5 +1,4 @@
 import { type ModuleOperations, op } from '../../http/operation.js';
-import { RACK_LINK_INVALID } from '../../../shared/schemas/rack.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -15,11 +14,11 @@ export const rackOperations: ModuleOperations = {
     'GET /api/admin/rastrelliera': op('admin', 'Se un link dello schermo è attivo, e da quando'),
     'DELETE /api/admin/rastrelliera': op('admin', 'Revoca del link dello schermo della rastrelliera', { ok: 204 }),
     'GET /api/rastrelliera/:token': op('token', 'Lo stato delle biciclette ora, per lo schermo della rastrelliera', {
-      errors: { 404: RACK_LINK_INVALID },
+      errors: { 404: 'rackApi.linkInvalid' },
     }),
     'GET /api/rastrelliera/:token/eventi': op('token', 'Lo stato delle biciclette come flusso di eventi (server-sent events)', {
       media: 'text/event-stream',
-      errors: { 404: RACK_LINK_INVALID },
+      errors: { 404: 'rackApi.linkInvalid' },
     }),
   },
 };

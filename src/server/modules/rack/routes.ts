@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RackLinkCreated, RackLinkStatus } from '../../../shared/schemas/rack.js';
-import { RACK_LINK_INVALID, rackTokenParamsSchema } from '../../../shared/schemas/rack.js';
+import { rackTokenParamsSchema } from '../../../shared/schemas/rack.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { createRackLink, liveLinkOf, rackLinkStatus, revokeRackLink } from './service.js';
+import { testo } from '../../../shared/i18n/index.js';
 
-const invalidLink = () => notFound(RACK_LINK_INVALID, 'RACK_LINK_INVALID');
+const invalidLink = () => notFound(testo('rackApi.linkInvalid'), 'RACK_LINK_INVALID');
 
 /**
  * The rack's board (issue 34, decision 044): the admin's link (one live at a time) and the

@@ -11,8 +11,6 @@ export const RACK_CHANNEL = 'bicielis_rastrelliera';
 /** A token is 32 random bytes, base64url: 43 characters. Any other shape is simply not found. */
 export const RACK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export const RACK_LINK_INVALID_MESSAGE = 'Link non valido';
-
 const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 /**

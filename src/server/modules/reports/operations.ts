@@ -8,6 +8,6 @@ export const reportOperations: ModuleOperations = {
   tag: { name: 'Report', description: 'I report PDF giornalieri' },
   routes: {
     'GET /api/reports': op('admin', 'I report giornalieri conservati (ultimi 30)'),
-    'GET /api/reports/download/:id': op('admin', 'Scaricamento del PDF di un report', { media: 'application/pdf', errors: { 404: 'Report non trovato' } }),
+    'GET /api/reports/download/:id': op('admin', 'Scaricamento del PDF di un report', { media: 'application/pdf', errors: { 404: 'reportsApi.notFound' } }),
   },
 };

@@ -6,7 +6,7 @@ import { reports } from './tables.js';
 import { AppError } from '../../http/errors.js';
 import { renderDayReport } from '../../integrations/pdf/day-report.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import type { Lingua } from '../../../shared/i18n/index.js';
+import { testo, type Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { linguaOfEmail } from '../notifications/index.js';
 import { loadDayReport, reportLongDate } from './data.js';
@@ -192,7 +192,7 @@ export async function reportFile(
     .select({ fileName: reports.fileName, pdf: reports.pdf, reportDate: reports.reportDate })
     .from(reports)
     .where(eq(reports.id, id));
-  if (!row) throw new AppError(404, 'Report non trovato', 'NOT_FOUND');
+  if (!row) throw new AppError(404, testo('reportsApi.notFound'), 'NOT_FOUND');
   if (lingua === storedReportLingua(deps.config)) return { fileName: row.fileName, pdf: row.pdf };
   return { fileName: row.fileName, pdf: await renderReport(deps, row.reportDate, lingua) };
 }

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { tShared } from '../../../shared/i18n/current.js';
+import { msg } from '../../../shared/schemas/message.js';
 import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
 import { residenti } from './tables.js';
@@ -9,16 +11,16 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 const boolCell = z
   .string()
   .transform((v) => v.trim().toLowerCase())
-  .pipe(z.enum(['true', 'false', '1', '0', 'si', 'sì', 'no'], { error: 'attivo deve essere true/false, 1/0 o si/no' }))
+  .pipe(z.enum(['true', 'false', '1', '0', 'si', 'sì', 'no'], msg('residentsImport.activeInvalid')))
   .transform((v) => ['true', '1', 'si', 'sì'].includes(v));
 
 export const residentRowSchema = z.object({
   sigla: z
     .string()
     .transform(normaliseSigla)
-    .pipe(z.string().regex(SIGLA_PATTERN, 'sigla non valida (lettere, cifre, - o _; al massimo 32)')),
-  nome: z.string().min(1, 'nome obbligatorio').max(100),
-  cognome: z.string().min(1, 'cognome obbligatorio').max(100),
+    .pipe(z.string().regex(SIGLA_PATTERN, msg('residentsImport.siglaInvalid'))),
+  nome: z.string().min(1, msg('residentsImport.nameRequired')).max(100),
+  cognome: z.string().min(1, msg('residentsImport.surnameRequired')).max(100),
   corsoDiStudi: z
     .string()
     .max(200)
@@ -29,7 +31,7 @@ export const residentRowSchema = z.object({
       if (v === '') return null;
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1 || n > 10) {
-        ctx.addIssue({ code: 'custom', message: 'annoCorso deve essere un intero da 1 a 10' });
+        ctx.addIssue({ code: 'custom', message: tShared('residentsImport.yearInvalid') });
         return z.NEVER;
       }
       return n;

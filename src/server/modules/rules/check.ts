@@ -34,42 +34,42 @@ export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowChec
   const { now, timeZone, limits } = at;
   const today = zonedToday(now, timeZone);
   if (w.dataPrenotazione < today) {
-    throw badRequest('Non puoi prenotare per una data passata', 'DATE_IN_PAST', { fields: { dataPrenotazione: 'Data passata' } });
+    throw badRequest(testo('rules.dateInPast'), 'DATE_IN_PAST', { fields: { dataPrenotazione: testo('rules.fieldPastDate') } });
   }
   if (limits && rules.orizzonteGiorni !== null && w.dataPrenotazione > addDays(today, rules.orizzonteGiorni)) {
     throw badRequest(testo('rules.beyondHorizon', { giorni: rules.orizzonteGiorni }), 'BEYOND_HORIZON', {
-      fields: { dataPrenotazione: 'Data troppo lontana' },
+      fields: { dataPrenotazione: testo('rules.fieldTooFar') },
     });
   }
   const closure = rules.chiusure.find((c) => c.dal <= w.dataPrenotazione && w.dataPrenotazione <= c.al);
   if (closure) {
-    throw badRequest(closureText(closure), 'CLOSED', { fields: { dataPrenotazione: 'Servizio chiuso' } });
+    throw badRequest(closureText(closure), 'CLOSED', { fields: { dataPrenotazione: testo('rules.fieldClosed') } });
   }
   const hours = rules.orari[weekdayIndex(w.dataPrenotazione)] ?? null;
   if (!hours || w.orarioInizio < hours.apertura || w.orarioFine > hours.chiusura) {
     throw badRequest(hoursText(w.dataPrenotazione, hours), 'OUTSIDE_HOURS', {
-      fields: hours ? { orarioInizio: 'Fuori orario' } : { dataPrenotazione: 'Servizio chiuso' },
+      fields: hours ? { orarioInizio: testo('rules.fieldOutsideHours') } : { dataPrenotazione: testo('rules.fieldClosed') },
     });
   }
   const inizio = zonedInstant(w.dataPrenotazione, w.orarioInizio, timeZone);
   const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
   if (!inizio || !fine) {
-    throw badRequest("Orario inesistente in quel giorno per il passaggio all'ora legale", 'NONEXISTENT_TIME');
+    throw badRequest(testo('rules.nonexistentTime'), 'NONEXISTENT_TIME');
   }
   if (inizio >= fine) {
-    throw badRequest("L'orario di fine deve essere successivo all'orario di inizio", 'INVALID_WINDOW');
+    throw badRequest(testo('rules.invalidWindow'), 'INVALID_WINDOW');
   }
   if (inizio.getTime() < now.getTime() - START_GRACE_MINUTES * 60_000) {
-    throw badRequest("L'orario di inizio è già passato", 'START_IN_PAST', { fields: { orarioInizio: 'Orario passato' } });
+    throw badRequest(testo('rules.startInPast'), 'START_IN_PAST', { fields: { orarioInizio: testo('rules.fieldPastTime') } });
   }
   if (limits && rules.durataMassimaMinuti !== null && fine.getTime() - inizio.getTime() > rules.durataMassimaMinuti * 60_000) {
     throw badRequest(tooLongText(rules.durataMassimaMinuti), 'TOO_LONG', {
-      fields: { orarioFine: 'Troppo lunga' },
+      fields: { orarioFine: testo('rules.fieldTooLong') },
     });
   }
   if (limits && rules.preavvisoMinimoMinuti !== null && inizio.getTime() - now.getTime() < rules.preavvisoMinimoMinuti * 60_000) {
     throw badRequest(tooShortNoticeText(rules.preavvisoMinimoMinuti), 'TOO_SHORT_NOTICE', {
-      fields: { orarioInizio: 'Preavviso insufficiente' },
+      fields: { orarioInizio: testo('rules.fieldShortNotice') },
     });
   }
   return { inizio, fine };

@@ -1,5 +1,4 @@
 import { type ModuleOperations, op } from '../../http/operation.js';
-import { MSG_DB_UNAVAILABLE, MSG_MIGRATIONS_PENDING, MSG_SHUTTING_DOWN } from './readiness.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -11,7 +10,7 @@ export const systemOperations: ModuleOperations = {
     'GET /api/health': op('public', 'Stato del servizio e del database', { returns: '`{ status: "ok", db: "ok" | "down" }`, sempre 200 finché il processo risponde (anche con il database irraggiungibile)' }),
     'GET /api/ready': op('public', 'Prontezza a ricevere traffico (per il bilanciatore di carico)', {
       returns: '`{ status, db, migrations }`; 503 con `code` SHUTTING_DOWN, MIGRATIONS_PENDING o DB_UNAVAILABLE',
-      errors: { 503: `${MSG_SHUTTING_DOWN} · ${MSG_MIGRATIONS_PENDING} · ${MSG_DB_UNAVAILABLE}` },
+      errors: { 503: ['system.shuttingDown', 'system.migrationsPending', 'http.dbUnavailable'] },
     }),
     'GET /api/config': op('public', 'Configurazione pubblica della pagina (fornitore di pagamento, regole)'),
   },

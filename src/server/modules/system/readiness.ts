@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { migrationsFolder, pendingMigrations } from '../../db/migrate.js';
 import type { Db } from '../../db/client.js';
 import { pgErrorCode } from '../../db/client.js';
-import { MSG_DB_UNAVAILABLE } from '../../http/errors.js';
+import { testo, type Testo } from '../../../shared/i18n/index.js';
 
 /** GET /api/ready's answer when the process can take traffic (decision 032). */
 export const readySchema = z.object({
@@ -24,12 +24,7 @@ export const notReadySchema = z.object({
 
 export type ReadyAnswer =
   | { ready: true; body: z.infer<typeof readySchema> }
-  | { ready: false; body: z.infer<typeof notReadySchema> };
-
-export const MSG_SHUTTING_DOWN = 'Servizio in arresto: invia le richieste a un altro server';
-export const MSG_MIGRATIONS_PENDING = 'Servizio non ancora pronto: aggiornamento del database in corso';
-/** The same words as every other route's 503 while the database is away (issue 32). */
-export { MSG_DB_UNAVAILABLE };
+  | { ready: false; body: Omit<z.infer<typeof notReadySchema>, 'message'> & { message: Testo } };
 
 /** How long the database may take to answer the readiness query. */
 const READY_TIMEOUT_MS = 2_000;
@@ -49,7 +44,7 @@ function journalMigrations(folder: string): MigrationMeta[] {
  * One query of a few rows; nothing is locked.
  */
 export async function checkReadiness(db: Db, draining: boolean, folder: string = migrationsFolder, reachable = true): Promise<ReadyAnswer> {
-  if (draining) return { ready: false, body: { message: MSG_SHUTTING_DOWN, code: 'SHUTTING_DOWN' } };
+  if (draining) return { ready: false, body: { message: testo('system.shuttingDown'), code: 'SHUTTING_DOWN' } };
   // The pool already knows the database is away: say so at once, without waiting for it.
   if (!reachable) return dbDown();
   const expected = journalMigrations(folder);
@@ -70,5 +65,5 @@ export async function checkReadiness(db: Db, draining: boolean, folder: string =
   return { ready: true, body: { status: 'ready', db: 'ok', migrations: expected.length } };
 }
 
-const dbDown = (): ReadyAnswer => ({ ready: false, body: { message: MSG_DB_UNAVAILABLE, code: 'DB_UNAVAILABLE', db: 'down' } });
-const notMigrated = (): ReadyAnswer => ({ ready: false, body: { message: MSG_MIGRATIONS_PENDING, code: 'MIGRATIONS_PENDING' } });
+const dbDown = (): ReadyAnswer => ({ ready: false, body: { message: testo('http.dbUnavailable'), code: 'DB_UNAVAILABLE', db: 'down' } });
+const notMigrated = (): ReadyAnswer => ({ ready: false, body: { message: testo('system.migrationsPending'), code: 'MIGRATIONS_PENDING' } });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HealthStatus, PublicConfig } from '../../../shared/api-types.js';
 import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../http/errors.js';
-import { localise } from '../../../shared/i18n/all.js';
+import { inLingua } from '../../../shared/i18n/all.js';
 import { requestLingua } from '../../http/lingua.js';
 import { publicConfig } from './public-config.js';
 import { checkReadiness, notReadySchema, readySchema } from './readiness.js';
@@ -38,7 +38,7 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
   app.get('/ready', { schema: { response: { 200: readySchema, 503: notReadySchema } } }, async (request, reply) => {
     const answer = await checkReadiness(database.db, app.isDraining(), undefined, database.reachability.up);
     if (!answer.ready && answer.body.code === 'DB_UNAVAILABLE') reply.header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
-    const body = answer.ready ? answer.body : { ...answer.body, message: localise(answer.body.message, requestLingua(request)) };
+    const body = answer.ready ? answer.body : { ...answer.body, message: inLingua(requestLingua(request), answer.body.message) };
     return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(body);
   });
 

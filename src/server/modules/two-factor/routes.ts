@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  TWO_FACTOR_EXPIRED_MESSAGE,
   totpCodeSchema,
   twoFactorCodeSchema,
-  WRONG_CODE_MESSAGE,
 } from '../../../shared/schemas/two-factor.js';
 import { runTransaction } from '../../db/transaction.js';
 import {
@@ -17,18 +15,19 @@ import {
 } from '../../http/auth.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { requestLingua } from '../../http/lingua.js';
-import { localise } from '../../../shared/i18n/all.js';
+import { tFor } from '../../../shared/i18n/all.js';
 import { AUTH_RATE_LIMITS, tooManyAttempts } from '../auth/index.js';
 import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/index.js';
 import { sessionUserBody } from '../users/index.js';
 import { beginEnrolment, confirmEnrolment, disableSecondFactor, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from './service.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
   reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
   return new AppError(429, tooManyAttempts(ttlMs), 'RATE_LIMITED');
 }
 
-const wrongCode = () => badRequest(WRONG_CODE_MESSAGE, 'WRONG_CODE', { fields: { codice: WRONG_CODE_MESSAGE } });
+const wrongCode = () => badRequest(testo('twoFactor.wrongCode'), 'WRONG_CODE', { fields: { codice: testo('twoFactor.wrongCode') } });
 
 /**
  * The second factor (issue 23, decision 030): the login's code step, and the enrolment from
@@ -69,7 +68,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!grant || grant.expiresAt <= now || !grant.user.attiva) {
       if (grant) await deleteSessionByHash(app.deps.database.db, grant.tokenHash);
       clearTwoFactorCookie(request, reply);
-      throw new AppError(403, TWO_FACTOR_EXPIRED_MESSAGE, 'TWO_FACTOR_EXPIRED');
+      throw new AppError(403, testo('twoFactor.expired'), 'TWO_FACTOR_EXPIRED');
     }
     // The counters are the account's (as the password's per email), whoever asks.
     pendingUser.set(request, grant.user.id);
@@ -119,7 +118,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         throw wrongCode();
       }
       app.deps.sessionCache?.evictUser(user.id);
-      return { message: localise('Verifica in due passaggi disattivata', requestLingua(request)) };
+      return { message: tFor(requestLingua(request))('twoFactor.disabled') };
     });
   });
 };

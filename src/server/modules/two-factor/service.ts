@@ -1,11 +1,7 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { TwoFactorConfirmedDto, TwoFactorEnrolmentDto, TwoFactorStatusDto } from '../../../shared/schemas/two-factor.js';
 import {
-  ALREADY_ACTIVE_MESSAGE,
-  NO_ENROLMENT_MESSAGE,
-  NOT_ACTIVE_MESSAGE,
   RECOVERY_CODE_PATTERN,
-  WRONG_CODE_MESSAGE,
 } from '../../../shared/schemas/two-factor.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -19,6 +15,7 @@ import { type DbOrTx, endOtherSessionsOfUser } from '../auth/index.js';
 import { activateTotp, clearTotp, recordTotpStep, storeTotpSecret } from '../users/index.js';
 import { openSecret, recoveryCodeHash, sealSecret, totpKey } from './secret-box.js';
 import { matchTotp, newRecoveryCode, newTotpSecret, qrCodeDataUrl, RECOVERY_CODE_COUNT, totpUri } from './totp.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 export interface TwoFactorDeps {
   db: Db;
@@ -26,7 +23,7 @@ export interface TwoFactorDeps {
   config: Pick<Config, 'totpEncryptionKey' | 'dataDir' | 'admin2faRequired'>;
 }
 
-const wrongCode = () => badRequest(WRONG_CODE_MESSAGE, 'WRONG_CODE', { fields: { codice: WRONG_CODE_MESSAGE } });
+const wrongCode = () => badRequest(testo('twoFactor.wrongCode'), 'WRONG_CODE', { fields: { codice: testo('twoFactor.wrongCode') } });
 
 /** The user's sealed secret, since when it is active, and their email; locked FOR UPDATE when asked (a change follows). */
 async function secretRow(db: DbOrTx, userId: number, lock: 'for update' | 'no lock' = 'no lock') {
@@ -58,8 +55,8 @@ export async function beginEnrolment(deps: TwoFactorDeps, userId: number): Promi
   const secret = newTotpSecret();
   const email = await runTransaction(deps.db, async (tx) => {
     const [row] = await tx.select({ attivoAt: users.totpAttivoAt, email: users.email }).from(users).where(eq(users.id, userId)).for('update');
-    if (!row) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
-    if (row.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
+    if (!row) throw badRequest(testo('twoFactor.noEnrolment'), 'NO_ENROLMENT');
+    if (row.attivoAt) throw conflict(testo('twoFactor.alreadyActive'), 'TWO_FACTOR_ACTIVE');
     await storeTotpSecret(tx, userId, sealSecret(key, userId, secret));
     return row.email;
   });
@@ -111,8 +108,8 @@ export async function confirmEnrolment(
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
     const row = await secretRow(tx, userId, 'for update');
-    if (row?.attivoAt) throw conflict(ALREADY_ACTIVE_MESSAGE, 'TWO_FACTOR_ACTIVE');
-    if (!row?.segreto) throw badRequest(NO_ENROLMENT_MESSAGE, 'NO_ENROLMENT');
+    if (row?.attivoAt) throw conflict(testo('twoFactor.alreadyActive'), 'TWO_FACTOR_ACTIVE');
+    if (!row?.segreto) throw badRequest(testo('twoFactor.noEnrolment'), 'NO_ENROLMENT');
     if (!(await acceptTotp(deps, tx, userId, row.segreto, code))) return null;
     await activateTotp(tx, userId, now);
     // An admin's account security is an admin action: the Registro attività shows it.
@@ -140,7 +137,7 @@ export async function disableSecondFactor(deps: TwoFactorDeps, userId: number, c
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
     const row = await secretRow(tx, userId, 'for update');
-    if (!row?.attivoAt || !row.segreto) throw conflict(NOT_ACTIVE_MESSAGE, 'TWO_FACTOR_NOT_ACTIVE');
+    if (!row?.attivoAt || !row.segreto) throw conflict(testo('twoFactor.notActive'), 'TWO_FACTOR_NOT_ACTIVE');
     const ok = /^\d{6}$/.test(code) ? await acceptTotp(deps, tx, userId, row.segreto, code) : await acceptRecoveryCode(deps, tx, userId, code);
     if (!ok) return null;
     await clearTotp(tx, userId, now);

@@ -1,5 +1,4 @@
 import { type ModuleOperations, op } from '../../http/operation.js';
-import { MSG_BIKE_FREE, MSG_OFFER_GONE, MSG_WAIT_NOT_FOUND } from './service.js';
 
 /**
  * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
@@ -11,15 +10,15 @@ export const waitlistOperations: ModuleOperations = {
     'GET /api/attese': op('user', "Le attese dell'utente"),
     'POST /api/attese': op('user', "Iscrizione alla lista d'attesa di una fascia oraria", {
       ok: 201,
-      errors: { 409: MSG_BIKE_FREE },
+      errors: { 409: 'waitlistApi.bikeFree' },
     }),
-    'DELETE /api/attese/:id': op('owner', "Uscita dalla lista d'attesa", { ok: 204, errors: { 404: MSG_WAIT_NOT_FOUND } }),
+    'DELETE /api/attese/:id': op('owner', "Uscita dalla lista d'attesa", { ok: 204, errors: { 404: 'waitlistApi.waitNotFound' } }),
     'POST /api/attese/:id/accetta': op('owner', "Accettazione dell'offerta di una bicicletta", {
       ok: 201,
-      errors: { 404: MSG_WAIT_NOT_FOUND, 409: MSG_OFFER_GONE },
+      errors: { 404: 'waitlistApi.waitNotFound', 409: 'waitlistApi.offerGone' },
     }),
     'POST /api/attese/:id/rinuncia': op('owner', "Rinuncia all'offerta", {
-      errors: { 404: MSG_WAIT_NOT_FOUND, 409: MSG_OFFER_GONE },
+      errors: { 404: 'waitlistApi.waitNotFound', 409: 'waitlistApi.offerGone' },
     }),
   },
 };

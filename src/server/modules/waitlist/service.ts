@@ -12,19 +12,12 @@ import { paymentProviderName } from '../payments/index.js';
 import { suspensionOf } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { OPEN, openAsOf, WAITLIST_LOCK } from './offers.js';
+import { testo } from '../../../shared/i18n/index.js';
 
 /**
  * The waitlist (issue 21, decision 025): join a window's line when no bike is free, leave it,
  * accept or decline an offer. The line and its offers are kept by `runOfferPass` (offers.ts).
  */
-
-export const MSG_WAIT_NOT_FOUND = "Iscrizione alla lista d'attesa non trovata";
-export const MSG_WAITLIST_FULL = `Puoi essere in lista d'attesa per al massimo ${WAITLIST_MAX_PER_USER} fasce orarie alla volta`;
-export const MSG_ALREADY_WAITING = "Sei già in lista d'attesa per questa fascia oraria";
-export const MSG_BIKE_FREE = "C'è una bici libera in questa fascia oraria: prenotala subito";
-export const MSG_OFFER_GONE = "L'offerta non è più valida: è scaduta o la bici è passata al prossimo in lista";
-export const MSG_OFFER_BLOCKED =
-  "Hai già una prenotazione attiva: non puoi accettare l'offerta finché non è conclusa. La bici passa al prossimo in lista";
 
 /** An open wait's row, as the user's list reads it. */
 interface WaitRow extends Record<string, unknown> {
@@ -87,7 +80,7 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
 
 async function ownWait(deps: BookingReadDeps, userId: number, id: number): Promise<WaitDto> {
   const wait = (await listWaits(deps, userId)).find((w) => w.id === id);
-  if (!wait) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
+  if (!wait) throw notFound(testo('waitlistApi.waitNotFound'), 'WAIT_NOT_FOUND');
   return wait;
 }
 
@@ -107,7 +100,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
   }
   // Waiting makes sense only when the form offered nothing: a free bike is booked, not awaited.
   const free = JSON.parse((await availableBikes(deps, input, limits)).json) as unknown[];
-  if (free.length > 0) throw conflict(MSG_BIKE_FREE, 'BIKE_FREE');
+  if (free.length > 0) throw conflict(testo('waitlistApi.bikeFree'), 'BIKE_FREE');
   let id: number;
   try {
     id = await runTransaction(deps.db, async (tx) => {
@@ -115,7 +108,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
       const { rows: open } = await tx.execute<{ n: number }>(
         sql`select count(*)::int as n from attese where user_id = ${user.id} and stato in ${OPEN}`,
       );
-      if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(MSG_WAITLIST_FULL, 'WAITLIST_FULL');
+      if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(testo('waitlistApi.waitlistFull', { max: WAITLIST_MAX_PER_USER }), 'WAITLIST_FULL');
       // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato
       const { rows } = await tx.execute<{ id: number }>(sql`
         insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at)
@@ -126,7 +119,7 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
       return rows[0]!.id;
     });
   } catch (err) {
-    if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'attese_one_per_window') throw conflict(MSG_ALREADY_WAITING, 'ALREADY_WAITING');
+    if (pgErrorCode(err) === '23505' && pgConstraint(err) === 'attese_one_per_window') throw conflict(testo('waitlistApi.alreadyWaiting'), 'ALREADY_WAITING');
     throw err;
   }
   return ownWait(deps, user.id, id);
@@ -154,7 +147,7 @@ async function endWait(deps: BookingReadDeps, userId: number, id: number, how: '
     await tx.execute(sql`update attese set stato = ${how}, ended_at = ${now}::timestamptz where id = ${id}`);
     return true;
   });
-  if (!ended) throw notFound(MSG_WAIT_NOT_FOUND, 'WAIT_NOT_FOUND');
+  if (!ended) throw notFound(testo('waitlistApi.waitNotFound'), 'WAIT_NOT_FOUND');
 }
 
 /** DELETE /api/attese/:id — `Esci dalla lista`. */
@@ -165,7 +158,7 @@ export async function leaveWait(deps: BookingReadDeps, userId: number, id: numbe
 /** POST /api/attese/:id/rinuncia — the offer passes to the next in line; the user's wait ends. */
 export async function declineOffer(deps: BookingReadDeps, userId: number, id: number): Promise<void> {
   const wait = await ownWait(deps, userId, id);
-  if (!wait.offerta) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+  if (!wait.offerta) throw conflict(testo('waitlistApi.offerGone'), 'OFFER_GONE');
   await endWait(deps, userId, id, 'rinunciata');
 }
 
@@ -174,12 +167,12 @@ export async function declineOffer(deps: BookingReadDeps, userId: number, id: nu
  * same row turns `attiva` (the bike's time is held without a gap), with an external's pending
  * payment and the usual hold counted from now. The locks are a booking's (decision 024): the
  * user's advisory lock when the weekly limit or the suspension is on, then the bike, then the
- * row. A user with an active booking cannot accept: the offer passes on (MSG_OFFER_BLOCKED).
+ * row. A user with an active booking cannot accept: the offer passes on (testo('waitlistApi.offerBlocked')).
  */
 export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: number): Promise<BookingDto> {
   await bringLifecycleUpToDate(deps);
   const wait = await ownWait(deps, user.id, id);
-  if (!wait.offerta) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+  if (!wait.offerta) throw conflict(testo('waitlistApi.offerGone'), 'OFFER_GONE');
   const limits = user.ruolo !== 'admin';
   const { rules } = await resolveWindow(deps, wait, limits);
   const now = deps.clock.now();
@@ -198,7 +191,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
         timeZone: deps.config.timeZone,
         provider,
       });
-      if (booked === null) throw conflict(MSG_OFFER_GONE, 'OFFER_GONE');
+      if (booked === null) throw conflict(testo('waitlistApi.offerGone'), 'OFFER_GONE');
       await tx.execute(sql`update attese set stato = 'servita', ended_at = ${now.toISOString()}::timestamptz where id = ${id}`);
       // The user's other offers cannot be accepted while this booking is active: their bikes
       // go to the next in line (after the commit), their waits keep their place.
@@ -212,7 +205,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
     if (!(err instanceof AppError) && pgErrorCode(err) === '23505' && pgConstraint(err) === 'prenotazioni_one_active_per_user') {
       // Not until the active booking is over: the bike goes to the next in line now.
       await endWait(deps, user.id, id, 'rinunciata').catch(() => undefined);
-      throw conflict(MSG_OFFER_BLOCKED, 'ALREADY_ACTIVE');
+      throw conflict(testo('waitlistApi.offerBlocked'), 'ALREADY_ACTIVE');
     }
     throw err;
   }
