@@ -194,7 +194,8 @@ export function defaultBookingForm(now: Date, timeZone: string): BookingFormValu
   const start = toMinutes(DEFAULT_START_TIME);
   const end = toMinutes(DEFAULT_END_TIME);
   let window = { dataPrenotazione: today, orarioInizio: DEFAULT_START_TIME, orarioFine: DEFAULT_END_TIME };
-  if (clock > start) {
+  // 08:00:30 has passed 08:00 too (zones are whole minutes apart: the seconds are the same in each).
+  if (clock > start || (clock === start && now.getTime() % 60_000 > 0)) {
     const next = Math.ceil((clock + 1) / 15) * 15;
     const lastStart = 23 * 60;
     const endOfDay = 23 * 60 + 59;
