@@ -34,10 +34,8 @@ import {
   pickUpState,
 } from './dashboard-model';
 import { AbsentBike, MovedNote } from './fleet-notes';
-import { ProblemButton } from './problem-dialog';
 import { useCancelBooking, useLockCode, usePickUp } from './queries';
-import { ReturnButton } from './return-dialog';
-import { ExtendButton } from './extend-dialog';
+import { ExtendButton, ProblemButton, ReturnButton } from './ride-dialogs';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const t = useT();
