@@ -84,11 +84,8 @@ export const payButtonLabel = (t: Translate = appT, lingua: Lingua = currentLing
 
 /** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
 
-
-
 // ---------------------------------------------------------------------------------------
 // The ride (decision 022)
-
 
 /** An ISO instant as "HH:mm" on the college's clock, or null when it is not a date. */
 
@@ -119,7 +116,6 @@ export function pastRideNote(
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
   return clock ? { label: t('dashboardModel.returnedAt', { ora: clock }), tone: 'info' } : null;
 }
-
 
 export { DAMAGE_DESCRIPTION_MAX };
 
@@ -211,7 +207,6 @@ export function bookingDateBounds(now: Date, timeZone: string, horizonDays: numb
   const min = zonedToday(now, timeZone);
   return { min, max: horizonDays === undefined ? undefined : addDays(min, horizonDays) };
 }
-
 
 // ---------------------------------------------------------------------------------------
 // The service's rules (issue 20)
