@@ -1,6 +1,6 @@
 import type { AdminBikeWithLockDto, BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
 import type {
   AdminBikeCreate,
@@ -33,6 +33,7 @@ import { toast, type ToastOptions } from '../../components/ui/use-toast';
 import { t } from '../../lib/i18n';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
+import { useDebounced } from '../../lib/use-debounced';
 import { adminListQueryOptions } from '../../lib/query-client';
 import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { serverMessage } from '../../lib/api-errors';
@@ -322,16 +323,6 @@ export const useLiftSuspension = () =>
     (user) => ({ title: t('adminQueries.suspensionLifted'), description: t('adminQueries.suspensionLiftedHint', { name: userName(user) }) }),
     'adminQueries.liftSuspensionFailed',
   );
-
-/** `value`, once it has stopped changing for `delay` ms. */
-export function useDebounced<T>(value: T, delay = 300): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
 
 /**
  * A searched, paged list's state (bookings, users): the box's text, the query sent (trimmed,
