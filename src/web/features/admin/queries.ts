@@ -32,24 +32,13 @@ import type {
 import { toast, type ToastOptions } from '../../components/ui/use-toast';
 import { t } from '../../lib/i18n';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
-import { usePublicConfig } from '../../lib/public-config';
 import { useDebounced } from '../../lib/use-debounced';
 import { adminListQueryOptions } from '../../lib/query-client';
-import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { serverMessage } from '../../lib/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter, type PlainKey } from './admin-model';
 import { closureToast, maintenanceSummary, userName } from './admin-notices';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
-
-/**
- * The college's time zone (TZ_APP), in which /admin writes instants (admin-model.ts
- * `formatDateTime`): the server renders /admin with GET /api/config's answer, so the text is
- * the same there and in the browser.
- */
-export function useTimeZone(): string {
-  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
-}
 
 /** Every admin query starts with this key: one invalidation refreshes lists and summary. */
 const ADMIN_KEY = ['admin'] as const;

@@ -18,7 +18,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useLingua, useT } from '../../lib/i18n';
 import { money } from '../../../shared/i18n/format';
-import { usePublicConfig } from '../../lib/public-config';
+import { useTimeZone } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
 import { useRenderTime } from '../../lib/render-clock';
@@ -26,7 +26,6 @@ import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
   bookingDate,
-  FALLBACK_TIME_ZONE,
   formatClock,
   formatTimeRange,
   pastRideNote,
@@ -115,10 +114,6 @@ function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted:
       onDeleted={onDeleted}
     />
   );
-}
-
-function useTimeZone(): string {
-  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
 }
 
 /**
