@@ -13,7 +13,7 @@ import { RETENTION_MONTHS_DEFAULT } from '../../../shared/constants';
 import type { Translate } from '../../../shared/i18n';
 import { tShared } from '../../../shared/i18n/current';
 import { italianDate } from '../../../shared/rules-text';
-import { addDays, zonedClock, zonedToday } from '../../../shared/time';
+import { addDays, toHhmm, toMinutes, zonedClock, zonedToday } from '../../../shared/time';
 import type { z } from '../../../shared/zod-it';
 import { closureToast, maintenanceSummary, plural, userName } from './admin-notices';
 
@@ -277,9 +277,6 @@ export function defaultMaintenance(now: Date, timeZone: string): MaintenanceRequ
 
 // ---------------------------------------------------------------------------------------
 // The desk booking and the users
-
-const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 /**
  * At the desk someone usually wants a bike now: today from the next quarter of an hour, for

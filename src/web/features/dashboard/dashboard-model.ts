@@ -5,7 +5,7 @@ import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas
 import { FLEET_CANCELLATION_BADGE, type BadgeTone, type FleetCancellation } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
-import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
+import { addDays, isRealDate, toHhmm, toMinutes, zonedClock, zonedToday } from '../../../shared/time';
 import type { Lingua, Translate } from '../../../shared/i18n';
 import { longDate, money } from '../../../shared/i18n/format';
 import { currentLingua, t as appT } from '../../lib/i18n';
@@ -173,10 +173,6 @@ export interface BookingFormValues {
 
 export type BookingFormField = keyof BookingFormValues;
 export type BookingFormErrors = Partial<Record<BookingFormField, string>>;
-
-const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const toHhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /**
  * Spec §4: today, 08:00 to 18:00, no destination, no bike — as long as that window can
