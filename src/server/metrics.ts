@@ -20,8 +20,6 @@ export type BookingEvent = 'created' | 'cancelled' | 'picked_up' | 'extended' | 
  */
 export type PaymentOutcome = 'succeeded' | 'declined' | 'not_succeeded' | 'expired' | 'refunded_on_arrival';
 
-export type JobOutcome = 'success' | 'failure' | 'skipped';
-
 export interface AppMetrics {
   readonly registry: Registry;
   readonly httpDuration: RouteDurations;

@@ -73,6 +73,10 @@ export function offsetMinutes(ms: number, timeZone: string): number {
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** `HH:MM` as minutes since midnight, and back. */
+export const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+export const toHhmm = (m: number) => `${two(Math.floor(m / 60))}:${two(m % 60)}`;
+
 /** The wall clock of `timeZone` at `now`, as the UTC fields of a Date. */
 function wallClock(now: Date, timeZone: string): Date {
   return new Date(now.getTime() + offsetMinutes(now.getTime(), timeZone) * MINUTE_MS);

@@ -22,7 +22,6 @@ import { systemOperations } from '../modules/system/operations.js';
 import { twoFactorOperations } from '../modules/two-factor/operations.js';
 import { waitlistOperations } from '../modules/waitlist/operations.js';
 
-
 /** The modules, in the order the reference page shows them. */
 const MODULES = {
   sistema: systemOperations,

@@ -173,7 +173,7 @@ function withBackground(
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for the HTML part of an email. */
+/** Escapes text for HTML: an email's HTML part, the privacy page. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }

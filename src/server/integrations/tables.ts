@@ -80,4 +80,3 @@ export const simulatedProviderSettings = pgTable(
   (t) => [check('simulated_provider_settings_one_row', sql`${t.id} = 1`)],
 );
 
-

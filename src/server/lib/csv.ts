@@ -60,3 +60,17 @@ export function parseCsv<S extends z.ZodType>(
   });
   return { ok: true, rows, rejected };
 }
+
+/** The rows whose `key` (named `name`) comes first in the file; a later one is added to `rejected`. */
+export function firstOfEach<T>(rows: { line: number; value: T }[], name: string, key: (value: T) => string, rejected: CsvRejection[]) {
+  const seen = new Map<string, number>();
+  return rows.filter(({ line, value }) => {
+    const first = seen.get(key(value));
+    if (first !== undefined) {
+      rejected.push({ line, reason: `${name} ${key(value)} già presente alla riga ${first}` });
+      return false;
+    }
+    seen.set(key(value), line);
+    return true;
+  });
+}

@@ -2,12 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVACY_DATA_ID, PRIVACY_PLACEHOLDERS, type PrivacyInfo } from '../../shared/privacy.js';
 import { LINGUE, type Lingua } from '../../shared/i18n/index.js';
+import { escapeHtml } from '../integrations/mailer.js';
 import { inLinguaFile } from './pages.js';
 
 export const PRIVACY_PAGE = 'privacy.html';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * /privacy (issue 23): the built page (its notice pre-rendered with placeholders) with the

@@ -39,7 +39,6 @@ export const adminBookingsQuerySchema = z.object({
     .enum(['tutte', 'da_ritirare', 'in_corso', 'in_ritardo', 'conclusa', 'cancellata'], msg('schemas.invalidPhase'))
     .default('tutte'),
 });
-export type AdminBookingsQuery = z.input<typeof adminBookingsQuerySchema>;
 
 /** A booking as the admin sees it (spec §3 "Booking, admin view"). */
 export interface AdminBookingDto {

@@ -49,7 +49,6 @@ export const loginSchema = z.object({
     .min(1, msg('schemas.requiredLogin'))
     .max(PASSWORD_MAX, msg('schemas.passwordTooLong', { max: PASSWORD_MAX })),
 });
-export type LoginInput = z.input<typeof loginSchema>;
 export type LoginRequest = z.output<typeof loginSchema>;
 
 /** POST /api/register. `siglaResidente` empty or null = external user. */
@@ -65,7 +64,6 @@ export const registerSchema = z.object({
     .nullish()
     .transform((v) => (v ? v.toUpperCase() : null)),
 });
-export type RegisterInput = z.input<typeof registerSchema>;
 export type RegisterRequest = z.output<typeof registerSchema>;
 
 /** POST /api/reset-password */
@@ -86,7 +84,6 @@ export const changePasswordSchema = z.object({
   userId: userIdField,
   newPassword: newPasswordField('schemas.fillAllFields'),
 });
-export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 export type ChangePasswordRequest = z.output<typeof changePasswordSchema>;
 
 /** GET /api/validate-sigla/:code */
@@ -111,8 +108,4 @@ export interface PasswordChangeRequiredBody {
   code: 'PASSWORD_CHANGE_REQUIRED';
   requiresPasswordChange: true;
   userId: number;
-}
-
-export interface MessageBody {
-  message: string;
 }

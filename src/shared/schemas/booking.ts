@@ -158,7 +158,6 @@ export type ExtendMinutes = (typeof EXTEND_MINUTES)[number];
 export const extendRequestSchema = z.object({
   minuti: z.literal(EXTEND_MINUTES, msg('schemas.invalidExtension')),
 });
-export type ExtendRequest = z.infer<typeof extendRequestSchema>;
 
 /** GET /api/prenotazioni/:id/prolunga — the lengths offered now, out of EXTEND_MINUTES (none: an empty list). */
 export interface ExtendOptionsDto {

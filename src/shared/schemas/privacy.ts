@@ -15,7 +15,6 @@ export const accountDeleteSchema = z.object({
     .min(1, msg('schemas.deletePasswordRequired'))
     .max(PASSWORD_MAX, msg('schemas.wrongPassword')),
 });
-export type AccountDeleteRequest = z.infer<typeof accountDeleteSchema>;
 
 /** A booking the deletion cancels, as the confirmation screen names it. */
 export interface DeletionBookingDto {

@@ -29,7 +29,6 @@ export const profileUpdateSchema = z
     (v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined || v.lingua !== undefined,
     msg('schemas.nothingToChange'),
   );
-export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
 export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
 
 /** POST /api/profilo/password. The new password follows the registration rules (6–128 characters). */
@@ -42,8 +41,6 @@ export const profilePasswordSchema = z
     nuovaPassword: newPasswordField('schemas.newPasswordRequired'),
   })
   .refine((v) => v.passwordAttuale !== v.nuovaPassword, { ...msg('schemas.samePassword'), path: ['nuovaPassword'] });
-export type ProfilePasswordInput = z.input<typeof profilePasswordSchema>;
-export type ProfilePasswordRequest = z.output<typeof profilePasswordSchema>;
 
 /** The token of the calendar feed: 32 random bytes, base64url (43 characters). */
 export const CALENDAR_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -16,7 +16,6 @@ export { WEEKDAYS } from '../weekdays.js';
 /** The end of a day as a booking can have it (bookings lie within one day). */
 export const END_OF_DAY = '23:59';
 
-
 /** One weekday's opening hours, or null when the service is closed that day. */
 export const dayHoursSchema = z
   .object({

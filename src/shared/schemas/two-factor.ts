@@ -19,7 +19,6 @@ const codeField = z
 
 /** POST /api/login/codice and POST /api/due-fattori/disattivazione: an app's code or a recovery code. */
 export const twoFactorCodeSchema = z.object({ codice: codeField });
-export type TwoFactorCodeInput = z.input<typeof twoFactorCodeSchema>;
 
 /** POST /api/due-fattori/conferma: the first code of the app just set up (not a recovery code). */
 export const totpCodeSchema = z.object({

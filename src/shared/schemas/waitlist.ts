@@ -20,19 +20,6 @@ export const waitIdParamsSchema = z.object({ id: idParam('schemas.waitNotFound')
 /** An open wait: still waiting, or holding an offer. Ended waits are not shown to the user. */
 export type WaitStato = 'in_attesa' | 'offerta';
 
-/** How a wait ended (stored; the statistics read `scaduta` as unserved demand). */
-export type WaitEnd =
-  /** The user booked through an offer. */
-  | 'servita'
-  /** The user declined an offer (`Rinuncia`), or could not accept it (an active booking). */
-  | 'rinunciata'
-  /** The offer ran out unanswered. */
-  | 'persa'
-  /** The window started and no bike was ever offered: unserved demand. */
-  | 'scaduta'
-  /** The user left the line (`Esci dalla lista`), or an admin closed the day. */
-  | 'uscita';
-
 /** GET /api/attese — one of the user's open waits; offers first, then by window. */
 export interface WaitDto {
   id: number;

@@ -11,7 +11,6 @@ import { lastSyncText } from './offline-model';
  * as the next copy. Shared by both, so that both read a copy the same way.
  */
 
-
 /** One copy per address, query string included: the server rendered the page for it (`/dashboard?x` is another page). */
 export function copyKey(url: URL): string {
   const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;

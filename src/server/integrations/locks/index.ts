@@ -7,12 +7,8 @@ import { TtlockProvider } from './ttlock-provider.js';
 export {
   LOCK_ERROR_MESSAGES,
   LockProviderError,
-  type ChangePinPeriodInput,
-  type CreatePinInput,
-  type DeletePinInput,
   type LockErrorReason,
   type LockProvider,
-  type LockProviderName,
 } from './provider.js';
 export { SimulatedLockProvider, type SimulatedPin } from './simulated-provider.js';
 export { TtlockProvider, type TtlockSettings } from './ttlock-provider.js';

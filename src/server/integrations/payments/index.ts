@@ -6,8 +6,6 @@ import { SimulatedProvider, type SimulatedProviderOptions } from './simulated-pr
 import { StripeProvider } from './stripe-provider.js';
 
 export type { PaymentProvider } from './provider.js';
-export { SimulatedProvider } from './simulated-provider.js';
-export { StripeProvider } from './stripe-provider.js';
 
 /** Stripe when its keys are set (STRIPE_*), otherwise the simulated provider. */
 export function paymentProviderFromConfig(

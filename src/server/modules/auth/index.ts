@@ -1,7 +1,4 @@
-/*
- * The auth module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
+/* The auth module's public face (issue 31): all that others may import; the rest of the folder is its own. */
 export { AUTH_RATE_LIMITS, tooManyAttempts, tooManyAttemptsMessage } from './limits.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { AUTH_CHANNEL, SessionCache } from './session-cache.js';

@@ -53,7 +53,6 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-
 export type { FoundSession, SessionUser };
 
 function prepareFindSession(db: Db) {

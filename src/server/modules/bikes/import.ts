@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { msg } from '../../../shared/schemas/message.js';
 import type { Db } from '../../db/client.js';
 import { BIKE_STATES, biciclette } from './tables.js';
-import { parseCsv } from '../../lib/csv.js';
+import { firstOfEach, parseCsv } from '../../lib/csv.js';
 import { MalformedFileError, type ImportReport } from '../residents/index.js';
 import { runTransaction } from '../../db/transaction.js';
 
@@ -22,16 +22,7 @@ export async function importBikes(db: Db, csv: string): Promise<ImportReport> {
   const parsed = parseCsv(csv, { required: ['numero', 'modello'], optional: ['stato'] }, bikeRowSchema);
   if (!parsed.ok) throw new MalformedFileError(parsed.error);
   const rejected = [...parsed.rejected];
-  const seen = new Map<string, number>();
-  const rows = parsed.rows.filter(({ line, value }) => {
-    const first = seen.get(value.numero);
-    if (first !== undefined) {
-      rejected.push({ line, reason: `numero ${value.numero} già presente alla riga ${first}` });
-      return false;
-    }
-    seen.set(value.numero, line);
-    return true;
-  });
+  const rows = firstOfEach(parsed.rows, 'numero', (v) => v.numero, rejected);
   let inserted = 0;
   let updated = 0;
   const withState = rows.filter((r) => r.value.stato);

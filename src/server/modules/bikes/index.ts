@@ -1,7 +1,4 @@
-/*
- * The bikes module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
+/* The bikes module's public face (issue 31): all that others may import; the rest of the folder is its own. */
 export { importBikes } from './import.js';
 export {
   freeReturnedBike,

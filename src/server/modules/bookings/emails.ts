@@ -10,7 +10,6 @@ import type { UserNotice } from '../notifications/index.js';
 /** dd/MM/yyyy of a `YYYY-MM-DD` date. */
 export const italianDate = (date: string) => date.split('-').reverse().join('/');
 
-
 export interface RideInfo {
   nome: string;
   biciNumero: string;

@@ -13,7 +13,6 @@ import { buildCalendar, type CalendarEvent } from './ical.js';
 /** The feed shows the bookings of the last 90 days and every future one. */
 export const FEED_PAST_DAYS = 90;
 
-
 /** The user whose feed this token opens, or null (unknown or revoked). */
 export async function userOfCalendarToken(db: Db, token: string): Promise<number | null> {
   const [row] = await db

@@ -8,6 +8,5 @@ export {
   insertPastPayments,
   paymentProviderName,
   pendingPaymentInsert,
-  type PastPayment,
 } from './booking-payments.js';
 export { refundBookingPayment, type PaymentCoreDeps, type PaymentLog } from './settle.js';

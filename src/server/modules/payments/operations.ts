@@ -3,10 +3,7 @@ import { type ModuleOperations, op, type Operation } from '../../http/operation.
 /** A route of the simulated provider (development and tests): a payment of the caller's own. */
 const simulated = (summary: string): Operation => op('owner', `Fornitore simulato: ${summary}`, { errors: { 404: 'paymentsApi.paymentNotFound' } });
 
-/**
- * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
- * (decision 031); the catalogue (src/server/api-docs/catalogue.ts) assembles every module's.
- */
+/** The OpenAPI words for routes.ts beyond its zod schemas (decision 031), gathered by api-docs/catalogue.ts. */
 export const paymentOperations: ModuleOperations = {
   tag: { name: 'Pagamenti', description: 'Pagamento delle prenotazioni degli esterni (2,50 €)' },
   routes: {

@@ -1,9 +1,6 @@
 import { type ModuleOperations, op } from '../../http/operation.js';
 
-/**
- * What the OpenAPI document says of this module's routes (routes.ts) beyond their zod schemas
- * (decision 031); the catalogue (src/server/api-docs/catalogue.ts) assembles every module's.
- */
+/** The OpenAPI words for routes.ts beyond its zod schemas (decision 031), gathered by api-docs/catalogue.ts. */
 export const privacyOperations: ModuleOperations = {
   tag: { name: 'Dati personali', description: 'Esportazione e cancellazione dei propri dati (decisione 029)' },
   routes: {

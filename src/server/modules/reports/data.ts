@@ -9,6 +9,7 @@ import { longDate, money } from '../../../shared/i18n/format.js';
 import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
 import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
+import { toMinutes } from '../../../shared/time.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
@@ -75,9 +76,6 @@ function paymentLabel(row: BookingRow, lingua: Lingua): string {
 
 const isDamageCategory = (c: string): c is DamageCategory => (DAMAGE_CATEGORIES as readonly string[]).includes(c);
 
-/** Minutes since midnight of "HH:mm". */
-const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-
 /**
  * For each hour of the day (wall clock of TZ_APP, so DST days still have 24 columns), how
  * many of the day's bookings that were not cancelled are in use at some point of it.
@@ -86,8 +84,8 @@ export function hourlyUsage(rows: { orarioInizio: string; orarioFine: string; st
   const hours = new Array<number>(24).fill(0);
   for (const r of rows) {
     if (r.stato === 'cancellata') continue;
-    const start = minutes(r.orarioInizio);
-    const end = minutes(r.orarioFine);
+    const start = toMinutes(r.orarioInizio);
+    const end = toMinutes(r.orarioFine);
     for (let h = Math.floor(start / 60); h < 24 && h * 60 < end; h++) hours[h]! += 1;
   }
   return hours;

@@ -5,7 +5,7 @@ import { msg } from '../../../shared/schemas/message.js';
 import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
 import { residenti } from './tables.js';
-import { parseCsv, type CsvRejection } from '../../lib/csv.js';
+import { firstOfEach, parseCsv, type CsvRejection } from '../../lib/csv.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 
 const boolCell = z
@@ -65,16 +65,7 @@ export async function importResidents(db: Db, csv: string): Promise<ImportReport
   );
   if (!parsed.ok) throw new MalformedFileError(parsed.error);
   const rejected = [...parsed.rejected];
-  const seen = new Map<string, number>();
-  const rows = parsed.rows.filter(({ line, value }) => {
-    const first = seen.get(value.sigla);
-    if (first !== undefined) {
-      rejected.push({ line, reason: `sigla ${value.sigla} già presente alla riga ${first}` });
-      return false;
-    }
-    seen.set(value.sigla, line);
-    return true;
-  });
+  const rows = firstOfEach(parsed.rows, 'sigla', (v) => v.sigla, rejected);
   let inserted = 0;
   let updated = 0;
   if (rows.length > 0) {

@@ -1,7 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SuspensionDto } from '../../../shared/schemas/rules.js';
-import { italianDate } from '../../../shared/rules-text.js';
-import { zonedClock, zonedToday } from '../../../shared/time.js';
 import type { Executor, Rules } from './store.js';
 import { isLingua, type Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
@@ -67,9 +65,3 @@ export async function suspensionOf(
 /** `3 mancati ritiri in 30 giorni` / `3 no-shows in 30 days`. */
 export const suspensionReason = (s: NonNullable<Rules['sospensione']>, lingua: Lingua = 'it'): string =>
   tFor(lingua)('rules.suspensionReason', { soglia: s.soglia, giorni: s.finestraGiorni });
-
-/** `Non puoi prenotare fino al 12/12/2026 alle 10:00: 3 mancati ritiri in 30 giorni`. */
-export function suspensionSentence(s: SuspensionDto, timeZone: string): string {
-  const fino = new Date(s.fino);
-  return `Non puoi prenotare fino al ${italianDate(zonedToday(fino, timeZone))} alle ${zonedClock(fino, timeZone)}: ${s.motivo}`;
-}

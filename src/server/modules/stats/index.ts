@@ -1,6 +1,3 @@
-/*
- * The stats module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
+/* The stats module's public face (issue 31): all that others may import; the rest of the folder is its own. */
 export { csvLine } from './csv.js';
 export { foldStatsDelta } from './fold.js';

@@ -1,4 +1,1 @@
-/*
- * The two-factor module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
+/* The two-factor module's public face (issue 31): all that others may import; the rest of the folder is its own. */

@@ -1,7 +1,4 @@
-/*
- * The waitlist module's public face: what other modules and the app may use (issue 31,
- * docs/ARCHITECTURE.md). Everything else in the folder is the module's own.
- */
+/* The waitlist module's public face (issue 31): all that others may import; the rest of the folder is its own. */
 export { CLAIM_BATCH, claimFreedTime, FREED_TIME_CHANNEL, FreedTimeDispatcher, passAndAnnounce } from './dispatcher.js';
 export { openAsOf, unservedAsOf, WAITLIST_LOCK } from './offers.js';
 export { adminWaitlist, listWaits, putFirstInLine } from './service.js';

@@ -3,6 +3,11 @@ import { bigserial, boolean, check, date, index, integer, pgTable, serial, text,
 import { tstz, createdAt } from '../../db/columns.js';
 import { users } from '../users/tables.js';
 
+/**
+ * Open: in_attesa, offerta. Ended (the statistics read `scaduta` as unserved demand): servita (booked through an
+ * offer), rinunciata (declined, or could not accept: an active booking), persa (the offer ran out unanswered),
+ * scaduta (the window started, no bike ever offered), uscita (left the line, or an admin closed the day).
+ */
 export const WAIT_STATES = ['in_attesa', 'offerta', 'servita', 'rinunciata', 'persa', 'scaduta', 'uscita'] as const;
 
 /**

@@ -18,7 +18,8 @@ import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime, listUrl } from './admin-model';
 import { NativeSelect, Pager } from './admin-table';
 import { auditChanges } from './audit-model';
-import { PAGE_SIZE, useTimeZone } from './queries';
+import { PAGE_SIZE } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 
 /**
  * `/admin → Registro attività` (issue 23): every admin change (who, what, when, before and

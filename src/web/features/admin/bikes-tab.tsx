@@ -16,7 +16,8 @@ import { FormDialog } from './form-dialog';
 import { EditLock, LockCell } from './lock-editor';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { RackSection } from './rack-section';
-import { useAdminBikes, useCreateBike, useUpdateBike, useTimeZone } from './queries';
+import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
   const t = useT();

@@ -6,7 +6,7 @@ import { useLingua, useT } from '../../lib/i18n';
 import { adminBookingBadge, adminPaymentLabel, bookingTime, formatDateTime, formatShortDate } from './admin-model';
 import { personName } from './admin-notices';
 import { Detail } from './admin-table';
-import { useTimeZone } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 
 /**
  * A booking's `Dettagli` dialog (bookings-tab.tsx): a chunk of its own with Radix's dialog,

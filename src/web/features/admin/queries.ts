@@ -1,6 +1,6 @@
 import type { AdminBikeWithLockDto, BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
 import type {
   AdminBikeCreate,
@@ -29,26 +29,16 @@ import type {
   RulesDto,
   RulesUpdate,
 } from '../../../shared/schemas/rules';
-import { toast } from '../../components/ui/use-toast';
+import { toast, type ToastOptions } from '../../components/ui/use-toast';
 import { t } from '../../lib/i18n';
 import { apiGetPage, apiRequest, type Page } from '../../lib/api';
-import { usePublicConfig } from '../../lib/public-config';
+import { useDebounced } from '../../lib/use-debounced';
 import { adminListQueryOptions } from '../../lib/query-client';
-import { FALLBACK_TIME_ZONE } from '../../lib/booking-labels';
 import { serverMessage } from '../../lib/api-errors';
 import { bookingDeletedToast, bookingFilterParams, importToast, listUrl, type BookingFilter, type PlainKey } from './admin-model';
 import { closureToast, maintenanceSummary, userName } from './admin-notices';
 
 export const PAGE_SIZE = ADMIN_PAGE_SIZE_DEFAULT;
-
-/**
- * The college's time zone (TZ_APP), in which /admin writes instants (admin-model.ts
- * `formatDateTime`): the server renders /admin with GET /api/config's answer, so the text is
- * the same there and in the browser.
- */
-export function useTimeZone(): string {
-  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
-}
 
 /** Every admin query starts with this key: one invalidation refreshes lists and summary. */
 const ADMIN_KEY = ['admin'] as const;
@@ -77,13 +67,12 @@ function logged<T>(what: string, load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function useAdminSummary() {
-  return useQuery<AdminSummary>({
-    queryKey: ADMIN_SUMMARY_QUERY_KEY,
-    queryFn: logged('il riepilogo', () => apiRequest<AdminSummary>('GET', '/api/admin/summary')),
-    ...adminListQueryOptions,
-  });
+/** A list of /admin read from `url`, logged when it fails. */
+function useAdminList<T>(queryKey: readonly unknown[], what: string, url: string) {
+  return useQuery<T>({ queryKey, queryFn: logged(what, () => apiRequest<T>('GET', url)), ...adminListQueryOptions });
 }
+
+export const useAdminSummary = () => useAdminList<AdminSummary>(ADMIN_SUMMARY_QUERY_KEY, 'il riepilogo', '/api/admin/summary');
 
 export function useAdminBookings(params: { q: string; stato: BookingFilter; page: number }) {
   const url = listUrl('/api/admin/prenotazioni', { q: params.q, ...bookingFilterParams(params.stato), page: params.page, pageSize: PAGE_SIZE });
@@ -105,31 +94,14 @@ export function useAdminUsers(params: { q: string; page: number }) {
   });
 }
 
-export function useAdminBikes() {
-  return useQuery<AdminBikeWithLockDto[]>({
-    queryKey: [...ADMIN_KEY, 'biciclette'],
-    queryFn: logged('le biciclette', () => apiRequest<AdminBikeWithLockDto[]>('GET', '/api/admin/biciclette')),
-    ...adminListQueryOptions,
-  });
-}
+export const useAdminBikes = () => useAdminList<AdminBikeWithLockDto[]>([...ADMIN_KEY, 'biciclette'], 'le biciclette', '/api/admin/biciclette');
 
 /** GET /api/admin/danni: open reports first, then the recently resolved ones. */
-export function useDamageReports() {
-  return useQuery<AdminDamageDto[]>({
-    queryKey: ADMIN_DAMAGES_QUERY_KEY,
-    queryFn: logged('i danni segnalati', () => apiRequest<AdminDamageDto[]>('GET', '/api/admin/danni')),
-    ...adminListQueryOptions,
-  });
-}
+export const useDamageReports = () => useAdminList<AdminDamageDto[]>(ADMIN_DAMAGES_QUERY_KEY, 'i danni segnalati', '/api/admin/danni');
 
 /** GET /api/admin/ritardi: rides not returned by their end. */
-export function useOverdueRides() {
-  return useQuery<AdminOverdueDto[]>({
-    queryKey: ADMIN_OVERDUE_QUERY_KEY,
-    queryFn: logged('le biciclette in ritardo', () => apiRequest<AdminOverdueDto[]>('GET', '/api/admin/ritardi')),
-    ...adminListQueryOptions,
-  });
-}
+export const useOverdueRides = () =>
+  useAdminList<AdminOverdueDto[]>(ADMIN_OVERDUE_QUERY_KEY, 'le biciclette in ritardo', '/api/admin/ritardi');
 
 /** After any admin change every admin list, the summary and the user-facing bike lists may be out of date. */
 function useRefreshAdmin() {
@@ -147,141 +119,98 @@ function useRefreshAdmin() {
 const failure = (fallback: PlainKey) => (error: unknown) =>
   toast({ variant: 'destructive', title: t('adminQueries.error'), description: serverMessage(error) ?? t(fallback) });
 
-export function useDeleteBooking() {
+/** An admin change: every admin list read again, then `told`'s toast; a refusal's toast otherwise. */
+function useAdminChange<V, A>(mutationFn: (v: V) => Promise<A>, told: (answer: A, v: V) => ToastOptions, fallback: PlainKey) {
   const refresh = useRefreshAdmin();
   return useMutation({
-    mutationFn: (id: number) => apiRequest<AdminDeleteBookingResponse>('DELETE', `/api/admin/prenotazioni/${id}`),
-    onSuccess: async (answer) => {
+    mutationFn,
+    onSuccess: async (answer: A, v: V) => {
       await refresh();
-      toast(bookingDeletedToast(answer.refunded));
+      toast(told(answer, v));
     },
-    onError: failure('adminQueries.deleteBookingFailed'),
+    onError: failure(fallback),
   });
 }
 
-export function useResolveDamage() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest('POST', `/api/admin/danni/${id}/risolta`),
-    onSuccess: async () => {
-      await refresh();
-      toast({
-        title: t('adminQueries.damageResolved'),
-        description: t('adminQueries.damageResolvedHint'),
-      });
-    },
-    onError: failure('adminQueries.resolveDamageFailed'),
-  });
-}
+export const useDeleteBooking = () =>
+  useAdminChange(
+    (id: number) => apiRequest<AdminDeleteBookingResponse>('DELETE', `/api/admin/prenotazioni/${id}`),
+    (answer) => bookingDeletedToast(answer.refunded),
+    'adminQueries.deleteBookingFailed',
+  );
 
-export function useReleaseRide() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest('POST', `/api/admin/prenotazioni/${id}/rilascia`),
-    onSuccess: async () => {
-      await refresh();
-      toast({ title: t('adminQueries.rideReleased'), description: t('adminQueries.rideReleasedHint') });
-    },
-    onError: failure('adminQueries.releaseFailed'),
-  });
-}
+export const useResolveDamage = () =>
+  useAdminChange(
+    (id: number) => apiRequest('POST', `/api/admin/danni/${id}/risolta`),
+    () => ({ title: t('adminQueries.damageResolved'), description: t('adminQueries.damageResolvedHint') }),
+    'adminQueries.resolveDamageFailed',
+  );
+
+export const useReleaseRide = () =>
+  useAdminChange(
+    (id: number) => apiRequest('POST', `/api/admin/prenotazioni/${id}/rilascia`),
+    () => ({ title: t('adminQueries.rideReleased'), description: t('adminQueries.rideReleasedHint') }),
+    'adminQueries.releaseFailed',
+  );
 
 /** The server's answer to a state change that moved no booking, in either language (server/admin.json `admin.bikeStateUpdated`). */
 const PLAIN_STATE_ANSWERS = new Set(['Stato aggiornato.', 'Status updated.']);
 
-export function useUpdateBike() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: ({ id, stato }: { id: number; stato: BikeStato }) =>
-      apiRequest<AdminBikeUpdateResponse>('PUT', `/api/admin/biciclette/${id}`, { stato }),
-    onSuccess: async (answer) => {
-      await refresh();
-      toast({
-        title: t('adminQueries.success'),
-        // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
-        description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
-      });
-    },
-    onError: failure('adminQueries.updateBikeFailed'),
-  });
-}
+export const useUpdateBike = () =>
+  useAdminChange(
+    ({ id, stato }: { id: number; stato: BikeStato }) => apiRequest<AdminBikeUpdateResponse>('PUT', `/api/admin/biciclette/${id}`, { stato }),
+    (answer) => ({
+      title: t('adminQueries.success'),
+      // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
+      description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
+    }),
+    'adminQueries.updateBikeFailed',
+  );
 
 /** PUT /api/admin/biciclette/:id/lucchetto (issue 34): the bike's lock, its code never in the toast. */
-export function useUpdateBikeLock() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: ({ id, request }: { id: number; numero: string; request: BikeLockUpdate }) =>
+export const useUpdateBikeLock = () =>
+  useAdminChange(
+    ({ id, request }: { id: number; numero: string; request: BikeLockUpdate }) =>
       apiRequest<BikeLockDto>('PUT', `/api/admin/biciclette/${id}/lucchetto`, request),
-    onSuccess: async (_lock, { numero }) => {
-      await refresh();
-      toast({ title: t('adminQueries.lockUpdated'), description: t('adminQueries.lockSaved', { numero }) });
-    },
-    onError: failure('adminQueries.updateLockFailed'),
-  });
-}
+    (_lock, { numero }) => ({ title: t('adminQueries.lockUpdated'), description: t('adminQueries.lockSaved', { numero }) }),
+    'adminQueries.updateLockFailed',
+  );
 
-export function useCreateBike() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (bike: AdminBikeCreate) => apiRequest<AdminBikeDto>('POST', '/api/admin/biciclette', bike),
-    onSuccess: async (bike) => {
-      await refresh();
-      toast({ title: t('adminQueries.bikeAdded'), description: t('adminQueries.bikeAddedHint', { numero: bike.numero, modello: bike.modello }) });
-    },
-    onError: failure('adminQueries.addBikeFailed'),
-  });
-}
+export const useCreateBike = () =>
+  useAdminChange(
+    (bike: AdminBikeCreate) => apiRequest<AdminBikeDto>('POST', '/api/admin/biciclette', bike),
+    (bike) => ({ title: t('adminQueries.bikeAdded'), description: t('adminQueries.bikeAddedHint', { numero: bike.numero, modello: bike.modello }) }),
+    'adminQueries.addBikeFailed',
+  );
 
-export function useImportResidents() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: () => apiRequest<ImportResidentsResponse>('POST', '/api/admin/import-residents'),
-    onSuccess: async (answer) => {
-      await refresh();
-      toast(importToast(answer));
-    },
-    onError: failure('adminQueries.importFailed'),
-  });
-}
+export const useImportResidents = () =>
+  useAdminChange(
+    () => apiRequest<ImportResidentsResponse>('POST', '/api/admin/import-residents'),
+    (answer) => importToast(answer),
+    'adminQueries.importFailed',
+  );
 
-export function useUpdateUser() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: ({ id, user }: { id: number; user: AdminUserUpdate }) =>
-      apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
-    onSuccess: async () => {
-      await refresh();
-      toast({ title: t('adminQueries.userUpdated') });
-    },
-    onError: failure('adminQueries.updateUserFailed'),
-  });
-}
+export const useUpdateUser = () =>
+  useAdminChange(
+    ({ id, user }: { id: number; user: AdminUserUpdate }) => apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
+    () => ({ title: t('adminQueries.userUpdated') }),
+    'adminQueries.updateUserFailed',
+  );
 
-export function useDeleteUser() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<AdminDeleteUserResponse>('DELETE', `/api/admin/users/${id}`),
-    onSuccess: async (answer) => {
-      await refresh();
-      toast({
-        title: t('adminQueries.userDeleted'),
-        description: answer.deletedBookings > 0 ? t('adminQueries.userDeletedBookings', { count: answer.deletedBookings }) : undefined,
-      });
-    },
-    onError: failure('adminQueries.deleteUserFailed'),
-  });
-}
+export const useDeleteUser = () =>
+  useAdminChange(
+    (id: number) => apiRequest<AdminDeleteUserResponse>('DELETE', `/api/admin/users/${id}`),
+    (answer) => ({
+      title: t('adminQueries.userDeleted'),
+      description: answer.deletedBookings > 0 ? t('adminQueries.userDeletedBookings', { count: answer.deletedBookings }) : undefined,
+    }),
+    'adminQueries.deleteUserFailed',
+  );
 
 // ---------------------------------------------------------------------------------------
 // The service's rules (issue 20)
 
-export function useRules() {
-  return useQuery<RulesDto>({
-    queryKey: RULES_KEY,
-    queryFn: logged('le regole', () => apiRequest<RulesDto>('GET', '/api/admin/regole')),
-    ...adminListQueryOptions,
-  });
-}
+export const useRules = () => useAdminList<RulesDto>(RULES_KEY, 'le regole', '/api/admin/regole');
 
 /** PUT /api/admin/regole. A refusal (400 with `fields`) is told by the form, next to the fields. */
 export function useSaveRules() {
@@ -298,13 +227,7 @@ export function useSaveRules() {
   });
 }
 
-export function useClosures() {
-  return useQuery<ClosureDto[]>({
-    queryKey: [...ADMIN_KEY, 'chiusure'],
-    queryFn: logged('le chiusure', () => apiRequest<ClosureDto[]>('GET', '/api/admin/chiusure')),
-    ...adminListQueryOptions,
-  });
-}
+export const useClosures = () => useAdminList<ClosureDto[]>([...ADMIN_KEY, 'chiusure'], 'le chiusure', '/api/admin/chiusure');
 
 /** POST /api/admin/chiusure/anteprima: the bookings a closure would cancel; nothing changes. */
 export function useClosurePreview() {
@@ -314,37 +237,22 @@ export function useClosurePreview() {
   });
 }
 
-export function useCreateClosure() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (closure: ClosureRequest) => apiRequest<ClosureOutcomeDto>('POST', '/api/admin/chiusure', closure),
-    onSuccess: async (outcome) => {
-      await refresh();
-      toast(closureToast(outcome));
-    },
-    onError: failure('adminQueries.addClosureFailed'),
-  });
-}
+export const useCreateClosure = () =>
+  useAdminChange(
+    (closure: ClosureRequest) => apiRequest<ClosureOutcomeDto>('POST', '/api/admin/chiusure', closure),
+    (outcome) => closureToast(outcome),
+    'adminQueries.addClosureFailed',
+  );
 
-export function useDeleteClosure() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<ClosureDto>('DELETE', `/api/admin/chiusure/${id}`),
-    onSuccess: async () => {
-      await refresh();
-      toast({ title: t('adminQueries.closureDeleted'), description: t('adminQueries.closureDeletedHint') });
-    },
-    onError: failure('adminQueries.deleteClosureFailed'),
-  });
-}
+export const useDeleteClosure = () =>
+  useAdminChange(
+    (id: number) => apiRequest<ClosureDto>('DELETE', `/api/admin/chiusure/${id}`),
+    () => ({ title: t('adminQueries.closureDeleted'), description: t('adminQueries.closureDeletedHint') }),
+    'adminQueries.deleteClosureFailed',
+  );
 
-export function useMaintenances() {
-  return useQuery<MaintenanceDto[]>({
-    queryKey: [...ADMIN_KEY, 'manutenzioni'],
-    queryFn: logged('le manutenzioni programmate', () => apiRequest<MaintenanceDto[]>('GET', '/api/admin/manutenzioni')),
-    ...adminListQueryOptions,
-  });
-}
+export const useMaintenances = () =>
+  useAdminList<MaintenanceDto[]>([...ADMIN_KEY, 'manutenzioni'], 'le manutenzioni programmate', '/api/admin/manutenzioni');
 
 /** POST …/manutenzioni/anteprima: which bookings would move, which would be cancelled; nothing changes. */
 export function useMaintenancePreview() {
@@ -355,30 +263,20 @@ export function useMaintenancePreview() {
   });
 }
 
-export function useCreateMaintenance() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: ({ biciId, request }: { biciId: number; request: MaintenanceRequest }) =>
+export const useCreateMaintenance = () =>
+  useAdminChange(
+    ({ biciId, request }: { biciId: number; request: MaintenanceRequest }) =>
       apiRequest<MaintenanceOutcomeDto>('POST', `/api/admin/biciclette/${biciId}/manutenzioni`, request),
-    onSuccess: async (outcome) => {
-      await refresh();
-      toast({ title: t('adminQueries.maintenancePlanned'), description: maintenanceSummary(outcome) });
-    },
-    onError: failure('adminQueries.planMaintenanceFailed'),
-  });
-}
+    (outcome) => ({ title: t('adminQueries.maintenancePlanned'), description: maintenanceSummary(outcome) }),
+    'adminQueries.planMaintenanceFailed',
+  );
 
-export function useDeleteMaintenance() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<MaintenanceDto>('DELETE', `/api/admin/manutenzioni/${id}`),
-    onSuccess: async (m) => {
-      await refresh();
-      toast({ title: t('adminQueries.maintenanceCancelled'), description: t('adminQueries.maintenanceCancelledHint', { numero: m.biciNumero }) });
-    },
-    onError: failure('adminQueries.cancelMaintenanceFailed'),
-  });
-}
+export const useDeleteMaintenance = () =>
+  useAdminChange(
+    (id: number) => apiRequest<MaintenanceDto>('DELETE', `/api/admin/manutenzioni/${id}`),
+    (m) => ({ title: t('adminQueries.maintenanceCancelled'), description: t('adminQueries.maintenanceCancelledHint', { numero: m.biciNumero }) }),
+    'adminQueries.cancelMaintenanceFailed',
+  );
 
 /** The desk's user search: at most 10 matches by name, email or sigla; nothing asked for an empty text. */
 export function useUserSearch(q: string) {
@@ -393,48 +291,27 @@ export function useUserSearch(q: string) {
 }
 
 /** POST /api/admin/prenotazioni: a booking made at the desk for `user` (fair-use limits overridden). */
-export function useAdminCreateBooking() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: ({ request }: { request: AdminBookingRequest; user: AdminUserDto }) =>
-      apiRequest<BookingDto>('POST', '/api/admin/prenotazioni', request),
-    onSuccess: async (booking, { user }) => {
-      await refresh();
-      toast({
-        title: t('adminQueries.bookingCreated'),
-        description: t(booking.paymentStatus === 'pending' ? 'adminQueries.bookingCreatedPay' : 'adminQueries.bookingCreatedConfirm', {
-          numero: booking.biciNumero,
-          name: userName(user),
-          from: booking.orarioInizio,
-          to: booking.orarioFine,
-        }),
-      });
-    },
-    onError: failure('adminQueries.createBookingFailed'),
-  });
-}
+export const useAdminCreateBooking = () =>
+  useAdminChange(
+    ({ request }: { request: AdminBookingRequest; user: AdminUserDto }) => apiRequest<BookingDto>('POST', '/api/admin/prenotazioni', request),
+    (booking, { user }) => ({
+      title: t('adminQueries.bookingCreated'),
+      description: t(booking.paymentStatus === 'pending' ? 'adminQueries.bookingCreatedPay' : 'adminQueries.bookingCreatedConfirm', {
+        numero: booking.biciNumero,
+        name: userName(user),
+        from: booking.orarioInizio,
+        to: booking.orarioFine,
+      }),
+    }),
+    'adminQueries.createBookingFailed',
+  );
 
-export function useLiftSuspension() {
-  const refresh = useRefreshAdmin();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<AdminUserDto>('POST', `/api/admin/users/${id}/revoca-sospensione`),
-    onSuccess: async (user) => {
-      await refresh();
-      toast({ title: t('adminQueries.suspensionLifted'), description: t('adminQueries.suspensionLiftedHint', { name: userName(user) }) });
-    },
-    onError: failure('adminQueries.liftSuspensionFailed'),
-  });
-}
-
-/** `value`, once it has stopped changing for `delay` ms. */
-export function useDebounced<T>(value: T, delay = 300): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
+export const useLiftSuspension = () =>
+  useAdminChange(
+    (id: number) => apiRequest<AdminUserDto>('POST', `/api/admin/users/${id}/revoca-sospensione`),
+    (user) => ({ title: t('adminQueries.suspensionLifted'), description: t('adminQueries.suspensionLiftedHint', { name: userName(user) }) }),
+    'adminQueries.liftSuspensionFailed',
+  );
 
 /**
  * A searched, paged list's state (bookings, users): the box's text, the query sent (trimmed,

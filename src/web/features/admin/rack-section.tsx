@@ -14,7 +14,7 @@ import { apiRequest } from '../../lib/api';
 import { t as tNow, useT } from '../../lib/i18n';
 import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
-import { useTimeZone } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 
 const RACK_KEY = ['admin', 'rastrelliera'] as const;
 const failure = (fallback: PlainKey) => (error: unknown) =>

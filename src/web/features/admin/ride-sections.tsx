@@ -7,7 +7,8 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
-import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage, useTimeZone } from './queries';
+import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 import { LoadFailed } from '../../components/load-failed';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */

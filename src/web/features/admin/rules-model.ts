@@ -13,7 +13,7 @@ import { RETENTION_MONTHS_DEFAULT } from '../../../shared/constants';
 import type { Translate } from '../../../shared/i18n';
 import { tShared } from '../../../shared/i18n/current';
 import { italianDate } from '../../../shared/rules-text';
-import { addDays, zonedClock, zonedToday } from '../../../shared/time';
+import { addDays, toHhmm, toMinutes, zonedClock, zonedToday } from '../../../shared/time';
 import type { z } from '../../../shared/zod-it';
 import { closureToast, maintenanceSummary, plural, userName } from './admin-notices';
 
@@ -236,7 +236,6 @@ export function affectedWhen(b: Pick<AffectedBookingDto, 'dataPrenotazione' | 'o
   return `${italianDate(b.dataPrenotazione)}, ${b.orarioInizio}–${b.orarioFine}`;
 }
 
-
 type FieldErrors<K extends string> = Partial<Record<K, string>>;
 type Checked<T, K extends string> = { ok: true; request: T } | { ok: false; errors: FieldErrors<K> };
 
@@ -270,7 +269,6 @@ export function closurePreviewText(c: ClosureRequest, cancelled: number, paid: n
   });
 }
 
-
 /** The maintenance dialog's first proposal: tomorrow, 08:00 to 18:00 on the college's clock. */
 export function defaultMaintenance(now: Date, timeZone: string): MaintenanceRequest {
   const tomorrow = addDays(zonedToday(now, timeZone), 1);
@@ -279,9 +277,6 @@ export function defaultMaintenance(now: Date, timeZone: string): MaintenanceRequ
 
 // ---------------------------------------------------------------------------------------
 // The desk booking and the users
-
-const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 /**
  * At the desk someone usually wants a bike now: today from the next quarter of an hour, for
@@ -293,7 +288,6 @@ export function deskDefaultWindow(now: Date, timeZone: string): { dataPrenotazio
   if (next > 23 * 60) return { dataPrenotazione: addDays(today, 1), orarioInizio: '08:00', orarioFine: '09:00' };
   return { dataPrenotazione: today, orarioInizio: toHhmm(next), orarioFine: toHhmm(Math.min(23 * 60 + 59, next + 60)) };
 }
-
 
 /**
  * One search result of the desk booking: `residente@… · ELIS001 · Residente`. Without `t`, in

@@ -30,7 +30,8 @@ import {
   type RulesFormErrors,
   type SuspensionForm,
 } from './rules-model';
-import { useRules, useSaveRules, useTimeZone } from './queries';
+import { useRules, useSaveRules } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 import { LoadFailed } from '../../components/load-failed';
 
 function DayRow({

@@ -13,7 +13,8 @@ import { useT } from '../../lib/i18n';
 import { formatDateTime, formatDay } from './admin-model';
 import { FormDialog } from './form-dialog';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
-import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser, useTimeZone } from './queries';
+import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser } from './queries';
+import { useTimeZone } from '../../lib/public-config';
 
 function ImportResidents() {
   const t = useT();

@@ -30,7 +30,6 @@ const loadLoginValidation = () => import('./login-validation');
 /** The login's code step (its own screen, in the account screens' chunk). */
 export const TWO_FACTOR_PATH = '/verifica-accesso';
 
-
 type LoginField = 'email' | 'password';
 type LoginErrors = Partial<Record<LoginField, string>>;
 

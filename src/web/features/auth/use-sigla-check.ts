@@ -1,19 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import type { ValidateSiglaResponse } from '../../../shared/schemas/auth';
+import { useDebounced } from '../../lib/use-debounced';
 import { isWellFormedSigla, siglaCode, siglaStatus, type SiglaAnswer, type SiglaStatus } from './sigla-check';
 
 export const SIGLA_CHECK_DEBOUNCE_MS = 300;
-
-/** `value`, once it has not changed for `delayMs`. */
-export function useDebouncedValue<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 /**
  * Checks the resident code as it is typed: GET /api/validate-sigla/:code after a short
@@ -22,7 +12,7 @@ export function useDebouncedValue<T>(value: T, delayMs: number): T {
  */
 export function useSiglaCheck(raw: string | null | undefined): SiglaStatus {
   const code = siglaCode(raw);
-  const settled = useDebouncedValue(code, SIGLA_CHECK_DEBOUNCE_MS);
+  const settled = useDebounced(code, SIGLA_CHECK_DEBOUNCE_MS);
   const ask = settled !== '' && settled === code && isWellFormedSigla(settled);
 
   const query = useQuery<ValidateSiglaResponse>({

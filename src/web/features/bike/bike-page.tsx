@@ -11,7 +11,7 @@ import { Card, CardContent } from '../../components/ui/card';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
-import { usePublicConfig } from '../../lib/public-config';
+import { useTimeZone } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
 import { SubpageHeader } from '../../components/subpage-header';
 import { BIKES_QUERY_KEY } from '../dashboard';
@@ -22,9 +22,6 @@ import { BIKE_NOW_BADGE, bikeNowLines, bookThisBikeHref, canOfferBooking } from 
  * would split the card out of that chunk, and the dashboard's first download would grow).
  */
 const HeldBooking = lazy(() => import('../dashboard/dashboard-page').then((m) => ({ default: m.HeldBooking })));
-
-/** The college's time zone until GET /api/config answers (as lib/booking-labels.ts says it). */
-const FALLBACK_TIME_ZONE = 'Europe/Rome';
 
 /** While the page is open the bike's state moves with the clock and with others' bookings: read again every 30 s. */
 const REFRESH_MS = 30_000;
@@ -60,8 +57,7 @@ const isNotFound = (error: unknown) => error instanceof ApiError && (error.statu
 function Bike({ numero, user }: { numero: string; user: SessionUser }) {
   const t = useT();
   const page = useBikePage(numero);
-  const config = usePublicConfig();
-  const timeZone = config.data?.timeZone ?? FALLBACK_TIME_ZONE;
+  const timeZone = useTimeZone();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   let body;

@@ -18,7 +18,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { useLingua, useT } from '../../lib/i18n';
 import { money } from '../../../shared/i18n/format';
-import { usePublicConfig } from '../../lib/public-config';
+import { useTimeZone } from '../../lib/public-config';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
 import { useRenderTime } from '../../lib/render-clock';
@@ -26,7 +26,6 @@ import {
   BOOKING_PHASE_BADGE,
   BOOKING_STATO_BADGE,
   bookingDate,
-  FALLBACK_TIME_ZONE,
   formatClock,
   formatTimeRange,
   pastRideNote,
@@ -34,10 +33,8 @@ import {
   pickUpState,
 } from './dashboard-model';
 import { AbsentBike, MovedNote } from './fleet-notes';
-import { ProblemButton } from './problem-dialog';
 import { useCancelBooking, useLockCode, usePickUp } from './queries';
-import { ReturnButton } from './return-dialog';
-import { ExtendButton } from './extend-dialog';
+import { ExtendButton, ProblemButton, ReturnButton } from './ride-dialogs';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const t = useT();
@@ -117,10 +114,6 @@ function DeleteBooking({ booking, onDeleted }: { booking: BookingDto; onDeleted:
       onDeleted={onDeleted}
     />
   );
-}
-
-function useTimeZone(): string {
-  return usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
 }
 
 /**

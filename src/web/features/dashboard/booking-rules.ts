@@ -2,7 +2,7 @@ import { DEFAULT_END_TIME, DEFAULT_START_TIME } from '../../../shared/constants'
 import { render } from '../../../shared/i18n';
 import { closureSentence, hoursSentence, italianDate, italianDuration, tooLongText, tooShortNoticeText, weekdayIndex } from '../../../shared/rules-text';
 import type { PublicRulesDto } from '../../../shared/schemas/rules';
-import { addDays, DATE_PATTERN, isRealDate, TIME_PATTERN, zonedClock, zonedInstant, zonedToday } from '../../../shared/time';
+import { addDays, DATE_PATTERN, isRealDate, TIME_PATTERN, toHhmm, toMinutes, zonedClock, zonedInstant, zonedToday } from '../../../shared/time';
 import type { Translate } from '../../../shared/i18n';
 import { t as appT } from '../../lib/i18n';
 import type { BookingFormErrors, BookingFormValues } from './dashboard-model';
@@ -59,9 +59,6 @@ export function weeklyLimitText(rules: { prenotazioniSettimanaliMax?: number | n
 export function maxDurationText(rules: Pick<FormRules, 'durataMassimaMinuti'>, t: Translate = appT): string | null {
   return rules.durataMassimaMinuti === null ? null : t('bookingRules.maxDuration', { durata: italianDuration(rules.durataMassimaMinuti, t) });
 }
-
-const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 interface At {
   now: Date;

@@ -5,7 +5,7 @@ import type { BikeDto, BookingDto, PaymentStatus } from '../../../shared/schemas
 import { FLEET_CANCELLATION_BADGE, type BadgeTone, type FleetCancellation } from '../../lib/booking-labels';
 import { formatEuroCents } from '../../../shared/money';
 import { formatBookingDate, formatClock, formatTimeRange } from '../../lib/booking-format';
-import { addDays, isRealDate, zonedClock, zonedToday } from '../../../shared/time';
+import { addDays, isRealDate, toHhmm, toMinutes, zonedClock, zonedToday } from '../../../shared/time';
 import type { Lingua, Translate } from '../../../shared/i18n';
 import { longDate, money } from '../../../shared/i18n/format';
 import { currentLingua, t as appT } from '../../lib/i18n';
@@ -84,11 +84,8 @@ export const payButtonLabel = (t: Translate = appT, lingua: Lingua = currentLing
 
 /** "2026-11-22" → "domenica 22 novembre 2026". The date is a calendar day, not an instant. */
 
-
-
 // ---------------------------------------------------------------------------------------
 // The ride (decision 022)
-
 
 /** An ISO instant as "HH:mm" on the college's clock, or null when it is not a date. */
 
@@ -119,7 +116,6 @@ export function pastRideNote(
   const clock = booking.riconsegnataAt ? formatClock(booking.riconsegnataAt, timeZone) : null;
   return clock ? { label: t('dashboardModel.returnedAt', { ora: clock }), tone: 'info' } : null;
 }
-
 
 export { DAMAGE_DESCRIPTION_MAX };
 
@@ -178,10 +174,6 @@ export interface BookingFormValues {
 export type BookingFormField = keyof BookingFormValues;
 export type BookingFormErrors = Partial<Record<BookingFormField, string>>;
 
-const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const toHhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-
 /**
  * Spec §4: today, 08:00 to 18:00, no destination, no bike — as long as that window can
  * still be booked. Later in the day the server refuses a start in the past, so the start
@@ -212,7 +204,6 @@ export function bookingDateBounds(now: Date, timeZone: string, horizonDays: numb
   const min = zonedToday(now, timeZone);
   return { min, max: horizonDays === undefined ? undefined : addDays(min, horizonDays) };
 }
-
 
 // ---------------------------------------------------------------------------------------
 // The service's rules (issue 20)

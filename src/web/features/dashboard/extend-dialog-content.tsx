@@ -4,8 +4,7 @@ import type { ExtendMinutes } from '../../../shared/schemas/booking';
 import type { BookingView } from '../../offline/offline-model';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { usePublicConfig } from '../../lib/public-config';
-import { FALLBACK_TIME_ZONE } from './dashboard-model';
+import { useTimeZone } from '../../lib/public-config';
 import { extendedEnd, MSG_NO_EXTENSION } from './extend-model';
 import { useExtendOptions, useExtendRide } from './extend-queries';
 import { useT } from '../../lib/i18n';
@@ -89,7 +88,7 @@ function Lengths({
  * refusal is a toast and the lengths are read again.
  */
 export function ExtendDialogContent({ booking, open, setOpen, triggerRef }: ExtendDialogContentProps) {
-  const timeZone = usePublicConfig().data?.timeZone ?? FALLBACK_TIME_ZONE;
+  const timeZone = useTimeZone();
   const t = useT();
   const extend = useExtendRide();
   return (

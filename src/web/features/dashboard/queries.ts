@@ -148,6 +148,16 @@ export function useCreateBooking() {
   });
 }
 
+/** A refusal's toast; a booking gone or no longer active (404, 409: completed meanwhile) shows the bookings as they are now. */
+function refused(queryClient: QueryClient, fallback: () => string) {
+  return (error: unknown) => {
+    toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? fallback() });
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+      void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
+    }
+  };
+}
+
 /** The `code` of an API error body (`BIKE_UNAVAILABLE`, `ALREADY_ACTIVE`…), when there is one. */
 function errorCode(error: unknown): ApiErrorBody['code'] {
   if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) return undefined;
@@ -171,13 +181,7 @@ export function useCancelBooking() {
         toast(refund ? { title: t('dashboardQueries.deleted'), description: refund } : { title: t('dashboardQueries.deleted') });
       }
     },
-    onError: (error) => {
-      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.deleteFailed') });
-      // Gone or no longer active (completed meanwhile): show the bookings as they are now.
-      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
-        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
-      }
-    },
+    onError: refused(queryClient, () => t('dashboardQueries.deleteFailed')),
   });
 }
 
@@ -240,12 +244,7 @@ function useRideStep<V>(request: (vars: V) => Promise<RideOutcome>, done: (booki
       await refresh();
       toast(done(outcome.booking));
     },
-    onError: (error) => {
-      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? fallback() });
-      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
-        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
-      }
-    },
+    onError: refused(queryClient, fallback),
   });
 }
 
@@ -255,7 +254,6 @@ function userId(): number {
   if (!user) throw new Error(t('dashboardQueries.sessionExpired'));
   return user.id;
 }
-
 
 export function usePickUp() {
   return useRideStep(
@@ -345,12 +343,7 @@ export function useWaitForBike() {
       await queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
       toast({ title: t('dashboardQueries.waitingTitle'), description: t('dashboardQueries.waitingText') });
     },
-    onError: (error) => {
-      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.waitFailed') });
-      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
-        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
-      }
-    },
+    onError: refused(queryClient, () => t('dashboardQueries.waitFailed')),
   });
 }
 
@@ -369,11 +362,6 @@ export function usePickupProblem() {
       await refresh();
       toast({ title: answer.esito === 'spostata' ? t('dashboardQueries.bikeChanged') : t('dashboardQueries.cancelled'), description: answer.messaggio });
     },
-    onError: (error) => {
-      toast({ variant: 'destructive', title: t('dashboardQueries.error'), description: serverMessage(error) ?? t('dashboardQueries.problemFailed') });
-      if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
-        void queryClient.invalidateQueries({ queryKey: OWN_BOOKINGS_QUERY_KEY });
-      }
-    },
+    onError: refused(queryClient, () => t('dashboardQueries.problemFailed')),
   });
 }

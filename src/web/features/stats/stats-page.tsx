@@ -88,13 +88,13 @@ function ChartCard({ id, title, note, children }: { id: string; title: string; n
   );
 }
 
-function Legend({ items }: { items: { label: string; color: string }[] }) {
+function Legend({ items }: { items: { name: string; color: string }[] }) {
   return (
     <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-hidden="true">
       {items.map((i) => (
-        <li key={i.label} className="flex items-center gap-1.5">
+        <li key={i.name} className="flex items-center gap-1.5">
           <span className="inline-block size-3 rounded-sm" style={{ backgroundColor: i.color }} />
-          {i.label}
+          {i.name}
         </li>
       ))}
     </ul>
@@ -217,8 +217,8 @@ function ResidentsChart({ stats }: ChartProps) {
         legend={
           <Legend
             items={[
-              { label: t('statsPage.residentsLegend', { count: totals.residentRides, share: residentShare }), color: COLORS.resident },
-              { label: t('statsPage.externalsLegend', { count: totals.externalRides, share: externalShare }), color: COLORS.external },
+              { name: t('statsPage.residentsLegend', { count: totals.residentRides, share: residentShare }), color: COLORS.resident },
+              { name: t('statsPage.externalsLegend', { count: totals.externalRides, share: externalShare }), color: COLORS.external },
             ]}
           />
         }
@@ -261,6 +261,10 @@ function CancellationsChart({ stats }: ChartProps) {
   const { totals } = stats;
   const cancellations = t('statsPage.cancellations');
   const releasedHolds = t('statsPage.releasedHolds');
+  const series = [
+    { name: cancellations, color: COLORS.cancellations },
+    { name: releasedHolds, color: COLORS.releasedHolds },
+  ];
   return (
     <ChartCard
       id="stat-cancellazioni"
@@ -269,18 +273,10 @@ function CancellationsChart({ stats }: ChartProps) {
     >
       <BarChart
         data={buckets.map((b) => ({ label: b.label, values: [b.cancellations, b.releasedHolds] }))}
-        series={[
-          { name: cancellations, color: COLORS.cancellations },
-          { name: releasedHolds, color: COLORS.releasedHolds },
-        ]}
+        series={series}
         description={t('statsPage.cancellationsDescription', { cancellations: totals.cancellations, released: totals.releasedHolds, unit })}
       />
-      <Legend
-        items={[
-          { label: cancellations, color: COLORS.cancellations },
-          { label: releasedHolds, color: COLORS.releasedHolds },
-        ]}
-      />
+      <Legend items={series} />
       <DataTable
         caption={t('statsPage.cancellationsCaption', { unit })}
         head={[unitHead, cancellations, releasedHolds]}
@@ -296,6 +292,10 @@ function DemandChart({ stats }: ChartProps) {
   const waitBuckets = waitBucketsFor(waitlist.days, stats.period, lingua);
   const unserved = t('statsPage.unserved');
   const served = t('statsPage.served');
+  const series = [
+    { name: unserved, color: COLORS.unserved },
+    { name: served, color: COLORS.rides },
+  ];
   return (
     <ChartCard
       id="stat-domanda"
@@ -304,18 +304,10 @@ function DemandChart({ stats }: ChartProps) {
     >
       <BarChart
         data={waitBuckets.map((b) => ({ label: b.label, values: [b.unserved, b.served] }))}
-        series={[
-          { name: unserved, color: COLORS.unserved },
-          { name: served, color: COLORS.rides },
-        ]}
+        series={series}
         description={t('statsPage.demandDescription', { unserved: waitlist.unserved, served: waitlist.served, unit })}
       />
-      <Legend
-        items={[
-          { label: unserved, color: COLORS.unserved },
-          { label: served, color: COLORS.rides },
-        ]}
-      />
+      <Legend items={series} />
       <DataTable
         caption={t('statsPage.demandCaption', { unit })}
         head={[unitHead, unserved, served]}
