@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { is, SQL } from 'drizzle-orm';
 import ts from 'typescript';
@@ -53,7 +54,7 @@ describe('the modules’ public faces', () => {
   it('the checks fail on a face too large or holding SQL', async () => {
     const { sql } = await import('drizzle-orm');
     expect(sqlFragments({ P_COLUMNS: { stato: sql`p.stato` }, ROW: sql`p.id`, f: () => sql`1`, n: 3 })).toEqual(['P_COLUMNS', 'ROW']);
-    const dir = fs.mkdtempSync(path.join(path.resolve('.tmp'), 'face-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'face-'));
     try {
       const big = path.join(dir, 'index.ts');
       fs.writeFileSync(big, Array.from({ length: MAX_NAMES + 1 }, (_, i) => `export const n${i} = ${i};`).join('\n'));
