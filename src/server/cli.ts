@@ -266,7 +266,7 @@ async function main() {
   }
   const database = connectDatabase(url, { max: 2 });
   try {
-    await runMigrations(database.db);
+    await runMigrations(database.db, undefined, { sedePredefinita: config.sedePredefinita });
     return await runCommand(argv, { config, database, databaseUrl: url });
   } finally {
     await database.close();

@@ -65,6 +65,8 @@ const envSchema = z.object({
       .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'deve essere un dominio, ad esempio elis.org')
       .default('elis.org'),
   ),
+  // The name of the first sede, made by migration 0024 (issue 47).
+  SEDE_PREDEFINITA: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(80, 'al massimo 80 caratteri').default('Sede principale')),
   RESIDENT_INITIAL_PASSWORD: optional(z.string().min(6, 'almeno 6 caratteri').max(128)),
   STRIPE_SECRET_KEY: optional(z.string().startsWith('sk_', 'deve iniziare con sk_')),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().startsWith('pk_', 'deve iniziare con pk_')),
@@ -211,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     appLang: e.APP_LANG,
     residentEmailDomain: e.RESIDENT_EMAIL_DOMAIN.toLowerCase(),
     residentInitialPassword: e.RESIDENT_INITIAL_PASSWORD,
+    /** The first sede's name (SEDE_PREDEFINITA), given to it when the migration makes it (issue 47). */
+    sedePredefinita: e.SEDE_PREDEFINITA,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -51,7 +51,7 @@ async function main(cfg: Config) {
     url = embedded.url;
   }
   const database = connectDatabase(url, cfg.pool);
-  await runMigrations(database.db);
+  await runMigrations(database.db, undefined, { sedePredefinita: cfg.sedePredefinita });
   // The configured admin first, then the demo data, which does not count that admin as
   // content: on a new database both are there (behaviour.md §1).
   // The service's rules, from the environment's defaults at the first start only (issue 20).

@@ -19,6 +19,7 @@ export * from './modules/rack/tables.js';
 export * from './modules/reports/tables.js';
 export * from './modules/residents/tables.js';
 export * from './modules/rules/tables.js';
+export * from './modules/sedi/tables.js';
 export * from './modules/stats/tables.js';
 export * from './modules/two-factor/tables.js';
 export * from './modules/users/tables.js';

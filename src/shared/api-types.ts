@@ -46,6 +46,8 @@ export interface SessionUser {
   attiva: boolean;
   /** ISO 8601 instant. */
   createdAt: string;
+  /** The person's home sede (issue 47): where the booking form opens. */
+  sedeId: number;
   /**
    * In the session's own answers (login, current user): an admin who must enrol a second
    * factor first (ADMIN_2FA_REQUIRED, decision 030), and only then (true): the app then opens

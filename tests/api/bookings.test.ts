@@ -233,6 +233,8 @@ describe('creating a booking', () => {
       biciId: id,
       biciNumero: '7',
       biciModello: 'Hybrid Sport',
+      // The bike's sede (issue 47): on a one-sede install, the first.
+      sedeId: 1,
       stato: 'attiva',
       paymentStatus: null,
       createdAt: TEST_NOW.toISOString(),

@@ -22,7 +22,7 @@ export interface TestContext {
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_APP_LOG ?? 'silent',
     DATABASE_URL: 'postgres://unused@localhost/unused',
     DATA_DIR: '.tmp/test-data',
     PUBLIC_URL: 'http://localhost:3000',

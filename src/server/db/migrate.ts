@@ -48,12 +48,14 @@ export async function runMigrations(
   db: Db,
   folder: string = migrationsFolder,
   /** Only these migrations (by journal instant): `db verify` builds the schema a backup was made on. */
-  options: { only?: ReadonlySet<number> } = {},
+  options: { only?: ReadonlySet<number>; sedePredefinita?: string } = {},
 ): Promise<number> {
   const journal = readMigrationFiles({ migrationsFolder: folder }).filter((m) => !options.only || options.only.has(m.folderMillis));
   return runTransaction(db, async (tx) => {
     // The lock first: two processes creating the schema at once can collide in the catalogue.
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    // The name of the first sede, for migration 0024 (issue 47): SEDE_PREDEFINITA.
+    await tx.execute(sql`select set_config('bicielis.sede_predefinita', ${options.sedePredefinita ?? ''}, true)`);
     await tx.execute(sql`create schema if not exists drizzle`);
     await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
     const applied = await tx.execute<{ created_at: string }>(sql`select created_at::text from drizzle.__drizzle_migrations`);

@@ -20,6 +20,8 @@ export interface SessionUser {
   dueFattori: boolean;
   /** The account's language (issue 36): its answers are in it. */
   lingua: Lingua;
+  /** The home sede (issue 47). */
+  sedeId: number;
 }
 
 /** A login session's row with its user, as the guard reads it. */

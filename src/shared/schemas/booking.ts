@@ -180,6 +180,8 @@ export interface BookingDto {
   biciId: number;
   biciNumero: string;
   biciModello: string;
+  /** The bike's sede (issue 47). */
+  sedeId: number;
   stato: BookingStato;
   paymentStatus: PaymentStatus;
   createdAt: string;
@@ -209,5 +211,7 @@ export interface BikeDto {
   numero: string;
   modello: string;
   stato: BikeStato;
+  /** Where the bike stands (issue 47). */
+  sedeId: number;
   updatedAt: string;
 }

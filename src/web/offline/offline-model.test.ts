@@ -39,6 +39,7 @@ const booking = (over: Partial<BookingDto> = {}): BookingDto => ({
   biciId: 3,
   biciNumero: '12',
   biciModello: 'Gravel',
+  sedeId: 1,
   stato: 'attiva',
   paymentStatus: null,
   createdAt: '2026-05-03T10:00:00.000Z',

@@ -20,6 +20,7 @@ const bikeDto = (b: Bike): BikeDto => ({
   numero: b.numero,
   modello: b.modello,
   stato: b.stato,
+  sedeId: b.sedeId,
   updatedAt: b.updatedAt.toISOString(),
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from '../../db/columns.js';
+import { boolean, check, index, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, sedeColumn } from '../../db/columns.js';
+import { sedi } from '../sedi/tables.js';
 
 export const BIKE_STATES = ['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'] as const;
 
@@ -17,12 +18,15 @@ export const biciclette = pgTable(
      * itself. Any admin change clears it (docs/decisions/014-bike-state-vs-lifecycle.md).
      */
     statoAuto: boolean('stato_auto').notNull().default(false),
+    /** Where the bike stands (issue 47); its bookings are at the same sede (a trigger, bookings). */
+    sedeId: sedeColumn().references(() => sedi.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('biciclette_stato_valid', sql`${t.stato} in ('disponibile', 'prenotata', 'manutenzione', 'fuori_servizio')`),
     check('biciclette_numero_not_blank', sql`length(btrim(${t.numero})) > 0`),
+    index('biciclette_sede_idx').on(t.sedeId, t.numero),
   ],
 );
 

@@ -91,7 +91,7 @@ export function fleetPictureStatement(at: string, minutes: { hold: number; noSho
            pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
            coalesce((
              select json_agg(json_build_object(
-                      'id', b.id, 'numero', b.numero, 'modello', b.modello,
+                      'id', b.id, 'numero', b.numero, 'modello', b.modello, 'sedeId', b.sede_id,
                       'stato', ${bikeStateAsOf(at, minutes)},
                       'updatedAt', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                     order by lpad(b.numero, 20, '0'), b.numero)

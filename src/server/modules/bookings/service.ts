@@ -63,11 +63,12 @@ export async function resolveWindow(deps: BookingReadDeps, w: AvailabilityReques
   return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules };
 }
 
-const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'updatedAt'>): BikeDto => ({
+const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'sedeId' | 'updatedAt'>): BikeDto => ({
   id: b.id,
   numero: b.numero,
   modello: b.modello,
   stato: b.stato,
+  sedeId: b.sedeId,
   updatedAt: b.updatedAt.toISOString(),
 });
 
@@ -75,9 +76,9 @@ export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
   // As of now (decision 035): the state the life cycle would show, nothing written.
   const minutes = lifecycleMinutes(await currentRules(deps));
   const stato = bikeStateAsOf(deps.clock.now().toISOString(), minutes);
-  const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; updated_at: Date | string }>(sql`
-    select b.id, b.numero, b.modello, ${stato} as stato, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
-  return rows.map((r) => bikeDto({ id: r.id, numero: r.numero, modello: r.modello, stato: r.stato, updatedAt: new Date(r.updated_at) }));
+  const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; sede_id: number; updated_at: Date | string }>(sql`
+    select b.id, b.numero, b.modello, ${stato} as stato, b.sede_id, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
+  return rows.map((r) => bikeDto({ id: r.id, numero: r.numero, modello: r.modello, stato: r.stato, sedeId: r.sede_id, updatedAt: new Date(r.updated_at) }));
 }
 
 /** Availability reads running at once per process; requests beyond wait and share the next. */
@@ -141,6 +142,7 @@ const bookingColumns = {
   biciId: prenotazioni.biciId,
   biciNumero: biciclette.numero,
   biciModello: biciclette.modello,
+  sedeId: prenotazioni.sedeId,
   stato: prenotazioni.stato,
   paymentStatus: pagamenti.status,
   createdAt: prenotazioni.createdAt,
@@ -202,6 +204,7 @@ export function bookingDto(r: BookingRow, now: Date): BookingDto {
     biciId: r.biciId,
     biciNumero: r.biciNumero,
     biciModello: r.biciModello,
+    sedeId: r.sedeId,
     stato: r.stato,
     paymentStatus: r.paymentStatus,
     createdAt: r.createdAt.toISOString(),
@@ -315,19 +318,20 @@ export async function createBooking(
       // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
       const result = await tx.execute<CreatedRow>(sql`
       with bike as (
-        select id, stato, stato_auto, numero, modello,
+        select id, stato, stato_auto, numero, modello, sede_id,
                coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${input.biciId}), 'nessuno') as lucchetto
           from ${biciclette} where id = ${input.biciId} for no key update
       ), created as (
         insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
-                                 destinazione, stato, created_at, updated_at)
+                                 destinazione, stato, created_at, updated_at, sede_id)
         select ${user.id}, bike.id, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
                ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
-               'attiva', ${now}::timestamptz, ${now}::timestamptz
+               'attiva', ${now}::timestamptz, ${now}::timestamptz, bike.sede_id
           from bike
          where (bike.stato in ('disponibile', 'prenotata') or (bike.stato = 'manutenzione' and bike.stato_auto))
            -- Closures and planned maintenance (issue 20), as committed before the bike's lock.
-           and not exists (select 1 from chiusure c where ${input.dataPrenotazione}::date between c.dal and c.al)
+           and not exists (select 1 from chiusure c where ${input.dataPrenotazione}::date between c.dal and c.al
+                              and (c.sede_id is null or c.sede_id = bike.sede_id))
            and not exists (select 1 from manutenzioni m
                             where m.bici_id = bike.id
                               and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))
@@ -335,16 +339,17 @@ export async function createBooking(
            and not exists (select 1 from ${prenotazioni} late
                             where late.bici_id = bike.id and late.stato = 'attiva'
                               and late.ritirata_at is not null and late.fine <= ${now}::timestamptz)
-        returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, stato, created_at
+        returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, sede_id, stato, created_at
       ), payment as (
         ${pendingPaymentInsert(sql`created`, { provider, now, external: !user.isResidente })}
       )
       select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
-             created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId",
+             created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId", created.sede_id as "sedeId",
              bike.numero as "biciNumero", bike.modello as "biciModello", bike.lucchetto, created.stato,
              (select status from payment) as "paymentStatus", created.created_at as "createdAt",
              (select json_build_object('dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo)::text from chiusure c
-               where ${input.dataPrenotazione}::date between c.dal and c.al limit 1) as "closedBy"
+               where ${input.dataPrenotazione}::date between c.dal and c.al and (c.sede_id is null or c.sede_id = bike.sede_id)
+               limit 1) as "closedBy"
         from bike left join created on true`);
       const inserted = result.rows[0];
       if (inserted?.id != null && opts.inTransaction) await opts.inTransaction(tx, inserted.id);
@@ -380,7 +385,7 @@ export async function createBooking(
 /** The row of the booking statement: the booking's columns are null when the bike was not bookable. */
 type CreatedRow = Pick<
   BookingDto,
-  'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'stato' | 'paymentStatus' | 'lucchetto'
+  'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'sedeId' | 'stato' | 'paymentStatus' | 'lucchetto'
 > & { id: number | null; createdAt: Date | string; closedBy: string | null };
 
 /**

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { DAMAGE_CATEGORIES } from '../../../shared/damage.js';
 import { type AnyPgColumn, bigint, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { tstz, createdAt, updatedAt } from '../../db/columns.js';
+import { tstz, createdAt, updatedAt, sedeColumn } from '../../db/columns.js';
 import { users } from '../users/tables.js';
 import { biciclette } from '../bikes/tables.js';
 import { attese } from '../waitlist/tables.js';
+import { sedi } from '../sedi/tables.js';
 
 /** `offerta`: a bike held for the first in a waitlist (issue 21, decision 025); not a booking yet. */
 export const BOOKING_STATES = ['attiva', 'completata', 'cancellata', 'offerta'] as const;
@@ -45,6 +46,12 @@ export const prenotazioni = pgTable(
     biciId: integer('bici_id')
       .notNull()
       .references(() => biciclette.id, { onDelete: 'restrict' }),
+    /**
+     * The bike's sede (issue 47), set from the bike by a trigger at insert and at every move
+     * (bookings/triggers/prenotazioni.sql): part of `prenotazioni_no_overlap`, the key a
+     * distribution by sede would shard on (decision 053).
+     */
+    sedeId: sedeColumn().references(() => sedi.id, { onDelete: 'restrict' }),
     dataPrenotazione: date('data_prenotazione', { mode: 'string' }).notNull(),
     orarioInizio: text('orario_inizio').notNull(),
     orarioFine: text('orario_fine').notNull(),
@@ -119,6 +126,8 @@ export const prenotazioni = pgTable(
     // The admin list's order (newest first: read backwards), so a page is read in index order
     // (decision 013).
     index('prenotazioni_admin_order_idx').on(t.dataPrenotazione, t.orarioInizio, t.id),
+    // The admin list of one sede, in the same order (issue 47).
+    index('prenotazioni_sede_order_idx').on(t.sedeId, t.dataPrenotazione, t.orarioInizio, t.id),
     // Invariant 1 (no overlapping active bookings of a bike) is an EXCLUDE constraint,
     // which drizzle-kit cannot express: it is written by hand in the first migration.
   ],

@@ -3,6 +3,7 @@ import { check, date, index, integer, pgTable, serial, text } from 'drizzle-orm/
 import { tstz, createdAt } from '../../db/columns.js';
 import { users } from '../users/tables.js';
 import { biciclette } from '../bikes/tables.js';
+import { sedi } from '../sedi/tables.js';
 
 /** Days the service is closed (issue 20): nothing may be booked from `dal` to `al`, both included. */
 export const chiusure = pgTable(
@@ -12,6 +13,8 @@ export const chiusure = pgTable(
     dal: date('dal', { mode: 'string' }).notNull(),
     al: date('al', { mode: 'string' }).notNull(),
     motivo: text('motivo').notNull(),
+    /** The one sede closed (issue 47); null: every sede. */
+    sedeId: integer('sede_id').references(() => sedi.id, { onDelete: 'cascade' }),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { updatedAt } from '../../db/columns.js';
+import { sedi } from '../sedi/tables.js';
 
 /**
  * The service's rules (issue 20, decision 024): one row (id 1), edited in /admin → Regole.
@@ -42,4 +43,22 @@ export const regole = pgTable(
       sql`(${t.sospensioneSoglia} is null) = (${t.sospensioneFinestraGiorni} is null) and (${t.sospensioneSoglia} is null) = (${t.sospensioneGiorni} is null)`,
     ),
   ],
+);
+
+/**
+ * A sede's own week (issue 47): its opening hours, in place of the install's (`regole.orari`).
+ * No row: the sede keeps the install's hours. The limits stay the install's (`regole`).
+ */
+export const orariSede = pgTable(
+  'orari_sede',
+  {
+    sedeId: integer('sede_id')
+      .primaryKey()
+      .references(() => sedi.id, { onDelete: 'cascade' }),
+    /** Seven entries, Monday first, as `regole.orari`. */
+    orari: jsonb('orari').notNull(),
+    updatedAt: updatedAt(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [check('orari_sede_week', sql`jsonb_typeof(${t.orari}) = 'array' and jsonb_array_length(${t.orari}) = 7`)],
 );

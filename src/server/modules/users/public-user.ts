@@ -17,5 +17,6 @@ export function toPublicUser(user: PublicUserSource): PublicUser {
     sigla: user.siglaResidente,
     attiva: user.attiva,
     createdAt: user.createdAt.toISOString(),
+    sedeId: user.sedeId,
   };
 }

@@ -30,6 +30,7 @@ export const sessionUserColumns = {
   attiva: users.attiva,
   createdAt: users.createdAt,
   lingua: users.lingua,
+  sedeId: users.sedeId,
   /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
   dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
 } as const;

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { tstz, createdAt, updatedAt } from '../../db/columns.js';
+import { bigint, boolean, check, index, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { tstz, createdAt, updatedAt, sedeColumn } from '../../db/columns.js';
 import { residenti } from '../residents/tables.js';
+import { sedi } from '../sedi/tables.js';
 
 export const users = pgTable(
   'users',
@@ -35,6 +36,8 @@ export const users = pgTable(
     totpUltimoPasso: bigint('totp_ultimo_passo', { mode: 'number' }),
     /** The language the person reads BiciElis in (issue 36): the web app, answers, emails, notices, the PDF. */
     lingua: text('lingua', { enum: ['it', 'en'] }).notNull().default('it'),
+    /** The person's home sede (issue 47): where the booking form opens. */
+    sedeId: sedeColumn().references(() => sedi.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -43,6 +46,7 @@ export const users = pgTable(
     check('users_ruolo_valid', sql`${t.ruolo} in ('admin', 'user')`),
     check('users_lingua_valid', sql`${t.lingua} in ('it', 'en')`),
     check('users_totp_attivo_ha_segreto', sql`${t.totpAttivoAt} is null or ${t.totpSegreto} is not null`),
+    index('users_sede_idx').on(t.sedeId),
   ],
 );
 

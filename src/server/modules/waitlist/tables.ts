@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { tstz, createdAt } from '../../db/columns.js';
+import { tstz, createdAt, sedeColumn } from '../../db/columns.js';
 import { users } from '../users/tables.js';
+import { sedi } from '../sedi/tables.js';
 
 /**
  * Open: in_attesa, offerta. Ended (the statistics read `scaduta` as unserved demand): servita (booked through an
@@ -27,6 +28,8 @@ export const attese = pgTable(
     inizio: tstz('inizio').notNull(),
     fine: tstz('fine').notNull(),
     destinazione: text('destinazione'),
+    /** The sede whose bikes are waited for (issue 47): an offer is a bike of this sede. */
+    sedeId: sedeColumn().references(() => sedi.id, { onDelete: 'restrict' }),
     stato: text('stato', { enum: WAIT_STATES }).notNull().default('in_attesa'),
     /**
      * Put first in line (issue 35): a booking cancelled because its bike had a problem at the
@@ -41,7 +44,7 @@ export const attese = pgTable(
     check('attese_stato_valid', sql`${t.stato} in ('in_attesa', 'offerta', 'servita', 'rinunciata', 'persa', 'scaduta', 'uscita')`),
     check('attese_ended', sql`(${t.stato} in ('in_attesa', 'offerta')) = (${t.endedAt} is null)`),
     check('attese_destinazione_length', sql`${t.destinazione} is null or length(${t.destinazione}) <= 200`),
-    index('attese_open_idx').on(t.inizio, t.createdAt, t.id).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
+    index('attese_open_idx').on(t.sedeId, t.inizio, t.createdAt, t.id).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
     uniqueIndex('attese_one_per_window').on(t.userId, t.inizio, t.fine).where(sql`${t.stato} in ('in_attesa', 'offerta')`),
     index('attese_day_idx').on(t.dataPrenotazione),
   ],

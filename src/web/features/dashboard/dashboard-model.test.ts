@@ -35,6 +35,7 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
     biciId: 1,
     biciNumero: '01',
     biciModello: 'City Bike Classic',
+    sedeId: 1,
     stato: 'attiva',
     paymentStatus: null,
     createdAt: '2026-11-20T10:00:00.000Z',
@@ -53,7 +54,7 @@ function booking(overrides: Partial<BookingDto> = {}): BookingDto {
 }
 
 function bike(stato: BikeDto['stato'], id = nextId++): BikeDto {
-  return { id, numero: String(id).padStart(2, '0'), modello: 'City Bike', stato, updatedAt: '2026-11-20T10:00:00.000Z' };
+  return { id, numero: String(id).padStart(2, '0'), modello: 'City Bike', stato, sedeId: 1, updatedAt: '2026-11-20T10:00:00.000Z' };
 }
 
 describe('selecting bookings', () => {

@@ -26,3 +26,20 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER biciclette_tempo_liberato_ins AFTER INSERT ON biciclette
   FOR EACH ROW WHEN (NEW.stato IN ('disponibile', 'prenotata')) EXECUTE FUNCTION bicielis_bike_added();
+
+-- A bike changes sede only once its live bookings and offers (attiva, offerta) have been moved or
+-- cancelled (issue 47): a booking stays at its bike's sede, which `prenotazioni_no_overlap` keys on.
+CREATE OR REPLACE FUNCTION bicielis_bike_sede_free() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM prenotazioni p WHERE p.bici_id = NEW.id AND p.stato IN ('attiva', 'offerta')) THEN
+    RAISE EXCEPTION 'la bici % ha prenotazioni attive nella sua sede', NEW.numero
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'biciclette_sede_senza_prenotazioni';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER biciclette_sede BEFORE UPDATE OF sede_id ON biciclette
+  FOR EACH ROW WHEN (OLD.sede_id IS DISTINCT FROM NEW.sede_id) EXECUTE FUNCTION bicielis_bike_sede_free();
+
+-- Given without a sede, the first open sede (bicielis_sede_predefinita is in sedi/triggers/sedi.sql, issue 47).
+CREATE OR REPLACE TRIGGER biciclette_sede_predefinita BEFORE INSERT ON biciclette
+  FOR EACH ROW EXECUTE FUNCTION bicielis_sede_predefinita();

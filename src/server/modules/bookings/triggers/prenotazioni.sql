@@ -14,6 +14,17 @@ CREATE OR REPLACE TRIGGER prenotazioni_disponibilita AFTER INSERT OR UPDATE OR D
 CREATE OR REPLACE TRIGGER prenotazioni_disponibilita_truncate AFTER TRUNCATE ON prenotazioni
   FOR EACH STATEMENT EXECUTE FUNCTION bicielis_availability_changed();
 
+-- A booking is at its bike's sede (issue 47): set at insert and at every move to another bike, so
+-- `prenotazioni_no_overlap` (sede, bike, window) is exact. A bike changes sede only without live
+-- bookings (bikes/triggers/biciclette.sql).
+CREATE OR REPLACE FUNCTION bicielis_booking_sede() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.sede_id := (SELECT b.sede_id FROM biciclette b WHERE b.id = NEW.bici_id);
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER prenotazioni_sede BEFORE INSERT OR UPDATE OF bici_id, sede_id ON prenotazioni
+  FOR EACH ROW EXECUTE FUNCTION bicielis_booking_sede();
+
 -- The booker's resident mark at the time of booking, for the statistics.
 CREATE OR REPLACE FUNCTION stats_booking_resident() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

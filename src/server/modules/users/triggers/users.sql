@@ -22,3 +22,7 @@ END $$;
 CREATE OR REPLACE TRIGGER users_tempo_liberato_upd AFTER UPDATE OF attiva ON users
   FOR EACH ROW WHEN (OLD.attiva AND NOT NEW.attiva) EXECUTE FUNCTION bicielis_user_gone();
 CREATE OR REPLACE TRIGGER users_tempo_liberato_del AFTER DELETE ON users FOR EACH ROW WHEN (OLD.attiva) EXECUTE FUNCTION bicielis_user_gone();
+
+-- Given without a sede, the first open sede (bicielis_sede_predefinita is in sedi/triggers/sedi.sql, issue 47).
+CREATE OR REPLACE TRIGGER users_sede_predefinita BEFORE INSERT ON users
+  FOR EACH ROW EXECUTE FUNCTION bicielis_sede_predefinita();

@@ -19,3 +19,7 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE OR REPLACE TRIGGER attese_tempo_liberato AFTER INSERT ON attese FOR EACH ROW EXECUTE FUNCTION bicielis_wait_joined();
+
+-- Given without a sede, the first open sede (bicielis_sede_predefinita is in sedi/triggers/sedi.sql, issue 47).
+CREATE OR REPLACE TRIGGER attese_sede_predefinita BEFORE INSERT ON attese
+  FOR EACH ROW EXECUTE FUNCTION bicielis_sede_predefinita();
