@@ -56,4 +56,9 @@ CREATE INDEX "attese_open_idx" ON "attese" USING btree ("sede_id","inizio","crea
 -- A bike's bookings never overlap; with the sede as the first key, the constraint is one a
 -- distribution by sede can keep on each node (decision 053).
 ALTER TABLE "prenotazioni" DROP CONSTRAINT "prenotazioni_no_overlap";--> statement-breakpoint
-ALTER TABLE "prenotazioni" ADD CONSTRAINT "prenotazioni_no_overlap" EXCLUDE USING gist ("sede_id" WITH =, "bici_id" WITH =, tstzrange("inizio", "fine", '[)') WITH &&) WHERE ("stato" in ('attiva', 'offerta'));
+ALTER TABLE "prenotazioni" ADD CONSTRAINT "prenotazioni_no_overlap" EXCLUDE USING gist ("sede_id" WITH =, "bici_id" WITH =, tstzrange("inizio", "fine", '[)') WITH &&) WHERE ("stato" in ('attiva', 'offerta'));--> statement-breakpoint
+ALTER TABLE "audit_log" ADD COLUMN "sede_id" integer;--> statement-breakpoint
+ALTER TABLE "residenti" ADD COLUMN "sede_id" integer;--> statement-breakpoint
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_sede_id_sedi_id_fk" FOREIGN KEY ("sede_id") REFERENCES "public"."sedi"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "residenti" ADD CONSTRAINT "residenti_sede_id_sedi_id_fk" FOREIGN KEY ("sede_id") REFERENCES "public"."sedi"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "audit_log_sede_idx" ON "audit_log" USING btree ("sede_id","created_at");

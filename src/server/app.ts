@@ -51,6 +51,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { privacyRoutes } from './modules/privacy/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
+import { sediRoutes } from './modules/sedi/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { ensureRulesRow, type RulesCache } from './modules/rules/index.js';
@@ -256,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the routes: @fastify/swagger learns them as they are registered (decision 031).
   await registerOpenApi(app);
   await app.register(systemRoutes, { prefix: '/api' });
+  await app.register(sediRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });

@@ -422,8 +422,9 @@ describe('the migration that adds the subject (issue 31)', () => {
     try {
       expect(await runMigrations(database.db, tmp)).toBe(at);
       const d = database.db;
-      const bike = await insertBike(d, { numero: '07' });
-      // Raw SQL: the schema's later columns (the users' `lingua`, the bookings' own) do not exist at this migration.
+      // Raw SQL: the schema's later columns (the users' `lingua`, every table's `sede_id`, the bookings' own) do not exist at this migration.
+      const { rows: bikeRows } = await d.execute<{ id: number }>(sql`insert into biciclette (numero, modello) values ('07', 'City Bike') returning id`);
+      const bike = bikeRows[0]!.id;
       const { rows: mariaRows } = await d.execute<{ id: number }>(sql`
         insert into users (nome, cognome, email, password_hash) values ('Maria', 'Rossi', 'maria.rossi@example.org', 'x') returning id`);
       const maria = { id: mariaRows[0]!.id };

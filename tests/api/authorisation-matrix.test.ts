@@ -282,6 +282,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
   // The profile page (decision 022): each user's own profile, so every logged-in user may.
   'GET /api/profilo': { request: () => ({ url: '/api/profilo' }), expect: LOGGED_IN },
+  'GET /api/sedi': { request: () => ({ url: '/api/sedi' }), expect: LOGGED_IN },
   'PATCH /api/profilo': { request: () => ({ url: '/api/profilo', payload: { nome: 'Rinominato', promemoria: false } }), expect: LOGGED_IN },
   // The owner's password is the current one; the others' is not: 400 "La password attuale non è corretta".
   'POST /api/profilo/password': {

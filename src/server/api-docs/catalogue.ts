@@ -16,6 +16,7 @@ import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
 import { rackOperations } from '../modules/rack/operations.js';
+import { sediOperations } from '../modules/sedi/operations.js';
 import { reportOperations } from '../modules/reports/operations.js';
 import { statsOperations } from '../modules/stats/operations.js';
 import { systemOperations } from '../modules/system/operations.js';
@@ -36,6 +37,7 @@ const MODULES = {
   privacy: privacyOperations,
   calendario: calendarOperations,
   rastrelliera: rackOperations,
+  sedi: sediOperations,
   report: reportOperations,
   amministrazione: adminOperations,
   statistiche: statsOperations,

@@ -84,6 +84,7 @@ export async function callEveryRoute(): Promise<string[]> {
 
   // Profilo
   note((await api.GET('/api/profilo')).error);
+  note((await api.GET('/api/sedi')).error);
   note((await api.PATCH('/api/profilo', { body: { nome: 'Anna', promemoria: false } })).error);
   note((await api.POST('/api/profilo/password', { body: { passwordAttuale: 'Password-1', nuovaPassword: 'Nuova-Password-1' } })).error);
   note((await api.POST('/api/profilo/calendario')).error);

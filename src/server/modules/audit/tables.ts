@@ -1,6 +1,7 @@
 import { bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns.js';
 import { users } from '../users/tables.js';
+import { sedi } from '../sedi/tables.js';
 
 export const auditLog = pgTable(
   'audit_log',
@@ -17,6 +18,8 @@ export const auditLog = pgTable(
      * erased person's name becomes `[dato rimosso]` (privacy/audit-redact.ts).
      */
     soggetto: text('soggetto'),
+    /** The sede of what was acted on (issue 47): the log's filter by sede; null for what is the install's. */
+    sedeId: integer('sede_id').references(() => sedi.id, { onDelete: 'set null' }),
     before: jsonb('before'),
     after: jsonb('after'),
     createdAt: createdAt(),
@@ -28,5 +31,6 @@ export const auditLog = pgTable(
     // actor's index also serves `on delete set null` when an admin account is deleted.
     index('audit_log_actor_idx').on(t.actorId, t.createdAt),
     index('audit_log_action_idx').on(t.action, t.createdAt),
+    index('audit_log_sede_idx').on(t.sedeId, t.createdAt),
   ],
 );

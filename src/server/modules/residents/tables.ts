@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from '../../db/columns.js';
+import { sedi } from '../sedi/tables.js';
 
 /** Resident codes (sigle). Stored upper-case so that comparison is case-insensitive. */
 export const residenti = pgTable(
@@ -13,6 +14,8 @@ export const residenti = pgTable(
     corsoDiStudi: text('corso_di_studi'),
     annoCorso: integer('anno_corso'),
     attivo: boolean('attivo').notNull().default(true),
+    /** The resident's sede (issue 47), from the import's optional `sede` column: their account's home sede. */
+    sedeId: integer('sede_id').references(() => sedi.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
