@@ -50,7 +50,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet|sedi-.*)\.spec\.ts/, use: chromium },
     // The offline app (issue 22) on a phone's width: the service worker, the device's own
     // database, the network cut per browser context. Its people and bikes are its own, so it
     // runs beside `chromium`, before the specs whose changes reach every user.
@@ -77,6 +77,14 @@ export default defineConfig({
       name: 'chromium-fleet',
       testMatch: /fleet\.spec\.ts/,
       dependencies: ['chromium-audit'],
+      use: { ...chromium, viewport: { width: 375, height: 812 } },
+    },
+    // Several sedi (issue 47), on a phone's width: a second sede's bikes, people and boards. Last,
+    // alone: an admin's sede or a bike moved between sedi reaches every list.
+    {
+      name: 'chromium-sedi',
+      testMatch: /sedi-.*\.spec\.ts/,
+      dependencies: ['chromium-fleet'],
       use: { ...chromium, viewport: { width: 375, height: 812 } },
     },
   ],

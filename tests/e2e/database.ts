@@ -102,3 +102,22 @@ export async function seedActiveBooking(email: string, numero: string, w: SeedWi
     return rows[0]!.id;
   });
 }
+
+/**
+ * The sede named `nome` (issue 47), made with `bikes` of its own (numbered `prefix` 1, 2, …) if the
+ * e2e server's data has none: the demo has `Residenza Nord`; a spec that needs a second sede asks
+ * for it by name, so it runs on either. Returns its id and its bikes' numbers.
+ */
+export async function ensureSede(nome: string, bikes: { prefix: string; count: number }): Promise<{ id: number; numeri: string[] }> {
+  return withE2eDatabase(async (client) => {
+    const found = await client.query<{ id: number }>('select id from sedi where lower(nome) = lower($1)', [nome]);
+    const id = found.rows[0]?.id ?? (await client.query<{ id: number }>('insert into sedi (nome) values ($1) returning id', [nome])).rows[0]!.id;
+    const have = await client.query<{ numero: string }>('select numero from biciclette where sede_id = $1 order by numero', [id]);
+    if (have.rows.length > 0) return { id, numeri: have.rows.map((r) => r.numero) };
+    const numeri = Array.from({ length: bikes.count }, (_, i) => `${bikes.prefix}${i + 1}`);
+    for (const numero of numeri) {
+      await client.query(`insert into biciclette (numero, modello, sede_id) values ($1, 'City Bike', $2) on conflict (numero) do nothing`, [numero, id]);
+    }
+    return { id, numeri };
+  });
+}
