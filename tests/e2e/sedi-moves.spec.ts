@@ -88,4 +88,36 @@ test.describe('a bike moved to another sede', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(notice(page, `Bike ${bike.numero} moved to Residenza Nord`)).toContainText('No bookings moved, none cancelled.');
   });
+
+  test("the desk books at the sede it chooses: only that sede's bikes", async ({ page }) => {
+    const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 2 });
+    const nordIds = await withE2eDatabase(async (db) => (await db.query<{ id: number }>('select id from biciclette where sede_id = $1', [nord.id])).rows.map((r) => String(r.id)));
+    const date = await openDay();
+    const email = `sedi-desk-${tag().toLowerCase()}@bicielis.test`;
+    await createAccount({ nome: 'Dario', cognome: `Banco${tag()}`, email, password: PASSWORD, residente: true });
+    await loginViaForm(page, admin);
+    await expect(page).toHaveURL('/admin');
+    await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nuova prenotazione per un utente' });
+    await dialog.getByRole('searchbox', { name: 'Cerca utente' }).fill(email);
+    await dialog.getByRole('radio', { name: /Dario Banco/ }).check();
+    await dialog.getByLabel('Sede').selectOption({ label: 'Residenza Nord' });
+    await dialog.getByLabel('Data', { exact: true }).fill(date);
+    await dialog.getByLabel('Ora di inizio').fill('15:00');
+    await dialog.getByLabel('Ora di fine').fill('16:00');
+    const bikes = dialog.getByRole('radio', { name: /^Bici / });
+    await expect(bikes.first()).toBeVisible();
+    const offered = await bikes.evaluateAll((els) => els.map((e) => e.getAttribute('value') ?? ''));
+    expect(offered.every((v) => nordIds.includes(v))).toBe(true);
+    await bikes.first().check();
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: "Prenota per l'utente" }).click();
+    await expect(notice(page, 'Prenotazione creata')).toBeVisible();
+    const made = await withE2eDatabase(
+      async (db) =>
+        (await db.query<{ id: number; sede_id: number }>(`select p.id, p.sede_id from prenotazioni p join users u on u.id = p.user_id where u.email = $1 and p.stato = 'attiva'`, [email])).rows,
+    );
+    expect(made.map((r) => r.sede_id)).toEqual([nord.id]);
+    await page.request.delete(`/api/admin/prenotazioni/${made[0]!.id}`);
+  });
 });
