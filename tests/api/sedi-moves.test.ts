@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
+import { importBikes } from '../../src/server/modules/bikes/index.js';
 import { biciclette, prenotazioni } from '../../src/server/schema.js';
 import { zonedInstant } from '../../src/shared/time.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -365,5 +366,33 @@ describe('a bike created at a sede', () => {
     expect(await db().$count(biciclette)).toBe(2);
     const audit = (await auditRows(db())).filter((e) => e.action === 'bike.create');
     expect(audit.map((e) => (e.after as { sedeId: number }).sedeId)).toEqual([centrale, nord]);
+  });
+});
+
+describe("the bikes import's sede column", () => {
+  it('puts a new bike at the sede named (any case), the first open one when none; an unknown or archived sede, or another for a bike already there, rejects the row', async () => {
+    await bikeAt(centrale, '70');
+    const csv = [
+      'numero,modello,sede',
+      '71,City Bike,residenza nord',
+      '72,City Bike,',
+      '73,City Bike,Sede chiusa',
+      '74,City Bike,Altrove',
+      '70,City Bike Plus,Residenza Nord',
+      '75,City Bike, Residenza Nord ',
+    ].join('\n');
+    const report = await importBikes(db(), csv);
+    expect(report).toMatchObject({ inserted: 3, updated: 0 });
+    expect(report.rejected).toEqual([
+      { line: 4, reason: 'sede: sede sconosciuta o archiviata: Sede chiusa' },
+      { line: 5, reason: 'sede: sede sconosciuta o archiviata: Altrove' },
+      { line: 6, reason: expect.stringMatching(/^sede: la bici è già nella sede .+: per spostarla usa il pannello di amministrazione$/) },
+    ]);
+    const sedeOf = async (numero: string) => (await db().select().from(biciclette).where(eq(biciclette.numero, numero)))[0]?.sedeId;
+    expect([await sedeOf('71'), await sedeOf('72'), await sedeOf('75'), await sedeOf('70')]).toEqual([nord, centrale, nord, centrale]);
+    expect(await sedeOf('73')).toBeUndefined();
+    // Without the column, as before.
+    expect(await importBikes(db(), 'numero,modello\n76,City Bike\n')).toMatchObject({ inserted: 1, rejected: [] });
+    expect(await sedeOf('76')).toBe(centrale);
   });
 });
