@@ -57,7 +57,7 @@ describe('PUT /api/admin/biciclette/:id', () => {
     const res = await setState(bike, 'manutenzione');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      bike: { id: bike, numero: '5', modello: 'City Bike', stato: 'manutenzione', updatedAt: TEST_NOW.toISOString() },
+      bike: { id: bike, numero: '5', modello: 'City Bike', stato: 'manutenzione', sedeId: expect.any(Number), updatedAt: TEST_NOW.toISOString() },
       futureBookings: 1,
       notifiedUsers: 1,
       spostate: 1,

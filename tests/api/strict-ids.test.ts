@@ -232,6 +232,34 @@ describe('an integer id in a JSON body: a JSON integer from 1 to 2147483647', ()
     expect(ok.statusCode).toBe(201);
   });
 
+  it('a sedeId (issue 47) in any other form is 400 with the field named, and nothing changes: a bike moved, a bike made, the desk', async () => {
+    const first = (await ctx.database.db.execute<{ id: number }>(sql`select id from sedi order by id limit 1`)).rows[0]!.id;
+    const routes: { method: 'PUT' | 'POST'; url: string; rest: Record<string, unknown> }[] = [
+      { method: 'PUT', url: `/api/admin/biciclette/${ids.bike}`, rest: {} },
+      { method: 'POST', url: '/api/admin/biciclette', rest: { numero: 'IDS-SEDE', modello: 'City Bike' } },
+      {
+        method: 'POST',
+        url: '/api/admin/prenotazioni',
+        rest: { userId: ids.user, biciId: ids.bike, dataPrenotazione: '2026-11-23', orarioInizio: '10:00', orarioFine: '11:00', destinazione: null },
+      },
+    ];
+    await offersAnnounced();
+    const before = await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS);
+    for (const route of routes) {
+      for (const { value, json } of bodies('sedeId', first)) {
+        const res = await ctx.app.inject({
+          method: route.method,
+          url: route.url,
+          headers: { cookie: cookies.admin, 'content-type': 'application/json' },
+          payload: json(route.rest),
+        });
+        expect(res.statusCode, `${route.url} sedeId ${value}: ${res.body}`).toBe(400);
+        expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty('sedeId');
+      }
+    }
+    expect(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)).toEqual(before);
+  });
+
   it('POST /api/create-payment-intent and /api/confirm-payment: bookingId in any other form is 400', async () => {
     for (const url of ['/api/create-payment-intent', '/api/confirm-payment']) {
       for (const { value, json } of bodies('bookingId', ids.externalBooking)) {

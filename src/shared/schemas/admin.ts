@@ -4,6 +4,7 @@ import { z } from '../zod-it.js';
 import { msg } from './message.js';
 import { emailField } from './auth.js';
 import { idParam } from './ids.js';
+import { sedeIdBody } from './sedi.js';
 import { pageFields } from './paging.js';
 import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from '../admin-lists.js';
 
@@ -153,10 +154,17 @@ export interface AdminDeleteUserResponse {
   refundedPayments: number;
 }
 
-/** PUT /api/admin/biciclette/:id */
-export const adminBikeUpdateSchema = z.object({
-  stato: z.enum(['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'], msg('schemas.invalidStatus')),
-});
+/**
+ * PUT /api/admin/biciclette/:id: its state, its sede (issue 47: moved to another sede, its
+ * bookings moved within the old one or cancelled), or both; at least one.
+ */
+export const adminBikeUpdateSchema = z
+  .object({
+    stato: z.enum(['disponibile', 'prenotata', 'manutenzione', 'fuori_servizio'], msg('schemas.invalidStatus')).optional(),
+    sedeId: sedeIdBody.optional(),
+  })
+  .refine((b) => b.stato !== undefined || b.sedeId !== undefined, msg('sediMovesSchemas.bikeUpdateEmpty'));
+export type AdminBikeUpdate = z.input<typeof adminBikeUpdateSchema>;
 /**
  * Answer of PUT /api/admin/biciclette/:id. Putting a bike in `manutenzione` or
  * `fuori_servizio` keeps its future `attiva` bookings (the admin decides), emails their
@@ -169,7 +177,11 @@ export interface AdminBikeUpdateResponse {
   futureBookings: number;
   /** People told of a move or a cancellation. */
   notifiedUsers: number;
-  /** Out of use (issue 35): the bike's bookings of the next 24 hours moved, and cancelled. */
+  /**
+   * Out of use (issue 35): the bike's bookings of the next 24 hours moved, and cancelled. Moved
+   * to another sede (issue 47): every booking of the bike not yet picked up, moved within the
+   * old sede or cancelled.
+   */
   spostate: number;
   annullate: number;
   message: string;
@@ -179,6 +191,8 @@ export interface AdminBikeUpdateResponse {
 export const adminBikeCreateSchema = z.object({
   numero: z.string(msg('schemas.bikeNumberRequired')).trim().min(1, msg('schemas.bikeNumberRequired')).max(20, msg('schemas.numberTooLong')),
   modello: z.string(msg('schemas.modelRequired')).trim().min(1, msg('schemas.modelRequired')).max(100, msg('schemas.modelTooLong')),
+  /** Its sede (issue 47); without it, the first open sede. */
+  sedeId: sedeIdBody.optional(),
 });
 export type AdminBikeCreate = z.input<typeof adminBikeCreateSchema>;
 

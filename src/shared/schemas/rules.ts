@@ -1,6 +1,7 @@
 import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
 import { idBody } from './ids.js';
+import { sedeIdBody } from './sedi.js';
 import { bookingRequestSchema } from './booking.js';
 import { msg, type PlainKey } from './message.js';
 
@@ -165,8 +166,11 @@ export interface MaintenanceOutcomeDto {
   cancellate: AffectedBookingDto[];
 }
 
-/** POST /api/admin/prenotazioni — a booking made at the desk for a user. */
-export const adminBookingRequestSchema = bookingRequestSchema.and(z.object({ userId: idBody('schemas.chooseUser') }));
+/**
+ * POST /api/admin/prenotazioni — a booking made at the desk for a user; with `sedeId` (issue 47:
+ * the sede the desk chose), the bike must stand there.
+ */
+export const adminBookingRequestSchema = bookingRequestSchema.and(z.object({ userId: idBody('schemas.chooseUser'), sedeId: sedeIdBody.optional() }));
 export type AdminBookingRequest = z.input<typeof adminBookingRequestSchema>;
 
 /** The user's suspension after repeated no-shows, when one is in force. */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
 import type { AdminBookingRequest } from '../../../shared/schemas/rules.js';
 import { users } from '../users/tables.js';
@@ -35,8 +35,13 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
     {
       override: true,
       // The override is audited with the booking, in its transaction.
-      inTransaction: (tx, bookingId) =>
-        writeAudit(
+      inTransaction: async (tx, bookingId) => {
+        // The desk's sede (issue 47): the booking's is its bike's, set by a trigger; another is refused, undone with the transaction.
+        if (input.sedeId !== undefined) {
+          const { rows } = await tx.execute(sql`select 1 from prenotazioni where id = ${bookingId} and sede_id = ${input.sedeId}`);
+          if (rows.length === 0) throw conflict(testo('sediMovesApi.deskBikeOtherSede'), 'BIKE_OTHER_SEDE');
+        }
+        await writeAudit(
           tx,
           actor,
           {
@@ -46,7 +51,8 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
             after: { ...input, userId: user.id, override: { limitiIgnorati: true, sospensioneIgnorataFino: suspension?.fino ?? null } },
           },
           now,
-        ),
+        );
+      },
     },
   ).catch((err: unknown) => {
     // Said of the user, not of the admin who asks.

@@ -26,11 +26,13 @@ export const adminOperations: ModuleOperations = {
     'GET /api/admin/biciclette/etichette.pdf': op('admin', 'Etichette con il codice QR di ogni bicicletta (A4, da stampare)', {
       media: 'application/pdf',
     }),
-    'POST /api/admin/biciclette': op('admin', 'Aggiunta di una bicicletta', {
+    'POST /api/admin/biciclette': op('admin', 'Aggiunta di una bicicletta, alla sede data o alla prima aperta', {
       ok: 201,
-      errors: { 409: 'http.bikeNumberTaken' },
+      errors: { 404: 'sediMovesApi.sedeNotFound', 409: 'http.bikeNumberTaken' },
     }),
-    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato di una bicicletta', { errors: { 404: 'bookingsApi.bikeNotFound' } }),
+    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato o di sede di una bicicletta (le prenotazioni restano nella vecchia sede)', {
+      errors: { 404: 'bookingsApi.bikeNotFound', 409: 'sediMovesApi.rideInProgress' },
+    }),
     'PUT /api/admin/biciclette/:id/lucchetto': op('admin', 'Il lucchetto di una bicicletta (nessuno, a combinazione, smart)', {
       returns: '{ tipo, codice, idLucchetto, codiceDaCambiare }',
       errors: { 400: 'schemas.lockCodeFormat', 404: 'bookingsApi.bikeNotFound' },

@@ -15,7 +15,7 @@ import { serviceDeps } from '../../http/service-deps.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import type { Actor } from '../audit/index.js';
 import { auditActors, auditCsv, auditSubject, listAudit } from './audit-log.js';
-import { createBike, updateBikeState } from './bikes.js';
+import { createBike, updateBike } from './bikes.js';
 import { deleteBooking } from './bookings.js';
 import type { AdminDeps } from './deps.js';
 import { adminBikes, adminBookings, adminSummary, adminUsers } from './lists.js';
@@ -134,7 +134,7 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   });
 
   app.put('/biciclette/:id', { schema: { params: adminIdParamsSchema, body: adminBikeUpdateSchema } }, async (request) =>
-    updateBikeState({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body.stato, requestLingua(request)),
+    updateBike({ ...deps(), push: app.deps.push }, actor(request), request.params.id, request.body, requestLingua(request)),
   );
 
   // The bike's lock (issue 34, decision 044): owned by the locks module, audited with the code masked.

@@ -4,8 +4,10 @@ export {
   freeReturnedBike,
   insertBike,
   lockFleet,
+  lockOpenSede,
   markBikePickedUp,
   putDamagedBikeInMaintenance,
+  setBikeSede,
   setBikeStateByAdmin,
   startPlannedMaintenance,
 } from './service.js';

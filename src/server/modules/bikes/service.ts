@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { biciclette, type Bike } from './tables.js';
+import { sedi } from '../sedi/tables.js';
 
 /*
  * The writes of `biciclette` (issue 31: one writer per table). Each runs in the caller's
@@ -23,13 +24,36 @@ export async function setBikeStateByAdmin(tx: Tx, id: number, stato: BikeStato, 
   return after;
 }
 
-/** A new bike, `disponibile`; the caller maps the unique number's violation (`biciclette_numero_unique`). */
-export async function insertBike(tx: Tx, bike: { numero: string; modello: string }, now: Date): Promise<Bike> {
+/**
+ * A new bike, `disponibile`, at `sedeId` (an open sede the caller checked: `lockOpenSede`), or
+ * without it at the first open sede; the caller maps the unique number's violation (`biciclette_numero_unique`).
+ */
+export async function insertBike(tx: Tx, bike: { numero: string; modello: string; sedeId?: number | undefined }, now: Date): Promise<Bike> {
   const [row] = await tx
-    .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
-    .values({ numero: bike.numero, modello: bike.modello, stato: 'disponibile', createdAt: now, updatedAt: now })
+    .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato, biciclette_sede_predefinita
+    .values({ numero: bike.numero, modello: bike.modello, stato: 'disponibile', createdAt: now, updatedAt: now, ...(bike.sedeId === undefined ? {} : { sedeId: bike.sedeId }) })
     .returning();
   return row!;
+}
+
+/**
+ * Whether `sedeId` is an open sede, its row held `FOR SHARE` until the caller's transaction ends
+ * (issue 47): an archive waiting on it then sees the bike given to it.
+ */
+export async function lockOpenSede(tx: Pick<Tx, 'execute'>, sedeId: number): Promise<boolean> {
+  const { rows } = await tx.execute(sql`select id from ${sedi} where id = ${sedeId} and archiviata_at is null for share`);
+  return rows.length > 0;
+}
+
+/**
+ * The bike stands at another sede from now (issue 47). The caller holds the bike's lock and has
+ * moved or cancelled its bookings and offers first: the trigger refuses the change while any
+ * remains (`biciclette_sede_senza_prenotazioni`).
+ */
+export async function setBikeSede(tx: Tx, id: number, sedeId: number, now: Date): Promise<Bike | undefined> {
+  // triggers: disponibilita_modifiche, biciclette_sede
+  const [after] = await tx.update(biciclette).set({ sedeId, updatedAt: now }).where(eq(biciclette.id, id)).returning();
+  return after;
 }
 
 /** A pick-up: the bike is in use from now, `prenotata` marked by the life cycle, if it was `disponibile`. */

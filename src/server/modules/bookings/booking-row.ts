@@ -27,6 +27,8 @@ export interface BookingPersonBikeRow extends Record<string, unknown> {
  */
 export interface MovableBookingRow extends BookingPersonBikeRow {
   user_id: number;
+  /** The booking's sede (its bike's, issue 47): a move stays inside it. */
+  sede_id: number;
   inizio: Date | string;
   fine: Date | string;
   pagata: boolean;
@@ -34,7 +36,7 @@ export interface MovableBookingRow extends BookingPersonBikeRow {
   lingua: Lingua;
 }
 
-const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, u.lingua, p.bici_id, b.numero, b.modello,
+const MOVABLE_BOOKING_COLUMNS = sql`p.id, p.user_id, u.nome, u.cognome, u.email, u.lingua, p.bici_id, p.sede_id, b.numero, b.modello,
   p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine, p.inizio, p.fine,
   exists (select 1 from pagamenti pay where pay.prenotazione_id = p.id and pay.status = 'completed') as pagata`;
 

@@ -14,7 +14,7 @@ import { testo } from '../../../shared/i18n/index.js';
  * reason as `motivo_cancellazione` (history, reports, the fair-use count); `eliminazione` is
  * an admin's delete (behaviour.md §8): the rows go, their payments stay detached (decision 015).
  */
-export type CancelReason = 'utente' | 'chiusura' | 'manutenzione' | 'eliminazione' | 'bici_non_rientrata' | 'bici_guasta';
+export type CancelReason = 'utente' | 'admin' | 'chiusura' | 'manutenzione' | 'eliminazione' | 'bici_non_rientrata' | 'bici_guasta';
 
 /**
  * Which completed payments go back: `before-start`, those of active bookings not started yet

@@ -13,16 +13,19 @@ import type { MOVE_CAUSES } from './tables.js';
 
 export type MoveCause = (typeof MOVE_CAUSES)[number];
 
-/** What a move needs of a booking: its bike, its window, its bike's model (the same model first). */
+/** What a move needs of a booking: its bike, its sede, its window, its bike's model (the same model first). */
 export interface MovableBooking {
   bici_id: number;
+  /** The booking's sede (its bike's, issue 47): a move never leaves it. */
+  sede_id: number;
   modello: string;
   inizio: Date | string;
   fine: Date | string;
 }
 
 /**
- * Another bike free for a booking's whole window: bookable (not out of service, not in an
+ * Another bike of the booking's own sede (issue 47: the one place every move picks its bike, so
+ * none crosses to another sede, however many bikes stand free there) free for its whole window: bookable (not out of service, not in an
  * admin's maintenance), no planned maintenance, no active booking or waitlist offer overlapping,
  * no ride in ritardo on it; the same model first, then by number.
  */
@@ -31,7 +34,7 @@ export async function freeBikeFor(tx: Pick<Tx, 'execute'>, r: MovableBooking, no
   const fine = new Date(r.fine).toISOString();
   const { rows } = await tx.execute<{ id: number; numero: string }>(sql`
     select b.id, b.numero from biciclette b
-     where b.id <> ${r.bici_id}
+     where b.id <> ${r.bici_id} and b.sede_id = ${r.sede_id}
        and (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
        and not exists (select 1 from manutenzioni m where m.bici_id = b.id
                           and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${inizio}::timestamptz, ${fine}::timestamptz, '[)'))

@@ -3,3 +3,4 @@ export { CLAIM_BATCH, claimFreedTime, FREED_TIME_CHANNEL, FreedTimeDispatcher, p
 export { openAsOf, unservedAsOf, WAITLIST_LOCK } from './offers.js';
 export { adminWaitlist, listWaits, putFirstInLine } from './service.js';
 export { anonymiseWaitsEndedBefore, anonymiseWaitsOf } from './erasure.js';
+export { withdrawOffersToLine } from './withdraw.js';

@@ -18,16 +18,25 @@ import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { RackSection } from './rack-section';
 import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
 import { useTimeZone } from '../../lib/public-config';
+import { useSedi } from '../../lib/sedi';
+import { BikeSedeField } from './bike-sede-field';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
   const t = useT();
   const [stato, setStato] = useState<BikeStato | ''>('');
+  const sedi = useSedi();
+  const [sedeId, setSedeId] = useState(bike.sedeId);
   const update = useUpdateBike();
   const selectId = useId();
+  // Issue 47: only a change of sede is sent, and only where there are several.
+  const moving = sedi.several && sedeId !== bike.sedeId;
 
   return (
     <FormDialog
-      onOpen={() => setStato('')}
+      onOpen={() => {
+        setStato('');
+        setSedeId(bike.sedeId);
+      }}
       pending={update.isPending}
       trigger={
         <Button variant="outline" size="sm" aria-label={t('bikesTab.editBikeAria', { numero: bike.numero })}>
@@ -37,8 +46,12 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
       }
       title={t('bikesTab.editTitle', { numero: bike.numero })}
       description={t('bikesTab.editDescription', { modello: bike.modello, stato: t(BIKE_STATO_BADGE[bike.stato].label).toLowerCase() })}
-      onSubmit={() => (stato === '' ? undefined : update.mutateAsync({ id: bike.id, stato }))}
-      canSubmit={stato !== ''}
+      onSubmit={() =>
+        stato === '' && !moving
+          ? undefined
+          : update.mutateAsync({ id: bike.id, numero: bike.numero, ...(stato === '' ? {} : { stato }), ...(moving ? { sedeId, sede: sedi.nameOf(sedeId) } : {}) })
+      }
+      canSubmit={stato !== '' || moving}
       submitLabel={t('bikesTab.save')}
     >
       <div className="grid gap-2">
@@ -54,6 +67,14 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
           ))}
         </NativeSelect>
       </div>
+      {sedi.several ? (
+        <BikeSedeField
+          sedi={sedi.open}
+          value={sedeId}
+          onChange={setSedeId}
+          hint={moving ? t('sediMovesTab.sedeHint', { sede: sedi.nameOf(bike.sedeId) }) : undefined}
+        />
+      ) : null}
     </FormDialog>
   );
 }
@@ -63,11 +84,16 @@ function AddBike() {
   const [numero, setNumero] = useState('');
   const [modello, setModello] = useState('');
   const create = useCreateBike();
+  const sedi = useSedi();
+  // Issue 47: with several sedi, the bike's own; the first open one until chosen (the server's default too).
+  const [chosen, setChosen] = useState<number | null>(null);
+  const sedeId = chosen ?? sedi.open[0]?.id ?? null;
   const numeroId = useId();
   const modelloId = useId();
 
   function submit() {
-    return create.mutateAsync({ numero: numero.trim(), modello: modello.trim() }).then(() => {
+    const at = sedi.several && sedeId !== null ? { sedeId } : {};
+    return create.mutateAsync({ numero: numero.trim(), modello: modello.trim(), ...at }).then(() => {
       setNumero('');
       setModello('');
     });
@@ -96,6 +122,7 @@ function AddBike() {
         <Label htmlFor={modelloId}>{t('bikesTab.model')}</Label>
         <Input id={modelloId} value={modello} onChange={(e) => setModello(e.target.value)} maxLength={100} required />
       </div>
+      {sedi.several ? <BikeSedeField sedi={sedi.open} value={sedeId} onChange={setChosen} /> : null}
     </FormDialog>
   );
 }

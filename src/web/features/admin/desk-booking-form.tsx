@@ -19,6 +19,8 @@ import { useDebounced } from '../../lib/use-debounced';
 import { InlineError } from './rules-parts';
 import { FieldError } from '../../components/field-error';
 import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
+import { useSedi } from '../../lib/sedi';
+import { BikeSedeField } from './bike-sede-field';
 
 type Field = 'userId' | 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId';
 const FIELD_ORDER: Field[] = ['userId', 'dataPrenotazione', 'orarioInizio', 'orarioFine', 'destinazione', 'biciId'];
@@ -120,6 +122,15 @@ function UserSearch({
 }
 
 type CreateBooking = ReturnType<typeof useAdminCreateBooking>;
+
+/** The window's free bikes of one sede only (issue 47); all of them when there is no sede to choose. */
+function atSede(w: BookingWindow, sedeId: number | null): BookingWindow {
+  if (sedeId === null || !w.available.data) return w;
+  const data = w.available.data.filter((b) => b.sedeId === sedeId);
+  const availableIds = new Set(data.map((b) => b.id));
+  const selectedId = w.selectedId !== null && availableIds.has(w.selectedId) ? w.selectedId : null;
+  return { ...w, available: { ...w.available, data } as BookingWindow['available'], availableIds, selectedId };
+}
 type Errors = Partial<Record<Field, string>>;
 type SetValue = <K extends keyof Values>(field: K, value: Values[K]) => void;
 
@@ -198,6 +209,7 @@ function useDeskSubmit({
   create,
   values,
   user,
+  sedeId,
   w,
   focus,
   onDone,
@@ -205,6 +217,7 @@ function useDeskSubmit({
   create: CreateBooking;
   values: Values;
   user: AdminUserDto | null;
+  sedeId: number | null;
   w: BookingWindow;
   focus: (field: Field) => void;
   onDone: () => void;
@@ -215,7 +228,7 @@ function useDeskSubmit({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (create.isPending) return;
-    const parsed = adminBookingRequestSchema.safeParse({ ...values, biciId: w.selectedId, userId: user?.id });
+    const parsed = adminBookingRequestSchema.safeParse({ ...values, biciId: w.selectedId, userId: user?.id, ...(sedeId === null ? {} : { sedeId }) });
     const found: Errors = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -253,7 +266,11 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
   const rules = useDeskRules();
   const ids = useId();
   const id = (field: Field) => `${ids}-${field}`;
-  const w = useBookingWindow(values, rules, { openedAt, timeZone, limits: false });
+  const sedi = useSedi();
+  // Issue 47: with several sedi, the desk books at one: the person's home sede until another is chosen.
+  const [chosenSede, setChosenSede] = useState<number | null>(null);
+  const sedeId = sedi.several ? (chosenSede ?? user?.sedeId ?? sedi.open[0]?.id ?? null) : null;
+  const w = atSede(useBookingWindow(values, rules, { openedAt, timeZone, limits: false }), sedeId);
 
   function focus(field: Field) {
     const target =
@@ -265,7 +282,7 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
     target?.focus();
   }
 
-  const { errors, setErrors, failure, submit } = useDeskSubmit({ create, values, user, w, focus, onDone });
+  const { errors, setErrors, failure, submit } = useDeskSubmit({ create, values, user, sedeId, w, focus, onDone });
   const shown = { ...w.broken, ...errors };
   const set: SetValue = (field, value) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -283,6 +300,8 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
         }}
         error={errors.userId}
       />
+
+      {sedi.several ? <BikeSedeField sedi={sedi.open} value={sedeId} onChange={setChosenSede} /> : null}
 
       <DeskWindowFields id={id} values={values} day={w.day} shown={shown} set={set} />
 

@@ -158,12 +158,20 @@ const PLAIN_STATE_ANSWERS = new Set(['Stato aggiornato.', 'Status updated.']);
 
 export const useUpdateBike = () =>
   useAdminChange(
-    ({ id, stato }: { id: number; stato: BikeStato }) => apiRequest<AdminBikeUpdateResponse>('PUT', `/api/admin/biciclette/${id}`, { stato }),
-    (answer) => ({
-      title: t('adminQueries.success'),
-      // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
-      description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
-    }),
+    ({ id, stato, sedeId }: { id: number; numero: string; stato?: BikeStato; sedeId?: number; sede?: string }) =>
+      apiRequest<AdminBikeUpdateResponse>('PUT', `/api/admin/biciclette/${id}`, { stato, sedeId }),
+    (answer, request) =>
+      request.sedeId !== undefined
+        ? {
+            // Moved to another sede (issue 47): how many of its bookings moved within the old one, and were cancelled.
+            title: t('sediMovesTab.movedTitle', { numero: request.numero, sede: request.sede ?? '' }),
+            description: t('sediMovesTab.movedOutcome', { spostate: answer.spostate, annullate: answer.annullate }),
+          }
+        : {
+            title: t('adminQueries.success'),
+            // Out of use (issue 35): how many of the bike's bookings moved and were cancelled.
+            description: PLAIN_STATE_ANSWERS.has(answer.message) ? t('adminQueries.bikeStatusUpdated') : answer.message,
+          },
     'adminQueries.updateBikeFailed',
   );
 
