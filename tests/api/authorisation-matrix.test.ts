@@ -43,6 +43,8 @@ interface Fixtures {
   checkoutId: string;
   reportId: number;
   closureId: number;
+  /** The install's first sede (issue 47). */
+  sedeId: number;
   maintenanceId: number;
   /** An active user with no booking, for the desk's booking. */
   deskUserId: number;
@@ -238,6 +240,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/regole': { request: () => ({ url: '/api/regole' }), expect: LOGGED_IN },
   'GET /api/admin/regole': { request: () => ({ url: '/api/admin/regole' }), expect: ADMIN_ONLY },
   'PUT /api/admin/regole': { request: () => ({ url: '/api/admin/regole', payload: RULES }), expect: ADMIN_ONLY },
+  // A sede's own hours (issue 47).
+  'GET /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari` }), expect: ADMIN_ONLY },
+  'PUT /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari`, payload: { orari: null } }), expect: ADMIN_ONLY },
   'GET /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure' }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure/anteprima': { request: () => ({ url: '/api/admin/chiusure/anteprima', payload: CLOSURE }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure', payload: CLOSURE }), expect: { ...ADMIN_ONLY, admin: 201 } },
@@ -411,6 +416,7 @@ async function fixtures(): Promise<Fixtures> {
     checkoutId,
     reportId: report!.id,
     closureId: closure!.id,
+    sedeId: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
     maintenanceId: maintenance!.id,
     deskUserId: (await person(ctx)).id,
     waitId: (
