@@ -44,7 +44,7 @@ import {
   previewClosure,
   previewMaintenance,
 } from '../closures/index.js';
-import { getRules, getSedeHours, updateRules, updateSedeHours } from '../rules/index.js';
+import { getRules, sedeRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
 import { BIKE_LABELS_FILE_NAME, bikeLabelsPdf } from '../bikes/index.js';
 import { liftSuspension } from './suspensions.js';
@@ -164,10 +164,10 @@ function registerRulesRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   app.put('/regole', { schema: { body: rulesUpdateSchema } }, async (request) => updateRules(deps(), actor(request), request.body));
 
   // A sede's own opening hours (issue 47); null: the install's.
-  app.get('/sedi/:id/orari', { schema: { params: sedeIdParamsSchema } }, async (request) => getSedeHours(deps(), request.params.id));
+  app.get('/sedi/:id/orari', { schema: { params: sedeIdParamsSchema } }, async (request) => sedeRules.getSedeHours(deps(), request.params.id));
 
   app.put('/sedi/:id/orari', { schema: { params: sedeIdParamsSchema, body: sedeHoursSchema } }, async (request) =>
-    updateSedeHours(deps(), actor(request), request.params.id, request.body),
+    sedeRules.updateSedeHours(deps(), actor(request), request.params.id, request.body),
   );
 
   app.get('/chiusure', async () => listClosures(deps()));

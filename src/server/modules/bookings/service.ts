@@ -26,7 +26,7 @@ import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
 import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
-import { checkWindow, chosenSede, rulesOfSede, type Window } from '../rules/index.js';
+import { checkWindow, sedeRules, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
 import { testo } from '../../../shared/i18n/index.js';
@@ -73,8 +73,8 @@ export async function resolveWindow(
   sede: SedeChoice,
 ): Promise<Window & { rules: Rules; sedeId: number }> {
   const install = await currentRules(deps);
-  const sedeId = chosenSede(install, w.sedeId ?? sede.asked, sede.home);
-  const rules = rulesOfSede(install, sedeId);
+  const sedeId = sedeRules.chosenSede(install, w.sedeId ?? sede.asked, sede.home);
+  const rules = sedeRules.rulesOfSede(install, sedeId);
   return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules, sedeId };
 }
 
@@ -326,7 +326,7 @@ export async function createBooking(
   const check = { now: clockNow, timeZone: deps.config.timeZone, limits };
   const asked = windowInstants(input, deps.config.timeZone) ?? checkWindow(install, input, check);
   const early = await readEarly(deps, user.id, input.biciId, asked, clockNow, minutes);
-  const rules = early.sedeId === null ? install : rulesOfSede(install, early.sedeId);
+  const rules = early.sedeId === null ? install : sedeRules.rulesOfSede(install, early.sedeId);
   const { inizio, fine } = checkWindow(rules, input, check);
   refuseEarly(early);
   let created: { row: CreatedRow | undefined; closedBy: string | null };

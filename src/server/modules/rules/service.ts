@@ -115,6 +115,9 @@ export async function updateSedeHours(deps: RulesDeps, actor: Actor, sedeId: num
   return runTransaction(deps.db, async (tx) => {
     await tx.execute(sql`select 1 from sedi where id = ${sedeId} for key share`);
     const before = await readSedeHours(tx, sedeId, true);
+    const after = { orari: input.orari };
+    // Saving what is already there changes nothing, and is no change to record.
+    if (JSON.stringify(before) === JSON.stringify(after)) return after;
     // triggers: NOTIFY bicielis_regole
     if (input.orari === null) await tx.execute(sql`delete from ${orariSede} where sede_id = ${sedeId}`);
     else {
@@ -123,7 +126,6 @@ export async function updateSedeHours(deps: RulesDeps, actor: Actor, sedeId: num
         values (${sedeId}, ${JSON.stringify(input.orari)}::jsonb, ${now.toISOString()}::timestamptz, ${actor.email})
         on conflict (sede_id) do update set orari = excluded.orari, updated_at = excluded.updated_at, updated_by = excluded.updated_by`);
     }
-    const after = { orari: input.orari };
     await writeAudit(tx, actor, { action: 'rules.update', entity: 'rules', entityId: 1, before: { sedeId, ...before }, after: { sedeId, ...after } }, now);
     return after;
   });
