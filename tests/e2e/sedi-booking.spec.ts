@@ -96,3 +96,58 @@ test('in Italian, before a window is chosen, the form with the picker passes axe
   await expect(page.getByLabel('Sede', { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+/** An admin of the e2e server's own, in `lingua` (the demo admin's language stays as it is). */
+async function admin(lingua: 'it' | 'en'): Promise<{ email: string; password: string }> {
+  const email = `sedi-regole-${unique()}@bicielis.test`;
+  const id = await createAccount({ nome: 'Sede', cognome: 'Admin', email, password: PASSWORD, ruolo: 'admin', residente: false });
+  await withE2eDatabase((db) => db.query('update users set lingua = $2 where id = $1', [id, lingua]));
+  return { email, password: PASSWORD };
+}
+
+async function openRules(page: Page, account: { email: string; password: string }) {
+  await loginViaForm(page, account);
+  await expect(page).toHaveURL('/admin');
+  await page.goto('/admin?tab=regole');
+}
+
+test('/admin → Regole: a sede gets hours of its own and back the service’s; a closure’s sede is chosen; axe', async ({ page }) => {
+  await openRules(page, await admin('it'));
+  const section = page.getByRole('region', { name: 'Orari di una sede' });
+  await expect(section).toBeVisible();
+  await section.getByLabel('Sede', { exact: true }).selectOption({ label: 'Residenza Nord' });
+  await expect(section.getByText('Questa sede usa gli orari del servizio.')).toBeVisible();
+  const hours = async () => ((await (await page.request.get(`/api/admin/sedi/${nord.id}/orari`)).json()) as { orari: unknown }).orari;
+
+  await section.getByLabel('Orari propri').check();
+  await expect(section.getByRole('switch')).toHaveCount(8);
+  await expectNoSeriousA11yViolations(page);
+  await expectNoSidewaysScroll(page, 'a sede’s own hours');
+  try {
+    await section.getByRole('button', { name: 'Salva gli orari della sede' }).click();
+    await expect(notice(page, 'Orari della sede salvati')).toBeVisible();
+    expect(await hours()).toHaveLength(7);
+  } finally {
+    // The other sedi specs find Nord with the service's hours.
+    await section.getByLabel('Orari propri').uncheck();
+    await section.getByRole('button', { name: 'Salva gli orari della sede' }).click();
+    await expect.poll(hours).toBeNull();
+  }
+
+  const closures = page.getByRole('region', { name: 'Chiusure', exact: true });
+  const scope = closures.getByLabel('Sede', { exact: true });
+  await expect(scope).toHaveValue('');
+  await expect(scope.locator('option:checked')).toHaveText('Tutte le sedi');
+  await expect(scope.getByRole('option', { name: 'Residenza Nord' })).toHaveCount(1);
+});
+
+test('/admin → Regole in English: the sede’s hours and the closure’s sede, with axe', async ({ page }) => {
+  await openRules(page, await admin('en'));
+  const section = page.getByRole('region', { name: 'Opening hours of a location' });
+  await expect(section).toBeVisible();
+  await section.getByLabel('Location', { exact: true }).selectOption({ label: 'Residenza Nord' });
+  await expect(section.getByText('This location uses the service\'s opening hours.')).toBeVisible();
+  await section.getByLabel('Own opening hours').check();
+  await expectNoSeriousA11yViolations(page);
+  await expect(page.getByRole('option', { name: 'Every location' })).toHaveCount(1);
+});
