@@ -43,6 +43,8 @@ interface Fixtures {
   checkoutId: string;
   reportId: number;
   closureId: number;
+  /** The install's first sede (issue 47). */
+  sedeId: number;
   maintenanceId: number;
   /** An active user with no booking, for the desk's booking. */
   deskUserId: number;
@@ -238,6 +240,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/regole': { request: () => ({ url: '/api/regole' }), expect: LOGGED_IN },
   'GET /api/admin/regole': { request: () => ({ url: '/api/admin/regole' }), expect: ADMIN_ONLY },
   'PUT /api/admin/regole': { request: () => ({ url: '/api/admin/regole', payload: RULES }), expect: ADMIN_ONLY },
+  // A sede's own hours (issue 47).
+  'GET /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari` }), expect: ADMIN_ONLY },
+  'PUT /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari`, payload: { orari: RULES.orari } }), expect: ADMIN_ONLY },
   'GET /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure' }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure/anteprima': { request: () => ({ url: '/api/admin/chiusure/anteprima', payload: CLOSURE }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure', payload: CLOSURE }), expect: { ...ADMIN_ONLY, admin: 201 } },
@@ -346,6 +351,8 @@ afterAll(async () => {
 async function fixtures(): Promise<Fixtures> {
   const db = ctx.database.db;
   await truncateAll(db);
+  // A sede's own week (issue 47): none, so that setting one is a change every time.
+  await db.execute(sql`truncate orari_sede`);
   const owner = await createUser(db, { isResidente: false });
   const { token } = await createSession(db, owner.id, 'session', ctx.clock.now());
   const ownerCookie = `bicielis_session=${token}`;
@@ -411,6 +418,7 @@ async function fixtures(): Promise<Fixtures> {
     checkoutId,
     reportId: report!.id,
     closureId: closure!.id,
+    sedeId: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
     maintenanceId: maintenance!.id,
     deskUserId: (await person(ctx)).id,
     waitId: (

@@ -34,16 +34,17 @@ const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1)
 const pick = <T>(xs: readonly T[]) => xs[int(0, xs.length - 1)]!;
 
 const minute = 60_000;
-/** The plain reading: every rule written out for one window, bookings joined to their payment. */
-async function plainAnswer(start: Date, end: Date, now: Date) {
+/** The plain reading: every rule written out for one window at one sede, bookings joined to their payment. */
+async function plainAnswer(start: Date, end: Date, now: Date, sedeId: number) {
   const at = now.toISOString();
   const minutes = { hold: HOLD, noShow: NO_SHOW };
   const window = sql`tstzrange(${start.toISOString()}::timestamptz, ${end.toISOString()}::timestamptz, '[)')`;
-  const { rows } = await ctx.database.db.execute<{ id: number; numero: string; modello: string; stato: string; updatedAt: string }>(sql`
-    select b.id, b.numero, b.modello, ${bikeStateAsOf(at, minutes)} as stato,
+  const { rows } = await ctx.database.db.execute<{ id: number; numero: string; modello: string; sedeId: number; stato: string; updatedAt: string }>(sql`
+    select b.id, b.numero, b.modello, b.sede_id as "sedeId", ${bikeStateAsOf(at, minutes)} as stato,
            to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "updatedAt"
       from biciclette b
-     where (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
+     where b.sede_id = ${sedeId}
+       and (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
        and not exists (select 1 from manutenzioni m where m.bici_id = b.id and tstzrange(m.inizio, m.fine, '[)') && ${window})
        and not exists (select 1 from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id
                         where p.bici_id = b.id
@@ -55,14 +56,21 @@ async function plainAnswer(start: Date, end: Date, now: Date) {
   return rows;
 }
 
-async function fastAnswer(dataPrenotazione: string, orarioInizio: string, orarioFine: string) {
+/** The fast answer for the sede asked for; without one, the caller's home sede (the first). */
+async function fastAnswer(dataPrenotazione: string, orarioInizio: string, orarioFine: string, sedeId?: number) {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/biciclette/available',
     headers: { cookie },
-    payload: { dataPrenotazione, orarioInizio, orarioFine },
+    payload: { dataPrenotazione, orarioInizio, orarioFine, ...(sedeId === undefined ? {} : { sedeId }) },
   });
 }
+
+/** The first sede (every person's home here, with the BIKES numbered ones) and a second one, with four bikes N1–N4 (issue 47). */
+let sedi: { first: number; second: number };
+
+/** A bike the writers change: one of the first sede's last ones, or one of Nord's. */
+const someBike = () => (random() < 0.3 ? `N${int(1, 4)}` : String(int(15, BIKES)));
 
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
@@ -74,6 +82,11 @@ beforeAll(async () => {
   await other.connect();
   const now = TEST_NOW.getTime();
   await db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, ${BIKES}::int) g`);
+  const first = (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id;
+  const second = (await db.execute<{ id: number }>(sql`insert into sedi (nome) values ('Residenza Nord') returning id`)).rows[0]!.id;
+  sedi = { first, second };
+  // Nord's bikes come after the first sede's: the seeded bookings run out of people before them, the writers below touch them.
+  await db.execute(sql`insert into biciclette (numero, modello, sede_id) select 'N' || g, 'City Bike', ${second}::int from generate_series(1, 4) g`);
   // Admin states, and the life cycle's own marks (stato_auto).
   await db.execute(sql`update biciclette set stato = 'manutenzione' where numero = '3'`);
   await db.execute(sql`update biciclette set stato = 'fuori_servizio' where numero = '4'`);
@@ -163,6 +176,7 @@ describe('availability: the fleet picture against a plain reading (decision 040)
     let compared = 0;
     let nonEmpty = 0;
     let partial = 0;
+    let firstSede = 0;
     let writes = 0;
     let moves = 0;
     for (let i = 0; i < WINDOWS; i++) {
@@ -174,8 +188,8 @@ describe('availability: the fleet picture against a plain reading (decision 040)
       if (i % 40 === 39) {
         const what = int(0, 3);
         if (what === 0) await other.query(`update prenotazioni set stato = 'cancellata', motivo_cancellazione = 'utente' where id = (select id from prenotazioni where stato = 'attiva' and ritirata_at is null order by random() limit 1)`);
-        else if (what === 1) await other.query(`update biciclette set stato = case stato when 'disponibile' then 'fuori_servizio' else 'disponibile' end where numero = $1 and stato in ('disponibile', 'fuori_servizio')`, [String(int(15, BIKES))]);
-        else if (what === 2) await other.query(`insert into manutenzioni (bici_id, inizio, fine, motivo) select id, $2::timestamptz, $2::timestamptz + interval '3 hours', 'Freni' from biciclette where numero = $1`, [String(int(15, BIKES)), new Date(ctx.clock.now().getTime() + int(0, 48) * 60 * minute).toISOString()]);
+        else if (what === 1) await other.query(`update biciclette set stato = case stato when 'disponibile' then 'fuori_servizio' else 'disponibile' end where numero = $1 and stato in ('disponibile', 'fuori_servizio')`, [someBike()]);
+        else if (what === 2) await other.query(`insert into manutenzioni (bici_id, inizio, fine, motivo) select id, $2::timestamptz, $2::timestamptz + interval '3 hours', 'Freni' from biciclette where numero = $1`, [someBike(), new Date(ctx.clock.now().getTime() + int(0, 48) * 60 * minute).toISOString()]);
         else await other.query(`update pagamenti set status = 'completed', completed_at = now() where id = (select id from pagamenti where status = 'pending' order by random() limit 1)`);
         writes++;
       }
@@ -197,17 +211,23 @@ describe('availability: the fleet picture against a plain reading (decision 040)
         start = zonedInstant(day, from, TZ)!.getTime();
         end = zonedInstant(day, to, TZ)!.getTime();
       } while (start < now.getTime());
-      const res = await fastAnswer(day, from, to);
+      // The home sede by default, or a sede named (issue 47): each answers only its own bikes.
+      const asked = pick([undefined, sedi.first, sedi.second]);
+      const res = await fastAnswer(day, from, to, asked);
       expect(res.statusCode, res.body).toBe(200);
-      const plain = await plainAnswer(new Date(start), new Date(end), now);
+      const plain = await plainAnswer(new Date(start), new Date(end), now, asked ?? sedi.first);
       expect(res.json(), `window ${new Date(start).toISOString()}–${new Date(end).toISOString()} at ${now.toISOString()}`).toEqual(plain);
       compared++;
       if (plain.length > 0) nonEmpty++;
-      if (plain.length < BIKES - 2) partial++;
+      if (asked !== sedi.second) {
+        firstSede++;
+        if (plain.length < BIKES - 2) partial++;
+      }
     }
     expect(compared).toBe(WINDOWS);
     // The windows meant something: most leave some bikes out, and few are answered with none.
-    expect(partial).toBeGreaterThan(WINDOWS * 0.5);
+    expect(partial).toBeGreaterThan(firstSede * 0.5);
+    expect(firstSede).toBeGreaterThan(WINDOWS * 0.5);
     expect(nonEmpty).toBeGreaterThan(WINDOWS * 0.9);
     expect(writes).toBeGreaterThan(20);
     expect(moves).toBeGreaterThan(30);
@@ -247,12 +267,14 @@ describe('availability: the fleet picture against a plain reading (decision 040)
     // eslint-disable-next-line test-days/no-day-offset -- the clock stands still at TEST_NOW, in a database of this test's own
     const day = addDays(zonedToday(now, TZ), 5);
     const window = (from: string, to: string) => ({ inizio: zonedInstant(day, from, TZ)!, fine: zonedInstant(day, to, TZ)! });
-    const a = freeBikes(picture, window('20:00', '21:00'));
-    const b = freeBikes(picture, window('21:00', '22:00'));
+    const a = freeBikes(picture, window('20:00', '21:00'), sedi.first);
+    const b = freeBikes(picture, window('21:00', '22:00'), sedi.first);
     expect(b.json).toBe(a.json);
     expect(b.compressed).toBe(a.compressed);
+    // Another sede's bikes are another answer.
+    expect(freeBikes(picture, window('20:00', '21:00'), sedi.second).compressed).not.toBe(a.compressed);
     const again = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
-    expect(freeBikes(again, window('20:00', '21:00')).compressed).not.toBe(a.compressed);
+    expect(freeBikes(again, window('20:00', '21:00'), sedi.first).compressed).not.toBe(a.compressed);
   });
 
   it('the picture keeps the first instant at which an answer turns, and is read again from it', async () => {
@@ -263,8 +285,8 @@ describe('availability: the fleet picture against a plain reading (decision 040)
     const just = new Date(picture.validUntil - 1);
     const at = new Date(picture.validUntil + 1);
     const window = { start: new Date(now.getTime() + 5 * minute), end: new Date(now.getTime() + 3 * 24 * 60 * minute) };
-    const before = await plainAnswer(window.start, window.end, now);
-    expect(await plainAnswer(window.start, window.end, just)).toEqual(before);
+    const before = await plainAnswer(window.start, window.end, now, sedi.first);
+    expect(await plainAnswer(window.start, window.end, just, sedi.first)).toEqual(before);
     // And the instant is one the conditions compare with: a booking's or a maintenance's bound.
     const { rows } = await ctx.database.db.execute<{ n: number }>(sql`
       select count(*)::int as n from (

@@ -156,7 +156,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/due-fattori/conferma': { codice: '123456' },
   'POST /api/due-fattori/disattivazione': { codice: 'ABCD-EFGH-JKMN' },
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },
-  'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' },
+  'POST /api/biciclette/available': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', sedeId: 1 },
   'POST /api/prenotazioni': { dataPrenotazione: '2026-11-22', orarioInizio: '13:00', orarioFine: '14:00', destinazione: 'Centro', biciId: 2 },
   // A ride action from the device's queue (decision 026); the booking is tomorrow: refused (409).
   'POST /api/prenotazioni/:id/ritiro': {
@@ -172,7 +172,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/prenotazioni/:id/problema': { categoria: 'catena', descrizione: 'Catena saltata' },
   // `Prolunga` (issue 35); the booking is tomorrow, not picked up: refused (409).
   'POST /api/prenotazioni/:id/prolunga': { minuti: 30 },
-  'POST /api/attese': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', destinazione: 'Centro' },
+  'POST /api/attese': { dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00', destinazione: 'Centro', sedeId: 1 },
   'POST /api/create-payment-intent': { bookingId: 1 },
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },
   'POST /api/payments/simulated/intents/:intentId/confirm': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123', clientSecret: 'x' },
@@ -182,6 +182,8 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'PUT /api/admin/biciclette/:id': { stato: 'manutenzione', sedeId: 1 },
   'PUT /api/admin/biciclette/:id/lucchetto': { tipo: 'combinazione', codice: '4821' },
   'POST /api/admin/biciclette': { numero: 'F-1', modello: 'City Bike', sedeId: 1 },
+  // A sede's own week (issue 47): seven days, or null.
+  'PUT /api/admin/sedi/:id/orari': { orari: [null, null, null, null, null, null, { apertura: '08:00', chiusura: '20:00' }] },
   'PATCH /api/profilo': { nome: 'Anna', cognome: 'Rossi', promemoria: false },
   'POST /api/profilo/password': { passwordAttuale: 'Password-Lunga-1', nuovaPassword: 'Nuova-Password-1' },
   'DELETE /api/profilo': { password: 'Password-Lunga-1' },
@@ -271,7 +273,7 @@ const paramArbitrary = fc.oneof(
 const queryArbitrary = fc.option(
   fc.array(
     fc.tuple(
-      fc.constantFrom('page', 'pageSize', 'q', 'stato', 'period', 'admin', 'azione', 'dal', 'al', 'page[]', '__proto__', 'x'),
+      fc.constantFrom('page', 'pageSize', 'q', 'stato', 'period', 'admin', 'azione', 'dal', 'al', 'sedeId', 'page[]', '__proto__', 'x'),
       fc.oneof(
         fc.constantFrom('1', '200', '201', '-1', '0', 'abc', '1e9', '7', '365', 'tutti', 'attiva', 'user.update', '2026-11-21', '2026-02-30', ''),
         hostileString.map(encode),

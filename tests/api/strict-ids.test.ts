@@ -15,7 +15,7 @@ import { createUser } from '../helpers/factories.js';
  */
 let ctx: TestContext & { routes: RouteEntry[] };
 let cookies: { admin: string; owner: string; external: string };
-let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number };
+let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number; sede: number };
 
 type Role = keyof typeof cookies;
 interface IdRoute {
@@ -62,6 +62,8 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'DELETE /api/attese/:id': { role: 'owner', id: () => ids.wait },
   'POST /api/attese/:id/accetta': { role: 'owner', id: () => ids.wait },
   'POST /api/attese/:id/rinuncia': { role: 'owner', id: () => ids.wait },
+  'GET /api/admin/sedi/:id/orari': { role: 'admin', id: () => ids.sede },
+  'PUT /api/admin/sedi/:id/orari': { role: 'admin', id: () => ids.sede, payload: { orari: null } },
 };
 
 /** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
@@ -124,6 +126,7 @@ beforeAll(async () => {
         values (${owner.id}, '2026-11-22', '10:00', '12:00', '2026-11-22T09:00:00Z', '2026-11-22T11:00:00Z', ${now.toISOString()}::timestamptz)
         returning id`)
     ).rows[0]!.id,
+    sede: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
   };
 });
 afterAll(async () => ctx?.close());
@@ -258,6 +261,24 @@ describe('an integer id in a JSON body: a JSON integer from 1 to 2147483647', ()
       }
     }
     expect(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)).toEqual(before);
+  it('POST /api/biciclette/available: sedeId (issue 47) in any other form is 400 with the field named', async () => {
+    for (const { value, json } of bodies('sedeId', ids.sede)) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/biciclette/available',
+        headers: { cookie: cookies.owner, 'content-type': 'application/json' },
+        payload: json({ dataPrenotazione: '2026-11-22', orarioInizio: '10:00', orarioFine: '12:00' }),
+      });
+      expect(res.statusCode, `sedeId ${value}: ${res.body}`).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty('sedeId');
+    }
+    // And in a query string (GET /api/biciclette?sedeId=, GET /api/regole?sedeId=): only the canonical spelling.
+    for (const url of ['/api/biciclette', '/api/regole']) {
+      for (const bad of malformed(ids.sede)) {
+        const res = await ctx.app.inject({ method: 'GET', url: `${url}?sedeId=${bad}`, headers: { cookie: cookies.owner } });
+        expect(res.statusCode, `${url}?sedeId=${bad}: ${res.body}`).toBe(400);
+      }
+    }
   });
 
   it('POST /api/create-payment-intent and /api/confirm-payment: bookingId in any other form is 400', async () => {

@@ -334,7 +334,7 @@ describe('what the admins see', () => {
     const people = [await person(ctx), await person(ctx), await person(ctx)];
     for (const p of people) expect((await join(p, today)).statusCode).toBe(201);
     const lines = (await call(ctx.app, admin, 'GET', '/api/admin/attese')).json();
-    expect(lines).toEqual({ data: '2026-11-21', inAttesa: 3, offerteAperte: 0, finestre: [{ dataPrenotazione: '2026-11-21', orarioInizio: '15:00', orarioFine: '16:00', inAttesa: 3, offerteAperte: 0 }] });
+    expect(lines).toEqual({ data: '2026-11-21', inAttesa: 3, offerteAperte: 0, finestre: [{ dataPrenotazione: '2026-11-21', orarioInizio: '15:00', orarioFine: '16:00', sedeId: 1, inAttesa: 3, offerteAperte: 0 }] });
     expect((await call(ctx.app, people[0]!, 'GET', '/api/admin/attese')).statusCode).toBe(403);
 
     // The window starts with nobody served: three waits of unserved demand at 15:00.

@@ -23,8 +23,11 @@ const WANTS: Omit<DayWanted, 'now'>[] = [{}, { from: 2 }, { from: 3 }, { from: 9
 /** The demo as the seed leaves it on `today` (the rules at their defaults). */
 function demo(today: string, rules: Partial<Rules> = {}): ServiceDays {
   const { closure, maintenance } = demoClosureAndMaintenance(today, TIME_ZONE);
-  const chiusure = [{ id: 1, ...closure }];
-  return { rules: { ...defaultRules(testConfig()), chiusure, updatedAt: new Date(0), updatedBy: null, ...rules }, maintenance: [maintenance] };
+  const chiusure = [{ id: 1, sedeId: null, ...closure }];
+  return {
+    rules: { ...defaultRules(testConfig()), chiusure, updatedAt: new Date(0), updatedBy: null, orariSede: new Map(), sediAperte: [], ...rules },
+    maintenance: [maintenance],
+  };
 }
 
 /** Every breach of the wants over the year, as a line each (none expected). */

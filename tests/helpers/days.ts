@@ -76,5 +76,7 @@ export async function readServiceDays(db: Executor): Promise<ServiceDays> {
 export function fromPublicRules(dto: PublicRulesDto): ServiceDays {
   const { sospensione: _own, chiusure, ...rules } = dto;
   const off = { attesaPagamentoMinuti: null, mancatoRitiroMinuti: null, conservazioneMesi: 24, sospensione: null, updatedAt: new Date(0), updatedBy: null };
-  return { rules: { ...rules, ...off, chiusure: chiusure.map((c, id) => ({ id, ...c })) }, maintenance: [] };
+  // The answer is already one sede's (issue 47): its hours, its closures and every sede's.
+  const sede = { orariSede: new Map(), sediAperte: [] };
+  return { rules: { ...rules, ...off, ...sede, chiusure: chiusure.map((c, id) => ({ id, sedeId: null, ...c })) }, maintenance: [] };
 }

@@ -120,7 +120,7 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
       listUserBookings(deps, user.id),
       listBikes(deps),
       publicConfig(config, deps),
-      publicRules(deps, user.id),
+      publicRules(deps, user.id, { home: user.sedeId }),
       listWaits(deps, user.id),
     ]);
     data = { screen, bookings, bikes, config: publicCfg, rules, waits };

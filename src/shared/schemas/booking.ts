@@ -4,6 +4,7 @@ import { isRealDate, TIME_PATTERN } from '../time.js';
 import { z } from '../zod-it.js';
 import { msg } from './message.js';
 import { idBody, idParam } from './ids.js';
+import { sedeIdBody } from './sedi.js';
 
 const date = z
   .string(msg('schemas.selectDate'))
@@ -29,8 +30,11 @@ const startBeforeEndIssue = {
     typeof (payload.value as { orarioFine?: unknown }).orarioFine === 'string',
 };
 
-/** POST /api/biciclette/available */
-export const availabilityRequestSchema = z.object(windowShape).refine(startBeforeEnd, startBeforeEndIssue);
+/**
+ * POST /api/biciclette/available: a window, and the sede whose bikes are asked for (issue 47);
+ * absent: the caller's home sede.
+ */
+export const availabilityRequestSchema = z.object({ ...windowShape, sedeId: sedeIdBody.optional() }).refine(startBeforeEnd, startBeforeEndIssue);
 export type AvailabilityRequest = z.infer<typeof availabilityRequestSchema>;
 
 /** The optional destination: trimmed, empty as null, at most DESTINATION_MAX characters. */

@@ -4,6 +4,7 @@ import { idBody } from './ids.js';
 import { sedeIdBody } from './sedi.js';
 import { bookingRequestSchema } from './booking.js';
 import { msg, type PlainKey } from './message.js';
+import { sedeIdBody } from './sedi.js';
 
 /**
  * The service's rules (issue 20, decision 024): set by the admins in /admin → Regole, stored
@@ -94,6 +95,8 @@ export const closureRequestSchema = z
       .trim()
       .min(1, msg('schemas.closureReason'))
       .max(200, msg('schemas.reasonTooLong')),
+    /** The one sede closed (issue 47); absent or null: every sede. */
+    sedeId: sedeIdBody.nullish(),
   })
   .refine((c) => c.dal <= c.al, { ...msg('schemas.lastDayBeforeFirst'), path: ['al'] });
 export type ClosureRequest = z.input<typeof closureRequestSchema>;
@@ -103,8 +106,19 @@ export interface ClosureDto {
   dal: string;
   al: string;
   motivo: string;
+  /** The one sede closed (issue 47); null: every sede. */
+  sedeId: number | null;
   createdAt: string;
 }
+
+/**
+ * GET and PUT /api/admin/sedi/:id/orari (issue 47): a sede's own week of opening hours, or
+ * null when it keeps the install's (`regole.orari`). A PUT of null gives the install's back.
+ */
+export const sedeHoursSchema = z.object({
+  orari: z.array(dayHoursSchema).length(7, msg('schemas.hoursEveryDay')).nullable(),
+});
+export type SedeHours = z.infer<typeof sedeHoursSchema>;
 
 /** A booking a closure or a maintenance would touch, as the admin sees it before confirming. */
 export interface AffectedBookingDto {
@@ -189,8 +203,8 @@ export interface PublicRulesDto {
   prenotazioniSettimanaliMax: number | null;
   /** How long a waitlist's offer holds its bike (issue 21). */
   offertaMinuti: number;
-  /** Closures that end today or later. */
-  chiusure: Omit<ClosureDto, 'createdAt' | 'id'>[];
+  /** Closures that end today or later (of every sede, and of the one asked for). */
+  chiusure: Omit<ClosureDto, 'createdAt' | 'id' | 'sedeId'>[];
   /** The logged-in user's own suspension, if any. */
   sospensione: SuspensionDto | null;
 }

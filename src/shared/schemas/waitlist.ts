@@ -11,7 +11,7 @@ import { idParam } from './ids.js';
 /** How many windows one user may wait for at once. */
 export const WAITLIST_MAX_PER_USER = 3;
 
-/** POST /api/attese — the window of the booking form (the destination is kept for the booking). */
+/** POST /api/attese — the window of the booking form, and its sede (`sedeId`, absent: the home sede; issue 47); the destination is kept for the booking. */
 export const waitRequestSchema = availabilityRequestSchema.and(z.object({ destinazione: destinationField }));
 export type WaitRequest = z.input<typeof waitRequestSchema>;
 
@@ -36,6 +36,8 @@ export interface WaitDto {
   createdAt: string;
   /** While another booking of the user is active, freed bikes pass to the next in line. */
   bloccataDaPrenotazione: boolean;
+  /** The sede whose bikes are waited for (issue 47). */
+  sedeId: number;
   /** The offer, when a bike is held for this user. */
   offerta: {
     biciId: number;
@@ -51,6 +53,8 @@ export interface AdminWaitWindowDto {
   dataPrenotazione: string;
   orarioInizio: string;
   orarioFine: string;
+  /** The sede of the line (issue 47): one line per window and sede. */
+  sedeId: number;
   inAttesa: number;
   offerteAperte: number;
 }

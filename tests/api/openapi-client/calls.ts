@@ -47,7 +47,11 @@ export async function callEveryRoute(): Promise<string[]> {
   note((await api.GET('/api/biciclette')).error);
   note((await api.GET('/api/biciclette/numero/{numero}', { params: { path: { numero: '07' } } })).error);
   note((await api.POST('/api/biciclette/available', { body: WINDOW })).error);
+  // One sede's bikes, hours and closures (issue 47).
+  note((await api.GET('/api/biciclette', { params: { query: { sedeId: '2' } } })).error);
+  note((await api.POST('/api/biciclette/available', { body: { ...WINDOW, sedeId: 2 } })).error);
   note((await api.GET('/api/regole')).error);
+  note((await api.GET('/api/regole', { params: { query: { sedeId: '2' } } })).error);
   note((await api.GET('/api/prenotazioni/user')).error);
   note((await api.POST('/api/prenotazioni', { body: { ...WINDOW, destinazione: 'Centro', biciId: 2 } })).error);
   note((await api.DELETE('/api/prenotazioni/{id}', id('1'))).error);
@@ -66,6 +70,7 @@ export async function callEveryRoute(): Promise<string[]> {
   // Lista d'attesa
   note((await api.GET('/api/attese')).error);
   note((await api.POST('/api/attese', { body: { ...WINDOW, destinazione: null } })).error);
+  note((await api.POST('/api/attese', { body: { ...WINDOW, destinazione: null, sedeId: 2 } })).error);
   note((await api.DELETE('/api/attese/{id}', id('3'))).error);
   note((await api.POST('/api/attese/{id}/accetta', id('3'))).error);
   note((await api.POST('/api/attese/{id}/rinuncia', id('3'))).error);

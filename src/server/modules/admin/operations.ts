@@ -46,6 +46,14 @@ export const adminOperations: ModuleOperations = {
     'GET /api/admin/attese': op('admin', "Le liste d'attesa di oggi"),
     'GET /api/admin/regole': op('admin', 'Le regole del servizio'),
     'PUT /api/admin/regole': op('admin', 'Modifica delle regole del servizio'),
+    'GET /api/admin/sedi/:id/orari': op('admin', 'Gli orari propri di una sede (null: quelli del servizio)', {
+      returns: '`{ orari: [7 giorni] | null }`',
+      errors: { 404: 'schemas.sedeNotFound' },
+    }),
+    'PUT /api/admin/sedi/:id/orari': op('admin', 'Gli orari propri di una sede aperta; null: tornano quelli del servizio', {
+      returns: '`{ orari: [7 giorni] | null }`',
+      errors: { 404: 'schemas.sedeNotFound' },
+    }),
     'GET /api/admin/chiusure': op('admin', 'Chiusure del servizio'),
     'POST /api/admin/chiusure/anteprima': op('admin', 'Anteprima di una chiusura: prenotazioni coinvolte'),
     'POST /api/admin/chiusure': op('admin', 'Nuova chiusura (le prenotazioni coinvolte vengono annullate)', { ok: 201 }),

@@ -31,7 +31,9 @@ import {
   closureRequestSchema,
   maintenanceRequestSchema,
   rulesUpdateSchema,
+  sedeHoursSchema,
 } from '../../../shared/schemas/rules.js';
+import { sedeIdParamsSchema } from '../../../shared/schemas/sedi.js';
 import {
   createClosure,
   createMaintenance,
@@ -42,7 +44,7 @@ import {
   previewClosure,
   previewMaintenance,
 } from '../closures/index.js';
-import { getRules, updateRules } from '../rules/index.js';
+import { getRules, sedeRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
 import { BIKE_LABELS_FILE_NAME, bikeLabelsPdf } from '../bikes/index.js';
 import { liftSuspension } from './suspensions.js';
@@ -160,6 +162,13 @@ function registerRulesRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   app.get('/regole', async () => getRules(deps()));
 
   app.put('/regole', { schema: { body: rulesUpdateSchema } }, async (request) => updateRules(deps(), actor(request), request.body));
+
+  // A sede's own opening hours (issue 47); null: the install's.
+  app.get('/sedi/:id/orari', { schema: { params: sedeIdParamsSchema } }, async (request) => sedeRules.getSedeHours(deps(), request.params.id));
+
+  app.put('/sedi/:id/orari', { schema: { params: sedeIdParamsSchema, body: sedeHoursSchema } }, async (request) =>
+    sedeRules.updateSedeHours(deps(), actor(request), request.params.id, request.body),
+  );
 
   app.get('/chiusure', async () => listClosures(deps()));
 

@@ -44,6 +44,8 @@ export interface FleetPicture {
   noShow: number;
   /** The bikes that can be offered, in the list's order, each with its JSON (`BikeDto`). */
   bikes: { id: number; json: string }[];
+  /** Each sede's bikes (issue 47): their places in `bikes`, in the list's order. A window is asked for one sede. */
+  bySede: Map<number, number[]>;
   /** Half-open [start, end) intervals in ms, per bike, that exclude it: planned maintenance, active bookings not void, offers. */
   busy: Map<number, number[]>;
   /** Bikes picked up and overdue: held until returned, whatever the window. */
@@ -132,6 +134,12 @@ export async function readFleetPicture(
     if (list) list.push(start, end);
     else busy.set(bike, [start, end]);
   }
+  const bySede = new Map<number, number[]>();
+  row.bikes.forEach((b, place) => {
+    const list = bySede.get(b.sedeId);
+    if (list) list.push(place);
+    else bySede.set(b.sedeId, [place]);
+  });
   return {
     snapshot: row.snapshot,
     xmin: row.xmin,
@@ -143,6 +151,7 @@ export async function readFleetPicture(
     hold: minutes.hold,
     noShow: minutes.noShow,
     bikes: row.bikes.map((b) => ({ id: b.id, json: JSON.stringify(b) })),
+    bySede,
     busy,
     overdue: new Set(row.overdue),
     answers: new Map(),
@@ -161,12 +170,19 @@ export function pictureCovers(p: FleetPicture, now: number, minutes: { hold: num
   );
 }
 
-/** The bikes free in a window: the JSON text of a `BikeDto[]`, shared by every window with the same free bikes. */
-export function freeBikes(p: FleetPicture, w: Window): SharedJson {
+const NO_BIKES: readonly number[] = [];
+
+/**
+ * The bikes of one sede free in a window: the JSON text of a `BikeDto[]`, shared by every
+ * window with the same free bikes (places in `bikes`: no two sedi share one).
+ */
+export function freeBikes(p: FleetPicture, w: Window, sedeId: number): SharedJson {
   const start = w.inizio.getTime();
   const end = w.fine.getTime();
   const free: number[] = [];
-  for (let b = 0; b < p.bikes.length; b++) {
+  const places = p.bySede.get(sedeId) ?? NO_BIKES;
+  for (let i = 0; i < places.length; i++) {
+    const b = places[i]!;
     const bike = p.bikes[b]!;
     if (p.overdue.has(bike.id)) continue;
     const intervals = p.busy.get(bike.id);

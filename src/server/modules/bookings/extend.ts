@@ -13,7 +13,7 @@ import { AppError, conflict, notFound } from '../../http/errors.js';
 import { countBooking } from '../../metrics.js';
 import { biciclette } from '../bikes/tables.js';
 import { pagamenti } from '../payments/tables.js';
-import { currentRules, lifecycleMinutes, loadRules, type Executor, type Rules } from '../rules/index.js';
+import { currentRules, lifecycleMinutes, loadRules, sedeRules, type Executor, type Rules } from '../rules/index.js';
 import { users } from '../users/tables.js';
 import { bookingAsOf, P_COLUMNS, settleDue } from './lifecycle.js';
 import { lockBikeOfBooking } from './ride.js';
@@ -31,6 +31,8 @@ interface RideRow {
   fine: Date;
   ritirataAt: Date | null;
   ruolo: 'admin' | 'user';
+  /** The booking's sede (its bike's): its hours and closures apply (issue 47). */
+  sedeId: number;
 }
 
 /** What stands after the ride's end on its bike: the first instant another booking, an offer or a maintenance holds it. */
@@ -50,6 +52,7 @@ const rideColumns = {
   fine: prenotazioni.fine,
   ritirataAt: prenotazioni.ritirataAt,
   ruolo: users.ruolo,
+  sedeId: prenotazioni.sedeId,
 };
 
 /** The owner's booking (404 for anyone else's, or an offer), refused with a 409 unless it is a ride in progress at `now`. */
@@ -131,7 +134,7 @@ async function readRide(db: Db | Tx, userId: number, id: number, lock: boolean):
 export async function extendOptions(deps: BookingReadDeps, userId: number, id: number): Promise<ExtendOptionsDto> {
   const now = deps.clock.now();
   const ride = rideInProgress(await readRide(deps.db, userId, id, false), now);
-  const rules = await currentRules(deps);
+  const rules = sedeRules.rulesOfSede(await currentRules(deps), ride.sedeId);
   const after = await bikeAfter(deps.db, ride, now, rules);
   return { minuti: EXTEND_MINUTES.filter((m) => refusal(ride, m, rules, after, deps.config.timeZone) === null) };
 }
@@ -151,7 +154,7 @@ export async function extendRide(deps: BookingReadDeps, userId: number, id: numb
     await runTransaction(deps.db, async (tx) => {
       await lockBikeOfBooking(tx, id);
       const ride = rideInProgress(await readRide(tx, userId, id, true), now);
-      const rules = await loadRules(tx);
+      const rules = sedeRules.rulesOfSede(await loadRules(tx), ride.sedeId);
       await settleDue(tx, { biciId: ride.biciId, userId, metrics: deps.metrics }, now, lifecycleMinutes(rules));
       const refused = refusal(ride, minutes, rules, await bikeAfter(tx, ride, now, rules), deps.config.timeZone);
       if (refused) throw refused;

@@ -35,8 +35,11 @@ export async function bookOffer(
   const now = o.now.toISOString();
   await fairUseGate(tx, { userId: o.user.id, date: o.dataPrenotazione, rules: o.rules, limits: o.limits, now: o.now, timeZone: o.timeZone });
   await tx.execute(sql`select id from biciclette where id = ${o.biciId} for no key update`);
-  const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string }>(
-    sql`select dal::text, al::text, motivo from chiusure where ${o.dataPrenotazione}::date between dal and al limit 1`,
+  const { rows: closed } = await tx.execute<{ dal: string; al: string; motivo: string; sedeId: number | null }>(
+    sql`select c.dal::text, c.al::text, c.motivo, c.sede_id as "sedeId" from chiusure c
+         where ${o.dataPrenotazione}::date between c.dal and c.al
+           and (c.sede_id is null or c.sede_id = (select b.sede_id from biciclette b where b.id = ${o.biciId}))
+         limit 1`,
   );
   if (closed[0]) throw badRequest(closureText(closed[0] as ClosureRule), 'CLOSED');
   // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)

@@ -4,12 +4,16 @@ import { type ModuleOperations, op } from '../../http/operation.js';
 export const bookingOperations: ModuleOperations = {
   tag: { name: 'Biciclette e prenotazioni', description: 'Disponibilità, prenotazioni, ritiro e riconsegna' },
   routes: {
-    'GET /api/biciclette': op('user', 'Tutte le biciclette'),
+    'GET /api/biciclette': op('user', 'Tutte le biciclette, ciascuna con la sua sede; `?sedeId=`: quelle di una sede'),
     'GET /api/biciclette/numero/:numero': op('user', 'La pagina di una bicicletta: il suo stato ora e la propria prenotazione in corso, se c’è', {
       errors: { 400: 'schemas.invalidBikeNumber', 404: 'bookingsApi.bikeNotFound' },
     }),
-    'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria'),
-    'GET /api/regole': op('user', 'Le regole del servizio e l’eventuale sospensione dell’utente'),
+    'POST /api/biciclette/available': op('user', 'Biciclette disponibili in una fascia oraria, in una sede (`sedeId`; senza: la propria)', {
+      errors: { 404: 'schemas.sedeNotFound' },
+    }),
+    'GET /api/regole': op('user', 'Le regole del servizio, con orari e chiusure di una sede (`?sedeId=`; senza: la propria), e l’eventuale sospensione dell’utente', {
+      errors: { 404: 'schemas.sedeNotFound' },
+    }),
     'GET /api/prenotazioni/user': op('user', 'Le prenotazioni dell’utente, dalla più recente'),
     'POST /api/prenotazioni': op('user', 'Prenotazione di una bicicletta', {
       ok: 201,

@@ -17,6 +17,7 @@ import { pickUp, returnBike, type RideDeps } from './ride.js';
 import { publicRules } from '../rules/index.js';
 import { bikeNumberParamsSchema } from '../../../shared/schemas/bike-page.js';
 import { bikePage } from './bike-page.js';
+import { sedeFilterQuerySchema } from '../../../shared/schemas/sedi.js';
 import { extendOptions, extendRide } from './extend.js';
 
 /** Bikes and the user's own bookings (behaviour.md §6). Every route needs a login. */
@@ -26,7 +27,8 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
   // onRequest: the login is checked before the body is even parsed or validated.
   app.addHook('onRequest', requireUser);
 
-  app.get('/biciclette', async () => listBikes(deps()));
+  // Every bike with its sede, or one sede's (`?sedeId=`, issue 47).
+  app.get('/biciclette', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => listBikes(deps(), request.query.sedeId));
 
   // The page a bike's QR code opens (issue 34): its state now, and the caller's own current booking of it.
   app.get('/biciclette/numero/:numero', { schema: { params: bikeNumberParamsSchema } }, async (request, reply) =>
@@ -35,12 +37,18 @@ export const bookingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // An admin's window is not held to the fair-use limits (issue 20): the desk books for others.
   // The answer's compressed bytes are shared by every request with the same free bikes (decision 040).
-  app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request, reply) =>
-    sendSharedJson(request, reply, await availableBikes(deps(), request.body, authenticatedUser(request).ruolo !== 'admin')),
-  );
+  // The sede's bikes (issue 47): the one asked for (`sedeId`), else the caller's home sede.
+  app.post('/biciclette/available', { schema: { body: availabilityRequestSchema } }, async (request, reply) => {
+    const user = authenticatedUser(request);
+    return sendSharedJson(request, reply, await availableBikes(deps(), request.body, user.ruolo !== 'admin', { home: user.sedeId }));
+  });
 
-  // The rules the booking form shows and applies, and the user's own suspension (issue 20).
-  app.get('/regole', async (request) => publicRules(deps(), authenticatedUser(request).id));
+  // The rules the booking form shows and applies, and the user's own suspension (issue 20); the
+  // hours and closures of the sede asked for, else of the home sede (issue 47).
+  app.get('/regole', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => {
+    const user = authenticatedUser(request);
+    return publicRules(deps(), user.id, { asked: request.query.sedeId, home: user.sedeId });
+  });
 
   app.get('/prenotazioni/user', async (request) => listUserBookings(deps(), authenticatedUser(request).id));
 

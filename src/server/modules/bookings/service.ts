@@ -26,10 +26,11 @@ import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
 import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
-import { checkWindow, type Window } from '../rules/index.js';
+import { checkWindow, sedeRules, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
 import { testo } from '../../../shared/i18n/index.js';
+import { zonedInstant } from '../../../shared/time.js';
 
 export { START_GRACE_MINUTES } from '../rules/index.js';
 
@@ -54,13 +55,27 @@ export interface BookingUser {
   ruolo?: 'admin' | 'user';
 }
 
+/** The sede a window is asked for (issue 47): the one named (`w.sedeId`, else `asked`), or the person's home sede. */
+export interface SedeChoice {
+  asked?: number | null | undefined;
+  home: number;
+}
+
 /**
  * Checks a window against behaviour.md §6 and the service's rules (issue 20) as this process
- * knows them, and turns it into instants. `limits`: the fair-use limits apply (not to admins).
+ * knows them, with the hours and closures of its sede (issue 47), and turns it into instants.
+ * `limits`: the fair-use limits apply (not to admins). An archived or unknown sede named: 404.
  */
-export async function resolveWindow(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<Window & { rules: Rules }> {
-  const rules = await currentRules(deps);
-  return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules };
+export async function resolveWindow(
+  deps: BookingReadDeps,
+  w: AvailabilityRequest,
+  limits: boolean,
+  sede: SedeChoice,
+): Promise<Window & { rules: Rules; sedeId: number }> {
+  const install = await currentRules(deps);
+  const sedeId = sedeRules.chosenSede(install, w.sedeId ?? sede.asked, sede.home);
+  const rules = sedeRules.rulesOfSede(install, sedeId);
+  return { ...checkWindow(rules, w, { now: deps.clock.now(), timeZone: deps.config.timeZone, limits }), rules, sedeId };
 }
 
 const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'sedeId' | 'updatedAt'>): BikeDto => ({
@@ -72,12 +87,15 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'sedeId' 
   updatedAt: b.updatedAt.toISOString(),
 });
 
-export async function listBikes(deps: BookingReadDeps): Promise<BikeDto[]> {
+/** GET /api/biciclette: every bike, or one sede's (`?sedeId=`, issue 47; any sede, archived too: a list, not a choice). */
+export async function listBikes(deps: BookingReadDeps, sedeId?: number): Promise<BikeDto[]> {
   // As of now (decision 035): the state the life cycle would show, nothing written.
   const minutes = lifecycleMinutes(await currentRules(deps));
   const stato = bikeStateAsOf(deps.clock.now().toISOString(), minutes);
+  const ofSede = sedeId === undefined ? sql`true` : sql`b.sede_id = ${sedeId}`;
   const { rows } = await deps.db.execute<{ id: number; numero: string; modello: string; stato: Bike['stato']; sede_id: number; updated_at: Date | string }>(sql`
-    select b.id, b.numero, b.modello, ${stato} as stato, b.sede_id, b.updated_at from ${biciclette} b order by lpad(b.numero, 20, '0'), b.numero`);
+    select b.id, b.numero, b.modello, ${stato} as stato, b.sede_id, b.updated_at from ${biciclette} b
+     where ${ofSede} order by lpad(b.numero, 20, '0'), b.numero`);
   return rows.map((r) => bikeDto({ id: r.id, numero: r.numero, modello: r.modello, stato: r.stato, sedeId: r.sede_id, updatedAt: new Date(r.updated_at) }));
 }
 
@@ -95,7 +113,7 @@ export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 function availabilityBatcher(db: Db) {
   const changedSince = prepareChangedSince(db);
   let picture: FleetPicture | undefined;
-  return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules }, SharedJson>(
+  return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules; sedeId: number }, SharedJson>(
     async (asked) => {
       const now = asked[0]!.deps.clock.now();
       const minutes = lifecycleMinutes(asked[0]!.rules);
@@ -110,27 +128,28 @@ function availabilityBatcher(db: Db) {
         picture = current;
       }
       const answered = current;
-      return asked.map((a) => freeBikes(answered, a.window));
+      return asked.map((a) => freeBikes(answered, a.window, a.sedeId));
     },
-    ({ window }) => `${window.inizio.getTime()}-${window.fine.getTime()}`,
+    ({ window, sedeId }) => `${sedeId}-${window.inizio.getTime()}-${window.fine.getTime()}`,
     AVAILABILITY_QUERIES_IN_FLIGHT,
   );
 }
 const batchers = new WeakMap<Db, ReturnType<typeof availabilityBatcher>>();
 
 /**
- * Bikes free in a window: not in maintenance or out of service, no active overlapping booking.
+ * Bikes of one sede free in a window: not in maintenance or out of service, no active
+ * overlapping booking. The sede is the one asked for, else the person's home sede (issue 47).
  * Every answer is exact as of the check that carried it (decision 040), a query that started
  * after the request arrived: a commit anywhere shows in the next request.
  */
-export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest, limits = true): Promise<SharedJson> {
-  const { rules, ...window } = await resolveWindow(deps, w, limits);
+export async function availableBikes(deps: BookingReadDeps, w: AvailabilityRequest, limits: boolean, sede: SedeChoice): Promise<SharedJson> {
+  const { rules, sedeId, inizio, fine } = await resolveWindow(deps, w, limits, sede);
   let batcher = batchers.get(deps.db);
   if (!batcher) {
     batcher = availabilityBatcher(deps.db);
     batchers.set(deps.db, batcher);
   }
-  return batcher.ask({ window, deps, rules });
+  return batcher.ask({ window: { inizio, fine }, deps, rules, sedeId });
 }
 
 const bookingColumns = {
@@ -297,13 +316,19 @@ export async function createBooking(
   } = {},
 ): Promise<BookingDto> {
   const limits = !opts.override && user.ruolo !== 'admin';
-  // The rules as this process knows them (decision 024): hours, horizon, duration, notice.
-  const { rules, inizio, fine } = await resolveWindow(deps, input, limits);
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const provider = paymentProviderName(deps.config);
-  const minutes = lifecycleMinutes(rules);
-  await refuseEarly(deps, user.id, input.biciId, { inizio, fine }, clockNow, minutes);
+  // The rules as this process knows them (decision 024): hours, horizon, duration, notice; the
+  // hours and closures of the bike's sede (issue 47), read with the early refusals.
+  const install = await currentRules(deps);
+  const minutes = lifecycleMinutes(install);
+  const check = { now: clockNow, timeZone: deps.config.timeZone, limits };
+  const asked = windowInstants(input, deps.config.timeZone) ?? checkWindow(install, input, check);
+  const early = await readEarly(deps, user.id, input.biciId, asked, clockNow, minutes);
+  const rules = early.sedeId === null ? install : sedeRules.rulesOfSede(install, early.sedeId);
+  const { inizio, fine } = checkWindow(rules, input, check);
+  refuseEarly(early);
   let created: { row: CreatedRow | undefined; closedBy: string | null };
   try {
     created = await runTransaction(deps.db, async (tx) => {
@@ -389,31 +414,50 @@ type CreatedRow = Pick<
 > & { id: number | null; createdAt: Date | string; closedBy: string | null };
 
 /**
- * The refusals a burst is mostly made of, found without a lock or a transaction: the user
+ * The bike's sede, and the refusals a burst is mostly made of, found without a lock or a transaction: the user
  * already has an active booking, or the bike is taken in the window, as committed now. Both
  * are what the constraints would answer (a committed active booking is one either way), and
  * a refusal here only means the request came a moment before a cancel. The constraints still
  * decide every booking that gets past this (decision 024).
  */
-async function refuseEarly(
+async function readEarly(
   deps: Pick<BookingDeps, 'db'>,
   userId: number,
   biciId: number,
   w: Window,
   now: Date,
   minutes: { hold: number; noShow: number },
-): Promise<void> {
+): Promise<Early> {
   // As of now: a row the life cycle would release counts for nothing (decision 035).
   const live = bookingAsOf(P_COLUMNS, now.toISOString(), minutes);
-  const { rows } = await deps.db.execute<{ active: boolean; taken: boolean }>(sql`
-    select exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+  const { rows } = await deps.db.execute<{ active: boolean; taken: boolean; sede_id: number | null }>(sql`
+    select (select b.sede_id from ${biciclette} b where b.id = ${biciId}) as sede_id,
+           exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
                     where p.user_id = ${userId} and p.stato = 'attiva' and not ${live.void}) as active,
            exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
                     where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
                      and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')
                      and not ${live.void}) as taken`);
-  if (rows[0]?.active) throw conflict(testo('bookingsApi.alreadyActive'), 'ALREADY_ACTIVE');
-  if (rows[0]?.taken) throw conflict(testo('bookingsApi.bikeUnavailable'), 'BIKE_UNAVAILABLE');
+  return { active: rows[0]?.active === true, taken: rows[0]?.taken === true, sedeId: rows[0]?.sede_id ?? null };
+}
+
+/** What `readEarly` found: the refusals, and the bike's sede (null: no such bike, the insert says 404). */
+interface Early {
+  active: boolean;
+  taken: boolean;
+  sedeId: number | null;
+}
+
+function refuseEarly(early: Early): void {
+  if (early.active) throw conflict(testo('bookingsApi.alreadyActive'), 'ALREADY_ACTIVE');
+  if (early.taken) throw conflict(testo('bookingsApi.bikeUnavailable'), 'BIKE_UNAVAILABLE');
+}
+
+/** A window's instants in TZ_APP, or null when a time does not exist (the window check says why). */
+function windowInstants(w: AvailabilityRequest, timeZone: string): Window | null {
+  const inizio = zonedInstant(w.dataPrenotazione, w.orarioInizio, timeZone);
+  const fine = zonedInstant(w.dataPrenotazione, w.orarioFine, timeZone);
+  return inizio && fine ? { inizio, fine } : null;
 }
 
 function mapBookingConflict(err: unknown): unknown {

@@ -7,6 +7,7 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import { lockFleet } from '../bikes/index.js';
 import { bringLifecycleUpToDate, movableBookings } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
+import { openSede } from '../sedi/index.js';
 import { affectedDto, cancelAffected, noticeOf, voidNow, type ClosureDeps } from './affected.js';
 import { testo } from '../../../shared/i18n/index.js';
 
@@ -19,21 +20,27 @@ import { testo } from '../../../shared/i18n/index.js';
  * The active bookings not picked up yet whose day lies in [dal, al]; `voidNow`, a preview's
  * condition (decision 035), leaves out the bookings the life cycle would release.
  */
-function bookingsInClosure(tx: Pick<Tx, 'execute'>, dal: string, al: string, lock: boolean, voidNow: SQL = sql`false`) {
-  const where = sql`p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${dal}::date and ${al}::date and not ${voidNow}`;
+function bookingsInClosure(tx: Pick<Tx, 'execute'>, c: { dal: string; al: string; sedeId: number | null }, lock: boolean, voidNow: SQL = sql`false`) {
+  // A closure of one sede (issue 47) touches only that sede's bookings.
+  const ofSede = c.sedeId === null ? sql`true` : sql`p.sede_id = ${c.sedeId}`;
+  const where = sql`p.stato = 'attiva' and p.ritirata_at is null and p.data_prenotazione between ${c.dal}::date and ${c.al}::date
+    and ${ofSede} and not ${voidNow}`;
   return movableBookings(tx, where, { withPayment: true, lock });
 }
 
-function closureInput(deps: Pick<ClosureDeps, 'clock' | 'config'>, input: ClosureRequest) {
+async function closureInput(deps: Pick<ClosureDeps, 'db' | 'clock' | 'config'>, input: ClosureRequest) {
   const today = zonedToday(deps.clock.now(), deps.config.timeZone);
   if (input.al < today) throw badRequest(testo('closures.inPast'), 'CLOSURE_IN_PAST', { fields: { al: testo('rules.fieldPastDate') } });
-  return { dal: input.dal, al: input.al, motivo: input.motivo.trim() };
+  const sedeId = input.sedeId ?? null;
+  // One open sede, or every sede (issue 47).
+  if (sedeId !== null && !(await openSede(deps.db, sedeId))) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+  return { dal: input.dal, al: input.al, motivo: input.motivo.trim(), sedeId };
 }
 
 /** POST /api/admin/chiusure/anteprima — the bookings a closure would cancel, nothing changed. */
 export async function previewClosure(deps: ClosureDeps, input: ClosureRequest): Promise<ClosureOutcomeDto> {
-  const c = closureInput(deps, input);
-  const rows = await bookingsInClosure(deps.db, c.dal, c.al, false, await voidNow(deps));
+  const c = await closureInput(deps, input);
+  const rows = await bookingsInClosure(deps.db, c, false, await voidNow(deps));
   return { chiusura: null, cancellate: rows.map((r) => affectedDto(r)) };
 }
 
@@ -43,17 +50,17 @@ export async function previewClosure(deps: ClosureDeps, input: ClosureRequest): 
  */
 export async function createClosure(deps: ClosureDeps, actor: Actor, input: ClosureRequest): Promise<ClosureOutcomeDto> {
   await bringLifecycleUpToDate(deps);
-  const c = closureInput(deps, input);
+  const c = await closureInput(deps, input);
   const now = deps.clock.now();
   const done = await runTransaction(deps.db, async (tx) => {
     await lockFleet(tx);
     // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato, bicielis_regole
     const { rows: created } = await tx.execute<{ id: number; created_at: Date | string }>(sql`
-      insert into chiusure (dal, al, motivo, created_by, created_at)
-      values (${c.dal}::date, ${c.al}::date, ${c.motivo}, ${actor.id}, ${now.toISOString()}::timestamptz)
+      insert into chiusure (dal, al, motivo, sede_id, created_by, created_at)
+      values (${c.dal}::date, ${c.al}::date, ${c.motivo}, ${c.sedeId}, ${actor.id}, ${now.toISOString()}::timestamptz)
       returning id, created_at`);
     const closure: ClosureDto = { id: created[0]!.id, ...c, createdAt: new Date(created[0]!.created_at).toISOString() };
-    const rows = await bookingsInClosure(tx, c.dal, c.al, true);
+    const rows = await bookingsInClosure(tx, c, true);
     const refunded = await cancelAffected(deps, tx, rows, 'chiusura', now);
     await writeAudit(
       tx,
@@ -69,11 +76,22 @@ export async function createClosure(deps: ClosureDeps, actor: Actor, input: Clos
   return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
 }
 
+type ClosureRow = { id: number; dal: string; al: string; motivo: string; sede_id: number | null; created_at: Date | string };
+
+const closureDto = (r: ClosureRow): ClosureDto => ({
+  id: r.id,
+  dal: r.dal,
+  al: r.al,
+  motivo: r.motivo,
+  sedeId: r.sede_id,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
 /** GET /api/admin/chiusure — every closure, the latest first. */
 export async function listClosures(deps: Pick<ClosureDeps, 'db'>): Promise<ClosureDto[]> {
-  const { rows } = await deps.db.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
-    select id, dal::text as dal, al::text as al, motivo, created_at from chiusure order by dal desc, id desc limit 500`);
-  return rows.map((r) => ({ id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() }));
+  const { rows } = await deps.db.execute<ClosureRow>(sql`
+    select id, dal::text as dal, al::text as al, motivo, sede_id, created_at from chiusure order by dal desc, id desc limit 500`);
+  return rows.map(closureDto);
 }
 
 /** DELETE /api/admin/chiusure/:id — the days can be booked again (cancelled bookings stay cancelled). */
@@ -81,11 +99,11 @@ export async function deleteClosure(deps: ClosureDeps, actor: Actor, id: number)
   const now = deps.clock.now();
   const removed = await runTransaction(deps.db, async (tx) => {
     // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato, bicielis_regole
-    const { rows } = await tx.execute<{ id: number; dal: string; al: string; motivo: string; created_at: Date | string }>(sql`
-      delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, created_at`);
+    const { rows } = await tx.execute<ClosureRow>(sql`
+      delete from chiusure where id = ${id} returning id, dal::text as dal, al::text as al, motivo, sede_id, created_at`);
     const r = rows[0];
     if (!r) throw notFound(testo('closures.notFound'), 'CLOSURE_NOT_FOUND');
-    const closure: ClosureDto = { id: r.id, dal: r.dal, al: r.al, motivo: r.motivo, createdAt: new Date(r.created_at).toISOString() };
+    const closure = closureDto(r);
     await writeAudit(tx, actor, { action: 'closure.delete', entity: 'closure', entityId: id, before: closure }, now);
     return closure;
   });

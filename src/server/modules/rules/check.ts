@@ -2,7 +2,7 @@ import type { AvailabilityRequest } from '../../../shared/schemas/booking.js';
 import { closureText, hoursText, tooLongText, tooShortNoticeText, weekdayIndex } from '../../../shared/rules-text.js';
 import { testo } from '../../../shared/i18n/index.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import type { Rules } from './store.js';
 
 /** How far in the past today's start may lie (a person filling the form at 10:02 for 10:00). */
@@ -73,4 +73,17 @@ export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowChec
     });
   }
   return { inizio, fine };
+}
+
+/**
+ * The sede a request is about (issue 47): the one it names, which must be open (404 otherwise,
+ * in the person's language), or the person's home sede. A home sede archived since gives the
+ * first open one. The open sedi are the rules' (in memory, NOTIFY-refreshed): no query.
+ */
+export function chosenSede(rules: Pick<Rules, 'sediAperte'>, asked: number | null | undefined, home: number): number {
+  if (asked != null) {
+    if (!rules.sediAperte.includes(asked)) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+    return asked;
+  }
+  return rules.sediAperte.includes(home) ? home : (rules.sediAperte[0] ?? home);
 }

@@ -19,14 +19,24 @@ export interface ClosureRule {
   dal: string;
   al: string;
   motivo: string;
+  /** The one sede closed (issue 47); null: every sede. */
+  sedeId: number | null;
 }
 
-/** The rules as every check reads them: the row of `regole` and the closures still to come. */
+/**
+ * The rules as every check reads them: the row of `regole` and the closures still to come.
+ * Read for the install, `orari` are the install's and `chiusure` every sede's; `rulesOfSede`
+ * gives one sede's (its own week if it has one, the closures of every sede and its own).
+ */
 export interface Rules extends RulesUpdate {
   conservazioneMesi: number;
   chiusure: ClosureRule[];
   updatedAt: Date;
   updatedBy: string | null;
+  /** The sedi with a week of their own (issue 47, `orari_sede`), by id. */
+  orariSede: ReadonlyMap<number, DayHours[]>;
+  /** The open sedi's ids, the first one first (the sede a row without one goes to). */
+  sediAperte: readonly number[];
 }
 
 /** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES, WAITLIST_OFFER_MINUTES and RETENTION_MONTHS when unset (config.ts). */
@@ -84,6 +94,8 @@ type RulesRow = {
   updated_at: Date | string;
   updated_by: string | null;
   chiusure: ClosureRule[];
+  orari_sede: [number, DayHours[]][];
+  sedi_aperte: number[];
 };
 
 /** A handle that can run a statement: the pool or a transaction. */
@@ -97,13 +109,16 @@ export type Executor = Pick<Db, 'execute'>;
 export async function loadRules(db: Executor): Promise<Rules> {
   const { rows } = await db.execute<RulesRow>(sql`
     select r.*,
-           coalesce((select json_agg(json_build_object('id', c.id, 'dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo) order by c.dal)
-                       from chiusure c), '[]'::json) as chiusure
+           coalesce((select json_agg(json_build_object('id', c.id, 'dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo, 'sedeId', c.sede_id)
+                                     order by c.dal)
+                       from chiusure c), '[]'::json) as chiusure,
+           coalesce((select json_agg(json_build_array(o.sede_id, o.orari)) from orari_sede o), '[]'::json) as orari_sede,
+           array(select s.id from sedi s where s.archiviata_at is null order by s.id) as sedi_aperte
       from regole r where r.id = 1`);
   const r = rows[0];
   // ensureRulesRow makes the row at every start; should it be gone all the same (deleted by
   // hand), bookings go on under the environment's documented defaults rather than fail.
-  if (!r) return { ...defaultRules(CONFIG_DEFAULTS), chiusure: [], updatedAt: new Date(0), updatedBy: null };
+  if (!r) return { ...defaultRules(CONFIG_DEFAULTS), chiusure: [], updatedAt: new Date(0), updatedBy: null, orariSede: new Map(), sediAperte: [] };
   return {
     orari: r.orari,
     durataMassimaMinuti: r.durata_massima_minuti,
@@ -121,7 +136,34 @@ export async function loadRules(db: Executor): Promise<Rules> {
     chiusure: r.chiusure,
     updatedAt: new Date(r.updated_at),
     updatedBy: r.updated_by,
+    orariSede: new Map(r.orari_sede),
+    sediAperte: r.sedi_aperte,
   };
+}
+
+/** Each reading's rules per sede, made once: the window check of every request reads them. */
+const perSede = new WeakMap<Rules, Map<number, Rules>>();
+
+/**
+ * One sede's rules (issue 47): its own week when it has one, else the install's; the closures
+ * of every sede and its own. The limits are the install's. Kept with the reading they come from.
+ */
+export function rulesOfSede(rules: Rules, sedeId: number): Rules {
+  let bySede = perSede.get(rules);
+  if (!bySede) {
+    bySede = new Map();
+    perSede.set(rules, bySede);
+  }
+  let own = bySede.get(sedeId);
+  if (!own) {
+    own = {
+      ...rules,
+      orari: rules.orariSede.get(sedeId) ?? rules.orari,
+      chiusure: rules.chiusure.filter((c) => c.sedeId === null || c.sedeId === sedeId),
+    };
+    bySede.set(sedeId, own);
+  }
+  return own;
 }
 
 /**

@@ -66,13 +66,13 @@ export function bikeFreeFor(starts: SQL, ends: SQL, now: string): SQL {
 /**
  * An open wait `a` that can be offered a bike now: still waiting, its window not started,
  * its user active and without an active booking (freed bikes pass to the next in line until
- * it is over), its day not closed.
+ * it is over), its day not closed at its sede. Only a bike of its sede is ever offered (issue 47).
  */
 function offerable(now: string): SQL {
   return sql`a.stato = 'in_attesa' and a.inizio > ${now}::timestamptz
     and exists (select 1 from users u where u.id = a.user_id and u.attiva)
     and not exists (select 1 from prenotazioni mine where mine.user_id = a.user_id and mine.stato = 'attiva')
-    and not exists (select 1 from chiusure c where a.data_prenotazione between c.dal and c.al)`;
+    and not exists (select 1 from chiusure c where a.data_prenotazione between c.dal and c.al and (c.sede_id is null or c.sede_id = a.sede_id))`;
 }
 
 /** Whether anything is due: something to end or withdraw, or a free bike for a wait. No locks. */
@@ -84,17 +84,17 @@ function probe(now: string): SQL {
                  and not exists (select 1 from users u where u.id = a.user_id and u.attiva))
     or exists (select 1 from prenotazioni o join biciclette b on b.id = o.bici_id
                 where o.stato = 'offerta' and ${offerWithdrawn()})
-    or exists (select 1 from (select distinct a.inizio, a.fine from attese a where ${offerable(now)}) w
-                where exists (select 1 from biciclette b where ${bikeFreeFor(sql`w.inizio`, sql`w.fine`, now)}))
+    or exists (select 1 from (select distinct a.inizio, a.fine, a.sede_id from attese a where ${offerable(now)}) w
+                where exists (select 1 from biciclette b where b.sede_id = w.sede_id and ${bikeFreeFor(sql`w.inizio`, sql`w.fine`, now)}))
     as due`;
 }
 
-/** An offer `o` on bike `b` that a closure or a maintenance (planned, or the admin's state) made impossible. */
+/** An offer `o` on bike `b` that a closure (of every sede or the bike's) or a maintenance (planned, or the admin's state) made impossible. */
 function offerWithdrawn(): SQL {
   return sql`(not (b.stato in ('disponibile', 'prenotata') or (b.stato = 'manutenzione' and b.stato_auto))
     or exists (select 1 from manutenzioni m where m.bici_id = o.bici_id
                   and tstzrange(m.inizio, m.fine, '[)') && tstzrange(o.inizio, o.fine, '[)'))
-    or exists (select 1 from chiusure c where o.data_prenotazione between c.dal and c.al))`;
+    or exists (select 1 from chiusure c where o.data_prenotazione between c.dal and c.al and (c.sede_id is null or c.sede_id = b.sede_id)))`;
 }
 
 export interface OfferMade {
@@ -181,7 +181,7 @@ async function offerFreeBikes(tx: Tx, at: string, offerMinutes: number): Promise
     const { rows: first } = await tx.execute<{ id: number; bici_id: number }>(sql`
       select a.id, b.id as bici_id from attese a
        cross join lateral (
-         select b.id from biciclette b where ${bikeFreeFor(sql`a.inizio`, sql`a.fine`, at)}
+         select b.id from biciclette b where b.sede_id = a.sede_id and ${bikeFreeFor(sql`a.inizio`, sql`a.fine`, at)}
           order by lpad(b.numero, 20, '0'), b.numero
           limit 1) b
        where ${offerable(at)}

@@ -34,6 +34,7 @@ interface WaitRow extends Record<string, unknown> {
   bici_numero: string | null;
   bici_modello: string | null;
   scade_at: Date | string | null;
+  sede_id: number;
 }
 
 const waitDto = (r: WaitRow): WaitDto => ({
@@ -46,6 +47,7 @@ const waitDto = (r: WaitRow): WaitDto => ({
   posizione: r.posizione,
   createdAt: new Date(r.created_at).toISOString(),
   bloccataDaPrenotazione: r.bloccata,
+  sedeId: r.sede_id,
   offerta:
     r.stato === 'offerta' && r.bici_id !== null && r.scade_at !== null
       ? { biciId: r.bici_id, biciNumero: r.bici_numero!, biciModello: r.bici_modello!, scadeAt: new Date(r.scade_at).toISOString() }
@@ -63,9 +65,9 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
   const at = sql`${now.toISOString()}::timestamptz`;
   const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
   const { rows } = await deps.db.execute<WaitRow>(sql`
-    select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at,
+    select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at, a.sede_id,
            1 + (select count(*) from attese e
-                 where e.stato in ${OPEN} and ${openAsOf(sql`e`, at)} and e.inizio < a.fine and e.fine > a.inizio
+                 where e.stato in ${OPEN} and ${openAsOf(sql`e`, at)} and e.sede_id = a.sede_id and e.inizio < a.fine and e.fine > a.inizio
                    and (not e.prima_in_fila, e.created_at, e.id) < (not a.prima_in_fila, a.created_at, a.id))::int as posizione,
            exists (select 1 from prenotazioni p left join pagamenti pay on pay.prenotazione_id = p.id
                     where p.user_id = a.user_id and p.stato = 'attiva' and not ${live.void}) as bloccata,
@@ -85,21 +87,26 @@ async function ownWait(deps: BookingReadDeps, userId: number, id: number): Promi
 }
 
 /**
- * POST /api/attese — joins the line of a window with no bike free. The window is checked as
+ * POST /api/attese — joins the line of a window with no bike free at a sede (the one asked
+ * for, else the home sede; issue 47): the line is the sede's. The window is checked as
  * a booking's would be (hours, closures, horizon, duration, notice) and so is the user's
  * suspension; at most WAITLIST_MAX_PER_USER open waits, counted under the user's advisory
  * lock (the one a booking takes, decision 024); one per window (a unique index).
  */
-export async function joinWait(deps: BookingDeps, user: BookingUser, input: WaitRequest & { destinazione: string | null }): Promise<WaitDto> {
+export async function joinWait(
+  deps: BookingDeps,
+  user: BookingUser & { sedeId: number },
+  input: WaitRequest & { destinazione: string | null },
+): Promise<WaitDto> {
   const limits = user.ruolo !== 'admin';
-  const { rules, inizio, fine } = await resolveWindow(deps, input, limits);
+  const { rules, inizio, fine, sedeId } = await resolveWindow(deps, input, limits, { home: user.sedeId });
   const now = deps.clock.now();
   if (limits && rules.sospensione) {
     const suspension = await suspensionOf(deps.db, user.id, rules, now);
     if (suspension) throw forbidden(suspensionRefusal(suspension.fino, rules.sospensione, deps.config.timeZone), 'SUSPENDED');
   }
   // Waiting makes sense only when the form offered nothing: a free bike is booked, not awaited.
-  const free = JSON.parse((await availableBikes(deps, input, limits)).json) as unknown[];
+  const free = JSON.parse((await availableBikes(deps, { ...input, sedeId }, limits, { home: user.sedeId })).json) as unknown[];
   if (free.length > 0) throw conflict(testo('waitlistApi.bikeFree'), 'BIKE_FREE');
   let id: number;
   try {
@@ -111,10 +118,10 @@ export async function joinWait(deps: BookingDeps, user: BookingUser, input: Wait
       if ((open[0]?.n ?? 0) >= WAITLIST_MAX_PER_USER) throw conflict(testo('waitlistApi.waitlistFull', { max: WAITLIST_MAX_PER_USER }), 'WAITLIST_FULL');
       // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato
       const { rows } = await tx.execute<{ id: number }>(sql`
-        insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at)
+        insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, created_at, sede_id)
         values (${user.id}, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
                 ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
-                'in_attesa', ${now.toISOString()}::timestamptz)
+                'in_attesa', ${now.toISOString()}::timestamptz, ${sedeId})
         returning id`);
       return rows[0]!.id;
     });
@@ -174,7 +181,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   const wait = await ownWait(deps, user.id, id);
   if (!wait.offerta) throw conflict(testo('waitlistApi.offerGone'), 'OFFER_GONE');
   const limits = user.ruolo !== 'admin';
-  const { rules } = await resolveWindow(deps, wait, limits);
+  const { rules } = await resolveWindow(deps, wait, limits, { home: wait.sedeId });
   const now = deps.clock.now();
   const provider = paymentProviderName(deps.config);
   let bookingId: number;
@@ -212,23 +219,24 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   return getUserBooking(deps, user.id, bookingId);
 }
 
-/** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered. */
+/** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered, one per window and sede (issue 47). */
 export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
-  const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; in_attesa: number; offerte: number }>(sql`
-    select a.data_prenotazione::text as data, a.orario_inizio as inizio, a.orario_fine as fine,
+  const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; sede_id: number; in_attesa: number; offerte: number }>(sql`
+    select a.data_prenotazione::text as data, a.orario_inizio as inizio, a.orario_fine as fine, a.sede_id,
            count(*) filter (where a.stato = 'in_attesa')::int as in_attesa,
            count(*) filter (where a.stato = 'offerta')::int as offerte
       from attese a
      where a.stato in ${OPEN} and ${openAsOf(sql`a`, sql`${now.toISOString()}::timestamptz`)}
        and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
-     group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio
-     order by a.inizio, a.orario_fine`);
+     group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio, a.sede_id
+     order by a.inizio, a.orario_fine, a.sede_id`);
   const finestre = rows.map((r) => ({
     dataPrenotazione: r.data,
     orarioInizio: r.inizio,
     orarioFine: r.fine,
+    sedeId: r.sede_id,
     inAttesa: r.in_attesa,
     offerteAperte: r.offerte,
   }));
@@ -248,13 +256,23 @@ export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlis
  */
 export async function putFirstInLine(
   tx: Pick<Tx, 'execute'>,
-  w: { userId: number; dataPrenotazione: string; orarioInizio: string; orarioFine: string; inizio: Date; fine: Date; destinazione: string | null },
+  w: {
+    userId: number;
+    dataPrenotazione: string;
+    orarioInizio: string;
+    orarioFine: string;
+    inizio: Date;
+    fine: Date;
+    destinazione: string | null;
+    /** The cancelled booking's sede (issue 47): the line is that sede's. Absent: the first sede (the insert's trigger). */
+    sedeId?: number | undefined;
+  },
   now: Date,
 ): Promise<void> {
-  // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato
+  // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato; bicielis_sede_predefinita when no sede is given
   await tx.execute(sql`
-    insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, prima_in_fila, created_at)
+    insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, prima_in_fila, created_at, sede_id)
     values (${w.userId}, ${w.dataPrenotazione}::date, ${w.orarioInizio}, ${w.orarioFine}, ${w.inizio.toISOString()}::timestamptz,
-            ${w.fine.toISOString()}::timestamptz, ${w.destinazione}, true, ${now.toISOString()}::timestamptz)
+            ${w.fine.toISOString()}::timestamptz, ${w.destinazione}, true, ${now.toISOString()}::timestamptz, ${w.sedeId ?? null}::int)
     on conflict (user_id, inizio, fine) where stato in ('in_attesa', 'offerta') do update set prima_in_fila = true`);
 }

@@ -15,6 +15,9 @@ import { PeriodBounds, PeriodReason } from './period-fields';
 import { InlineError } from './rules-parts';
 import { SectionCard } from '../../components/section-card';
 import { LoadFailed } from '../../components/load-failed';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Label } from '../../components/ui/label';
+import { useSedi } from '../../lib/sedi';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -35,6 +38,7 @@ function DeleteClosure({ closure }: { closure: ClosureDto }) {
 function ClosureList() {
   const t = useT();
   const closures = useClosures();
+  const sedi = useSedi();
   if (closures.isPending) return <Spinner label={t('closuresSection.loading')} showLabel className="py-2" />;
   if (closures.isError || !closures.data) {
     return (
@@ -51,6 +55,9 @@ function ClosureList() {
           <div className="grid min-w-0 gap-0.5">
             <p className="font-medium tabular-nums">{closureRange(c)}</p>
             <p className="text-sm break-words text-muted-foreground">{c.motivo}</p>
+            {sedi.several ? (
+              <p className="text-sm text-muted-foreground">{c.sedeId === null ? t('rulesSede.everySede') : sedi.nameOf(c.sedeId)}</p>
+            ) : null}
           </div>
           <DeleteClosure closure={c} />
         </li>
@@ -69,6 +76,9 @@ function AddClosure() {
   const t = useT();
   const form = usePeriodForm(EMPTY, validateClosure, t('closuresSection.addFailed'));
   const { failure, ids, refused, checked, reset } = form;
+  const sedi = useSedi();
+  // The sede closed (issue 47): '' for every sede.
+  const [scope, setScope] = useState('');
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
@@ -90,8 +100,9 @@ function AddClosure() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const request = checked();
-    if (!request) return;
+    const checkedRequest = checked();
+    if (!checkedRequest) return;
+    const request: ClosureRequest = { ...checkedRequest, sedeId: scope === '' ? null : Number(scope) };
     preview.mutateAsync(request).then((outcome) => {
       if (outcome.cancellate.length === 0) void add(request);
       else setPending({ request, outcome });
@@ -111,6 +122,19 @@ function AddClosure() {
           <PeriodBounds form={form} type="date" />
           <PeriodReason form={form} placeholder={t('closuresSection.reasonPlaceholder')} />
         </div>
+        {sedi.several ? (
+          <div className="grid gap-1.5 sm:max-w-sm">
+            <Label htmlFor={`${ids}-sede`}>{t('rulesSede.closureScope')}</Label>
+            <NativeSelect id={`${ids}-sede`} value={scope} onChange={(e) => setScope(e.target.value)}>
+              <option value="">{t('rulesSede.everySede')}</option>
+              {sedi.open.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.nome}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : null}
         <p className="text-sm text-muted-foreground">
           {t('closuresSection.newHint')}
         </p>

@@ -1,17 +1,18 @@
 import { SaveIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { weekdayName } from '../../../shared/i18n/format';
 import type { RulesDto } from '../../../shared/schemas/rules';
 import { Button, ButtonIcon } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
-import { useLingua, useT } from '../../lib/i18n';
+import { useT } from '../../lib/i18n';
 import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
+import { SedeHoursSection } from './rules-sede-hours';
+import { DayRow } from './rules-day-row';
 import { CheckedField } from './rules-parts';
 import { FieldError } from '../../components/field-error';
 import { SectionCard } from '../../components/section-card';
@@ -24,7 +25,6 @@ import {
   rulesToForm,
   suspensionRuleText,
   WEEKDAYS,
-  type DayForm,
   type LimitKey,
   type RulesForm,
   type RulesFormErrors,
@@ -33,65 +33,6 @@ import {
 import { useRules, useSaveRules } from './queries';
 import { useTimeZone } from '../../lib/public-config';
 import { LoadFailed } from '../../components/load-failed';
-
-function DayRow({
-  index,
-  day,
-  errors,
-  onChange,
-}: {
-  index: number;
-  day: DayForm;
-  errors: RulesFormErrors;
-  onChange: (day: DayForm) => void;
-}) {
-  const t = useT();
-  // `orari` counts from Monday (0); weekdayName from Sunday (0). "lunedì" / "Monday".
-  const lower = weekdayName((index + 1) % 7, useLingua());
-  const name = `${lower.charAt(0).toUpperCase()}${lower.slice(1)}`;
-  const closedId = rulesFieldId(`orari.${index}.chiuso`);
-  const time = (which: 'apertura' | 'chiusura') => {
-    const key = `orari.${index}.${which}`;
-    const id = rulesFieldId(key);
-    const error = errors[key];
-    return (
-      <div className="grid content-start gap-1.5">
-        <Label htmlFor={id}>
-          {which === 'apertura' ? t('rulesTab.opening') : t('rulesTab.closing')}
-          <span className="sr-only"> {lower}</span>
-        </Label>
-        <Input
-          id={id}
-          type="time"
-          value={day[which]}
-          disabled={day.chiuso}
-          onChange={(e) => onChange({ ...day, [which]: e.target.value })}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        <FieldError id={id} message={error} />
-      </div>
-    );
-  };
-  return (
-    <li className="grid gap-2 border-b pb-3 last:border-b-0 last:pb-0 sm:grid-cols-[14rem_1fr] sm:items-start sm:gap-4">
-      <div className="flex items-center justify-between gap-3 sm:justify-start sm:pt-7">
-        <p className="font-medium sm:w-24">{name}</p>
-        <div className="flex items-center gap-3">
-          <Switch id={closedId} checked={day.chiuso} onChange={(e) => onChange({ ...day, chiuso: e.target.checked })} />
-          <Label htmlFor={closedId}>
-            {t('rulesTab.closed')}
-            <span className="sr-only"> {lower}</span>
-          </Label>
-        </div>
-      </div>
-      <div className={cn('grid grid-cols-2 gap-3 sm:max-w-md', day.chiuso && 'opacity-60')}>
-        {time('apertura')}
-        {time('chiusura')}
-      </div>
-    </li>
-  );
-}
 
 function LimitRow({
   limit,
@@ -428,7 +369,7 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
   );
 }
 
-/** /admin?tab=regole (issue 20): hours, limits, the no-show suspension; then the closures. */
+/** /admin?tab=regole (issue 20): hours, limits, the no-show suspension; then each sede's own hours (issue 47, with several) and the closures. */
 export function RulesTab() {
   const t = useT();
   const rules = useRules();
@@ -443,6 +384,7 @@ export function RulesTab() {
   return (
     <div className="grid gap-6">
       {editor}
+      <SedeHoursSection install={rules.data?.orari} />
       <ClosuresSection />
     </div>
   );

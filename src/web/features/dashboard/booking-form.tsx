@@ -16,11 +16,14 @@ import {
   type BookingFormField,
   type BookingFormValues,
 } from './dashboard-model';
-import { useCreateBooking } from './queries';
+import { useCreateBooking, useSedeRules } from './queries';
 import { useBookingWindow, type BookingWindow } from './use-booking-window';
 import type { EarlyWindow } from './early-booking-fields';
 import { WAITLIST_MAX_PER_USER } from '../../../shared/schemas/waitlist';
 import { useJoinWait, useWaits } from '../waitlist';
+import { NativeSelect } from '../../components/ui/native-select';
+import { useSedi } from '../../lib/sedi';
+import { useCurrentUser } from '../../lib/session';
 
 interface BookingFormProps {
   /** Today in the college's time zone: the default date and the earliest allowed. */
@@ -143,6 +146,42 @@ function WindowFields({
       {time('orarioFine', t('bookingForm.end'), longest)}
     </div>
   );
+}
+
+/**
+ * The sede whose bikes, hours and waitlist the form shows (issue 47), above the date: only
+ * when the install has several open sedi. It opens on the person's home sede.
+ */
+function SedeField({ id, value, home, onChange }: { id: string; value: number; home: number | undefined; onChange: (sedeId: number) => void }) {
+  const t = useT();
+  const sedi = useSedi();
+  if (!sedi.several) return null;
+  return (
+    <Field id={id} label={t('bookingSede.label')} hint={t('bookingSede.hint')} error={undefined}>
+      <NativeSelect id={id} value={String(value)} onChange={(e) => onChange(Number(e.target.value))} aria-describedby={describedBy(id, undefined, true)}>
+        {sedi.open.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.id === home ? t('bookingSede.home', { nome: s.nome }) : s.nome}
+          </option>
+        ))}
+      </NativeSelect>
+    </Field>
+  );
+}
+
+/**
+ * The sede chosen in the form (issue 47) and the rules that apply there: the install's limits
+ * with that sede's hours and closures. The home sede's rules are the form's own (`rules`); another
+ * sede's are asked for when it is chosen, and until they come the server alone checks the window.
+ */
+function useChosenSede(rules: FormRules | undefined) {
+  const home = useCurrentUser().data?.sedeId;
+  const [chosen, setChosen] = useState<number | null>(null);
+  const other = chosen !== null && chosen !== home ? chosen : null;
+  const sedeRules = useSedeRules(other);
+  const effective: FormRules | undefined =
+    other === null ? rules : rules && sedeRules.data ? { ...rules, orari: sedeRules.data.orari, chiusure: sedeRules.data.chiusure } : undefined;
+  return { home, shown: chosen ?? home ?? 0, asked: other, setChosen, rules: effective };
 }
 
 function DestinationField({ id, value, error, update }: { id: string; value: string; error: string | undefined; update: Update }) {
@@ -286,7 +325,8 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   const dateRef = useRef<HTMLInputElement>(null);
   const ids = useId();
   const id = (field: string) => `${ids}-${field}`;
-  const w = useBookingWindow(values, rules, { openedAt, timeZone });
+  const sede = useChosenSede(rules);
+  const w = useBookingWindow(values, sede.rules, { openedAt, timeZone, sedeId: sede.asked });
   const weekly = rules ? weeklyLimitText(rules, t) : null;
   const { errors, setErrors, pending, onSubmit } = useBookingSubmit({ values, w, id, formRef, dateRef, onCreated });
   // The bike asked for, chosen while the render adjusts to the free bikes (no effect: no extra paint).
@@ -316,7 +356,18 @@ export function BookingForm({ today, maxDate, timeZone, isExternal, rules, onCan
   return (
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-busy={pending} className="grid gap-5">
       {weekly ? <p className="text-sm text-muted-foreground">{weekly}.</p> : null}
-      <WindowFields id={id} values={values} day={w.day} today={today} maxDate={maxDate} rules={rules} shown={shown} update={update} dateRef={dateRef} />
+      <SedeField
+        id={id('sede')}
+        value={sede.shown}
+        home={sede.home}
+        onChange={(sedeId) => {
+          sede.setChosen(sedeId);
+          // A bike of the other sede is no choice here.
+          setWanted(null);
+          update('biciId', null);
+        }}
+      />
+      <WindowFields id={id} values={values} day={w.day} today={today} maxDate={maxDate} rules={sede.rules} shown={shown} update={update} dateRef={dateRef} />
       <DestinationField id={id('destinazione')} value={values.destinazione} error={shown.destinazione} update={update} />
       <WindowBikePicker
         window={w}

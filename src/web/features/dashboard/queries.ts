@@ -32,7 +32,7 @@ export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
 /** GET /api/regole: the service's rules as the booking form applies them, and the user's own suspension (issue 20). */
 export const PUBLIC_RULES_QUERY_KEY = ['/api/regole'] as const;
 const availabilityKey = (w: AvailabilityRequest) =>
-  [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine] as const;
+  [...BIKES_QUERY_KEY, 'available', w.dataPrenotazione, w.orarioInizio, w.orarioFine, w.sedeId ?? 'casa'] as const;
 
 /** The user's own data kept on the device for offline use (issue 22), and read again after a queued step was answered. */
 const KEPT_OFFLINE = [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY, PUBLIC_CONFIG_QUERY_KEY, PUBLIC_RULES_QUERY_KEY];
@@ -90,6 +90,18 @@ export function useOwnBookings() {
  */
 export function usePublicRules() {
   return useQuery<PublicRulesDto>({ queryKey: PUBLIC_RULES_QUERY_KEY });
+}
+
+/**
+ * GET /api/regole?sedeId= (issue 47): the hours and closures of a sede chosen in the form
+ * other than the person's own (`null`: nothing asked, the home sede's are `usePublicRules`).
+ */
+export function useSedeRules(sedeId: number | null) {
+  return useQuery<PublicRulesDto>({
+    queryKey: [...PUBLIC_RULES_QUERY_KEY, 'sede', sedeId ?? 0],
+    queryFn: () => apiRequest<PublicRulesDto>('GET', `/api/regole?sedeId=${sedeId}`),
+    enabled: sedeId !== null,
+  });
 }
 
 export function useBikes() {

@@ -13,12 +13,23 @@ type WindowValues = Pick<BookingFormValues, 'dataPrenotazione' | 'orarioInizio' 
  * rules refuse in it (said by its fields as they are typed), the day's hours, and the bikes
  * free in it, asked for only when the rules allow it. Only the date and the two times decide
  * which bikes are free; the destination does not. `limits: false`: the desk, which the
- * fair-use limits do not bind.
+ * fair-use limits do not bind. `sedeId`: the sede whose bikes are asked for (issue 47).
  */
 export function useBookingWindow(
   values: WindowValues,
   rules: FormRules | undefined,
-  { openedAt, timeZone, limits = true }: { openedAt: Date; timeZone: string; limits?: boolean },
+  {
+    openedAt,
+    timeZone,
+    limits = true,
+    sedeId = null,
+  }: {
+    openedAt: Date;
+    timeZone: string;
+    limits?: boolean;
+    /** The sede asked for (issue 47); null: the person's home sede, as the server defaults. */
+    sedeId?: number | null;
+  },
 ) {
   const t = useT();
   const { dataPrenotazione, orarioInizio, orarioFine } = values;
@@ -27,10 +38,10 @@ export function useBookingWindow(
     [rules, dataPrenotazione, orarioInizio, orarioFine, openedAt, timeZone, limits, t],
   );
   const windowAllowed = Object.keys(broken).length === 0;
-  const slot = useMemo(
-    () => (windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null),
-    [windowAllowed, dataPrenotazione, orarioInizio, orarioFine],
-  );
+  const slot = useMemo(() => {
+    const window = windowAllowed ? availabilityWindow({ dataPrenotazione, orarioInizio, orarioFine }) : null;
+    return window && sedeId !== null ? { ...window, sedeId } : window;
+  }, [windowAllowed, dataPrenotazione, orarioInizio, orarioFine, sedeId]);
   const day = rules ? dayStatus(rules, dataPrenotazione) : null;
   const available = useAvailableBikes(slot);
   const availableIds = useMemo(() => (available.data ? new Set(available.data.map((b) => b.id)) : undefined), [available.data]);

@@ -17,6 +17,7 @@ const wait = (over: Partial<WaitDto> = {}): WaitDto => ({
   posizione: 1,
   createdAt: '2026-12-01T09:00:00.000Z',
   bloccataDaPrenotazione: false,
+  sedeId: 1,
   offerta: null,
   ...over,
 });

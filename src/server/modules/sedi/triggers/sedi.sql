@@ -10,3 +10,8 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
+
+-- Every process keeps the open sedi with the rules (rules/store.ts: the availability read and the
+-- window check refuse an archived or unknown one without a query): a change tells them all at once.
+CREATE OR REPLACE TRIGGER sedi_notify AFTER INSERT OR UPDATE OR DELETE ON sedi
+  FOR EACH STATEMENT EXECUTE FUNCTION bicielis_rules_changed();
