@@ -30,6 +30,10 @@ export const AUDIT_ACTIONS = [
   'rack.revoke',
   'booking.move',
   'booking.cancel_fleet',
+  'sede.create',
+  'sede.update',
+  'sede.archive',
+  'sede.reactivate',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -57,6 +61,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
   'rack.revoke': 'auditActions.rackRevoke',
   'booking.move': 'auditActions.bookingMove',
   'booking.cancel_fleet': 'auditActions.bookingCancelFleet',
+  'sede.create': 'auditActions.sedeCreate',
+  'sede.update': 'auditActions.sedeUpdate',
+  'sede.archive': 'auditActions.sedeArchive',
+  'sede.reactivate': 'auditActions.sedeReactivate',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */
@@ -69,6 +77,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, PlainKey> = {
   closure: 'auditActions.entityClosure',
   maintenance: 'auditActions.entityMaintenance',
   rack: 'auditActions.entityRack',
+  sede: 'auditActions.entitySede',
 };
 
 /** An action's label in the language of `t`; an unknown action as it is. */

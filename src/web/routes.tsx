@@ -21,6 +21,7 @@ import {
   RecoveryScreen,
   RegistrationScreen,
   ReportsScreen,
+  SediScreen,
   SimulatedCheckoutScreen,
   StatsScreen,
   TwoFactorLoginScreen,
@@ -67,6 +68,7 @@ export function AppRoutes() {
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />
+      <Route path="/admin/sedi" component={SediScreen} />
       <Route path="/profilo" component={ProfileScreen} />
       <Route path="/bici/:numero" component={BikeScreen} />
       <Route path="/doc" component={ReportsScreen} />

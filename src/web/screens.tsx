@@ -37,6 +37,7 @@ export const loadAdmin = () =>
     if (typeof window !== 'undefined') await m.loadTabFor(window.location.search);
     return m.AdminPage;
   });
+export const loadSedi = () => withTexts(import('./features/admin/sedi-page'), 'user', 'admin').then((m) => m.SediPage);
 export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin').then((m) => m.StatsPage);
 export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin').then((m) => m.ReportsPage);
 export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user', 'subpages').then((m) => m.ProfilePage);
@@ -90,6 +91,7 @@ export const TwoFactorLoginScreen = lazyScreen(() => loadAccountScreens().then((
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'app.loadingStats');
+export const SediScreen = lazyScreen(loadSedi, LOADING);
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
 export const ProfileScreen = lazyScreen(loadProfile, 'app.loadingProfile');
 export const BikeScreen = lazyScreen(loadBikePage, 'app.loadingBike');
@@ -138,6 +140,7 @@ export function preloadScreenFor(path: string): Promise<unknown> {
   if (path.startsWith('/rastrelliera/')) return loadRack();
   if (path.startsWith('/doc')) return loadReports();
   if (path.startsWith('/admin/statistiche')) return loadStats();
+  if (path.startsWith('/admin/sedi')) return loadSedi();
   if (path.startsWith('/admin')) return loadAdmin();
   return Promise.resolve();
 }

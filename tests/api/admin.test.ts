@@ -315,6 +315,8 @@ describe('lists: paging, filter, search', () => {
       ritirataAt: null,
       riconsegnataAt: null,
       motivoCancellazione: null,
+      // The booking's sede (issue 47): its bike's, the install's one sede.
+      sedeId: expect.any(Number),
     });
     const tooBig = await list(`?pageSize=${ADMIN_PAGE_SIZE_MAX + 1}`);
     expect(tooBig.statusCode).toBe(400);

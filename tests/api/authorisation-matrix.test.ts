@@ -55,6 +55,10 @@ interface Fixtures {
   calendarToken: string;
   /** The live link of the rack's board (issue 34). */
   rackToken: string;
+  /** A second sede, open and empty (issue 47): it may be archived. */
+  sedeId: number;
+  /** A third, archived: it may be opened again. */
+  archivedSedeId: number;
   webhookSignature: (payload: string) => Promise<string>;
 }
 
@@ -209,9 +213,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/reports': { request: () => ({ url: '/api/reports' }), expect: ADMIN_ONLY },
   'GET /api/reports/download/:id': { request: (f) => ({ url: `/api/reports/download/${f.reportId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/summary': { request: () => ({ url: '/api/admin/summary' }), expect: ADMIN_ONLY },
-  'GET /api/admin/prenotazioni': { request: () => ({ url: '/api/admin/prenotazioni?page=1&pageSize=10&stato=attiva&q=a' }), expect: ADMIN_ONLY },
+  'GET /api/admin/prenotazioni': { request: () => ({ url: '/api/admin/prenotazioni?page=1&pageSize=10&stato=attiva&q=a&sedeId=1' }), expect: ADMIN_ONLY },
   'DELETE /api/admin/prenotazioni/:id': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.targetBookingId}` }), expect: ADMIN_ONLY },
-  'GET /api/admin/users': { request: () => ({ url: '/api/admin/users?page=1&pageSize=10' }), expect: ADMIN_ONLY },
+  'GET /api/admin/users': { request: () => ({ url: '/api/admin/users?page=1&pageSize=10&sedeId=1' }), expect: ADMIN_ONLY },
   'PUT /api/admin/users/:id': {
     request: (f) => ({
       url: `/api/admin/users/${f.targetId}`,
@@ -220,7 +224,7 @@ const MATRIX: Record<string, Row> = {
     expect: ADMIN_ONLY,
   },
   'DELETE /api/admin/users/:id': { request: (f) => ({ url: `/api/admin/users/${f.targetId}` }), expect: ADMIN_ONLY },
-  'GET /api/admin/biciclette': { request: () => ({ url: '/api/admin/biciclette' }), expect: ADMIN_ONLY },
+  'GET /api/admin/biciclette': { request: (f) => ({ url: `/api/admin/biciclette?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/biciclette/etichette.pdf': { request: () => ({ url: '/api/admin/biciclette/etichette.pdf' }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id': { request: (f) => ({ url: `/api/admin/biciclette/${f.bikeId}`, payload: { stato: 'manutenzione' } }), expect: ADMIN_ONLY },
   'PUT /api/admin/biciclette/:id/lucchetto': {
@@ -232,9 +236,9 @@ const MATRIX: Record<string, Row> = {
     expect: { ...ADMIN_ONLY, admin: 201 },
   },
   'POST /api/admin/import-residents': { request: () => ({ url: '/api/admin/import-residents' }), expect: ADMIN_ONLY },
-  'GET /api/admin/danni': { request: () => ({ url: '/api/admin/danni' }), expect: ADMIN_ONLY },
+  'GET /api/admin/danni': { request: (f) => ({ url: `/api/admin/danni?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'POST /api/admin/danni/:id/risolta': { request: (f) => ({ url: `/api/admin/danni/${f.damageId}/risolta` }), expect: ADMIN_ONLY },
-  'GET /api/admin/ritardi': { request: () => ({ url: '/api/admin/ritardi' }), expect: ADMIN_ONLY },
+  'GET /api/admin/ritardi': { request: (f) => ({ url: `/api/admin/ritardi?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'POST /api/admin/prenotazioni/:id/rilascia': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/rilascia` }), expect: ADMIN_ONLY },
   // The service's rules (issue 20).
   'GET /api/regole': { request: () => ({ url: '/api/regole' }), expect: LOGGED_IN },
@@ -269,7 +273,7 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ url: `/api/admin/audit?page=1&pageSize=10&admin=${f.adminId}&azione=user.update&dal=2026-11-01&al=2026-11-30` }),
     expect: ADMIN_ONLY,
   },
-  'GET /api/admin/audit.csv': { request: () => ({ url: '/api/admin/audit.csv?azione=bike.update&dal=2026-11-01' }), expect: ADMIN_ONLY },
+  'GET /api/admin/audit.csv': { request: () => ({ url: '/api/admin/audit.csv?azione=bike.update&dal=2026-11-01&sedeId=1' }), expect: ADMIN_ONLY },
   'GET /api/admin/audit/admins': { request: () => ({ url: '/api/admin/audit/admins' }), expect: ADMIN_ONLY },
   'POST /api/admin/users/:id/revoca-sospensione': { request: (f) => ({ url: `/api/admin/users/${f.targetId}/revoca-sospensione` }), expect: ADMIN_ONLY },
   // The waitlist (issue 21): each user's own waits; a window with bikes free is not waited for (409).
@@ -282,12 +286,24 @@ const MATRIX: Record<string, Row> = {
   // The owner's wait holds no offer: 409 "L'offerta non è più valida".
   'POST /api/attese/:id/accetta': { request: (f) => ({ url: `/api/attese/${f.waitId}/accetta` }), expect: { anonymous: 401, user: 409, other: 404, admin: 404 } },
   'POST /api/attese/:id/rinuncia': { request: (f) => ({ url: `/api/attese/${f.waitId}/rinuncia` }), expect: { anonymous: 401, user: 409, other: 404, admin: 404 } },
-  'GET /api/admin/attese': { request: () => ({ url: '/api/admin/attese' }), expect: ADMIN_ONLY },
+  'GET /api/admin/attese': { request: (f) => ({ url: `/api/admin/attese?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'GET /api/admin/stats': { request: () => ({ url: '/api/admin/stats?period=7' }), expect: ADMIN_ONLY },
   'GET /api/admin/stats/export.csv': { request: () => ({ url: '/api/admin/stats/export.csv?period=30' }), expect: ADMIN_ONLY },
   // The profile page (decision 022): each user's own profile, so every logged-in user may.
   'GET /api/profilo': { request: () => ({ url: '/api/profilo' }), expect: LOGGED_IN },
   'GET /api/sedi': { request: () => ({ url: '/api/sedi' }), expect: LOGGED_IN },
+  // /admin → Sedi (issue 47): admins only.
+  'GET /api/admin/sedi': { request: () => ({ url: '/api/admin/sedi' }), expect: ADMIN_ONLY },
+  'POST /api/admin/sedi': {
+    request: () => ({ url: '/api/admin/sedi', payload: { nome: 'Residenza Nuova', indirizzo: 'Via Roma 1' } }),
+    expect: { ...ADMIN_ONLY, admin: 201 },
+  },
+  'PUT /api/admin/sedi/:id': {
+    request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}`, payload: { nome: 'Residenza Matrice', notaRastrelliera: 'Cortile' } }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/admin/sedi/:id/archivia': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/archivia` }), expect: ADMIN_ONLY },
+  'POST /api/admin/sedi/:id/riattiva': { request: (f) => ({ url: `/api/admin/sedi/${f.archivedSedeId}/riattiva` }), expect: ADMIN_ONLY },
   'PATCH /api/profilo': { request: () => ({ url: '/api/profilo', payload: { nome: 'Rinominato', promemoria: false } }), expect: LOGGED_IN },
   // The owner's password is the current one; the others' is not: 400 "La password attuale non è corretta".
   'POST /api/profilo/password': {
@@ -353,6 +369,14 @@ async function fixtures(): Promise<Fixtures> {
   await truncateAll(db);
   // A sede's own week (issue 47): none, so that setting one is a change every time.
   await db.execute(sql`truncate orari_sede`);
+  // The install's first sede, and an empty second one, open, as every case expects (issue 47).
+  await db.execute(sql`delete from sedi where id <> (select min(id) from sedi) and nome not in ('Residenza Matrice', 'Residenza Archiviata')`);
+  await db.execute(sql`insert into sedi (nome) values ('Residenza Matrice'), ('Residenza Archiviata') on conflict do nothing`);
+  await db.execute(sql`update sedi set indirizzo = '', nota_rastrelliera = null,
+    archiviata_at = case when nome = 'Residenza Archiviata' then '2026-11-01T00:00:00Z'::timestamptz end`);
+  const sedeNamed = async (nome: string) => (await db.execute<{ id: number }>(sql`select id from sedi where nome = ${nome}`)).rows[0]!.id;
+  const sedeId = await sedeNamed('Residenza Matrice');
+  const archivedSedeId = await sedeNamed('Residenza Archiviata');
   const owner = await createUser(db, { isResidente: false });
   const { token } = await createSession(db, owner.id, 'session', ctx.clock.now());
   const ownerCookie = `bicielis_session=${token}`;
@@ -430,6 +454,8 @@ async function fixtures(): Promise<Fixtures> {
     sigla: resident.sigla,
     calendarToken,
     rackToken: rack.token,
+    sedeId,
+    archivedSedeId,
     webhookSignature: async (payload) => Stripe.webhooks.generateTestHeaderString({ payload, secret }),
   };
 }

@@ -177,13 +177,16 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },
   'POST /api/payments/simulated/intents/:intentId/confirm': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123', clientSecret: 'x' },
   'POST /api/payments/simulated/checkout/:sessionId/pay': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' },
-  'PUT /api/admin/users/:id': { nome: 'A', cognome: 'B', email: 'a@example.it', ruolo: 'user', isResidente: false, attiva: true },
+  'PUT /api/admin/users/:id': { nome: 'A', cognome: 'B', email: 'a@example.it', ruolo: 'user', isResidente: false, attiva: true, sedeId: 1 },
   // Its state, its sede, or both (issue 47).
   'PUT /api/admin/biciclette/:id': { stato: 'manutenzione', sedeId: 1 },
   'PUT /api/admin/biciclette/:id/lucchetto': { tipo: 'combinazione', codice: '4821' },
   'POST /api/admin/biciclette': { numero: 'F-1', modello: 'City Bike', sedeId: 1 },
   // A sede's own week (issue 47): seven days, or null.
   'PUT /api/admin/sedi/:id/orari': { orari: [null, null, null, null, null, null, { apertura: '08:00', chiusura: '20:00' }] },
+  // /admin → Sedi (issue 47).
+  'POST /api/admin/sedi': { nome: 'Residenza Fuzz', indirizzo: 'Via Roma 1', notaRastrelliera: 'Cortile' },
+  'PUT /api/admin/sedi/:id': { nome: 'Residenza Fuzz', indirizzo: 'Via Roma 1', notaRastrelliera: null },
   'PATCH /api/profilo': { nome: 'Anna', cognome: 'Rossi', promemoria: false },
   'POST /api/profilo/password': { passwordAttuale: 'Password-Lunga-1', nuovaPassword: 'Nuova-Password-1' },
   'DELETE /api/profilo': { password: 'Password-Lunga-1' },

@@ -60,6 +60,10 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'POST /api/admin/biciclette/:id/manutenzioni/anteprima': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
   'POST /api/admin/users/:id/revoca-sospensione': { role: 'admin', id: () => ids.user },
   'DELETE /api/attese/:id': { role: 'owner', id: () => ids.wait },
+  // /admin → Sedi (issue 47): the install's first sede (its archive is refused: the last open one).
+  'PUT /api/admin/sedi/:id': { role: 'admin', id: () => ids.sede, payload: { nome: 'Sede rinominata' } },
+  'POST /api/admin/sedi/:id/archivia': { role: 'admin', id: () => ids.sede },
+  'POST /api/admin/sedi/:id/riattiva': { role: 'admin', id: () => ids.sede },
   'POST /api/attese/:id/accetta': { role: 'owner', id: () => ids.wait },
   'POST /api/attese/:id/rinuncia': { role: 'owner', id: () => ids.wait },
   'GET /api/admin/sedi/:id/orari': { role: 'admin', id: () => ids.sede },
@@ -126,7 +130,7 @@ beforeAll(async () => {
         values (${owner.id}, '2026-11-22', '10:00', '12:00', '2026-11-22T09:00:00Z', '2026-11-22T11:00:00Z', ${now.toISOString()}::timestamptz)
         returning id`)
     ).rows[0]!.id,
-    sede: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
+    sede: (await db.execute<{ id: number }>(sql`select min(id)::int as id from sedi`)).rows[0]!.id,
   };
 });
 afterAll(async () => ctx?.close());

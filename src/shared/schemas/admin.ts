@@ -4,7 +4,7 @@ import { z } from '../zod-it.js';
 import { msg } from './message.js';
 import { emailField } from './auth.js';
 import { idParam } from './ids.js';
-import { sedeIdBody } from './sedi.js';
+import { sedeIdBody, sedeIdParam } from './sedi.js';
 import { pageFields } from './paging.js';
 import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from '../admin-lists.js';
 
@@ -23,6 +23,8 @@ export const adminIdParamsSchema = z.object({ id: idParam('schemas.itemNotFound'
 
 const paging = {
   ...pageFields,
+  /** Only the rows of this sede (issue 47); absent: every sede. */
+  sedeId: sedeIdParam.optional(),
   /** Free text, matched case-insensitively (bookings: user name/surname/email, bike number, destination; users: name, surname, email, sigla). */
   q: z
     .string()
@@ -62,6 +64,8 @@ export interface AdminBookingDto {
   ritirataAt: string | null;
   riconsegnataAt: string | null;
   motivoCancellazione: CancellationReason | null;
+  /** The booking's sede (its bike's, issue 47). */
+  sedeId: number;
 }
 
 /** GET /api/admin/danni — one damage report (open ones first, then those resolved in the last 30 days). */
@@ -80,6 +84,8 @@ export interface AdminDamageDto {
   descrizione: string;
   createdAt: string;
   risoltaAt: string | null;
+  /** The bike's sede (issue 47). */
+  sedeId: number;
 }
 
 /** GET /api/admin/ritardi — the rides in ritardo now, the latest-overdue first. */
@@ -96,6 +102,8 @@ export interface AdminOverdueDto {
   fine: string;
   ritirataAt: string;
   minutiRitardo: number;
+  /** The ride's sede (its bike's, issue 47). */
+  sedeId: number;
   /** The bike's next active booking, whose owner was warned. */
   prossima: { id: number; utente: string; dataPrenotazione: string; orarioInizio: string; orarioFine: string } | null;
 }
@@ -144,6 +152,8 @@ export const adminUserUpdateSchema = z.object({
   ruolo: z.enum(['user', 'admin'], msg('schemas.invalidRole')),
   isResidente: z.boolean(msg('validation.invalidValue')),
   attiva: z.boolean(msg('validation.invalidValue')),
+  /** The home sede (issue 47): an open one; absent, it stays. */
+  sedeId: sedeIdBody.optional(),
 });
 export type AdminUserUpdate = z.input<typeof adminUserUpdateSchema>;
 

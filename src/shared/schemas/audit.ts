@@ -2,6 +2,7 @@ import { AUDIT_ACTIONS } from '../audit-actions.js';
 import { isRealDate } from '../time.js';
 import { z } from '../zod-it.js';
 import { idParam } from './ids.js';
+import { sedeIdParam } from './sedi.js';
 import { msg, type PlainKey } from './message.js';
 import { pageFields } from './paging.js';
 
@@ -32,6 +33,8 @@ const filterFields = {
   azione: z.preprocess(blankAsAbsent, z.enum(AUDIT_ACTIONS, msg('schemas.invalidAction')).optional()),
   dal: day('schemas.invalidStartDate'),
   al: day('schemas.invalidEndDate'),
+  /** The entries about this sede's things (issue 47, `audit_log.sede_id`). */
+  sedeId: z.preprocess(blankAsAbsent, sedeIdParam.optional()),
 };
 const DATES_IN_ORDER = {
   check: (f: { dal?: string | undefined; al?: string | undefined }) => !f.dal || !f.al || f.dal <= f.al,
@@ -72,6 +75,8 @@ export interface AuditEntryDto {
    * closure, an import) or for an old entry whose thing is gone.
    */
   soggetto: string | null;
+  /** The sede of what was acted on (issue 47); null for the install's own things. */
+  sedeId: number | null;
   before: unknown;
   after: unknown;
 }

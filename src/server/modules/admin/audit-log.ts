@@ -40,6 +40,7 @@ function conditions(deps: ReadDeps, filters: AuditFilters): SQL | undefined {
   const where: SQL[] = [];
   if (filters.admin !== undefined) where.push(eq(auditLog.actorId, filters.admin));
   if (filters.azione !== undefined) where.push(eq(auditLog.action, filters.azione));
+  if (filters.sedeId !== undefined) where.push(eq(auditLog.sedeId, filters.sedeId));
   if (filters.dal !== undefined) where.push(gte(auditLog.createdAt, startOfDay(filters.dal, deps.config.timeZone)));
   if (filters.al !== undefined) where.push(lt(auditLog.createdAt, startOfDay(addDays(filters.al, 1), deps.config.timeZone)));
   return where.length ? and(...where) : undefined;
@@ -54,6 +55,7 @@ const columns = {
   entity: auditLog.entity,
   entityId: auditLog.entityId,
   soggetto: auditLog.soggetto,
+  sedeId: auditLog.sedeId,
   before: auditLog.before,
   after: auditLog.after,
 };

@@ -28,6 +28,8 @@ export interface PageQuery {
   page: number;
   pageSize: number;
   q: string;
+  /** Only this sede's rows (issue 47). */
+  sedeId?: number | undefined;
 }
 
 /** The first instant of a day in `timeZone` (midnight; 01:00 where midnight does not exist). */
@@ -125,6 +127,8 @@ export async function adminBookings(
   const conditions: SQL[] = [isBooking];
   if (query.stato !== 'tutti') conditions.push(sql`${live.stato} = ${query.stato}`);
   if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now, live.stato));
+  // With a sede, the rows are read along `prenotazioni_sede_order_idx` (sede, then the list's order).
+  if (query.sedeId !== undefined) conditions.push(eq(prenotazioni.sedeId, query.sedeId));
   if (query.q) {
     const pattern = containsPattern(query.q);
     // Users and bikes are matched first (a few thousand rows at most), then bookings by
@@ -171,6 +175,7 @@ export async function adminBookings(
         ritirataAt: prenotazioni.ritirataAt,
         riconsegnataAt: prenotazioni.riconsegnataAt,
         motivoCancellazione: sql<(typeof prenotazioni.$inferSelect)['motivoCancellazione']>`${live.motivo}`,
+        sedeId: prenotazioni.sedeId,
       })
       .from(prenotazioni)
       // An anonymous booking (decision 029) is listed without a person.
@@ -209,6 +214,7 @@ export async function adminBookings(
       ritirataAt: r.ritirataAt?.toISOString() ?? null,
       riconsegnataAt: r.riconsegnataAt?.toISOString() ?? null,
       motivoCancellazione: r.motivoCancellazione,
+      sedeId: r.sedeId,
     })),
   };
 }
@@ -232,17 +238,19 @@ function phaseCondition(fase: BookingPhase, now: Date, stato: SQL): SQL {
 
 /** One page of users by id; `q` over name, surname, "name surname", email and sigla. */
 export async function adminUsers(deps: ReadDeps, query: PageQuery): Promise<Page<AdminUserDto>> {
-  let where: SQL | undefined;
+  const filters: (SQL | undefined)[] = [];
+  if (query.sedeId !== undefined) filters.push(eq(users.sedeId, query.sedeId));
   if (query.q) {
     const pattern = containsPattern(query.q);
-    where = or(
+    filters.push(or(
       ilike(users.nome, pattern),
       ilike(users.cognome, pattern),
       sql`(${users.nome} || ' ' || ${users.cognome}) ilike ${pattern}`,
       ilike(users.email, pattern),
       ilike(users.siglaResidente, pattern),
-    );
+    ));
   }
+  const where = filters.length ? and(...filters) : undefined;
   const rules = await currentRules(deps);
   const now = deps.clock.now();
   const [rows, [totalRow]] = await Promise.all([
@@ -269,7 +277,7 @@ export function suspendedAfter(until: Date | string | null, now: Date): string |
 }
 
 /** The whole fleet by number, life cycle applied first (at most a few hundred bikes), each with its lock. */
-export async function adminBikes(deps: ReadDeps): Promise<AdminBikeWithLockDto[]> {
+export async function adminBikes(deps: ReadDeps, sedeId?: number): Promise<AdminBikeWithLockDto[]> {
   const [bikes, locks] = await Promise.all([listBikes(deps), locksByBike(deps.db)]);
-  return bikes.map((b) => ({ ...b, lucchetto: locks.get(b.id) ?? lockDto(undefined) }));
+  return bikes.filter((b) => sedeId === undefined || b.sedeId === sedeId).map((b) => ({ ...b, lucchetto: locks.get(b.id) ?? lockDto(undefined) }));
 }

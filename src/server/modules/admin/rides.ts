@@ -19,7 +19,7 @@ export const RESOLVED_DAMAGE_DAYS = 30;
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 /** Open damage reports (oldest first), then those resolved in the last 30 days (latest first). */
-export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
+export async function adminDamages(deps: ReadDeps, sedeId?: number): Promise<AdminDamageDto[]> {
   const since = new Date(deps.clock.now().getTime() - RESOLVED_DAMAGE_DAYS * 86_400_000).toISOString();
   const result = await deps.db.execute<{
     id: number;
@@ -35,13 +35,15 @@ export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
     descrizione: string;
     created_at: string;
     risolta_at: string | null;
+    sede_id: number;
   }>(sql`
-    select d.id, d.prenotazione_id, d.bici_id, b.numero, b.modello, b.stato as bici_stato,
+    select d.id, d.prenotazione_id, d.bici_id, b.numero, b.modello, b.stato as bici_stato, b.sede_id,
            u.nome, u.cognome, u.email, d.categoria, d.descrizione, d.created_at, d.risolta_at
       from segnalazioni_danni d
       join biciclette b on b.id = d.bici_id
       left join users u on u.id = d.user_id
-     where d.risolta_at is null or d.risolta_at >= ${since}::timestamptz
+     where (d.risolta_at is null or d.risolta_at >= ${since}::timestamptz)
+       ${sedeId === undefined ? sql`` : sql`and b.sede_id = ${sedeId}`}
      order by d.risolta_at is not null, case when d.risolta_at is null then d.created_at end, d.risolta_at desc, d.id`);
   return result.rows.map((r) => ({
     id: r.id,
@@ -56,6 +58,7 @@ export async function adminDamages(deps: ReadDeps): Promise<AdminDamageDto[]> {
     descrizione: r.descrizione,
     createdAt: iso(r.created_at),
     risoltaAt: r.risolta_at === null ? null : iso(r.risolta_at),
+    sedeId: r.sede_id,
   }));
 }
 
@@ -76,7 +79,7 @@ export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): 
 }
 
 /** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
-export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
+export async function adminOverdue(deps: ReadDeps, sedeId?: number): Promise<AdminOverdueDto[]> {
   const now = deps.clock.now();
   const at = now.toISOString();
   // As of now (decision 035): a next booking the life cycle would release is not shown.
@@ -95,9 +98,10 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
       next_data: string | null;
       next_inizio: string | null;
       next_fine: string | null;
+      sede_id: number;
     }
   >(sql`
-    select p.id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
+    select p.id, p.sede_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
            p.orario_inizio, p.orario_fine, p.fine, p.ritirata_at,
            n.id as next_id, nu.nome as next_nome, nu.cognome as next_cognome, n.data_prenotazione::text as next_data,
            n.orario_inizio as next_inizio, n.orario_fine as next_fine
@@ -111,6 +115,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
          order by x.inizio limit 1) n on true
       left join users nu on nu.id = n.user_id
      where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz
+       ${sedeId === undefined ? sql`` : sql`and p.sede_id = ${sedeId}`}
      order by p.fine, p.id`);
   return result.rows.map((r) => ({
     id: r.id,
@@ -125,6 +130,7 @@ export async function adminOverdue(deps: ReadDeps): Promise<AdminOverdueDto[]> {
     fine: iso(r.fine),
     ritirataAt: iso(r.ritirata_at),
     minutiRitardo: Math.floor((now.getTime() - new Date(r.fine).getTime()) / 60_000),
+    sedeId: r.sede_id,
     prossima:
       r.next_id === null
         ? null

@@ -26,6 +26,7 @@ import { adminWaitlist } from '../waitlist/index.js';
 import { setBikeLock } from '../locks/index.js';
 import { bikeLockUpdateSchema } from '../../../shared/schemas/locks.js';
 import { auditFiltersSchema, auditQuerySchema } from '../../../shared/schemas/audit.js';
+import { sedeFilterQuerySchema } from '../../../shared/schemas/sedi.js';
 import {
   adminBookingRequestSchema,
   closureRequestSchema,
@@ -79,7 +80,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 function registerBookingRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
   app.get('/summary', async () => adminSummary(deps()));
   // Today's waitlists (issue 21): the windows, how many wait, the offers open now.
-  app.get('/attese', async () => adminWaitlist(deps()));
+  app.get('/attese', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => adminWaitlist(deps(), request.query.sedeId));
 
   app.get('/prenotazioni', { schema: { querystring: adminBookingsQuerySchema } }, async (request, reply) => {
     const page = await adminBookings(deps(), request.query);
@@ -123,7 +124,7 @@ function registerUserRoutes(app: AdminApp, { deps, actor }: AdminContext): void 
 
 /** The bikes, and the ride (decision 022): damage reports, overdue bikes. */
 function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
-  app.get('/biciclette', async () => adminBikes(deps()));
+  app.get('/biciclette', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => adminBikes(deps(), request.query.sedeId));
 
   // The QR labels to stick on the bikes (issue 34, decision 044): one per bike, A4.
   app.get('/biciclette/etichette.pdf', async (request, reply) => {
@@ -148,13 +149,13 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
     reply.status(201).send(await createBike(deps(), actor(request), request.body)),
   );
 
-  app.get('/danni', async () => adminDamages(deps()));
+  app.get('/danni', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => adminDamages(deps(), request.query.sedeId));
 
   app.post('/danni/:id/risolta', { schema: { params: adminIdParamsSchema } }, async (request) =>
     resolveDamage(deps(), actor(request), request.params.id),
   );
 
-  app.get('/ritardi', async () => adminOverdue(deps()));
+  app.get('/ritardi', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => adminOverdue(deps(), request.query.sedeId));
 }
 
 /** The service's rules (issue 20, decision 024), closures and planned maintenance. */

@@ -4,7 +4,8 @@ import { normaliseEmail } from '../../../shared/sigla.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { prenotazioni } from '../bookings/tables.js';
 import { users } from '../users/tables.js';
-import { AppError, conflict, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { openSede } from '../sedi/index.js';
 import { endAllSessionsOfUser, type SessionUser } from '../auth/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { deleteUserRow, toPublicUser, updateUserAccount } from '../users/index.js';
@@ -57,7 +58,12 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
         isResidente: input.isResidente,
         siglaResidente: input.isResidente ? target.siglaResidente : null,
         attiva: input.attiva,
+        sedeId: input.sedeId ?? target.sedeId,
       };
+      // A new home sede must be open (issue 47); the one they have stays as it is.
+      if (next.sedeId !== target.sedeId && !(await openSede(tx, next.sedeId))) {
+        throw badRequest(testo('sediApi.userSedeClosed'), 'SEDE_NOT_OPEN');
+      }
       if (isActiveAdmin(target) && !isActiveAdmin(next) && activeAdmins <= 1) {
         throw conflict(testo('admin.lastAdmin'), 'LAST_ADMIN');
       }

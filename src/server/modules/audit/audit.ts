@@ -36,16 +36,21 @@ export type AuditAction =
   | 'rack.create'
   | 'rack.revoke'
   | 'booking.move'
-  | 'booking.cancel_fleet';
+  | 'booking.cancel_fleet'
+  | 'sede.create'
+  | 'sede.update'
+  | 'sede.archive'
+  | 'sede.reactivate';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;
 
-export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance' | 'rack';
+export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance' | 'rack' | 'sede';
 
 /** A thing's ids as an entry's `before` may still hold them once the thing is deleted. */
 interface Remembered {
   biciId?: unknown;
+  sedeId?: unknown;
   userId?: unknown;
   biciNumero?: unknown;
   nome?: unknown;
@@ -101,11 +106,48 @@ export async function readableSubject(tx: AuditTx, entity: AuditEntity, entityId
     return row ? personName(row.nome, row.cognome) : personName(textOf(remembered.nome), textOf(remembered.cognome));
   }
   if (entity === 'bike') return (await namesOf(tx, entityId, null)).bike;
+  if (entity === 'sede') {
+    const { rows } = await tx.execute<{ nome: string }>(sql`select nome from sedi where id = ${entityId}`);
+    return rows[0]?.nome ?? textOf(remembered.nome);
+  }
   const ids = await idsOf(tx, entity, entityId, remembered);
   const names = await namesOf(tx, ids.bikeId, ids.userId);
   const bike = names.bike ?? bikeName(textOf(remembered.biciNumero));
   if (entity !== 'booking' || names.person === null) return bike;
   return bike === null ? names.person : `${bike} per ${names.person}`;
+}
+
+/** A bike's sede, as SQL (null: no such bike). */
+const sedeOfBike = (bikeId: unknown) => sql`(select sede_id from biciclette where id = ${idOf(bikeId)})`;
+
+/**
+ * The sede of what an entry is about (issue 47), as SQL evaluated in the entry's insert: the
+ * thing's row if it still stands, else what its `before` remembers (its sede, or its bike's).
+ * Null for the install's own things (the rules, an import, a closure of every sede).
+ */
+function sedeOf(entity: AuditEntity, id: number | null, before: Remembered) {
+  if (id === null) return sql`null::int`;
+  const remembered = sql`coalesce(${idOf(before.sedeId)}::int, ${sedeOfBike(before.biciId)})`;
+  switch (entity) {
+    case 'sede':
+      return sql`${id}::int`;
+    case 'bike':
+      return sql`coalesce(${sedeOfBike(id)}, ${idOf(before.sedeId)}::int)`;
+    case 'booking':
+      return sql`coalesce((select sede_id from prenotazioni where id = ${id}), ${remembered})`;
+    case 'user':
+      return sql`coalesce((select sede_id from users where id = ${id}), ${idOf(before.sedeId)}::int)`;
+    case 'closure':
+      return sql`coalesce((select sede_id from chiusure where id = ${id}), ${idOf(before.sedeId)}::int)`;
+    case 'maintenance':
+      return sql`coalesce((select b.sede_id from manutenzioni m join biciclette b on b.id = m.bici_id where m.id = ${id}), ${remembered})`;
+    case 'damage':
+      return sql`coalesce((select b.sede_id from segnalazioni_danni d join biciclette b on b.id = d.bici_id where d.id = ${id}), ${remembered})`;
+    case 'rack':
+      return sql`(select sede_id from rastrelliera_link where id = ${id})`;
+    case 'rules':
+      return sql`null::int`;
+  }
 }
 
 /**
@@ -119,7 +161,10 @@ export async function writeAudit(
   now: Date,
 ): Promise<void> {
   const soggetto = await readableSubject(tx, entry.entity, entry.entityId, entry.before);
+  const remembered: Remembered = entry.before && typeof entry.before === 'object' ? (entry.before as Remembered) : {};
   await tx.insert(auditLog).values({
+    // Derived here, so every caller's entry carries its sede without saying it.
+    sedeId: sql`${sedeOf(entry.entity, entry.entityId, remembered)}`,
     actorId: actor.id,
     actorEmail: actor.email,
     action: entry.action,

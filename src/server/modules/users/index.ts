@@ -8,6 +8,7 @@ export {
   insertAccounts,
   insertResidentAccounts,
   insertUser,
+  moveHomeSede,
   recordSuspensionLifted,
   recordTotpStep,
   replacePassword,

@@ -82,7 +82,7 @@ export async function insertResidentAccounts(
 export type UserAccountFields = Pick<
   SessionUser,
   'nome' | 'cognome' | 'email' | 'ruolo' | 'isResidente' | 'siglaResidente' | 'attiva'
->;
+> & { sedeId?: number | undefined };
 
 /** Writes an admin's edit of a user; returns the row as a session sees it (undefined: no such user). */
 export async function updateUserAccount(db: UsersDb, id: number, fields: UserAccountFields, now: Date) {
@@ -92,6 +92,19 @@ export async function updateUserAccount(db: UsersDb, id: number, fields: UserAcc
     .where(eq(users.id, id))
     .returning(sessionUserColumns);
   return row;
+}
+
+/**
+ * Everyone whose home is the sede `from` gets the home `to` (issue 47: `from` is being
+ * archived, in the same transaction). Returns how many people moved.
+ */
+export async function moveHomeSede(db: UsersDb, from: number, to: number, now: Date): Promise<number> {
+  const rows = await db
+    .update(users)
+    .set({ sedeId: to, updatedAt: now })
+    .where(eq(users.sedeId, from))
+    .returning({ id: users.id });
+  return rows.length;
 }
 
 /** Changes a user's name and/or surname (the profile); nothing else. */

@@ -220,7 +220,7 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
 }
 
 /** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered, one per window and sede (issue 47). */
-export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlistDto> {
+export async function adminWaitlist(deps: BookingReadDeps, sedeId?: number): Promise<AdminWaitlistDto> {
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; sede_id: number; in_attesa: number; offerte: number }>(sql`
@@ -230,6 +230,7 @@ export async function adminWaitlist(deps: BookingReadDeps): Promise<AdminWaitlis
       from attese a
      where a.stato in ${OPEN} and ${openAsOf(sql`a`, sql`${now.toISOString()}::timestamptz`)}
        and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
+       ${sedeId === undefined ? sql`` : sql`and a.sede_id = ${sedeId}`}
      group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio, a.sede_id
      order by a.inizio, a.orario_fine, a.sede_id`);
   const finestre = rows.map((r) => ({

@@ -4,6 +4,7 @@ import {
   BikeIcon,
   CheckCircle2Icon,
   FileTextIcon,
+  MapPinIcon,
   UsersIcon,
   WrenchIcon,
 } from 'lucide-react';
@@ -105,6 +106,10 @@ function AdminHeader() {
             </LinkButton>
             <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
               {t('adminPage.dailyReports')}
+            </LinkButton>
+            {/* Always, for the admin who configures the install (issue 47): the second sede is made here. */}
+            <LinkButton href="/admin/sedi" icon={MapPinIcon} variant="outline" size="sm">
+              {t('sediPage.link')}
             </LinkButton>
           </nav>
         </div>

@@ -16,6 +16,7 @@ import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
 import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime, listUrl } from './admin-model';
+import { SedeFilter } from './sede-filter';
 import { NativeSelect, Pager } from './admin-table';
 import { auditChanges } from './audit-model';
 import { PAGE_SIZE } from './queries';
@@ -32,8 +33,10 @@ interface Filters {
   azione: string;
   dal: string;
   al: string;
+  /** The sede of what was acted on (issue 47); '' every sede. */
+  sedeId: string;
 }
-const NO_FILTERS: Filters = { admin: '', azione: '', dal: '', al: '' };
+const NO_FILTERS: Filters = { admin: '', azione: '', dal: '', al: '', sedeId: '' };
 
 /** Under the admin key: any admin change (useRefreshAdmin) reloads the log as well. */
 const AUDIT_KEY = ['admin', 'audit'] as const;
@@ -98,6 +101,7 @@ function FilterForm({ filters, onChange }: { filters: Filters; onChange: (next: 
         <Label htmlFor={`${id}-al`}>{t('auditTab.to')}</Label>
         <Input id={`${id}-al`} type="date" value={filters.al} min={filters.dal || undefined} onChange={set('al')} />
       </div>
+      <SedeFilter value={filters.sedeId === '' ? undefined : Number(filters.sedeId)} onChange={(next) => onChange({ ...filters, sedeId: next === undefined ? '' : String(next) })} />
     </form>
   );
 }
@@ -214,7 +218,7 @@ export function AuditTab() {
   const shown = useDeferredValue(entries.data);
   const rows = entries.isError ? [] : (shown?.items ?? []);
   const total = entries.isError ? 0 : (shown?.total ?? 0);
-  const filtered = filters.admin !== '' || filters.azione !== '' || filters.dal !== '' || filters.al !== '';
+  const filtered = filters.admin !== '' || filters.azione !== '' || filters.dal !== '' || filters.al !== '' || filters.sedeId !== '';
   const loading = entries.isPending || (!entries.isError && shown === undefined);
 
   function changeFilters(next: Filters) {

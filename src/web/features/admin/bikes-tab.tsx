@@ -20,6 +20,7 @@ import { useAdminBikes, useCreateBike, useUpdateBike } from './queries';
 import { useTimeZone } from '../../lib/public-config';
 import { useSedi } from '../../lib/sedi';
 import { BikeSedeField } from './bike-sede-field';
+import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
   const t = useT();
@@ -131,7 +132,8 @@ function AddBike() {
 export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
   const t = useT();
   const timeZone = useTimeZone();
-  const bikes = useAdminBikes();
+  const [sedeId, setSedeId] = useSedeFilter();
+  const bikes = useAdminBikes(sedeId);
   const rows = bikes.isError ? [] : (bikes.data ?? []);
   const columns = bikeColumns(t);
   const counts: { label: string; value: number | undefined }[] = [
@@ -156,6 +158,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
           <AddBike />
         </div>
       </div>
+      <SedeFilter value={sedeId} onChange={setSedeId} />
       <ScrollTable label={t('bikesPanelShell.bikes')} aria-busy={bikes.isFetching}>
         <ColumnHeads columns={columns} />
         <TableBody>
@@ -172,7 +175,12 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
               const badge = BIKE_STATO_BADGE[bike.stato];
               return (
                 <TableRow key={bike.id}>
-                  <TableCell className="font-medium">{bike.numero}</TableCell>
+                  <TableCell className="font-medium">
+                    <span className="flex flex-wrap items-center gap-1">
+                      {bike.numero}
+                      <SedeBadge sedeId={bike.sedeId} />
+                    </span>
+                  </TableCell>
                   <TableCell>{bike.modello}</TableCell>
                   <TableCell>
                     <Badge variant={badge.tone} className={badge.className}>

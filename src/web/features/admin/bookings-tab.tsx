@@ -18,6 +18,7 @@ import { whenInteracted } from '../../lib/interaction';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
+import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
 
 /** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
 const loadDetails = () => import('./booking-details-dialog');
@@ -106,7 +107,8 @@ export function BookingsTab() {
   const t = useT();
   const { q, page, setPage, searchBox } = useListSearch();
   const [stato, setStato] = useState<BookingFilter>('tutti');
-  const bookings = useAdminBookings({ q, stato, page });
+  const [sedeId, setSedeId] = useSedeFilter();
+  const bookings = useAdminBookings({ q, stato, page }, sedeId);
   // A page of rows (each with its dialogs) takes a slow phone's main thread for half a second:
   // it renders in a transition, in slices the browser can interrupt, not in the update that
   // brought it (decision 027). Until then the table shows what it showed.
@@ -115,11 +117,11 @@ export function BookingsTab() {
   const [allRows, showAllRows] = useAllRows();
   const rendered = allRows ? rows : rows.slice(0, FIRST_ROWS);
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
-  const filtered = q !== '' || stato !== 'tutti';
+  const filtered = q !== '' || stato !== 'tutti' || sedeId !== undefined;
 
   return (
     <div className="grid gap-4">
-      <div className="flex flex-col gap-3 sm:flex-row">
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         <SearchBox label={t('bookingsTab.search')} placeholder={t('bookingsTab.searchPlaceholder')} {...searchBox} />
         <NativeSelect
           className="sm:w-56"
@@ -136,6 +138,13 @@ export function BookingsTab() {
             </option>
           ))}
         </NativeSelect>
+        <SedeFilter
+          value={sedeId}
+          onChange={(next) => {
+            setSedeId(next);
+            setPage(1);
+          }}
+        />
       </div>
       <ScrollTable label={t('bookingsTab.bookings')} aria-busy={bookings.isFetching}>
         <ColumnHeads
@@ -166,7 +175,12 @@ export function BookingsTab() {
                 <TableRow key={b.id}>
                   <TableCell className="tabular-nums">{b.id}</TableCell>
                   <TableCell>{personName(b.utente, t)}</TableCell>
-                  <TableCell>{b.biciNumero}</TableCell>
+                  <TableCell>
+                    <span className="flex flex-wrap items-center gap-1">
+                      {b.biciNumero}
+                      <SedeBadge sedeId={b.sedeId} />
+                    </span>
+                  </TableCell>
                   <TableCell className="tabular-nums">{formatShortDate(b.dataPrenotazione)}</TableCell>
                   <TableCell className="tabular-nums">{bookingTime(b)}</TableCell>
                   <TableCell className="max-w-48 truncate" title={b.destinazione ?? undefined}>

@@ -48,7 +48,7 @@ export const ADMIN_OVERDUE_QUERY_KEY = [...ADMIN_KEY, 'ritardi'] as const;
 export const ADMIN_DAMAGES_QUERY_KEY = [...ADMIN_KEY, 'danni'] as const;
 export const ADMIN_WAITLIST_QUERY_KEY = [...ADMIN_KEY, 'attese'] as const;
 /** A page of the bookings tab: its search, filter and page. */
-export const adminBookingsQueryKey = (params: { q: string; stato: BookingFilter; page: number }) => [...ADMIN_KEY, 'prenotazioni', params] as const;
+export const adminBookingsQueryKey = (params: { q: string; stato: BookingFilter; page: number; sedeId?: number }) => [...ADMIN_KEY, 'prenotazioni', params] as const;
 /** What the bookings tab shows first. */
 export const FIRST_BOOKINGS_PAGE = { q: '', stato: 'tutti', page: 1 } as const satisfies { q: string; stato: BookingFilter; page: number };
 const RULES_KEY = [...ADMIN_KEY, 'regole'] as const;
@@ -74,8 +74,12 @@ function useAdminList<T>(queryKey: readonly unknown[], what: string, url: string
 
 export const useAdminSummary = () => useAdminList<AdminSummary>(ADMIN_SUMMARY_QUERY_KEY, 'il riepilogo', '/api/admin/summary');
 
-export function useAdminBookings(params: { q: string; stato: BookingFilter; page: number }) {
-  const url = listUrl('/api/admin/prenotazioni', { q: params.q, ...bookingFilterParams(params.stato), page: params.page, pageSize: PAGE_SIZE });
+/** A list's `sedeId` (issue 47) in its key only when chosen: the key of every sede stays the server render's. */
+const withSede = <P extends object>(params: P, sedeId: number | undefined): P & { sedeId?: number } => (sedeId === undefined ? params : { ...params, sedeId });
+
+export function useAdminBookings(base: { q: string; stato: BookingFilter; page: number }, sedeId?: number) {
+  const params = withSede(base, sedeId);
+  const url = listUrl('/api/admin/prenotazioni', { q: params.q, ...bookingFilterParams(params.stato), page: params.page, pageSize: PAGE_SIZE, sedeId });
   return useQuery<Page<AdminBookingDto>>({
     queryKey: adminBookingsQueryKey(params),
     queryFn: logged('le prenotazioni', () => apiGetPage<AdminBookingDto>(url, TOTAL_COUNT_HEADER)),
@@ -84,7 +88,8 @@ export function useAdminBookings(params: { q: string; stato: BookingFilter; page
   });
 }
 
-export function useAdminUsers(params: { q: string; page: number }) {
+export function useAdminUsers(base: { q: string; page: number }, sedeId?: number) {
+  const params = withSede(base, sedeId);
   const url = listUrl('/api/admin/users', { ...params, pageSize: PAGE_SIZE });
   return useQuery<Page<AdminUserDto>>({
     queryKey: [...ADMIN_KEY, 'users', params],
@@ -94,7 +99,12 @@ export function useAdminUsers(params: { q: string; page: number }) {
   });
 }
 
-export const useAdminBikes = () => useAdminList<AdminBikeWithLockDto[]>([...ADMIN_KEY, 'biciclette'], 'le biciclette', '/api/admin/biciclette');
+export const useAdminBikes = (sedeId?: number) =>
+  useAdminList<AdminBikeWithLockDto[]>(
+    sedeId === undefined ? [...ADMIN_KEY, 'biciclette'] : [...ADMIN_KEY, 'biciclette', { sedeId }],
+    'le biciclette',
+    listUrl('/api/admin/biciclette', { sedeId }),
+  );
 
 /** GET /api/admin/danni: open reports first, then the recently resolved ones. */
 export const useDamageReports = () => useAdminList<AdminDamageDto[]>(ADMIN_DAMAGES_QUERY_KEY, 'i danni segnalati', '/api/admin/danni');

@@ -15,6 +15,8 @@ import { FormDialog } from './form-dialog';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportResidents, useLiftSuspension, useUpdateUser } from './queries';
 import { useTimeZone } from '../../lib/public-config';
+import { useSedi } from '../../lib/sedi';
+import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
 
 function ImportResidents() {
   const t = useT();
@@ -53,6 +55,7 @@ interface EditValues {
   ruolo: Ruolo;
   isResidente: boolean;
   attiva: boolean;
+  sedeId: number;
 }
 
 function EditUser({ user }: { user: AdminUserDto }) {
@@ -64,9 +67,11 @@ function EditUser({ user }: { user: AdminUserDto }) {
     ruolo: user.ruolo,
     isResidente: user.isResidente,
     attiva: user.attiva,
+    sedeId: user.sedeId,
   });
   const [values, setValues] = useState<EditValues>(initial);
   const update = useUpdateUser();
+  const sedi = useSedi();
   const id = useId();
   const set = <K extends keyof EditValues>(key: K, value: EditValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const canSave = values.nome.trim() !== '' && values.email.trim() !== '' && !update.isPending;
@@ -113,6 +118,19 @@ function EditUser({ user }: { user: AdminUserDto }) {
           <option value="admin">{t('usersTab.roleAdmin')}</option>
         </NativeSelect>
       </div>
+      {/* The home sede (issue 47): only when there are several to choose from. */}
+      {sedi.several ? (
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-sede`}>{t('sedeFilter.homeSede')}</Label>
+          <NativeSelect id={`${id}-sede`} value={String(values.sedeId)} onChange={(e) => set('sedeId', Number(e.target.value))}>
+            {sedi.open.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.nome}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      ) : null}
       <div className="flex items-center gap-3">
         <Checkbox id={`${id}-residente`} checked={values.isResidente} onCheckedChange={(c) => set('isResidente', c === true)} />
         <Label htmlFor={`${id}-residente`}>{t('usersTab.resident')}</Label>
@@ -170,14 +188,24 @@ export function UsersTab() {
   const t = useT();
   const timeZone = useTimeZone();
   const { q, page, setPage, searchBox } = useListSearch();
-  const users = useAdminUsers({ q, page });
+  const [sedeId, setSedeId] = useSedeFilter();
+  const users = useAdminUsers({ q, page }, sedeId);
   const rows = users.isError ? [] : (users.data?.items ?? []);
   const total = users.isError ? 0 : (users.data?.total ?? 0);
 
   return (
     <div className="grid gap-4">
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <SearchBox label={t('usersTab.search')} placeholder={t('usersTab.searchPlaceholder')} {...searchBox} />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+          <SearchBox label={t('usersTab.search')} placeholder={t('usersTab.searchPlaceholder')} {...searchBox} />
+          <SedeFilter
+            value={sedeId}
+            onChange={(next) => {
+              setSedeId(next);
+              setPage(1);
+            }}
+          />
+        </div>
         <ImportResidents />
       </div>
       <ScrollTable label={t('usersTab.users')} aria-busy={users.isFetching}>
@@ -199,7 +227,7 @@ export function UsersTab() {
               colSpan={8}
               isPending={users.isPending}
               isError={users.isError}
-              empty={q !== '' ? t('usersTab.noneFound') : t('usersTab.none')}
+              empty={q !== '' || sedeId !== undefined ? t('usersTab.noneFound') : t('usersTab.none')}
               onRetry={() => void users.refetch()}
             />
           ) : (
@@ -208,6 +236,7 @@ export function UsersTab() {
                 <TableCell className="tabular-nums">{u.id}</TableCell>
                 <TableCell>
                   {u.nome} {u.cognome}
+                  <SedeBadge sedeId={u.sedeId} className="ml-2" />
                   {u.attiva ? null : (
                     <Badge variant="muted" className="ml-2">
                       {t('usersTab.deactivated')}

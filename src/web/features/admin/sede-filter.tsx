@@ -1,0 +1,48 @@
+import { useId, useState } from 'react';
+import { Badge } from '../../components/ui/badge';
+import { Label } from '../../components/ui/label';
+import { useT } from '../../lib/i18n';
+import { useSedi } from '../../lib/sedi';
+import { NativeSelect } from './admin-table';
+
+/** A list's sede (issue 47): undefined is every sede. */
+export function useSedeFilter() {
+  return useState<number | undefined>(undefined);
+}
+
+/**
+ * `Sede` above an admin list, only when the install has several open sedi: with one, nothing
+ * shows (no picker, no word). `onChange` gets undefined for `Tutte le sedi`.
+ */
+export function SedeFilter({ value, onChange }: { value: number | undefined; onChange: (sedeId: number | undefined) => void }) {
+  const t = useT();
+  const id = useId();
+  const sedi = useSedi();
+  if (!sedi.several) return null;
+  return (
+    <div className="flex items-center gap-2">
+      <Label htmlFor={id} className="shrink-0">
+        {t('sedeFilter.label')}
+      </Label>
+      <NativeSelect id={id} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}>
+        <option value="">{t('sedeFilter.all')}</option>
+        {(sedi.data ?? []).map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.nome}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** A row's sede as a small badge, only when there are several. */
+export function SedeBadge({ sedeId, className }: { sedeId: number | null | undefined; className?: string }) {
+  const sedi = useSedi();
+  if (!sedi.several || sedeId === null || sedeId === undefined) return null;
+  return (
+    <Badge variant="outline" className={className}>
+      {sedi.nameOf(sedeId)}
+    </Badge>
+  );
+}
