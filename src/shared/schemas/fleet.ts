@@ -29,5 +29,12 @@ export const bikeNowSchema = z
 export type BikeNow = z.infer<typeof bikeNowSchema>;
 
 /** GET /api/rastrelliera/:token and each event of its stream. */
-export const rackBoardSchema = z.object({ aggiornatoAlle: z.string(), bici: z.array(bikeNowSchema) }).strict();
+export const rackBoardSchema = z
+  .object({
+    aggiornatoAlle: z.string(),
+    bici: z.array(bikeNowSchema),
+    /** The board's sede (issue 47), named only when the install has several; null with one. */
+    sede: z.object({ nome: z.string() }).strict().nullable(),
+  })
+  .strict();
 export type RackBoard = z.infer<typeof rackBoardSchema>;

@@ -43,6 +43,17 @@ export interface StatsBike {
   hours: number;
 }
 
+/** A sede's totals of the period (issue 47): the rows of every sede add up to the install's totals. */
+export interface StatsSede {
+  sedeId: number;
+  nome: string;
+  rides: number;
+  /** Hours booked (not cancelled), one decimal. */
+  hours: number;
+  revenueCents: number;
+  cancellations: number;
+}
+
 export interface StatsResponse {
   period: StatsPeriod;
   from: string;
@@ -64,6 +75,12 @@ export interface StatsResponse {
   hours: { hour: number; rides: number }[];
   /** Every bike, also those never taken (0), most used first. */
   bikes: StatsBike[];
+  /**
+   * Each sede's totals (issue 47): every open sede, and an archived one with figures in the
+   * period, in the order they were made. One row in an install with one sede (the screens show
+   * the table only with several).
+   */
+  sedi: StatsSede[];
   /**
    * The waitlist (issue 21), by the window's day and starting hour (TZ_APP): waits served (a
    * booking made through an offer) and unserved (the window started and no bike was ever

@@ -38,6 +38,8 @@ export interface DayReportData {
   /** 24 counts: bookings in use during each hour (wall clock of the time zone). */
   hourly: number[];
   rows: DayReportRow[];
+  /** With several sedi (issue 47): a line per sede, then the total; null with one (nothing drawn). */
+  sedi?: string[] | null;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -91,6 +93,7 @@ export async function renderDayReport(data: DayReportData, creationDate: Date): 
   header(doc, data, t);
   summary(doc, data, t);
   rideSummary(doc, data, t);
+  if (data.sedi) sediSummary(doc, data.sedi, t);
   chart(doc, data.hourly, t);
   table(doc, data.rows, t);
   damageList(doc, data.damages, t);
@@ -144,6 +147,13 @@ function rideSummary(doc: Doc, data: DayReportData, t: Translate) {
   const line = data.rides.map((r) => `${r.label}: ${r.value}`).join('   ');
   doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(line), MARGIN, doc.y + 3, { width: CONTENT_W });
   doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(data.waitlist), MARGIN, doc.y + 3, { width: CONTENT_W });
+  doc.y += 10;
+}
+
+/** Each sede's line and the total's (issue 47), drawn only when the install has several. */
+function sediSummary(doc: Doc, lines: string[], t: Translate) {
+  doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(toWinAnsi(t('sediReport.title')), MARGIN, doc.y);
+  for (const line of lines) doc.fillColor(TEXT).font('Helvetica').fontSize(9).text(toWinAnsi(line), MARGIN, doc.y + 3, { width: CONTENT_W });
   doc.y += 10;
 }
 

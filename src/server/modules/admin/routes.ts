@@ -49,6 +49,7 @@ import { getRules, sedeRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
 import { BIKE_LABELS_FILE_NAME, bikeLabelsPdf } from '../bikes/index.js';
 import { liftSuspension } from './suspensions.js';
+import { sedeFilterQuerySchema } from '../../../shared/schemas/sedi.js';
 
 type AdminApp = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -127,8 +128,9 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
   app.get('/biciclette', { schema: { querystring: sedeFilterQuerySchema } }, async (request) => adminBikes(deps(), request.query.sedeId));
 
   // The QR labels to stick on the bikes (issue 34, decision 044): one per bike, A4.
-  app.get('/biciclette/etichette.pdf', async (request, reply) => {
-    const pdf = await bikeLabelsPdf(deps(), requestLingua(request));
+  // With `?sedeId=` (issue 47), one sede's bikes.
+  app.get('/biciclette/etichette.pdf', { schema: { querystring: sedeFilterQuerySchema } }, async (request, reply) => {
+    const pdf = await bikeLabelsPdf(deps(), requestLingua(request), request.query.sedeId);
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Disposition', `attachment; filename="${BIKE_LABELS_FILE_NAME}"`)

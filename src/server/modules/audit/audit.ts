@@ -157,7 +157,7 @@ function sedeOf(entity: AuditEntity, id: number | null, before: Remembered) {
 export async function writeAudit(
   tx: AuditTx,
   actor: Actor | typeof SYSTEM_ACTOR,
-  entry: { action: AuditAction; entity: AuditEntity; entityId: number | null; before?: unknown; after?: unknown },
+  entry: { action: AuditAction; entity: AuditEntity; entityId: number | null; before?: unknown; after?: unknown; sedeId?: number | null },
   now: Date,
 ): Promise<void> {
   const soggetto = await readableSubject(tx, entry.entity, entry.entityId, entry.before);
@@ -173,6 +173,7 @@ export async function writeAudit(
     soggetto,
     before: entry.before ?? null,
     after: entry.after ?? null,
+    sedeId: entry.sedeId ?? null,
     createdAt: now,
   });
 }

@@ -7,6 +7,9 @@ import { renderBikeLabels, type BikeLabel } from '../../integrations/pdf/bike-la
 import { biciclette } from './tables.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
+import { testo } from '../../../shared/i18n/index.js';
+import { notFound } from '../../http/errors.js';
+import { openSede } from '../sedi/index.js';
 
 /** The labels' file name (the admin's download). */
 export const BIKE_LABELS_FILE_NAME = 'etichette-bici.pdf';
@@ -19,12 +22,19 @@ export function bikePageUrl(publicUrl: string, numero: string): string {
 /**
  * GET /api/admin/biciclette/etichette.pdf (issue 34): one label per bike, every bike whatever
  * its state (a bike in maintenance keeps its label), in the order of the bikes' list; worded in
- * the requesting admin's language.
+ * the requesting admin's language. With `sedeId` (issue 47), only that sede's bikes.
  */
-export async function bikeLabelsPdf(deps: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> }, lingua: Lingua = 'it'): Promise<Buffer> {
+export async function bikeLabelsPdf(
+  deps: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> },
+  lingua: Lingua = 'it',
+  sedeId?: number,
+): Promise<Buffer> {
   const t = tFor(lingua);
+  // An unknown or archived sede is not found (its bikes were moved before it was archived).
+  if (sedeId !== undefined && (await openSede(deps.db, sedeId)) === null) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+  const where = sedeId === undefined ? sql`` : sql`where sede_id = ${sedeId}`;
   const { rows } = await deps.db.execute<{ numero: string }>(
-    sql`select numero from ${biciclette} order by lpad(numero, 20, '0'), numero`,
+    sql`select numero from ${biciclette} ${where} order by lpad(numero, 20, '0'), numero`,
   );
   const labels: BikeLabel[] = rows.map((r) => ({ numero: r.numero, url: bikePageUrl(deps.config.publicUrl, r.numero) }));
   return renderBikeLabels(

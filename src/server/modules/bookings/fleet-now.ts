@@ -36,6 +36,8 @@ export interface FleetNowDeps {
 /** A reading of the fleet's state, with what tells whether it is still current. */
 export interface FleetNowReading {
   bici: BikeNow[];
+  /** Each bike's sede (issue 47): the rack's board of a sede shows only its bikes. */
+  sedeOf: Map<number, number>;
   /** `pg_current_snapshot()` of the reading and its xmin (see `fleetChangedSince`). */
   snapshot: string;
   xmin: string;
@@ -49,7 +51,7 @@ export interface FleetNowReading {
 interface Row extends Record<string, unknown> {
   snapshot: string;
   xmin: string;
-  bikes: { id: number; numero: string; stato: string; auto: boolean }[];
+  bikes: { id: number; numero: string; stato: string; auto: boolean; sede: number }[];
   /** [bike, start, end, picked up at or null] in ms, by start. */
   bookings: [number, number, number, number | null][];
   /** [bike, start, end] in ms. */
@@ -81,7 +83,7 @@ function statement(at: string, dayEnd: string, minutes: { hold: number; noShow: 
     )
     select pg_current_snapshot()::text as snapshot,
            pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
-           coalesce((select json_agg(json_build_object('id', b.id, 'numero', b.numero, 'stato', b.stato, 'auto', b.stato_auto)
+           coalesce((select json_agg(json_build_object('id', b.id, 'numero', b.numero, 'stato', b.stato, 'auto', b.stato_auto, 'sede', b.sede_id)
                                      order by lpad(b.numero, 20, '0'), b.numero)
                        from biciclette b), '[]') as bikes,
            coalesce((select json_agg(json_build_array(a.bici_id, ${ms(sql`a.inizio`)}, ${ms(sql`a.fine`)}, ${ms(sql`a.ritirata_at`)})
@@ -169,6 +171,7 @@ export async function readFleetNow(deps: FleetNowDeps, now: Date = deps.clock.no
 
   return {
     bici,
+    sedeOf: new Map(row.bikes.map((b) => [b.id, b.sede])),
     snapshot: row.snapshot,
     xmin: row.xmin,
     // Read again a fraction early rather than late; the day's end is a boundary of its own.

@@ -8,7 +8,8 @@ import type { NotifiedCache } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
 import { fleetReading } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes, type RulesCache } from '../rules/index.js';
-import { liveLinkId } from './service.js';
+import { sediNames } from '../sedi/index.js';
+import { liveLinkIds } from './service.js';
 
 /** How often the process looks for a change while a stream is open (decision 044: within 5 s). */
 export const RACK_TICK_MS = 1_000;
@@ -23,6 +24,8 @@ const RACK_MAX_AGE_MS = 60_000;
 
 interface Stream {
   linkId: number;
+  /** The link's sede: the stream gets only that sede's board (issue 47). */
+  sedeId: number;
   out: PassThrough;
 }
 
@@ -37,6 +40,9 @@ export interface RackHubDeps {
 /** An event of the stream: the board as JSON on one `data:` line. */
 const event = (json: string) => `data: ${json}\n\n`;
 
+/** A sede's board without its time: what tells whether it changed. */
+type BoardBody = Omit<RackBoard, 'aggiornatoAlle'>;
+
 /**
  * The rack's board streams of this process (issue 34, decision 044). One timer while at least
  * one stream is open: each tick asks PostgreSQL whether a transaction changed what the board
@@ -44,12 +50,18 @@ const event = (json: string) => `data: ${json}\n\n`;
  * the clock passed one of its instants, or when it is a minute old, and sends it to every
  * stream when it differs. A new link or a revocation is NOTIFYed on RACK_CHANNEL (main.ts
  * listens): each process closes the streams of a link no longer live.
+ *
+ * One board per sede (issue 47), cut from the same reading of the whole fleet: a sede's streams
+ * get its board only when its own bikes changed. The board names its sede only when the
+ * install has several.
  */
 export class RackHub implements NotifiedCache {
   private readonly streams = new Set<Stream>();
   private timer: NodeJS.Timeout | undefined;
   private reading: (Awaited<ReturnType<typeof fleetReading.readFleetNow>> & { readAt: number; real: number }) | undefined;
-  private board: string | undefined;
+  /** Each sede's board as sent (JSON), and its body as last compared. */
+  private boards = new Map<number, { json: string; body: string }>();
+  private names: { several: boolean; names: Map<number, string> } = { several: false, names: new Map() };
   private lastHeartbeat = 0;
   private lastLinkCheck = 0;
   private busy: Promise<void> | undefined;
@@ -57,22 +69,22 @@ export class RackHub implements NotifiedCache {
 
   constructor(private readonly deps: RackHubDeps) {}
 
-  /** The board now (what `GET /api/rastrelliera/:token` answers): the last reading's, when still current. */
-  async current(): Promise<string> {
+  /** A sede's board now (what `GET /api/rastrelliera/:token` answers): the last reading's, when still current. */
+  async current(sedeId: number): Promise<string> {
     await this.refresh();
-    return this.board!;
+    return this.boardOf(sedeId);
   }
 
-  /** Opens a stream for the live link `linkId`: it gets the board at once, then every change. */
-  async open(linkId: number): Promise<PassThrough> {
+  /** Opens a stream for the live link `linkId` of a sede: it gets the board at once, then every change. */
+  async open(linkId: number, sedeId: number): Promise<PassThrough> {
     // Read first: a failure answers an error, and leaves no stream behind.
-    const board = await this.current();
+    const board = await this.current(sedeId);
     const out = new PassThrough();
     if (this.stopped) {
       out.end();
       return out;
     }
-    const stream: Stream = { linkId, out };
+    const stream: Stream = { linkId, sedeId, out };
     this.streams.add(stream);
     out.on('close', () => this.drop(stream));
     // The client reconnects after 3 s when the stream ends (EventSource's `retry`).
@@ -104,8 +116,8 @@ export class RackHub implements NotifiedCache {
   async closeStale(): Promise<void> {
     if (this.streams.size === 0) return;
     this.lastLinkCheck = performance.now();
-    const live = await liveLinkId(this.deps.db);
-    for (const stream of this.streams) if (stream.linkId !== live) this.end(stream);
+    const live = await liveLinkIds(this.deps.db);
+    for (const stream of this.streams) if (!live.has(stream.linkId)) this.end(stream);
   }
 
   /** Ends every stream and the timer (the app's close: a stream must not hold the stop). */
@@ -145,14 +157,36 @@ export class RackHub implements NotifiedCache {
       const minutes = lifecycleMinutes(await currentRules(this.deps));
       if (minutes.hold === r.hold && minutes.noShow === r.noShow && !(await fleetReading.fleetChangedSince(this.deps.db, r))) return;
     }
-    const reading = await fleetReading.readFleetNow(this.deps, now);
+    const [reading, names] = await Promise.all([fleetReading.readFleetNow(this.deps, now), sediNames(this.deps.db)]);
     this.reading = { ...reading, readAt: now.getTime(), real: performance.now() };
-    const board: RackBoard = { aggiornatoAlle: now.toISOString(), bici: reading.bici };
-    const previous = this.board === undefined ? undefined : (JSON.parse(this.board) as RackBoard).bici;
-    // The same bikes in the same states: the last board stands (its time is when it became true).
-    if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(reading.bici)) return;
-    this.board = JSON.stringify(board);
-    for (const stream of this.streams) stream.out.write(event(this.board));
+    this.names = names;
+    const sedi = new Set([...reading.sedeOf.values(), ...this.boards.keys()]);
+    for (const sedeId of sedi) {
+      const body = this.bodyOf(sedeId);
+      const json = JSON.stringify(body);
+      // The same bikes in the same states: the last board stands (its time is when it became true).
+      if (this.boards.get(sedeId)?.body === json) continue;
+      const board = JSON.stringify({ aggiornatoAlle: now.toISOString(), ...body } satisfies RackBoard);
+      this.boards.set(sedeId, { json: board, body: json });
+      for (const stream of this.streams) if (stream.sedeId === sedeId) stream.out.write(event(board));
+    }
+  }
+
+  /** A sede's bikes from the last reading, and its name when the install has several. */
+  private bodyOf(sedeId: number): BoardBody {
+    const bici = (this.reading?.bici ?? []).filter((b) => this.reading?.sedeOf.get(b.biciId) === sedeId);
+    const nome = this.names.names.get(sedeId);
+    return { bici, sede: this.names.several && nome !== undefined ? { nome } : null };
+  }
+
+  /** A sede's board: the one sent, or (a sede without bikes yet) made now from the last reading. */
+  private boardOf(sedeId: number): string {
+    const known = this.boards.get(sedeId);
+    if (known) return known.json;
+    const body = this.bodyOf(sedeId);
+    const json = JSON.stringify({ aggiornatoAlle: new Date(this.reading?.readAt ?? this.deps.clock.now().getTime()).toISOString(), ...body } satisfies RackBoard);
+    this.boards.set(sedeId, { json, body: JSON.stringify(body) });
+    return json;
   }
 
   private async tick(): Promise<void> {

@@ -1,50 +1,63 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RackLinkCreated, RackLinkStatus } from '../../../shared/schemas/rack.js';
-import { rackTokenParamsSchema } from '../../../shared/schemas/rack.js';
+import { rackSedeBodySchema, rackSedeQuerySchema, rackTokenParamsSchema } from '../../../shared/schemas/rack.js';
 import { authenticatedUser, requireAdmin } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
-import { createRackLink, liveLinkOf, rackLinkStatus, revokeRackLink } from './service.js';
+import { createRackLink, liveLinkOf, rackLinkStatus, rackSede, revokeRackLink } from './service.js';
 import { testo } from '../../../shared/i18n/index.js';
 
 const invalidLink = () => notFound(testo('rackApi.linkInvalid'), 'RACK_LINK_INVALID');
 
 /**
- * The rack's board (issue 34, decision 044): the admin's link (one live at a time) and the
- * board it opens without a login, as JSON and as a stream of server-sent events. The token is
- * the credential (masked in the request log: logger.ts); the answers carry no person.
+ * The rack's board (issue 34, decision 044): the admin's link (one live at a time per sede, issue
+ * 47) and the board it opens without a login, as JSON and as a stream of server-sent events: the
+ * bikes of the link's sede only. The token is the credential (masked in the request log:
+ * logger.ts); the answers carry no person. Without `sedeId`, the admin's routes are about the
+ * first open sede, as before sedi.
  */
 export const rackRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
 
-  app.post('/admin/rastrelliera', { onRequest: requireAdmin }, async (request, reply) => {
-    const admin = authenticatedUser(request);
-    const link = await createRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now());
-    // This process's streams of the old link end now; the others' at the NOTIFY.
-    await app.rack.closeStale();
-    const body: RackLinkCreated = { url: `${app.deps.config.publicUrl}/rastrelliera/${link.token}`, creatoIl: link.createdAt.toISOString() };
-    return reply.status(201).header('Cache-Control', 'no-store').send(body);
-  });
+  app.post(
+    '/admin/rastrelliera',
+    { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema, body: rackSedeBodySchema } },
+    async (request, reply) => {
+      const admin = authenticatedUser(request);
+      const sedeId = await rackSede(db(), request.body?.sedeId ?? request.query.sedeId);
+      const link = await createRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now(), sedeId);
+      // This process's streams of the old link end now; the others' at the NOTIFY.
+      await app.rack.closeStale();
+      const body: RackLinkCreated = { url: `${app.deps.config.publicUrl}/rastrelliera/${link.token}`, creatoIl: link.createdAt.toISOString() };
+      return reply.status(201).header('Cache-Control', 'no-store').send(body);
+    },
+  );
 
-  app.get('/admin/rastrelliera', { onRequest: requireAdmin }, async (): Promise<RackLinkStatus> => rackLinkStatus(db()));
+  app.get(
+    '/admin/rastrelliera',
+    { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema } },
+    async (request): Promise<RackLinkStatus> => rackLinkStatus(db(), await rackSede(db(), request.query.sedeId)),
+  );
 
-  app.delete('/admin/rastrelliera', { onRequest: requireAdmin }, async (request, reply) => {
+  app.delete('/admin/rastrelliera', { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema } }, async (request, reply) => {
     const admin = authenticatedUser(request);
-    await revokeRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now());
+    const sedeId = await rackSede(db(), request.query.sedeId);
+    await revokeRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now(), sedeId);
     await app.rack.closeStale();
     return reply.status(204).send();
   });
 
   app.get('/rastrelliera/:token', { schema: { params: rackTokenParamsSchema } }, async (request, reply) => {
-    if ((await liveLinkOf(db(), request.params.token)) === null) throw invalidLink();
-    const board = await app.rack.current();
+    const link = await liveLinkOf(db(), request.params.token);
+    if (link === null) throw invalidLink();
+    const board = await app.rack.current(link.sedeId);
     return reply.header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('application/json; charset=utf-8').send(board);
   });
 
   // Not compressed: @fastify/compress would hold the events back to fill its buffers.
   app.get('/rastrelliera/:token/eventi', { schema: { params: rackTokenParamsSchema }, compress: false }, async (request, reply) => {
-    const linkId = await liveLinkOf(db(), request.params.token);
-    if (linkId === null) throw invalidLink();
-    const stream = await app.rack.open(linkId);
+    const link = await liveLinkOf(db(), request.params.token);
+    if (link === null) throw invalidLink();
+    const stream = await app.rack.open(link.id, link.sedeId);
     // The tablet gone, Fastify destroys the stream it sends, and the hub forgets it (its `close`).
     return reply
       .header('Cache-Control', 'no-store')

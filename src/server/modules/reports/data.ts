@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { DayReportData, DayReportRow } from '../../integrations/pdf/day-report.js';
 import { DAMAGE_CATEGORIES, type DamageCategory } from '../../../shared/damage.js';
 import { toMinutes } from '../../../shared/time.js';
+import { sediNames } from '../sedi/index.js';
 
 export const ORGANISATION = 'Collegio ELIS';
 
@@ -47,6 +48,7 @@ interface BookingRow extends Record<string, unknown> {
   ritirata_at: string | null;
   riconsegnata_at: string | null;
   motivo_cancellazione: string | null;
+  sede_id: number;
 }
 
 /** The ride's word for a row (decision 022): a no-show, a ride in ritardo, else the state. */
@@ -92,6 +94,30 @@ export function hourlyUsage(rows: { orarioInizio: string; orarioFine: string; st
 }
 
 /**
+ * With several sedi (issue 47), one line per open sede (and an archived one with bookings that
+ * day) and the total: bookings, cancelled, net revenue. Null with one sede: the report as before.
+ * A payment whose booking was deleted has no sede: it counts in the total only.
+ */
+async function sedeLines(db: Db, rows: BookingRow[], detachedNet: number, lingua: Lingua): Promise<string[] | null> {
+  const sedi = await sediNames(db);
+  if (!sedi.several) return null;
+  const t = tFor(lingua);
+  const line = (sede: string, of: BookingRow[], extra = 0) =>
+    t('sediReport.line', {
+      sede,
+      bookings: of.length,
+      cancelled: of.filter((r) => r.stato === 'cancellata').length,
+      net: money(of.reduce((s, r) => s + (r.pay_status === 'completed' ? (r.amount ?? 0) : 0), 0) + extra, lingua),
+    });
+  const { rows: open } = await db.execute<{ id: number }>(sql`select id from sedi where archiviata_at is null order by id`);
+  const ids = [...new Set([...open.map((s) => s.id), ...rows.map((r) => r.sede_id)])].sort((a, b) => a - b);
+  return [
+    ...ids.map((id) => line(sedi.names.get(id) ?? '', rows.filter((r) => r.sede_id === id))),
+    line(t('sediReport.total'), rows, detachedNet),
+  ];
+}
+
+/**
  * What the report of `date` shows, read at `now`, worded in `lingua`. Revenue also counts the
  * payments of that day's bookings an admin has since deleted (they are not in the table).
  */
@@ -103,7 +129,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
            coalesce(u.nome, ${anonymous}) as nome, coalesce(u.cognome, '') as cognome,
            coalesce(u.is_residente, p.residente) as is_residente, b.numero, b.modello,
            pay.status as pay_status, pay.amount,
-           p.fine, p.ritirata_at, p.riconsegnata_at, p.motivo_cancellazione
+           p.fine, p.ritirata_at, p.riconsegnata_at, p.motivo_cancellazione, p.sede_id
       from prenotazioni p
       -- An anonymous booking (decision 029) still counts: it has no name.
       left join users u on u.id = p.user_id
@@ -207,5 +233,6 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
     })),
     hourly: hourlyUsage(rows.map((r) => ({ orarioInizio: r.orario_inizio, orarioFine: r.orario_fine, stato: r.stato }))),
     rows: tableRows,
+    sedi: await sedeLines(db, rows, detached.rows.reduce((s, r) => s + (r.status === 'completed' ? r.amount : 0), 0), lingua),
   };
 }

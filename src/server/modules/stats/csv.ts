@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ANONYMOUS_USER_LABEL } from '../../../shared/constants.js';
 import type { StatsPeriod } from '../../../shared/schemas/stats.js';
+import { sediNames } from '../sedi/index.js';
 import { periodRange, type StatsDeps } from './service.js';
 
 /** Columns of the export, in Italian as the staff read them. */
@@ -31,9 +32,14 @@ export function csvLine(cells: (string | number | null | undefined)[]): string {
   return cells.map(csvCell).join(CSV_SEPARATOR) + '\r\n';
 }
 
-/** The period's bookings as CSV (UTF-8 with BOM, for Excel), oldest first, and its file name. */
+/**
+ * The period's bookings as CSV (UTF-8 with BOM, for Excel), oldest first, and its file name.
+ * With several sedi (issue 47), a last column `Sede` names each booking's; with one, the file is
+ * as it was before sedi, byte for byte.
+ */
 export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{ fileName: string; body: string }> {
   const { from, to } = periodRange(deps, period);
+  const sedi = await sediNames(deps.db);
   const { rows } = await deps.db.execute<{
     id: number;
     data: string;
@@ -49,11 +55,12 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
     stato: string;
     status: string | null;
     amount: number | null;
+    sede_id: number;
   }>(sql`
     select p.id, p.data_prenotazione::text as data, p.orario_inizio as inizio, p.orario_fine as fine,
            coalesce(u.nome, ${ANONYMOUS_USER_LABEL}) as nome, coalesce(u.cognome, '') as cognome,
            coalesce(u.email, '') as email, p.residente, b.numero, b.modello, p.destinazione, p.stato,
-           pg.status, pg.amount
+           pg.status, pg.amount, p.sede_id
       from prenotazioni p
       -- An anonymous booking (decision 029) stays in the period's rows, without a person.
       left join users u on u.id = p.user_id
@@ -61,12 +68,12 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
       left join pagamenti pg on pg.prenotazione_id = p.id
      where p.data_prenotazione between ${from}::date and ${to}::date and p.stato <> 'offerta'
      order by p.data_prenotazione, p.orario_inizio, p.id`);
-  let body = '\uFEFF' + csvLine(HEADER);
+  let body = '\uFEFF' + csvLine(sedi.several ? [...HEADER, 'Sede'] : HEADER);
   for (const r of rows) {
     const payment = r.status
       ? `${PAYMENT_LABEL[r.status] ?? r.status} ${((r.amount ?? 0) / 100).toFixed(2).replace('.', ',')} €`
       : '';
-    body += csvLine([
+    const cells = [
       r.id,
       r.data,
       r.inizio,
@@ -79,7 +86,8 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
       r.destinazione,
       r.stato,
       payment,
-    ]);
+    ];
+    body += csvLine(sedi.several ? [...cells, sedi.names.get(r.sede_id) ?? ''] : cells);
   }
   return { fileName: `prenotazioni_${from}_${to}.csv`, body };
 }

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { addDays, zonedToday } from '../../../shared/time.js';
 import { unservedAsOf } from '../waitlist/index.js';
-import type { StatsBike, StatsDay, StatsPeriod, StatsResponse } from '../../../shared/schemas/stats.js';
+import type { StatsBike, StatsDay, StatsPeriod, StatsResponse, StatsSede } from '../../../shared/schemas/stats.js';
 
 export interface StatsDeps {
   db: Db;
@@ -27,23 +27,27 @@ export function periodRange(deps: StatsDeps, period: StatsPeriod): { from: strin
  */
 const int = (v: unknown): number => Number(v ?? 0);
 
-export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
-  const { from, to } = periodRange(deps, period);
-  const { db } = deps;
-  // The waitlists as of now, computed (decision 035): a window started is unserved demand
-  // now, whether or not the minute job has written it down yet.
-  const unserved = unservedAsOf(sql`${deps.clock.now().toISOString()}::timestamptz`);
-  // One kind's rows of the period: the rollup plus the deltas not folded yet (decision 023),
-  // to be summed by the query that reads them. One statement, one snapshot: a delta is either
-  // still in stats_delta or already folded, never both.
-  const rollup = (kind: string) => sql`(
+/**
+ * One kind's rows of the period: the rollup plus the deltas not folded yet (decision 023), to
+ * be summed by the query that reads them. One statement, one snapshot: a delta is either still
+ * in stats_delta or already folded, never both.
+ */
+const periodRows = (kind: string, from: string, to: string) => sql`(
     select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_giornaliere
      where kind = ${kind} and day between ${from}::date and ${to}::date
     union all
     select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_delta
      where kind = ${kind} and day between ${from}::date and ${to}::date)`;
 
-  const [daysRes, hoursRes, bikesRes, residentsRes, rideRes, waitDaysRes, waitHoursRes] = await Promise.all([
+export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
+  const { from, to } = periodRange(deps, period);
+  const { db } = deps;
+  // The waitlists as of now, computed (decision 035): a window started is unserved demand
+  // now, whether or not the minute job has written it down yet.
+  const unserved = unservedAsOf(sql`${deps.clock.now().toISOString()}::timestamptz`);
+  const rollup = (kind: string) => periodRows(kind, from, to);
+
+  const [daysRes, hoursRes, bikesRes, residentsRes, rideRes, waitDaysRes, waitHoursRes, sedi] = await Promise.all([
     // Every day of the period, zero-filled.
     db.execute<{ date: string; rides: string; cancellations: string; released: string; revenue: string }>(sql`
       select d::date::text as date,
@@ -92,6 +96,7 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
       select left(a.orario_inizio, 2)::int as hour, count(*) as unserved from attese a
        where a.data_prenotazione between ${from}::date and ${to}::date and ${unserved}
        group by 1`),
+    sediTotals(db, rollup('sede')),
   ]);
   const rideByDay = new Map(rideRes.rows.map((r) => [r.date, { noShows: int(r.no_shows), damageReports: int(r.damages) }]));
 
@@ -143,8 +148,32 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
     days,
     hours,
     bikes,
+    sedi,
     waitlist: waitlistStats(waitDaysRes.rows, waitHoursRes.rows),
   };
+}
+
+/**
+ * Each sede's totals of the period (issue 47), from the rollup's kind 'sede' (key: the sede's
+ * id): every open sede, and an archived one with figures in the period.
+ */
+async function sediTotals(db: Db, rows: SQL): Promise<StatsSede[]> {
+  const { rows: sedi } = await db.execute<{ id: number; nome: string; rides: string; seconds: string; revenue: string; cancellations: string }>(sql`
+    select se.id, se.nome, coalesce(sum(s.rides), 0) as rides, coalesce(sum(s.seconds), 0) as seconds,
+           coalesce(sum(s.revenue_cents), 0) as revenue, coalesce(sum(s.cancellations), 0) as cancellations
+      from sedi se
+      left join ${rows} s on s.key = se.id
+     group by se.id
+    having se.archiviata_at is null or count(s.key) > 0
+     order by se.id`);
+  return sedi.map((r) => ({
+    sedeId: int(r.id),
+    nome: r.nome,
+    rides: int(r.rides),
+    hours: Math.round(int(r.seconds) / 360) / 10,
+    revenueCents: int(r.revenue),
+    cancellations: int(r.cancellations),
+  }));
 }
 
 function waitlistStats(

@@ -3,7 +3,7 @@ import { bigint, bigserial, date, index, integer, pgTable, primaryKey, text } fr
 /** The columns the rollup and its pending changes share: a day's dimension value and its sums. */
 const rollupColumns = () => ({
   day: date('day', { mode: 'string' }).notNull(),
-  kind: text('kind', { enum: ['day', 'hour', 'bike', 'res'] }).notNull(),
+  kind: text('kind', { enum: ['day', 'hour', 'bike', 'res', 'sede'] }).notNull(),
   key: integer('key').notNull(),
   rides: integer('rides').notNull().default(0),
   cancellations: integer('cancellations').notNull().default(0),
@@ -15,7 +15,7 @@ const rollupColumns = () => ({
 /**
  * The statistics' rollup (decision 017): per booking day, one row per dimension value —
  * `kind` 'day' (key 0), 'hour' (0–23, start in TZ_APP), 'bike' (bici_id), 'res' (1 resident,
- * 0 external). Kept exact by triggers on prenotazioni and pagamenti (drizzle/0005_stats.sql),
+ * 0 external), 'sede' (sede_id, issue 47: rides, cancellations, seconds and revenue of a sede). Kept exact by triggers on prenotazioni and pagamenti (drizzle/0005_stats.sql),
  * so GET /api/admin/stats reads at most ~90 rows a day instead of every booking.
  */
 export const statsGiornaliere = pgTable(

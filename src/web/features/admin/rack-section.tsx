@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CopyIcon, MonitorIcon, PlusIcon, XIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { RackLinkCreated, RackLinkStatus } from '../../../shared/schemas/rack';
+import type { SedeDto } from '../../../shared/schemas/sedi';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { LoadFailed } from '../../components/load-failed';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -15,6 +16,8 @@ import { t as tNow, useT } from '../../lib/i18n';
 import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { useTimeZone } from '../../lib/public-config';
+import { useSedi } from '../../lib/sedi';
+import { NativeSelect } from './admin-table';
 
 const RACK_KEY = ['admin', 'rastrelliera'] as const;
 const failure = (fallback: PlainKey) => (error: unknown) =>
@@ -23,33 +26,18 @@ const failure = (fallback: PlainKey) => (error: unknown) =>
 /**
  * `Schermo della rastrelliera` in /admin → Biciclette (issue 34, decision 044): the link for a
  * tablet at the rack. One link is live at a time: a new one (confirmed when one exists) ends
- * the old; `Revoca` ends it. The link is shown once, when made, with a copy button.
+ * the old; `Revoca` ends it. The link is shown once, when made, with a copy button. With several
+ * sedi (issue 47), a `Sede` choice: each sede has its own link, showing only its bikes.
  */
 export function RackSection() {
   const t = useT();
   const timeZone = useTimeZone();
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: RACK_KEY, queryFn: () => apiRequest<RackLinkStatus>('GET', '/api/admin/rastrelliera') });
-  const [url, setUrl] = useState<string | null>(null);
+  const sedi = useSedi();
+  const [chosen, setChosen] = useState<number | null>(null);
+  // One sede: no choice, and the requests as before sedi (the server's first sede).
+  const sedeId = sedi.several ? (chosen ?? sedi.open[0]!.id) : null;
+  const { status, create, revoke, url, setUrl } = useRackLink(sedeId);
   const linkId = useId();
-  const create = useMutation({
-    mutationFn: () => apiRequest<RackLinkCreated>('POST', '/api/admin/rastrelliera'),
-    onSuccess: async (made) => {
-      setUrl(made.url);
-      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
-      toast({ title: tNow('rackSection.linkCreated'), description: tNow('rackSection.linkCreatedHint') });
-    },
-    onError: failure('rackSection.createFailed'),
-  });
-  const revoke = useMutation({
-    mutationFn: () => apiRequest('DELETE', '/api/admin/rastrelliera'),
-    onSuccess: async () => {
-      setUrl(null);
-      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
-      toast({ title: tNow('rackSection.linkRevoked'), description: tNow('rackSection.linkRevokedHint') });
-    },
-    onError: failure('rackSection.revokeFailed'),
-  });
 
   async function copy() {
     if (!url) return;
@@ -136,7 +124,65 @@ export function RackSection() {
         <MonitorIcon className="size-5 text-muted-foreground" aria-hidden="true" />
         {t('rackSection.title')}
       </h2>
+      {sedi.several ? (
+        <SedePicker
+          sedi={sedi.open}
+          value={sedeId!}
+          onChange={(id) => {
+            setChosen(id);
+            setUrl(null);
+          }}
+        />
+      ) : null}
       {body}
     </section>
   );
+}
+
+/** The sede whose link is shown and made (only when the install has several). */
+function SedePicker({ sedi, value, onChange }: { sedi: SedeDto[]; value: number; onChange: (id: number) => void }) {
+  const t = useT();
+  const id = useId();
+  return (
+    <div className="grid max-w-xs gap-2">
+      <Label htmlFor={id}>{t('sediBoards.sede')}</Label>
+      <NativeSelect id={id} value={String(value)} onChange={(e) => onChange(Number(e.target.value))}>
+        {sedi.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.nome}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** A sede's link (null: the server's first sede, as before sedi): its state, made and revoked; the new link's address. */
+function useRackLink(sedeId: number | null) {
+  const queryClient = useQueryClient();
+  const query = sedeId === null ? '' : `?sedeId=${sedeId}`;
+  const status = useQuery({
+    queryKey: sedeId === null ? RACK_KEY : [...RACK_KEY, sedeId],
+    queryFn: () => apiRequest<RackLinkStatus>('GET', `/api/admin/rastrelliera${query}`),
+  });
+  const [url, setUrl] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => apiRequest<RackLinkCreated>('POST', `/api/admin/rastrelliera${query}`),
+    onSuccess: async (made) => {
+      setUrl(made.url);
+      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
+      toast({ title: tNow('rackSection.linkCreated'), description: tNow('rackSection.linkCreatedHint') });
+    },
+    onError: failure('rackSection.createFailed'),
+  });
+  const revoke = useMutation({
+    mutationFn: () => apiRequest('DELETE', `/api/admin/rastrelliera${query}`),
+    onSuccess: async () => {
+      setUrl(null);
+      await queryClient.invalidateQueries({ queryKey: RACK_KEY });
+      toast({ title: tNow('rackSection.linkRevoked'), description: tNow('rackSection.linkRevokedHint') });
+    },
+    onError: failure('rackSection.revokeFailed'),
+  });
+  return { status, create, revoke, url, setUrl };
 }

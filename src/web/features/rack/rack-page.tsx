@@ -203,7 +203,11 @@ export function RackPage({ token }: { token: string }) {
   return (
     <main className="min-h-dvh bg-black p-6 text-white">
       <header className="mb-6 flex flex-wrap items-baseline justify-between gap-4">
-        <h1 className="text-5xl font-bold">{t('rackPage.title')}</h1>
+        <h1 className="text-5xl font-bold">
+          {t('rackPage.title')}
+          {/* The sede, only when the install has several (the server names it only then). */}
+          {board?.sede ? <span className="mt-2 block text-3xl font-semibold text-neutral-200">{board.sede.nome}</span> : null}
+        </h1>
         <p role="status" className={`text-2xl font-semibold ${connection === 'offline' ? 'text-amber-300' : 'text-neutral-200'}`}>
           {status}
         </p>

@@ -14,6 +14,7 @@ import { cn } from '../../lib/utils';
 import { BarChart, COLORS, HorizontalBarChart, SplitBar } from './charts';
 import { saveResponseAsFile } from '../../lib/download';
 import { bucketsFor, percent, PERIOD_LABELS, waitBucketsFor } from './stats-model';
+import { SediTable } from './sedi-table';
 
 const statsUrl = (period: StatsPeriod) => `/api/admin/stats?period=${period}`;
 const hoursFormats = new Map<Lingua, Intl.NumberFormat>();
@@ -420,7 +421,10 @@ export function StatsPage() {
         ) : stats && stats.totals.bookings === 0 ? (
           <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t('statsPage.empty')}</p>
         ) : stats ? (
-          <Charts stats={stats} />
+          <>
+            <SediTable stats={stats} />
+            <Charts stats={stats} />
+          </>
         ) : null}
       </main>
     </div>

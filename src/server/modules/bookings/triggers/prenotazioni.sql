@@ -33,7 +33,8 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER prenotazioni_residente BEFORE INSERT ON prenotazioni FOR EACH ROW EXECUTE FUNCTION stats_booking_resident();
 
--- The statistics' deltas of a statement's rows (rides, cancellations, seconds), folded by the stats-fold job.
+-- The statistics' deltas of a statement's rows (rides, cancellations, seconds), folded by the stats-fold job:
+-- by day, hour, bike, resident mark and sede (issue 47: the booking's sede, set above from its bike).
 CREATE OR REPLACE FUNCTION stats_booking_deltas(rows prenotazioni[], sign integer)
   RETURNS TABLE(day date, kind text, key integer, rides bigint, cancellations bigint, seconds bigint) LANGUAGE sql STABLE AS $$
   SELECT b.data_prenotazione, d.kind, d.key,
@@ -42,7 +43,7 @@ CREATE OR REPLACE FUNCTION stats_booking_deltas(rows prenotazioni[], sign intege
          sum(CASE WHEN b.stato in ('attiva', 'completata') THEN sign * round(extract(epoch FROM b.fine - b.inizio))::bigint ELSE 0 END)
     FROM unnest(rows) b
    CROSS JOIN LATERAL (VALUES ('bike', b.bici_id), ('day', 0), ('hour', left(b.orario_inizio, 2)::int),
-                              ('res', CASE WHEN b.residente THEN 1 ELSE 0 END)) d(kind, key)
+                              ('res', CASE WHEN b.residente THEN 1 ELSE 0 END), ('sede', b.sede_id)) d(kind, key)
    GROUP BY 1, 2, 3
 $$;
 CREATE OR REPLACE FUNCTION stats_bookings_delta() RETURNS trigger LANGUAGE plpgsql AS $$

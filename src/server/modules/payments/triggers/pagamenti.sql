@@ -38,6 +38,17 @@ CREATE OR REPLACE FUNCTION stats_payment_deltas(rows pagamenti[], sign integer)
    WHERE coalesce(r.booking_date, p.data_prenotazione) IS NOT NULL
    GROUP BY 1
 $$;
+-- The same by the booking's sede (issue 47, the rollup's kind 'sede'). A payment whose booking was deleted
+-- keeps its day (booking_date) but not its sede: a later change of it counts in the day only.
+CREATE OR REPLACE FUNCTION stats_payment_sede_deltas(rows pagamenti[], sign integer)
+  RETURNS TABLE(day date, sede_id integer, revenue_cents bigint, released_holds bigint) LANGUAGE sql STABLE AS $$
+  SELECT p.data_prenotazione, p.sede_id,
+         sum(CASE WHEN r.status = 'completed' THEN sign * r.amount ELSE 0 END),
+         sum(CASE WHEN r.status = 'failed' THEN sign ELSE 0 END)
+    FROM unnest(rows) r
+    JOIN prenotazioni p ON p.id = r.prenotazione_id
+   GROUP BY 1, 2
+$$;
 CREATE OR REPLACE FUNCTION stats_payments_delta() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   added pagamenti[];
@@ -49,6 +60,11 @@ BEGIN
   SELECT x.day, 'day', 0, sum(x.revenue_cents), sum(x.released_holds)
     FROM (SELECT * FROM stats_payment_deltas(added, 1) UNION ALL SELECT * FROM stats_payment_deltas(removed, -1)) x
    GROUP BY 1
+  HAVING sum(x.revenue_cents) <> 0 OR sum(x.released_holds) <> 0
+  UNION ALL
+  SELECT x.day, 'sede', x.sede_id, sum(x.revenue_cents), sum(x.released_holds)
+    FROM (SELECT * FROM stats_payment_sede_deltas(added, 1) UNION ALL SELECT * FROM stats_payment_sede_deltas(removed, -1)) x
+   GROUP BY 1, 3
   HAVING sum(x.revenue_cents) <> 0 OR sum(x.released_holds) <> 0;
   RETURN NULL;
 END $$;
