@@ -4,3 +4,4 @@
  * sede shows none of it.
  */
 export { listSedi, openSede, sediNames, sedeDto } from './service.js';
+export { type OpenSede, openSedi, SEDI_CHANNEL, SediCache } from './cache.js';

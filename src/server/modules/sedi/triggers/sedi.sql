@@ -10,3 +10,12 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
+
+-- Every process keeps the open sedi in memory (GET /api/config, the server-rendered pages): a change
+-- of a sede tells them all at once (SEDI_CHANNEL, sedi/cache.ts).
+CREATE OR REPLACE FUNCTION bicielis_sedi_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('bicielis_sedi', '');
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER sedi_notify AFTER INSERT OR UPDATE OR DELETE ON sedi FOR EACH STATEMENT EXECUTE FUNCTION bicielis_sedi_changed();
