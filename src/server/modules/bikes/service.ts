@@ -24,10 +24,10 @@ export async function setBikeStateByAdmin(tx: Tx, id: number, stato: BikeStato, 
 }
 
 /** A new bike, `disponibile`; the caller maps the unique number's violation (`biciclette_numero_unique`). */
-export async function insertBike(tx: Tx, bike: { numero: string; modello: string }, now: Date): Promise<Bike> {
+export async function insertBike(tx: Tx, bike: { numero: string; modello: string; sedeId?: number | undefined }, now: Date): Promise<Bike> {
   const [row] = await tx
-    .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
-    .values({ numero: bike.numero, modello: bike.modello, stato: 'disponibile', createdAt: now, updatedAt: now })
+    .insert(biciclette) // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato; no sede: the first open one
+    .values({ numero: bike.numero, modello: bike.modello, stato: 'disponibile', createdAt: now, updatedAt: now, ...(bike.sedeId ? { sedeId: bike.sedeId } : {}) })
     .returning();
   return row!;
 }

@@ -5,3 +5,4 @@
  */
 export { listSedi, openSede, sediNames, sedeDto } from './service.js';
 export { type OpenSede, openSedi, SEDI_CHANNEL, SediCache } from './cache.js';
+export { seedDemoSedi } from './demo.js';
