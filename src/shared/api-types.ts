@@ -14,6 +14,11 @@ export interface PublicConfig {
   noShowMinutes: number | null;
   /** The privacy notice's controller and contact (PRIVACY_TITOLARE, PRIVACY_CONTATTO; issue 23). */
   privacy: { titolare: string; contatto: string };
+  /**
+   * The open sedi, the first first (issue 47): the registration's picker of a home sede and the
+   * names a booking's card shows, both only when there are several.
+   */
+  sedi: { id: number; nome: string }[];
 }
 
 /** Liveness: the process answers (always 200); `db` says whether the database does (issue 32). */

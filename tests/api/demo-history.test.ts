@@ -42,7 +42,7 @@ describe('the demo data of the first start', () => {
     expect(r.completed).toBeGreaterThan(600);
     expect(r.no_shows).toBeGreaterThan(0);
     expect(r.by_user).toBeGreaterThan(0);
-    expect(r.future).toBe(1); // only the demo ride in progress
+    expect(r.future).toBe(2); // only the demo rides in progress, one at each sede (issue 47)
     expect(r.paid).toBeGreaterThan(0);
     expect(r.refunded).toBeGreaterThan(0);
     expect(r.damages).toBeGreaterThan(0);
@@ -77,5 +77,36 @@ describe('the demo data of the first start', () => {
     expect(stats.waitlist.served).toBeGreaterThan(0);
     const busiest = [...stats.waitlist.hours].sort((a, b) => b.unserved - a.unserved)[0]!;
     expect([7, 8, 17, 18, 19]).toContain(busiest.hour);
+  });
+});
+
+describe('the demo data at two sedi (issue 47)', () => {
+  it('has Residenza Centrale with most bikes and the demo accounts, Residenza Nord with a few, a past and a ride in progress at each', async () => {
+    const { rows } = await database.db.execute<{ nome: string; bikes: number; past: number; riding: number; demo: number; people: number }>(sql`
+      select s.nome,
+             (select count(*) from biciclette b where b.sede_id = s.id)::int as bikes,
+             (select count(*) from prenotazioni p where p.sede_id = s.id and p.fine < ${NOW.toISOString()}::timestamptz)::int as past,
+             (select count(*) from prenotazioni p where p.sede_id = s.id and p.stato = 'attiva' and p.ritirata_at is not null)::int as riding,
+             (select count(*) from users u where u.sede_id = s.id and u.email like '%@bicielis.demo')::int as demo,
+             (select count(*) from users u where u.sede_id = s.id)::int as people
+        from sedi s order by s.id`);
+    expect(rows.map((r) => r.nome)).toEqual(['Residenza Centrale', 'Residenza Nord']);
+    const [centrale, nord] = rows as [(typeof rows)[number], (typeof rows)[number]];
+    expect(centrale.bikes).toBe(14);
+    expect(nord.bikes).toBe(4);
+    expect(nord.past).toBeGreaterThan(50);
+    expect(centrale.past).toBeGreaterThan(nord.past);
+    expect([centrale.riding, nord.riding]).toEqual([1, 1]);
+    expect(centrale.demo).toBe(4);
+    expect(nord.demo).toBe(0);
+    expect(nord.people).toBeGreaterThan(3);
+    // Everyone rode and waited at their own sede; the resident codes of Nord's people say so.
+    const r = await one<{ away: number; waits_away: number; codes: number }>(sql`
+      select (select count(*) from prenotazioni p join users u on u.id = p.user_id where p.sede_id <> u.sede_id)::int as away,
+             (select count(*) from attese a join users u on u.id = a.user_id where a.sede_id <> u.sede_id)::int as waits_away,
+             (select count(*) from residenti r join users u on u.sigla_residente = r.sigla where r.sede_id = u.sede_id and r.sede_id <> (select min(id) from sedi))::int as codes`);
+    expect(r.away).toBe(0);
+    expect(r.waits_away).toBe(0);
+    expect(r.codes).toBeGreaterThan(2);
   });
 });

@@ -43,6 +43,8 @@ const hhmm = (q: number) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${Str
 interface Rider {
   id: number;
   residente: boolean;
+  /** Their home sede: they ride its bikes (issue 47). */
+  sedeId: number;
   /** A demo account (it can log in): never a no-show, never waiting. */
   demo: boolean;
 }
@@ -58,7 +60,9 @@ interface HistoryOptions {
   timeZone: string;
   passwordHash: string;
   demoUsers: { id: number; residente: boolean }[];
-  bikes: { id: number; numero: string }[];
+  bikes: { id: number; numero: string; sedeId: number }[];
+  /** The demo's two sedi (issue 47): the demo accounts and most people at the first, one in four at the second. */
+  sedi: { centrale: number; nord: number };
 }
 
 /**
@@ -66,12 +70,15 @@ interface HistoryOptions {
  * no-show: they must not start suspended); `bikes`: every bike id but the one in use now;
  * `passwordHash`: one hash for every extra person (residents and externals).
  */
-export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides: number }> {
+export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides: number; nordRider: number | null }> {
   const random = seededRandom(20_261_124);
   const dice: Dice = { random, pick: (xs) => xs[Math.floor(random() * xs.length)]! };
   const today = zonedToday(opts.now, opts.timeZone);
   const created = await seedPeople(tx, opts);
-  const riders: Rider[] = [...created.map((u) => ({ ...u, demo: false })), ...opts.demoUsers.map((u) => ({ ...u, demo: true }))];
+  const riders: Rider[] = [
+    ...created.map((u) => ({ ...u, demo: false })),
+    ...opts.demoUsers.map((u) => ({ ...u, sedeId: opts.sedi.centrale, demo: true })),
+  ];
   const inserted = await demoRows.insertPastBookings(tx, planRides(dice, today, riders, opts), opts.timeZone);
   // Payments: every external's booking was paid; the ones the user cancelled were refunded.
   const externals = new Set(riders.filter((r) => !r.residente).map((r) => r.id));
@@ -82,11 +89,16 @@ export async function seedHistory(tx: Tx, opts: HistoryOptions): Promise<{ rides
   await seedDamages(tx, dice, inserted);
   await seedWaits(tx, dice, today, riders, opts.timeZone);
   await seedClosureAndMaintenance(tx, today, opts);
-  return { rides: inserted.length };
+  // The second sede's ride in progress (seed.ts): its first resident.
+  const nordRider = created.find((u) => u.sedeId === opts.sedi.nord && u.residente)?.id ?? null;
+  return { rides: inserted.length, nordRider };
 }
 
+/** One person in four lives at the second sede (issue 47). */
+const sedeOf = (i: number, sedi: HistoryOptions['sedi']) => (i % 4 === 3 ? sedi.nord : sedi.centrale);
+
 /** The extra people: resident codes and their accounts, and the externals; their ids. */
-async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; residente: boolean }[]> {
+async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; residente: boolean; sedeId: number }[]> {
   const { now } = opts;
   const codes = Array.from({ length: HISTORY_RESIDENTS }, (_, i) => ({
     sigla: `ELIS${String(9 + i).padStart(3, '0')}`,
@@ -94,6 +106,7 @@ async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; r
     cognome: LAST_NAMES[i]!,
     corsoDiStudi: COURSES[i % COURSES.length]!,
     annoCorso: 1 + (i % 5),
+    sedeId: sedeOf(i, opts.sedi),
   }));
   await insertResidentCodes(tx, codes);
   const people = [
@@ -103,10 +116,11 @@ async function seedPeople(tx: Tx, opts: HistoryOptions): Promise<{ id: number; r
       cognome: LAST_NAMES[HISTORY_RESIDENTS + i]!,
       sigla: null as string | null,
     })),
-  ].map((p) => ({ ...p, email: `${p.nome}.${p.cognome}`.toLowerCase().replace(/[^a-z.]/g, '') + '@studenti.bicielis.demo' }));
+  ].map((p, i) => ({ ...p, sedeId: sedeOf(i, opts.sedi), email: `${p.nome}.${p.cognome}`.toLowerCase().replace(/[^a-z.]/g, '') + '@studenti.bicielis.demo' }));
   const since = new Date(now.getTime() - (HISTORY_DAYS + 5) * 86_400_000);
   const rows = people.map(({ sigla, ...p }) => ({ ...p, passwordHash: opts.passwordHash, isResidente: sigla !== null, siglaResidente: sigla, createdAt: since, updatedAt: since }));
-  return (await insertAccounts(tx, rows)).map(({ id, residente }) => ({ id, residente }));
+  const sedeByEmail = new Map(rows.map((r) => [r.email, r.sedeId]));
+  return (await insertAccounts(tx, rows)).map(({ id, email, residente }) => ({ id, residente, sedeId: sedeByEmail.get(email)! }));
 }
 
 /**
@@ -131,8 +145,9 @@ function planRides(dice: Dice, today: string, riders: Rider[], opts: Pick<Histor
       const end = Math.min(start + 4 + Math.floor(random() * 9), 95);
       const rider = pick(riders);
       if (usedToday.has(rider.id)) continue;
-      const bike = opts.bikes.find((b) => !(busy.get(b.id) ?? []).some(([s, e]) => s < end && start < e) && random() < 0.5) ??
-        opts.bikes.find((b) => !(busy.get(b.id) ?? []).some(([s, e]) => s < end && start < e));
+      const bikes = opts.bikes.filter((b) => b.sedeId === rider.sedeId);
+      const bike = bikes.find((b) => !(busy.get(b.id) ?? []).some(([s, e]) => s < end && start < e) && random() < 0.5) ??
+        bikes.find((b) => !(busy.get(b.id) ?? []).some(([s, e]) => s < end && start < e));
       if (!bike) continue;
       usedToday.add(rider.id);
       busy.set(bike.id, [...(busy.get(bike.id) ?? []), [start, end]]);
@@ -184,7 +199,7 @@ async function seedDamages(tx: Tx, { random }: Dice, inserted: PastBookingRow[])
  * window started with no bike freed) and a few were served by an offer.
  */
 async function seedWaits(tx: Tx, { random, pick }: Dice, today: string, riders: Rider[], timeZone: string): Promise<void> {
-  const waits: { u: number; d: string; s: string; e: string; stato: 'scaduta' | 'servita' }[] = [];
+  const waits: { u: number; sede: number; d: string; s: string; e: string; stato: 'scaduta' | 'servita' }[] = [];
   const waiters = riders.filter((r) => !r.demo);
   for (let back = HISTORY_DAYS; back >= 1; back--) {
     const d = addDays(today, -back);
@@ -193,14 +208,15 @@ async function seedWaits(tx: Tx, { random, pick }: Dice, today: string, riders: 
     const count = Math.floor(random() * 4);
     for (let n = 0; n < count; n++) {
       const start = pick([7, 8, 17, 18, 18, 19]) * 4;
-      waits.push({ u: pick(waiters).id, d, s: hhmm(start), e: hhmm(start + 4 + Math.floor(random() * 5)), stato: random() < 0.25 ? 'servita' : 'scaduta' });
+      const waiter = pick(waiters);
+      waits.push({ u: waiter.id, sede: waiter.sedeId, d, s: hhmm(start), e: hhmm(start + 4 + Math.floor(random() * 5)), stato: random() < 0.25 ? 'servita' : 'scaduta' });
     }
   }
   await tx.execute(sql`
-    insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, created_at, ended_at)
-    select w.u, w.d::date, w.s, w.e, (w.d::date + w.s::time) at time zone ${timeZone}, (w.d::date + w.e::time) at time zone ${timeZone},
+    insert into attese (user_id, sede_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, created_at, ended_at)
+    select w.u, w.sede, w.d::date, w.s, w.e, (w.d::date + w.s::time) at time zone ${timeZone}, (w.d::date + w.e::time) at time zone ${timeZone},
            w.stato, (w.d::date + w.s::time) at time zone ${timeZone} - interval '3 hours', (w.d::date + w.s::time) at time zone ${timeZone}
-      from json_to_recordset(${JSON.stringify(waits)}::json) as w(u int, d text, s text, e text, stato text)`);
+      from json_to_recordset(${JSON.stringify(waits)}::json) as w(u int, sede int, d text, s text, e text, stato text)`);
 }
 
 /** The demo's closure next month (from the 10th, three days) and its planned maintenance a week from `today` (tests/helpers/days.test.ts). */

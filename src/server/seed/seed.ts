@@ -6,13 +6,14 @@ import { demoRows } from '../modules/bookings/index.js';
 import { insertBike } from '../modules/bikes/index.js';
 import { insertResidentCodes } from '../modules/residents/index.js';
 import { insertAccounts } from '../modules/users/index.js';
+import { seedDemoSedi } from '../modules/sedi/index.js';
 import type { Db } from '../db/client.js';
 import { biciclette, residenti, users, type prenotazioni } from '../schema.js';
 import { seedHistory } from './seed-history.js';
 import { runTransaction } from '../db/transaction.js';
 import { randomBytes } from 'node:crypto';
 
-export const DEMO_BIKES: { numero: string; modello: string }[] = [
+export const DEMO_BIKES: { numero: string; modello: string; nord?: boolean }[] = [
   { numero: '01', modello: 'City Bike Classic' },
   { numero: '02', modello: 'City Bike Classic' },
   { numero: '03', modello: 'City Bike Comfort' },
@@ -27,7 +28,15 @@ export const DEMO_BIKES: { numero: string; modello: string }[] = [
   { numero: '12', modello: 'Mountain Bike Trail' },
   { numero: '13', modello: 'City Bike Pieghevole' },
   { numero: '14', modello: 'Hybrid Elettrica' },
+  // At the second sede (issue 47): a few bikes, their numbers unique in the install.
+  { numero: '15', modello: 'City Bike Classic', nord: true },
+  { numero: '16', modello: 'City Bike Comfort', nord: true },
+  { numero: '17', modello: 'Hybrid Sport 500', nord: true },
+  { numero: '18', modello: 'Mountain Bike XC', nord: true },
 ];
+
+/** The demo's sedi (issue 47): the first (renamed) has most bikes and the demo accounts. */
+export const DEMO_SEDI = ['Residenza Centrale', 'Residenza Nord'] as const;
 
 export const DEMO_RESIDENTS = [
   { sigla: 'ELIS001', nome: 'Marco', cognome: 'Rossi', corsoDiStudi: 'Ingegneria Informatica', annoCorso: 2 },
@@ -75,7 +84,8 @@ export async function seedDemo(
     hashPassword(randomBytes(24).toString('base64url')),
   ]);
   await runTransaction(db, async (tx) => {
-    for (const bike of DEMO_BIKES) await insertBike(tx, bike, now);
+    const [centrale, nord] = (await seedDemoSedi(tx, DEMO_SEDI)) as [number, number];
+    for (const bike of DEMO_BIKES) await insertBike(tx, { numero: bike.numero, modello: bike.modello, sedeId: bike.nord ? nord : centrale }, now);
     await insertResidentCodes(tx, DEMO_RESIDENTS);
     const created = await insertAccounts(
       tx,
@@ -95,14 +105,20 @@ export async function seedDemo(
     const [bike] = await tx.select({ id: biciclette.id }).from(biciclette).where(eq(biciclette.numero, '01'));
     if (resident && bike) await demoRows.insertBookingRows(tx, [demoRide(resident.id, bike.id, now, timeZone)]);
     // About 60 days of past rides, a closure next month, a maintenance next week (issue 20).
-    const fleet = await tx.select({ id: biciclette.id, numero: biciclette.numero }).from(biciclette).orderBy(biciclette.numero);
+    const fleet = await tx
+      .select({ id: biciclette.id, numero: biciclette.numero, sedeId: biciclette.sedeId })
+      .from(biciclette)
+      .orderBy(biciclette.numero);
     const demoUsers = created.flatMap((c) => {
       const account = accounts.find((a) => a.email === c.email);
       return account && account.ruolo !== 'admin' ? [{ id: c.id, residente: account.sigla !== null }] : [];
     });
-    await seedHistory(tx, { now, timeZone, passwordHash: historyHash, demoUsers, bikes: fleet });
+    const { nordRider } = await seedHistory(tx, { now, timeZone, passwordHash: historyHash, demoUsers, bikes: fleet, sedi: { centrale, nord } });
+    // One person on a ride at the second sede too, on its first bike.
+    const nordBike = fleet.find((b) => b.sedeId === nord);
+    if (nordRider !== null && nordBike) await demoRows.insertBookingRows(tx, [{ ...demoRide(nordRider, nordBike.id, now, timeZone), destinazione: 'Stazione Termini' }]);
   });
-  log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length }, 'demo data loaded');
+  log.info({ bikes: DEMO_BIKES.length, residents: DEMO_RESIDENTS.length, sedi: DEMO_SEDI.length }, 'demo data loaded');
   return accounts;
 }
 

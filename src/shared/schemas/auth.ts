@@ -2,6 +2,7 @@ import type { SessionUser } from '../api-types.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
 import { z } from '../zod-it.js';
 import { msg, type PlainKey } from './message.js';
+import { sedeIdBody } from './sedi.js';
 
 /**
  * Request bodies of the account routes (behaviour.md §5), shared by the server routes and
@@ -63,6 +64,11 @@ export const registerSchema = z.object({
     .max(SIGLA_MAX, msg('schemas.invalidSigla'))
     .nullish()
     .transform((v) => (v ? v.toUpperCase() : null)),
+  /**
+   * The home sede (issue 47), an open one; absent: the resident code's sede, else the first
+   * open sede. The form asks for it only when there are several.
+   */
+  sedeId: sedeIdBody.optional(),
 });
 export type RegisterRequest = z.output<typeof registerSchema>;
 

@@ -3,6 +3,7 @@ import { z } from '../zod-it.js';
 import { LINGUE, type Lingua } from '../i18n/index.js';
 import { msg } from './message.js';
 import { NAME_MAX, newPasswordField } from './auth.js';
+import { sedeIdBody } from './sedi.js';
 
 /**
  * The profile page (decision 022): name, reminders, password, calendar feed, web push.
@@ -24,9 +25,11 @@ export const profileUpdateSchema = z
     promemoria: z.boolean(msg('schemas.chooseReminders')).optional(),
     /** The account's language (issue 36). */
     lingua: z.enum(LINGUE, msg('schemas.linguaInvalid')).optional(),
+    /** The home sede (issue 47): an open one; the page offers it only when there are several. */
+    sedeId: sedeIdBody.optional(),
   })
   .refine(
-    (v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined || v.lingua !== undefined,
+    (v) => v.nome !== undefined || v.cognome !== undefined || v.promemoria !== undefined || v.lingua !== undefined || v.sedeId !== undefined,
     msg('schemas.nothingToChange'),
   );
 export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
@@ -94,6 +97,8 @@ export interface ProfileDto {
   promemoria: boolean;
   /** The account's language (issue 36). */
   lingua: Lingua;
+  /** The home sede (issue 47): where the booking form opens. */
+  sedeId: number;
   /** Whether a calendar feed link exists (the link itself is shown only when made). */
   calendarioAttivo: boolean;
   /** The VAPID public key for `pushManager.subscribe`; null when push cannot be offered. */

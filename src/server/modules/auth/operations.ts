@@ -7,7 +7,7 @@ export const authOperations: ModuleOperations = {
     'POST /api/register': op('public', 'Registrazione di un nuovo account', {
       ok: 201,
       returns: "L'utente, già autenticato",
-      errors: { 400: 'auth.invalidResidentCode', 409: 'http.emailTaken' },
+      errors: { 400: 'auth.invalidResidentCode', 404: 'schemas.sedeNotFound', 409: 'http.emailTaken' },
       rateLimited: true,
     }),
     'POST /api/login': op('public', 'Accesso con email e password', {

@@ -10,7 +10,8 @@ import { residenti } from '../residents/tables.js';
 import { sessions } from './tables.js';
 import { users } from '../users/tables.js';
 import { insertUser, replacePassword, setTemporaryPassword } from '../users/index.js';
-import { badRequest, conflict, forbidden } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { openSede } from '../sedi/index.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { temporaryPasswordEmail, welcomeEmail } from './emails.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
@@ -63,10 +64,18 @@ export async function registerUser(
   const result = await runTransaction(deps.db, async (tx) => {
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (taken) throw conflict(testo('http.emailTaken'), 'EMAIL_TAKEN');
+    // The home sede (issue 47): the one asked for, an open one; else the resident code's; else
+    // the first open sede (the users trigger, bicielis_sede_predefinita).
+    let sedeId: number | null = null;
+    if (input.sedeId !== undefined) {
+      const sede = await openSede(tx, input.sedeId);
+      if (!sede) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+      sedeId = sede.id;
+    }
     if (sigla) {
       // `for share`: the code cannot be deactivated or renamed until this account exists.
       const [resident] = await tx
-        .select({ attivo: residenti.attivo })
+        .select({ attivo: residenti.attivo, sedeId: residenti.sedeId })
         .from(residenti)
         .where(eq(residenti.sigla, sigla))
         .for('share');
@@ -75,12 +84,13 @@ export async function registerUser(
       }
       const [holder] = await tx.select({ id: users.id }).from(users).where(eq(users.siglaResidente, sigla));
       if (holder) throw conflict(testo('http.residentCodeTaken'), 'SIGLA_TAKEN');
+      if (sedeId === null && resident.sedeId !== null) sedeId = (await openSede(tx, resident.sedeId))?.id ?? null;
     }
     // The unique constraints on email and sigla stay the last word under concurrency
     // (mapped to 409 by the error handler).
     const user = await insertUser(
       tx,
-      { nome: input.nome, cognome: input.cognome, email, passwordHash, isResidente: sigla !== null, siglaResidente: sigla, lingua },
+      { nome: input.nome, cognome: input.cognome, email, passwordHash, isResidente: sigla !== null, siglaResidente: sigla, lingua, ...(sedeId !== null ? { sedeId } : {}) },
       now,
     );
     const session = await createSession(tx, user.id, 'session', now);

@@ -4,6 +4,7 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { activeAdmins, notifyUser, type PushSender } from '../notifications/index.js';
+import { bikeAtSede, sediNames, type SediNames } from '../sedi/index.js';
 import {
   endReminder,
   nextBookingWarning,
@@ -40,14 +41,15 @@ interface ClaimedRow extends Record<string, unknown> {
   cognome: string;
   email: string;
   numero: string;
+  sede_id: number;
   data_prenotazione: string;
   orario_inizio: string;
   orario_fine: string;
 }
 
-const rideInfo = (r: ClaimedRow): RideInfo => ({
+const rideInfo = (r: ClaimedRow, sedi: SediNames): RideInfo => ({
   nome: r.nome,
-  biciNumero: r.numero,
+  biciNumero: bikeAtSede(sedi, r.numero, r.sede_id),
   dataPrenotazione: r.data_prenotazione,
   orarioInizio: r.orario_inizio,
   orarioFine: r.orario_fine,
@@ -87,7 +89,7 @@ export async function sendRideNotices(
   fleetLines: (lingua: Lingua) => string[] = () => [],
 ): Promise<NoticeResult> {
   const at = now.toISOString();
-  const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero,
+  const claimedColumns = sql`p.id, p.user_id, u.nome, u.cognome, u.email, b.numero, b.sede_id,
     p.data_prenotazione::text as data_prenotazione, p.orario_inizio, p.orario_fine`;
   // A reminder claimed: its column set to now on the due bookings, under their bikes' locks.
   const claimReminders = (sentAt: 'promemoria_inizio_at' | 'promemoria_fine_at', due: SQL) =>
@@ -130,7 +132,7 @@ export async function sendRideNotices(
        where ${lateDue}
       returning p.id, p.user_id, p.bici_id, p.fine, p.data_prenotazione, p.orario_inizio, p.orario_fine
     )
-    select c.id, c.user_id, u.nome, u.cognome, u.email, b.numero, c.data_prenotazione::text as data_prenotazione,
+    select c.id, c.user_id, u.nome, u.cognome, u.email, b.numero, b.sede_id, c.data_prenotazione::text as data_prenotazione,
            c.orario_inizio, c.orario_fine,
            n.user_id as next_user_id, nu.nome as next_nome, n.data_prenotazione::text as next_data,
            n.orario_inizio as next_inizio, n.orario_fine as next_fine
@@ -146,11 +148,14 @@ export async function sendRideNotices(
   );
 
   const url = deps.config.publicUrl;
-  for (const r of starts.rows) await notifyUser(deps, r.user_id, (lingua) => startReminder(rideInfo(r), url, lingua));
-  for (const r of ends.rows) await notifyUser(deps, r.user_id, (lingua) => endReminder(rideInfo(r), url, lingua));
+  // The bike's sede is named only with several sedi (issue 47); read once, when there is something to tell.
+  const sedi: SediNames =
+    starts.rows.length + ends.rows.length + late.rows.length > 0 ? await sediNames(deps.db) : { several: false, names: new Map() };
+  for (const r of starts.rows) await notifyUser(deps, r.user_id, (lingua) => startReminder(rideInfo(r, sedi), url, lingua));
+  for (const r of ends.rows) await notifyUser(deps, r.user_id, (lingua) => endReminder(rideInfo(r, sedi), url, lingua));
   let nextWarned = 0;
   for (const r of late.rows) {
-    await notifyUser(deps, r.user_id, (lingua) => overdueUserNotice(rideInfo(r), url, lingua));
+    await notifyUser(deps, r.user_id, (lingua) => overdueUserNotice(rideInfo(r, sedi), url, lingua));
     if (r.next_user_id !== null) {
       nextWarned += 1;
       await notifyUser(
@@ -158,7 +163,7 @@ export async function sendRideNotices(
         r.next_user_id,
         (lingua) =>
           nextBookingWarning(
-            { nome: r.next_nome!, biciNumero: r.numero, dataPrenotazione: r.next_data!, orarioInizio: r.next_inizio!, orarioFine: r.next_fine! },
+            { nome: r.next_nome!, biciNumero: bikeAtSede(sedi, r.numero, r.sede_id), dataPrenotazione: r.next_data!, orarioInizio: r.next_inizio!, orarioFine: r.next_fine! },
             url,
             lingua,
           ),
@@ -170,7 +175,7 @@ export async function sendRideNotices(
     const lines: OverdueLine[] = late.rows.map((r) => ({
       utente: `${r.nome} ${r.cognome}`.trim(),
       email: r.email,
-      biciNumero: r.numero,
+      biciNumero: bikeAtSede(sedi, r.numero, r.sede_id),
       dataPrenotazione: r.data_prenotazione,
       orarioFine: r.orario_fine,
     }));

@@ -69,6 +69,8 @@ export type UnannouncedOffer = {
   user_id: number;
   nome: string;
   numero: string;
+  /** The bike's sede (issue 47): the offer names it when there are several. */
+  sede_id: number;
   data_prenotazione: string;
   orario_inizio: string;
   orario_fine: string;
@@ -82,6 +84,6 @@ export async function claimUnannouncedOffers(db: Db, now: Date): Promise<Unannou
     update prenotazioni o set offerta_avvisata_at = ${now.toISOString()}::timestamptz
       from users u, biciclette b
      where o.stato = 'offerta' and o.offerta_avvisata_at is null and u.id = o.user_id and b.id = o.bici_id
-    returning o.user_id, u.nome, b.numero, o.data_prenotazione::text as data_prenotazione, o.orario_inizio, o.orario_fine, o.offerta_scade_at`);
+    returning o.user_id, u.nome, b.numero, o.sede_id, o.data_prenotazione::text as data_prenotazione, o.orario_inizio, o.orario_fine, o.offerta_scade_at`);
   return rows;
 }

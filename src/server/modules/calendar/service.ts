@@ -8,6 +8,7 @@ import { hashCalendarToken } from '../profile/index.js';
 import { users } from '../users/tables.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
+import { sediNames, type SediNames } from '../sedi/index.js';
 import { buildCalendar, type CalendarEvent } from './ical.js';
 
 /** The feed shows the bookings of the last 90 days and every future one. */
@@ -31,6 +32,7 @@ const bookingColumns = {
   updatedAt: prenotazioni.updatedAt,
   numero: biciclette.numero,
   modello: biciclette.modello,
+  sedeId: prenotazioni.sedeId,
 };
 
 type BookingRow = {
@@ -42,10 +44,20 @@ type BookingRow = {
   updatedAt: Date;
   numero: string;
   modello: string;
+  sedeId: number;
 };
 
-/** A booking as an event, its texts in the reader's language (the destination as the person wrote it). */
-function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>, lingua: Lingua): CalendarEvent {
+/** `text · <the sede's name>` with several open sedi, else `text` as it is. */
+const withSede = (text: string, sedi: SediNames, sedeId: number) => {
+  const nome = sedi.several ? sedi.names.get(sedeId) : undefined;
+  return nome === undefined ? text : `${text} · ${nome}`;
+};
+
+/**
+ * A booking as an event, its texts in the reader's language (the destination as the person wrote
+ * it). With several sedi (issue 47) the summary names the bike's sede, as the dashboard's card does.
+ */
+function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>, lingua: Lingua, sedi: SediNames): CalendarEvent {
   const t = tFor(lingua);
   const host = new URL(config.publicUrl).hostname;
   const description = [
@@ -58,7 +70,7 @@ function toEvent(row: BookingRow, config: Pick<Config, 'publicUrl'>, lingua: Lin
     uid: `prenotazione-${row.id}@${host}`,
     start: row.inizio,
     end: row.fine,
-    summary: t('calendarFeed.summary', { numero: row.numero, modello: row.modello }),
+    summary: withSede(t('calendarFeed.summary', { numero: row.numero, modello: row.modello }), sedi, row.sedeId),
     location: row.destinazione,
     description,
     status: row.stato === 'cancellata' ? 'CANCELLED' : 'CONFIRMED',
@@ -87,8 +99,9 @@ export async function calendarFeed(db: Db, config: Pick<Config, 'publicUrl' | 't
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .where(and(eq(prenotazioni.userId, userId), inArray(prenotazioni.stato, ['attiva', 'completata']), gte(prenotazioni.fine, since)))
     .orderBy(asc(prenotazioni.inizio), asc(prenotazioni.id));
+  const sedi = await sediNames(db);
   return buildCalendar(
-    rows.map((r) => toEvent({ ...r, stato: bookingStato(r.stato) }, config, lingua)),
+    rows.map((r) => toEvent({ ...r, stato: bookingStato(r.stato) }, config, lingua, sedi)),
     { timeZone: config.timeZone, now, name: tFor(lingua)('calendarFeed.name'), method: 'PUBLISH' },
   );
 }
@@ -112,5 +125,5 @@ export async function bookingCalendar(
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .where(and(eq(prenotazioni.id, bookingId), eq(prenotazioni.userId, userId), isBooking));
   if (!row) return null;
-  return buildCalendar([toEvent({ ...row, stato: bookingStato(row.stato) }, config, lingua)], { timeZone: config.timeZone, now, method: 'PUBLISH' });
+  return buildCalendar([toEvent({ ...row, stato: bookingStato(row.stato) }, config, lingua, await sediNames(db))], { timeZone: config.timeZone, now, method: 'PUBLISH' });
 }

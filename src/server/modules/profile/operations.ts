@@ -5,7 +5,9 @@ export const profileOperations: ModuleOperations = {
   tag: { name: 'Profilo', description: 'Dati, password, promemoria e notifiche della persona' },
   routes: {
     'GET /api/profilo': op('user', 'Il profilo dell’utente'),
-    'PATCH /api/profilo': op('user', 'Modifica di nome, cognome e promemoria'),
+    'PATCH /api/profilo': op('user', 'Modifica di nome, cognome, promemoria e sede di casa', {
+      errors: { 404: 'schemas.sedeNotFound' },
+    }),
     'POST /api/profilo/password': op('user', 'Cambio della password dal profilo', {
       errors: { 400: 'profile.wrongCurrentPassword' },
     }),

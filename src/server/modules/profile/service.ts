@@ -4,9 +4,10 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { preferenzeUtente } from './tables.js';
 import { users } from '../users/tables.js';
-import { badRequest, unauthorized } from '../../http/errors.js';
+import { badRequest, notFound, unauthorized } from '../../http/errors.js';
 import { endOtherSessionsOfUser, hashPassword, verifyPassword } from '../auth/index.js';
-import { replacePassword, updateUserLingua, updateUserName } from '../users/index.js';
+import { replacePassword, updateUserLingua, updateUserName, updateUserSede } from '../users/index.js';
+import { openSede } from '../sedi/index.js';
 import { hashCalendarToken, newCalendarToken } from './calendar-token.js';
 import { deletePushSubscription, savePushSubscription } from '../notifications/index.js';
 import { runTransaction } from '../../db/transaction.js';
@@ -28,6 +29,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
       email: users.email,
       promemoria: preferenzeUtente.promemoria,
       lingua: users.lingua,
+      sedeId: users.sedeId,
       tokenHash: preferenzeUtente.calendarioTokenHash,
     })
     .from(users)
@@ -41,6 +43,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
     // No row yet = the defaults: reminders on, no feed.
     promemoria: row.promemoria ?? true,
     lingua: row.lingua,
+    sedeId: row.sedeId,
     calendarioAttivo: row.tokenHash !== null,
     push: { publicKey: await deps.pushPublicKey() },
   };
@@ -58,6 +61,11 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: Pr
       await updateUserName(tx, userId, { nome: input.nome, cognome: input.cognome }, now);
     }
     if (input.lingua !== undefined) await updateUserLingua(tx, userId, input.lingua, now);
+    if (input.sedeId !== undefined) {
+      // An open sede only (issue 47): an archived one takes no person.
+      if (!(await openSede(tx, input.sedeId))) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+      await updateUserSede(tx, userId, input.sedeId, now);
+    }
     if (input.promemoria !== undefined) {
       await tx
         .insert(preferenzeUtente)

@@ -5,6 +5,7 @@ import { msg } from '../../../shared/schemas/message.js';
 import { normaliseSigla, SIGLA_PATTERN } from '../../../shared/sigla.js';
 import type { Db } from '../../db/client.js';
 import { residenti } from './tables.js';
+import { sedi } from '../sedi/tables.js';
 import { firstOfEach, parseCsv, type CsvRejection } from '../../lib/csv.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 
@@ -37,6 +38,12 @@ export const residentRowSchema = z.object({
       return n;
     }),
   attivo: boolCell,
+  /** The resident's sede by name, any case (issue 47); the column is optional, an empty cell is none. */
+  sede: z
+    .string()
+    .max(80)
+    .transform((v) => v.trim() || null)
+    .optional(),
 });
 
 export interface ImportReport {
@@ -52,6 +59,30 @@ export async function insertResidentCodes(tx: Tx, rows: (typeof residenti.$infer
 
 export class MalformedFileError extends Error {}
 
+type ResidentRow = z.output<typeof residentRowSchema>;
+
+/**
+ * Each row's `sede` name as the id of an open sede (issue 47), case and spaces aside; a name no
+ * open sede has rejects its row, in the reader's language.
+ */
+async function withSedi(db: Db, rows: { line: number; value: ResidentRow }[], rejected: CsvRejection[]) {
+  const named = rows.some((r) => r.value.sede);
+  const ids = new Map<string, number>();
+  if (named) {
+    const { rows: open } = await db.execute<{ id: number; nome: string }>(sql`select id, nome from ${sedi} where archiviata_at is null`);
+    for (const s of open) ids.set(s.nome.trim().toLowerCase(), s.id);
+  }
+  return rows.flatMap(({ line, value: { sede, ...code } }): { line: number; value: typeof residenti.$inferInsert }[] => {
+    if (sede === undefined || sede === null) return [{ line, value: { ...code, sedeId: null } }];
+    const sedeId = ids.get(sede.toLowerCase());
+    if (sedeId === undefined) {
+      rejected.push({ line, reason: `sede: ${tShared('sediPeople.unknownSede', { nome: sede })}` });
+      return [];
+    }
+    return [{ line, value: { ...code, sedeId } }];
+  });
+}
+
 /**
  * Upserts resident codes from CSV text (header `sigla,nome,cognome,corsoDiStudi,annoCorso,attivo`).
  * A malformed file throws MalformedFileError and changes nothing; invalid rows are
@@ -60,12 +91,14 @@ export class MalformedFileError extends Error {}
 export async function importResidents(db: Db, csv: string): Promise<ImportReport> {
   const parsed = parseCsv(
     csv,
-    { required: ['sigla', 'nome', 'cognome', 'corsoDiStudi', 'annoCorso', 'attivo'] },
+    { required: ['sigla', 'nome', 'cognome', 'corsoDiStudi', 'annoCorso', 'attivo'], optional: ['sede'] },
     residentRowSchema,
   );
   if (!parsed.ok) throw new MalformedFileError(parsed.error);
   const rejected = [...parsed.rejected];
-  const rows = firstOfEach(parsed.rows, 'sigla', (v) => v.sigla, rejected);
+  const rows = await withSedi(db, firstOfEach(parsed.rows, 'sigla', (v) => v.sigla, rejected), rejected);
+  // Without the column a code keeps its sede; with it, an empty cell clears it.
+  const sedeColumn = parsed.rows.some((r) => r.value.sede !== undefined);
   let inserted = 0;
   let updated = 0;
   if (rows.length > 0) {
@@ -81,6 +114,7 @@ export async function importResidents(db: Db, csv: string): Promise<ImportReport
             corsoDiStudi: sql`excluded.corso_di_studi`,
             annoCorso: sql`excluded.anno_corso`,
             attivo: sql`excluded.attivo`,
+            ...(sedeColumn ? { sedeId: sql`excluded.sede_id` } : {}),
             updatedAt: sql`now()`,
           },
         })

@@ -3,4 +3,6 @@
  * bikes stand. Every other module keys its rows by a sede (`sede_id`); an install with one
  * sede shows none of it.
  */
-export { listSedi, openSede, sediNames, sedeDto } from './service.js';
+export { bikeAtSede, listSedi, openSede, sediNames, sedeDto, type SediNames } from './service.js';
+export { type OpenSede, openSedi, SEDI_CHANNEL, SediCache } from './cache.js';
+export { seedDemoSedi } from './demo.js';

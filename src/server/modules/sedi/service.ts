@@ -33,6 +33,18 @@ export async function sediNames(db: Pick<Db, 'execute'>): Promise<{ several: boo
   return { several: rows.filter((r) => r.aperta).length > 1, names: new Map(rows.map((r) => [r.id, r.nome])) };
 }
 
+export type SediNames = Awaited<ReturnType<typeof sediNames>>;
+
+/**
+ * A bike's number as a notice tells it (issue 47): with several open sedi, its sede's name after
+ * it (`07 · Residenza Nord`, read as `Bici n. 07 · Residenza Nord`); with one, the number alone,
+ * so that every text is the same as before sedi.
+ */
+export function bikeAtSede(names: SediNames, numero: string, sedeId: number | null | undefined): string {
+  const nome = names.several && sedeId != null ? names.names.get(sedeId) : undefined;
+  return nome === undefined ? numero : `${numero} · ${nome}`;
+}
+
 /** The open sede with this id, or null (archived or unknown). */
 export async function openSede(db: Pick<Db, 'execute'>, id: number): Promise<{ id: number; nome: string } | null> {
   const { rows } = await db.execute<{ id: number; nome: string }>(sql`select id, nome from ${sedi} where id = ${id} and archiviata_at is null`);

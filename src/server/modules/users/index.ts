@@ -17,5 +17,6 @@ export {
   updateUserAccount,
   updateUserName,
   updateUserLingua,
+  updateUserSede,
 } from './store.js';
 export { needsTwoFactorEnrolment, sessionUserBody, sessionUserColumns } from './session-user.js';

@@ -8,6 +8,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { SessionUser } from '../../http/auth.js';
 import { residenti } from '../residents/tables.js';
+import { sedi } from '../sedi/tables.js';
 import { sessionUserColumns } from './session-user.js';
 import { users } from './tables.js';
 
@@ -24,6 +25,8 @@ export interface NewUser {
   siglaResidente: string | null;
   /** The language the person registered in (issue 36); Italian when not given. */
   lingua?: 'it' | 'en';
+  /** The home sede (issue 47); absent: the first open sede (the table's trigger). */
+  sedeId?: number;
 }
 
 /** Inserts an account with role `user`; returns it as a session sees it. */
@@ -58,14 +61,16 @@ export async function insertResidentAccounts(
   const { passwordHash, domain, now } = input;
   const res = await db.execute<{ imported: number; total: number; ids: number[] | null }>(sql`
       with candidates as (
-        select r.sigla, r.nome, r.cognome, lower(r.sigla) || '@' || ${domain}::text as email
+        select r.sigla, r.nome, r.cognome, lower(r.sigla) || '@' || ${domain}::text as email,
+               -- the code's sede when open (issue 47); null: the first open one (the users trigger)
+               (select s.id from ${sedi} s where s.id = r.sede_id and s.archiviata_at is null) as sede_id
           from ${residenti} r
          where r.attivo
       ), inserted as (
         insert into ${users} (nome, cognome, email, password_hash, ruolo, is_residente, sigla_residente,
-                              attiva, must_change_password, created_at, updated_at)
+                              attiva, must_change_password, created_at, updated_at, sede_id)
         select c.nome, c.cognome, c.email, ${passwordHash}, 'user', true, c.sigla, true, true,
-               ${now}::timestamptz, ${now}::timestamptz
+               ${now}::timestamptz, ${now}::timestamptz, c.sede_id
           from candidates c
          where not exists (select 1 from ${users} u where u.sigla_residente = c.sigla or u.email = c.email)
          order by c.sigla
@@ -122,6 +127,11 @@ export async function updateUserName(db: UsersDb, id: number, input: { nome?: st
 /** The account's language (issue 36): its answers, emails, notices and pages are in it. */
 export async function updateUserLingua(db: UsersDb, id: number, lingua: 'it' | 'en', now: Date): Promise<void> {
   await db.update(users).set({ lingua, updatedAt: now }).where(eq(users.id, id));
+}
+
+/** The account's home sede (issue 47): where the booking form opens. */
+export async function updateUserSede(db: UsersDb, id: number, sedeId: number, now: Date): Promise<void> {
+  await db.update(users).set({ sedeId, updatedAt: now }).where(eq(users.id, id)); // triggers: NOTIFY bicielis_auth
 }
 
 /** Deletes a user's row (their bookings and payments are the caller's, before). */

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
 import { offerSentence } from '../../../shared/waitlist-text.js';
 import { notifyUser, type NotifyDeps } from '../notifications/index.js';
+import { bikeAtSede, sediNames } from '../sedi/index.js';
 import { offerRows } from '../bookings/index.js';
 import { offerNotice } from './emails.js';
 
@@ -211,12 +212,14 @@ export interface OfferNotifyDeps extends NotifyDeps {
  */
 export async function announceOffers(deps: OfferNotifyDeps, now: Date): Promise<number> {
   const rows = await offerRows.claimUnannouncedOffers(deps.db, now);
+  // The bike's sede is named only with several sedi (issue 47).
+  const sedi = rows.length > 0 ? await sediNames(deps.db) : null;
   for (const r of rows) {
     const window = { dataPrenotazione: r.data_prenotazione, orarioInizio: r.orario_inizio, orarioFine: r.orario_fine };
     await notifyUser(
       deps,
       r.user_id,
-      (lingua) => offerNotice({ nome: r.nome, biciNumero: r.numero, ...window, scadeAt: new Date(r.offerta_scade_at) }, deps.publicUrl, deps.timeZone, lingua),
+      (lingua) => offerNotice({ nome: r.nome, biciNumero: sedi ? bikeAtSede(sedi, r.numero, r.sede_id) : r.numero, ...window, scadeAt: new Date(r.offerta_scade_at) }, deps.publicUrl, deps.timeZone, lingua),
     );
   }
   return rows.length;

@@ -18,6 +18,18 @@ export const registrationFormSchema = registerSchema
     path: ['confermaPassword'],
   });
 export type RegistrationFormInput = z.input<typeof registrationFormSchema>;
+
+/**
+ * With several open sedi (issue 47) the home sede is required: the form shows its picker. With
+ * one, the schema is the one above, untouched.
+ */
+export function registrationFormSchemaFor(severalSedi: boolean) {
+  if (!severalSedi) return registrationFormSchema;
+  return registrationFormSchema.refine((v) => v.sedeId !== undefined, {
+    error: () => t('sediRegistration.required'),
+    path: ['sedeId'],
+  });
+}
 export type RegistrationFormOutput = z.output<typeof registrationFormSchema>;
 
 /** Change of a temporary password: the new one twice. The user id comes from the page. */

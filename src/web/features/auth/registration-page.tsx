@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { BadgeCheckIcon, EuroIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useMemo } from 'react';
 import { useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
@@ -18,7 +18,7 @@ import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { EmailInput } from './email-input';
 import { FormField } from '../../components/form-field';
 import {
-  registrationFormSchema,
+  registrationFormSchemaFor,
   type RegistrationFormInput,
   type RegistrationFormOutput,
 } from './form-schemas';
@@ -26,6 +26,8 @@ import { PasswordInput } from '../../components/password-input';
 import { autofillDescription, namesToFill, type SiglaStatus } from './sigla-check';
 import { SubmitButton } from '../../components/submit-button';
 import { useSiglaCheck } from './use-sigla-check';
+import { NativeSelect } from '../../components/ui/native-select';
+import { usePublicConfig } from '../../lib/public-config';
 
 type FieldName = FieldPath<RegistrationFormInput>;
 
@@ -34,8 +36,9 @@ const FIELD_OF_CODE: Record<string, FieldName> = {
   EMAIL_TAKEN: 'email',
   SIGLA_TAKEN: 'siglaResidente',
   INVALID_SIGLA: 'siglaResidente',
+  SEDE_NOT_FOUND: 'sedeId',
 };
-const FORM_FIELDS: readonly FieldName[] = ['nome', 'cognome', 'email', 'siglaResidente', 'password', 'confermaPassword'];
+const FORM_FIELDS: readonly FieldName[] = ['nome', 'cognome', 'email', 'siglaResidente', 'sedeId', 'password', 'confermaPassword'];
 
 /** The field errors a refused registration carries: its `fields`, or the field of its code. */
 function fieldErrorsOf(error: unknown): [FieldName, string][] {
@@ -131,10 +134,47 @@ function useRegister(form: RegistrationForm) {
   });
 }
 
+/**
+ * The home sede (issue 47), only when there are several open sedi: required then. The list is
+ * GET /api/config's (the page is public).
+ */
+function SedeField({ form, sedi }: { form: RegistrationForm; sedi: { id: number; nome: string }[] }) {
+  const t = useT();
+  return (
+    <FormField
+      id="register-sede"
+      label={t('sediRegistration.label')}
+      hint={t('sediRegistration.hint')}
+      error={form.formState.errors.sedeId?.message}
+      required
+    >
+      {(control) => (
+        <NativeSelect
+          {...control}
+          defaultValue=""
+          {...form.register('sedeId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}
+        >
+          <option value="" disabled>
+            {t('sediRegistration.placeholder')}
+          </option>
+          {sedi.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.nome}
+            </option>
+          ))}
+        </NativeSelect>
+      )}
+    </FormField>
+  );
+}
+
 /** Registration (spec §2, §5): a resident code makes bookings free. */
 export function RegistrationPage() {
+  const sedi = usePublicConfig().data?.sedi ?? [];
+  const severalSedi = sedi.length > 1;
+  const schema = useMemo(() => registrationFormSchemaFor(severalSedi), [severalSedi]);
   const form = useForm<RegistrationFormInput, unknown, RegistrationFormOutput>({
-    resolver: zodResolver(registrationFormSchema),
+    resolver: zodResolver(schema),
     defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
   });
   const { errors } = form.formState;
@@ -199,6 +239,7 @@ export function RegistrationPage() {
             />
           )}
         </FormField>
+        {severalSedi ? <SedeField form={form} sedi={sedi} /> : null}
         <FormField
           id="register-password"
           label={t('loginPage.password')}

@@ -19,6 +19,7 @@ import { Button, ButtonIcon } from '../../components/ui/button';
 import { useLingua, useT } from '../../lib/i18n';
 import { money } from '../../../shared/i18n/format';
 import { useTimeZone } from '../../lib/public-config';
+import { useSedeLabel } from '../../lib/sedi';
 import { useOffline } from '../../offline/connectivity';
 import type { BookingView } from '../../offline/offline-model';
 import { useRenderTime } from '../../lib/render-clock';
@@ -284,12 +285,14 @@ export function BookingItem({
   const active = booking.stato === 'attiva';
   const stato = active ? BOOKING_PHASE_BADGE[booking.fase] : BOOKING_STATO_BADGE[booking.stato];
   const note = active ? null : pastRideNote(booking, timeZone, t);
+  const sede = useSedeLabel()(booking.sedeId);
   return (
     <li className="flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 font-semibold wrap-anywhere">
             {t('bookingItem.title', { numero: booking.biciNumero, modello: booking.biciModello })}
+            {sede ? ` · ${sede}` : null}
           </h3>
           {note && booking.stato === 'cancellata' ? null : <Badge variant={stato.tone}>{t(stato.labelKey)}</Badge>}
           {note ? <Badge variant={note.tone}>{note.label}</Badge> : null}

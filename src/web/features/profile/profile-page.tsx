@@ -1,4 +1,5 @@
 import { LanguageSection } from './language-section';
+import { SedeSection } from './sede-section';
 import {
   BellOffIcon,
   BellRingIcon,
@@ -436,6 +437,7 @@ export function ProfilePage() {
         <NamesSection profile={profile.data} />
         <PasswordSection />
         <LanguageSection profile={profile.data} />
+        <SedeSection profile={profile.data} />
         <RemindersSection profile={profile.data} />
         <PushSection profile={profile.data} />
         <CalendarSection profile={profile.data} />

@@ -15,3 +15,12 @@ END $$;
 -- window check refuse an archived or unknown one without a query): a change tells them all at once.
 CREATE OR REPLACE TRIGGER sedi_notify AFTER INSERT OR UPDATE OR DELETE ON sedi
   FOR EACH STATEMENT EXECUTE FUNCTION bicielis_rules_changed();
+
+-- Every process keeps the open sedi in memory (GET /api/config, the server-rendered pages): a change
+-- of a sede tells them all at once (SEDI_CHANNEL, sedi/cache.ts).
+CREATE OR REPLACE FUNCTION bicielis_sedi_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('bicielis_sedi', '');
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER sedi_cache_notify AFTER INSERT OR UPDATE OR DELETE ON sedi FOR EACH STATEMENT EXECUTE FUNCTION bicielis_sedi_changed();
