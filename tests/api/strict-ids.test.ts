@@ -265,6 +265,8 @@ describe('an integer id in a JSON body: a JSON integer from 1 to 2147483647', ()
       }
     }
     expect(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)).toEqual(before);
+  });
+
   it('POST /api/biciclette/available: sedeId (issue 47) in any other form is 400 with the field named', async () => {
     for (const { value, json } of bodies('sedeId', ids.sede)) {
       const res = await ctx.app.inject({
