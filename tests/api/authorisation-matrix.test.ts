@@ -44,7 +44,7 @@ interface Fixtures {
   reportId: number;
   closureId: number;
   /** The install's first sede (issue 47). */
-  sedeId: number;
+  firstSedeId: number;
   maintenanceId: number;
   /** An active user with no booking, for the desk's booking. */
   deskUserId: number;
@@ -245,8 +245,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/regole': { request: () => ({ url: '/api/admin/regole' }), expect: ADMIN_ONLY },
   'PUT /api/admin/regole': { request: () => ({ url: '/api/admin/regole', payload: RULES }), expect: ADMIN_ONLY },
   // A sede's own hours (issue 47).
-  'GET /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari` }), expect: ADMIN_ONLY },
-  'PUT /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.sedeId}/orari`, payload: { orari: RULES.orari } }), expect: ADMIN_ONLY },
+  'GET /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.firstSedeId}/orari` }), expect: ADMIN_ONLY },
+  'PUT /api/admin/sedi/:id/orari': { request: (f) => ({ url: `/api/admin/sedi/${f.firstSedeId}/orari`, payload: { orari: RULES.orari } }), expect: ADMIN_ONLY },
   'GET /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure' }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure/anteprima': { request: () => ({ url: '/api/admin/chiusure/anteprima', payload: CLOSURE }), expect: ADMIN_ONLY },
   'POST /api/admin/chiusure': { request: () => ({ url: '/api/admin/chiusure', payload: CLOSURE }), expect: { ...ADMIN_ONLY, admin: 201 } },
@@ -442,7 +442,7 @@ async function fixtures(): Promise<Fixtures> {
     checkoutId,
     reportId: report!.id,
     closureId: closure!.id,
-    sedeId: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
+    firstSedeId: (await db.execute<{ id: number }>(sql`select min(id) as id from sedi`)).rows[0]!.id,
     maintenanceId: maintenance!.id,
     deskUserId: (await person(ctx)).id,
     waitId: (

@@ -4,7 +4,6 @@ import { idBody } from './ids.js';
 import { sedeIdBody } from './sedi.js';
 import { bookingRequestSchema } from './booking.js';
 import { msg, type PlainKey } from './message.js';
-import { sedeIdBody } from './sedi.js';
 
 /**
  * The service's rules (issue 20, decision 024): set by the admins in /admin → Regole, stored

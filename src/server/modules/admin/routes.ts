@@ -49,7 +49,6 @@ import { getRules, sedeRules, updateRules } from '../rules/index.js';
 import { bookForUser } from './desk.js';
 import { BIKE_LABELS_FILE_NAME, bikeLabelsPdf } from '../bikes/index.js';
 import { liftSuspension } from './suspensions.js';
-import { sedeFilterQuerySchema } from '../../../shared/schemas/sedi.js';
 
 type AdminApp = Parameters<FastifyPluginAsyncZod>[0];
 

@@ -163,8 +163,8 @@ export async function writeAudit(
   const soggetto = await readableSubject(tx, entry.entity, entry.entityId, entry.before);
   const remembered: Remembered = entry.before && typeof entry.before === 'object' ? (entry.before as Remembered) : {};
   await tx.insert(auditLog).values({
-    // Derived here, so every caller's entry carries its sede without saying it.
-    sedeId: sql`${sedeOf(entry.entity, entry.entityId, remembered)}`,
+    // Given (a rack link's), or derived here, so every caller's entry carries its sede without saying it.
+    sedeId: entry.sedeId ?? sql`${sedeOf(entry.entity, entry.entityId, remembered)}`,
     actorId: actor.id,
     actorEmail: actor.email,
     action: entry.action,
@@ -173,7 +173,6 @@ export async function writeAudit(
     soggetto,
     before: entry.before ?? null,
     after: entry.after ?? null,
-    sedeId: entry.sedeId ?? null,
     createdAt: now,
   });
 }
