@@ -97,7 +97,7 @@ async function decide(
     if (rest) {
       await putFirstInLine(
         tx,
-        { userId, dataPrenotazione: row.data_prenotazione, orarioInizio: rest.orarioInizio, orarioFine: row.orario_fine, inizio: rest.inizio, fine: rest.fine, destinazione: row.destinazione },
+        { userId, dataPrenotazione: row.data_prenotazione, orarioInizio: rest.orarioInizio, orarioFine: row.orario_fine, inizio: rest.inizio, fine: rest.fine, destinazione: row.destinazione, sedeId: row.sede_id },
         now,
       );
       primoInFila = true;

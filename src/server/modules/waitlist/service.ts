@@ -265,8 +265,8 @@ export async function putFirstInLine(
     inizio: Date;
     fine: Date;
     destinazione: string | null;
-    /** The cancelled booking's sede (issue 47): the line is that sede's. Absent: the first sede (the insert's trigger). */
-    sedeId?: number | undefined;
+    /** The cancelled booking's sede (issue 47): the line is that sede's. */
+    sedeId: number;
   },
   now: Date,
 ): Promise<void> {
