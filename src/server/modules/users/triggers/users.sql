@@ -10,7 +10,7 @@ CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE ON users
   FOR EACH ROW WHEN (OLD.attiva IS DISTINCT FROM NEW.attiva OR OLD.ruolo IS DISTINCT FROM NEW.ruolo
     OR OLD.nome IS DISTINCT FROM NEW.nome OR OLD.cognome IS DISTINCT FROM NEW.cognome OR OLD.email IS DISTINCT FROM NEW.email
     OR OLD.is_residente IS DISTINCT FROM NEW.is_residente OR OLD.sigla_residente IS DISTINCT FROM NEW.sigla_residente
-    OR OLD.totp_attivo_at IS DISTINCT FROM NEW.totp_attivo_at)
+    OR OLD.totp_attivo_at IS DISTINCT FROM NEW.totp_attivo_at OR OLD.sede_id IS DISTINCT FROM NEW.sede_id)
   EXECUTE FUNCTION bicielis_notify_user_changed();
 
 -- A user deactivated or deleted: their waits end and their offers pass on.
