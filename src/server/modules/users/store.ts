@@ -105,7 +105,7 @@ export async function updateUserAccount(db: UsersDb, id: number, fields: UserAcc
  */
 export async function moveHomeSede(db: UsersDb, from: number, to: number, now: Date): Promise<number> {
   const rows = await db
-    .update(users)
+    .update(users) // triggers: NOTIFY bicielis_auth (a session shows the home sede)
     .set({ sedeId: to, updatedAt: now })
     .where(eq(users.sedeId, from))
     .returning({ id: users.id });

@@ -16,7 +16,7 @@ import { adminListQueryOptions } from '../../lib/query-client';
 import { cn } from '../../lib/utils';
 import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime, listUrl } from './admin-model';
-import { SedeFilter } from './sede-filter';
+import { SedeBadge, SedeFilter } from './sede-filter';
 import { NativeSelect, Pager } from './admin-table';
 import { auditChanges } from './audit-model';
 import { PAGE_SIZE } from './queries';
@@ -181,8 +181,9 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
             <span className="sr-only">{t('auditTab.by')}</span>
             <span className="text-muted-foreground">{entry.actorEmail ?? t('auditTab.actorGone')}</span>
           </p>
-          <p className="text-sm text-muted-foreground tabular-nums">
+          <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground tabular-nums">
             <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, timeZone)}</time>
+            <SedeBadge sedeId={entry.sedeId} />
           </p>
         </div>
         <Button

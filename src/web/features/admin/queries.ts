@@ -99,19 +99,19 @@ export function useAdminUsers(base: { q: string; page: number }, sedeId?: number
   });
 }
 
+/** A list's key with its sede (issue 47) only when one is chosen: the key of every sede stays the server render's. */
+const sedeKey = (key: readonly unknown[], sedeId: number | undefined): readonly unknown[] => (sedeId === undefined ? key : [...key, { sedeId }]);
+
 export const useAdminBikes = (sedeId?: number) =>
-  useAdminList<AdminBikeWithLockDto[]>(
-    sedeId === undefined ? [...ADMIN_KEY, 'biciclette'] : [...ADMIN_KEY, 'biciclette', { sedeId }],
-    'le biciclette',
-    listUrl('/api/admin/biciclette', { sedeId }),
-  );
+  useAdminList<AdminBikeWithLockDto[]>(sedeKey([...ADMIN_KEY, 'biciclette'], sedeId), 'le biciclette', listUrl('/api/admin/biciclette', { sedeId }));
 
 /** GET /api/admin/danni: open reports first, then the recently resolved ones. */
-export const useDamageReports = () => useAdminList<AdminDamageDto[]>(ADMIN_DAMAGES_QUERY_KEY, 'i danni segnalati', '/api/admin/danni');
+export const useDamageReports = (sedeId?: number) =>
+  useAdminList<AdminDamageDto[]>(sedeKey(ADMIN_DAMAGES_QUERY_KEY, sedeId), 'i danni segnalati', listUrl('/api/admin/danni', { sedeId }));
 
 /** GET /api/admin/ritardi: rides not returned by their end. */
-export const useOverdueRides = () =>
-  useAdminList<AdminOverdueDto[]>(ADMIN_OVERDUE_QUERY_KEY, 'le biciclette in ritardo', '/api/admin/ritardi');
+export const useOverdueRides = (sedeId?: number) =>
+  useAdminList<AdminOverdueDto[]>(sedeKey(ADMIN_OVERDUE_QUERY_KEY, sedeId), 'le biciclette in ritardo', listUrl('/api/admin/ritardi', { sedeId }));
 
 /** After any admin change every admin list, the summary and the user-facing bike lists may be out of date. */
 function useRefreshAdmin() {
@@ -350,10 +350,10 @@ export function useListSearch() {
 }
 
 /** GET /api/admin/attese (issue 21): today's waitlists, read again every minute. */
-export function useAdminWaitlist() {
+export function useAdminWaitlist(sedeId?: number) {
   return useQuery<AdminWaitlistDto>({
-    queryKey: ADMIN_WAITLIST_QUERY_KEY,
-    queryFn: () => apiRequest<AdminWaitlistDto>('GET', '/api/admin/attese'),
+    queryKey: sedeKey(ADMIN_WAITLIST_QUERY_KEY, sedeId),
+    queryFn: () => apiRequest<AdminWaitlistDto>('GET', listUrl('/api/admin/attese', { sedeId })),
     refetchInterval: 60_000,
   });
 }

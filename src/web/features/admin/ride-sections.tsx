@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
 import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
 import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
 import { useTimeZone } from '../../lib/public-config';
 import { LoadFailed } from '../../components/load-failed';
 
@@ -62,12 +63,16 @@ function ReleaseRide({ ride }: { ride: AdminOverdueDto }) {
 /** Rides picked up and not returned by their end (decision 022), with who is waiting for the bike next. */
 export function OverdueRidesSection() {
   const t = useT();
-  const rides = useOverdueRides();
+  const [sedeId, setSedeId] = useSedeFilter();
+  const rides = useOverdueRides(sedeId);
   return (
     <section aria-labelledby="ritardi-title" className="grid gap-3">
-      <h2 id="ritardi-title" className="text-xl font-semibold">
-        {t('rideSections.overdueTitle')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="ritardi-title" className="text-xl font-semibold">
+          {t('rideSections.overdueTitle')}
+        </h2>
+        <SedeFilter value={sedeId} onChange={setSedeId} />
+      </div>
       <ListState query={rides} label={t('rideSections.overdueWhat')} empty={t('rideSections.overdueNone')}>
         {(rows) =>
           rows.map((ride) => (
@@ -81,6 +86,7 @@ export function OverdueRidesSection() {
                     {t('rideSections.bikeHeading', { numero: ride.biciNumero, modello: ride.biciModello })}
                   </h3>
                   <Badge variant="danger">{t('rideSections.lateBy', { delay: formatDelay(ride.minutiRitardo, t) })}</Badge>
+                  <SedeBadge sedeId={ride.sedeId} />
                 </div>
                 <p>
                   {ride.utente} <span className="break-all text-muted-foreground">({ride.userEmail})</span>
@@ -132,12 +138,16 @@ function ResolveDamage({ report }: { report: AdminDamageDto }) {
 export function DamageReportsSection() {
   const t = useT();
   const timeZone = useTimeZone();
-  const reports = useDamageReports();
+  const [sedeId, setSedeId] = useSedeFilter();
+  const reports = useDamageReports(sedeId);
   return (
     <section aria-labelledby="danni-title" className="grid gap-3">
-      <h2 id="danni-title" className="text-xl font-semibold">
-        {t('rideSections.damageTitle')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="danni-title" className="text-xl font-semibold">
+          {t('rideSections.damageTitle')}
+        </h2>
+        <SedeFilter value={sedeId} onChange={setSedeId} />
+      </div>
       <ListState query={reports} label={t('rideSections.damageWhat')} empty={t('rideSections.damageNone')}>
         {(rows) => {
           const open = rows.filter((r) => !r.risoltaAt);
@@ -181,6 +191,7 @@ function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZo
             {t('rideSections.bikeHeading', { numero: report.biciNumero, modello: report.biciModello })}
           </h3>
           <Badge variant="warning">{t(DAMAGE_CATEGORY_LABELS[report.categoria])}</Badge>
+          <SedeBadge sedeId={report.sedeId} />
           {report.risoltaAt ? <Badge variant="success">{t('rideSections.resolved')}</Badge> : <Badge variant="danger">{t('rideSections.toCheck')}</Badge>}
         </div>
         <p className="break-words whitespace-pre-line">{report.descrizione}</p>

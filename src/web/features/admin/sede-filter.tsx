@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Label } from '../../components/ui/label';
 import { useT } from '../../lib/i18n';
+import { useHydrated } from '../../lib/hydrated';
 import { useSedi } from '../../lib/sedi';
 import { NativeSelect } from './admin-table';
 
@@ -11,14 +12,25 @@ export function useSedeFilter() {
 }
 
 /**
+ * Whether to show a sede at all: several open sedi, and never while hydrating a page the server
+ * rendered (it knows no sedi): a part hydrated late (a tab's chunk) may find the list of sedi
+ * already read, and would not match the server's HTML.
+ */
+function useShowSedi() {
+  const sedi = useSedi();
+  const hydrated = useHydrated();
+  return { sedi, show: hydrated && sedi.several };
+}
+
+/**
  * `Sede` above an admin list, only when the install has several open sedi: with one, nothing
  * shows (no picker, no word). `onChange` gets undefined for `Tutte le sedi`.
  */
 export function SedeFilter({ value, onChange }: { value: number | undefined; onChange: (sedeId: number | undefined) => void }) {
   const t = useT();
   const id = useId();
-  const sedi = useSedi();
-  if (!sedi.several) return null;
+  const { sedi, show } = useShowSedi();
+  if (!show) return null;
   return (
     <div className="flex items-center gap-2">
       <Label htmlFor={id} className="shrink-0">
@@ -38,8 +50,8 @@ export function SedeFilter({ value, onChange }: { value: number | undefined; onC
 
 /** A row's sede as a small badge, only when there are several. */
 export function SedeBadge({ sedeId, className }: { sedeId: number | null | undefined; className?: string }) {
-  const sedi = useSedi();
-  if (!sedi.several || sedeId === null || sedeId === undefined) return null;
+  const { sedi, show } = useShowSedi();
+  if (!show || sedeId === null || sedeId === undefined) return null;
   return (
     <Badge variant="outline" className={className}>
       {sedi.nameOf(sedeId)}

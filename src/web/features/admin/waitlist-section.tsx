@@ -4,6 +4,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useAdminWaitlist } from './queries';
 import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
+import { SedeFilter, useSedeFilter } from './sede-filter';
 
 /**
  * `Liste d'attesa di oggi` on /admin (issue 21): the windows of today not started yet, how
@@ -13,7 +14,8 @@ export function WaitlistSection() {
   const t = useT();
   const waiting = (n: number) => t('waitlistSection.waiting', { count: n });
   const offers = (n: number) => t('waitlistSection.offers', { count: n });
-  const lines = useAdminWaitlist();
+  const [sedeId, setSedeId] = useSedeFilter();
+  const lines = useAdminWaitlist(sedeId);
   let body;
   if (lines.isPending) {
     body = <Spinner label={t('waitlistSection.loading')} showLabel className="py-4" />;
@@ -47,10 +49,13 @@ export function WaitlistSection() {
   }
   return (
     <section aria-labelledby="attese-oggi-title" className="grid gap-3">
-      <h2 id="attese-oggi-title" className="flex items-center gap-2 text-xl font-semibold">
-        <HourglassIcon className="size-5 text-muted-foreground" aria-hidden="true" />
-        {t('waitlistSection.title')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="attese-oggi-title" className="flex items-center gap-2 text-xl font-semibold">
+          <HourglassIcon className="size-5 text-muted-foreground" aria-hidden="true" />
+          {t('waitlistSection.title')}
+        </h2>
+        <SedeFilter value={sedeId} onChange={setSedeId} />
+      </div>
       {body}
     </section>
   );
