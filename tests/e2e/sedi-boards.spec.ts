@@ -21,6 +21,7 @@ test.describe('the rack’s board of one sede', () => {
     );
 
     await loginViaForm(page, admin);
+    await expect(page).toHaveURL('/admin');
     await page.goto('/admin?tab=biciclette');
     const section = page.getByRole('region', { name: 'Schermo della rastrelliera' });
     await expect(section).toBeVisible();
