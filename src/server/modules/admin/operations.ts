@@ -23,8 +23,9 @@ export const adminOperations: ModuleOperations = {
     }),
     'POST /api/admin/users/:id/revoca-sospensione': op('admin', 'Revoca della sospensione di un utente', { errors: { 404: 'admin.userNotFound' } }),
     'GET /api/admin/biciclette': op('admin', 'Biciclette con il loro stato'),
-    'GET /api/admin/biciclette/etichette.pdf': op('admin', 'Etichette con il codice QR di ogni bicicletta (A4, da stampare)', {
+    'GET /api/admin/biciclette/etichette.pdf': op('admin', 'Etichette con il codice QR di ogni bicicletta, o di quelle di una sede (`?sedeId=`) (A4, da stampare)', {
       media: 'application/pdf',
+      errors: { 404: 'schemas.sedeNotFound' },
     }),
     'POST /api/admin/biciclette': op('admin', 'Aggiunta di una bicicletta, alla sede data o alla prima aperta', {
       ok: 201,
