@@ -54,7 +54,7 @@ function setCookieHeaders(res: LightMyRequestResponse): string[] {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
 
-const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'isResidente', 'lingua', 'nome', 'ruolo', 'sigla', 'siglaResidente'];
+const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'isResidente', 'lingua', 'nome', 'ruolo', 'sedeId', 'sigla', 'siglaResidente'];
 
 async function countUsers() {
   const rows = await db().select({ id: users.id }).from(users);
@@ -317,6 +317,7 @@ describe('GET /api/user and /api/current-user', () => {
         sigla: resident.sigla,
         attiva: true,
         lingua: 'it',
+        sedeId: expect.any(Number),
         createdAt: user.createdAt.toISOString(),
       });
     }

@@ -43,6 +43,7 @@ describe('GET /api/profilo', () => {
       email: user.email,
       promemoria: true,
       lingua: 'it',
+      sedeId: expect.any(Number),
       calendarioAttivo: false,
       push: { publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) },
     });

@@ -113,8 +113,12 @@ describe('start-up', () => {
     // brings it back after; the demo resident has no booking and may book at once.
     const rides = await database.db.execute<{ email: string; numero: string; started: boolean; ends_later: boolean; picked_up: boolean }>(sql`
       select u.email, b.numero, p.inizio <= now() as started, p.fine > now() as ends_later, p.ritirata_at <= now() as picked_up
-        from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id where p.stato = 'attiva'`);
-    expect(rides.rows).toEqual([{ email: 'ciclista@bicielis.demo', numero: '01', started: true, ends_later: true, picked_up: true }]);
+        from prenotazioni p join users u on u.id = p.user_id join biciclette b on b.id = p.bici_id where p.stato = 'attiva' order by b.numero`);
+    // And one person on a ride at the second sede (issue 47), on its first bike.
+    expect(rides.rows).toEqual([
+      { email: 'ciclista@bicielis.demo', numero: '01', started: true, ends_later: true, picked_up: true },
+      { email: expect.stringMatching(/@studenti\.bicielis\.demo$/), numero: '15', started: true, ends_later: true, picked_up: true },
+    ]);
     expect(await seedDemo(database.db, silent)).toEqual([]);
     expect((await database.db.select().from(biciclette)).length).toBe(DEMO_BIKES.length);
   });

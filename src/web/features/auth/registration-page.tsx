@@ -149,14 +149,7 @@ function SedeField({ form, sedi }: { form: RegistrationForm; sedi: { id: number;
       required
     >
       {(control) => (
-        <NativeSelect
-          {...control}
-          defaultValue=""
-          {...form.register('sedeId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}
-        >
-          <option value="" disabled>
-            {t('sediRegistration.placeholder')}
-          </option>
+        <NativeSelect {...control} {...form.register('sedeId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}>
           {sedi.map((s) => (
             <option key={s.id} value={s.id}>
               {s.nome}
@@ -177,6 +170,11 @@ export function RegistrationPage() {
     resolver: zodResolver(schema),
     defaultValues: { nome: '', cognome: '', email: '', siglaResidente: '', password: '', confermaPassword: '' },
   });
+  // The picker starts on the first sede (the install's own), as an account without a choice would.
+  const firstSede = severalSedi ? sedi[0]!.id : undefined;
+  useEffect(() => {
+    if (firstSede !== undefined && form.getValues('sedeId') === undefined) form.setValue('sedeId', firstSede);
+  }, [firstSede, form]);
   const { errors } = form.formState;
   const siglaStatus = useSiglaAutofill(form);
   const register = useRegister(form);
