@@ -61,4 +61,21 @@ ALTER TABLE "audit_log" ADD COLUMN "sede_id" integer;--> statement-breakpoint
 ALTER TABLE "residenti" ADD COLUMN "sede_id" integer;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_sede_id_sedi_id_fk" FOREIGN KEY ("sede_id") REFERENCES "public"."sedi"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "residenti" ADD CONSTRAINT "residenti_sede_id_sedi_id_fk" FOREIGN KEY ("sede_id") REFERENCES "public"."sedi"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "audit_log_sede_idx" ON "audit_log" USING btree ("sede_id","created_at");
+CREATE INDEX "audit_log_sede_idx" ON "audit_log" USING btree ("sede_id","created_at");--> statement-breakpoint
+-- The statistics' rollup per sede (kind 'sede', issue 47) for the history before sedi: exactly what
+-- the bookings' and payments' triggers add from now on (bookings/ and payments/triggers).
+INSERT INTO "stats_giornaliere" AS s ("day", "kind", "key", "rides", "cancellations", "seconds")
+SELECT p."data_prenotazione", 'sede', p."sede_id",
+       count(*) FILTER (WHERE p."stato" IN ('attiva', 'completata')),
+       count(*) FILTER (WHERE p."stato" = 'cancellata'),
+       coalesce(sum(round(extract(epoch FROM p."fine" - p."inizio"))::bigint) FILTER (WHERE p."stato" IN ('attiva', 'completata')), 0)
+  FROM "prenotazioni" p WHERE p."stato" IN ('attiva', 'completata', 'cancellata') GROUP BY 1, 3
+    ON CONFLICT ("kind", "day", "key") DO UPDATE
+   SET "rides" = s."rides" + excluded."rides", "cancellations" = s."cancellations" + excluded."cancellations", "seconds" = s."seconds" + excluded."seconds";--> statement-breakpoint
+INSERT INTO "stats_giornaliere" AS s ("day", "kind", "key", "revenue_cents", "released_holds")
+SELECT p."data_prenotazione", 'sede', p."sede_id",
+       coalesce(sum(r."amount") FILTER (WHERE r."status" = 'completed'), 0), count(*) FILTER (WHERE r."status" = 'failed')
+  FROM "pagamenti" r JOIN "prenotazioni" p ON p."id" = r."prenotazione_id" GROUP BY 1, 3
+HAVING coalesce(sum(r."amount") FILTER (WHERE r."status" = 'completed'), 0) <> 0 OR count(*) FILTER (WHERE r."status" = 'failed') <> 0
+    ON CONFLICT ("kind", "day", "key") DO UPDATE
+   SET "revenue_cents" = s."revenue_cents" + excluded."revenue_cents", "released_holds" = s."released_holds" + excluded."released_holds";

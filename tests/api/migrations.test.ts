@@ -54,6 +54,43 @@ describe('migrations', () => {
     }
   });
 
+  it('0024 (issue 47): a database of one place gets one sede, named by SEDE_PREDEFINITA, holding every row; the statistics per sede equal the day rows', async () => {
+    const database = await createTestDatabase({ empty: true });
+    const tags = (JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] }).entries;
+    const at = tags.findIndex((e) => e.tag.endsWith('_sedi'));
+    try {
+      expect(await runMigrations(database.db, earlierVersion(at))).toBe(at);
+      const d = database.db;
+      // Raw SQL: the schema of 0023, before sedi.
+      const bike = (await d.execute<{ id: number }>(sql`insert into biciclette (numero, modello) values ('07', 'City Bike') returning id`)).rows[0]!.id;
+      const user = (await d.execute<{ id: number }>(sql`insert into users (nome, cognome, email, password_hash) values ('Ada', 'Rossi', 'ada@example.org', 'x') returning id`)).rows[0]!.id;
+      for (const [day, stato] of [['2026-11-10', 'completata'], ['2026-11-11', 'cancellata'], ['2026-11-11', 'completata']] as const) {
+        await d.execute(sql`insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+          values (${user}, ${bike}, ${day}::date, '09:00', '10:30', (${day} || 'T08:00:00Z')::timestamptz, (${day} || 'T09:30:00Z')::timestamptz, ${stato})`);
+      }
+      await d.execute(sql`insert into stats_giornaliere (day, kind, key, rides, cancellations, seconds)
+        select day, kind, key, sum(rides), sum(cancellations), sum(seconds) from stats_delta group by 1, 2, 3`);
+      await d.execute(sql`delete from stats_delta`);
+      expect(await runMigrations(database.db, migrationsFolder, { sedePredefinita: 'Residenza Centrale' })).toBe(journal.length - at);
+      const sedi = (await d.execute<{ id: number; nome: string }>(sql`select id, nome from sedi`)).rows;
+      expect(sedi.map((s) => s.nome)).toEqual(['Residenza Centrale']);
+      const places = await d.execute<{ t: string; sede_id: number }>(sql`
+        select 'bike' as t, sede_id from biciclette union all select 'user', sede_id from users union all select 'booking', sede_id from prenotazioni`);
+      expect(places.rows.length).toBe(5);
+      expect(places.rows.every((r) => r.sede_id === sedi[0]!.id)).toBe(true);
+      const rollup = await d.execute<{ kind: string; day: string; rides: number; cancellations: number; seconds: number }>(sql`
+        select kind, day::text as day, rides, cancellations, seconds::int as seconds from stats_giornaliere where kind in ('day', 'sede') order by day, kind`);
+      const of = (kind: string) => rollup.rows.filter((r) => r.kind === kind).map(({ kind: _k, ...rest }) => rest);
+      expect(of('sede')).toEqual(of('day'));
+      expect(of('sede')).toEqual([
+        { day: '2026-11-10', rides: 1, cancellations: 0, seconds: 5400 },
+        { day: '2026-11-11', rides: 1, cancellations: 1, seconds: 5400 },
+      ]);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('two processes starting together on an empty database: each migration applied once', async () => {
     const database = await createTestDatabase({ empty: true });
     const other = connectDatabase(database.url, { max: 2 });
