@@ -149,6 +149,8 @@ test.describe('accounts', () => {
       email,
       password: 'esterno-sicura',
       siglaResidente: null,
+      // The demo has two sedi (issue 47): the picker starts on the first.
+      sedeId: expect.any(Number),
     });
     await expect(notice(page, 'Registrazione completata!')).toBeVisible();
     await expect(page).toHaveURL('/dashboard');

@@ -164,7 +164,8 @@ test.describe('user dashboard: bookings', () => {
     const active = page.getByRole('region', { name: 'Le tue prenotazioni attive' });
     const item = active.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
     await expect(item).toHaveCount(1);
-    await expect(item.getByRole('heading', { level: 3 })).toHaveText(`${bikeTitle} · ${bikeModel}`);
+    // The demo has two sedi (issue 47): the card names the bike's, the first.
+    await expect(item.getByRole('heading', { level: 3 })).toHaveText(`${bikeTitle} · ${bikeModel} · Residenza Centrale`);
     await expect(item).toContainText(italianDate(await bookingDay()));
     await expect(item).toContainText('10:00–12:00');
     await expect(item).toContainText('centro città');

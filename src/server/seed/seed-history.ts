@@ -24,8 +24,10 @@ const LAST_NAMES = ['Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo',
 const COURSES = ['Ingegneria Meccanica', 'Economia', 'Medicina', 'Scienze Politiche', 'Matematica', 'Chimica', 'Filosofia'];
 const DESTINATIONS = ['Università La Sapienza', 'Roma Tre', 'Villa Borghese', 'Trastevere', 'Stazione Termini', 'Colosseo', 'Parco degli Acquedotti',
   'Biblioteca', 'Ostiense', 'EUR', null];
-/** What the demo's people wrote (destinations, damage reports): shown as written in either language (issue 36). */
-export const DEMO_WRITTEN = (): string[] => [...DESTINATIONS.filter((d): d is string => d !== null), ...DAMAGES, ...COURSES, DEMO_CLOSURE];
+/** The demo's sedi (issue 47): the first (renamed) has most bikes and the demo accounts. */
+export const DEMO_SEDI = ['Residenza Centrale', 'Residenza Nord'] as const;
+/** What the demo's people wrote (destinations, damage reports, the sedi's names): shown as written in either language (issue 36). */
+export const DEMO_WRITTEN = (): string[] => [...DESTINATIONS.filter((d): d is string => d !== null), ...DAMAGES, ...COURSES, DEMO_CLOSURE, ...DEMO_SEDI];
 const DEMO_CLOSURE = 'Chiusura per lavori nel cortile';
 const DAMAGES = ['Il freno anteriore fischia', 'Gomma posteriore sgonfia', 'La catena salta sulle marce alte', 'Il fanale anteriore non si accende',
   'Graffio profondo sul telaio', 'Il campanello è rotto'];

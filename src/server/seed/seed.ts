@@ -9,7 +9,7 @@ import { insertAccounts } from '../modules/users/index.js';
 import { seedDemoSedi } from '../modules/sedi/index.js';
 import type { Db } from '../db/client.js';
 import { biciclette, residenti, users, type prenotazioni } from '../schema.js';
-import { seedHistory } from './seed-history.js';
+import { DEMO_SEDI, seedHistory } from './seed-history.js';
 import { runTransaction } from '../db/transaction.js';
 import { randomBytes } from 'node:crypto';
 
@@ -34,9 +34,6 @@ export const DEMO_BIKES: { numero: string; modello: string; nord?: boolean }[] =
   { numero: '17', modello: 'Hybrid Sport 500', nord: true },
   { numero: '18', modello: 'Mountain Bike XC', nord: true },
 ];
-
-/** The demo's sedi (issue 47): the first (renamed) has most bikes and the demo accounts. */
-export const DEMO_SEDI = ['Residenza Centrale', 'Residenza Nord'] as const;
 
 export const DEMO_RESIDENTS = [
   { sigla: 'ELIS001', nome: 'Marco', cognome: 'Rossi', corsoDiStudi: 'Ingegneria Informatica', annoCorso: 2 },
