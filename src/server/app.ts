@@ -55,7 +55,6 @@ import { sediRoutes } from './modules/sedi/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { ensureRulesRow, type RulesCache } from './modules/rules/index.js';
-import type { SediCache } from './modules/sedi/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -69,8 +68,6 @@ export interface AppDeps {
   sessionCache?: SessionCache;
   /** The service's rules in memory (kept coherent the same way); without it every read loads them. */
   rulesCache?: RulesCache;
-  /** The open sedi in memory (kept coherent the same way); without it every read loads them. */
-  sediCache?: SediCache;
   /** Folder of the built web app (index.html + assets); absent in API-only tests. */
   webRoot?: string;
   /**

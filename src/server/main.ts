@@ -8,7 +8,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
 import { ensureRulesRow, RULES_CHANNEL, RulesCache } from './modules/rules/index.js';
-import { SEDI_CHANNEL, SediCache } from './modules/sedi/index.js';
 import { ensureAdmin, seedDemo } from './seed/seed.js';
 import { appJobs, lifecycleJob, reportJob } from './jobs/app-jobs.js';
 import { JOB_LOCKS, runExclusive, startScheduler } from './jobs/scheduler.js';
@@ -64,13 +63,11 @@ async function main(cfg: Config) {
 
   const sessionCache = new SessionCache();
   const rulesCache = new RulesCache();
-  const sediCache = new SediCache();
   const app = await buildApp({
     config: cfg,
     database,
     sessionCache,
     rulesCache,
-    sediCache,
     clock: systemClock,
     logger: log,
     webRoot: path.join(projectRoot, 'dist', 'web'),
@@ -86,7 +83,6 @@ async function main(cfg: Config) {
     {
       [AUTH_CHANNEL]: sessionCache,
       [RULES_CHANNEL]: rulesCache,
-      [SEDI_CHANNEL]: sediCache,
       [FREED_TIME_CHANNEL]: app.freedTime,
       [PIN_CHANNEL]: app.pins,
       [RACK_CHANNEL]: app.rack,

@@ -77,6 +77,6 @@ export function fromPublicRules(dto: PublicRulesDto): ServiceDays {
   const { sospensione: _own, chiusure, ...rules } = dto;
   const off = { attesaPagamentoMinuti: null, mancatoRitiroMinuti: null, conservazioneMesi: 24, sospensione: null, updatedAt: new Date(0), updatedBy: null };
   // The answer is already one sede's (issue 47): its hours, its closures and every sede's.
-  const sede = { orariSede: new Map(), sediAperte: [] };
+  const sede = { orariSede: new Map(), sediAperte: [] as { id: number; nome: string }[] };
   return { rules: { ...rules, ...off, ...sede, chiusure: chiusure.map((c, id) => ({ id, sedeId: null, ...c })) }, maintenance: [] };
 }

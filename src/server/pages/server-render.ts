@@ -112,8 +112,8 @@ export function fillTemplate(template: Template, page: ServerPageOutput): string
 
 /** The answers the screen reads first, from the services, as the API would send them (JSON). */
 async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerPageData['screen']): Promise<ServerPageData> {
-  const { database, clock, config, rulesCache, sediCache } = app.deps;
-  const deps = { db: database.db, clock, config, rulesCache, sediCache };
+  const { database, clock, config, rulesCache } = app.deps;
+  const deps = { db: database.db, clock, config, rulesCache };
   let data: ServerPageData;
   if (screen === 'dashboard') {
     const [bookings, bikes, publicCfg, rules, waits] = await Promise.all([

@@ -81,9 +81,10 @@ export function checkWindow(rules: Rules, w: AvailabilityRequest, at: WindowChec
  * first open one. The open sedi are the rules' (in memory, NOTIFY-refreshed): no query.
  */
 export function chosenSede(rules: Pick<Rules, 'sediAperte'>, asked: number | null | undefined, home: number): number {
+  const open = (id: number) => rules.sediAperte.some((s) => s.id === id);
   if (asked != null) {
-    if (!rules.sediAperte.includes(asked)) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
+    if (!open(asked)) throw notFound(testo('schemas.sedeNotFound'), 'SEDE_NOT_FOUND');
     return asked;
   }
-  return rules.sediAperte.includes(home) ? home : (rules.sediAperte[0] ?? home);
+  return open(home) ? home : (rules.sediAperte[0]?.id ?? home);
 }

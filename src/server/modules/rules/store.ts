@@ -35,8 +35,11 @@ export interface Rules extends RulesUpdate {
   updatedBy: string | null;
   /** The sedi with a week of their own (issue 47, `orari_sede`), by id. */
   orariSede: ReadonlyMap<number, DayHours[]>;
-  /** The open sedi's ids, the first one first (the sede a row without one goes to). */
-  sediAperte: readonly number[];
+  /**
+   * The open sedi, the first one first (the sede a row without one goes to): the window check
+   * refuses another without a query, GET /api/config gives them to the registration's picker.
+   */
+  sediAperte: readonly { id: number; nome: string }[];
 }
 
 /** BOOKING_HORIZON_DAYS, PAYMENT_HOLD_MINUTES, NO_SHOW_MINUTES, WAITLIST_OFFER_MINUTES and RETENTION_MONTHS when unset (config.ts). */
@@ -95,7 +98,7 @@ type RulesRow = {
   updated_by: string | null;
   chiusure: ClosureRule[];
   orari_sede: [number, DayHours[]][];
-  sedi_aperte: number[];
+  sedi_aperte: { id: number; nome: string }[];
 };
 
 /** A handle that can run a statement: the pool or a transaction. */
@@ -113,7 +116,7 @@ export async function loadRules(db: Executor): Promise<Rules> {
                                      order by c.dal)
                        from chiusure c), '[]'::json) as chiusure,
            coalesce((select json_agg(json_build_array(o.sede_id, o.orari)) from orari_sede o), '[]'::json) as orari_sede,
-           array(select s.id from sedi s where s.archiviata_at is null order by s.id) as sedi_aperte
+           coalesce((select json_agg(json_build_object('id', s.id, 'nome', s.nome) order by s.id) from sedi s where s.archiviata_at is null), '[]'::json) as sedi_aperte
       from regole r where r.id = 1`);
   const r = rows[0];
   // ensureRulesRow makes the row at every start; should it be gone all the same (deleted by

@@ -4,5 +4,4 @@
  * sede shows none of it.
  */
 export { bikeAtSede, listSedi, openSede, sediNames, sedeDto, type SediNames } from './service.js';
-export { type OpenSede, openSedi, SEDI_CHANNEL, SediCache } from './cache.js';
 export { seedDemoSedi } from './demo.js';

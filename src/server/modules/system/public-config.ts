@@ -2,7 +2,6 @@ import type { PublicConfig } from '../../../shared/api-types.js';
 import { APP_VERSION } from '../../../shared/constants.js';
 import type { Config } from '../../config.js';
 import { currentRules } from '../rules/index.js';
-import { openSedi, type SediCache } from '../sedi/index.js';
 
 /**
  * GET /api/config: the only server settings the page may see. Also what the server renders
@@ -10,11 +9,11 @@ import { openSedi, type SediCache } from '../sedi/index.js';
  */
 export async function publicConfig(
   config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>,
-  from: Parameters<typeof currentRules>[0] & { sediCache?: SediCache | undefined },
+  from: Parameters<typeof currentRules>[0],
 ): Promise<PublicConfig> {
   // The horizon and the no-show minutes are the service's rules (issue 20), as of now; the
-  // open sedi (issue 47) for the registration's picker. Both from the process's caches.
-  const [rules, sedi] = await Promise.all([currentRules(from), openSedi(from)]);
+  // open sedi (issue 47) for the registration's picker, read with them.
+  const rules = await currentRules(from);
   return {
     version: APP_VERSION,
     production: config.env === 'production',
@@ -25,6 +24,6 @@ export async function publicConfig(
     bookingHorizonDays: rules.orizzonteGiorni,
     noShowMinutes: rules.mancatoRitiroMinuti,
     privacy: config.privacy,
-    sedi,
+    sedi: rules.sediAperte.map((s) => ({ id: s.id, nome: s.nome })),
   };
 }

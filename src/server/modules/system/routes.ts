@@ -42,5 +42,5 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(body);
   });
 
-  app.get('/config', async (): Promise<PublicConfig> => publicConfig(config, { db: database.db, rulesCache: app.deps.rulesCache, sediCache: app.deps.sediCache }));
+  app.get('/config', async (): Promise<PublicConfig> => publicConfig(config, { db: database.db, rulesCache: app.deps.rulesCache }));
 };

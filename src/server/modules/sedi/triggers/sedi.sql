@@ -12,15 +12,8 @@ BEGIN
 END $$;
 
 -- Every process keeps the open sedi with the rules (rules/store.ts: the availability read and the
--- window check refuse an archived or unknown one without a query): a change tells them all at once.
+-- window check refuse an archived or unknown one without a query, GET /api/config names them for the
+-- registration and the cards): a change tells them all at once.
 CREATE OR REPLACE TRIGGER sedi_notify AFTER INSERT OR UPDATE OR DELETE ON sedi
   FOR EACH STATEMENT EXECUTE FUNCTION bicielis_rules_changed();
 
--- Every process keeps the open sedi in memory (GET /api/config, the server-rendered pages): a change
--- of a sede tells them all at once (SEDI_CHANNEL, sedi/cache.ts).
-CREATE OR REPLACE FUNCTION bicielis_sedi_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('bicielis_sedi', '');
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE TRIGGER sedi_cache_notify AFTER INSERT OR UPDATE OR DELETE ON sedi FOR EACH STATEMENT EXECUTE FUNCTION bicielis_sedi_changed();
