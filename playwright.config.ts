@@ -57,7 +57,7 @@ export default defineConfig({
     { name: 'chromium-offline', testMatch: /offline\.spec\.ts/, use: { ...chromium, viewport: { width: 375, height: 812 } } },
     // The admin's changes reach every user (a bike out of service, the residents imported,
     // a sigla taken): they run after the other specs, alone on the shared server.
-    { name: 'chromium-admin', testMatch: /(^|[\/])admin\.spec\.ts$/, dependencies: ['chromium', 'chromium-offline'], use: chromium },
+    { name: 'chromium-admin', testMatch: /(^|\/)admin\.spec\.ts$/, dependencies: ['chromium', 'chromium-offline'], use: chromium },
     // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
     { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
     // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another
