@@ -146,7 +146,8 @@ describe('the fleet heals within the sede', () => {
     ctx.clock.set(at(TODAY, '12:16'));
     await job();
     expect(await row(next)).toMatchObject({ stato: 'attiva', biciId: b03, sedeId: centrale });
-    expect(mailsTo(b.email).map((m) => m.subject)).toContain("La bici n. 03 non è ancora rientrata e al momento non ce n'è un'altra libera");
+    // With several sedi, the bike is named with its own (issue 47).
+    expect(mailsTo(b.email).map((m) => m.subject)).toContain("La bici n. 03 · Sede principale non è ancora rientrata e al momento non ce n'è un'altra libera");
     // `Aspetta`: kept, and every later pass still finds only the other sede's bikes free.
     expect((await call(ctx.app, b, 'POST', `/api/prenotazioni/${next}/aspetta`)).statusCode).toBe(200);
     ctx.clock.set(at(TODAY, '12:20'));

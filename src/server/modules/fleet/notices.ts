@@ -4,6 +4,7 @@ import { tFor } from '../../../shared/i18n/all.js';
 import { shortDate } from '../../../shared/i18n/format.js';
 import { bookingEmails } from '../bookings/index.js';
 import { activeAdmins, notifyUser, type UserNotice } from '../notifications/index.js';
+import { bikeAtSede, sediNames } from '../sedi/index.js';
 import { healFleet, type FleetDeps, type HealCancel, type HealMove, type HealOutcome, type HealRow } from './heal.js';
 
 /*
@@ -119,6 +120,8 @@ export async function tellHealOutcome(
   // Counted once committed, in the metrics of the app owning `db` (decision 032).
   countBooking(deps.metrics, 'moved', o.moved.length);
   countBooking(deps.metrics, 'fleet_cancelled', o.cancelled.length);
+  if (o.moved.length + o.told.length + o.cancelled.length === 0) return;
+  o = await namingSede(deps, o);
   for (const m of o.moved) if (m.causa !== 'problema') await notifyUser(deps, m.row.user_id, (lingua) => movedNotice(m, url, lingua));
   for (const r of o.told) await notifyUser(deps, r.user_id, (lingua) => absentNotice(r, url, lingua));
   for (const c of o.cancelled) await notifyUser(deps, c.row.user_id, (lingua) => cancelledNotice(c, url, lingua));
@@ -130,6 +133,22 @@ export async function tellHealOutcome(
       deps.log.error({ err }, 'fleet email to the admins not sent');
     }
   }
+}
+
+/**
+ * The outcome with each bike named with its sede when the install has several (`07 · Residenza
+ * Nord`, issue 47): a move stays in its sede, so the bike it goes to says where.
+ */
+async function namingSede(deps: Pick<FleetDeps, 'db'>, o: HealOutcome): Promise<HealOutcome> {
+  const sedi = await sediNames(deps.db);
+  if (!sedi.several) return o;
+  const at = (r: HealRow, numero: string) => bikeAtSede(sedi, numero, r.sede_id);
+  return {
+    ...o,
+    moved: o.moved.map((m) => ({ ...m, to: { ...m.to, numero: at(m.row, m.to.numero) } })),
+    told: o.told.map((r) => ({ ...r, numero: at(r, r.numero) })),
+    cancelled: o.cancelled.map((c) => ({ ...c, row: { ...c.row, numero: at(c.row, c.row.numero) } })),
+  };
 }
 
 /**
