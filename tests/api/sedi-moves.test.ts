@@ -114,9 +114,13 @@ describe('planned maintenance moves within the sede', () => {
 
   it('a free bike at its sede: moved there', async () => {
     const { b03, b07, admin } = await twoSedi(true);
-    const booked = await insertBooking(db(), { userId: (await person(ctx)).id, biciId: b03, date: TOMORROW, from: '10:00', to: '12:00' });
+    const who = await person(ctx);
+    const booked = await insertBooking(db(), { userId: who.id, biciId: b03, date: TOMORROW, from: '10:00', to: '12:00' });
     expect((await plan(admin, b03)).json()).toMatchObject({ spostate: [{ id: booked, nuovaBiciNumero: '07' }], cancellate: [] });
     expect(await row(booked)).toMatchObject({ stato: 'attiva', biciId: b07, sedeId: centrale });
+    // Its email names the bike with its sede, as there are several (issue 47).
+    const text = mailsTo(who.email).map((m) => `${m.subject}\n${m.text}`).join('\n');
+    expect(text).toContain('07 · Sede principale');
   });
 
   it('the preview says the same', async () => {

@@ -6,6 +6,7 @@ import { AppError, conflict, notFound } from '../../http/errors.js';
 import { sessionUserColumns } from '../users/index.js';
 import { createBooking } from '../bookings/index.js';
 import { currentRules, deskBookingEmail, suspensionOf } from '../rules/index.js';
+import { bikeAtSede, sediNames } from '../sedi/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import type { AdminDeps } from './deps.js';
 import { testo } from '../../../shared/i18n/index.js';
@@ -61,7 +62,7 @@ export async function bookForUser(deps: AdminDeps, actor: Actor, input: AdminBoo
   });
   deps.mailer.sendInBackground(
     deskBookingEmail(
-      { ...booking, email: user.email, nome: user.nome, lingua: user.lingua },
+      { ...booking, biciNumero: bikeAtSede(await sediNames(deps.db), booking.biciNumero, booking.sedeId), email: user.email, nome: user.nome, lingua: user.lingua },
       booking.paymentStatus === 'pending',
       rules.attesaPagamentoMinuti,
       deps.config.publicUrl,

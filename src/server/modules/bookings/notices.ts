@@ -4,7 +4,7 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { activeAdmins, notifyUser, type PushSender } from '../notifications/index.js';
-import { bikeAtSede, sediNames, type SediNames } from '../sedi/index.js';
+import { bikeAtSede, NO_SEDI, sediNames, type SediNames } from '../sedi/index.js';
 import {
   endReminder,
   nextBookingWarning,
@@ -150,7 +150,7 @@ export async function sendRideNotices(
   const url = deps.config.publicUrl;
   // The bike's sede is named only with several sedi (issue 47); read once, when there is something to tell.
   const sedi: SediNames =
-    starts.rows.length + ends.rows.length + late.rows.length > 0 ? await sediNames(deps.db) : { several: false, names: new Map() };
+    starts.rows.length + ends.rows.length + late.rows.length > 0 ? await sediNames(deps.db) : NO_SEDI;
   for (const r of starts.rows) await notifyUser(deps, r.user_id, (lingua) => startReminder(rideInfo(r, sedi), url, lingua));
   for (const r of ends.rows) await notifyUser(deps, r.user_id, (lingua) => endReminder(rideInfo(r, sedi), url, lingua));
   let nextWarned = 0;

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { asOf, cancelBookings, type MovableBookingRow } from '../bookings/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
+import { bikeAtSede, type SediNames } from '../sedi/index.js';
 
 /** What closures and planned maintenance need: the one cancel's deps, the mailer and the configuration. */
 export type ClosureDeps = Parameters<typeof cancelBookings>[0] & { mailer: Mailer; config: Config };
@@ -29,11 +30,12 @@ export const affectedDto = (r: AffectedRow, nuovaBiciNumero?: string | null): Af
   ...(nuovaBiciNumero !== undefined ? { nuovaBiciNumero } : {}),
 });
 
-export const noticeOf = (r: AffectedRow) => ({
+/** A booking's notice; its bike named with its sede when the install has several (issue 47). */
+export const noticeOf = (r: AffectedRow, sedi: SediNames) => ({
   email: r.email,
   lingua: r.lingua,
   nome: r.nome,
-  biciNumero: r.numero,
+  biciNumero: bikeAtSede(sedi, r.numero, r.sede_id),
   dataPrenotazione: r.data_prenotazione,
   orarioInizio: r.orario_inizio,
   orarioFine: r.orario_fine,

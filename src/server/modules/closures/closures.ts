@@ -7,6 +7,7 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import { lockFleet } from '../bikes/index.js';
 import { bringLifecycleUpToDate, movableBookings } from '../bookings/index.js';
 import { closureCancelledEmail } from '../rules/index.js';
+import { NO_SEDI, sediNames } from '../sedi/index.js';
 import { openSede } from '../sedi/index.js';
 import { affectedDto, cancelAffected, noticeOf, voidNow, type ClosureDeps } from './affected.js';
 import { testo } from '../../../shared/i18n/index.js';
@@ -70,8 +71,9 @@ export async function createClosure(deps: ClosureDeps, actor: Actor, input: Clos
     );
     return { closure, rows, refunded };
   });
+  const sedi = done.rows.length > 0 ? await sediNames(deps.db) : NO_SEDI;
   for (const r of done.rows) {
-    deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
+    deps.mailer.sendInBackground(closureCancelledEmail(noticeOf(r, sedi), done.closure, done.refunded.has(r.id), deps.config.publicUrl));
   }
   return { chiusura: done.closure, cancellate: done.rows.map((r) => affectedDto(r)) };
 }

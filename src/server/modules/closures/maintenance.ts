@@ -8,6 +8,7 @@ import { writeAudit, type Actor } from '../audit/index.js';
 import { lockFleet, startPlannedMaintenance } from '../bikes/index.js';
 import { bringLifecycleUpToDate, movableBookings, relocation } from '../bookings/index.js';
 import { bookingMovedEmail, maintenanceCancelledEmail } from '../rules/index.js';
+import { bikeAtSede, NO_SEDI, sediNames } from '../sedi/index.js';
 import { affectedDto, cancelAffected, noticeOf, voidNow, type AffectedRow, type ClosureDeps } from './affected.js';
 import { testo } from '../../../shared/i18n/index.js';
 
@@ -102,11 +103,12 @@ export async function createMaintenance(deps: ClosureDeps, actor: Actor, bikeId:
       await writeAudit(tx, actor, { action: 'maintenance.create', entity: 'maintenance', entityId: manutenzione.id, after: result }, now);
       return { result, moves, refunded };
     });
+    const sedi = done.moves.length > 0 ? await sediNames(deps.db) : NO_SEDI;
     for (const m of done.moves) {
       deps.mailer.sendInBackground(
         m.to
-          ? bookingMovedEmail(noticeOf(m.row), m.to.numero, deps.config.publicUrl)
-          : maintenanceCancelledEmail(noticeOf(m.row), done.refunded.has(m.row.id), deps.config.publicUrl),
+          ? bookingMovedEmail(noticeOf(m.row, sedi), bikeAtSede(sedi, m.to.numero, m.row.sede_id), deps.config.publicUrl)
+          : maintenanceCancelledEmail(noticeOf(m.row, sedi), done.refunded.has(m.row.id), deps.config.publicUrl),
       );
     }
     return done.result;

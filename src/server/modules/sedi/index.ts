@@ -3,5 +3,5 @@
  * bikes stand. Every other module keys its rows by a sede (`sede_id`); an install with one
  * sede shows none of it.
  */
-export { bikeAtSede, listSedi, openSede, sediNames, sedeDto, type SediNames } from './service.js';
+export { bikeAtSede, listSedi, NO_SEDI, openSede, sediNames, sedeDto, type SediNames } from './service.js';
 export { seedDemoSedi } from './demo.js';

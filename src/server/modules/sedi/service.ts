@@ -35,6 +35,9 @@ export async function sediNames(db: Pick<Db, 'execute'>): Promise<{ several: boo
 
 export type SediNames = Awaited<ReturnType<typeof sediNames>>;
 
+/** Nothing to name: what a notice reads when nothing was read (no row to tell). */
+export const NO_SEDI: SediNames = { several: false, names: new Map() };
+
 /**
  * A bike's number as a notice tells it (issue 47): with several open sedi, its sede's name after
  * it (`07 · Residenza Nord`, read as `Bici n. 07 · Residenza Nord`); with one, the number alone,
