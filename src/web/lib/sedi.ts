@@ -1,25 +1,22 @@
-import { useQuery } from '@tanstack/react-query';
-import type { SedeDto } from '../../shared/schemas/sedi';
 import { usePublicConfig } from './public-config';
 
-export const SEDI_QUERY_KEY = ['/api/sedi'] as const;
-
 /**
- * GET /api/sedi (issue 47): every sede, the open ones first. `several` is what every screen asks
- * before it shows a sede at all: an install with one open sede shows no picker, column or word.
+ * The open sedi (issue 47), the first first, as GET /api/config gives them: the server renders
+ * /dashboard and /admin with the same answer, so a page adopts its HTML without asking for more
+ * (decision 039). `several` is what every screen asks before it shows a sede at all: an install
+ * with one open sede shows no picker, column or word. The admins' page lists every sede, archived
+ * too, from its own query (GET /api/admin/sedi).
  */
-export function useSedi(enabled = true) {
-  const query = useQuery<SedeDto[]>({ queryKey: SEDI_QUERY_KEY, staleTime: 5 * 60_000, enabled });
-  const open = (query.data ?? []).filter((s) => !s.archiviata);
-  return { ...query, open, several: open.length > 1, nameOf: (id: number) => query.data?.find((s) => s.id === id)?.nome ?? '' };
+export function useSedi() {
+  const open = usePublicConfig().data?.sedi ?? [];
+  return { open, several: open.length > 1, nameOf: (id: number) => open.find((s) => s.id === id)?.nome ?? '' };
 }
 
 /**
  * The name a booking's card adds after its bike (issue 47), or null: only when the install has
- * several open sedi. From GET /api/config, which the server renders /dashboard with, so the card
- * is the same on the server and in the browser (decision 039).
+ * several open sedi.
  */
 export function useSedeLabel(): (sedeId: number | undefined) => string | null {
-  const sedi = usePublicConfig().data?.sedi ?? [];
-  return (sedeId) => (sedi.length > 1 ? (sedi.find((s) => s.id === sedeId)?.nome ?? null) : null);
+  const { several, nameOf } = useSedi();
+  return (sedeId) => (several && sedeId !== undefined ? nameOf(sedeId) || null : null);
 }

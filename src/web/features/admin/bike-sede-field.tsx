@@ -15,7 +15,7 @@ export function BikeSedeField({
   onChange,
   hint,
 }: {
-  sedi: SedeDto[];
+  sedi: readonly Pick<SedeDto, 'id' | 'nome'>[];
   value: number | null;
   onChange: (sedeId: number) => void;
   hint?: string | undefined;

@@ -140,7 +140,7 @@ export function RackSection() {
 }
 
 /** The sede whose link is shown and made (only when the install has several). */
-function SedePicker({ sedi, value, onChange }: { sedi: SedeDto[]; value: number; onChange: (id: number) => void }) {
+function SedePicker({ sedi, value, onChange }: { sedi: readonly Pick<SedeDto, 'id' | 'nome'>[]; value: number; onChange: (id: number) => void }) {
   const t = useT();
   const id = useId();
   return (

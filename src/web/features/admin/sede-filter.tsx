@@ -38,7 +38,7 @@ export function SedeFilter({ value, onChange }: { value: number | undefined; onC
       </Label>
       <NativeSelect id={id} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}>
         <option value="">{t('sedeFilter.all')}</option>
-        {(sedi.data ?? []).map((s) => (
+        {sedi.open.map((s) => (
           <option key={s.id} value={s.id}>
             {s.nome}
           </option>

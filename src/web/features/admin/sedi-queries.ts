@@ -5,7 +5,7 @@ import { apiRequest } from '../../lib/api';
 import { serverMessage } from '../../lib/api-errors';
 import { t } from '../../lib/i18n';
 import { adminListQueryOptions } from '../../lib/query-client';
-import { SEDI_QUERY_KEY } from '../../lib/sedi';
+import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 
 /** GET /api/admin/sedi: under the admin key, so any admin change reads it again. */
 const ADMIN_SEDI_KEY = ['admin', 'sedi'] as const;
@@ -22,7 +22,7 @@ function useSedeChange<V>(mutationFn: (v: V) => Promise<AdminSedeDto>, done: () 
   return useMutation({
     mutationFn,
     onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['admin'] }), queryClient.invalidateQueries({ queryKey: SEDI_QUERY_KEY })]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['admin'] }), queryClient.invalidateQueries({ queryKey: PUBLIC_CONFIG_QUERY_KEY })]);
       toast({ title: done() });
     },
     onError: (error: unknown) => toast({ variant: 'destructive', title: t('sediPage.error'), description: serverMessage(error) ?? t('sediPage.failed') }),
