@@ -88,7 +88,8 @@ test('a list filtered by sede: the bikes of Residenza Nord only', async ({ page 
   const bikes = page.getByRole('region', { name: 'Biciclette' });
   // Every sede's bikes first, each named with its sede.
   await expect(bikes.locator('tbody tr')).toHaveCount(rows.length);
-  await page.getByRole('tabpanel').getByRole('combobox', { name: 'Sede' }).selectOption({ label: 'Residenza Nord' });
+  // The list's filter, above it (the rack's board, further down, has a `Sede` of its own).
+  await page.getByRole('tabpanel').getByRole('combobox', { name: 'Sede' }).first().selectOption({ label: 'Residenza Nord' });
   await expect(bikes.locator('tbody tr')).toHaveCount(nordBikes.length);
   // The first cell: the bike's number, then its sede's badge.
   await expect(bikes.locator('tbody tr td:first-child')).toHaveText(nordBikes.map((n) => `${n}Residenza Nord`));

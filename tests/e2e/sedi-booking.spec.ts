@@ -149,5 +149,6 @@ test('/admin → Regole in English: the sede’s hours and the closure’s sede,
   await expect(section.getByText('This location uses the service\'s opening hours.')).toBeVisible();
   await section.getByLabel('Own opening hours').check();
   await expectNoSeriousA11yViolations(page);
-  await expect(page.getByRole('option', { name: 'Every location' })).toHaveCount(1);
+  // The new closure's sede: every location, or one (the other tabs' panels hold lists' filters of their own).
+  await expect(page.getByRole('tabpanel', { name: 'Rules' }).getByRole('option', { name: 'Every location', exact: true })).toHaveCount(1);
 });

@@ -176,7 +176,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
               return (
                 <TableRow key={bike.id}>
                   <TableCell className="font-medium">
-                    <span className="flex flex-wrap items-center gap-1">
+                    <span className="flex items-center gap-1 whitespace-nowrap">
                       {bike.numero}
                       <SedeBadge sedeId={bike.sedeId} />
                     </span>

@@ -176,7 +176,7 @@ export function BookingsTab() {
                   <TableCell className="tabular-nums">{b.id}</TableCell>
                   <TableCell>{personName(b.utente, t)}</TableCell>
                   <TableCell>
-                    <span className="flex flex-wrap items-center gap-1">
+                    <span className="flex items-center gap-1 whitespace-nowrap">
                       {b.biciNumero}
                       <SedeBadge sedeId={b.sedeId} />
                     </span>

@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Label } from '../../components/ui/label';
 import { useT } from '../../lib/i18n';
-import { useHydrated } from '../../lib/hydrated';
 import { useSedi } from '../../lib/sedi';
 import { NativeSelect } from './admin-table';
 
@@ -12,14 +11,13 @@ export function useSedeFilter() {
 }
 
 /**
- * Whether to show a sede at all: several open sedi, and never while hydrating a page the server
- * rendered (it knows no sedi): a part hydrated late (a tab's chunk) may find the list of sedi
- * already read, and would not match the server's HTML.
+ * Whether to show a sede at all: several open sedi. The server renders /admin with the same list
+ * (GET /api/config's), so its HTML already holds the filter and the badges: nothing moves when the
+ * page is adopted (decision 039).
  */
 function useShowSedi() {
   const sedi = useSedi();
-  const hydrated = useHydrated();
-  return { sedi, show: hydrated && sedi.several };
+  return { sedi, show: sedi.several };
 }
 
 /**
