@@ -270,7 +270,7 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
   // Issue 47: with several sedi, the desk books at one: the person's home sede until another is chosen.
   const [chosenSede, setChosenSede] = useState<number | null>(null);
   const sedeId = sedi.several ? (chosenSede ?? user?.sedeId ?? sedi.open[0]?.id ?? null) : null;
-  const w = atSede(useBookingWindow(values, rules, { openedAt, timeZone, limits: false }), sedeId);
+  const w = atSede(useBookingWindow(values, rules, { openedAt, timeZone, limits: false, sedeId }), sedeId);
 
   function focus(field: Field) {
     const target =
