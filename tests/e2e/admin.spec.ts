@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { openDay } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectStarted, loginViaForm, notice, test } from './fixtures';
 
 /**
  * The admin dashboard of issue 9, used as the college's staff would. This file runs in its
@@ -21,6 +21,7 @@ async function openAdmin(page: Page, path = '/admin') {
   await expect(page).toHaveURL('/admin');
   if (path !== '/admin') await page.goto(path);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' })).toBeVisible();
+  await expectStarted(page);
 }
 
 /** A second browser, logged in through the API as `account`. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { createAccount } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectStarted, loginViaForm, notice, test } from './fixtures';
 
 /**
  * Issue 23, the audit log on screen, on a 375 px phone: an admin changes a user, opens
@@ -25,6 +25,7 @@ test('Registro attività: an admin change, filtered by action, its before and af
   // A first change of another kind on the same user, for the filter to leave out.
   expect((await page.request.post(`/api/admin/users/${userId}/revoca-sospensione`)).ok()).toBe(true);
   await page.goto('/admin?tab=utenti');
+  await expectStarted(page);
 
   // The change, through the Utenti tab.
   await page.getByLabel('Cerca utenti').fill(email);

@@ -45,12 +45,21 @@ export function collectConsoleErrors(page: Page): string[] {
  * (it happened on a busy machine, where hydration came after the test's first check).
  */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  await expect(page.locator('#root[data-prerendered="server"]:not([data-started])')).toHaveCount(0);
+  await expectStarted(page);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact}: ${v.id} – ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
   expect(serious, `axe found serious or critical violations:\n${serious.join('\n')}`).toEqual([]);
+}
+
+/**
+ * Waits until a page the server rendered has hydrated (`data-started`, lib/started.ts). A test
+ * that picks an option first must wait: Playwright sets a select's value without a pointer, and
+ * a choice made before hydration is reset by React to the state it hydrates with.
+ */
+export async function expectStarted(page: Page): Promise<void> {
+  await expect(page.locator('#root[data-prerendered="server"]:not([data-started])')).toHaveCount(0);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createAccount, ensureSede, withE2eDatabase } from './database';
-import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, test } from './fixtures';
+import { expect, expectNoSeriousA11yViolations, expectStarted, expectNoSidewaysScroll, notice, test } from './fixtures';
 
 /**
  * Issue 47, /admin → Sedi on a 375 px phone, with two sedi: an admin adds a sede, renames it,
@@ -85,6 +85,7 @@ test('a list filtered by sede: the bikes of Residenza Nord only', async ({ page 
   const nordBikes = rows.filter((r) => r.sede_id === nord.id).map((r) => r.numero);
   await loginAdmin(page, 'it');
   await page.goto('/admin?tab=biciclette');
+  await expectStarted(page);
   const bikes = page.getByRole('region', { name: 'Biciclette' });
   // Every sede's bikes first, each named with its sede.
   await expect(bikes.locator('tbody tr')).toHaveCount(rows.length);

@@ -1,5 +1,5 @@
 import { ensureSede, withE2eDatabase } from './database';
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, expectStarted, expectNoSidewaysScroll, loginViaForm, test } from './fixtures';
 
 /*
  * Issue 47, the rack's board per sede, at a phone's width: the admin chooses `Residenza Nord` in
@@ -23,6 +23,7 @@ test.describe('the rack’s board of one sede', () => {
     await loginViaForm(page, admin);
     await expect(page).toHaveURL('/admin');
     await page.goto('/admin?tab=biciclette');
+    await expectStarted(page);
     const section = page.getByRole('region', { name: 'Schermo della rastrelliera' });
     await expect(section).toBeVisible();
     await section.getByRole('combobox', { name: 'Sede' }).selectOption({ label: 'Residenza Nord' });

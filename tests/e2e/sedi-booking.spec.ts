@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createAccount, ensureSede, openDay, withE2eDatabase } from './database';
-import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
+import { expect, expectNoSeriousA11yViolations, expectStarted, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
  * A person books where they are (issue 47), at 375 px with two sedi: the booking form opens on
@@ -109,6 +109,7 @@ async function openRules(page: Page, account: { email: string; password: string 
   await loginViaForm(page, account);
   await expect(page).toHaveURL('/admin');
   await page.goto('/admin?tab=regole');
+  await expectStarted(page);
 }
 
 test('/admin → Regole: a sede gets hours of its own and back the service’s; a closure’s sede is chosen; axe', async ({ page }) => {
