@@ -11,6 +11,7 @@ export * from './modules/auth/tables.js';
 export * from './modules/bikes/tables.js';
 export * from './modules/bookings/tables.js';
 export * from './modules/closures/tables.js';
+export * from './modules/interventi/tables.js';
 export * from './modules/locks/tables.js';
 export * from './modules/payments/tables.js';
 export * from './modules/notifications/tables.js';

@@ -1,4 +1,5 @@
 import type { Lingua } from './i18n/index.js';
+import type { Incarico } from './staff.js';
 /** Shape of GET /api/config: the only server settings the page may see. */
 export interface PublicConfig {
   version: string;
@@ -53,6 +54,8 @@ export interface SessionUser {
   createdAt: string;
   /** The person's home sede (issue 47): where the booking form opens. */
   sedeId: number;
+  /** The person's roles at the sedi (issue 48): `portineria`, `officina`; empty for most. */
+  incarichi: Incarico[];
   /**
    * In the session's own answers (login, current user): an admin who must enrol a second
    * factor first (ADMIN_2FA_REQUIRED, decision 030), and only then (true): the app then opens

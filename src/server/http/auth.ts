@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { forbidden, unauthorized } from './errors.js';
 import { testo, type Lingua } from '../../shared/i18n/index.js';
 import { setLinguaCookie } from './lingua.js';
+import type { Incarico } from '../../shared/staff.js';
 
 /**
  * The logged-in user a request carries: the columns of `users` a request may see (no password
@@ -22,6 +23,8 @@ export interface SessionUser {
   lingua: Lingua;
   /** The home sede (issue 47). */
   sedeId: number;
+  /** The person's roles at the sedi (issue 48, decision 054): `Portineria`, `Officina`. */
+  incarichi: readonly Incarico[];
 }
 
 /** A login session's row with its user, as the guard reads it. */

@@ -21,6 +21,7 @@ const user = {
   createdAt: '2026-01-01T00:00:00.000Z',
   lingua: 'it' as const,
   sedeId: 1,
+  incarichi: [],
 };
 
 function action(input: Partial<RideActionInput> = {}, at = new Date('2026-05-04T08:42:10.000Z')): QueuedAction {

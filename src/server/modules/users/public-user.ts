@@ -18,5 +18,6 @@ export function toPublicUser(user: PublicUserSource): PublicUser {
     attiva: user.attiva,
     createdAt: user.createdAt.toISOString(),
     sedeId: user.sedeId,
+    incarichi: [...user.incarichi],
   };
 }

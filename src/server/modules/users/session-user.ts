@@ -2,7 +2,8 @@ import type { SessionUser as ApiSessionUser } from '../../../shared/api-types.js
 import { sql } from 'drizzle-orm';
 import type { SessionUser } from '../../http/auth.js';
 import { toPublicUser } from './public-user.js';
-import { users } from './tables.js';
+import { incarichi, users } from './tables.js';
+import type { Incarico } from '../../../shared/staff.js';
 
 /** An admin who must enrol a second factor before any admin page or route works (ADMIN_2FA_REQUIRED, decision 030). */
 export function needsTwoFactorEnrolment(user: Pick<SessionUser, 'ruolo' | 'dueFattori'>, config: { admin2faRequired: boolean }): boolean {
@@ -33,4 +34,6 @@ export const sessionUserColumns = {
   sedeId: users.sedeId,
   /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
   dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
+  /** The person's roles at the sedi (issue 48), in a stable order; `[]` for most. */
+  incarichi: sql<Incarico[]>`coalesce((select jsonb_agg(jsonb_build_object('sedeId', ${incarichi.sedeId}, 'ruolo', ${incarichi.ruolo}) order by ${incarichi.sedeId}, ${incarichi.ruolo}) from ${incarichi} where ${incarichi.userId} = ${users.id}), '[]'::jsonb)`.as('incarichi'),
 } as const;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { STAFF_ROLES } from '../../../shared/staff.js';
 import { tstz, createdAt, updatedAt, sedeColumn } from '../../db/columns.js';
 import { residenti } from '../residents/tables.js';
 import { sedi } from '../sedi/tables.js';
@@ -51,3 +52,30 @@ export const users = pgTable(
 );
 
 export type User = typeof users.$inferSelect;
+
+/**
+ * A person's roles at the sedi (issue 48, decision 054): `portineria` or `officina` at one sede.
+ * `users.ruolo` stays `admin | user`; what a role may do is `ROLE_CAPABILITIES` (shared/staff.ts).
+ * Written only by an admin's edit of the user (users/store.ts); a change ends the person's cached
+ * sessions' view of it (NOTIFY `bicielis_auth`, users/triggers/incarichi.sql).
+ */
+export const incarichi = pgTable(
+  'incarichi',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sedeId: integer('sede_id')
+      .notNull()
+      .references(() => sedi.id, { onDelete: 'cascade' }),
+    ruolo: text('ruolo', { enum: STAFF_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.sedeId, t.ruolo] }),
+    check('incarichi_ruolo_valid', sql`${t.ruolo} in ('portineria', 'officina')`),
+    index('incarichi_sede_idx').on(t.sedeId, t.ruolo),
+  ],
+);
+
+export type IncaricoRow = typeof incarichi.$inferSelect;
