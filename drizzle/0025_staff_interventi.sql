@@ -54,6 +54,7 @@ CREATE TABLE "incarichi" (
 	CONSTRAINT "incarichi_ruolo_valid" CHECK ("incarichi"."ruolo" in ('portineria', 'officina'))
 );
 --> statement-breakpoint
+ALTER TABLE "audit_log" ADD COLUMN "actor_ruolo" text;--> statement-breakpoint
 ALTER TABLE "interventi" ADD CONSTRAINT "interventi_sede_id_sedi_id_fk" FOREIGN KEY ("sede_id") REFERENCES "public"."sedi"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "interventi" ADD CONSTRAINT "interventi_bici_id_biciclette_id_fk" FOREIGN KEY ("bici_id") REFERENCES "public"."biciclette"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "interventi" ADD CONSTRAINT "interventi_prenotazione_id_prenotazioni_id_fk" FOREIGN KEY ("prenotazione_id") REFERENCES "public"."prenotazioni"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

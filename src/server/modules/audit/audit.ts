@@ -6,6 +6,8 @@ import { auditLog } from './tables.js';
 export interface Actor {
   id: number;
   email: string;
+  /** The role they acted in (issue 48): `admin`, or a staff role at the sede acted on. */
+  ruolo?: 'admin' | 'portineria' | 'officina';
 }
 
 /**
@@ -167,6 +169,7 @@ export async function writeAudit(
     sedeId: entry.sedeId ?? sql`${sedeOf(entry.entity, entry.entityId, remembered)}`,
     actorId: actor.id,
     actorEmail: actor.email,
+    actorRuolo: actor.id === null ? null : ('ruolo' in actor && actor.ruolo) || 'admin',
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId === null ? null : String(entry.entityId),

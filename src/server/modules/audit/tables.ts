@@ -9,6 +9,8 @@ export const auditLog = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     actorEmail: text('actor_email'),
+    /** The role the actor acted in (issue 48): `admin`, `portineria` or `officina`; null for the service itself and the entries before. */
+    actorRuolo: text('actor_ruolo'),
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
