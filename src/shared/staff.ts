@@ -22,7 +22,8 @@ export interface Incarico {
  * - `rastrelliera`: the rack board's link;
  * - `chiusure`: closures and planned maintenance of the sede;
  * - `statistiche`: the sede's statistics and its report;
- * - `interventi`: the sede's repair tickets (taking, noting, closing them).
+ * - `interventi`: the sede's repair tickets seen, and opened by hand (either role);
+ * - `riparazioni`: a ticket taken, assigned, noted and closed (the workshop).
  */
 export const STAFF_CAPABILITIES = [
   'prenotazioni',
@@ -33,12 +34,13 @@ export const STAFF_CAPABILITIES = [
   'chiusure',
   'statistiche',
   'interventi',
+  'riparazioni',
 ] as const;
 export type StaffCapability = (typeof STAFF_CAPABILITIES)[number];
 
 export const ROLE_CAPABILITIES: Record<StaffRole, readonly StaffCapability[]> = {
-  portineria: ['prenotazioni', 'banco', 'biciclette', 'lucchetti', 'rastrelliera', 'chiusure', 'statistiche'],
-  officina: ['interventi', 'biciclette', 'lucchetti'],
+  portineria: ['prenotazioni', 'banco', 'biciclette', 'lucchetti', 'rastrelliera', 'chiusure', 'statistiche', 'interventi'],
+  officina: ['interventi', 'riparazioni', 'biciclette', 'lucchetti'],
 };
 
 /**
