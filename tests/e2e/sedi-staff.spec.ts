@@ -35,9 +35,10 @@ async function firstSede(): Promise<{ id: number; numeri: string[] }> {
 /** A porter of `sedeId`, given the role straight in the database (the dialog is the first test's). */
 async function porter(sedeId: number, lingua: 'it' | 'en') {
   const email = `sedi-staff-${lingua}-${tag()}@bicielis.test`;
-  const id = await account({ nome: 'Paola', cognome: `Portiera${tag()}`, email }, lingua);
+  const cognome = `Portiera${tag()}`;
+  const id = await account({ nome: 'Paola', cognome, email }, lingua);
   await withE2eDatabase((db) => db.query(`insert into incarichi (user_id, sede_id, ruolo) values ($1, $2, 'portineria')`, [id, sedeId]));
-  return { id, email, password: PASSWORD };
+  return { id, email, password: PASSWORD, name: `Paola ${cognome}` };
 }
 
 async function inEnglish(browser: Browser, run: (page: Page) => Promise<void>) {
@@ -57,11 +58,11 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   await account({ nome: 'Sedi', cognome: 'Staff', email: adminEmail, ruolo: 'admin' });
   const staffEmail = `sedi-staff-porter-${t}@bicielis.test`;
   await account({ nome: 'Piero', cognome: `Portiere${t}`, email: staffEmail });
-  // A booking at each sede, of a person of this spec.
-  const riderEmail = `sedi-staff-rider-${t}@bicielis.test`;
-  await account({ nome: 'Rita', cognome: `Rider${t}`, email: riderEmail, residente: true });
-  const atNord = await seedActiveBooking(riderEmail, nord.numeri.at(-1)!, windowFromNow(24 * 60 + 120), 'Nord');
-  const atFirst = await seedActiveBooking(riderEmail, first.numeri.at(-1)!, windowFromNow(24 * 60 + 240), 'Centro');
+  // A booking at each sede, of people of this spec (one active booking each).
+  const riders = [`sedi-staff-rider-n-${t}@bicielis.test`, `sedi-staff-rider-c-${t}@bicielis.test`];
+  for (const email of riders) await account({ nome: 'Rita', cognome: `Rider${t}`, email, residente: true });
+  const atNord = await seedActiveBooking(riders[0]!, nord.numeri.at(-1)!, windowFromNow(24 * 60 + 120), 'Nord');
+  const atFirst = await seedActiveBooking(riders[1]!, first.numeri.at(-1)!, windowFromNow(24 * 60 + 240), 'Centro');
 
   // The admin's dialog: `Incarichi`, a row added, Residenza Nord and Portineria chosen.
   await loginViaForm(page, { email: adminEmail, password: PASSWORD });
@@ -74,8 +75,8 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   const incarichi = dialog.getByRole('group', { name: 'Incarichi' });
   await expect(incarichi).toContainText('Nessun incarico.');
   await incarichi.getByRole('button', { name: 'Aggiungi un incarico' }).click();
-  await incarichi.getByLabel("Sede dell'incarico 1").selectOption({ label: 'Residenza Nord' });
-  await incarichi.getByLabel("Ruolo dell'incarico 1").selectOption({ label: 'Portineria' });
+  await incarichi.getByLabel("Sede dell'incarico 1", { exact: true }).selectOption({ label: 'Residenza Nord' });
+  await incarichi.getByLabel("Ruolo dell'incarico 1", { exact: true }).selectOption({ label: 'Portineria' });
   await expectNoSeriousA11yViolations(page);
   await expectNoSidewaysScroll(page, 'the user dialog');
   await dialog.getByRole('button', { name: 'Salva' }).click();
@@ -129,7 +130,7 @@ test("the desk books for a person at Nord, hands the bike over and takes it back
   await account({ nome: 'Walter', cognome: `Banco${t}`, email, residente: true });
   const date = await openDay();
 
-  await loginViaForm(page, desk);
+  await loginViaForm(page, { email: desk.email, password: desk.password });
   await expect(page).toHaveURL('/dashboard');
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
@@ -183,10 +184,10 @@ test('in English: the Incarichi editor and the porter\'s /admin pass axe', async
     await page.goto('/admin?tab=utenti');
     await expectStarted(page);
     await page.getByRole('searchbox', { name: 'Search users' }).fill(desk.email);
-    await page.getByRole('button', { name: /^Edit Paola Portiera/ }).click();
+    await page.getByRole('button', { name: `Edit ${desk.name}` }).click();
     const incarichi = page.getByRole('dialog').getByRole('group', { name: 'Staff roles' });
-    await expect(incarichi.getByLabel('Location of role 1')).toHaveValue(String(nord.id));
-    await expect(incarichi.getByLabel('Role 1')).toHaveValue('portineria');
+    await expect(incarichi.getByLabel('Location of role 1', { exact: true })).toHaveValue(String(nord.id));
+    await expect(incarichi.getByLabel('Role 1', { exact: true })).toHaveValue('portineria');
     await expectNoSeriousA11yViolations(page);
   });
 

@@ -30,7 +30,7 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
             </LinkButton>
           ) : area && area !== 'admin' ? (
             <LinkButton href="/admin" icon={ShieldCheckIcon} variant="outline" size="sm">
-              {t(`staffArea.${area}`)}
+              {t(`staffLink.${area}`)}
             </LinkButton>
           ) : null}
           {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
