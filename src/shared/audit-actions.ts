@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'sede.update',
   'sede.archive',
   'sede.reactivate',
+  'booking.pickup_for_user',
+  'booking.return_for_user',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -65,6 +67,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
   'sede.update': 'auditActions.sedeUpdate',
   'sede.archive': 'auditActions.sedeArchive',
   'sede.reactivate': 'auditActions.sedeReactivate',
+  'booking.pickup_for_user': 'auditActions.bookingPickUpForUser',
+  'booking.return_for_user': 'auditActions.bookingReturnForUser',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */

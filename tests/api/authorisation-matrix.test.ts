@@ -37,6 +37,8 @@ interface Fixtures {
   bookingId: number;
   damageId: number;
   rideId: number;
+  /** A resident's booking starting now, not picked up: the desk's pick-up (issue 48). */
+  pickupId: number;
   targetBookingId: number;
   intentId: string;
   clientSecret: string;
@@ -240,6 +242,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/danni/:id/risolta': { request: (f) => ({ url: `/api/admin/danni/${f.damageId}/risolta` }), expect: ADMIN_ONLY },
   'GET /api/admin/ritardi': { request: (f) => ({ url: `/api/admin/ritardi?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'POST /api/admin/prenotazioni/:id/rilascia': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/rilascia` }), expect: ADMIN_ONLY },
+  // The desk (issue 48): a booking's detail, a pick-up and a return on the person's behalf
+  // (admins and staff with the role at its sede: tests/api/staff-matrix.test.ts).
+  'GET /api/admin/prenotazioni/:id': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.targetBookingId}` }), expect: ADMIN_ONLY },
+  'POST /api/admin/prenotazioni/:id/ritiro': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.pickupId}/ritiro` }), expect: ADMIN_ONLY },
+  'POST /api/admin/prenotazioni/:id/riconsegna': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/riconsegna` }), expect: ADMIN_ONLY },
   // The service's rules (issue 20).
   'GET /api/regole': { request: () => ({ url: '/api/regole' }), expect: LOGGED_IN },
   'GET /api/admin/regole': { request: () => ({ url: '/api/admin/regole' }), expect: ADMIN_ONLY },
@@ -401,6 +408,7 @@ async function fixtures(): Promise<Fixtures> {
     to: '11:00',
     ritirataAt: new Date('2026-11-21T08:30:00Z'),
   });
+  const pickupId = await insertBooking(db, { userId: (await person(ctx)).id, biciId: bikeId, date: '2026-11-21', from: '10:00', to: '11:00' });
   const asOwner = (url: string, payload?: object) =>
     ctx.app.inject({ method: 'POST', url, headers: { cookie: ownerCookie }, ...(payload ? { payload } : {}) });
   const intent = (await asOwner('/api/create-payment-intent', { bookingId })).json();
@@ -437,6 +445,7 @@ async function fixtures(): Promise<Fixtures> {
     targetBookingId,
     damageId: damage!.id,
     rideId,
+    pickupId,
     intentId: intent.paymentIntentId,
     clientSecret: intent.clientSecret,
     checkoutId,

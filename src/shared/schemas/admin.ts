@@ -1,4 +1,5 @@
 import type { SessionUser } from '../api-types.js';
+import { returnRequestSchema } from './booking.js';
 import type { BikeDto, BikeStato, BookingPhase, BookingStato, CancellationReason, DamageCategory, PaymentStatus } from './booking.js';
 import { z } from '../zod-it.js';
 import { msg } from './message.js';
@@ -6,6 +7,7 @@ import { emailField } from './auth.js';
 import { idParam } from './ids.js';
 import { sedeIdBody, sedeIdParam } from './sedi.js';
 import { pageFields } from './paging.js';
+import { STAFF_ROLES } from '../staff.js';
 import { ADMIN_PAGE_SIZE_DEFAULT, ADMIN_PAGE_SIZE_MAX, TOTAL_COUNT_HEADER } from '../admin-lists.js';
 
 /**
@@ -144,6 +146,15 @@ export interface AdminDeleteBookingResponse {
   refunded: boolean;
 }
 
+/**
+ * POST /api/admin/prenotazioni/:id/riconsegna (issue 48) — the desk's return on the person's
+ * behalf: no body, or a damage report as the person's own return carries it.
+ */
+export const deskReturnRequestSchema = returnRequestSchema.pick({ danno: true }).nullish();
+
+/** At most this many roles in one person's list (two roles at up to 50 sedi). */
+export const STAFF_ROLES_MAX = 100;
+
 /** PUT /api/admin/users/:id → 200 AdminUserDto. 409 duplicate email; 409 last active admin demoted/deactivated. */
 export const adminUserUpdateSchema = z.object({
   nome: z.string(msg('schemas.nameRequired')).trim().min(1, msg('schemas.nameRequired')).max(100, msg('schemas.nameTooLong')),
@@ -154,6 +165,14 @@ export const adminUserUpdateSchema = z.object({
   attiva: z.boolean(msg('validation.invalidValue')),
   /** The home sede (issue 47): an open one; absent, it stays. */
   sedeId: sedeIdBody.optional(),
+  /**
+   * The person's roles at the sedi (issue 48): the whole list, replacing the one they have; each
+   * sede open (else 400); a pair given twice counts once. Absent: unchanged.
+   */
+  incarichi: z
+    .array(z.object({ sedeId: sedeIdBody, ruolo: z.enum(STAFF_ROLES, msg('schemas.staffRoleInvalid')) }, msg('schemas.staffRolesInvalid')), msg('schemas.staffRolesInvalid'))
+    .max(STAFF_ROLES_MAX, msg('schemas.staffRolesTooMany', { max: STAFF_ROLES_MAX }))
+    .optional(),
 });
 export type AdminUserUpdate = z.input<typeof adminUserUpdateSchema>;
 

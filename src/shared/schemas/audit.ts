@@ -65,6 +65,8 @@ export interface AuditEntryDto {
   /** The acting admin; null once that account is deleted (the email stays). */
   actorId: number | null;
   actorEmail: string | null;
+  /** The role the actor acted in (issue 48): `admin`, `portineria`, `officina`; null for the service itself. */
+  actorRuolo: 'admin' | 'portineria' | 'officina' | null;
   /** One of AUDIT_ACTIONS. */
   action: string;
   entity: string;

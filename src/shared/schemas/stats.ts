@@ -1,5 +1,6 @@
 import { z } from '../zod-it.js';
 import { msg } from './message.js';
+import { sedeIdParam } from './sedi.js';
 
 /**
  * The staff's statistics (issue 10, "Also: the staff's statistics"): GET /api/admin/stats
@@ -16,6 +17,8 @@ export const statsQuerySchema = z.object({
     .number()
     .refine((n): n is StatsPeriod => (STATS_PERIODS as readonly number[]).includes(n), msg('schemas.invalidPeriod'))
     .default(30),
+  /** One sede's figures (issue 48); absent: every sede (a staff member's: theirs). */
+  sedeId: sedeIdParam.optional(),
 });
 
 export interface StatsDay {

@@ -26,6 +26,17 @@ describe('decideRoute', () => {
     expect(decideRoute(path, admin)).toEqual({ kind: 'render' });
   });
 
+  it('opens /admin to staff (issue 48), and only the parts their roles carry', () => {
+    const porter = { ruolo: 'user', incarichi: [{ sedeId: 2, ruolo: 'portineria' }] } as const;
+    const mechanic = { ruolo: 'user', incarichi: [{ sedeId: 2, ruolo: 'officina' }] } as const;
+    expect(decideRoute('/admin', porter)).toEqual({ kind: 'render' });
+    expect(decideRoute('/admin', mechanic)).toEqual({ kind: 'render' });
+    expect(decideRoute('/admin/statistiche', porter)).toEqual({ kind: 'render' });
+    expect(decideRoute('/admin/statistiche', mechanic)).toEqual({ kind: 'redirect', to: '/admin' });
+    expect(decideRoute('/admin/sedi', porter)).toEqual({ kind: 'redirect', to: '/admin' });
+    expect(decideRoute('/admin', { ruolo: 'user', incarichi: [] })).toEqual({ kind: 'redirect', to: '/dashboard' });
+  });
+
   it('asks for a login on the simulated hosted checkout, which pays for the user\'s own booking', () => {
     expect(decideRoute('/pagamento-simulato/cs_sim_abcdefgh', null)).toEqual({ kind: 'login' });
     expect(decideRoute('/pagamento-simulato/cs_sim_abcdefgh', user)).toEqual({ kind: 'render' });

@@ -1,4 +1,5 @@
 import type { SessionUser } from '../../shared/api-types';
+import { sediFor, type Incarico, type StaffCapability } from '../../shared/staff';
 
 /** What the router does for a path, given who is logged in (spec §2 "Guards"). */
 export type GuardDecision =
@@ -21,7 +22,26 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
  */
 const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/'] as const;
 
-type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'>;
+/** `incarichi`: the staff's roles (issue 48); absent reads as none. */
+type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'> & { incarichi?: readonly Incarico[] };
+
+/**
+ * The parts of /admin a staff member may open (issue 48), by the capability each needs; the
+ * others (`/admin/sedi`, and any part not named here) are the admin's. /admin itself opens for
+ * anyone with a role.
+ */
+const STAFF_ADMIN_PATHS: Record<string, StaffCapability | null> = { '/admin': null, '/admin/statistiche': 'statistiche' };
+
+function staffMayOpen(path: string, user: GuardUser): boolean {
+  const incarichi = user.incarichi ?? [];
+  if (incarichi.length === 0) return false;
+  const bare = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  if (!(bare in STAFF_ADMIN_PATHS)) return false;
+  const capability = STAFF_ADMIN_PATHS[bare];
+  if (!capability) return true;
+  const sedi = sediFor({ ruolo: user.ruolo, incarichi }, capability);
+  return sedi === 'all' || sedi.length > 0;
+}
 
 /** Where an admin who must enrol a second factor first is sent (ADMIN_2FA_REQUIRED, decision 030). */
 export const TWO_FACTOR_ENROLMENT_PATH = '/profilo';
@@ -35,7 +55,8 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
 
   if (path.startsWith('/admin')) {
     if (!user) return LOGIN;
-    if (user.ruolo !== 'admin') return redirect('/dashboard');
+    // Staff (issue 48): /admin with their own tabs; a part of it that is not theirs sends them to /admin.
+    if (user.ruolo !== 'admin') return staffMayOpen(path, user) ? RENDER : redirect((user.incarichi ?? []).length > 0 ? '/admin' : '/dashboard');
     return user.dueFattoriDaAttivare ? redirect(TWO_FACTOR_ENROLMENT_PATH) : RENDER;
   }
 

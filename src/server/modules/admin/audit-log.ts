@@ -51,6 +51,7 @@ const columns = {
   createdAt: auditLog.createdAt,
   actorId: auditLog.actorId,
   actorEmail: auditLog.actorEmail,
+  actorRuolo: sql<AuditEntryDto['actorRuolo']>`${auditLog.actorRuolo}`,
   action: auditLog.action,
   entity: auditLog.entity,
   entityId: auditLog.entityId,

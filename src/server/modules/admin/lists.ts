@@ -49,7 +49,8 @@ const everyBookingTotals = sql`(
     select rides, cancellations from ${statsDelta} where kind = 'day') t) totals`;
 
 /** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
-export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
+export async function adminSummary(deps: ReadDeps, sedi: readonly number[] | null = null): Promise<AdminSummary> {
+  if (sedi !== null) return scopedSummary(deps, sedi);
   const now = deps.clock.now();
   const today = zonedToday(now, deps.config.timeZone);
   const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
@@ -85,7 +86,52 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
       (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
       (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"`);
-  const r = result.rows[0]!;
+  return summaryOf(result.rows[0]!);
+}
+
+/**
+ * The summary of a staff member's sedi (issue 48): the same cards, counted over the bookings, bikes,
+ * people (by home sede) and damage reports of those sedi. A sede has at most a few thousand
+ * bookings a year: they are counted, not read from the install's rollup.
+ */
+async function scopedSummary(deps: ReadDeps, sedi: readonly number[]): Promise<AdminSummary> {
+  const now = deps.clock.now();
+  const today = zonedToday(now, deps.config.timeZone);
+  const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
+  const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
+  const at = now.toISOString();
+  const minutes = lifecycleMinutes(await currentRules(deps));
+  const ids = sql`array[${sql.join(sedi.map((id) => sql`${id}`), sql`, `)}]::int[]`;
+  const result = await deps.db.execute<Record<string, number>>(sql`
+    with bikes as (select ${asOf.bikeStateAsOf(at, minutes)} as stato from ${biciclette} b where b.sede_id = any(${ids})),
+    active as (
+      select p.inizio, p.fine, p.ritirata_at, ${asOf.voidAsOf(at, minutes)} as void
+        from ${prenotazioni} p where p.stato = 'attiva' and p.sede_id = any(${ids})),
+    ended as (
+      select count(*) filter (where p.stato = 'completata')::int as rides, count(*) filter (where p.stato = 'cancellata')::int as cancellations
+        from ${prenotazioni} p where p.stato in ('completata', 'cancellata') and p.sede_id = any(${ids}))
+    select
+      (select count(*) from active where not void and inizio <= ${at}::timestamptz and fine > ${at}::timestamptz)::int as "inUso",
+      (select count(*) from active where not void)::int as "attive",
+      (select rides from ended) as "completate",
+      (select cancellations from ended) + (select count(*) from active where void)::int as "cancellate",
+      (select count(*) from ${prenotazioni} p
+        where p.stato = 'completata' and p.sede_id = any(${ids}) and p.data_prenotazione between ${addDays(today, -1)}::date and ${today}::date
+          and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
+      (select count(*) from ${users} u where u.sede_id = any(${ids}))::int as "utenti",
+      (select count(*) from bikes)::int as "bici",
+      (select count(*) filter (where stato = 'disponibile') from bikes)::int as "disponibile",
+      (select count(*) filter (where stato = 'prenotata') from bikes)::int as "prenotata",
+      (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
+      (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
+      (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
+      (select count(*) from ${segnalazioniDanni} d join ${biciclette} b on b.id = d.bici_id
+        where d.risolta_at is null and b.sede_id = any(${ids}))::int as "danniAperti"`);
+  return summaryOf(result.rows[0]!);
+}
+
+/** The summary's shape from its query's row. */
+function summaryOf(r: Record<string, number>): AdminSummary {
   return {
     biciInUsoOra: r.inUso!,
     prenotazioniAttive: r.attive!,
@@ -114,6 +160,10 @@ export async function adminBookings(
   query: PageQuery & {
     stato: 'tutti' | 'attiva' | 'completata' | 'cancellata';
     fase?: 'tutte' | BookingPhase | undefined;
+    /** A staff member's sedi (issue 48); null or absent: every sede. */
+    sedi?: readonly number[] | null;
+    /** One booking (its detail, issue 48). */
+    id?: number;
   },
 ): Promise<Page<AdminBookingDto>> {
   const now = deps.clock.now();
@@ -129,6 +179,8 @@ export async function adminBookings(
   if (query.fase && query.fase !== 'tutte') conditions.push(phaseCondition(query.fase, now, live.stato));
   // With a sede, the rows are read along `prenotazioni_sede_order_idx` (sede, then the list's order).
   if (query.sedeId !== undefined) conditions.push(eq(prenotazioni.sedeId, query.sedeId));
+  if (query.sedi) conditions.push(inArray(prenotazioni.sedeId, [...query.sedi]));
+  if (query.id !== undefined) conditions.push(eq(prenotazioni.id, query.id));
   if (query.q) {
     const pattern = containsPattern(query.q);
     // Users and bikes are matched first (a few thousand rows at most), then bookings by

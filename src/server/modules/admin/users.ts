@@ -8,7 +8,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { openSede } from '../sedi/index.js';
 import { endAllSessionsOfUser, type SessionUser } from '../auth/index.js';
 import { sessionUserColumns } from '../users/index.js';
-import { deleteUserRow, toPublicUser, updateUserAccount } from '../users/index.js';
+import { deleteUserRow, replaceIncarichi, toPublicUser, updateUserAccount } from '../users/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { bringLifecycleUpToDate, cancelBookings } from '../bookings/index.js';
 import type { AdminDeps, Tx } from './deps.js';
@@ -16,6 +16,7 @@ import { runTransaction } from '../../db/transaction.js';
 import { suspensionOf } from '../rules/index.js';
 import { loadRules } from '../rules/index.js';
 import { testo } from '../../../shared/i18n/index.js';
+import type { Incarico } from '../../../shared/staff.js';
 
 /**
  * Locks the target user and every active admin, in id order (so two admins editing never
@@ -34,6 +35,20 @@ export async function lockUserAndAdmins(tx: Tx, id: number) {
   if (!target) throw notFound(testo('admin.userNotFound'), 'USER_NOT_FOUND');
   const activeAdmins = rows.filter((r) => r.ruolo === 'admin' && r.attiva).length;
   return { target, activeAdmins };
+}
+
+/** Every sede of a list of roles exists and is open (issue 48), else 400 in the person's language. */
+async function checkIncarichiSedi(tx: Tx, list: readonly Incarico[]): Promise<void> {
+  for (const sedeId of new Set(list.map((i) => i.sedeId))) {
+    if (!(await openSede(tx, sedeId))) throw badRequest(testo('staffApi.sedeNotOpen'), 'SEDE_NOT_OPEN');
+  }
+}
+
+/** The roles replaced, and the user read again with them. */
+async function replaceAndReload(tx: Tx, id: number, list: readonly Incarico[], now: Date) {
+  await replaceIncarichi(tx, id, list, now);
+  const [row] = await tx.select(sessionUserColumns).from(users).where(eq(users.id, id));
+  return row;
 }
 
 const isActiveAdmin = (u: Pick<SessionUser, 'ruolo' | 'attiva'>) => u.ruolo === 'admin' && u.attiva;
@@ -67,7 +82,10 @@ export async function updateUser(deps: AdminDeps, actor: Actor, id: number, inpu
       if (isActiveAdmin(target) && !isActiveAdmin(next) && activeAdmins <= 1) {
         throw conflict(testo('admin.lastAdmin'), 'LAST_ADMIN');
       }
-      const row = await updateUserAccount(tx, id, next, now);
+      if (input.incarichi) await checkIncarichiSedi(tx, input.incarichi);
+      const updatedRow = await updateUserAccount(tx, id, next, now);
+      // The roles (issue 48): the whole list replaced, read back as a session sees it.
+      const row = input.incarichi ? await replaceAndReload(tx, id, input.incarichi, now) : updatedRow;
       if (!next.attiva) await endAllSessionsOfUser(tx, id);
       const rules = await loadRules(tx);
       const suspension = await suspensionOf(tx, id, rules, now);

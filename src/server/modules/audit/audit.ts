@@ -42,7 +42,9 @@ export type AuditAction =
   | 'sede.create'
   | 'sede.update'
   | 'sede.archive'
-  | 'sede.reactivate';
+  | 'sede.reactivate'
+  | 'booking.pickup_for_user'
+  | 'booking.return_for_user';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;

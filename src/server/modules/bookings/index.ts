@@ -14,7 +14,7 @@ import { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from 
 import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 import { purgeOldOfflineActions } from './offline-actions.js';
 import { claimBikeAbsentNotices, freeBikeFor, insertPickupDamageReport, markWaitingForBike, moveBooking } from './relocate.js';
-import { endRide, lockBikeOfBooking, resolveDamageReport } from './ride.js';
+import { endRide, lockBikeOfBooking, pickUp, resolveDamageReport, returnBike } from './ride.js';
 import { anonymiseBookingsOf, anonymiseConcludedBefore, insertBookingRows, insertPastBookings } from './rows.js';
 import { pickupFrom } from './service.js';
 
@@ -55,7 +55,7 @@ export const offerRows = {
 export const relocation = { moveBooking, freeBikeFor, markWaitingForBike, claimBikeAbsentNotices, insertPickupDamageReport, lockBikeOfBooking, pickupFrom };
 
 /** A ride ended or a damage report dealt with by an admin's desk. */
-export const rideDesk = { endRide, resolveDamageReport };
+export const rideDesk = { endRide, resolveDamageReport, pickUp, returnBike };
 
 /** Erasure and retention (privacy): a person's bookings made anonymous, their reports and offline actions forgotten. */
 export const bookingsErasure = { anonymiseBookingsOf, anonymiseConcludedBefore, deleteOfflineActionsOf, forgetDamageReportsOf, forgetDamageReportsBefore };

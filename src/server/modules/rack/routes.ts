@@ -1,10 +1,27 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RackLinkCreated, RackLinkStatus } from '../../../shared/schemas/rack.js';
 import { rackSedeBodySchema, rackSedeQuerySchema, rackTokenParamsSchema } from '../../../shared/schemas/rack.js';
-import { authenticatedUser, requireAdmin } from '../../http/auth.js';
+import type { FastifyRequest } from 'fastify';
+import { authenticatedUser } from '../../http/auth.js';
+import { actingRole, listScope, requireCapability } from '../../http/scope.js';
 import { notFound } from '../../http/errors.js';
 import { createRackLink, liveLinkOf, rackLinkStatus, rackSede, revokeRackLink } from './service.js';
 import { testo } from '../../../shared/i18n/index.js';
+
+/**
+ * The sede a rack link route is about (issue 48): the asked one, in the person's scope (else 404);
+ * none asked, an admin's is the first open sede (rackSede) and a porter's the first of theirs.
+ */
+function staffSede(request: FastifyRequest, asked: number | undefined): number | undefined {
+  const sedi = listScope(request, 'rastrelliera', asked);
+  return sedi === null ? undefined : sedi[0];
+}
+
+/** Who made or revoked a link, and the role they acted in. */
+function actorAt(request: FastifyRequest, sedeId: number) {
+  const user = authenticatedUser(request);
+  return { id: user.id, email: user.email, ruolo: actingRole(user, 'rastrelliera', sedeId) ?? 'admin' };
+}
 
 const invalidLink = () => notFound(testo('rackApi.linkInvalid'), 'RACK_LINK_INVALID');
 
@@ -20,11 +37,10 @@ export const rackRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/rastrelliera',
-    { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema, body: rackSedeBodySchema } },
+    { onRequest: requireCapability('rastrelliera'), schema: { querystring: rackSedeQuerySchema, body: rackSedeBodySchema } },
     async (request, reply) => {
-      const admin = authenticatedUser(request);
-      const sedeId = await rackSede(db(), request.body?.sedeId ?? request.query.sedeId);
-      const link = await createRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now(), sedeId);
+      const sedeId = await rackSede(db(), staffSede(request, request.body?.sedeId ?? request.query.sedeId));
+      const link = await createRackLink(db(), actorAt(request, sedeId), app.deps.clock.now(), sedeId);
       // This process's streams of the old link end now; the others' at the NOTIFY.
       await app.rack.closeStale();
       const body: RackLinkCreated = { url: `${app.deps.config.publicUrl}/rastrelliera/${link.token}`, creatoIl: link.createdAt.toISOString() };
@@ -34,14 +50,13 @@ export const rackRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/rastrelliera',
-    { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema } },
-    async (request): Promise<RackLinkStatus> => rackLinkStatus(db(), await rackSede(db(), request.query.sedeId)),
+    { onRequest: requireCapability('rastrelliera'), schema: { querystring: rackSedeQuerySchema } },
+    async (request): Promise<RackLinkStatus> => rackLinkStatus(db(), await rackSede(db(), staffSede(request, request.query.sedeId))),
   );
 
-  app.delete('/admin/rastrelliera', { onRequest: requireAdmin, schema: { querystring: rackSedeQuerySchema } }, async (request, reply) => {
-    const admin = authenticatedUser(request);
-    const sedeId = await rackSede(db(), request.query.sedeId);
-    await revokeRackLink(db(), { id: admin.id, email: admin.email }, app.deps.clock.now(), sedeId);
+  app.delete('/admin/rastrelliera', { onRequest: requireCapability('rastrelliera'), schema: { querystring: rackSedeQuerySchema } }, async (request, reply) => {
+    const sedeId = await rackSede(db(), staffSede(request, request.query.sedeId));
+    await revokeRackLink(db(), actorAt(request, sedeId), app.deps.clock.now(), sedeId);
     await app.rack.closeStale();
     return reply.status(204).send();
   });

@@ -37,8 +37,10 @@ export function csvLine(cells: (string | number | null | undefined)[]): string {
  * With several sedi (issue 47), a last column `Sede` names each booking's; with one, the file is
  * as it was before sedi, byte for byte.
  */
-export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{ fileName: string; body: string }> {
+export async function exportCsv(deps: StatsDeps, period: StatsPeriod, only: readonly number[] | null = null): Promise<{ fileName: string; body: string }> {
   const { from, to } = periodRange(deps, period);
+  // A staff member's report (issue 48): their sedi's bookings only.
+  const inScope = only === null ? sql`true` : sql`p.sede_id = any(array[${sql.join(only.map((id) => sql`${id}`), sql`, `)}]::int[])`;
   const sedi = await sediNames(deps.db);
   const { rows } = await deps.db.execute<{
     id: number;
@@ -66,7 +68,7 @@ export async function exportCsv(deps: StatsDeps, period: StatsPeriod): Promise<{
       left join users u on u.id = p.user_id
       join biciclette b on b.id = p.bici_id
       left join pagamenti pg on pg.prenotazione_id = p.id
-     where p.data_prenotazione between ${from}::date and ${to}::date and p.stato <> 'offerta'
+     where p.data_prenotazione between ${from}::date and ${to}::date and p.stato <> 'offerta' and ${inScope}
      order by p.data_prenotazione, p.orario_inizio, p.id`);
   let body = '\uFEFF' + csvLine(sedi.several ? [...HEADER, 'Sede'] : HEADER);
   for (const r of rows) {

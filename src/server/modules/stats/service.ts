@@ -39,13 +39,44 @@ const periodRows = (kind: string, from: string, to: string) => sql`(
     select day, key, rides, cancellations, seconds, revenue_cents, released_holds from stats_delta
      where kind = ${kind} and day between ${from}::date and ${to}::date)`;
 
-export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promise<StatsResponse> {
+/**
+ * What a period's figures are read from (issue 48): the install's rollup, or, for a staff member's
+ * sedi, the rollup's kind 'sede' for the days, and the sedi's own bookings (a few thousand a year)
+ * for the hours and the resident mark; the bikes, no-shows, damage reports and waits of those sedi.
+ */
+function scopeSql(sedi: readonly number[] | null, from: string, to: string, rollup: (kind: string) => SQL) {
+  if (sedi === null) {
+    return {
+      days: sql`${rollup('day')} s on s.key = 0`,
+      hours: sql`select s.key as hour, sum(s.rides) as rides from ${rollup('hour')} s group by s.key`,
+      residents: sql`select s.key, sum(s.rides) as rides from ${rollup('res')} s group by s.key`,
+      bike: sql`true`,
+      booking: sql`true`,
+      wait: sql`true`,
+    };
+  }
+  const ids = sql`array[${sql.join(sedi.map((id) => sql`${id}`), sql`, `)}]::int[]`;
+  const rides = sql`prenotazioni p where p.sede_id = any(${ids}) and p.stato in ('attiva', 'completata')
+      and p.data_prenotazione between ${from}::date and ${to}::date`;
+  return {
+    days: sql`${rollup('sede')} s on s.key = any(${ids})`,
+    hours: sql`select left(p.orario_inizio, 2)::int as hour, count(*) as rides from ${rides} group by 1`,
+    residents: sql`select case when p.residente then 1 else 0 end as key, count(*) as rides from ${rides} group by 1`,
+    bike: sql`b.sede_id = any(${ids})`,
+    booking: sql`p.sede_id = any(${ids})`,
+    wait: sql`a.sede_id = any(${ids})`,
+  };
+}
+
+/** The statistics of a period: of every sede, or of `sedi` only (a staff member's, issue 48). */
+export async function computeStats(deps: StatsDeps, period: StatsPeriod, only: readonly number[] | null = null): Promise<StatsResponse> {
   const { from, to } = periodRange(deps, period);
   const { db } = deps;
   // The waitlists as of now, computed (decision 035): a window started is unserved demand
   // now, whether or not the minute job has written it down yet.
   const unserved = unservedAsOf(sql`${deps.clock.now().toISOString()}::timestamptz`);
   const rollup = (kind: string) => periodRows(kind, from, to);
+  const scope = scopeSql(only, from, to, rollup);
 
   const [daysRes, hoursRes, bikesRes, residentsRes, rideRes, waitDaysRes, waitHoursRes, sedi] = await Promise.all([
     // Every day of the period, zero-filled.
@@ -56,19 +87,18 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
              coalesce(sum(s.released_holds), 0) as released,
              coalesce(sum(s.revenue_cents), 0) as revenue
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
-        left join ${rollup('day')} s on s.key = 0 and s.day = d::date
+        left join ${scope.days} and s.day = d::date
        group by d
        order by d`),
-    db.execute<{ hour: number; rides: string }>(sql`
-      select s.key as hour, sum(s.rides) as rides from ${rollup('hour')} s group by s.key`),
+    db.execute<{ hour: number; rides: string }>(scope.hours),
     // Every bike, also those never taken in the period.
     db.execute<{ id: number; numero: string; modello: string; rides: string; seconds: string }>(sql`
       select b.id, b.numero, b.modello, coalesce(a.rides, 0) as rides, coalesce(a.seconds, 0) as seconds
         from biciclette b
         left join (select s.key, sum(s.rides) as rides, sum(s.seconds) as seconds
-                     from ${rollup('bike')} s group by s.key) a on a.key = b.id`),
-    db.execute<{ key: number; rides: string }>(sql`
-      select s.key, sum(s.rides) as rides from ${rollup('res')} s group by s.key`),
+                     from ${rollup('bike')} s group by s.key) a on a.key = b.id
+       where ${scope.bike}`),
+    db.execute<{ key: number; rides: string }>(scope.residents),
     // No-shows and damage reports (decision 022) are counted at read time, not in the rollup:
     // the no-shows of a period are read by their own partial index (0010: the day of each
     // booking released as a no-show; the bookings' day index made 365 days read ~500,000
@@ -77,9 +107,9 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
       select d::date::text as date,
              (select count(*) from prenotazioni p
                where p.data_prenotazione = d::date and p.stato = 'cancellata'
-                 and p.motivo_cancellazione = 'mancato_ritiro') as no_shows,
-             (select count(*) from segnalazioni_danni sd
-               where (sd.created_at at time zone ${deps.config.timeZone})::date = d::date) as damages
+                 and p.motivo_cancellazione = 'mancato_ritiro' and ${scope.booking}) as no_shows,
+             (select count(*) from segnalazioni_danni sd join biciclette b on b.id = sd.bici_id
+               where (sd.created_at at time zone ${deps.config.timeZone})::date = d::date and ${scope.bike}) as damages
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
        order by d`),
     // The waitlist (issue 21), read from its own table by the window's day: served (booked
@@ -89,14 +119,14 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
              count(a.id) filter (where a.stato = 'servita') as served,
              count(a.id) filter (where ${unserved}) as unserved
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
-        left join attese a on a.data_prenotazione = d::date and (a.stato = 'servita' or ${unserved})
+        left join attese a on a.data_prenotazione = d::date and (a.stato = 'servita' or ${unserved}) and ${scope.wait}
        group by d
        order by d`),
     db.execute<{ hour: number; unserved: string }>(sql`
       select left(a.orario_inizio, 2)::int as hour, count(*) as unserved from attese a
-       where a.data_prenotazione between ${from}::date and ${to}::date and ${unserved}
+       where a.data_prenotazione between ${from}::date and ${to}::date and ${unserved} and ${scope.wait}
        group by 1`),
-    sediTotals(db, rollup('sede')),
+    sediTotals(db, rollup('sede')).then((all) => all.filter((x) => only === null || only.includes(x.sedeId))),
   ]);
   const rideByDay = new Map(rideRes.rows.map((r) => [r.date, { noShows: int(r.no_shows), damageReports: int(r.damages) }]));
 

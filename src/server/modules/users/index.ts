@@ -11,6 +11,7 @@ export {
   moveHomeSede,
   recordSuspensionLifted,
   recordTotpStep,
+  replaceIncarichi,
   replacePassword,
   setTemporaryPassword,
   storeTotpSecret,

@@ -10,7 +10,8 @@ import type { SessionUser } from '../../http/auth.js';
 import { residenti } from '../residents/tables.js';
 import { sedi } from '../sedi/tables.js';
 import { sessionUserColumns } from './session-user.js';
-import { users } from './tables.js';
+import { incarichi, users } from './tables.js';
+import type { Incarico } from '../../../shared/staff.js';
 
 /** A database handle or a transaction: what the functions below need of either. */
 export type UsersDb = Pick<Db, 'insert' | 'update' | 'delete'>;
@@ -207,4 +208,19 @@ export async function activateTotp(db: UsersDb, id: number, now: Date): Promise<
 /** The second factor is turned off: secret, activation and last step cleared. */
 export async function clearTotp(db: UsersDb, id: number, now: Date): Promise<void> {
   await db.update(users).set({ totpSegreto: null, totpAttivoAt: null, totpUltimoPasso: null, updatedAt: now }).where(eq(users.id, id)); // triggers: NOTIFY bicielis_auth
+}
+
+/**
+ * A person's roles at the sedi become exactly `list` (issue 48): the old rows go, the new ones
+ * come, duplicates once. In the caller's transaction (the admin's edit of the user); every row
+ * written NOTIFYs `bicielis_auth` (triggers/incarichi.sql), so every process's cache reloads them.
+ */
+export async function replaceIncarichi(db: UsersDb, userId: number, list: readonly Incarico[], now: Date): Promise<void> {
+  await db.delete(incarichi).where(eq(incarichi.userId, userId));
+  const unique = new Map(list.map((i) => [`${i.sedeId}:${i.ruolo}`, i]));
+  if (unique.size === 0) return;
+  await db
+    .insert(incarichi)
+    .values([...unique.values()].map((i) => ({ userId, sedeId: i.sedeId, ruolo: i.ruolo, createdAt: now })))
+    .onConflictDoNothing();
 }

@@ -4,7 +4,10 @@ import { loadDomains } from '../../lib/i18n';
 import { tFor } from '../../../shared/i18n/all';
 import { personName } from './admin-notices';
 import {
+  ADMIN_TABS,
   adminBookingBadge,
+  shownTab,
+  visibleTabs,
   adminPaymentLabel,
   bookingFilterParams,
   formatDelay,
@@ -106,5 +109,20 @@ describe('an erased person in the lists (issue 36)', () => {
     expect(personName('Utente anonimo', tFor('en'))).toBe('Anonymous user');
     expect(personName('Utente anonimo', tFor('it'))).toBe('Utente anonimo');
     expect(personName('Utente Anonimo Rossi', tFor('en'))).toBe('Utente Anonimo Rossi');
+  });
+});
+
+describe('visibleTabs (issue 48)', () => {
+  const may = (caps: string[]) => (capability: string) => caps.includes(capability);
+  it('gives the admin every tab', () => {
+    expect(visibleTabs({ isAdmin: true, may: () => true })).toEqual(ADMIN_TABS);
+  });
+  it('gives the desk bookings, bikes and closures; the workshop the bikes only', () => {
+    expect(visibleTabs({ isAdmin: false, may: may(['prenotazioni', 'banco', 'biciclette', 'chiusure']) })).toEqual(['prenotazioni', 'biciclette', 'regole']);
+    expect(visibleTabs({ isAdmin: false, may: may(['biciclette', 'lucchetti', 'interventi']) })).toEqual(['biciclette']);
+  });
+  it('shows the first tab when the address names one that is not open', () => {
+    expect(shownTab('utenti', ['biciclette'])).toBe('biciclette');
+    expect(shownTab('regole', ['prenotazioni', 'regole'])).toBe('regole');
   });
 });

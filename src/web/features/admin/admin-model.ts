@@ -24,6 +24,25 @@ export function tabFromSearch(search: string): AdminTab {
   return ADMIN_TABS.includes(tab as AdminTab) ? (tab as AdminTab) : 'prenotazioni';
 }
 
+/**
+ * The tabs someone's roles open (issue 48): the admin has them all; a staff member the bookings
+ * (`prenotazioni`), the bikes (`biciclette`) and the closures (`chiusure`, the rules' tab with its
+ * closures only) their roles carry; never the users or the audit log.
+ */
+export function visibleTabs(view: { isAdmin: boolean; may: (capability: 'prenotazioni' | 'biciclette' | 'chiusure') => boolean }): AdminTab[] {
+  if (view.isAdmin) return [...ADMIN_TABS];
+  const tabs: AdminTab[] = [];
+  if (view.may('prenotazioni')) tabs.push('prenotazioni');
+  if (view.may('biciclette')) tabs.push('biciclette');
+  if (view.may('chiusure')) tabs.push('regole');
+  return tabs;
+}
+
+/** The tab shown: the address's when it is one of `tabs`, else the first of them. */
+export function shownTab(asked: AdminTab, tabs: readonly AdminTab[]): AdminTab {
+  return tabs.includes(asked) ? asked : (tabs[0] ?? 'prenotazioni');
+}
+
 /** The list's one filter: a state, or (for active bookings) where the ride is (decision 022). */
 export type BookingFilter = 'tutti' | 'attiva' | 'da_ritirare' | 'in_corso' | 'in_ritardo' | 'completata' | 'cancellata';
 export const BOOKING_FILTERS: readonly { value: BookingFilter; label: PlainKey }[] = [

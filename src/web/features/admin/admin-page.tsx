@@ -22,7 +22,8 @@ import { prefetchOnIntent } from '../../lib/interaction';
 import { useCurrentUser } from '../../lib/session';
 import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
 import { preloadable } from '../../lib/preloadable';
-import { tabFromSearch, type AdminTab } from './admin-model';
+import { useStaffView, staffAreaName, type StaffView } from '../../lib/staff-view';
+import { shownTab, tabFromSearch, visibleTabs, type AdminTab } from './admin-model';
 import { BikesPanelShell } from './bikes-panel-shell';
 import { BookingsTab } from './bookings-tab';
 import { DeskBooking } from './desk-booking';
@@ -94,23 +95,44 @@ function useTabChosenEarly(list: RefObject<HTMLDivElement | null>, tab: AdminTab
   }, []);
 }
 
-function AdminHeader() {
+/** The page's title: the admin's, or the staff member's role (issue 48: `Portineria`, `Officina`, `Gestione`). */
+function useAdminTitle(): { title: string; description: string } {
   const t = useT();
+  const name = staffAreaName(useCurrentUser().data);
+  if (!name || name === 'admin') return { title: t('adminPage.title'), description: t('adminPage.description') };
+  return { title: t(`staffArea.${name}`), description: t('staffArea.description') };
+}
+
+function AdminHeader({ view }: { view: StaffView }) {
+  const t = useT();
+  const { title, description } = useAdminTitle();
   return (
-    <SubpageHeader title={t('adminPage.title')} description={t('adminPage.description')} width="max-w-6xl">
+    <SubpageHeader title={title} description={description} width="max-w-6xl">
         <div className="mt-3 flex flex-wrap gap-2">
-          <DeskBooking />
+          {view.may('banco') ? <DeskBooking /> : null}
           <nav aria-label={t('adminPage.otherSections')} className="flex flex-wrap gap-2">
-            <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
-              {t('adminPage.statistics')}
-            </LinkButton>
-            <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
-              {t('adminPage.dailyReports')}
-            </LinkButton>
+            {/* The workshop's screen (issue 48), for staff: the admin has the tickets here. */}
+            {!view.isAdmin && view.may('interventi') ? (
+              <LinkButton href="/officina" icon={WrenchIcon} variant="outline" size="sm">
+                {t('staffArea.tickets')}
+              </LinkButton>
+            ) : null}
+            {view.may('statistiche') ? (
+              <>
+                <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
+                  {t('adminPage.statistics')}
+                </LinkButton>
+                <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
+                  {t('adminPage.dailyReports')}
+                </LinkButton>
+              </>
+            ) : null}
             {/* Always, for the admin who configures the install (issue 47): the second sede is made here. */}
-            <LinkButton href="/admin/sedi" icon={MapPinIcon} variant="outline" size="sm">
-              {t('sediPage.link')}
-            </LinkButton>
+            {view.isAdmin ? (
+              <LinkButton href="/admin/sedi" icon={MapPinIcon} variant="outline" size="sm">
+                {t('sediPage.link')}
+              </LinkButton>
+            ) : null}
           </nav>
         </div>
     </SubpageHeader>
@@ -143,16 +165,21 @@ function AdminSummaryCards({ summary, isPending }: { summary: AdminSummary | und
 /** Four tabs fit side by side on a 375 px phone with a little less padding; the fifth wraps below. */
 const TAB = 'px-2 sm:px-3';
 
-/** /admin (spec §2 "Admin dashboard"). The route guard guarantees an admin; the server checks every call. */
+/**
+ * /admin (spec §2 "Admin dashboard"). The route guard lets in an admin or a staff member (issue
+ * 48), who sees only the tabs and actions of their roles; the server checks every call.
+ */
 export function AdminPage() {
   const t = useT();
   const search = useSearch();
   const [location, navigate] = useLocation();
-  const tab = tabFromSearch(search);
-  const summary = useAdminSummary();
+  const view = useStaffView();
+  const tabs = visibleTabs(view);
+  const tab = shownTab(tabFromSearch(search), tabs);
+  const summary = useAdminSummary(view.isAdmin);
 
   function selectTab(next: string) {
-    navigate(next === 'prenotazioni' ? location : `${location}?tab=${next}`, { replace: true });
+    navigate(next === tabs[0] ? location : `${location}?tab=${next}`, { replace: true });
   }
   const tabList = useRef<HTMLDivElement>(null);
   useTabChosenEarly(tabList, tab, selectTab);
@@ -168,29 +195,46 @@ export function AdminPage() {
 
   return (
     <div className="min-h-dvh pb-12">
-      <AdminHeader />
+      <AdminHeader view={view} />
       <main className="mx-auto grid max-w-6xl gap-6 px-4 pt-6 sm:px-6">
-        <AdminSummaryCards summary={summary.data} isPending={summary.isPending} />
-        <OverdueRidesSection />
-        <WaitlistSection />
-        <DamageReportsSection />
+        {/* The install's numbers and its damage list are the admin's; the desk has its sede's late rides and waitlists. */}
+        {view.isAdmin ? <AdminSummaryCards summary={summary.data} isPending={summary.isPending} /> : null}
+        {view.may('prenotazioni') ? (
+          <>
+            <OverdueRidesSection />
+            <WaitlistSection />
+          </>
+        ) : null}
+        {view.isAdmin ? <DamageReportsSection /> : null}
         {/* Below the fold on a phone: the browser lays the tabs out when they come near the screen,
             not while the page loads (a page of 50 rows costs a slow phone hundreds of ms). */}
         <Tabs value={tab} onValueChange={selectTab} className="min-w-0 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
           <TabsList ref={tabList} aria-label={t('adminPage.sections')} className="h-auto flex-wrap">
             {/* data-early-tab: the HTML holds the panel's first screen, a tap shows it before hydration. */}
-            <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB} data-early-tab="">{t('adminPage.tabBookings')}</TabsTrigger>
-            <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} data-early-tab="" {...prefetchOnIntent(loadBikesTab)}>{t('adminPage.tabBikes')}</TabsTrigger>
-            <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>{t('adminPage.tabUsers')}</TabsTrigger>
-            <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>{t('adminPage.tabRules')}</TabsTrigger>
-            <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>{t('adminPage.tabAudit')}</TabsTrigger>
+            {tabs.includes('prenotazioni') ? (
+              <TabsTrigger value={'prenotazioni' satisfies AdminTab} className={TAB} data-early-tab="">{t('adminPage.tabBookings')}</TabsTrigger>
+            ) : null}
+            {tabs.includes('biciclette') ? (
+              <TabsTrigger value={'biciclette' satisfies AdminTab} className={TAB} data-early-tab="" {...prefetchOnIntent(loadBikesTab)}>{t('adminPage.tabBikes')}</TabsTrigger>
+            ) : null}
+            {tabs.includes('utenti') ? (
+              <TabsTrigger value={'utenti' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadUsersTab)}>{t('adminPage.tabUsers')}</TabsTrigger>
+            ) : null}
+            {tabs.includes('regole') ? (
+              <TabsTrigger value={'regole' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadRulesTab)}>
+                {view.isAdmin ? t('adminPage.tabRules') : t('staffArea.closuresOnly')}
+              </TabsTrigger>
+            ) : null}
+            {tabs.includes('registro') ? (
+              <TabsTrigger value={'registro' satisfies AdminTab} className={TAB} {...prefetchOnIntent(loadAuditTab)}>{t('adminPage.tabAudit')}</TabsTrigger>
+            ) : null}
           </TabsList>
           <TabsContent value="prenotazioni">
             <BookingsTab />
           </TabsContent>
           <TabsContent value="biciclette" early={<BikesPanelShell />}>
             <TabLoading tab="biciclette" fallback={<BikesPanelShell />}>
-              <BikesTab summary={summary.data} />
+              <BikesTab summary={view.isAdmin ? summary.data : undefined} />
             </TabLoading>
           </TabsContent>
           <TabsContent value="utenti">

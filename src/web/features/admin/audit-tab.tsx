@@ -159,6 +159,18 @@ function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
   );
 }
 
+/** The role a staff member acted in (issue 48: `come Portineria`); nothing for an admin's or the system's entry. */
+function ActorRole({ ruolo }: { ruolo: string | null | undefined }) {
+  const t = useT();
+  if (ruolo !== 'portineria' && ruolo !== 'officina') return null;
+  return (
+    <span className="text-muted-foreground" data-actor-ruolo={ruolo}>
+      {' '}
+      {t('staffIncarichi.actorRole', { ruolo: t(`staffIncarichi.${ruolo}`) })}
+    </span>
+  );
+}
+
 function AuditItem({ entry }: { entry: AuditEntryDto }) {
   const timeZone = useTimeZone();
   const [open, setOpen] = useState(false);
@@ -180,6 +192,7 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
             <span aria-hidden="true"> · </span>
             <span className="sr-only">{t('auditTab.by')}</span>
             <span className="text-muted-foreground">{entry.actorEmail ?? t('auditTab.actorGone')}</span>
+            <ActorRole ruolo={(entry as AuditEntryDto & { actorRuolo?: string | null }).actorRuolo} />
           </p>
           <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground tabular-nums">
             <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, timeZone)}</time>

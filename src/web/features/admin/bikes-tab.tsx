@@ -21,6 +21,7 @@ import { useTimeZone } from '../../lib/public-config';
 import { useSedi } from '../../lib/sedi';
 import { BikeSedeField } from './bike-sede-field';
 import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
+import { useStaffView } from '../../lib/staff-view';
 
 function EditBike({ bike }: { bike: AdminBikeDto }) {
   const t = useT();
@@ -29,8 +30,11 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
   const [sedeId, setSedeId] = useState(bike.sedeId);
   const update = useUpdateBike();
   const selectId = useId();
+  // Issue 48: a bike moves between sedi by the admin's hand only.
+  const { isAdmin } = useStaffView();
+  const mayMove = sedi.several && isAdmin;
   // Issue 47: only a change of sede is sent, and only where there are several.
-  const moving = sedi.several && sedeId !== bike.sedeId;
+  const moving = mayMove && sedeId !== bike.sedeId;
 
   return (
     <FormDialog
@@ -68,7 +72,7 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
           ))}
         </NativeSelect>
       </div>
-      {sedi.several ? (
+      {mayMove ? (
         <BikeSedeField
           sedi={sedi.open}
           value={sedeId}
@@ -131,6 +135,8 @@ function AddBike() {
 /** Biciclette tab (spec §2): counts by state, the fleet, state changes, a new bike; planned maintenance (issue 20). */
 export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
   const t = useT();
+  // Issue 48: a staff member has the states, and the locks, the maintenance and the rack's link their roles carry.
+  const view = useStaffView();
   const timeZone = useTimeZone();
   const [sedeId, setSedeId] = useSedeFilter();
   const bikes = useAdminBikes(sedeId);
@@ -145,7 +151,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm" hidden={!view.isAdmin}>
           {counts.map((c) => (
             <div key={c.label} className="flex gap-1.5">
               <dt className="text-muted-foreground">{c.label}:</dt>
@@ -155,7 +161,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
         </dl>
         <div className="flex flex-wrap gap-2">
           <BikeLabelsButton />
-          <AddBike />
+          {view.isAdmin ? <AddBike /> : null}
         </div>
       </div>
       <SedeFilter value={sedeId} onChange={setSedeId} />
@@ -194,8 +200,8 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
                   <TableCell>
                     <div className="flex gap-2">
                       <EditBike bike={bike} />
-                      <EditLock bike={bike} />
-                      <PlanMaintenance bike={bike} />
+                      {view.may('lucchetti') ? <EditLock bike={bike} /> : null}
+                      {view.may('chiusure') ? <PlanMaintenance bike={bike} /> : null}
                     </div>
                   </TableCell>
                 </TableRow>
@@ -204,8 +210,8 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
           )}
         </TableBody>
       </ScrollTable>
-      <MaintenanceList />
-      <RackSection />
+      {view.may('chiusure') ? <MaintenanceList /> : null}
+      {view.may('rastrelliera') ? <RackSection /> : null}
     </div>
   );
 }

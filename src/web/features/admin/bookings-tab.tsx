@@ -19,6 +19,8 @@ import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
 import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
+import { DeskRideActions } from './desk-ride-actions';
+import { useStaffView } from '../../lib/staff-view';
 
 /** The details' dialog (Radix and its helpers): fetched when a `Dettagli` is pointed at, focused or touched, not with /admin. */
 const loadDetails = () => import('./booking-details-dialog');
@@ -118,6 +120,7 @@ export function BookingsTab() {
   const rendered = allRows ? rows : rows.slice(0, FIRST_ROWS);
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti' || sedeId !== undefined;
+  const desk = useStaffView().may('banco');
 
   return (
     <div className="grid gap-4">
@@ -191,6 +194,7 @@ export function BookingsTab() {
                   </TableCell>
                   <TableCell>
                     <div className="flex gap-2">
+                      {desk ? <DeskRideActions booking={b} /> : null}
                       <BookingDetails booking={b} />
                       <DeleteBooking booking={b} />
                     </div>

@@ -18,6 +18,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Label } from '../../components/ui/label';
 import { useSedi } from '../../lib/sedi';
+import { useSediFor } from '../../lib/staff-view';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -76,9 +77,10 @@ function AddClosure() {
   const t = useT();
   const form = usePeriodForm(EMPTY, validateClosure, t('closuresSection.addFailed'));
   const { failure, ids, refused, checked, reset } = form;
-  const sedi = useSedi();
+  // A staff member closes their own sedi only, never every sede (issue 48).
+  const sedi = useSediFor('chiusure');
   // The sede closed (issue 47): '' for every sede.
-  const [scope, setScope] = useState('');
+  const [scope, setScope] = useState(sedi.scoped && sedi.several ? String(sedi.open[0]?.id ?? '') : '');
   const [pending, setPending] = useState<{ request: ClosureRequest; outcome: ClosureOutcomeDto } | null>(null);
   const preview = useClosurePreview();
   const create = useCreateClosure();
@@ -126,7 +128,7 @@ function AddClosure() {
           <div className="grid gap-1.5 sm:max-w-sm">
             <Label htmlFor={`${ids}-sede`}>{t('rulesSede.closureScope')}</Label>
             <NativeSelect id={`${ids}-sede`} value={scope} onChange={(e) => setScope(e.target.value)}>
-              <option value="">{t('rulesSede.everySede')}</option>
+              {sedi.scoped ? null : <option value="">{t('rulesSede.everySede')}</option>}
               {sedi.open.map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.nome}

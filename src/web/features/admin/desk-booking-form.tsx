@@ -19,7 +19,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { InlineError } from './rules-parts';
 import { FieldError } from '../../components/field-error';
 import { deskDefaultWindow, userChoiceDetail, userName } from './rules-model';
-import { useSedi } from '../../lib/sedi';
+import { useSediFor } from '../../lib/staff-view';
 import { BikeSedeField } from './bike-sede-field';
 
 type Field = 'userId' | 'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId';
@@ -266,10 +266,12 @@ function DeskBookingForm({ create, onDone }: { create: CreateBooking; onDone: ()
   const rules = useDeskRules();
   const ids = useId();
   const id = (field: Field) => `${ids}-${field}`;
-  const sedi = useSedi();
+  const sedi = useSediFor('banco');
   // Issue 47: with several sedi, the desk books at one: the person's home sede until another is chosen.
   const [chosenSede, setChosenSede] = useState<number | null>(null);
-  const sedeId = sedi.several ? (chosenSede ?? user?.sedeId ?? sedi.open[0]?.id ?? null) : null;
+  // Issue 48: the desk's own sedi only; the person's home sede when it is one of them.
+  const home = sedi.open.some((s) => s.id === user?.sedeId) ? user?.sedeId : undefined;
+  const sedeId = sedi.several ? (chosenSede ?? home ?? sedi.open[0]?.id ?? null) : null;
   const w = atSede(useBookingWindow(values, rules, { openedAt, timeZone, limits: false, sedeId }), sedeId);
 
   function focus(field: Field) {

@@ -1,6 +1,7 @@
 import type { AdminBikeWithLockDto, BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { Incarico } from '../../../shared/staff';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
 import type {
   AdminBikeCreate,
@@ -72,7 +73,14 @@ function useAdminList<T>(queryKey: readonly unknown[], what: string, url: string
   return useQuery<T>({ queryKey, queryFn: logged(what, () => apiRequest<T>('GET', url)), ...adminListQueryOptions });
 }
 
-export const useAdminSummary = () => useAdminList<AdminSummary>(ADMIN_SUMMARY_QUERY_KEY, 'il riepilogo', '/api/admin/summary');
+/** The install's numbers: the admin's (issue 48: not asked for a staff member's /admin). */
+export const useAdminSummary = (enabled = true) =>
+  useQuery<AdminSummary>({
+    queryKey: ADMIN_SUMMARY_QUERY_KEY,
+    queryFn: logged('il riepilogo', () => apiRequest<AdminSummary>('GET', '/api/admin/summary')),
+    ...adminListQueryOptions,
+    enabled,
+  });
 
 /** A list's `sedeId` (issue 47) in its key only when chosen: the key of every sede stays the server render's. */
 const withSede = <P extends object>(params: P, sedeId: number | undefined): P & { sedeId?: number } => (sedeId === undefined ? params : { ...params, sedeId });
@@ -210,9 +218,25 @@ export const useImportResidents = () =>
 
 export const useUpdateUser = () =>
   useAdminChange(
-    ({ id, user }: { id: number; user: AdminUserUpdate }) => apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
+    ({ id, user }: { id: number; user: AdminUserUpdate & { incarichi?: Incarico[] } }) => apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
     () => ({ title: t('adminQueries.userUpdated') }),
     'adminQueries.updateUserFailed',
+  );
+
+/** The desk's pick-up on a person's behalf (issue 48, capability `banco`). */
+export const useDeskPickUp = () =>
+  useAdminChange(
+    ({ id }: { id: number; numero: string; nome: string }) => apiRequest('POST', `/api/admin/prenotazioni/${id}/ritiro`),
+    (_answer, { numero, nome }) => ({ title: t('staffDesk.pickUpDone'), description: t('staffDesk.pickUpDoneHint', { numero, nome }) }),
+    'staffDesk.pickUpFailed',
+  );
+
+/** The desk's return on a person's behalf (issue 48, capability `banco`). */
+export const useDeskReturn = () =>
+  useAdminChange(
+    ({ id }: { id: number; numero: string; nome: string }) => apiRequest('POST', `/api/admin/prenotazioni/${id}/riconsegna`),
+    (_answer, { numero, nome }) => ({ title: t('staffDesk.returnDone'), description: t('staffDesk.returnDoneHint', { numero, nome }) }),
+    'staffDesk.returnFailed',
   );
 
 export const useDeleteUser = () =>

@@ -16,7 +16,7 @@ import { t as tNow, useT } from '../../lib/i18n';
 import { serverMessage } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { useTimeZone } from '../../lib/public-config';
-import { useSedi } from '../../lib/sedi';
+import { useSediFor } from '../../lib/staff-view';
 import { NativeSelect } from './admin-table';
 
 const RACK_KEY = ['admin', 'rastrelliera'] as const;
@@ -32,10 +32,11 @@ const failure = (fallback: PlainKey) => (error: unknown) =>
 export function RackSection() {
   const t = useT();
   const timeZone = useTimeZone();
-  const sedi = useSedi();
+  // A staff member's own sedi only (issue 48).
+  const sedi = useSediFor('rastrelliera');
   const [chosen, setChosen] = useState<number | null>(null);
   // One sede: no choice, and the requests as before sedi (the server's first sede).
-  const sedeId = sedi.several ? (chosen ?? sedi.open[0]!.id) : null;
+  const sedeId = sedi.several ? (chosen ?? sedi.open[0]?.id ?? null) : null;
   const { status, create, revoke, url, setUrl } = useRackLink(sedeId);
   const linkId = useId();
 

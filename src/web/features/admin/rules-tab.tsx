@@ -11,6 +11,7 @@ import { cn } from '../../lib/utils';
 import { serverFieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from './admin-model';
 import { ClosuresSection } from './closures-section';
+import { useStaffView } from '../../lib/staff-view';
 import { SedeHoursSection } from './rules-sede-hours';
 import { DayRow } from './rules-day-row';
 import { CheckedField } from './rules-parts';
@@ -371,6 +372,11 @@ function RulesEditor({ rules }: { rules: RulesDto }) {
 
 /** /admin?tab=regole (issue 20): hours, limits, the no-show suspension; then each sede's own hours (issue 47, with several) and the closures. */
 export function RulesTab() {
+  // Issue 48: the desk has its sede's closures only; the install's rules are the admin's.
+  return useStaffView().isAdmin ? <InstallRules /> : <ClosuresSection />;
+}
+
+function InstallRules() {
   const t = useT();
   const rules = useRules();
   let editor: ReactNode;

@@ -3,6 +3,7 @@ import { Badge } from '../../components/ui/badge';
 import { Label } from '../../components/ui/label';
 import { useT } from '../../lib/i18n';
 import { useSedi } from '../../lib/sedi';
+import { useStaffView } from '../../lib/staff-view';
 import { NativeSelect } from './admin-table';
 
 /** A list's sede (issue 47): undefined is every sede. */
@@ -21,14 +22,25 @@ function useShowSedi() {
 }
 
 /**
- * `Sede` above an admin list, only when the install has several open sedi: with one, nothing
- * shows (no picker, no word). `onChange` gets undefined for `Tutte le sedi`.
+ * The sedi a list's filter offers: every open one to an admin, a staff member's own (issue 48;
+ * the server answers only theirs anyway).
+ */
+function useFilterSedi() {
+  const { sedi } = useShowSedi();
+  const { sedi: theirs } = useStaffView();
+  return theirs === 'all' ? sedi.open : sedi.open.filter((s) => theirs.includes(s.id));
+}
+
+/**
+ * `Sede` above an admin list, only when there are several open sedi to choose from (a staff
+ * member's own, issue 48): with one, nothing shows (no picker, no word). `onChange` gets
+ * undefined for `Tutte le sedi`.
  */
 export function SedeFilter({ value, onChange }: { value: number | undefined; onChange: (sedeId: number | undefined) => void }) {
   const t = useT();
   const id = useId();
-  const { sedi, show } = useShowSedi();
-  if (!show) return null;
+  const choices = useFilterSedi();
+  if (choices.length < 2) return null;
   return (
     <div className="flex items-center gap-2">
       <Label htmlFor={id} className="shrink-0">
@@ -36,7 +48,7 @@ export function SedeFilter({ value, onChange }: { value: number | undefined; onC
       </Label>
       <NativeSelect id={id} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}>
         <option value="">{t('sedeFilter.all')}</option>
-        {sedi.open.map((s) => (
+        {choices.map((s) => (
           <option key={s.id} value={s.id}>
             {s.nome}
           </option>

@@ -17,6 +17,8 @@ import { PAGE_SIZE, useAdminUsers, useDeleteUser, useListSearch, useImportReside
 import { useTimeZone } from '../../lib/public-config';
 import { useSedi } from '../../lib/sedi';
 import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
+import type { Incarico } from '../../../shared/staff';
+import { distinctIncarichi, IncarichiBadges, IncarichiField } from './incarichi-field';
 
 function ImportResidents() {
   const t = useT();
@@ -56,6 +58,8 @@ interface EditValues {
   isResidente: boolean;
   attiva: boolean;
   sedeId: number;
+  /** The staff's roles (issue 48): the whole list, saved with the user. */
+  incarichi: Incarico[];
 }
 
 function EditUser({ user }: { user: AdminUserDto }) {
@@ -68,6 +72,7 @@ function EditUser({ user }: { user: AdminUserDto }) {
     isResidente: user.isResidente,
     attiva: user.attiva,
     sedeId: user.sedeId,
+    incarichi: [...(user.incarichi ?? [])],
   });
   const [values, setValues] = useState<EditValues>(initial);
   const update = useUpdateUser();
@@ -80,7 +85,13 @@ function EditUser({ user }: { user: AdminUserDto }) {
     if (!canSave) return undefined;
     return update.mutateAsync({
       id: user.id,
-      user: { ...values, nome: values.nome.trim(), cognome: values.cognome.trim(), email: values.email.trim() },
+      user: {
+        ...values,
+        nome: values.nome.trim(),
+        cognome: values.cognome.trim(),
+        email: values.email.trim(),
+        incarichi: distinctIncarichi(values.incarichi),
+      },
     });
   }
 
@@ -139,6 +150,7 @@ function EditUser({ user }: { user: AdminUserDto }) {
         <Checkbox id={`${id}-attiva`} checked={values.attiva} onCheckedChange={(c) => set('attiva', c === true)} />
         <Label htmlFor={`${id}-attiva`}>{t('usersTab.accountActive')}</Label>
       </div>
+      <IncarichiField value={values.incarichi} onChange={(next) => set('incarichi', next)} />
     </FormDialog>
   );
 }
@@ -251,6 +263,7 @@ export function UsersTab() {
                 <TableCell>{u.email}</TableCell>
                 <TableCell>
                   <Badge variant={u.ruolo === 'admin' ? 'default' : 'secondary'}>{u.ruolo === 'admin' ? t('usersTab.roleAdmin') : t('usersTab.roleUser')}</Badge>
+                  <IncarichiBadges incarichi={u.incarichi} />
                 </TableCell>
                 <TableCell>{u.isResidente ? t('usersTab.yes') : t('usersTab.no')}</TableCell>
                 <TableCell>{u.sigla ?? '-'}</TableCell>

@@ -5,10 +5,13 @@ import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
 import { useT } from '../../lib/i18n';
+import { staffAreaName } from '../../lib/staff-view';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
   const t = useT();
+  // Staff (issue 48) reach /admin too, by the name of their role: `Portineria`, `Officina`, `Gestione`.
+  const area = staffAreaName(user);
   return (
     <header id={PAGE_HEADER_ID} className="border-b bg-card">
       {/* As tall as the buttons (h-11, sm:h-9) from the first paint: a paint while the parser has the
@@ -24,6 +27,10 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
           {user.ruolo === 'admin' ? (
             <LinkButton href="/dashboard-admin" icon={ShieldCheckIcon} variant="outline" size="sm">
               {t('dashboardHeader.admin')}
+            </LinkButton>
+          ) : area && area !== 'admin' ? (
+            <LinkButton href="/admin" icon={ShieldCheckIcon} variant="outline" size="sm">
+              {t(`staffLink.${area}`)}
             </LinkButton>
           ) : null}
           {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
