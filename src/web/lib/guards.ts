@@ -1,4 +1,5 @@
 import type { SessionUser } from '../../shared/api-types';
+import { sediFor } from '../../shared/staff';
 
 /** What the router does for a path, given who is logged in (spec §2 "Guards"). */
 export type GuardDecision =
@@ -19,7 +20,7 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
  * of the logged-in user, like /payment. `/profilo` is the user's profile page (decision 022).
  * `/bici/07` is a bike's page, opened by the QR code on the bike (issue 34).
  */
-const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/'] as const;
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/', '/officina'] as const;
 
 type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'>;
 
@@ -39,9 +40,21 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
     return user.dueFattoriDaAttivare ? redirect(TWO_FACTOR_ENROLMENT_PATH) : RENDER;
   }
 
+  // The workshop's screen (issue 48) acts as the admin's tools do: an admin enrols a second factor first.
+  if (path.startsWith('/officina') && user?.ruolo === 'admin' && user.dueFattoriDaAttivare) return redirect(TWO_FACTOR_ENROLMENT_PATH);
+
   if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
 
   return RENDER;
+}
+
+/**
+ * Whether someone may open the workshop's screen, `/officina` (issue 48): staff who see the repair
+ * tickets (either role), or an admin. Anyone else gets the page the app shows for an unknown path.
+ */
+export function mayOpenWorkshop(user: Pick<SessionUser, 'ruolo' | 'incarichi'>): boolean {
+  const sedi = sediFor(user, 'interventi');
+  return sedi === 'all' || sedi.length > 0;
 }
 
 /**
