@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'sede.update',
   'sede.archive',
   'sede.reactivate',
+  'ticket.update',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -65,6 +66,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
   'sede.update': 'auditActions.sedeUpdate',
   'sede.archive': 'auditActions.sedeArchive',
   'sede.reactivate': 'auditActions.sedeReactivate',
+  'ticket.update': 'auditActions.ticketUpdate',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */
@@ -78,6 +80,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, PlainKey> = {
   maintenance: 'auditActions.entityMaintenance',
   rack: 'auditActions.entityRack',
   sede: 'auditActions.entitySede',
+  ticket: 'auditActions.entityTicket',
 };
 
 /** An action's label in the language of `t`; an unknown action as it is. */
