@@ -3,7 +3,8 @@ import { Suspense, useLayoutEffect } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
-import { decideRoute, firstScreen, isPrivacyPath, mayOpenWorkshop, RACK_PATH } from './lib/guards';
+import { decideRoute, firstScreen, isPrivacyPath, RACK_PATH } from './lib/guards';
+import { mayOpenWorkshop } from './lib/workshop';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,

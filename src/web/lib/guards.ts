@@ -1,5 +1,4 @@
 import type { SessionUser } from '../../shared/api-types';
-import { sediFor } from '../../shared/staff';
 
 /** What the router does for a path, given who is logged in (spec §2 "Guards"). */
 export type GuardDecision =
@@ -46,15 +45,6 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
   if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
 
   return RENDER;
-}
-
-/**
- * Whether someone may open the workshop's screen, `/officina` (issue 48): staff who see the repair
- * tickets (either role), or an admin. Anyone else gets the page the app shows for an unknown path.
- */
-export function mayOpenWorkshop(user: Pick<SessionUser, 'ruolo' | 'incarichi'>): boolean {
-  const sedi = sediFor(user, 'interventi');
-  return sedi === 'all' || sedi.length > 0;
 }
 
 /**

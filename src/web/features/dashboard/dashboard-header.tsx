@@ -4,7 +4,7 @@ import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
-import { mayOpenWorkshop } from '../../lib/guards';
+import { mayOpenWorkshop } from '../../lib/workshop';
 import { useT } from '../../lib/i18n';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */

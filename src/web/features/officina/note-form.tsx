@@ -32,7 +32,7 @@ export function NoteForm({ ticketId }: { ticketId: number }) {
     if (pending) return;
     const found: Errors = {};
     const length = testo.trim().length;
-    if (length === 0 || length > TICKET_NOTE_MAX) found.testo = t('tickets.noteText', { max: TICKET_NOTE_MAX });
+    if ((length === 0 && foto.length === 0) || length > TICKET_NOTE_MAX) found.testo = t('tickets.noteText', { max: TICKET_NOTE_MAX });
     const minutes = parseMinutes(minuti);
     if (minutes === null) found.minuti = t('tickets.minutesInvalid');
     const photos = photosProblem(foto, t);
@@ -60,7 +60,7 @@ export function NoteForm({ ticketId }: { ticketId: number }) {
       <h2 id={id('title')} className="text-lg font-semibold">
         {t('tickets.addNote')}
       </h2>
-      <FormField id={id('testo')} label={t('tickets.noteLabel')} error={errors.testo} required>
+      <FormField id={id('testo')} label={t('tickets.noteLabel')} error={errors.testo}>
         {(control) => (
           <Textarea
             {...control}
