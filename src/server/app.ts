@@ -40,6 +40,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { bookingRoutes } from './modules/bookings/routes.js';
 import { lockRoutes } from './modules/locks/routes.js';
 import { fleetRoutes } from './modules/fleet/routes.js';
+import { interventiRoutes } from './modules/interventi/routes.js';
 import { fleetPass } from './modules/fleet/index.js';
 import { FreedTimeDispatcher } from './modules/waitlist/index.js';
 import { waitlistRoutes } from './modules/waitlist/routes.js';
@@ -263,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(lockRoutes, { prefix: '/api' });
   await app.register(fleetRoutes, { prefix: '/api' });
+  await app.register(interventiRoutes, { prefix: '/api' });
   await app.register(waitlistRoutes, { prefix: '/api' });
   await app.register(paymentRoutes, { prefix: '/api' });
   await app.register(reportRoutes, { prefix: '/api' });

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'sede.reactivate',
   'booking.pickup_for_user',
   'booking.return_for_user',
+  'ticket.update',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -69,6 +70,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
   'sede.reactivate': 'auditActions.sedeReactivate',
   'booking.pickup_for_user': 'auditActions.bookingPickUpForUser',
   'booking.return_for_user': 'auditActions.bookingReturnForUser',
+  'ticket.update': 'auditActions.ticketUpdate',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */
@@ -82,6 +84,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, PlainKey> = {
   maintenance: 'auditActions.entityMaintenance',
   rack: 'auditActions.entityRack',
   sede: 'auditActions.entitySede',
+  ticket: 'auditActions.entityTicket',
 };
 
 /** An action's label in the language of `t`; an unknown action as it is. */

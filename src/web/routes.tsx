@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
 import { decideRoute, firstScreen, isPrivacyPath, RACK_PATH } from './lib/guards';
+import { mayOpenWorkshop } from './lib/workshop';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,
@@ -14,6 +15,7 @@ import {
   DashboardScreen,
   LOADING,
   NotFoundScreen,
+  OfficinaScreen,
   PaymentScreen,
   PrivacyScreen,
   ProfileScreen,
@@ -24,6 +26,7 @@ import {
   SediScreen,
   SimulatedCheckoutScreen,
   StatsScreen,
+  TicketScreen,
   TwoFactorLoginScreen,
 } from './screens';
 
@@ -57,6 +60,7 @@ export function AppRoutes() {
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
   if (decision.kind === 'login') return <LoginPage />;
 
+  const workshop = user ? mayOpenWorkshop(user) : false;
   // The login screen is in the first download; every other screen is in a chunk (screens.tsx).
   return (
     <Switch>
@@ -71,6 +75,9 @@ export function AppRoutes() {
       <Route path="/admin/sedi" component={SediScreen} />
       <Route path="/profilo" component={ProfileScreen} />
       <Route path="/bici/:numero" component={BikeScreen} />
+      {/* The workshop (issue 48): staff who see tickets, or an admin; anyone else the unknown path's page. */}
+      <Route path="/officina" component={workshop ? OfficinaScreen : NotFoundScreen} />
+      <Route path="/officina/:id" component={workshop ? TicketScreen : NotFoundScreen} />
       <Route path="/doc" component={ReportsScreen} />
       <Route path="/payment/:bookingId" component={PaymentScreen} />
       <Route path="/checkout-success" component={CheckoutSuccessScreen} />

@@ -41,6 +41,8 @@ export const loadSedi = () => withTexts(import('./features/admin/sedi-page'), 'u
 export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin').then((m) => m.StatsPage);
 export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin').then((m) => m.ReportsPage);
 export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user', 'subpages').then((m) => m.ProfilePage);
+export const loadOfficina = () => withTexts(import('./features/officina/officina-page'), 'user', 'admin', 'subpages').then((m) => m.OfficinaPage);
+const loadTicket = () => withTexts(import('./features/officina/ticket-page'), 'user', 'admin', 'subpages').then((m) => m.TicketPage);
 export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user', 'subpages').then((m) => m.BikePage);
 const privacy = preloadable(() => withTexts(import('./features/privacy/privacy-page'), 'account'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);
@@ -95,6 +97,8 @@ export const SediScreen = lazyScreen(loadSedi, LOADING);
 export const ReportsScreen = lazyScreen(loadReports, LOADING);
 export const ProfileScreen = lazyScreen(loadProfile, 'app.loadingProfile');
 export const BikeScreen = lazyScreen(loadBikePage, 'app.loadingBike');
+export const OfficinaScreen = lazyScreen(loadOfficina, LOADING);
+export const TicketScreen = lazyScreen(loadTicket, LOADING);
 /** A path the app does not know: rare, so not in the first download (issue 34 made room for its screens). */
 export const NotFoundScreen = lazyScreen(() => withTexts(import('./features/not-found/not-found-page'), 'account').then((m) => m.NotFoundPage), LOADING);
 export const PaymentScreen = lazyScreen(loadPayment, 'app.preparingPayment');
@@ -136,6 +140,8 @@ export function preloadScreenFor(path: string): Promise<unknown> {
   if (path.startsWith('/payment/')) return loadPayment();
   if (path.startsWith('/profilo')) return loadProfile();
   if (path.startsWith('/bici/')) return loadBikePage();
+  if (path === '/officina' || path === '/officina/') return loadOfficina();
+  if (path.startsWith('/officina/')) return loadTicket();
   if (path.startsWith('/privacy')) return loadPrivacy();
   if (path.startsWith('/rastrelliera/')) return loadRack();
   if (path.startsWith('/doc')) return loadReports();

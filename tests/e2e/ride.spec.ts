@@ -123,21 +123,22 @@ test.describe('the ride', () => {
     try {
       await loginViaForm(adminPage, admin);
       await expect(adminPage).toHaveURL('/admin');
-      const damage = adminPage.getByRole('region', { name: 'Danni segnalati' });
-      const report = damage.getByRole('listitem').filter({ hasText: text });
-      await expect(report).toBeVisible();
-      await expect(report.getByRole('heading', { name: `Bici ${bike} · Gravel Test` })).toBeVisible();
-      await expect(report.getByText('Freni', { exact: true })).toBeVisible();
-      await expect(report).toContainText('Sara Ruota');
+      // Issue 48: the report opened a repair ticket; `Danni da controllare` lists the open ones, each a link to it.
+      const damage = adminPage.getByRole('region', { name: 'Danni da controllare' });
+      const ticket = damage.getByRole('link', { name: `Bici n. ${bike}: Freni, Aperto` });
+      await expect(ticket).toBeVisible();
+      await expect(ticket).toContainText(text);
       await expectNoSeriousA11yViolations(adminPage);
-      await report.getByRole('button', { name: `Segna come risolto il danno della bici ${bike}` }).click();
-      await expect(notice(adminPage, 'Segnalazione risolta')).toBeVisible();
-      // Resolved, it leaves the open list for the disclosure of the last 30 days' resolved reports.
-      await expect(damage.getByRole('button', { name: `Segna come risolto il danno della bici ${bike}` })).toHaveCount(0);
-      await damage.getByText(/^Risolti negli ultimi 30 giorni \(\d+\)$/).click();
-      const resolved = damage.locator('details li').filter({ hasText: text });
-      await expect(resolved.getByText('Risolto', { exact: true })).toBeVisible();
-      await expectNoSeriousA11yViolations(adminPage);
+      await ticket.click();
+      await expect(adminPage).toHaveURL(/\/officina\/\d+$/);
+      await expect(adminPage.getByText(text)).toBeVisible();
+      await expect(adminPage.getByText(/^Sara Ruota, /)).toBeVisible();
+      await adminPage.getByRole('button', { name: 'Riparata' }).click();
+      await adminPage.getByRole('alertdialog').getByRole('button', { name: 'Riparata' }).click();
+      await expect(adminPage.getByText('Riparata', { exact: true })).toBeVisible();
+      // Closed, it leaves the open list.
+      await adminPage.goto('/admin');
+      await expect(adminPage.getByRole('region', { name: 'Danni da controllare' }).getByRole('link', { name: new RegExp(`^Bici n. ${bike}:`) })).toHaveCount(0);
     } finally {
       await adminPage.context().close();
     }

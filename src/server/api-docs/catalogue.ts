@@ -11,6 +11,7 @@ import { authOperations } from '../modules/auth/operations.js';
 import { bookingOperations } from '../modules/bookings/operations.js';
 import { calendarOperations } from '../modules/calendar/operations.js';
 import { fleetOperations } from '../modules/fleet/operations.js';
+import { interventiOperations } from '../modules/interventi/operations.js';
 import { lockOperations } from '../modules/locks/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
@@ -31,6 +32,7 @@ const MODULES = {
   prenotazioni: bookingOperations,
   lucchetti: lockOperations,
   flotta: fleetOperations,
+  interventi: interventiOperations,
   attese: waitlistOperations,
   pagamenti: paymentOperations,
   profilo: profileOperations,

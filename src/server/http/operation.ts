@@ -34,7 +34,7 @@ export interface Operation {
   /** What a success answers, in a few words (the response's description). */
   returns?: string;
   /** The success answer's media type when it is not JSON (a file). */
-  media?: 'text/csv' | 'application/pdf' | 'text/calendar' | 'text/event-stream';
+  media?: 'text/csv' | 'application/pdf' | 'text/calendar' | 'text/event-stream' | 'image/jpeg';
   /** Refusals particular to the route: the catalogue keys the services throw (the document gives their Italian). */
   errors?: Partial<Record<400 | 403 | 404 | 409 | 503, PlainKey | PlainKey[]>>;
   /** Rate limited (behaviour.md §5): 429 with Retry-After. */

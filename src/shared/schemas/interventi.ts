@@ -1,5 +1,8 @@
-import type { DamageCategory } from '../damage.js';
-import type { TicketOrigin, TicketState } from '../staff.js';
+import { DAMAGE_CATEGORIES, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../damage.js';
+import { TICKET_NOTE_MAX, TICKET_STATES, type TicketOrigin, type TicketState } from '../staff.js';
+import { z } from '../zod-it.js';
+import { idBody, idParam } from './ids.js';
+import { msg } from './message.js';
 import type { BikeStato } from './booking.js';
 
 /*
@@ -63,3 +66,58 @@ export interface TicketDto extends TicketSummaryDto {
   /** Who may take it at its sede (`Officina`), for the assignee's choice; empty for the reporter. */
   assegnabili: TicketPersonDto[];
 }
+
+/* The requests (issue 48). Multipart fields arrive as strings: the server reads them part by part and checks them here. */
+
+
+/** `/api/interventi/{id}`. */
+export const ticketIdParamsSchema = z.object({ id: idParam('schemas.ticketNotFound') });
+/** `/api/interventi/{id}/foto/{fotoId}`. */
+export const ticketPhotoParamsSchema = z.object({ id: idParam('schemas.ticketNotFound'), fotoId: idParam('schemas.ticketPhotoNotFound') });
+
+/** Which tickets a list shows: the open ones (`aperto`, `in_lavorazione`) unless asked. */
+export const TICKET_LIST_STATES = ['aperti', 'chiusi', 'tutti'] as const;
+export type TicketListState = (typeof TICKET_LIST_STATES)[number];
+
+/** `GET /api/interventi?stato=&sedeId=&biciId=`. */
+export const ticketListQuerySchema = z.object({
+  stato: z.enum(TICKET_LIST_STATES, msg('schemas.ticketListState')).default('aperti'),
+  sedeId: idParam('schemas.ticketSede').optional(),
+  biciId: idParam('schemas.ticketBike').optional(),
+});
+export type TicketListQuery = z.input<typeof ticketListQuerySchema>;
+
+const descrizioneMessage = msg('schemas.ticketDescription', { max: DAMAGE_DESCRIPTION_MAX });
+
+/** `POST /api/interventi`'s fields (multipart, besides up to 3 files `foto`). */
+export const newTicketFieldsSchema = z.object({
+  biciId: idParam('schemas.ticketBike'),
+  categoria: z.enum(DAMAGE_CATEGORIES, msg('schemas.chooseDamageKind')),
+  descrizione: z.string(descrizioneMessage).trim().min(1, descrizioneMessage).max(DAMAGE_DESCRIPTION_MAX, descrizioneMessage),
+});
+export type NewTicketFields = z.input<typeof newTicketFieldsSchema>;
+
+const testoMessage = msg('schemas.ticketNoteText', { max: TICKET_NOTE_MAX });
+const minutiMessage = msg('schemas.ticketNoteMinutes');
+
+/** `POST /api/interventi/{id}/note`'s fields (multipart, besides up to 3 files `foto`): a note needs text or a photo. */
+export const ticketNoteFieldsSchema = z.object({
+  testo: z.string(testoMessage).trim().max(TICKET_NOTE_MAX, testoMessage).default(''),
+  minuti: z
+    .string(minutiMessage)
+    .regex(/^(0|[1-9][0-9]{0,3})$/, minutiMessage)
+    .transform(Number)
+    .pipe(z.number().max(1440, minutiMessage))
+    .optional(),
+});
+export type TicketNoteFields = z.input<typeof ticketNoteFieldsSchema>;
+
+/** `PATCH /api/interventi/{id}`: the state, the assignee (null: nobody), whether the bike may be ridden. */
+export const ticketPatchSchema = z
+  .object({
+    stato: z.enum(TICKET_STATES, msg('schemas.ticketState')).optional(),
+    assegnatarioId: idBody('schemas.ticketAssignee').nullable().optional(),
+    nonUtilizzabile: z.boolean(msg('schemas.ticketUnusable')).optional(),
+  })
+  .strict();
+export type TicketPatch = z.input<typeof ticketPatchSchema>;

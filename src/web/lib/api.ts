@@ -60,6 +60,16 @@ export async function apiRequest<T = unknown>(method: HttpMethod, url: string, b
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
+/**
+ * Sends a multipart form (a ticket's photos, issue 48): the browser writes its boundary; returns
+ * the JSON body. Throws `ApiError` unless the answer is OK.
+ */
+export async function apiSendForm<T>(method: HttpMethod, url: string, form: FormData): Promise<T> {
+  const res = await fetch(url, { method, headers: { Accept: 'application/json' }, body: form, credentials: 'include' });
+  if (!res.ok) throw await toApiError(res);
+  return (await res.json()) as T;
+}
+
 /** One page of a paged list: its rows and the number of matching rows on every page. */
 export interface Page<T> {
   items: T[];

@@ -20,7 +20,7 @@ const redirect = (to: string): GuardDecision => ({ kind: 'redirect', to });
  * of the logged-in user, like /payment. `/profilo` is the user's profile page (decision 022).
  * `/bici/07` is a bike's page, opened by the QR code on the bike (issue 34).
  */
-const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/'] as const;
+const LOGIN_REQUIRED_PREFIXES = ['/dashboard', '/payment', '/doc', '/pagamento-simulato', '/profilo', '/bici/', '/officina'] as const;
 
 /** `incarichi`: the staff's roles (issue 48); absent reads as none. */
 type GuardUser = Pick<SessionUser, 'ruolo' | 'dueFattoriDaAttivare'> & { incarichi?: readonly Incarico[] };
@@ -59,6 +59,9 @@ export function decideRoute(path: string, user: GuardUser | null): GuardDecision
     if (user.ruolo !== 'admin') return staffMayOpen(path, user) ? RENDER : redirect((user.incarichi ?? []).length > 0 ? '/admin' : '/dashboard');
     return user.dueFattoriDaAttivare ? redirect(TWO_FACTOR_ENROLMENT_PATH) : RENDER;
   }
+
+  // The workshop's screen (issue 48) acts as the admin's tools do: an admin enrols a second factor first.
+  if (path.startsWith('/officina') && user?.ruolo === 'admin' && user.dueFattoriDaAttivare) return redirect(TWO_FACTOR_ENROLMENT_PATH);
 
   if (LOGIN_REQUIRED_PREFIXES.some((prefix) => path.startsWith(prefix))) return user ? RENDER : LOGIN;
 

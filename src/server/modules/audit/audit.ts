@@ -44,12 +44,13 @@ export type AuditAction =
   | 'sede.archive'
   | 'sede.reactivate'
   | 'booking.pickup_for_user'
-  | 'booking.return_for_user';
+  | 'booking.return_for_user'
+  | 'ticket.update';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;
 
-export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance' | 'rack' | 'sede';
+export type AuditEntity = 'booking' | 'user' | 'bike' | 'damage' | 'rules' | 'closure' | 'maintenance' | 'rack' | 'sede' | 'ticket';
 
 /** A thing's ids as an entry's `before` may still hold them once the thing is deleted. */
 interface Remembered {
@@ -87,8 +88,8 @@ async function idsOf(tx: AuditTx, entity: AuditEntity, id: number, before: Remem
   const source =
     entity === 'booking'
       ? sql`select bici_id, user_id from prenotazioni where id = ${id}`
-      : entity === 'damage'
-        ? sql`select bici_id, null::int as user_id from segnalazioni_danni where id = ${id}`
+      : entity === 'damage' || entity === 'ticket'
+        ? sql`select bici_id, null::int as user_id from interventi where id = ${id}`
         : sql`select bici_id, null::int as user_id from manutenzioni where id = ${id}`;
   const { rows } = await tx.execute<{ bici_id: number | null; user_id: number | null }>(source);
   const row = rows[0];
@@ -96,7 +97,7 @@ async function idsOf(tx: AuditTx, entity: AuditEntity, id: number, before: Remem
 }
 
 /**
- * The entry's subject as the staff know it (issue 31): `Bici 07` for a bike (and a damage or a
+ * The entry's subject as the staff know it (issue 31): `Bici 07` for a bike (and a damage, a ticket or a
  * maintenance of it), the person's name for a user, `Bici 07 per Maria Rossi` for a booking.
  * Read in the writer's transaction, so a thing deleted by the same change is named from its
  * `before`. Null for the rules, a closure and an import: the screen names those by kind.
@@ -146,7 +147,8 @@ function sedeOf(entity: AuditEntity, id: number | null, before: Remembered) {
     case 'maintenance':
       return sql`coalesce((select b.sede_id from manutenzioni m join biciclette b on b.id = m.bici_id where m.id = ${id}), ${remembered})`;
     case 'damage':
-      return sql`coalesce((select b.sede_id from segnalazioni_danni d join biciclette b on b.id = d.bici_id where d.id = ${id}), ${remembered})`;
+    case 'ticket':
+      return sql`coalesce((select sede_id from interventi where id = ${id}), ${remembered})`;
     case 'rack':
       return sql`(select sede_id from rastrelliera_link where id = ${id})`;
     case 'rules':

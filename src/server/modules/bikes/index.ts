@@ -1,8 +1,10 @@
 /* The bikes module's public face (issue 31): all that others may import; the rest of the folder is its own. */
 export { importBikes } from './import.js';
 export {
+  bikeFollowsTickets,
   freeReturnedBike,
   insertBike,
+  lockBike,
   lockFleet,
   lockOpenSede,
   markBikePickedUp,

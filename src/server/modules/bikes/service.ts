@@ -103,3 +103,43 @@ export async function startPlannedMaintenance(tx: Pick<Tx, 'execute'>, id: numbe
 export async function lockFleet(tx: Pick<Tx, 'execute'>): Promise<void> {
   await tx.execute(sql`select id from biciclette order by id for no key update`);
 }
+
+/**
+ * Locks one bike, FOR NO KEY UPDATE (decision 023: users, then bikes, then bookings and the rest):
+ * the first lock of a repair ticket's change (issue 48), so two tickets of one bike closing at
+ * once see each other. Its state, sede and number; undefined when there is no such bike.
+ */
+export async function lockBike(tx: Pick<Tx, 'execute'>, id: number): Promise<{ id: number; numero: string; stato: string; sedeId: number } | undefined> {
+  const { rows } = await tx.execute<{ id: number; numero: string; stato: string; sede_id: number }>(
+    sql`select id, numero, stato, sede_id from ${biciclette} where id = ${id} for no key update`,
+  );
+  const row = rows[0];
+  return row && { id: row.id, numero: row.numero, stato: row.stato, sedeId: row.sede_id };
+}
+
+/**
+ * What a bike's repair tickets make of it (issue 48), in the ticket's transaction, the bike locked
+ * first (`lockBike`):
+ * - `fuori_uso`: an open ticket says `Non utilizzabile`: `manutenzione`, unless `fuori_servizio`;
+ * - `libera`: no open ticket keeps it out any more (the caller checked): back to `disponibile` if
+ *   a ticket had put it in `manutenzione` (not a planned maintenance's own mark, `stato_auto`);
+ * - `non_riparabile`: `fuori_servizio`.
+ * The bike's trigger records freed or withdrawn time, which wakes the fleet's heal (decision 045).
+ */
+export async function bikeFollowsTickets(tx: Pick<Tx, 'execute'>, id: number, outcome: 'fuori_uso' | 'libera' | 'non_riparabile', now: Date): Promise<void> {
+  const at = now.toISOString();
+  // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
+  if (outcome === 'fuori_uso') {
+    await tx.execute(sql`
+      update ${biciclette} set stato = 'manutenzione', stato_auto = false, updated_at = ${at}::timestamptz
+       where id = ${id} and stato <> 'fuori_servizio' and not (stato = 'manutenzione' and not stato_auto)`);
+  } else if (outcome === 'libera') {
+    await tx.execute(sql`
+      update ${biciclette} set stato = 'disponibile', stato_auto = false, updated_at = ${at}::timestamptz
+       where id = ${id} and stato = 'manutenzione' and not stato_auto`);
+  } else {
+    await tx.execute(sql`
+      update ${biciclette} set stato = 'fuori_servizio', stato_auto = false, updated_at = ${at}::timestamptz
+       where id = ${id} and stato <> 'fuori_servizio'`);
+  }
+}

@@ -13,6 +13,7 @@ import { ColumnHeads, NativeSelect, ScrollTable, StatusRow } from './admin-table
 import { bikeColumns } from './bikes-panel-shell';
 import { BikeLabelsButton } from './bike-labels-button';
 import { FormDialog } from './form-dialog';
+import { BikeTickets } from '../officina/tickets-panels';
 import { EditLock, LockCell } from './lock-editor';
 import { MaintenanceList, PlanMaintenance } from './maintenance';
 import { RackSection } from './rack-section';
@@ -80,6 +81,8 @@ function EditBike({ bike }: { bike: AdminBikeDto }) {
           hint={moving ? t('sediMovesTab.sedeHint', { sede: sedi.nameOf(bike.sedeId) }) : undefined}
         />
       ) : null}
+      {/* Issue 48: the bike's repair tickets, open and closed, each a link to its page. */}
+      <BikeTickets biciId={bike.id} />
     </FormDialog>
   );
 }

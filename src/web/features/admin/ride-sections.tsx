@@ -1,15 +1,15 @@
-import { CircleCheckIcon, Undo2Icon } from 'lucide-react';
+import { Undo2Icon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { AdminDamageDto, AdminOverdueDto } from '../../../shared/schemas/admin';
+import type { AdminOverdueDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Badge } from '../../components/ui/badge';
-import { Button, ButtonIcon } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
-import { DAMAGE_CATEGORY_LABELS, formatDateTime, formatDelay, formatShortDate } from './admin-model';
-import { useDamageReports, useOverdueRides, useReleaseRide, useResolveDamage } from './queries';
+import { formatDelay, formatShortDate } from './admin-model';
+import { useOverdueRides, useReleaseRide } from './queries';
+import { OpenTicketsSection } from '../officina/tickets-panels';
 import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
-import { useTimeZone } from '../../lib/public-config';
 import { LoadFailed } from '../../components/load-failed';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
@@ -113,94 +113,11 @@ export function OverdueRidesSection() {
   );
 }
 
-function ResolveDamage({ report }: { report: AdminDamageDto }) {
-  const t = useT();
-  const resolve = useResolveDamage();
-  const pending = resolve.isPending && resolve.variables === report.id;
-  return (
-    <Button
-      size="sm"
-      variant="outline"
-      disabled={resolve.isPending}
-      aria-label={t('rideSections.resolveAria', { numero: report.biciNumero })}
-      onClick={() => resolve.mutate(report.id)}
-    >
-      <ButtonIcon pending={pending} icon={<CircleCheckIcon aria-hidden="true" />} />
-      {t('rideSections.resolve')}
-    </Button>
-  );
-}
-
 /**
- * Damage reported at the returns: the open ones listed, those resolved in the last 30 days
- * behind a disclosure (a college's history would otherwise push the tabs far down the desk).
+ * `Danni da controllare` (issue 48): the open repair tickets (every damage report opens one), each
+ * a link to its page on the workshop's screen; the sede's filter where there are several.
  */
 export function DamageReportsSection() {
-  const t = useT();
-  const timeZone = useTimeZone();
   const [sedeId, setSedeId] = useSedeFilter();
-  const reports = useDamageReports(sedeId);
-  return (
-    <section aria-labelledby="danni-title" className="grid gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="danni-title" className="text-xl font-semibold">
-          {t('rideSections.damageTitle')}
-        </h2>
-        <SedeFilter value={sedeId} onChange={setSedeId} />
-      </div>
-      <ListState query={reports} label={t('rideSections.damageWhat')} empty={t('rideSections.damageNone')}>
-        {(rows) => {
-          const open = rows.filter((r) => !r.risoltaAt);
-          const resolved = rows.filter((r) => r.risoltaAt);
-          return (
-            <>
-              {open.length > 0 ? (
-                open.map((report) => <DamageReportItem key={report.id} report={report} timeZone={timeZone} />)
-              ) : (
-                <li className="rounded-xl border border-dashed bg-card px-4 py-6 text-center text-muted-foreground">{t('rideSections.damageNoneOpen')}</li>
-              )}
-              {resolved.length > 0 ? (
-                <li>
-                  <details className="rounded-xl border bg-card shadow-sm">
-                    <summary className="cursor-pointer rounded-xl px-4 py-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring">
-                      {t('rideSections.resolvedRecently', { count: resolved.length })}
-                    </summary>
-                    <ul className="grid gap-3 border-t p-3">
-                      {resolved.map((report) => (
-                        <DamageReportItem key={report.id} report={report} timeZone={timeZone} />
-                      ))}
-                    </ul>
-                  </details>
-                </li>
-              ) : null}
-            </>
-          );
-        }}
-      </ListState>
-    </section>
-  );
-}
-
-function DamageReportItem({ report, timeZone }: { report: AdminDamageDto; timeZone: string }) {
-  const t = useT();
-  return (
-    <li className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
-      <div className="grid min-w-0 gap-1 text-sm">
-        <div className="flex flex-wrap items-center gap-2">
-          <h3 className="min-w-0 text-base font-semibold wrap-anywhere">
-            {t('rideSections.bikeHeading', { numero: report.biciNumero, modello: report.biciModello })}
-          </h3>
-          <Badge variant="warning">{t(DAMAGE_CATEGORY_LABELS[report.categoria])}</Badge>
-          <SedeBadge sedeId={report.sedeId} />
-          {report.risoltaAt ? <Badge variant="success">{t('rideSections.resolved')}</Badge> : <Badge variant="danger">{t('rideSections.toCheck')}</Badge>}
-        </div>
-        <p className="break-words whitespace-pre-line">{report.descrizione}</p>
-        <p className="text-muted-foreground">
-          {t('rideSections.reportedBy', { utente: report.utente ?? t('rideSections.deletedUser'), at: formatDateTime(report.createdAt, timeZone) })}
-          {report.risoltaAt ? t('rideSections.resolvedAt', { at: formatDateTime(report.risoltaAt, timeZone) }) : ''}
-        </p>
-      </div>
-      {report.risoltaAt ? null : <ResolveDamage report={report} />}
-    </li>
-  );
+  return <OpenTicketsSection sedeId={sedeId} filter={<SedeFilter value={sedeId} onChange={setSedeId} />} />;
 }

@@ -15,6 +15,7 @@ import { useTimeZone } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
 import { SubpageHeader } from '../../components/subpage-header';
 import { BIKES_QUERY_KEY } from '../dashboard';
+import { ReportProblem } from './report-problem';
 import { BIKE_NOW_BADGE, bikeNowLines, bookThisBikeHref, canOfferBooking } from './bike-model';
 
 /**
@@ -98,6 +99,7 @@ function Bike({ numero, user }: { numero: string; user: SessionUser }) {
       <SubpageHeader title={t('bikePage.title', { numero: page.data?.numero ?? numero })} description={t('bikePage.description')} width="max-w-3xl" />
       <main className="mx-auto grid max-w-3xl gap-6 px-4 pt-6 sm:px-6" aria-busy={page.isFetching}>
         {body}
+        {page.data ? <ReportProblem biciId={page.data.biciId} numero={page.data.numero} /> : null}
       </main>
     </div>
   );

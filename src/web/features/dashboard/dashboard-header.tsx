@@ -1,9 +1,10 @@
 import { PAGE_BAR_END_ID, PAGE_HEADER_ID } from '../../../shared/server-page';
-import { BikeIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react';
+import { BikeIcon, ShieldCheckIcon, UserRoundIcon, WrenchIcon } from 'lucide-react';
 import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
+import { mayOpenWorkshop } from '../../lib/workshop';
 import { useT } from '../../lib/i18n';
 import { staffAreaName } from '../../lib/staff-view';
 
@@ -31,6 +32,12 @@ export function DashboardHeader({ user }: { user: SessionUser }) {
           ) : area && area !== 'admin' ? (
             <LinkButton href="/admin" icon={ShieldCheckIcon} variant="outline" size="sm">
               {t(`staffLink.${area}`)}
+            </LinkButton>
+          ) : null}
+          {/* Issue 48: staff who see repair tickets reach the workshop's screen (an admin, from /admin). */}
+          {user.ruolo !== 'admin' && mayOpenWorkshop(user) ? (
+            <LinkButton href="/officina" icon={WrenchIcon} variant="outline" size="sm" title={t('officinaLink.label')}>
+              <span className="sr-only sm:not-sr-only">{t('officinaLink.label')}</span>
             </LinkButton>
           ) : null}
           {/* On a phone the icon alone (its name stays "Profilo"): the bar must fit 320 px. */}
