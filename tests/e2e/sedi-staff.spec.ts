@@ -81,8 +81,8 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   await expectNoSidewaysScroll(page, 'the user dialog');
   await dialog.getByRole('button', { name: 'Salva' }).click();
   await expect(notice(page, 'Utente modificato')).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Utenti' }).getByText('Portineria · Residenza Nord')).toBeVisible();
-  const saved = await withE2eDatabase(async (db) => (await db.query('select sede_id, ruolo from incarichi i join users u on u.id = i.user_id where u.email = $1', [staffEmail])).rows);
+  await expect(page.getByRole('region', { name: 'Utenti' }).getByText('Portineria · Residenza Nord')).toBeVisible();
+  const saved = await withE2eDatabase(async (db) => (await db.query('select i.sede_id, i.ruolo from incarichi i join users u on u.id = i.user_id where u.email = $1', [staffEmail])).rows);
   expect(saved).toEqual([{ sede_id: nord.id, ruolo: 'portineria' }]);
 
   // The porter: the dashboard's link says `Portineria`; /admin has the desk's tabs only.
@@ -99,7 +99,7 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   await expect(other.getByRole('link', { name: 'Statistiche' })).toBeVisible();
 
   // Nord's booking, never the first sede's.
-  const bookings = page.getByRole('table', { name: 'Prenotazioni' });
+  const bookings = page.getByRole('region', { name: 'Prenotazioni' });
   await expect(bookings.getByRole('button', { name: `Dettagli della prenotazione ${atNord}` })).toBeVisible();
   await expect(bookings.getByRole('button', { name: `Dettagli della prenotazione ${atFirst}` })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
@@ -107,7 +107,7 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
 
   // Nord's bikes, never one of the first sede.
   await tabs.getByRole('tab', { name: 'Biciclette' }).click();
-  const bikes = page.getByRole('table', { name: 'Biciclette' });
+  const bikes = page.getByRole('region', { name: 'Biciclette' });
   await expect(bikes.getByRole('button', { name: new RegExp(`^Modifica la bici ${nord.numeri[0]}$`) })).toBeVisible();
   const shown = await bikes.getByRole('row').allInnerTexts();
   for (const numero of first.numeri) expect(shown.some((row) => row.split(/\s/).includes(numero)), `bike ${numero} of the first sede`).toBe(false);
@@ -199,7 +199,7 @@ test('in English: the Incarichi editor and the porter\'s /admin pass axe', async
     await expect(page.getByRole('tablist').getByRole('tab')).toHaveText(['Bookings', 'Bikes', 'Closures']);
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('tab', { name: 'Bikes' }).click();
-    await expect(page.getByRole('table', { name: 'Bikes' }).getByRole('row').nth(1)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Bikes' }).getByRole('row').nth(1)).toBeVisible();
     await expectNoSeriousA11yViolations(page);
   });
 });
