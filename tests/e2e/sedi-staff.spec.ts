@@ -121,7 +121,7 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   await withE2eDatabase((db) => db.query(`update prenotazioni set stato = 'cancellata' where id = any($1)`, [[atNord, atFirst]]));
 });
 
-test("the desk books for a person at Nord, hands the bike over and takes it back", async ({ page }) => {
+test("the desk books for a person at Nord", async ({ page }) => {
   const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 3 });
   const nordIds = await withE2eDatabase(async (db) => (await db.query<{ id: number }>('select id from biciclette where sede_id = $1', [nord.id])).rows.map((r) => String(r.id)));
   const desk = await porter(nord.id, 'it');
@@ -153,15 +153,25 @@ test("the desk books for a person at Nord, hands the bike over and takes it back
   );
   expect(made.map((r) => r.sede_id)).toEqual([nord.id]);
   await withE2eDatabase((db) => db.query(`update prenotazioni set stato = 'cancellata' where id = $1`, [made[0]!.id]));
+});
 
-  // A ride starting now: `Ritiro`, confirmed, then `Riconsegna`.
-  const ride = await seedActiveBooking(email, nord.numeri[1]!, windowFromNow(1), 'Banco');
-  await page.reload();
+test('the desk hands a bike over and takes it back, on the person\'s behalf', async ({ page }) => {
+  const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 3 });
+  const desk = await porter(nord.id, 'it');
+  const t = tag();
+  const email = `sedi-staff-ride-${t}@bicielis.test`;
+  await account({ nome: 'Walter', cognome: `Banco${t}`, email, residente: true });
+  const numero = nord.numeri[1]!;
+  const ride = await seedActiveBooking(email, numero, windowFromNow(1), 'Banco');
+
+  await loginViaForm(page, { email: desk.email, password: desk.password });
+  await expect(page).toHaveURL('/dashboard');
+  await page.goto('/admin');
   await expectStarted(page);
   await page.getByRole('searchbox', { name: 'Cerca prenotazioni' }).fill(`Banco${t}`);
   await page.getByRole('button', { name: `Consegna la bici della prenotazione ${ride}` }).click();
   const confirm = page.getByRole('alertdialog');
-  await expect(confirm).toContainText(`Consegnare la bici ${nord.numeri[1]} a Walter Banco${t}?`);
+  await expect(confirm).toContainText(`Consegnare la bici ${numero} a Walter Banco${t}?`);
   await expectNoSeriousA11yViolations(page);
   await confirm.getByRole('button', { name: 'Consegna la bici' }).click();
   await expect(notice(page, 'Bici consegnata')).toBeVisible();
