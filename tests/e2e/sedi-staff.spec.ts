@@ -51,6 +51,8 @@ async function inEnglish(browser: Browser, run: (page: Page) => Promise<void>) {
 }
 
 test('an admin gives Portineria at Residenza Nord; the porter sees only their tabs and Nord', async ({ page }) => {
+  // Two people's screens, five axe scans.
+  test.slow();
   const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 3 });
   const first = await firstSede();
   const t = tag();
@@ -149,6 +151,8 @@ test('the desk hands a bike over and takes it back, on the person\'s behalf', as
 });
 
 test('in English: the Incarichi editor and the porter\'s /admin pass axe', async ({ browser }) => {
+  // Two people's screens in their own contexts, three axe scans.
+  test.slow();
   const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 3 });
   const t = tag();
   const adminEmail = `sedi-staff-admin-en-${t}@bicielis.test`;
