@@ -118,20 +118,20 @@ function AdminHeader({ view }: { view: StaffView }) {
               </LinkButton>
             ) : null}
             {view.may('statistiche') ? (
+              <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
+                {t('adminPage.statistics')}
+              </LinkButton>
+            ) : null}
+            {/* The daily reports are the install's (the admin's); so are the sedi: always, for the admin who configures the install (issue 47). */}
+            {view.isAdmin ? (
               <>
-                <LinkButton href="/admin/statistiche" icon={BarChart3Icon} variant="outline" size="sm">
-                  {t('adminPage.statistics')}
-                </LinkButton>
                 <LinkButton href="/doc" icon={FileTextIcon} variant="outline" size="sm">
                   {t('adminPage.dailyReports')}
                 </LinkButton>
+                <LinkButton href="/admin/sedi" icon={MapPinIcon} variant="outline" size="sm">
+                  {t('sediPage.link')}
+                </LinkButton>
               </>
-            ) : null}
-            {/* Always, for the admin who configures the install (issue 47): the second sede is made here. */}
-            {view.isAdmin ? (
-              <LinkButton href="/admin/sedi" icon={MapPinIcon} variant="outline" size="sm">
-                {t('sediPage.link')}
-              </LinkButton>
             ) : null}
           </nav>
         </div>
@@ -176,7 +176,8 @@ export function AdminPage() {
   const view = useStaffView();
   const tabs = visibleTabs(view);
   const tab = shownTab(tabFromSearch(search), tabs);
-  const summary = useAdminSummary(view.isAdmin);
+  // The counts of the person's sedi (the server keeps them to those): the desk's too, not the workshop's.
+  const summary = useAdminSummary(view.may('prenotazioni'));
 
   function selectTab(next: string) {
     navigate(next === tabs[0] ? location : `${location}?tab=${next}`, { replace: true });
@@ -234,7 +235,7 @@ export function AdminPage() {
           </TabsContent>
           <TabsContent value="biciclette" early={<BikesPanelShell />}>
             <TabLoading tab="biciclette" fallback={<BikesPanelShell />}>
-              <BikesTab summary={view.isAdmin ? summary.data : undefined} />
+              <BikesTab summary={summary.data} />
             </TabLoading>
           </TabsContent>
           <TabsContent value="utenti">

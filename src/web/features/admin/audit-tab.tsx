@@ -160,7 +160,7 @@ function Changes({ entry, id }: { entry: AuditEntryDto; id: string }) {
 }
 
 /** The role a staff member acted in (issue 48: `come Portineria`); nothing for an admin's or the system's entry. */
-function ActorRole({ ruolo }: { ruolo: string | null | undefined }) {
+function ActorRole({ ruolo }: { ruolo: AuditEntryDto['actorRuolo'] }) {
   const t = useT();
   if (ruolo !== 'portineria' && ruolo !== 'officina') return null;
   return (
@@ -192,7 +192,7 @@ function AuditItem({ entry }: { entry: AuditEntryDto }) {
             <span aria-hidden="true"> · </span>
             <span className="sr-only">{t('auditTab.by')}</span>
             <span className="text-muted-foreground">{entry.actorEmail ?? t('auditTab.actorGone')}</span>
-            <ActorRole ruolo={(entry as AuditEntryDto & { actorRuolo?: string | null }).actorRuolo} />
+            <ActorRole ruolo={entry.actorRuolo} />
           </p>
           <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground tabular-nums">
             <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, timeZone)}</time>

@@ -154,7 +154,7 @@ export function BikesTab({ summary }: { summary: AdminSummary | undefined }) {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm" hidden={!view.isAdmin}>
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm" hidden={!view.may('prenotazioni')}>
           {counts.map((c) => (
             <div key={c.label} className="flex gap-1.5">
               <dt className="text-muted-foreground">{c.label}:</dt>

@@ -100,8 +100,7 @@ export function IncarichiBadges({ incarichi }: { incarichi: readonly Incarico[] 
     <span className="mt-1 flex flex-wrap gap-1">
       {incarichi.map((i) => (
         <Badge key={`${i.sedeId}:${i.ruolo}`} variant="outline">
-          {t(`staffIncarichi.${i.ruolo}`)}
-          {sedi.several ? ` · ${sedi.nameOf(i.sedeId)}` : ''}
+          {sedi.several ? `${t(`staffIncarichi.${i.ruolo}`)} · ${sedi.nameOf(i.sedeId)}` : t(`staffIncarichi.${i.ruolo}`)}
         </Badge>
       ))}
     </span>

@@ -1,7 +1,6 @@
 import type { AdminBikeWithLockDto, BikeLockDto, BikeLockUpdate } from '../../../shared/schemas/locks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Incarico } from '../../../shared/staff';
 import { ADMIN_PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../shared/admin-lists';
 import type {
   AdminBikeCreate,
@@ -218,7 +217,7 @@ export const useImportResidents = () =>
 
 export const useUpdateUser = () =>
   useAdminChange(
-    ({ id, user }: { id: number; user: AdminUserUpdate & { incarichi?: Incarico[] } }) => apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
+    ({ id, user }: { id: number; user: AdminUserUpdate }) => apiRequest<AdminUserDto>('PUT', `/api/admin/users/${id}`, user),
     () => ({ title: t('adminQueries.userUpdated') }),
     'adminQueries.updateUserFailed',
   );

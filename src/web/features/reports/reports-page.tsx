@@ -117,9 +117,7 @@ function ReportsBody() {
 export function ReportsPage() {
   const t = useT();
   // Admins come here from /admin and go back there; anyone else to their dashboard.
-  const me = useCurrentUser().data;
-  // Staff (issue 48) came from their /admin too.
-  const isAdmin = me?.ruolo === 'admin' || (me?.incarichi ?? []).length > 0;
+  const isAdmin = useCurrentUser().data?.ruolo === 'admin';
   return (
     <div className="min-h-dvh bg-background">
       <header className="border-b bg-card">
