@@ -177,7 +177,19 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/confirm-payment': { paymentIntentId: 'pi_sim_abcdefgh', bookingId: 1 },
   'POST /api/payments/simulated/intents/:intentId/confirm': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123', clientSecret: 'x' },
   'POST /api/payments/simulated/checkout/:sessionId/pay': { cardNumber: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' },
-  'PUT /api/admin/users/:id': { nome: 'A', cognome: 'B', email: 'a@example.it', ruolo: 'user', isResidente: false, attiva: true, sedeId: 1 },
+  'PUT /api/admin/users/:id': {
+    nome: 'A',
+    cognome: 'B',
+    email: 'a@example.it',
+    ruolo: 'user',
+    isResidente: false,
+    attiva: true,
+    sedeId: 1,
+    // The roles at the sedi (issue 48).
+    incarichi: [{ sedeId: 1, ruolo: 'portineria' }],
+  },
+  // The desk's return on the person's behalf (issue 48), with a damage report.
+  'POST /api/admin/prenotazioni/:id/riconsegna': { danno: { categoria: 'freni', descrizione: 'Freno posteriore morbido' } },
   // Its state, its sede, or both (issue 47).
   'PUT /api/admin/biciclette/:id': { stato: 'manutenzione', sedeId: 1 },
   'PUT /api/admin/biciclette/:id/lucchetto': { tipo: 'combinazione', codice: '4821' },

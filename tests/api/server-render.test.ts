@@ -269,6 +269,14 @@ describe('GET /admin', () => {
     expect(res.body).toBe(page('loading'));
     expect(res.headers['cache-control']).toBe('no-cache');
   });
+
+  it('is the pre-rendered page for a staff member too (issue 48): no admin’s data; the browser loads their sedi’s', async () => {
+    const { marta } = await twoResidents();
+    await db().execute(sql`insert into incarichi (user_id, sede_id, ruolo) select ${marta.id}, min(id), 'portineria' from sedi`);
+    const res = await get('/admin', marta);
+    expect(res.body).toBe(page('loading'));
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
 });
 
 describe('the built page around the render', () => {

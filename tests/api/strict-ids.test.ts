@@ -59,6 +59,10 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'POST /api/admin/biciclette/:id/manutenzioni': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
   'POST /api/admin/biciclette/:id/manutenzioni/anteprima': { role: 'admin', id: () => ids.bike, payload: MAINTENANCE },
   'POST /api/admin/users/:id/revoca-sospensione': { role: 'admin', id: () => ids.user },
+  // The desk (issue 48): a booking's detail, a pick-up and a return on the person's behalf.
+  'GET /api/admin/prenotazioni/:id': { role: 'admin', id: () => ids.booking },
+  'POST /api/admin/prenotazioni/:id/ritiro': { role: 'admin', id: () => ids.booking },
+  'POST /api/admin/prenotazioni/:id/riconsegna': { role: 'admin', id: () => ids.booking },
   'DELETE /api/attese/:id': { role: 'owner', id: () => ids.wait },
   // /admin → Sedi (issue 47): the install's first sede (its archive is refused: the last open one).
   'PUT /api/admin/sedi/:id': { role: 'admin', id: () => ids.sede, payload: { nome: 'Sede rinominata' } },

@@ -60,7 +60,9 @@ const SERVER_PAGES: Record<
   { file: string; screen: ServerPageData['screen']; allowed: (user: SessionUser, config: { admin2faRequired: boolean }) => boolean }
 > = {
   'dashboard.html': { file: 'dashboard.html', screen: 'dashboard', allowed: () => true },
-  // Anyone else at /admin gets the pre-rendered page, and the browser's guard sends them on.
+  // Anyone else at /admin gets the pre-rendered page, and the browser's guard sends them on. A staff
+  // member (issue 48) too: the browser loads their tabs, kept to their sedi by the API; the render
+  // would read every sede's.
   'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user, config) => user.ruolo === 'admin' && !needsTwoFactorEnrolment(user, config) },
 };
 

@@ -2,7 +2,11 @@ import { type ModuleOperations, op } from '../../http/operation.js';
 
 /** The OpenAPI words for routes.ts beyond its zod schemas (decision 031), gathered by api-docs/catalogue.ts. */
 export const adminOperations: ModuleOperations = {
-  tag: { name: 'Amministrazione', description: 'Utenti, prenotazioni, biciclette, regole, registro attività' },
+  tag: {
+    name: 'Amministrazione',
+    description:
+      'Utenti, prenotazioni, biciclette, regole, registro attività. Le operazioni di un incarico (Portineria, Officina: issue 48) rispondono anche a chi lo ha, sulle sue sedi: fuori dall\'incarico 403, su un\'altra sede 404',
+  },
   routes: {
     'GET /api/admin/summary': op('admin', 'Riepilogo del pannello (contatori di oggi)'),
     'GET /api/admin/prenotazioni': op('admin', 'Prenotazioni, a pagine (X-Total-Count), con ricerca e filtro'),
@@ -10,13 +14,22 @@ export const adminOperations: ModuleOperations = {
       ok: 201,
       errors: { 404: 'admin.userNotFoundOrInactive', 409: 'bookingsApi.bikeUnavailable' },
     }),
+    'GET /api/admin/prenotazioni/:id': op('admin', 'Una prenotazione (amministratori, o la Portineria della sua sede)', { errors: { 404: 'admin.bookingNotFound' } }),
+    'POST /api/admin/prenotazioni/:id/ritiro': op('admin', 'Ritiro al banco per conto della persona (amministratori, o la Portineria della sua sede)', {
+      returns: 'la prenotazione e `nuovoCodice`',
+      errors: { 404: 'admin.bookingNotFound', 409: 'bookingsApi.notActive' },
+    }),
+    'POST /api/admin/prenotazioni/:id/riconsegna': op('admin', 'Riconsegna al banco per conto della persona, con un eventuale danno (amministratori, o la Portineria della sua sede)', {
+      returns: 'la prenotazione e `nuovoCodice`',
+      errors: { 404: 'admin.bookingNotFound', 409: 'bookingsApi.notPickedUp' },
+    }),
     'DELETE /api/admin/prenotazioni/:id': op('admin', 'Eliminazione definitiva di una prenotazione', { errors: { 404: 'admin.bookingNotFound' } }),
     'POST /api/admin/prenotazioni/:id/rilascia': op('admin', 'Rilascio di una bicicletta ritirata e non riconsegnata', {
       errors: { 404: 'admin.bookingNotFound', 409: 'admin.notInRide' },
     }),
     'GET /api/admin/users': op('admin', 'Utenti, a pagine (X-Total-Count)'),
-    'PUT /api/admin/users/:id': op('admin', 'Modifica di un utente (nome, email, ruolo, attivo)', {
-      errors: { 404: 'admin.userNotFound', 409: 'admin.lastAdmin' },
+    'PUT /api/admin/users/:id': op('admin', 'Modifica di un utente (nome, email, ruolo, attivo, sede, incarichi: l\'elenco intero)', {
+      errors: { 400: 'staffApi.sedeNotOpen', 404: 'admin.userNotFound', 409: 'admin.lastAdmin' },
     }),
     'DELETE /api/admin/users/:id': op('admin', 'Eliminazione di un utente e delle sue prenotazioni', {
       errors: { 404: 'admin.userNotFound', 409: 'admin.lastAdmin' },
@@ -31,7 +44,7 @@ export const adminOperations: ModuleOperations = {
       ok: 201,
       errors: { 404: 'sediMovesApi.sedeNotFound', 409: 'http.bikeNumberTaken' },
     }),
-    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato o di sede di una bicicletta (le prenotazioni restano nella vecchia sede)', {
+    'PUT /api/admin/biciclette/:id': op('admin', 'Cambio di stato o di sede di una bicicletta (le prenotazioni restano nella vecchia sede; la sede solo un amministratore)', {
       errors: { 404: 'bookingsApi.bikeNotFound', 409: 'sediMovesApi.rideInProgress' },
     }),
     'PUT /api/admin/biciclette/:id/lucchetto': op('admin', 'Il lucchetto di una bicicletta (nessuno, a combinazione, smart)', {
@@ -57,7 +70,7 @@ export const adminOperations: ModuleOperations = {
     }),
     'GET /api/admin/chiusure': op('admin', 'Chiusure del servizio'),
     'POST /api/admin/chiusure/anteprima': op('admin', 'Anteprima di una chiusura: prenotazioni coinvolte'),
-    'POST /api/admin/chiusure': op('admin', 'Nuova chiusura (le prenotazioni coinvolte vengono annullate)', { ok: 201 }),
+    'POST /api/admin/chiusure': op('admin', 'Nuova chiusura (le prenotazioni coinvolte vengono annullate); di tutte le sedi solo un amministratore', { ok: 201 }),
     'DELETE /api/admin/chiusure/:id': op('admin', 'Eliminazione di una chiusura', { errors: { 404: 'closures.notFound' } }),
     'GET /api/admin/manutenzioni': op('admin', 'Manutenzioni programmate'),
     'POST /api/admin/biciclette/:id/manutenzioni/anteprima': op('admin', 'Anteprima di una manutenzione programmata', {
