@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
-import { biciclette, segnalazioniDanni } from '../../src/server/schema.js';
+import { biciclette, interventi } from '../../src/server/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
 import { renderPage } from '../../src/web/boot/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
@@ -251,7 +251,7 @@ describe('GET /admin', () => {
     const { marta } = await twoResidents();
     const admin = await person(ctx, { ruolo: 'admin' });
     const [bike] = await db().select({ id: biciclette.id }).from(biciclette).limit(1);
-    await db().insert(segnalazioniDanni).values({ biciId: bike!.id, userId: marta.id, categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
+    await db().insert(interventi).values({ biciId: bike!.id, segnalatoDa: marta.id, origine: 'riconsegna', categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
     const shown = text((await get('/admin', admin)).body);
     expect(shown).toContain('Segnalato da Marta Ruota il 20/11/2026 17:30');
   });
