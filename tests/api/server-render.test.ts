@@ -254,7 +254,7 @@ describe('GET /admin', () => {
     const admin = await person(ctx, { ruolo: 'admin' });
     const [bike] = await db().select({ id: biciclette.id }).from(biciclette).limit(1);
     // Issue 48: a repair ticket in `Danni da controllare`, its instant under its age.
-    await db().insert(interventi).values({ biciId: bike!.id, segnalatoDa: marta.id, origine: 'segnalazione', categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
+    await db().insert(interventi).values({ biciId: bike!.id, segnalatoDa: marta.id, origine: 'riconsegna', categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
     const shown = text((await get('/admin', admin)).body);
     expect(shown).toContain('Il freno fischia');
     expect(shown).toMatch(/<time dateTime="2026-11-20T16:30:00\.000Z" title="20\/11\/26, 17:30">/);

@@ -6,7 +6,8 @@ import { lockDto, locksByBike } from '../locks/index.js';
 import type { BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { biciclette } from '../bikes/tables.js';
-import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
+import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
+import { interventi } from '../interventi/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { users } from '../users/tables.js';
 import { asOf, bookingPhase, listBikes } from '../bookings/index.js';
@@ -84,7 +85,7 @@ export async function adminSummary(deps: ReadDeps): Promise<AdminSummary> {
       (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
       (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
-      (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"`);
+      (select count(*) from ${interventi} d where d.chiuso_at is null)::int as "danniAperti"`);
   const r = result.rows[0]!;
   return {
     biciInUsoOra: r.inUso!,

@@ -78,7 +78,7 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod): Promis
              (select count(*) from prenotazioni p
                where p.data_prenotazione = d::date and p.stato = 'cancellata'
                  and p.motivo_cancellazione = 'mancato_ritiro') as no_shows,
-             (select count(*) from segnalazioni_danni sd
+             (select count(*) from interventi sd
                where (sd.created_at at time zone ${deps.config.timeZone})::date = d::date) as damages
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
        order by d`),
