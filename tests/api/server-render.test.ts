@@ -257,7 +257,7 @@ describe('GET /admin', () => {
     await db().insert(interventi).values({ biciId: bike!.id, segnalatoDa: marta.id, origine: 'riconsegna', categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
     const shown = text((await get('/admin', admin)).body);
     expect(shown).toContain('Il freno fischia');
-    expect(shown).toMatch(/<time dateTime="2026-11-20T16:30:00\.000Z" title="20\/11\/26, 17:30">/);
+    expect(shown).toMatch(/<time dateTime="2026-11-20T16:30:00\.000Z" title="20\/11\/2026 17:30">/);
   });
 
   it('shows the tab of the address; a tab other than the bookings loads in the browser', async () => {
