@@ -74,7 +74,7 @@ export const tableWriters = {
   exceptions: [
     {
       files: 'src/server/seed/seed-history.ts',
-      tables: ['segnalazioni_danni', 'attese', 'chiusure', 'manutenzioni'],
+      tables: ['interventi', 'attese', 'chiusure', 'manutenzioni'],
       why:
         "the demo's past, written once into an empty database in bulk and dated in the past; their owners' functions are a person's or an admin's acts (checks, audit, notices). People, codes, bookings and payments go through their owners",
     },

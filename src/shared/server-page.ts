@@ -1,6 +1,7 @@
 import type { PublicConfig, SessionUser } from './api-types.js';
 import type { AdminBookingDto, AdminDamageDto, AdminOverdueDto, AdminSummary } from './schemas/admin.js';
 import type { BikeDto, BookingDto } from './schemas/booking.js';
+import type { TicketSummaryDto } from './schemas/interventi.js';
 import type { PublicRulesDto } from './schemas/rules.js';
 import type { AdminWaitlistDto, WaitDto } from './schemas/waitlist.js';
 
@@ -33,6 +34,8 @@ export type ServerPageData =
       overdue: AdminOverdueDto[];
       waitlist: AdminWaitlistDto;
       damages: AdminDamageDto[];
+      /** GET /api/interventi?stato=aperti: `Danni da controllare`, the open repair tickets (issue 48). */
+      tickets: TicketSummaryDto[];
       /**
        * GET /api/admin/prenotazioni?stato=tutti&page=1&pageSize=50: the first tab's first page,
        * its rows and X-Total-Count. The other tabs load in the browser.

@@ -1,7 +1,7 @@
 import { gt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chiusure, manutenzioni, reports, segnalazioniDanni } from '../../src/server/schema.js';
+import { auditLog, chiusure, interventi, manutenzioni, reports } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -396,9 +396,9 @@ async function fixtures(): Promise<Fixtures> {
   const bookingId = await bookThroughApi(ctx.app, { id: owner.id, cookie: ownerCookie }, bikeId);
   const targetBookingId = await insertBooking(db, { userId: target.id, biciId: freeBikeId, date: '2026-11-20', from: '10:00', to: '11:00', stato: 'completata' });
   const [damage] = await db
-    .insert(segnalazioniDanni)
-    .values({ prenotazioneId: targetBookingId, biciId: freeBikeId, userId: target.id, categoria: 'luci', descrizione: 'Luce posteriore rotta' })
-    .returning({ id: segnalazioniDanni.id });
+    .insert(interventi)
+    .values({ prenotazioneId: targetBookingId, biciId: freeBikeId, segnalatoDa: target.id, origine: 'riconsegna', categoria: 'luci', descrizione: 'Luce posteriore rotta' })
+    .returning({ id: interventi.id });
   // A ride in progress now (picked up at its start), for the admin's release.
   const rideId = await insertBooking(db, {
     userId: target.id,

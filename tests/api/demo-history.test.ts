@@ -35,7 +35,7 @@ describe('the demo data of the first start', () => {
              (select count(*) from prenotazioni where fine > ${NOW.toISOString()}::timestamptz)::int as future,
              (select count(*) from pagamenti where status = 'completed')::int as paid,
              (select count(*) from pagamenti where status = 'refunded')::int as refunded,
-             (select count(*) from segnalazioni_danni)::int as damages,
+             (select count(*) from interventi)::int as damages,
              (select count(distinct p.user_id) from prenotazioni p join users u on u.id = p.user_id where not u.is_residente)::int as externals`);
     console.log(`      demo seed: ${seedMs.toFixed(0)} ms; ${JSON.stringify(r)}`);
     expect(r.days).toBeGreaterThanOrEqual(50);

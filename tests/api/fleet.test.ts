@@ -5,7 +5,7 @@ import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { healFleet } from '../../src/server/modules/fleet/index.js';
 import { createLogger } from '../../src/server/logger.js';
-import { biciclette, lucchetti, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
+import { biciclette, interventi, lucchetti, prenotazioni } from '../../src/server/schema.js';
 import { zonedInstant } from '../../src/shared/time.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { auditRows, call, capturingMailer, person, truncateAll, type Person } from '../helpers/admin-fixtures.js';
@@ -296,8 +296,8 @@ describe('a problem at the pick-up', () => {
       prenotazione: { id: booked, biciNumero: '07', spostata: { daBiciNumero: '03', causa: 'problema' }, stato: 'attiva' },
     });
     expect((await db().select().from(biciclette).where(eq(biciclette.id, b03)))[0]).toMatchObject({ stato: 'manutenzione', statoAuto: false });
-    expect(await db().select({ momento: segnalazioniDanni.momento, biciId: segnalazioniDanni.biciId, categoria: segnalazioniDanni.categoria }).from(segnalazioniDanni)).toEqual([
-      { momento: 'ritiro', biciId: b03, categoria: 'catena' },
+    expect(await db().select({ origine: interventi.origine, biciId: interventi.biciId, categoria: interventi.categoria, nonUtilizzabile: interventi.nonUtilizzabile }).from(interventi)).toEqual([
+      { origine: 'ritiro', biciId: b03, categoria: 'catena', nonUtilizzabile: true },
     ]);
     expect((await row(other)).biciId).toBe(b07);
     expect(mailsTo('staff@test.it').map((m) => m.subject)).toContain('BiciElis: danno segnalato sulla bici n. 03');
@@ -307,7 +307,7 @@ describe('a problem at the pick-up', () => {
     ctx.clock.set(at(TODAY, '13:30'));
     const back = await call(ctx.app, b, 'POST', `/api/prenotazioni/${booked}/riconsegna`, { danno: { categoria: 'luci', descrizione: 'Luce spenta' } });
     expect(back.json()).toMatchObject({ stato: 'completata', danno: { categoria: 'luci', descrizione: 'Luce spenta' } });
-    expect(await db().$count(segnalazioniDanni)).toBe(2);
+    expect(await db().$count(interventi)).toBe(2);
   });
 
   it('no bike free: cancelled with no no-show, refunded, and the person first in line for the rest of the window', async () => {
@@ -356,7 +356,7 @@ describe('a problem at the pick-up', () => {
     expect((await report(stranger, booked)).statusCode).toBe(404);
     ctx.clock.set(at(TODAY, '13:05'));
     expect((await report(b, booked)).json()).toMatchObject({ code: expect.stringMatching(/PICKUP_CLOSED|NOT_ACTIVE/) });
-    expect(await db().$count(segnalazioniDanni)).toBe(0);
+    expect(await db().$count(interventi)).toBe(0);
   });
 });
 

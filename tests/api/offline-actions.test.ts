@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { migrationsFolder } from '../../src/server/db/migrate.js';
-import { azioniOffline, biciclette, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
+import { azioniOffline, biciclette, interventi, prenotazioni } from '../../src/server/schema.js';
 import { appJobs } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
 import { minuteJob } from '../helpers/minute-job.js';
@@ -70,7 +70,7 @@ const giveBack = (who: Person, id: number, body?: object, app: FastifyInstance =
 const bookingRow = async (id: number) => (await db().select().from(prenotazioni).where(eq(prenotazioni.id, id)))[0]!;
 const bikeRow = async (id: number) => (await db().select().from(biciclette).where(eq(biciclette.id, id)))[0]!;
 const actionRows = () => db().select().from(azioniOffline);
-const damageCount = async () => (await db().select({ n: count() }).from(segnalazioniDanni))[0]!.n;
+const damageCount = async () => (await db().select({ n: count() }).from(interventi))[0]!.n;
 const damageEmails = () => mailer.sent.filter((m) => DAMAGE_SUBJECT.test(m.subject));
 /** A read first (the session touched, the life cycle brought up to date), then the digest. */
 async function digestAfterRead(who: Person) {
@@ -335,7 +335,7 @@ describe('an action with an id is applied once', () => {
     expect(await damageCount()).toBe(1);
     expect(damageEmails().map((m) => m.to).sort()).toEqual(['staff2@test.it', 'staff@test.it']);
     expect(await bikeRow(bike)).toMatchObject({ stato: 'manutenzione' });
-    const [report] = await db().select().from(segnalazioniDanni);
+    const [report] = await db().select().from(interventi);
     expect(report).toMatchObject({ prenotazioneId: id, createdAt: at('10:30') });
 
     ctx.clock.set(at('11:30'));

@@ -101,8 +101,8 @@ describe('Scarica i miei dati (GET /api/profilo/dati)', () => {
     const past = await insertBooking(db(), { userId: me.id, biciId: bikeId, date: '2026-11-10', from: '10:00', to: '11:00', stato: 'completata', destinazione: 'Centro' });
     await db().execute(sql`update prenotazioni set promemoria_inizio_at = '2026-11-10T08:45:00Z', ritirata_at = '2026-11-10T09:00:00Z',
                                   riconsegnata_at = '2026-11-10T09:55:00Z' where id = ${past}`);
-    await db().execute(sql`insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione)
-                           values (${past}, ${bikeId}, ${me.id}, 'freni', 'Freno anteriore lento')`);
+    await db().execute(sql`insert into interventi (prenotazione_id, bici_id, segnalato_da, origine, categoria, descrizione)
+                           values (${past}, ${bikeId}, ${me.id}, 'riconsegna', 'freni', 'Freno anteriore lento')`);
     const future = await bookThroughApi(ctx.app, me, bikeId);
     await payThroughApi(ctx.app, db(), me, future);
     expect((await call(ctx.app, me, 'POST', '/api/profilo/calendario')).statusCode).toBe(200);
@@ -183,8 +183,8 @@ describe('Elimina il mio account (DELETE /api/profilo)', () => {
     expect((await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'Sbagliata-123' } })).statusCode).toBe(401);
     const bikeId = await insertBike(db());
     const past = await insertBooking(db(), { userId: me.id, biciId: bikeId, date: '2026-11-12', from: '09:00', to: '10:00', stato: 'completata', destinazione: `Casa ${cognome}` });
-    await db().execute(sql`insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione)
-                           values (${past}, ${bikeId}, ${me.id}, 'luci', 'Luce spenta')`);
+    await db().execute(sql`insert into interventi (prenotazione_id, bici_id, segnalato_da, origine, categoria, descrizione)
+                           values (${past}, ${bikeId}, ${me.id}, 'riconsegna', 'luci', 'Luce spenta')`);
     await db().execute(sql`insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, created_at)
                            values (${me.id}, '2026-11-23', '10:00', '11:00', '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', ${`Da ${nome}`}, ${TEST_NOW.toISOString()}::timestamptz)`);
     const future = await bookThroughApi(ctx.app, me, bikeId, { orarioInizio: '15:00', orarioFine: '16:00' });
@@ -368,9 +368,9 @@ describe('the nightly retention (job privacy-retention)', () => {
     const recent = await insertBooking(db(), { userId: user.id, biciId: bikeId, date: '2025-06-01', from: '10:00', to: '11:00', stato: 'cancellata', destinazione: 'Recente' });
     const current = await insertBooking(db(), { userId: user.id, biciId: bikeId, date: '2026-11-25', from: '10:00', to: '11:00' });
     await db().execute(sql`update prenotazioni set promemoria_inizio_at = inizio - interval '15 minutes' where id = ${old}`);
-    await db().execute(sql`insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione, created_at) values
-      (${old}, ${bikeId}, ${user.id}, 'ruote', 'Gomma a terra', '2024-10-01T09:30:00Z'),
-      (${recent}, ${bikeId}, ${user.id}, 'ruote', 'Gomma molle', '2025-06-01T09:30:00Z')`);
+    await db().execute(sql`insert into interventi (prenotazione_id, bici_id, segnalato_da, origine, categoria, descrizione, created_at) values
+      (${old}, ${bikeId}, ${user.id}, 'riconsegna', 'ruote', 'Gomma a terra', '2024-10-01T09:30:00Z'),
+      (${recent}, ${bikeId}, ${user.id}, 'riconsegna', 'ruote', 'Gomma molle', '2025-06-01T09:30:00Z')`);
     await db().execute(sql`insert into attese (user_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, created_at, ended_at) values
       (${user.id}, '2024-09-01', '10:00', '11:00', '2024-09-01T08:00:00Z', '2024-09-01T09:00:00Z', 'scaduta', '2024-08-30T10:00:00Z', '2024-09-01T08:00:00Z')`);
     await db().execute(sql`insert into sessions (token_hash, user_id, created_at, last_seen_at, expires_at) values
@@ -396,7 +396,7 @@ describe('the nightly retention (job privacy-retention)', () => {
       { id: current, user_id: user.id, destinazione: null },
     ]);
     const damages = (await db().execute<{ prenotazione_id: number; user_id: number | null }>(sql`
-      select prenotazione_id, user_id from segnalazioni_danni where prenotazione_id in (${old}, ${recent}) order by prenotazione_id`)).rows;
+      select prenotazione_id, segnalato_da as user_id from interventi where prenotazione_id in (${old}, ${recent}) order by prenotazione_id`)).rows;
     expect(damages).toEqual([{ prenotazione_id: old, user_id: null }, { prenotazione_id: recent, user_id: user.id }]);
     const sessionsLeft = (await db().execute<{ token_hash: string }>(sql`select token_hash from sessions where user_id = ${user.id}`)).rows.map((r) => r.token_hash);
     expect(sessionsLeft).toEqual([`valida-${user.id}`]);

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
-import { biciclette, pagamenti, preferenzeUtente, prenotazioni, segnalazioniDanni } from '../../src/server/schema.js';
+import { biciclette, interventi, pagamenti, preferenzeUtente, prenotazioni } from '../../src/server/schema.js';
 import { lifecycleJob } from '../../src/server/jobs/app-jobs.js';
 import { createLogger } from '../../src/server/logger.js';
 import { loadDayReport } from '../../src/server/modules/reports/data.js';
@@ -321,7 +321,7 @@ describe('return', () => {
     expect(stats.totals).toMatchObject({ damageReports: 1 });
     // A second report for the same booking is impossible (one per booking).
     await expect(
-      db().insert(segnalazioniDanni).values({ prenotazioneId: id, biciId: bike, categoria: 'luci', descrizione: 'x' }),
+      db().insert(interventi).values({ prenotazioneId: id, biciId: bike, origine: 'riconsegna', categoria: 'luci', descrizione: 'x' }),
     ).rejects.toBeDefined();
   });
 });

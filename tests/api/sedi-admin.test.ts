@@ -258,7 +258,7 @@ describe('the audit log: every change to a sede, and the sede of every entry', (
     const booking = await insertBooking(db(), { userId: user.id, biciId: bike, date: day, from: '10:00', to: '11:00' });
     const [damage] = (
       await db().execute<{ id: number }>(
-        sql`insert into segnalazioni_danni (bici_id, user_id, categoria, descrizione, momento) values (${bike}, ${user.id}, 'altro', 'Campanello rotto', 'ritiro') returning id`,
+        sql`insert into interventi (bici_id, segnalato_da, categoria, descrizione, origine) values (${bike}, ${user.id}, 'altro', 'Campanello rotto', 'ritiro') returning id`,
       )
     ).rows;
 
@@ -323,7 +323,7 @@ describe('every admin list, filtered by ?sedeId=', () => {
       stato: 'completata',
     });
     await db().execute(sql`
-      insert into segnalazioni_danni (bici_id, user_id, categoria, descrizione, momento)
+      insert into interventi (bici_id, segnalato_da, categoria, descrizione, origine)
       values (${here}, ${maria.id}, 'altro', 'Sella', 'ritiro'), (${there}, ${luca.id}, 'altro', 'Freni', 'ritiro')`);
 
     const get = async <T>(url: string) => {

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
-import { biciclette, segnalazioniDanni } from '../../src/server/schema.js';
+import { biciclette, interventi } from '../../src/server/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
 import { renderPage } from '../../src/web/boot/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
@@ -209,6 +209,7 @@ describe('GET /admin', () => {
     // The sections say what they hold, not that they are loading; the table has the bookings.
     expect(shown).toContain('Nessuna bicicletta in ritardo');
     expect(shown).toContain('Oggi nessuno è in lista d&#x27;attesa');
+    expect(shown).toContain('Nessun intervento aperto');
     // The one `Caricamento` is in the hidden panel of `Biciclette`: that tab's first screen, its
     // rows loading, shown by a tap before the page has hydrated (decision 039).
     const hiddenPanel = /<div role="tabpanel"[^>]*hidden=""[^>]*data-state="inactive"[^>]*>/.exec(shown);
@@ -224,6 +225,7 @@ describe('GET /admin', () => {
     expect(data(['/api/config'])).toEqual((await get('/api/config', admin)).json());
     expect(data(['admin', 'ritardi'])).toEqual((await get('/api/admin/ritardi', admin)).json());
     expect(data(['admin', 'danni'])).toEqual((await get('/api/admin/danni', admin)).json());
+    expect(data(['interventi', 'list', { stato: 'aperti' }])).toEqual((await get('/api/interventi?stato=aperti', admin)).json());
     expect(data(['admin', 'attese'])).toEqual((await get('/api/admin/attese', admin)).json());
     const page = await get('/api/admin/prenotazioni?stato=tutti&page=1&pageSize=50', admin);
     expect(data(['admin', 'prenotazioni', { q: '', stato: 'tutti', page: 1 }])).toEqual({ items: page.json(), total: Number(page.headers['x-total-count']) });
@@ -251,9 +253,11 @@ describe('GET /admin', () => {
     const { marta } = await twoResidents();
     const admin = await person(ctx, { ruolo: 'admin' });
     const [bike] = await db().select({ id: biciclette.id }).from(biciclette).limit(1);
-    await db().insert(segnalazioniDanni).values({ biciId: bike!.id, userId: marta.id, categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
+    // Issue 48: a repair ticket in `Danni da controllare`, its instant under its age.
+    await db().insert(interventi).values({ biciId: bike!.id, segnalatoDa: marta.id, origine: 'riconsegna', categoria: 'freni', descrizione: 'Il freno fischia', createdAt: new Date('2026-11-20T16:30:00Z') });
     const shown = text((await get('/admin', admin)).body);
-    expect(shown).toContain('Segnalato da Marta Ruota il 20/11/2026 17:30');
+    expect(shown).toContain('Il freno fischia');
+    expect(shown).toMatch(/<time dateTime="2026-11-20T16:30:00\.000Z" title="20\/11\/2026 17:30">/);
   });
 
   it('shows the tab of the address; a tab other than the bookings loads in the browser', async () => {

@@ -1,6 +1,6 @@
 import { gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chiusure, incarichi, manutenzioni, segnalazioniDanni } from '../../src/server/schema.js';
+import { auditLog, chiusure, incarichi, interventi, manutenzioni } from '../../src/server/schema.js';
 import { ROLE_CAPABILITIES, type StaffCapability, type StaffRole } from '../../src/shared/staff.js';
 import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
@@ -120,7 +120,7 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/admin/biciclette/:id/lucchetto': scoped('lucchetti', (_f, s) => ({ url: `/api/admin/biciclette/${s.bikeId}/lucchetto`, payload: { tipo: 'combinazione', codice: '4821' } })),
   // interventi: the damage reports, now tickets (the tickets' own routes are /api/interventi).
   'GET /api/admin/danni': scoped('interventi', (_f, s) => ({ url: `/api/admin/danni?sedeId=${s.sedeId}` })),
-  'POST /api/admin/danni/:id/risolta': scoped('interventi', (_f, s) => ({ url: `/api/admin/danni/${s.damageId}/risolta` })),
+  'POST /api/admin/danni/:id/risolta': scoped('riparazioni', (_f, s) => ({ url: `/api/admin/danni/${s.damageId}/risolta` })),
   // chiusure: closures and planned maintenance of the sede.
   'GET /api/admin/chiusure': anySede('chiusure', () => ({ url: '/api/admin/chiusure' })),
   'POST /api/admin/chiusure/anteprima': scoped('chiusure', (_f, s) => ({ url: '/api/admin/chiusure/anteprima', payload: closure(s.sedeId) })),
@@ -138,7 +138,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/stats': scoped('statistiche', (_f, s) => ({ url: `/api/admin/stats?period=7&sedeId=${s.sedeId}` })),
   'GET /api/admin/stats/export.csv': scoped('statistiche', (_f, s) => ({ url: `/api/admin/stats/export.csv?period=30&sedeId=${s.sedeId}` })),
   // Only the admin: users, the import, the install's rules, sedi, payments, the audit log.
-  'GET /api/admin/users': admin(() => ({ url: '/api/admin/users?page=1&pageSize=10' })),
+  // The desk finds the person it books for (banco); changing people stays the admins'.
+  'GET /api/admin/users': anySede('banco', () => ({ url: '/api/admin/users?page=1&pageSize=10' })),
   'PUT /api/admin/users/:id': admin((f) => ({
     url: `/api/admin/users/${f.userId}`,
     payload: { nome: 'Cambiato', cognome: 'Nome', email: 'cambiato@example.it', ruolo: 'user', isResidente: true, attiva: true },
@@ -200,9 +201,9 @@ async function sedeFixtures(sedeId: number, userId: number): Promise<SedeFixture
   const rideId = await insertBooking(db, { userId: rider.id, biciId: rideBike, date: '2026-11-21', from: '09:30', to: '11:00', ritirataAt: new Date('2026-11-21T08:30:00Z') });
   const pickupId = await insertBooking(db, { userId: picker.id, biciId: await bike(), date: '2026-11-21', from: '10:00', to: '11:00' });
   const [damage] = await db
-    .insert(segnalazioniDanni)
-    .values({ prenotazioneId: doneId, biciId: rideBike, userId, categoria: 'luci', descrizione: 'Luce posteriore rotta' })
-    .returning({ id: segnalazioniDanni.id });
+    .insert(interventi)
+    .values({ prenotazioneId: doneId, biciId: rideBike, segnalatoDa: userId, origine: 'riconsegna', categoria: 'luci', descrizione: 'Luce posteriore rotta' })
+    .returning({ id: interventi.id });
   const [closureRow] = await db.insert(chiusure).values({ dal: '2027-01-10', al: '2027-01-11', motivo: 'Inventario', sedeId }).returning({ id: chiusure.id });
   const [maintenance] = await db
     .insert(manutenzioni)

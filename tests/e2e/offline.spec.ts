@@ -432,7 +432,7 @@ test.describe('the app offline', () => {
     await expect.poll(async () => (await ownBooking(page.request, id))?.stato).toBe('completata');
     expect((await ownBooking(page.request, id))?.danno).toEqual({ categoria: 'freni', descrizione: text });
     // Applied once: one report, no refusal shown, every request the same action.
-    const reports = await withE2eDatabase((db) => db.query('select count(*)::int as n from segnalazioni_danni where prenotazione_id = $1', [id]));
+    const reports = await withE2eDatabase((db) => db.query('select count(*)::int as n from interventi where prenotazione_id = $1', [id]));
     expect(reports.rows[0]).toEqual({ n: 1 });
     await expect(page.getByText('Riconsegna non registrata', { exact: false })).toHaveCount(0);
     expect(new Set(sent.map((r) => r.body.idAzione)).size).toBe(1);

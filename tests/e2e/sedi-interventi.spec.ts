@@ -142,7 +142,8 @@ test.describe('repair tickets, from the report to Riparata', () => {
       await expect(dialog).toContainText(`La bici n. ${bike} è riparata?`);
       await expectNoSeriousA11yViolations(page);
       await dialog.getByRole('button', { name: 'Riparata' }).click();
-      await expect(page.getByText('Riparata', { exact: true })).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('region', { name: 'Freni' }).getByText('Riparata', { exact: true })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Prendo io' })).toHaveCount(0);
 
       // Closed, it leaves the workshop's home; the resident is told.

@@ -1,12 +1,12 @@
 import type { Browser, Page } from '@playwright/test';
-import { createAccount, ensureSede, seedActiveBooking, windowFromNow, withE2eDatabase } from './database';
+import { createAccount, ensureSede, openDay, seedActiveBooking, windowFromNow, withE2eDatabase } from './database';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectStarted, loginViaForm, notice, test } from './fixtures';
 
 /**
  * Issue 48, staff in /admin on a 375 px phone, with two sedi: an admin gives a person `Portineria`
  * at Residenza Nord in the user's dialog; that person's /admin has only the desk's tabs, and only
- * Nord's bookings and bikes (never one of the first sede); the desk hands a bike over and takes it
- * back on a person's behalf. axe on every new screen, in Italian and in English.
+ * Nord's bookings and bikes (never one of the first sede); the desk books for a person at Nord and
+ * hands a bike over and takes it back. axe on every new screen, in Italian and in English.
  */
 
 const PASSWORD = 'Password-Sedi-Staff-1';
@@ -121,6 +121,40 @@ test('an admin gives Portineria at Residenza Nord; the porter sees only their ta
   await expectNoSeriousA11yViolations(page);
 
   await withE2eDatabase((db) => db.query(`update prenotazioni set stato = 'cancellata' where id = any($1)`, [[atNord, atFirst]]));
+});
+
+test("the desk books for a person at Nord", async ({ page }) => {
+  const nord = await ensureSede('Residenza Nord', { prefix: 'N', count: 3 });
+  const nordIds = await withE2eDatabase(async (db) => (await db.query<{ id: number }>('select id from biciclette where sede_id = $1', [nord.id])).rows.map((r) => String(r.id)));
+  const desk = await porter(nord.id, 'it');
+  const t = tag();
+  const email = `sedi-staff-walkin-${t}@bicielis.test`;
+  await account({ nome: 'Walter', cognome: `Banco${t}`, email, residente: true });
+  const date = await openDay();
+
+  await loginViaForm(page, { email: desk.email, password: desk.password });
+  await expect(page).toHaveURL('/dashboard');
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Nuova prenotazione per un utente' });
+  await dialog.getByRole('searchbox', { name: 'Cerca utente' }).fill(email);
+  await dialog.getByRole('radio', { name: /Walter Banco/ }).check();
+  await dialog.getByLabel('Data', { exact: true }).fill(date);
+  await dialog.getByLabel('Ora di inizio').fill('15:00');
+  await dialog.getByLabel('Ora di fine').fill('16:00');
+  const offered = dialog.getByRole('radio', { name: /^Bici / });
+  await expect(offered.first()).toBeVisible();
+  expect((await offered.evaluateAll((els) => els.map((e) => e.getAttribute('value') ?? ''))).every((v) => nordIds.includes(v))).toBe(true);
+  await offered.first().check();
+  await expectNoSeriousA11yViolations(page);
+  await dialog.getByRole('button', { name: "Prenota per l'utente" }).click();
+  await expect(notice(page, 'Prenotazione creata')).toBeVisible();
+  const made = await withE2eDatabase(
+    async (db) =>
+      (await db.query<{ id: number; sede_id: number }>(`select p.id, p.sede_id from prenotazioni p join users u on u.id = p.user_id where u.email = $1 and p.stato = 'attiva'`, [email])).rows,
+  );
+  expect(made.map((r) => r.sede_id)).toEqual([nord.id]);
+  await withE2eDatabase((db) => db.query(`update prenotazioni set stato = 'cancellata' where id = $1`, [made[0]!.id]));
 });
 
 test('the desk hands a bike over and takes it back, on the person\'s behalf', async ({ page }) => {

@@ -15,6 +15,8 @@ import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
 import { adminBookings, adminSummary } from '../modules/admin/index.js';
 import { adminDamages, adminOverdue } from '../modules/admin/index.js';
 import { listBikes, listUserBookings } from '../modules/bookings/index.js';
+import { listTickets } from '../modules/interventi/index.js';
+import { sediFor } from '../../shared/staff.js';
 import { publicRules } from '../modules/rules/index.js';
 import { publicConfig } from '../modules/system/index.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
@@ -127,7 +129,9 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
     ]);
     data = { screen, bookings, bikes, config: publicCfg, rules, waits };
   } else {
-    const [summary, publicCfg, overdue, waitlist, damages, bookings] = await Promise.all([
+    // The open tickets of the sedi in the user's reach (an admin: every sede), as GET /api/interventi lists them.
+    const ticketSedi = sediFor(user, 'interventi');
+    const [summary, publicCfg, overdue, waitlist, damages, bookings, tickets] = await Promise.all([
       adminSummary(deps),
       publicConfig(config, deps),
       adminOverdue(deps),
@@ -135,8 +139,9 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
       adminDamages(deps),
       // The first page of the bookings tab, as the tab asks for it (stato=tutti&page=1&pageSize=50).
       adminBookings(deps, adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: String(ADMIN_PAGE_SIZE_DEFAULT) })),
+      listTickets(database.db, ticketSedi === 'all' ? null : ticketSedi, { stato: 'aperti' }),
     ]);
-    data = { screen, summary, config: publicCfg, overdue, waitlist, damages, bookings: { items: bookings.rows, total: bookings.total } };
+    data = { screen, summary, config: publicCfg, overdue, waitlist, damages, bookings: { items: bookings.rows, total: bookings.total }, tickets };
   }
   // Instants become ISO strings, exactly what the browser would have parsed from the API.
   return JSON.parse(JSON.stringify(data)) as ServerPageData;

@@ -189,11 +189,16 @@ async function seedDamages(tx: Tx, { random }: Dice, inserted: PastBookingRow[])
       t: DAMAGES[i % DAMAGES.length],
       at: p.fine,
       solved: i % 3 !== 0,
+      // The first still open is being worked on (`in_lavorazione`), the others wait (`aperto`).
+      stato: i % 3 !== 0 ? 'riparata' : i === 0 ? 'in_lavorazione' : 'aperto',
     }));
+  // Repair tickets (issue 48): most repaired a day later, the rest still open at their bike's sede (its trigger).
   await tx.execute(sql`
-    insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione, created_at, risolta_at)
-    select d.p, d.b, d.u, d.c, d.t, d.at::timestamptz, case when d.solved then d.at::timestamptz + interval '1 day' end
-      from json_to_recordset(${JSON.stringify(damages)}::json) as d(p int, b int, u int, c text, t text, at text, solved boolean)`);
+    insert into interventi (prenotazione_id, bici_id, segnalato_da, origine, categoria, descrizione, stato, created_at, updated_at, chiuso_at)
+    select d.p, d.b, d.u, 'riconsegna', d.c, d.t, d.stato, d.at::timestamptz,
+           d.at::timestamptz + case when d.solved then interval '1 day' else interval '0' end,
+           case when d.solved then d.at::timestamptz + interval '1 day' end
+      from json_to_recordset(${JSON.stringify(damages)}::json) as d(p int, b int, u int, c text, t text, at text, solved boolean, stato text)`);
 }
 
 /**

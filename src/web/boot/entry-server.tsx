@@ -8,6 +8,7 @@ import { App } from '../app';
 import * as admin from '../features/admin';
 import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard';
 import { WAITS_QUERY_KEY } from '../features/waitlist';
+import { OPEN_TICKETS_QUERY_KEY } from '../features/officina/tickets-panels';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
 import { queryClient } from '../lib/query-client';
 import { setRenderedAt } from '../lib/render-clock';
@@ -47,6 +48,7 @@ function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
         [admin.ADMIN_OVERDUE_QUERY_KEY, data.overdue],
         [admin.ADMIN_WAITLIST_QUERY_KEY, data.waitlist],
         [admin.ADMIN_DAMAGES_QUERY_KEY, data.damages],
+        [OPEN_TICKETS_QUERY_KEY, data.tickets],
         [admin.adminBookingsQueryKey(admin.FIRST_BOOKINGS_PAGE), data.bookings],
       ];
   }

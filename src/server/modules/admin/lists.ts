@@ -6,7 +6,8 @@ import { lockDto, locksByBike } from '../locks/index.js';
 import type { BookingPhase } from '../../../shared/schemas/booking.js';
 import { addDays, zonedInstant, zonedToday } from '../../../shared/time.js';
 import { biciclette } from '../bikes/tables.js';
-import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
+import { bookingStato, isBooking, prenotazioni } from '../bookings/tables.js';
+import { interventi } from '../interventi/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { users } from '../users/tables.js';
 import { asOf, bookingPhase, listBikes } from '../bookings/index.js';
@@ -85,13 +86,13 @@ export async function adminSummary(deps: ReadDeps, sedi: readonly number[] | nul
       (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
       (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
-      (select count(*) from ${segnalazioniDanni} d where d.risolta_at is null)::int as "danniAperti"`);
+      (select count(*) from ${interventi} d where d.chiuso_at is null)::int as "danniAperti"`);
   return summaryOf(result.rows[0]!);
 }
 
 /**
  * The summary of a staff member's sedi (issue 48): the same cards, counted over the bookings, bikes,
- * people (by home sede) and damage reports of those sedi. A sede has at most a few thousand
+ * people (by home sede) and open repair tickets of those sedi. A sede has at most a few thousand
  * bookings a year: they are counted, not read from the install's rollup.
  */
 async function scopedSummary(deps: ReadDeps, sedi: readonly number[]): Promise<AdminSummary> {
@@ -125,8 +126,7 @@ async function scopedSummary(deps: ReadDeps, sedi: readonly number[]): Promise<A
       (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
       (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
-      (select count(*) from ${segnalazioniDanni} d join ${biciclette} b on b.id = d.bici_id
-        where d.risolta_at is null and b.sede_id = any(${ids}))::int as "danniAperti"`);
+      (select count(*) from ${interventi} d where d.chiuso_at is null and d.sede_id = any(${ids}))::int as "danniAperti"`);
   return summaryOf(result.rows[0]!);
 }
 

@@ -7,6 +7,7 @@ import { asOf, type BookingPersonBikeRow, bringLifecycleUpToDate, relocation, ri
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { forgetRideCodeAtRelease } from '../locks/index.js';
+import { tickets } from '../interventi/index.js';
 import type { AdminDeps } from './deps.js';
 import { runTransaction } from '../../db/transaction.js';
 import { testo } from '../../../shared/i18n/index.js';
@@ -18,7 +19,11 @@ export const RESOLVED_DAMAGE_DAYS = 30;
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-/** Open damage reports (oldest first), then those resolved in the last 30 days (latest first). */
+/**
+ * The old `Danni da controllare` (kept for compatibility, issue 48): every repair ticket in the
+ * old shape, open ones first (oldest first), then those closed in the last 30 days (latest
+ * first); `risoltaAt` is the ticket's `chiusoAt`.
+ */
 export async function adminDamages(deps: ReadDeps, sedeId?: number): Promise<AdminDamageDto[]> {
   const since = new Date(deps.clock.now().getTime() - RESOLVED_DAMAGE_DAYS * 86_400_000).toISOString();
   const result = await deps.db.execute<{
@@ -37,14 +42,14 @@ export async function adminDamages(deps: ReadDeps, sedeId?: number): Promise<Adm
     risolta_at: string | null;
     sede_id: number;
   }>(sql`
-    select d.id, d.prenotazione_id, d.bici_id, b.numero, b.modello, b.stato as bici_stato, b.sede_id,
-           u.nome, u.cognome, u.email, d.categoria, d.descrizione, d.created_at, d.risolta_at
-      from segnalazioni_danni d
+    select d.id, d.prenotazione_id, d.bici_id, b.numero, b.modello, b.stato as bici_stato, d.sede_id,
+           u.nome, u.cognome, u.email, d.categoria, d.descrizione, d.created_at, d.chiuso_at as risolta_at
+      from interventi d
       join biciclette b on b.id = d.bici_id
-      left join users u on u.id = d.user_id
-     where (d.risolta_at is null or d.risolta_at >= ${since}::timestamptz)
-       ${sedeId === undefined ? sql`` : sql`and b.sede_id = ${sedeId}`}
-     order by d.risolta_at is not null, case when d.risolta_at is null then d.created_at end, d.risolta_at desc, d.id`);
+      left join users u on u.id = d.segnalato_da
+     where (d.chiuso_at is null or d.chiuso_at >= ${since}::timestamptz)
+       ${sedeId === undefined ? sql`` : sql`and d.sede_id = ${sedeId}`}
+     order by d.chiuso_at is not null, case when d.chiuso_at is null then d.created_at end, d.chiuso_at desc, d.id`);
   return result.rows.map((r) => ({
     id: r.id,
     prenotazioneId: r.prenotazione_id,
@@ -62,18 +67,23 @@ export async function adminDamages(deps: ReadDeps, sedeId?: number): Promise<Adm
   }));
 }
 
-/** Marks a damage report resolved (the bike's state stays the admin's own choice). */
+/**
+ * Marks a damage report resolved: its ticket `riparata` (the bike back to `disponibile` when no
+ * other ticket keeps it out), its reporter told after the commit.
+ */
 export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): Promise<AdminDamageDto> {
   const now = deps.clock.now();
-  await runTransaction(deps.db, async (tx) => {
-    await rideDesk.resolveDamageReport(tx, id, now);
+  const outcome = await runTransaction(deps.db, async (tx) => {
+    const done = await tickets.resolveAsRepaired(tx, { id: actor.id, email: actor.email, ruolo: 'admin', incarichi: [] }, id, now);
     await writeAudit(
       tx,
       actor,
       { action: 'damage.resolve', entity: 'damage', entityId: id, before: { risoltaAt: null }, after: { risoltaAt: now.toISOString() } },
       now,
     );
+    return done;
   });
+  if (outcome.riparata) await tickets.tellRepaired(deps, id);
   const row = (await adminDamages(deps)).find((d) => d.id === id);
   return row!;
 }

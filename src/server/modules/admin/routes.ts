@@ -157,7 +157,9 @@ function registerBookingRoutes(app: AdminApp, { deps }: AdminContext): void {
 
 /** The users: list, edit, delete, the residents' import, a suspension lifted. */
 function registerUserRoutes(app: AdminApp, { deps, actor }: AdminContext): void {
-  app.get('/users', { schema: { querystring: adminUsersQuerySchema } }, async (request, reply) => {
+  // Read by the desk too (banco, issue 48): a porter books for a walk-in, who may live at any sede.
+  // Changing people stays the admins'.
+  app.get('/users', { config: { capability: 'banco' }, schema: { querystring: adminUsersQuerySchema } }, async (request, reply) => {
     const page = await adminUsers(deps(), request.query);
     return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.rows);
   });
@@ -222,8 +224,9 @@ function registerFleetRoutes(app: AdminApp, { deps, actor }: AdminContext): void
     return (await adminDamages(deps(), scope.one)).filter((d) => scope.keeps(d.sedeId));
   });
 
-  app.post('/danni/:id/risolta', { config: { capability: 'interventi' }, schema: { params: adminIdParamsSchema } }, async (request) =>
-    resolveDamage(deps(), reach(request, 'interventi', await sedeOf.damage(deps().db, request.params.id)), request.params.id),
+  // Resolving marks the ticket `riparata`: the workshop's (riparazioni), as PATCH /api/interventi/{id}.
+  app.post('/danni/:id/risolta', { config: { capability: 'riparazioni' }, schema: { params: adminIdParamsSchema } }, async (request) =>
+    resolveDamage(deps(), reach(request, 'riparazioni', await sedeOf.damage(deps().db, request.params.id)), request.params.id),
   );
 
   app.get('/ritardi', { config: { capability: 'prenotazioni' }, schema: { querystring: sedeFilterQuerySchema } }, async (request) => {

@@ -6,7 +6,8 @@ import { authenticatedUser } from '../../http/auth.js';
 import { actingRole, listScope, mustReach } from '../../http/scope.js';
 import type { Actor } from '../audit/index.js';
 import { biciclette } from '../bikes/tables.js';
-import { prenotazioni, segnalazioniDanni } from '../bookings/tables.js';
+import { prenotazioni } from '../bookings/tables.js';
+import { interventi } from '../interventi/tables.js';
 import { chiusure, manutenzioni } from '../closures/tables.js';
 
 /**
@@ -49,11 +50,8 @@ export const sedeOf = {
     return row?.sedeId;
   },
   async damage(db: ReadDb, id: number): Promise<number | undefined> {
-    const [row] = await db
-      .select({ sedeId: biciclette.sedeId })
-      .from(segnalazioniDanni)
-      .innerJoin(biciclette, eq(biciclette.id, segnalazioniDanni.biciId))
-      .where(eq(segnalazioniDanni.id, id));
+    // A damage report is a repair ticket (issue 48): its sede is the ticket's.
+    const [row] = await db.select({ sedeId: interventi.sedeId }).from(interventi).where(eq(interventi.id, id));
     return row?.sedeId;
   },
   /** Every bike's sede, by id (a few hundred bikes at most). */

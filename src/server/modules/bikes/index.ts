@@ -8,7 +8,6 @@ export {
   lockFleet,
   lockOpenSede,
   markBikePickedUp,
-  putDamagedBikeInMaintenance,
   setBikeSede,
   setBikeStateByAdmin,
   startPlannedMaintenance,

@@ -64,11 +64,6 @@ export async function markBikePickedUp(tx: Tx, id: number, now: Date): Promise<v
     .where(and(eq(biciclette.id, id), eq(biciclette.stato, 'disponibile')));
 }
 
-/** A return with a damage report: the bike goes to `manutenzione` until an admin says otherwise. */
-export async function putDamagedBikeInMaintenance(tx: Tx, id: number, now: Date): Promise<void> {
-  await tx.update(biciclette).set({ stato: 'manutenzione', statoAuto: false, updatedAt: now }).where(eq(biciclette.id, id)); // triggers: disponibilita_modifiche, tempo_liberato, NOTIFY bicielis_tempo_liberato
-}
-
 /**
  * A return without damage: the bike is `disponibile` at once, if the life cycle had marked it
  * `prenotata` and no other active booking holds it now (picked up, or inside its window).

@@ -1,4 +1,3 @@
-import type { DamageCategory } from '../../../shared/damage.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { shortDate } from '../../../shared/i18n/format.js';
@@ -127,62 +126,3 @@ ${fleetLines.length > 0 ? `<p>${escapeHtml(fleetIntro)}</p>\n${list(fleetLines)}
   return { to, subject, text, html };
 }
 
-export interface DamageInfo {
-  utente: string;
-  email: string;
-  biciNumero: string;
-  biciModello: string;
-  categoria: DamageCategory;
-  descrizione: string;
-}
-
-/** A damage category's label in `lingua` (Italian: shared/damage.ts's labels). */
-export function damageCategoryLabel(categoria: DamageCategory, lingua: Lingua): string {
-  return tFor(lingua)(`emailNotices.damageCategory.${categoria}`);
-}
-
-/** To every active admin, after a return with a damage report, in the admin's language. */
-export function damageAdminEmail(
-  to: string,
-  d: DamageInfo,
-  publicUrl: string,
-  momento: 'riconsegna' | 'ritiro' = 'riconsegna',
-  lingua: Lingua = 'it',
-): MailMessage {
-  const t = tFor(lingua);
-  const subject = t('emailNotices.damage.subject', { bici: d.biciNumero });
-  const adminUrl = `${publicUrl}/admin`;
-  const category = damageCategoryLabel(d.categoria, lingua);
-  const body = (utente: string, email: string, bici: string, modello: string) =>
-    momento === 'ritiro'
-      ? t('emailNotices.damage.atPickup', { utente, email, bici, modello })
-      : t('emailNotices.damage.atReturn', { utente, email, bici, modello });
-  const bodyHtml = (utente: string, email: string, bici: string, modello: string) =>
-    momento === 'ritiro'
-      ? t('emailNotices.damage.atPickupHtml', { utente, email, bici, modello })
-      : t('emailNotices.damage.atReturnHtml', { utente, email, bici, modello });
-  const typeLabel = t('emailNotices.damage.type');
-  const descriptionLabel = t('emailNotices.damage.description');
-  const text = [
-    body(d.utente, d.email, t('emailNotices.bikeNo', { numero: d.biciNumero }), d.biciModello),
-    '',
-    `${typeLabel} ${category}`,
-    `${descriptionLabel} ${d.descrizione}`,
-    '',
-    t('emailNotices.damage.inMaintenance', { url: adminUrl }),
-  ].join('\n');
-  const html = emailLayout(
-    subject,
-    `<p>${bodyHtml(
-      escapeHtml(d.utente),
-      escapeHtml(d.email),
-      `<strong>${t('emailNotices.bikeNo', { numero: escapeHtml(d.biciNumero) })}</strong>`,
-      escapeHtml(d.biciModello),
-    )}</p>
-<p><strong>${typeLabel}</strong> ${escapeHtml(category)}</p>
-<p><strong>${descriptionLabel}</strong> ${escapeHtml(d.descrizione)}</p>
-<p>${t('emailNotices.damage.inMaintenance', { url: `<a href="${escapeHtml(adminUrl)}">${escapeHtml(adminUrl)}</a>` })}</p>`,
-    lingua,
-  );
-  return { to, subject, text, html };
-}

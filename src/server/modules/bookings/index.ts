@@ -5,16 +5,16 @@
  * module's (or layer's) way in.
  */
 import { pruneAvailabilityChanges } from './availability.js';
-import { damageAdminEmail, notice, overdueAdminsEmail } from './emails.js';
-import { deleteOfflineActionsOf, forgetDamageReportsBefore, forgetDamageReportsOf } from './erasure.js';
+import { notice, overdueAdminsEmail } from './emails.js';
+import { deleteOfflineActionsOf } from './erasure.js';
 import { fleetChangedSince, readFleetNow } from './fleet-now.js';
 import { applyLifecycle, bikeOutAtNoShow, bikeOutNow, bikeStateAsOf, bookingAsOf, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
 import { sendRideNotices } from './notices.js';
 import { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
 import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
 import { purgeOldOfflineActions } from './offline-actions.js';
-import { claimBikeAbsentNotices, freeBikeFor, insertPickupDamageReport, markWaitingForBike, moveBooking } from './relocate.js';
-import { endRide, lockBikeOfBooking, pickUp, resolveDamageReport, returnBike } from './ride.js';
+import { claimBikeAbsentNotices, freeBikeFor, markWaitingForBike, moveBooking } from './relocate.js';
+import { endRide, lockBikeOfBooking, pickUp, returnBike } from './ride.js';
 import { anonymiseBookingsOf, anonymiseConcludedBefore, insertBookingRows, insertPastBookings } from './rows.js';
 import { pickupFrom } from './service.js';
 
@@ -52,19 +52,19 @@ export const offerRows = {
 };
 
 /** The fleet's heal and the planned maintenance move bookings, free bikes and tell people through these. */
-export const relocation = { moveBooking, freeBikeFor, markWaitingForBike, claimBikeAbsentNotices, insertPickupDamageReport, lockBikeOfBooking, pickupFrom };
+export const relocation = { moveBooking, freeBikeFor, markWaitingForBike, claimBikeAbsentNotices, lockBikeOfBooking, pickupFrom };
 
-/** A ride ended or a damage report dealt with by an admin's desk. */
-export const rideDesk = { endRide, resolveDamageReport, pickUp, returnBike };
+/** A ride ended, or picked up and brought back on the person's behalf, by the desk (issue 48; a damage report is a repair ticket: the interventi module). */
+export const rideDesk = { endRide, pickUp, returnBike };
 
-/** Erasure and retention (privacy): a person's bookings made anonymous, their reports and offline actions forgotten. */
-export const bookingsErasure = { anonymiseBookingsOf, anonymiseConcludedBefore, deleteOfflineActionsOf, forgetDamageReportsOf, forgetDamageReportsBefore };
+/** Erasure and retention (privacy): a person's bookings made anonymous, their offline actions forgotten. */
+export const bookingsErasure = { anonymiseBookingsOf, anonymiseConcludedBefore, deleteOfflineActionsOf };
 
 /** The minute and hourly jobs' part of the bookings. */
 export const bookingJobs = { applyLifecycle, pruneAvailabilityChanges, purgeOldOfflineActions, sendRideNotices };
 
 /** The emails the fleet's notices share with the bookings'. */
-export const bookingEmails = { damageAdminEmail, notice, overdueAdminsEmail };
+export const bookingEmails = { notice, overdueAdminsEmail };
 
 /** The fleet's state now, for the rack board (issue 34). */
 export const fleetReading = { readFleetNow, fleetChangedSince };

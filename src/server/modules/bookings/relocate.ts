@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { DamageCategory } from '../../../shared/damage.js';
 import type { Tx } from '../../db/transaction.js';
 import type { MOVE_CAUSES } from './tables.js';
 
@@ -95,20 +94,4 @@ export async function markWaitingForBike(tx: Pick<Tx, 'execute'>, bookingId: num
   await tx.execute(sql`
     update prenotazioni set aspetta_bici_at = coalesce(aspetta_bici_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}::timestamptz
      where id = ${bookingId}`);
-}
-
-/**
- * A problem found at the pick-up (`La bici ha un problema`, issue 35): the report of the bike left
- * behind, dated now, beside the one the booking may still carry at its return (`momento`).
- */
-export async function insertPickupDamageReport(
-  tx: Pick<Tx, 'execute'>,
-  r: { bookingId: number; biciId: number; userId: number; categoria: DamageCategory; descrizione: string },
-  now: Date,
-): Promise<number> {
-  const { rows } = await tx.execute<{ id: number }>(sql`
-    insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione, momento, created_at)
-    values (${r.bookingId}, ${r.biciId}, ${r.userId}, ${r.categoria}, ${r.descrizione}, 'ritiro', ${now.toISOString()}::timestamptz)
-    returning id`);
-  return rows[0]!.id;
 }

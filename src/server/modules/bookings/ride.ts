@@ -3,14 +3,12 @@ import type { AppliedTimeSource, BookingDto, PickUpRequest, ReturnRequest } from
 import { zonedClock } from '../../../shared/time.js';
 import type { Config } from '../../config.js';
 import { biciclette } from '../bikes/tables.js';
-import { freeReturnedBike, markBikePickedUp, putDamagedBikeInMaintenance } from '../bikes/index.js';
+import { freeReturnedBike, markBikePickedUp } from '../bikes/index.js';
+import { tickets } from '../interventi/index.js';
 import { pagamenti } from '../payments/tables.js';
-import { prenotazioni, segnalazioniDanni } from './tables.js';
-import { users } from '../users/tables.js';
+import { prenotazioni } from './tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../integrations/mailer.js';
-import { activeAdmins } from '../notifications/index.js';
-import { damageAdminEmail, type DamageInfo } from './emails.js';
 import { bringLifecycleUpToDate } from './lifecycle.js';
 import { countBooking } from '../../metrics.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
@@ -157,8 +155,9 @@ export async function pickUp(deps: RideDeps, userId: number, id: number, body: P
  * Ends a picked-up ride: `completata`, `riconsegnata_at` at `returnedAt` (the server's `now`
  * unless a device's time was accepted, decision 026); the bike is free at once
  * (`disponibile`, when the life cycle had marked it and no other booking holds it now), or in
- * `manutenzione` with a damage report (dated with the return). In the caller's transaction,
- * the booking locked.
+ * `manutenzione` with a damage report, which opens a repair ticket (`riconsegna`, issue 48, dated
+ * with the return; the bike `Non utilizzabile` until it is closed). In the caller's transaction,
+ * the booking locked. The ticket's id, to tell its workshop after the commit; null without one.
  */
 export async function endRide(
   tx: Tx,
@@ -166,41 +165,36 @@ export async function endRide(
   now: Date,
   damage?: NonNullable<ReturnRequest['danno']>,
   returnedAt: Date = now,
-): Promise<void> {
+): Promise<number | null> {
   await tx
     .update(prenotazioni)
     .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now }) // triggers: disponibilita_modifiche, tempo_liberato, lucchetti (the new code), codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
     .where(eq(prenotazioni.id, booking.id));
   if (damage) {
-    await tx.insert(segnalazioniDanni).values({
-      prenotazioneId: booking.id,
-      biciId: booking.biciId,
-      userId: booking.userId,
-      categoria: damage.categoria,
-      descrizione: damage.descrizione,
-      createdAt: returnedAt,
-    });
-    await putDamagedBikeInMaintenance(tx, booking.biciId, now);
-    return;
+    const ticket = await tickets.open(
+      tx,
+      {
+        biciId: booking.biciId,
+        prenotazioneId: booking.id,
+        origine: 'riconsegna',
+        segnalatoDa: booking.userId,
+        categoria: damage.categoria,
+        descrizione: damage.descrizione.trim(),
+        nonUtilizzabile: true,
+        createdAt: returnedAt,
+      },
+      now,
+    );
+    return ticket?.id ?? null;
   }
   await freeReturnedBike(tx, booking.biciId, now);
-}
-
-/**
- * An admin marks a damage report resolved (the report filed by `endRide`; the bike's state
- * stays the admin's own choice), in the caller's transaction: the report locked, then written.
- */
-export async function resolveDamageReport(tx: Tx, id: number, now: Date): Promise<void> {
-  const [before] = await tx.select().from(segnalazioniDanni).where(eq(segnalazioniDanni.id, id)).for('update');
-  if (!before) throw notFound(testo('bookingsApi.damageNotFound'));
-  if (before.risoltaAt) throw conflict(testo('bookingsApi.damageResolved'), 'ALREADY_RESOLVED');
-  await tx.update(segnalazioniDanni).set({ risoltaAt: now }).where(eq(segnalazioniDanni.id, id));
+  return null;
 }
 
 /**
  * The owner marks `Riconsegnata`, optionally with a damage report: the booking is completed
- * at that moment (an early return frees the rest of the window). With a report, every active
- * admin is emailed after the commit.
+ * at that moment (an early return frees the rest of the window). With a report, a repair
+ * ticket is opened and the sede's workshop (or the admins) told after the commit.
  *
  * From the device's queue (decision 026): with `idAzione` applied once (a replay has no
  * second effect: no second report, email or offer pass); with `oraDispositivo` the ride ends
@@ -229,23 +223,7 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
         if (row.stato !== 'attiva') throw conflict(testo('bookingsApi.notActive'), 'NOT_ACTIVE');
         if (!row.ritirataAt) throw conflict(testo('bookingsApi.notPickedUp'), 'NOT_PICKED_UP');
         const time = appliedTime(action.deviceTime, now, { allowedFrom: row.ritirataAt });
-        await endRide(tx, { id, biciId: row.biciId, userId }, now, body.danno, time.at);
-        let damage: DamageInfo | null = null;
-        if (body.danno) {
-          const [info] = await tx
-            .select({ nome: users.nome, cognome: users.cognome, email: users.email, biciNumero: biciclette.numero, biciModello: biciclette.modello })
-            .from(users)
-            .innerJoin(biciclette, eq(biciclette.id, row.biciId))
-            .where(eq(users.id, userId));
-          damage = {
-            utente: `${info!.nome} ${info!.cognome}`.trim(),
-            email: info!.email,
-            biciNumero: info!.biciNumero,
-            biciModello: info!.biciModello,
-            categoria: body.danno.categoria,
-            descrizione: body.danno.descrizione,
-          };
-        }
+        const damage = await endRide(tx, { id, biciId: row.biciId, userId }, now, body.danno, time.at);
         await recordAction(tx, action.id, key, { deviceTime: action.deviceTime, ...time, now });
         return { applied: true as const, source: time.source, damage };
       }),
@@ -253,12 +231,8 @@ export async function returnBike(deps: RideDeps, userId: number, id: number, bod
   );
   if (outcome.applied) {
     countBooking(deps.metrics, 'returned');
-    if (outcome.damage) {
-      // After the commit: the report stands even if an email fails (it is on /admin anyway).
-      for (const admin of await activeAdmins(deps.db)) {
-        deps.mailer.sendInBackground(damageAdminEmail(admin.email, outcome.damage, deps.config.publicUrl, 'riconsegna', admin.lingua));
-      }
-    }
+    // After the commit: the ticket stands even if a notice fails (it is on /officina anyway).
+    if (outcome.damage !== null) await tickets.tellOpened(deps, outcome.damage);
   }
   return { booking: await getUserBooking(deps, userId, id), oraApplicata: outcome.source, nuovoCodice: await rideNewCode(deps.db, id) };
 }

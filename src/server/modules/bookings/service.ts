@@ -13,7 +13,8 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { pgConstraint, pgErrorCode, type Db } from '../../db/client.js';
 import { biciclette, type Bike } from '../bikes/tables.js';
-import { bookingStato, isBooking, prenotazioni, segnalazioniDanni } from './tables.js';
+import { bookingStato, isBooking, prenotazioni } from './tables.js';
+import { interventi } from '../interventi/tables.js';
 import { pagamenti } from '../payments/tables.js';
 import { lucchetti } from '../locks/tables.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
@@ -170,8 +171,8 @@ const bookingColumns = {
   ritirataAt: prenotazioni.ritirataAt,
   riconsegnataAt: prenotazioni.riconsegnataAt,
   motivoCancellazione: prenotazioni.motivoCancellazione,
-  dannoCategoria: segnalazioniDanni.categoria,
-  dannoDescrizione: segnalazioniDanni.descrizione,
+  dannoCategoria: interventi.categoria,
+  dannoDescrizione: interventi.descrizione,
   // The kind of the bike's lock (issue 34), never its code: one primary-key probe a row.
   lucchetto: sql<LockKind>`coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${prenotazioni.biciId}), 'nessuno')`,
   // The fleet's last move of it (issue 35): the bike it left, by its primary key, only when set.
@@ -262,7 +263,8 @@ export function selectBookings(db: Db, now: Date, minutes: { hold: number; noSho
     .from(prenotazioni)
     .innerJoin(biciclette, eq(biciclette.id, prenotazioni.biciId))
     .leftJoin(pagamenti, eq(pagamenti.prenotazioneId, prenotazioni.id))
-    .leftJoin(segnalazioniDanni, and(eq(segnalazioniDanni.prenotazioneId, prenotazioni.id), eq(segnalazioniDanni.momento, 'riconsegna')));
+    // The return's damage report: its repair ticket (issue 48).
+    .leftJoin(interventi, and(eq(interventi.prenotazioneId, prenotazioni.id), eq(interventi.biciId, prenotazioni.biciId), eq(interventi.origine, 'riconsegna')));
 }
 
 export async function listUserBookings(deps: BookingReadDeps, userId: number): Promise<BookingDto[]> {

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { DAMAGE_CATEGORIES } from '../../../shared/damage.js';
 import { type AnyPgColumn, bigint, boolean, check, date, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tstz, createdAt, updatedAt, sedeColumn } from '../../db/columns.js';
 import { users } from '../users/tables.js';
@@ -134,41 +133,6 @@ export const prenotazioni = pgTable(
 );
 
 export type Booking = typeof prenotazioni.$inferSelect;
-
-export const DAMAGE_MOMENTS = ['ritiro', 'riconsegna'] as const;
-
-/**
- * Damage reported when a bike is returned (decision 022): the bike goes to `manutenzione`
- * and the admins are emailed. `risoltaAt` is set by an admin when the bike is repaired.
- */
-export const segnalazioniDanni = pgTable(
-  'segnalazioni_danni',
-  {
-    id: serial('id').primaryKey(),
-    prenotazioneId: integer('prenotazione_id').references(() => prenotazioni.id, { onDelete: 'set null' }),
-    biciId: integer('bici_id')
-      .notNull()
-      .references(() => biciclette.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    categoria: text('categoria', { enum: DAMAGE_CATEGORIES }).notNull(),
-    descrizione: text('descrizione').notNull(),
-    /**
-     * When it was reported (issue 35): at the return (`riconsegna`, the booking's own report), or
-     * at the pick-up (`ritiro`, `La bici ha un problema`: the bike left behind). One of each per
-     * booking and bike (a booking moved away from a problem may meet another on its new bike).
-     */
-    momento: text('momento', { enum: DAMAGE_MOMENTS }).notNull().default('riconsegna'),
-    createdAt: createdAt(),
-    risoltaAt: tstz('risolta_at'),
-  },
-  (t) => [
-    check('segnalazioni_categoria_valid', sql`${t.categoria} in ('freni', 'ruote', 'catena', 'luci', 'telaio', 'altro')`),
-    check('segnalazioni_descrizione_length', sql`length(${t.descrizione}) between 1 and 500`),
-    check('segnalazioni_momento_valid', sql`${t.momento} in ('ritiro', 'riconsegna')`),
-    uniqueIndex('segnalazioni_una_per_prenotazione').on(t.prenotazioneId, t.momento, t.biciId),
-    index('segnalazioni_aperte_idx').on(t.createdAt).where(sql`${t.risoltaAt} is null`),
-  ],
-);
 
 /**
  * A row of `prenotazioni` that is a booking, not a waitlist's offer (issue 21): every reader

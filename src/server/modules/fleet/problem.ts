@@ -8,9 +8,9 @@ import { runTransaction, type Tx } from '../../db/transaction.js';
 import { countBooking } from '../../metrics.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/index.js';
-import { lockFleet, putDamagedBikeInMaintenance } from '../bikes/index.js';
-import { bookingEmails, bringLifecycleUpToDate, cancelBookings, getUserBooking, movableBookings, type MovableBookingRow, relocation } from '../bookings/index.js';
-import { activeAdmins } from '../notifications/index.js';
+import { lockFleet } from '../bikes/index.js';
+import { tickets } from '../interventi/index.js';
+import { bringLifecycleUpToDate, cancelBookings, getUserBooking, movableBookings, type MovableBookingRow, relocation } from '../bookings/index.js';
 import { putFirstInLine } from '../waitlist/index.js';
 import { healInTransaction, healMinutes, type FleetDeps, type HealOutcome, type LifecycleMinutes } from './heal.js';
 import { tellHealOutcome } from './notices.js';
@@ -56,6 +56,7 @@ interface Decided {
   refunded: boolean;
   primoInFila: boolean;
   others: HealOutcome;
+  ticketId: number | null;
 }
 
 async function decide(
@@ -67,13 +68,17 @@ async function decide(
   const { noShow } = minutes;
   await lockFleet(tx);
   const extra = sql`p.destinazione, p.stato, p.ritirata_at,
-           exists (select 1 from segnalazioni_danni d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.momento = 'ritiro') as gia_segnalata`;
+           exists (select 1 from interventi d where d.prenotazione_id = p.id and d.bici_id = p.bici_id and d.origine = 'ritiro') as gia_segnalata`;
   const rows = await movableBookings<ProblemRow>(tx, sql`p.id = ${id} and p.user_id = ${userId}`, { extra, lock: true });
   const row = rows[0];
   if (!row) throw notFound(testo('bookingsApi.bookingNotFound'));
   refuse(row, now, noShow, deps.config.timeZone);
-  await relocation.insertPickupDamageReport(tx, { bookingId: id, biciId: row.bici_id, userId, ...input }, now);
-  await putDamagedBikeInMaintenance(tx, row.bici_id, now);
+  // The ticket (`ritiro`), the bike `Non utilizzabile`: `manutenzione` until it is closed (issue 48).
+  const ticket = await tickets.open(
+    tx,
+    { biciId: row.bici_id, prenotazioneId: id, origine: 'ritiro', segnalatoDa: userId, ...input, nonUtilizzabile: true },
+    now,
+  );
   const to = await relocation.freeBikeFor(tx, row, now);
   let refunded = false;
   let primoInFila = false;
@@ -105,7 +110,7 @@ async function decide(
   }
   // The other bookings of the bike left behind, now broken (issue 35's broken bike).
   const others = await healInTransaction(deps, tx, now, minutes, row.bici_id);
-  return { row, to, refunded, primoInFila, others };
+  return { row, to, refunded, primoInFila, others, ticketId: ticket?.id ?? null };
 }
 
 /** What the answer tells the rider, in `lingua` (issue 36): the sentences of what was decided, one after the other. */
@@ -121,10 +126,10 @@ function sentence(d: Decided, lingua: Lingua): string {
 
 /**
  * POST /api/prenotazioni/:id/problema (issue 35): from the pick-up window until `Ritirata`, the
- * owner reports a problem with the bike. Under every bike's lock: the report filed (`ritiro`), the
- * bike to `manutenzione`, the booking moved to a free bike for its window, or cancelled (no
+ * owner reports a problem with the bike. Under every bike's lock: a repair ticket opened (`ritiro`,
+ * `Non utilizzabile`), the bike to `manutenzione`, the booking moved to a free bike for its window, or cancelled (no
  * no-show, refunded if paid) with its person first in line for the rest of the window; then the
- * bike's other bookings healed as a broken bike's. The admins are emailed after the commit.
+ * bike's other bookings healed as a broken bike's. The sede's workshop (or the admins) told after the commit.
  */
 export async function reportPickupProblem(
   deps: FleetDeps,
@@ -140,18 +145,7 @@ export async function reportPickupProblem(
   const decided = await runTransaction(deps.db, (tx) =>
     decide(deps, tx, { userId, id, input: { categoria, descrizione: input.descrizione.trim() }, now, minutes }),
   );
-  const { row } = decided;
-  for (const admin of await activeAdmins(deps.db)) {
-    deps.mailer.sendInBackground(
-      bookingEmails.damageAdminEmail(
-        admin.email,
-        { utente: `${row.nome} ${row.cognome}`.trim(), email: row.email, biciNumero: row.numero, biciModello: row.modello, categoria, descrizione: input.descrizione.trim() },
-        deps.config.publicUrl,
-        'ritiro',
-        admin.lingua,
-      ),
-    );
-  }
+  if (decided.ticketId !== null) await tickets.tellOpened(deps, decided.ticketId);
   countBooking(deps.metrics, decided.to ? 'moved' : 'fleet_cancelled');
   await tellHealOutcome(deps, decided.others);
   return {

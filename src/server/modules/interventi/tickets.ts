@@ -4,7 +4,7 @@ import { testo } from '../../../shared/i18n/index.js';
 import type { TicketPatch } from '../../../shared/schemas/interventi.js';
 import { CLOSED_TICKET_STATES, mayAt, type TicketOrigin, type TicketState } from '../../../shared/staff.js';
 import type { Tx } from '../../db/transaction.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { SessionUser } from '../../http/auth.js';
 import { actingRole } from '../../http/scope.js';
 import { writeAudit } from '../audit/index.js';
@@ -85,8 +85,11 @@ async function lockTicket(tx: Tx, id: number) {
   return row;
 }
 
+/** Who changes a ticket: the session's user, or an admin's actor (the old `Danni da controllare`). */
+export type TicketActor = Pick<SessionUser, 'id' | 'email' | 'ruolo' | 'incarichi'>;
+
 /** 404 outside the sede's staff, 403 for its staff without `riparazioni` (a `Portineria`). */
-function mustRepairAt(user: SessionUser, sedeId: number): void {
+function mustRepairAt(user: TicketActor, sedeId: number): void {
   if (mayAt(user, 'riparazioni', sedeId)) return;
   if (mayAt(user, 'interventi', sedeId)) throw forbidden();
   throw notFound(testo('interventiApi.ticketNotFound'));
@@ -104,9 +107,17 @@ export interface PatchOutcome {
  * ticket locked, the ticket written, the bike following its tickets (`bikeFollowsTickets`), the
  * change audited with the role the actor acted in.
  */
-export async function patchTicket(tx: Tx, user: SessionUser, id: number, patch: TicketPatch, now: Date): Promise<PatchOutcome> {
+export async function patchTicket(
+  tx: Tx,
+  user: TicketActor,
+  id: number,
+  patch: TicketPatch,
+  now: Date,
+  o: { audit: boolean; openOnly?: boolean } = { audit: true },
+): Promise<PatchOutcome> {
   const before = await lockTicket(tx, id);
   mustRepairAt(user, before.sedeId);
+  if (o.openOnly && isClosed(before.stato)) throw conflict(testo('bookingsApi.damageResolved'), 'ALREADY_RESOLVED');
   if (patch.assegnatarioId !== undefined && patch.assegnatarioId !== null) {
     const { rows } = await tx.execute(sql`
       select 1 from incarichi c join users u on u.id = c.user_id
@@ -132,9 +143,10 @@ export async function patchTicket(tx: Tx, user: SessionUser, id: number, patch: 
     assegnatarioId: t.assegnatarioId,
     nonUtilizzabile: t.nonUtilizzabile,
   });
+  if (!o.audit) return { riparata: stato === 'riparata' && before.stato !== 'riparata' };
   await writeAudit(
     tx,
-    { id: user.id, email: user.email, ruolo: actingRole(user, 'riparazioni', before.sedeId) ?? 'admin' },
+    { id: user.id, email: user.email, ruolo: actingRole({ ...user } as SessionUser, 'riparazioni', before.sedeId) ?? 'admin' },
     { action: 'ticket.update', entity: 'ticket', entityId: id, before: shape(before), after: shape(after) },
     now,
   );
@@ -157,9 +169,10 @@ export async function addNote(tx: Tx, user: SessionUser, id: number, note: { tes
 }
 
 /**
- * Marks a ticket `riparata` for the old `Danni da controllare` (`POST /api/admin/danni/{id}/risolta`):
- * an admin's, through the same patch.
+ * Marks an open ticket `riparata` for the old `Danni da controllare` (`POST /api/admin/danni/{id}/risolta`),
+ * through the same patch (the bike follows); a closed one is 409. The caller audits it (`damage.resolve`)
+ * and tells the reporter after the commit (`tellRepaired`).
  */
-export async function resolveAsRepaired(tx: Tx, user: SessionUser, id: number, now: Date): Promise<PatchOutcome> {
-  return patchTicket(tx, user, id, { stato: 'riparata' }, now);
+export async function resolveAsRepaired(tx: Tx, user: TicketActor, id: number, now: Date): Promise<PatchOutcome> {
+  return patchTicket(tx, user, id, { stato: 'riparata' }, now, { audit: false, openOnly: true });
 }

@@ -11,6 +11,7 @@ import { endAllSessionsOfUser, verifyPassword } from '../auth/index.js';
 import { lockUserAndAdmins } from '../admin/index.js';
 import type { AdminDeps } from '../admin/index.js';
 import { asOf, bookingsErasure, bringLifecycleUpToDate, cancelBookings, offerRows } from '../bookings/index.js';
+import { ticketsErasure } from '../interventi/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { redrawStoredReports } from '../reports/index.js';
 import { deleteUserRow } from '../users/index.js';
@@ -105,7 +106,7 @@ async function anonymiseEverywhere(tx: Tx, userId: number, now: Date): Promise<v
   await anonymiseWaitsOf(tx, userId, at);
   // Bookings stay for the statistics and the reports: no person, no free text.
   await bookingsErasure.anonymiseBookingsOf(tx, userId, now);
-  await bookingsErasure.forgetDamageReportsOf(tx, userId);
+  await ticketsErasure.forgetReporterOf(tx, userId);
   await bookingsErasure.deleteOfflineActionsOf(tx, userId);
   await endAllSessionsOfUser(tx, userId);
 }

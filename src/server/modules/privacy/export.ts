@@ -135,9 +135,9 @@ type DamageRow = {
 
 async function damagesOf(db: Db, userId: number): Promise<DataExport['segnalazioniDanni']> {
   const damages = await rows<DamageRow>(db, sql`
-    select d.id, d.prenotazione_id, b.numero, d.categoria, d.descrizione, d.created_at, d.risolta_at
-      from segnalazioni_danni d join biciclette b on b.id = d.bici_id
-     where d.user_id = ${userId}
+    select d.id, d.prenotazione_id, b.numero, d.categoria, d.descrizione, d.created_at, d.chiuso_at as risolta_at
+      from interventi d join biciclette b on b.id = d.bici_id
+     where d.segnalato_da = ${userId}
      order by d.created_at, d.id`);
   return damages.map((d) => ({
     id: d.id,

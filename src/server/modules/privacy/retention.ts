@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { retryTransient } from '../../db/transaction.js';
 import { purgeExpiredSessions } from '../auth/index.js';
 import { bookingsErasure } from '../bookings/index.js';
+import { ticketsErasure } from '../interventi/index.js';
 import { deleteExpiredPushSubscriptions } from '../notifications/index.js';
 import { clearExpiredTempPasswords } from '../users/index.js';
 import { anonymiseWaitsEndedBefore } from '../waitlist/index.js';
@@ -35,7 +36,7 @@ export async function applyRetention(db: Db, now: Date, months: number): Promise
   // (a ride still out) waits until it is over.
   const bookings = await retryTransient(() => bookingsErasure.anonymiseConcludedBefore(db, cutoff));
   const waits = await retryTransient(() => anonymiseWaitsEndedBefore(db, cutoff));
-  const damages = await retryTransient(() => bookingsErasure.forgetDamageReportsBefore(db, cutoff));
+  const damages = await retryTransient(() => ticketsErasure.forgetReportersBefore(db, cutoff));
   const sessions = await purgeExpiredSessions(db, now);
   const resetTokens = await clearExpiredTempPasswords(db, at);
   const push = await deleteExpiredPushSubscriptions(db, at);

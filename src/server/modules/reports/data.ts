@@ -154,7 +154,7 @@ export async function loadDayReport(db: Db, date: string, now: Date, timeZone: s
                and (p.riconsegnata_at > p.fine or (p.stato = 'attiva' and p.fine <= ${now.toISOString()}::timestamptz)))::int as late`);
   const damages = await db.execute<{ numero: string; categoria: string; descrizione: string; nome: string | null; cognome: string | null; created_at: string }>(sql`
     select b.numero, d.categoria, d.descrizione, u.nome, u.cognome, d.created_at
-      from segnalazioni_danni d join biciclette b on b.id = d.bici_id left join users u on u.id = d.user_id
+      from interventi d join biciclette b on b.id = d.bici_id left join users u on u.id = d.segnalato_da
      where ${onDay('d.created_at')}
      order by d.created_at, d.id`);
   const ride = rides.rows[0]!;

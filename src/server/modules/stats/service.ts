@@ -108,7 +108,7 @@ export async function computeStats(deps: StatsDeps, period: StatsPeriod, only: r
              (select count(*) from prenotazioni p
                where p.data_prenotazione = d::date and p.stato = 'cancellata'
                  and p.motivo_cancellazione = 'mancato_ritiro' and ${scope.booking}) as no_shows,
-             (select count(*) from segnalazioni_danni sd join biciclette b on b.id = sd.bici_id
+             (select count(*) from interventi sd join biciclette b on b.id = sd.bici_id
                where (sd.created_at at time zone ${deps.config.timeZone})::date = d::date and ${scope.bike}) as damages
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
        order by d`),

@@ -33,13 +33,18 @@ export function ticketsUrl(filter: TicketsFilter): string {
   return query ? `/api/interventi?${query}` : '/api/interventi';
 }
 
-/** GET /api/interventi: the tickets of the user's sedi, newest first. */
+export const ticketsQueryKey = (filter: TicketsFilter) => [...TICKETS_KEY, 'list', filter] as const;
+
+/**
+ * GET /api/interventi: the tickets of the user's sedi, newest first. The open ones come with
+ * `/admin`'s page when the server renders it (OPEN_TICKETS_QUERY_KEY); a change to a ticket reads
+ * every list again.
+ */
 export const useTickets = (filter: TicketsFilter, { refetchInterval }: { refetchInterval?: number } = {}) =>
   useQuery<TicketSummaryDto[]>({
-    queryKey: [...TICKETS_KEY, 'list', filter],
+    queryKey: ticketsQueryKey(filter),
     queryFn: ({ signal }) => apiGet<TicketSummaryDto[]>(ticketsUrl(filter), 'throw', signal) as Promise<TicketSummaryDto[]>,
     refetchInterval,
-    staleTime: 0,
   });
 
 /** GET /api/interventi/{id}. */

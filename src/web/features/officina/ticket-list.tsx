@@ -5,10 +5,11 @@ import type { TicketSummaryDto } from '../../../shared/schemas/interventi';
 import { LoadFailed } from '../../components/load-failed';
 import { Badge } from '../../components/ui/badge';
 import { Spinner } from '../../components/ui/spinner';
-import { useLingua, useT } from '../../lib/i18n';
+import { useT } from '../../lib/i18n';
+import { useTimeZone } from '../../lib/public-config';
 import { useRenderTime } from '../../lib/render-clock';
 import { useSedeLabel } from '../../lib/sedi';
-import { ageText, TICKET_STATE_BADGE } from './ticket-model';
+import { ageText, dateTimeText, TICKET_STATE_BADGE } from './ticket-model';
 
 /** A ticket's address: its page on the workshop's screen. */
 export const ticketHref = (id: number) => `/officina/${id}`;
@@ -16,7 +17,7 @@ export const ticketHref = (id: number) => `/officina/${id}`;
 /** One ticket as a card that is one big link (gloves on): photo, bike, category, state, age. */
 function TicketCard({ ticket, now }: { ticket: TicketSummaryDto; now: number }) {
   const t = useT();
-  const lingua = useLingua();
+  const timeZone = useTimeZone();
   const sedeLabel = useSedeLabel()(ticket.sedeId);
   const state = TICKET_STATE_BADGE[ticket.stato];
   return (
@@ -42,7 +43,9 @@ function TicketCard({ ticket, now }: { ticket: TicketSummaryDto; now: number }) 
           </span>
           <span className="truncate text-sm">{ticket.descrizione}</span>
           <span className="text-sm text-muted-foreground">
-            {ageText(ticket.createdAt, now, lingua)}
+            <time dateTime={ticket.createdAt} title={dateTimeText(ticket.createdAt, timeZone)}>
+              {ageText(ticket.createdAt, now, t)}
+            </time>
             {ticket.assegnatario ? ` · ${t('tickets.assignedTo', { nome: ticket.assegnatario.nome })}` : ''}
             {sedeLabel ? ` · ${sedeLabel}` : ''}
           </span>

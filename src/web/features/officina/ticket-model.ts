@@ -1,5 +1,7 @@
 import type { PlainKey } from '../../../shared/schemas/message';
 import type { TicketState } from '../../../shared/staff';
+import { zonedClock, zonedToday } from '../../../shared/time';
+import type { Translate } from '../../lib/i18n';
 
 /** A ticket's state as the screens name it (the issue's words) and its badge's tone. */
 export const TICKET_STATE_BADGE: Record<TicketState, { label: PlainKey; tone: 'danger' | 'info' | 'success' | 'muted' }> = {
@@ -11,25 +13,24 @@ export const TICKET_STATE_BADGE: Record<TicketState, { label: PlainKey; tone: 'd
 
 export const isClosed = (stato: TicketState): boolean => stato === 'riparata' || stato === 'non_riparabile';
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-
-/** How long ago a ticket was opened, in the page's language: `2 ore fa`, `ieri`, `adesso`. */
-export function ageText(createdAt: string, now: number, lingua: string): string {
-  const elapsed = Math.max(0, now - new Date(createdAt).getTime());
-  const format = new Intl.RelativeTimeFormat(lingua, { numeric: 'auto' });
-  for (const [unit, ms] of UNITS) if (elapsed >= ms) return format.format(-Math.floor(elapsed / ms), unit);
-  return format.format(0, 'minute');
+/**
+ * How long ago a ticket was opened: `adesso`, `5 min fa`, `3 h fa`, `2 giorni fa`. From the
+ * catalogue, with no Intl object: `/admin` opens without one (its ICU data costs a phone time).
+ */
+export function ageText(createdAt: string, now: number, t: Translate): string {
+  const minutes = Math.floor(Math.max(0, now - new Date(createdAt).getTime()) / 60_000);
+  if (minutes < 1) return t('tickets.ageNow');
+  if (minutes < 60) return t('tickets.ageMinutes', { n: minutes });
+  if (minutes < 24 * 60) return t('tickets.ageHours', { n: Math.floor(minutes / 60) });
+  return t('tickets.ageDays', { n: Math.floor(minutes / (24 * 60)) });
 }
 
-/** An instant as a date and a time on the college's clock, in the page's language. */
-export function dateTimeText(iso: string, timeZone: string, lingua: string): string {
+/** An instant as `20/11/2026 17:30` on the college's clock (the zone table, no Intl object). */
+export function dateTimeText(iso: string, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(lingua, { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(date);
+  const [y, m, d] = zonedToday(date, timeZone).split('-');
+  return `${d}/${m}/${y} ${zonedClock(date, timeZone)}`;
 }
 
 /** Minutes as hours and minutes: `1 h 20 min`, `45 min`. */

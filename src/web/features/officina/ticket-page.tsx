@@ -10,7 +10,7 @@ import { SubpageHeader } from '../../components/subpage-header';
 import { Badge } from '../../components/ui/badge';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
-import { useLingua, useT } from '../../lib/i18n';
+import { useT } from '../../lib/i18n';
 import { useTimeZone } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
 import { useSedeLabel } from '../../lib/sedi';
@@ -44,7 +44,6 @@ function Photos({ photos, label }: { photos: TicketPhotoDto[]; label: string }) 
 
 function Facts({ ticket }: { ticket: TicketDto }) {
   const t = useT();
-  const lingua = useLingua();
   const timeZone = useTimeZone();
   const sedeLabel = useSedeLabel()(ticket.sedeId);
   const state = TICKET_STATE_BADGE[ticket.stato];
@@ -65,7 +64,7 @@ function Facts({ ticket }: { ticket: TicketDto }) {
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-muted-foreground">{t('tickets.reportedBy')}</dt>
         <dd>
-          {t('tickets.byAt', { nome: ticket.segnalatoDa?.nome ?? t('tickets.deletedUser'), at: dateTimeText(ticket.createdAt, timeZone, lingua) })}
+          {t('tickets.byAt', { nome: ticket.segnalatoDa?.nome ?? t('tickets.deletedUser'), at: dateTimeText(ticket.createdAt, timeZone) })}
         </dd>
         <dt className="text-muted-foreground">{t('tickets.assignee')}</dt>
         <dd>{ticket.assegnatario?.nome ?? t('tickets.nobody')}</dd>
@@ -74,7 +73,7 @@ function Facts({ ticket }: { ticket: TicketDto }) {
         {ticket.chiusoAt ? (
           <>
             <dt className="text-muted-foreground">{t('tickets.closedAt')}</dt>
-            <dd>{dateTimeText(ticket.chiusoAt, timeZone, lingua)}</dd>
+            <dd>{dateTimeText(ticket.chiusoAt, timeZone)}</dd>
           </>
         ) : null}
       </dl>
@@ -84,7 +83,6 @@ function Facts({ ticket }: { ticket: TicketDto }) {
 
 function Notes({ ticket }: { ticket: TicketDto }) {
   const t = useT();
-  const lingua = useLingua();
   const timeZone = useTimeZone();
   return (
     <section aria-labelledby="ticket-note" className="grid gap-3">
@@ -98,7 +96,7 @@ function Notes({ ticket }: { ticket: TicketDto }) {
           {ticket.note.map((note) => (
             <li key={note.id} className="grid gap-2 rounded-xl border bg-card p-4 shadow-sm">
               <p className="text-sm text-muted-foreground">
-                {t('tickets.byAt', { nome: note.autore?.nome ?? t('tickets.deletedUser'), at: dateTimeText(note.createdAt, timeZone, lingua) })}
+                {t('tickets.byAt', { nome: note.autore?.nome ?? t('tickets.deletedUser'), at: dateTimeText(note.createdAt, timeZone) })}
                 {note.minuti > 0 ? ` · ${durationText(note.minuti)}` : ''}
               </p>
               <p className="break-words whitespace-pre-line">{note.testo}</p>

@@ -2,7 +2,10 @@ import { WrenchIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { LinkButton } from '../../components/link-button';
 import { useT } from '../../lib/i18n';
-import { useTickets } from './queries';
+import { ticketsQueryKey, useTickets } from './queries';
+
+/** The open tickets of every sede in reach: `/admin`'s list, in the state of the page the server renders. */
+export const OPEN_TICKETS_QUERY_KEY = ticketsQueryKey({ stato: 'aperti' });
 import { TicketList } from './ticket-list';
 
 /**
