@@ -16,7 +16,8 @@ export async function tableDigests(db: Db, exclude: readonly string[] = []): Pro
       `select '${t}' as t, md5(coalesce(string_agg(x::text, ',' order by x::text), '')) as d from public."${t}" x`,
   );
   const rows = (await db.execute<{ t: string; d: string }>(sql.raw(parts.join(' union all ')))).rows;
-  return Object.fromEntries(rows.map((r) => [r.t, r.d]));
+  // UNION ALL gives no order: the entries are sorted, so that two equal digests stringify alike.
+  return Object.fromEntries(rows.map((r) => [r.t, r.d]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
 }
 
 /**
