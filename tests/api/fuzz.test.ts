@@ -192,7 +192,43 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'DELETE /api/profilo': { password: 'Password-Lunga-1' },
   'POST /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } },
   'DELETE /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1' },
+  // Repair tickets (issue 48): the patch is JSON; the report and the note are multipart (multipartBody below).
+  'PATCH /api/interventi/:id': { stato: 'in_lavorazione', assegnatarioId: null, nonUtilizzabile: true },
+  'POST /api/interventi': { biciId: '2', categoria: 'freni', descrizione: 'Freno posteriore morbido' },
+  'POST /api/interventi/:id/note': { testo: 'Pastiglie cambiate', minuti: '20' },
 };
+
+/** A part of a multipart body (boundary `x`): a text field, or a file `foto` of the given bytes. */
+const part = (name: string, value: string, file?: string) =>
+  `--x\r\nContent-Disposition: form-data; name="${name}"${file === undefined ? '' : `; filename="${file}"\r\nContent-Type: image/jpeg`}\r\n\r\n${value}\r\n`;
+
+/**
+ * Multipart bodies (the tickets' forms, issue 48), well formed or not: the sample's fields with
+ * hostile values or one missing, a huge field, a file that is not an image, too many files, an
+ * unknown file field, a body cut short.
+ */
+function multipartBody(sample: Record<string, unknown>): fc.Arbitrary<Body> {
+  const fields = Object.entries(sample).map(([k, v]) => [k, String(v)] as const);
+  const form = (parts: string[]): Body => ({ kind: 'raw', contentType: 'multipart/form-data; boundary=x', text: `${parts.join('')}--x--\r\n` });
+  return fc.oneof(
+    fc
+      .tuple(fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields.map(([k]) => k) : ['x'])), fc.option(hostileString, { nil: undefined })), { maxLength: 3 }))
+      .map(([changes]) => {
+        const value = new Map<string, string>(fields);
+        for (const [k, v] of changes) {
+          if (v === undefined) value.delete(k);
+          else value.set(k, v);
+        }
+        return form([...value].map(([k, v]) => part(k, v)));
+      }),
+    fc.constant(form([...fields.map(([k, v]) => part(k, k === 'descrizione' || k === 'testo' ? 'x'.repeat(20_000) : v))])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), part('foto', 'non una foto', 'foto.jpg')])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), ...[1, 2, 3, 4].map((n) => part('foto', 'x', `${n}.jpg`))])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), part('altro', 'x', 'a.jpg')])),
+    fc.constant<Body>({ kind: 'raw', contentType: 'multipart/form-data; boundary=x', text: fields.map(([k, v]) => part(k, v)).join('') }),
+    fc.constant<Body>({ kind: 'raw', contentType: 'multipart/form-data', text: '--x--\r\n' }),
+  );
+}
 
 type Body =
   | { kind: 'json'; value: unknown }
@@ -248,6 +284,7 @@ function bodyArbitrary(sample: Record<string, unknown>): fc.Arbitrary<Body> {
         .map(([contentType, text]): Body => ({ kind: 'raw', contentType, text })),
     },
     { weight: 1, arbitrary: fc.constantFrom(70 * 1024, 600 * 1024).map((bytes): Body => ({ kind: 'huge', bytes })) },
+    { weight: 2, arbitrary: multipartBody(sample) },
     { weight: 1, arbitrary: fc.constant<Body>({ kind: 'none' }) },
   );
 }
