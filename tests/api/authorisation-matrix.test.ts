@@ -1,7 +1,8 @@
 import { gt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chiusure, interventi, manutenzioni, reports } from '../../src/server/schema.js';
+import sharp from 'sharp';
+import { auditLog, chiusure, interventi, interventiFoto, manutenzioni, reports } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -13,6 +14,7 @@ import { bookThroughApi } from '../helpers/booking-fixtures.js';
 import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
 import { createResident, createUser } from '../helpers/factories.js';
 import { findLeaks, noteSecret } from '../helpers/leak-scan.js';
+import { multipartText } from '../helpers/multipart.js';
 
 /**
  * Every /api route the app registers × {anonymous, the resource's owner, another user, an
@@ -36,6 +38,9 @@ interface Fixtures {
   freeBikeId: number;
   bookingId: number;
   damageId: number;
+  /** A repair ticket the owner reported (issue 48), with a photo. */
+  ticketId: number;
+  ticketPhotoId: number;
   rideId: number;
   /** A resident's booking starting now, not picked up: the desk's pick-up (issue 48). */
   pickupId: number;
@@ -240,6 +245,22 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/import-residents': { request: () => ({ url: '/api/admin/import-residents' }), expect: ADMIN_ONLY },
   'GET /api/admin/danni': { request: (f) => ({ url: `/api/admin/danni?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'POST /api/admin/danni/:id/risolta': { request: (f) => ({ url: `/api/admin/danni/${f.damageId}/risolta` }), expect: ADMIN_ONLY },
+  // Repair tickets (issue 48): the list is staff's, a report anyone's, a ticket its reporter's (and staff's).
+  'GET /api/interventi': { request: () => ({ url: '/api/interventi?stato=tutti' }), expect: ADMIN_ONLY },
+  'POST /api/interventi': {
+    request: (f) => ({ url: '/api/interventi', ...multipartText({ biciId: String(f.bikeId), categoria: 'freni', descrizione: 'Il freno fischia' }) }),
+    expect: { anonymous: 401, user: 201, other: 201, admin: 201 },
+  },
+  'GET /api/interventi/:id': { request: (f) => ({ url: `/api/interventi/${f.ticketId}` }), expect: { anonymous: 401, user: 200, other: 404, admin: 200 } },
+  'PATCH /api/interventi/:id': { request: (f) => ({ url: `/api/interventi/${f.ticketId}`, payload: { stato: 'in_lavorazione' } }), expect: ADMIN_ONLY },
+  'POST /api/interventi/:id/note': {
+    request: (f) => ({ url: `/api/interventi/${f.ticketId}/note`, ...multipartText({ testo: 'Pastiglie cambiate', minuti: '20' }) }),
+    expect: { anonymous: 401, user: 403, other: 403, admin: 201 },
+  },
+  'GET /api/interventi/:id/foto/:fotoId': {
+    request: (f) => ({ url: `/api/interventi/${f.ticketId}/foto/${f.ticketPhotoId}` }),
+    expect: { anonymous: 401, user: 200, other: 404, admin: 200 },
+  },
   'GET /api/admin/ritardi': { request: (f) => ({ url: `/api/admin/ritardi?sedeId=${f.sedeId}` }), expect: ADMIN_ONLY },
   'POST /api/admin/prenotazioni/:id/rilascia': { request: (f) => ({ url: `/api/admin/prenotazioni/${f.rideId}/rilascia` }), expect: ADMIN_ONLY },
   // The desk (issue 48): a booking's detail, a pick-up and a return on the person's behalf
@@ -364,7 +385,11 @@ let ctx: TestContext & { routes: RouteEntry[] };
 const apiRoutes = () => ctx.routes.filter((r) => r.url.startsWith('/api/') || r.url === '/metrics');
 const key = (r: RouteEntry) => `${r.method} ${r.url}`;
 
+/** A photo's bytes (an 8 px JPEG) for the ticket's fixture. */
+let MATRIX_PHOTO: Buffer;
+
 beforeAll(async () => {
+  MATRIX_PHOTO = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).jpeg().toBuffer();
   ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Matrice-2026' }, deps: { mailer: capturingMailer() } });
 });
 afterAll(async () => {
@@ -399,6 +424,14 @@ async function fixtures(): Promise<Fixtures> {
     .insert(interventi)
     .values({ prenotazioneId: targetBookingId, biciId: freeBikeId, segnalatoDa: target.id, origine: 'riconsegna', categoria: 'luci', descrizione: 'Luce posteriore rotta' })
     .returning({ id: interventi.id });
+  const [ticket] = await db
+    .insert(interventi)
+    .values({ biciId: bikeId, segnalatoDa: owner.id, origine: 'segnalazione', categoria: 'freni', descrizione: 'Il freno fischia' })
+    .returning({ id: interventi.id });
+  const [photo] = await db
+    .insert(interventiFoto)
+    .values({ interventoId: ticket!.id, caricataDa: owner.id, mime: 'image/jpeg', dati: MATRIX_PHOTO, larghezza: 8, altezza: 8 })
+    .returning({ id: interventiFoto.id });
   // A ride in progress now (picked up at its start), for the admin's release.
   const rideId = await insertBooking(db, {
     userId: target.id,
@@ -444,6 +477,8 @@ async function fixtures(): Promise<Fixtures> {
     bookingId,
     targetBookingId,
     damageId: damage!.id,
+    ticketId: ticket!.id,
+    ticketPhotoId: photo!.id,
     rideId,
     pickupId,
     intentId: intent.paymentIntentId,

@@ -300,7 +300,7 @@ describe('a problem at the pick-up', () => {
       { origine: 'ritiro', biciId: b03, categoria: 'catena', nonUtilizzabile: true },
     ]);
     expect((await row(other)).biciId).toBe(b07);
-    expect(mailsTo('staff@test.it').map((m) => m.subject)).toContain('BiciElis: danno segnalato sulla bici n. 03');
+    expect(mailsTo('staff@test.it').map((m) => m.subject)).toContain('Nuovo intervento: bici n. 03');
     // Picked up on the new bike, then returned with its own report: both kept.
     expect((await call(ctx.app, b, 'POST', `/api/prenotazioni/${booked}/ritiro`)).statusCode).toBe(200);
     expect((await report(b, booked)).json()).toMatchObject({ code: 'ALREADY_PICKED_UP' });

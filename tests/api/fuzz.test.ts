@@ -204,7 +204,43 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'DELETE /api/profilo': { password: 'Password-Lunga-1' },
   'POST /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } },
   'DELETE /api/push/iscrizioni': { endpoint: 'https://push.example.net/fuzz/1' },
+  // Repair tickets (issue 48): the patch is JSON; the report and the note are multipart (multipartBody below).
+  'PATCH /api/interventi/:id': { stato: 'in_lavorazione', assegnatarioId: null, nonUtilizzabile: true },
+  'POST /api/interventi': { biciId: '2', categoria: 'freni', descrizione: 'Freno posteriore morbido' },
+  'POST /api/interventi/:id/note': { testo: 'Pastiglie cambiate', minuti: '20' },
 };
+
+/** A part of a multipart body (boundary `x`): a text field, or a file `foto` of the given bytes. */
+const part = (name: string, value: string, file?: string) =>
+  `--x\r\nContent-Disposition: form-data; name="${name}"${file === undefined ? '' : `; filename="${file}"\r\nContent-Type: image/jpeg`}\r\n\r\n${value}\r\n`;
+
+/**
+ * Multipart bodies (the tickets' forms, issue 48), well formed or not: the sample's fields with
+ * hostile values or one missing, a huge field, a file that is not an image, too many files, an
+ * unknown file field, a body cut short.
+ */
+function multipartBody(sample: Record<string, unknown>): fc.Arbitrary<Body> {
+  const fields = Object.entries(sample).map(([k, v]) => [k, String(v)] as const);
+  const form = (parts: string[]): Body => ({ kind: 'raw', contentType: 'multipart/form-data; boundary=x', text: `${parts.join('')}--x--\r\n` });
+  return fc.oneof(
+    fc
+      .tuple(fc.array(fc.tuple(fc.constantFrom(...(fields.length ? fields.map(([k]) => k) : ['x'])), fc.option(hostileString, { nil: undefined })), { maxLength: 3 }))
+      .map(([changes]) => {
+        const value = new Map<string, string>(fields);
+        for (const [k, v] of changes) {
+          if (v === undefined) value.delete(k);
+          else value.set(k, v);
+        }
+        return form([...value].map(([k, v]) => part(k, v)));
+      }),
+    fc.constant(form([...fields.map(([k, v]) => part(k, k === 'descrizione' || k === 'testo' ? 'x'.repeat(20_000) : v))])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), part('foto', 'non una foto', 'foto.jpg')])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), ...[1, 2, 3, 4].map((n) => part('foto', 'x', `${n}.jpg`))])),
+    fc.constant(form([...fields.map(([k, v]) => part(k, v)), part('altro', 'x', 'a.jpg')])),
+    fc.constant<Body>({ kind: 'raw', contentType: 'multipart/form-data; boundary=x', text: fields.map(([k, v]) => part(k, v)).join('') }),
+    fc.constant<Body>({ kind: 'raw', contentType: 'multipart/form-data', text: '--x--\r\n' }),
+  );
+}
 
 type Body =
   | { kind: 'json'; value: unknown }
@@ -212,7 +248,7 @@ type Body =
   | { kind: 'huge'; bytes: number }
   | { kind: 'none' };
 
-function bodyArbitrary(sample: Record<string, unknown>): fc.Arbitrary<Body> {
+function bodyArbitrary(sample: Record<string, unknown>, multipart: boolean): fc.Arbitrary<Body> {
   const fields = Object.keys(sample);
   const mutated = fc
     .tuple(
@@ -232,6 +268,8 @@ function bodyArbitrary(sample: Record<string, unknown>): fc.Arbitrary<Body> {
       }
       return { kind: 'json', value };
     });
+  // A multipart form's route (the tickets', issue 48) gets multipart bodies besides the rest.
+  if (multipart) return fc.oneof({ weight: 3, arbitrary: multipartBody(sample) }, { weight: 4, arbitrary: bodyArbitrary(sample, false) });
   return fc.oneof(
     { weight: 5, arbitrary: mutated },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value): Body => ({ kind: 'json', value })) },
@@ -299,11 +337,11 @@ const queryArbitrary = fc.option(
   { nil: undefined },
 );
 
-const requestArbitrary = (sample: Record<string, unknown>) =>
+const requestArbitrary = (sample: Record<string, unknown>, multipart = false) =>
   fc.record({
     params: fc.array(paramArbitrary, { minLength: 3, maxLength: 3 }),
     query: queryArbitrary,
-    body: bodyArbitrary(sample),
+    body: bodyArbitrary(sample, multipart),
     client: fc.tuple(fc.nat(255), fc.nat(255)),
   });
 
@@ -410,7 +448,7 @@ describe.each(ROLES)('hostile input as %s', (role) => {
     for (const route of routes) {
       const sample = SAMPLES[`${route.method} ${route.url}`] ?? {};
       await fc.assert(
-        fc.asyncProperty(requestArbitrary(sample), async (req) => {
+        fc.asyncProperty(requestArbitrary(sample, route.method === 'POST' && route.url.startsWith('/api/interventi')), async (req) => {
           const { f, digest } = await fixtures();
           const url = buildUrl(route, req.params, req.query, f.real);
           const { payload, contentType } = payloadOf(req.body);

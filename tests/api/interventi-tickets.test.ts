@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TicketDto, TicketSummaryDto } from '../../src/shared/schemas/interventi.js';
+import type { StatsResponse } from '../../src/shared/schemas/stats.js';
 import { auditLog, biciclette, incarichi } from '../../src/server/schema.js';
 import type { PushPayload } from '../../src/server/modules/notifications/notify.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -239,5 +240,23 @@ describe('who may work on a ticket', () => {
     expect((await note(mechanic, { testo: 'x', minuti: '1441' })).statusCode).toBe(400);
     expect((await note(mechanic, { testo: 'x', minuti: '-1' })).statusCode).toBe(400);
     expect((await note(porter, { testo: 'x' })).statusCode).toBe(403);
+  });
+});
+
+describe('the statistics', () => {
+  it('count the tickets opened and closed, and the median hours to repair, per sede and in all', async () => {
+    const start = ctx.clock.now();
+    const later = (hours: number) => ctx.clock.set(new Date(start.getTime() + hours * 3_600_000));
+    const ids: number[] = [];
+    for (const b of [bikeA, bikeA, bikeA, bikeB]) ids.push((await report(reporter, b)).json<TicketDto>().id);
+    later(2);
+    await patch(mechanic, ids[0]!, { stato: 'riparata' });
+    later(4);
+    await patch(mechanic, ids[1]!, { stato: 'riparata' });
+    await patch(mechanic, ids[2]!, { stato: 'non_riparabile' });
+    const stats = (await call(ctx.app, admin, 'GET', '/api/admin/stats?period=7')).json<StatsResponse>();
+    expect(stats.totals).toMatchObject({ ticketsOpened: 4, ticketsClosed: 3, repairMedianHours: 3 });
+    expect(stats.sedi.find((s) => s.sedeId === sedeA)).toMatchObject({ ticketsOpened: 3, ticketsClosed: 3, repairMedianHours: 3 });
+    expect(stats.sedi.find((s) => s.sedeId === sedeB)).toMatchObject({ ticketsOpened: 1, ticketsClosed: 0, repairMedianHours: null });
   });
 });

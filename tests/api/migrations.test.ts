@@ -44,8 +44,8 @@ describe('migrations', () => {
       expect(await runMigrations(database.db, earlierVersion(8))).toBe(8);
       expect(await tableExists(database.db, 'rate_limits')).toBe(false);
       expect(await runMigrations(database.db)).toBe(journal.length - 8);
-      // 0008's table, 0009's, and the newest migration's.
-      for (const table of ['rate_limits', 'segnalazioni_danni', 'azioni_offline']) expect(await tableExists(database.db, table), table).toBe(true);
+      // 0008's table, 0009's (its damage reports became 0025's tickets), and a later migration's.
+      for (const table of ['rate_limits', 'interventi', 'azioni_offline']) expect(await tableExists(database.db, table), table).toBe(true);
       const rows = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
       expect(rows.rows[0]!.n).toBe(journal.length);
       expect(await runMigrations(database.db)).toBe(0);
@@ -86,6 +86,41 @@ describe('migrations', () => {
         { day: '2026-11-10', rides: 1, cancellations: 0, seconds: 5400 },
         { day: '2026-11-11', rides: 1, cancellations: 1, seconds: 5400 },
       ]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('0025 and 0026 (issue 48): every damage report becomes a ticket on its bike, at its sede (open, or riparata when resolved); the old table goes', async () => {
+    const database = await createTestDatabase({ empty: true });
+    const tags = (JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] }).entries;
+    const at = tags.findIndex((e) => e.tag.endsWith('_staff_interventi'));
+    try {
+      expect(await runMigrations(database.db, earlierVersion(at))).toBe(at);
+      const d = database.db;
+      // Raw SQL: the schema of 0024, damage reports in segnalazioni_danni; a second sede for the second bike.
+      const nord = (await d.execute<{ id: number }>(sql`insert into sedi (nome) values ('Residenza Nord') returning id`)).rows[0]!.id;
+      const b07 = (await d.execute<{ id: number; sede_id: number }>(sql`insert into biciclette (numero, modello, sede_id) values ('07', 'City Bike', (select min(id) from sedi)) returning id, sede_id`)).rows[0]!;
+      const b51 = (await d.execute<{ id: number }>(sql`insert into biciclette (numero, modello, sede_id) values ('51', 'City Bike', ${nord}) returning id`)).rows[0]!.id;
+      const user = (await d.execute<{ id: number }>(sql`insert into users (nome, cognome, email, password_hash, sede_id) values ('Ada', 'Rossi', 'ada@example.org', 'x', ${b07.sede_id}) returning id`)).rows[0]!.id;
+      const booking = (
+        await d.execute<{ id: number }>(sql`insert into prenotazioni (user_id, bici_id, sede_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+          values (${user}, ${b07.id}, ${b07.sede_id}, '2026-11-10', '09:00', '10:30', '2026-11-10T08:00:00Z', '2026-11-10T09:30:00Z', 'completata') returning id`)
+      ).rows[0]!.id;
+      await d.execute(sql`insert into segnalazioni_danni (prenotazione_id, bici_id, user_id, categoria, descrizione, momento, created_at, risolta_at) values
+        (${booking}, ${b07.id}, ${user}, 'freni', 'Freno lento', 'riconsegna', '2026-11-10T09:30:00Z', '2026-11-11T10:00:00Z'),
+        (${booking}, ${b07.id}, ${user}, 'catena', 'Catena rotta', 'ritiro', '2026-11-10T08:00:00Z', null),
+        (null, ${b51}, null, 'luci', 'Luce spenta', 'riconsegna', '2026-11-12T18:00:00Z', null)`);
+      expect(await runMigrations(database.db)).toBe(journal.length - at);
+      const tickets = await d.execute<{ bici_id: number; sede_id: number; prenotazione_id: number | null; segnalato_da: number | null; origine: string; categoria: string; descrizione: string; stato: string; created_at: string; chiuso_at: string | null }>(sql`
+        select bici_id, sede_id, prenotazione_id, segnalato_da, origine, categoria, descrizione, stato, created_at, chiuso_at from interventi order by id`);
+      const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+      expect(tickets.rows.map((r) => ({ ...r, created_at: instant(r.created_at), chiuso_at: instant(r.chiuso_at) }))).toEqual([
+        { bici_id: b07.id, sede_id: b07.sede_id, prenotazione_id: booking, segnalato_da: user, origine: 'riconsegna', categoria: 'freni', descrizione: 'Freno lento', stato: 'riparata', created_at: '2026-11-10T09:30:00.000Z', chiuso_at: '2026-11-11T10:00:00.000Z' },
+        { bici_id: b07.id, sede_id: b07.sede_id, prenotazione_id: booking, segnalato_da: user, origine: 'ritiro', categoria: 'catena', descrizione: 'Catena rotta', stato: 'aperto', created_at: '2026-11-10T08:00:00.000Z', chiuso_at: null },
+        { bici_id: b51, sede_id: nord, prenotazione_id: null, segnalato_da: null, origine: 'riconsegna', categoria: 'luci', descrizione: 'Luce spenta', stato: 'aperto', created_at: '2026-11-12T18:00:00.000Z', chiuso_at: null },
+      ]);
+      expect(await tableExists(d, 'segnalazioni_danni')).toBe(false);
     } finally {
       await database.drop();
     }

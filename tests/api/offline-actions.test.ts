@@ -27,7 +27,7 @@ const TOMORROW = '2026-11-22';
 const at = (hhmmZ: string) => new Date(`${TOMORROW}T${hhmmZ}Z`);
 const iso = (hhmmZ: string) => at(hhmmZ).toISOString();
 const HEADER = 'x-ora-applicata';
-const DAMAGE_SUBJECT = /^BiciElis: danno segnalato/;
+const DAMAGE_SUBJECT = /^Nuovo intervento: bici/;
 
 const MSG_NO_SHOW = 'La prenotazione è stata annullata per mancato ritiro prima che il ritiro arrivasse al server';
 const MSG_CANCELLED = 'La prenotazione è stata annullata prima che il ritiro arrivasse al server';

@@ -252,7 +252,7 @@ describe('return', () => {
     ).rejects.toMatchObject({ cause: { constraint: 'prenotazioni_ritiro_non_cancellata' } });
   });
 
-  it('with damage: report stored, bike in manutenzione, every active admin emailed (text escaped), listed and resolved on /admin', async () => {
+  it('with damage: a repair ticket opened, bike in manutenzione, every active admin told (no workshop at the sede; text only), listed and resolved on /admin', async () => {
     const second = await person(ctx, { ruolo: 'admin', email: 'staff2@test.it' });
     await person(ctx, { ruolo: 'admin', email: 'gone@test.it', attiva: false });
     const u = await person(ctx, { nome: 'Mario', cognome: 'Bianchi' });
@@ -276,11 +276,11 @@ describe('return', () => {
     expect(res.json()).toMatchObject({ stato: 'completata', danno: { categoria: 'freni', descrizione: text } });
     expect(await bikeRow(bike)).toMatchObject({ stato: 'manutenzione', statoAuto: false });
 
-    const emails = mailer.sent.filter((m) => m.subject === 'BiciElis: danno segnalato sulla bici n. 07');
+    // The new ticket's notice (issue 48): the sede has no `Officina`, so every active admin; plain text, never HTML.
+    const emails = mailer.sent.filter((m) => m.subject === 'Nuovo intervento: bici n. 07');
     expect(emails.map((m) => m.to).sort()).toEqual(['staff2@test.it', 'staff@test.it']);
     expect(emails[0]!.text).toContain(text);
-    expect(emails[0]!.html).toContain('Freno &lt;b&gt;posteriore&lt;/b&gt; &amp; &quot;morbido&quot;');
-    expect(emails[0]!.html).not.toContain('<b>posteriore');
+    expect(emails[0]!.html).toBeUndefined();
 
     const list = await call(ctx.app, second, 'GET', '/api/admin/danni');
     expect(list.statusCode).toBe(200);
@@ -301,7 +301,8 @@ describe('return', () => {
     const damageId = list.json()[0].id as number;
     const resolved = await call(ctx.app, admin, 'POST', `/api/admin/danni/${damageId}/risolta`);
     expect(resolved.statusCode).toBe(200);
-    expect(resolved.json()).toMatchObject({ id: damageId, risoltaAt: at('10:30').toISOString(), biciStato: 'manutenzione' });
+    // Resolved is `riparata` (issue 48): the bike is back, no other ticket keeping it out.
+    expect(resolved.json()).toMatchObject({ id: damageId, risoltaAt: at('10:30').toISOString(), biciStato: 'disponibile' });
     expect((await call(ctx.app, admin, 'POST', `/api/admin/danni/${damageId}/risolta`)).statusCode).toBe(409);
     expect((await call(ctx.app, admin, 'POST', '/api/admin/danni/999999/risolta')).statusCode).toBe(404);
     expect((await auditRows(db()))[0]).toMatchObject({ action: 'damage.resolve', entity: 'damage', entityId: String(damageId) });

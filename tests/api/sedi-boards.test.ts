@@ -107,7 +107,7 @@ describe('one sede: as before sedi', () => {
     expect(await liveLinks()).toEqual([first]);
 
     const s = await stats();
-    expect(s.sedi).toEqual([{ sedeId: first, nome: expect.any(String) as string, rides: 2, hours: 3, revenueCents: 250, cancellations: 1 }]);
+    expect(s.sedi).toEqual([{ sedeId: first, nome: expect.any(String) as string, rides: 2, hours: 3, revenueCents: 250, cancellations: 1, ticketsOpened: 0, ticketsClosed: 0, repairMedianHours: null }]);
     oneSedeCsv = await csv();
     const lines = oneSedeCsv.replace('\uFEFF', '').trim().split('\r\n');
     expect(lines[0]).toBe('"ID";"Data";"Inizio";"Fine";"Utente";"Email";"Residente";"Bici";"Modello";"Destinazione";"Stato";"Pagamento"');
@@ -214,8 +214,8 @@ describe('two sedi', () => {
       if (fold) await foldStatsDelta(db());
       const s = await stats();
       expect(s.sedi).toEqual([
-        { sedeId: first, nome: 'Residenza Centrale', rides: 2, hours: 3, revenueCents: 250, cancellations: 1 },
-        { sedeId: nord, nome: 'Residenza Nord', rides: 1, hours: 0.5, revenueCents: 250, cancellations: 1 },
+        { sedeId: first, nome: 'Residenza Centrale', rides: 2, hours: 3, revenueCents: 250, cancellations: 1, ticketsOpened: 0, ticketsClosed: 0, repairMedianHours: null },
+        { sedeId: nord, nome: 'Residenza Nord', rides: 1, hours: 0.5, revenueCents: 250, cancellations: 1, ticketsOpened: 0, ticketsClosed: 0, repairMedianHours: null },
       ]);
       for (const key of ['rides', 'revenueCents', 'cancellations'] as const) {
         expect(s.sedi.reduce((n, r) => n + r[key], 0), key).toBe(s.totals[key]);

@@ -137,6 +137,9 @@ describe('GET /api/admin/stats', () => {
       externalRides: 2,
       noShows: 0,
       damageReports: 0,
+      ticketsOpened: 0,
+      ticketsClosed: 0,
+      repairMedianHours: null,
     });
   });
 

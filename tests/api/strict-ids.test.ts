@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chiusure, manutenzioni } from '../../src/server/schema.js';
+import { chiusure, interventi, manutenzioni } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';
 import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
 import { createUser } from '../helpers/factories.js';
+import { multipartText } from '../helpers/multipart.js';
 
 /**
  * Issue 19, "Strict ids": an id in a path or a body is a canonical positive integer. Before,
@@ -15,14 +16,16 @@ import { createUser } from '../helpers/factories.js';
  */
 let ctx: TestContext & { routes: RouteEntry[] };
 let cookies: { admin: string; owner: string; external: string };
-let ids: { booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number; sede: number };
+let ids: { ticket: number; booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number; sede: number };
 
 type Role = keyof typeof cookies;
 interface IdRoute {
   role: Role;
   /** The id of a thing that exists, so that a lenient parser would find it. */
   id: () => number;
-  payload?: object;
+  payload?: object | string;
+  /** A multipart body's content type (the tickets' forms, issue 48). */
+  headers?: Record<string, string>;
 }
 
 const MAINTENANCE = { dal: '2026-12-01T08:00', al: '2026-12-01T12:00', motivo: 'Revisione' };
@@ -72,6 +75,11 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'POST /api/attese/:id/rinuncia': { role: 'owner', id: () => ids.wait },
   'GET /api/admin/sedi/:id/orari': { role: 'admin', id: () => ids.sede },
   'PUT /api/admin/sedi/:id/orari': { role: 'admin', id: () => ids.sede, payload: { orari: null } },
+  // Repair tickets (issue 48): the owner's report; the admin works on it (multipart bodies for the note).
+  'GET /api/interventi/:id': { role: 'owner', id: () => ids.ticket },
+  'PATCH /api/interventi/:id': { role: 'admin', id: () => ids.ticket, payload: { stato: 'riparata' } },
+  'POST /api/interventi/:id/note': { role: 'admin', id: () => ids.ticket, ...multipartText({ testo: 'Nota', minuti: '5' }) },
+  'GET /api/interventi/:id/foto/:fotoId': { role: 'owner', id: () => ids.ticket },
 };
 
 /** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
@@ -117,6 +125,12 @@ beforeAll(async () => {
   const bike = await addBike(db);
   const otherBike = await addBike(db);
   ids = {
+    ticket: (
+      await db
+        .insert(interventi)
+        .values({ biciId: bike, segnalatoDa: owner.id, origine: 'segnalazione', categoria: 'freni', descrizione: 'Freno rotto' })
+        .returning({ id: interventi.id })
+    )[0]!.id,
     booking: await bookThroughApi(ctx.app, { id: owner.id, cookie: cookies.owner }, bike),
     externalBooking: await bookThroughApi(ctx.app, { id: external.id, cookie: cookies.external }, otherBike),
     user: target.id,
@@ -156,7 +170,7 @@ async function offersAnnounced(): Promise<void> {
   throw new Error('an offer was never announced');
 }
 
-const methodOf = (key: string) => key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+const methodOf = (key: string) => key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const pathOf = (key: string) => key.split(' ')[1]!;
 
 describe('every route with a path parameter is named here', () => {
@@ -178,7 +192,7 @@ describe('an integer id in a path: only its canonical spelling', () => {
         const res = await ctx.app.inject({
           method: methodOf(key),
           url,
-          headers: { cookie: cookies[route.role] },
+          headers: { cookie: cookies[route.role], ...route.headers },
           ...(route.payload ? { payload: route.payload } : {}),
         });
         expect([400, 404], `${key} with ${bad}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);

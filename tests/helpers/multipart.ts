@@ -14,3 +14,12 @@ export async function formBody(fields: Record<string, string>, files: FormFile[]
   const encoded = new Response(form);
   return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
 }
+
+/** The boundary of `multipartText`'s bodies. */
+export const TEXT_BOUNDARY = 'bicielis-prova-0123456789';
+
+/** A multipart/form-data body of text fields only, built at once (for tables of requests). */
+export function multipartText(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
+  const parts = Object.entries(fields).map(([k, v]) => `--${TEXT_BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  return { payload: `${parts.join('')}--${TEXT_BOUNDARY}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${TEXT_BOUNDARY}` } };
+}

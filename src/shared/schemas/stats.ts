@@ -55,6 +55,11 @@ export interface StatsSede {
   hours: number;
   revenueCents: number;
   cancellations: number;
+  /** Repair tickets (issue 48): opened in the period, closed in it (`riparata` or `non_riparabile`). */
+  ticketsOpened: number;
+  ticketsClosed: number;
+  /** The median time to repair (opened → `riparata`) of the tickets repaired in the period, in hours (one decimal); null without one. */
+  repairMedianHours: number | null;
 }
 
 export interface StatsResponse {
@@ -72,6 +77,10 @@ export interface StatsResponse {
     externalRides: number;
     noShows: number;
     damageReports: number;
+    /** Repair tickets (issue 48), every sede: opened and closed in the period, and the median hours to repair. */
+    ticketsOpened: number;
+    ticketsClosed: number;
+    repairMedianHours: number | null;
   };
   days: StatsDay[];
   /** 24 entries, hour 0–23 of the start in TZ_APP: rides (not cancelled). */

@@ -64,6 +64,19 @@ export async function callEveryRoute(): Promise<string[]> {
   // The fleet that heals itself (issue 35).
   note((await api.POST('/api/prenotazioni/{id}/problema', { ...id('1'), body: { categoria: 'catena', descrizione: 'Catena saltata' } })).error);
   note((await api.POST('/api/prenotazioni/{id}/aspetta', id('1'))).error);
+
+  // Interventi (issue 48): the reports and notes are multipart/form-data (fields and up to 3 files `foto`), sent as FormData.
+  const report = new FormData();
+  report.append('biciId', '7');
+  report.append('categoria', 'freni');
+  report.append('descrizione', 'Il freno fischia');
+  const form = { body: report as never, bodySerializer: (b: unknown) => b as FormData };
+  note((await api.GET('/api/interventi', { params: { query: { stato: 'aperti', sedeId: '1' } } })).error);
+  note((await api.POST('/api/interventi', form)).error);
+  note((await api.GET('/api/interventi/{id}', id('1'))).error);
+  note((await api.PATCH('/api/interventi/{id}', { ...id('1'), body: { stato: 'in_lavorazione', assegnatarioId: 3, nonUtilizzabile: true } })).error);
+  note((await api.POST('/api/interventi/{id}/note', { ...id('1'), ...form })).error);
+  note((await api.GET('/api/interventi/{id}/foto/{fotoId}', { params: { path: { id: '1', fotoId: '2' } } })).error);
   note((await api.GET('/api/prenotazioni/{id}/prolunga', id('1'))).error);
   note((await api.POST('/api/prenotazioni/{id}/prolunga', { ...id('1'), body: { minuti: 30 } })).error);
 

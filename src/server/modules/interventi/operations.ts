@@ -16,7 +16,7 @@ export const interventiOperations: ModuleOperations = {
       ok: 201,
       returns: 'TicketDto',
       errors: {
-        400: ['interventiApi.fieldBike', 'interventiApi.fieldCategory', 'interventiApi.fieldDescription', 'interventiApi.photoNotImage', 'interventiApi.badForm'],
+        400: 'interventiApi.photoNotImage',
         404: 'interventiApi.bikeNotFound',
       },
     }),
@@ -31,7 +31,7 @@ export const interventiOperations: ModuleOperations = {
     'POST /api/interventi/:id/note': op('user', 'Una nota: multipart/form-data con testo (fino a 2000 caratteri), minuti facoltativi (0–1440) e fino a 3 file `foto`; Officina della sede o admin', {
       ok: 201,
       returns: 'TicketDto',
-      errors: { 400: ['interventiApi.noteEmpty', 'interventiApi.fieldNote', 'interventiApi.fieldMinutes', 'interventiApi.photoNotImage'], 403: 'http.forbidden', 404: 'interventiApi.ticketNotFound' },
+      errors: { 400: 'interventiApi.noteEmpty', 403: 'http.forbidden', 404: 'interventiApi.ticketNotFound' },
     }),
     'GET /api/interventi/:id/foto/:fotoId': op('owner', 'La foto di un intervento (JPEG): chi l’ha segnalato o lo staff della sua sede; altrimenti 404', {
       returns: 'L’immagine',
