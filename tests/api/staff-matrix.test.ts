@@ -1,15 +1,16 @@
 import { gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, chiusure, incarichi, interventi, manutenzioni } from '../../src/server/schema.js';
+import { auditLog, chiusure, incarichi, interventi, interventiFoto, manutenzioni } from '../../src/server/schema.js';
 import { ROLE_CAPABILITIES, type StaffCapability, type StaffRole } from '../../src/shared/staff.js';
 import { capturingMailer, person, truncateAll } from '../helpers/admin-fixtures.js';
 import { insertBike, insertBooking } from '../helpers/admin-bookings.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { tableDigests } from '../helpers/db-digest.js';
+import { multipartText } from '../helpers/multipart.js';
 
 /**
  * Issue 48's authorisation matrix: every /api/admin route (the statistics' and the rack link's
- * included) × {admin, Portineria of sede A, Officina of sede A, both roles at A, a user,
+ * included) and every route of the repair tickets (/api/interventi) × {admin, Portineria of sede A, Officina of sede A, both roles at A, a user,
  * anonymous} × {a resource of sede A, of sede B}, each with the expected status, and nothing
  * changed on a refusal. The table is written by hand from the issue: only the admin manages
  * users, the import, the install's rules, sedi, payments and the audit log; a role outside its
@@ -34,7 +35,9 @@ interface SedeFixtures {
   rideId: number;
   /** A booking starting now, not picked up. */
   pickupId: number;
+  /** A repair ticket (the return's damage report) and a photo of it. */
   damageId: number;
+  photoId: number;
   closureId: number;
   maintenanceId: number;
 }
@@ -53,7 +56,8 @@ interface Fixtures {
 
 interface Req {
   url: string;
-  payload?: object;
+  payload?: object | string;
+  headers?: Record<string, string>;
 }
 
 /** The route answers admins only. */
@@ -70,10 +74,22 @@ interface CapRow {
   ok: number;
   request: (f: Fixtures, s: SedeFixtures) => Req;
 }
-type Row = AdminRow | CapRow;
+/**
+ * A route of the repair tickets (issue 48) open beyond staff: `loggedIn`, anyone logged in reports
+ * (`POST /api/interventi`); `reporterOrStaff`, a ticket and its photos, which a user who is not
+ * its reporter is told do not exist (404), staff of another sede too.
+ */
+interface TicketRow<K extends 'loggedIn' | 'reporterOrStaff' = 'loggedIn' | 'reporterOrStaff'> {
+  kind: K;
+  ok: number;
+  request: (f: Fixtures, s: SedeFixtures) => Req;
+}
+type Row = AdminRow | CapRow | TicketRow<'loggedIn'> | TicketRow<'reporterOrStaff'>;
 
 const admin = (request: AdminRow['request'], ok = 200): AdminRow => ({ kind: 'admin', ok, request });
 const scoped = (capability: StaffCapability, request: CapRow['request'], ok = 200): CapRow => ({ kind: 'cap', capability, scoped: true, ok, request });
+const loggedIn = (request: TicketRow['request'], ok = 200): TicketRow<'loggedIn'> => ({ kind: 'loggedIn', ok, request });
+const reporterOrStaff = (request: TicketRow['request'], ok = 200): TicketRow<'reporterOrStaff'> => ({ kind: 'reporterOrStaff', ok, request });
 const anySede = (capability: StaffCapability, request: CapRow['request'], ok = 200): CapRow => ({ kind: 'cap', capability, scoped: false, ok, request });
 
 const RULES = {
@@ -134,6 +150,21 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/rastrelliera': scoped('rastrelliera', (_f, s) => ({ url: `/api/admin/rastrelliera?sedeId=${s.sedeId}` }), 201),
   'GET /api/admin/rastrelliera': scoped('rastrelliera', (_f, s) => ({ url: `/api/admin/rastrelliera?sedeId=${s.sedeId}` })),
   'DELETE /api/admin/rastrelliera': scoped('rastrelliera', (_f, s) => ({ url: `/api/admin/rastrelliera?sedeId=${s.sedeId}` }), 204),
+  // The repair tickets (issue 48): seen by either role at the sede, worked on by the workshop
+  // (riparazioni); reported by anyone logged in; a ticket and its photos: its reporter and staff.
+  'GET /api/interventi': scoped('interventi', (_f, s) => ({ url: `/api/interventi?sedeId=${s.sedeId}&stato=tutti` })),
+  'POST /api/interventi': loggedIn(
+    (_f, s) => ({ url: '/api/interventi', ...multipartText({ biciId: String(s.bikeId), categoria: 'freni', descrizione: 'Il freno anteriore non frena' }) }),
+    201,
+  ),
+  'GET /api/interventi/:id': reporterOrStaff((_f, s) => ({ url: `/api/interventi/${s.damageId}` })),
+  'GET /api/interventi/:id/foto/:fotoId': reporterOrStaff((_f, s) => ({ url: `/api/interventi/${s.damageId}/foto/${s.photoId}` })),
+  'PATCH /api/interventi/:id': scoped('riparazioni', (_f, s) => ({ url: `/api/interventi/${s.damageId}`, payload: { stato: 'in_lavorazione' } })),
+  'POST /api/interventi/:id/note': scoped(
+    'riparazioni',
+    (_f, s) => ({ url: `/api/interventi/${s.damageId}/note`, ...multipartText({ testo: 'Pastiglie cambiate', minuti: '20' }) }),
+    201,
+  ),
   // statistiche: the sede's statistics and its report.
   'GET /api/admin/stats': scoped('statistiche', (_f, s) => ({ url: `/api/admin/stats?period=7&sedeId=${s.sedeId}` })),
   'GET /api/admin/stats/export.csv': scoped('statistiche', (_f, s) => ({ url: `/api/admin/stats/export.csv?period=30&sedeId=${s.sedeId}` })),
@@ -165,6 +196,8 @@ const MATRIX: Record<string, Row> = {
 function expected(row: Row, who: Who, side: Side): number {
   if (who === 'anonymous') return 401;
   if (who === 'admin') return row.ok;
+  if (row.kind === 'loggedIn') return row.ok;
+  if (row.kind === 'reporterOrStaff') return ROLES_OF[who].length > 0 && side === 'A' ? row.ok : 404;
   if (row.kind === 'admin') return 403;
   const may = ROLES_OF[who].some((r) => ROLE_CAPABILITIES[r].includes(row.capability));
   if (!may) return 403;
@@ -172,7 +205,7 @@ function expected(row: Row, who: Who, side: Side): number {
 }
 
 let ctx: TestContext & { routes: RouteEntry[] };
-const adminRoutes = () => ctx.routes.filter((r) => r.url.startsWith('/api/admin') && r.method !== 'HEAD');
+const adminRoutes = () => ctx.routes.filter((r) => (r.url.startsWith('/api/admin') || r.url.startsWith('/api/interventi')) && r.method !== 'HEAD');
 const key = (r: RouteEntry) => `${r.method} ${r.url}`;
 const settled = async () => {
   await ctx.app.freedTime.settled();
@@ -204,12 +237,16 @@ async function sedeFixtures(sedeId: number, userId: number): Promise<SedeFixture
     .insert(interventi)
     .values({ prenotazioneId: doneId, biciId: rideBike, segnalatoDa: userId, origine: 'riconsegna', categoria: 'luci', descrizione: 'Luce posteriore rotta' })
     .returning({ id: interventi.id });
+  const [photo] = await db
+    .insert(interventiFoto)
+    .values({ interventoId: damage!.id, mime: 'image/jpeg', dati: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), larghezza: 1, altezza: 1 })
+    .returning({ id: interventiFoto.id });
   const [closureRow] = await db.insert(chiusure).values({ dal: '2027-01-10', al: '2027-01-11', motivo: 'Inventario', sedeId }).returning({ id: chiusure.id });
   const [maintenance] = await db
     .insert(manutenzioni)
     .values({ biciId: bikeId, inizio: new Date('2026-12-05T08:00:00Z'), fine: new Date('2026-12-05T10:00:00Z'), motivo: 'Freni' })
     .returning({ id: manutenzioni.id });
-  return { sedeId, bikeId, doneId, rideId, pickupId, damageId: damage!.id, closureId: closureRow!.id, maintenanceId: maintenance!.id };
+  return { sedeId, bikeId, doneId, rideId, pickupId, damageId: damage!.id, photoId: photo!.id, closureId: closureRow!.id, maintenanceId: maintenance!.id };
 }
 
 async function fixtures(): Promise<Fixtures> {
@@ -245,7 +282,7 @@ async function fixtures(): Promise<Fixtures> {
   };
 }
 
-describe('issue 48: staff roles per sede × every /api/admin route', () => {
+describe('issue 48: staff roles per sede × every /api/admin and /api/interventi route', () => {
   it('has a row for every /api/admin route the app registers (statistics and rack link included), and none for a route it does not', () => {
     const registered = new Set(adminRoutes().map(key));
     expect(registered.size).toBeGreaterThan(40);
@@ -284,7 +321,7 @@ describe('issue 48: staff roles per sede × every /api/admin route', () => {
           const res = await ctx.app.inject({
             method: route.method as 'GET',
             url: req.url,
-            ...(cookie ? { headers: { cookie } } : {}),
+            headers: { ...req.headers, ...(cookie ? { cookie } : {}) },
             ...(req.payload !== undefined ? { payload: req.payload } : {}),
           });
           // What a change leads to in the background (the waitlist's offers, the locks' PINs) is done before the digests.
