@@ -98,7 +98,7 @@ describe('start-up', () => {
 
   it('loads demo data on an empty database only, with at least 12 bikes of three kinds', async () => {
     const created = await seedDemo(database.db, silent);
-    expect(created.map((a) => a.ruolo).sort()).toEqual(['admin', 'user', 'user', 'user']);
+    expect(created.map((a) => a.ruolo).sort()).toEqual(['admin', 'user', 'user', 'user', 'user', 'user']);
     const bikes = await database.db.select().from(biciclette);
     expect(bikes.length).toBeGreaterThanOrEqual(12);
     for (const kind of ['city', 'hybrid', 'mountain']) {

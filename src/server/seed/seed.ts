@@ -1,11 +1,12 @@
 import { count, eq, ne } from 'drizzle-orm';
 import { zonedClock, zonedInstant, zonedToday } from '../../shared/time.js';
+import type { StaffRole } from '../../shared/staff.js';
 import type { Logger } from '../logger.js';
 import { hashPassword } from '../modules/auth/index.js';
 import { demoRows } from '../modules/bookings/index.js';
 import { insertBike } from '../modules/bikes/index.js';
 import { insertResidentCodes } from '../modules/residents/index.js';
-import { insertAccounts } from '../modules/users/index.js';
+import { insertAccounts, replaceIncarichi } from '../modules/users/index.js';
 import { seedDemoSedi } from '../modules/sedi/index.js';
 import type { Db } from '../db/client.js';
 import { biciclette, residenti, users, type prenotazioni } from '../schema.js';
@@ -52,7 +53,22 @@ export const DEMO_ACCOUNTS = [
   { email: 'esterno@bicielis.demo', password: 'esterno-demo-2026', nome: 'Laura', cognome: 'Verdi', ruolo: 'user' as const, sigla: null, descrizione: 'esterno' },
   // On a ride at start-up (decision 022): what a ride in progress looks like, on both dashboards.
   { email: 'ciclista@bicielis.demo', password: 'ciclista-demo-2026', nome: 'Elena', cognome: 'Marino', ruolo: 'user' as const, sigla: 'ELIS008', descrizione: 'residente in bici' },
-];
+  // The people who run the racks (issue 48): the porter of the second sede, the college's mechanic at both.
+  { email: 'portineria@bicielis.demo', password: 'portineria-demo-2026', nome: 'Paolo', cognome: 'Ferri', ruolo: 'user' as const, sigla: null, descrizione: 'portineria (Residenza Nord)', incarichi: [{ sede: 'nord', ruolo: 'portineria' }] },
+  { email: 'officina@bicielis.demo', password: 'officina-demo-2026', nome: 'Michele', cognome: 'Galli', ruolo: 'user' as const, sigla: null, descrizione: 'officina (tutte le sedi)', incarichi: [{ sede: 'centrale', ruolo: 'officina' }, { sede: 'nord', ruolo: 'officina' }] },
+] satisfies DemoAccount[];
+
+/** A demo account; `incarichi`, its roles at the demo's sedi (issue 48). */
+interface DemoAccount {
+  email: string;
+  password: string;
+  nome: string;
+  cognome: string;
+  ruolo: 'admin' | 'user';
+  sigla: string | null;
+  descrizione: string;
+  incarichi?: { sede: 'centrale' | 'nord'; ruolo: StaffRole }[];
+}
 
 /**
  * Loads demo data into an empty database. Returns the accounts created (to print), or [].
@@ -94,8 +110,14 @@ export async function seedDemo(
         ruolo: a.ruolo,
         isResidente: a.sigla !== null,
         siglaResidente: a.sigla,
+        ...(a.incarichi?.every((i) => i.sede === 'nord') ? { sedeId: nord } : {}),
       })),
     );
+    const sedeOf = { centrale, nord };
+    for (const account of accounts) {
+      const user = account.incarichi && created.find((c) => c.email === account.email);
+      if (user) await replaceIncarichi(tx, user.id, account.incarichi!.map((i) => ({ sedeId: sedeOf[i.sede], ruolo: i.ruolo })), now);
+    }
     // A ride in progress (decision 022): the demo cyclist took bike 01 half an hour ago and
     // brings it back in an hour and a half. (The demo resident stays free to book.)
     const resident = created.find((u) => u.email === 'ciclista@bicielis.demo');
@@ -108,7 +130,8 @@ export async function seedDemo(
       .orderBy(biciclette.numero);
     const demoUsers = created.flatMap((c) => {
       const account = accounts.find((a) => a.email === c.email);
-      return account && account.ruolo !== 'admin' ? [{ id: c.id, residente: account.sigla !== null }] : [];
+      // The staff keep no past rides: the history is the riders'.
+      return account && account.ruolo !== 'admin' && !('incarichi' in account) ? [{ id: c.id, residente: account.sigla !== null }] : [];
     });
     const { nordRider } = await seedHistory(tx, { now, timeZone, passwordHash: historyHash, demoUsers, bikes: fleet, sedi: { centrale, nord } });
     // One person on a ride at the second sede too, on its first bike.
