@@ -24,7 +24,10 @@ const startBeforeEndIssue = {
   // Checked whenever both times are well formed, even when another field (a bike not chosen,
   // a date missing) failed: the form then shows every mistake at once. Zod skips an object's
   // refinements after a type error in any field unless told when they can run.
+  // A body that is no object at all (none sent) has no times to compare.
   when: (payload: { value: unknown; issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
     !payload.issues.some((i) => i.path?.[0] === 'orarioInizio' || i.path?.[0] === 'orarioFine') &&
     typeof (payload.value as { orarioInizio?: unknown }).orarioInizio === 'string' &&
     typeof (payload.value as { orarioFine?: unknown }).orarioFine === 'string',
