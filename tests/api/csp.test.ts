@@ -61,7 +61,7 @@ describe('with Stripe configured', () => {
       expect(directives['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com']);
       expect(directives['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
       expect(directives['default-src']).toEqual(["'self'"]);
-      expect(directives['img-src']).toEqual(["'self'", 'data:']);
+      expect(directives['img-src']).toEqual(["'self'", 'data:', 'blob:']);
       expect(directives['form-action']).toEqual(["'self'"]);
     }
   });

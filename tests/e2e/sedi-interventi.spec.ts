@@ -62,6 +62,8 @@ async function report(page: Page, bike: string, texts: { open: string; category:
   await page.getByLabel(texts.details).fill(text);
   await page.getByTestId(/-foto-input$/).setInputFiles(await photo('freno.png', '#c0392b'));
   await expect(page.getByRole('img', { name: /^(Foto|Photo) 1$/ })).toBeVisible();
+  // The preview is drawn (the policy lets the page show a photo of the device's own, blob:).
+  await expect.poll(() => page.getByRole('img', { name: /^(Foto|Photo) 1$/ }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expectNoSeriousA11yViolations(page);
   await expectNoSidewaysScroll(page, 'the report form');
   await page.getByRole('button', { name: texts.send }).click();

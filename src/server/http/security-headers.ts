@@ -21,7 +21,8 @@ export function helmetOptions(secure: boolean, allowStripe = false): HelmetOptio
         scriptSrc: ["'self'", ...stripe(STRIPE_CSP.scriptSrc)],
         frameSrc: ["'self'", ...stripe(STRIPE_CSP.frameSrc)],
         connectSrc: ["'self'", ...stripe(STRIPE_CSP.connectSrc)],
-        imgSrc: ["'self'", 'data:'],
+        // blob: the previews of the photos a person picks for a report (issue 48), read from their own device.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
