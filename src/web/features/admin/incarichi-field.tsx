@@ -47,10 +47,10 @@ export function IncarichiField({ value, onChange }: { value: readonly Incarico[]
         {value.map((incarico, index) => {
           const n = index + 1;
           return (
-            <li key={`${incarico.sedeId}:${incarico.ruolo}:${index}`} className="flex flex-wrap items-center gap-2" data-incarico="">
+            <li key={`${incarico.sedeId}:${incarico.ruolo}:${index}`} className="flex flex-wrap items-center gap-2 rounded-lg border p-2" data-incarico="">
               {sedi.several ? (
                 <NativeSelect
-                  className="min-w-0 flex-1"
+                  className="min-w-[10rem] flex-1"
                   aria-label={t('staffIncarichi.sedeAria', { n })}
                   value={String(incarico.sedeId)}
                   onChange={(e) => set(index, { ...incarico, sedeId: Number(e.target.value) })}
@@ -63,7 +63,7 @@ export function IncarichiField({ value, onChange }: { value: readonly Incarico[]
                 </NativeSelect>
               ) : null}
               <NativeSelect
-                className="min-w-0 flex-1"
+                className="min-w-[8rem] flex-1"
                 aria-label={t('staffIncarichi.roleAria', { n })}
                 value={incarico.ruolo}
                 onChange={(e) => set(index, { ...incarico, ruolo: e.target.value as StaffRole })}
