@@ -54,7 +54,8 @@ function setCookieHeaders(res: LightMyRequestResponse): string[] {
   return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
 
-const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'isResidente', 'lingua', 'nome', 'ruolo', 'sedeId', 'sigla', 'siglaResidente'];
+// `incarichi` (issue 48): the person's staff roles, none for most.
+const USER_KEYS = ['attiva', 'cognome', 'createdAt', 'email', 'id', 'incarichi', 'isResidente', 'lingua', 'nome', 'ruolo', 'sedeId', 'sigla', 'siglaResidente'];
 
 async function countUsers() {
   const rows = await db().select({ id: users.id }).from(users);
@@ -318,6 +319,7 @@ describe('GET /api/user and /api/current-user', () => {
         attiva: true,
         lingua: 'it',
         sedeId: expect.any(Number),
+        incarichi: [],
         createdAt: user.createdAt.toISOString(),
       });
     }

@@ -35,6 +35,13 @@ async function seedYesterdaysRides(date: string) {
       [date, `${hh}:00`, `${end}:00`],
     );
     baseExpect(rows).toHaveLength(2);
+    // A repair ticket reported at the return of the resident's ride (issue 48).
+    await db.query(
+      `insert into interventi (bici_id, prenotazione_id, origine, categoria, descrizione, created_at)
+       select p.bici_id, p.id, 'riconsegna', 'luci', 'Il fanale posteriore non si accende', now() - interval '1 day'
+         from prenotazioni p where p.id = $1`,
+      [rows[0]!.id],
+    );
     await db.query(
       `insert into pagamenti (prenotazione_id, provider, provider_payment_id, amount, currency, status, completed_at)
        select p.id, 'simulated', 'pi_sim_e2estats' || p.id || floor(random() * 1e9)::bigint, 250, 'eur', 'completed', now() - interval '1 day'
@@ -67,6 +74,7 @@ test.describe('statistics', () => {
       'Incasso',
       'Cancellazioni e blocchi rilasciati',
       'Domanda non servita',
+      'Riparazioni',
     ]) {
       await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
     }
@@ -79,6 +87,13 @@ test.describe('statistics', () => {
     await demand.getByText('Mostra dati').first().click();
     const byDay = demand.getByRole('table', { name: 'Attese non servite e servite al giorno' });
     await expect(byDay.getByRole('row')).toHaveCount(1 + 7);
+
+    // Repairs (issue 48): the seeded day's ticket is among those opened in the period.
+    const repairs = page.getByRole('region', { name: 'Riparazioni', exact: true });
+    const opened = repairs.getByRole('definition').first();
+    await expect(repairs.getByRole('term').first()).toHaveText('Aperti');
+    expect(Number(await opened.textContent())).toBeGreaterThanOrEqual(1);
+    await expect(repairs.getByRole('term').nth(2)).toHaveText('Tempo mediano di riparazione');
 
     // The numbers behind the charts: yesterday's rides, their hour, residents and externals.
     const [y, , d] = date.split('-').map(Number);

@@ -82,7 +82,7 @@ export type TicketListState = (typeof TICKET_LIST_STATES)[number];
 /** `GET /api/interventi?stato=&sedeId=&biciId=`. */
 export const ticketListQuerySchema = z.object({
   stato: z.enum(TICKET_LIST_STATES, msg('schemas.ticketListState')).default('aperti'),
-  sedeId: idParam('schemas.ticketSede').optional(),
+  sedeId: idParam('schemas.sedeNotFound').optional(),
   biciId: idParam('schemas.ticketBike').optional(),
 });
 export type TicketListQuery = z.input<typeof ticketListQuerySchema>;

@@ -54,7 +54,7 @@ export const adminOperations: ModuleOperations = {
     'POST /api/admin/import-residents': op('admin', 'Creazione degli account dei residenti', { returns: '`{ imported, skipped }`' }),
     'GET /api/admin/danni': op('admin', 'Segnalazioni di danni'),
     'POST /api/admin/danni/:id/risolta': op('admin', 'Segnalazione di danno risolta', {
-      errors: { 404: 'interventiApi.ticketNotFound', 409: 'bookingsApi.damageResolved' },
+      errors: { 404: 'bookingsApi.damageNotFound', 409: 'bookingsApi.damageResolved' },
     }),
     'GET /api/admin/ritardi': op('admin', 'Biciclette non riconsegnate in tempo'),
     'GET /api/admin/attese': op('admin', "Le liste d'attesa di oggi"),

@@ -174,5 +174,8 @@ export async function addNote(tx: Tx, user: SessionUser, id: number, note: { tes
  * and tells the reporter after the commit (`tellRepaired`).
  */
 export async function resolveAsRepaired(tx: Tx, user: TicketActor, id: number, now: Date): Promise<PatchOutcome> {
+  // The old list's own refusal for an id it does not know, as before tickets.
+  const { rows } = await tx.execute(sql`select 1 from interventi where id = ${id}`);
+  if (rows.length === 0) throw notFound(testo('bookingsApi.damageNotFound'));
   return patchTicket(tx, user, id, { stato: 'riparata' }, now, { audit: false, openOnly: true });
 }

@@ -15,6 +15,7 @@ import { BarChart, COLORS, HorizontalBarChart, SplitBar } from './charts';
 import { saveResponseAsFile } from '../../lib/download';
 import { bucketsFor, percent, PERIOD_LABELS, waitBucketsFor } from './stats-model';
 import { SediTable } from './sedi-table';
+import { RepairsCard } from './repairs-card';
 
 const statsUrl = (period: StatsPeriod) => `/api/admin/stats?period=${period}`;
 const hoursFormats = new Map<Lingua, Intl.NumberFormat>();
@@ -338,6 +339,7 @@ function Charts({ stats }: ChartProps) {
       <RevenueChart stats={stats} />
       <CancellationsChart stats={stats} />
       <DemandChart stats={stats} />
+      <RepairsCard stats={stats} />
     </div>
   );
 }
