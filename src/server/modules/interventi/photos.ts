@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { testo } from '../../../shared/i18n/index.js';
 import { TICKET_PHOTO_SIDE_MAX } from '../../../shared/staff.js';
 import { badRequest } from '../../http/errors.js';
@@ -20,6 +20,22 @@ export interface EncodedPhoto {
   altezza: number;
 }
 
+let loading: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp (libvips) is loaded with the first photo, not at start-up: it costs a process about 20 MB
+ * of memory, and most never see a photo. One photo at a time and no operation cache: a photo is
+ * rare beside the booking path, which keeps the cores.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
+
 const notAPhoto = () => badRequest(testo('interventiApi.photoNotImage'), 'PHOTO_NOT_IMAGE');
 
 /**
@@ -29,6 +45,7 @@ const notAPhoto = () => badRequest(testo('interventiApi.photoNotImage'), 'PHOTO_
  * keeps none unless asked: no EXIF, so no GPS, no ICC, no XMP). Before any transaction.
  */
 export async function encodePhoto(bytes: Buffer): Promise<EncodedPhoto> {
+  const sharp = await loadSharp();
   const options = { limitInputPixels: PHOTO_PIXELS_MAX, failOn: 'error' as const };
   let format: string | undefined;
   try {
