@@ -67,6 +67,18 @@ export function mayAt(user: { ruolo: 'admin' | 'user'; incarichi: readonly Incar
 export const isStaff = (user: { ruolo: 'admin' | 'user'; incarichi: readonly Incarico[] }): boolean =>
   user.ruolo === 'admin' || user.incarichi.length > 0;
 
+/** The name of `/admin` for someone: `admin`; `portineria` or `officina`; `gestione` with both; null for anyone else. */
+export type StaffAreaName = 'admin' | StaffRole | 'gestione';
+
+export function staffAreaName(user: { ruolo: 'admin' | 'user'; incarichi?: readonly Incarico[] } | null | undefined): StaffAreaName | null {
+  if (!user) return null;
+  if (user.ruolo === 'admin') return 'admin';
+  const roles = new Set((user.incarichi ?? []).map((i) => i.ruolo));
+  if (roles.size === 0) return null;
+  if (roles.size > 1) return 'gestione';
+  return [...roles][0]!;
+}
+
 /* Repair tickets (`Interventi`, issue 48). */
 
 export const TICKET_STATES = ['aperto', 'in_lavorazione', 'riparata', 'non_riparabile'] as const;

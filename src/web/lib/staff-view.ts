@@ -1,5 +1,8 @@
 import type { SessionUser } from '../../shared/api-types';
-import { sediFor, type Incarico, type StaffCapability, type StaffRole } from '../../shared/staff';
+import { sediFor, type Incarico, type StaffCapability } from '../../shared/staff';
+
+// The name of /admin for someone lives with the roles (the dashboard's bar reads it without this module).
+export { staffAreaName, type StaffAreaName } from '../../shared/staff';
 import { useSedi } from './sedi';
 import { useCurrentUser } from './session';
 
@@ -31,18 +34,6 @@ export function staffView(user: StaffViewer | null | undefined): StaffView {
 /** The logged-in person's view of /admin. */
 export function useStaffView(): StaffView {
   return staffView(useCurrentUser().data);
-}
-
-/** The name of /admin for someone: `Admin` for an admin; `Portineria`, `Officina`, or `Gestione` with both; null for anyone else. */
-export type StaffAreaName = 'admin' | StaffRole | 'gestione';
-
-export function staffAreaName(user: StaffViewer | null | undefined): StaffAreaName | null {
-  if (!user) return null;
-  if (user.ruolo === 'admin') return 'admin';
-  const roles = new Set((user.incarichi ?? []).map((i) => i.ruolo));
-  if (roles.size === 0) return null;
-  if (roles.size > 1) return 'gestione';
-  return [...roles][0]!;
 }
 
 /**

@@ -6,7 +6,7 @@ import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
 import { mayOpenWorkshop } from '../../lib/workshop';
 import { useT } from '../../lib/i18n';
-import { staffAreaName } from '../../lib/staff-view';
+import { staffAreaName } from '../../../shared/staff';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {
