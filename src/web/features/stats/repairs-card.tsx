@@ -2,6 +2,7 @@ import { LOCALE_TAG } from '../../../shared/i18n';
 import type { StatsResponse } from '../../../shared/schemas/stats';
 import { useLingua, useT } from '../../lib/i18n';
 import { useSedi } from '../../lib/sedi';
+import { ScrollTable } from './scroll-table';
 
 /**
  * `Riparazioni` on /admin/statistiche (issue 48): the repair tickets opened and closed in the
@@ -39,14 +40,7 @@ export function RepairsCard({ stats }: { stats: StatsResponse }) {
         </div>
       </dl>
       {several && stats.sedi.length > 1 ? (
-        <div
-          className="mt-3 overflow-x-auto rounded-md border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-          tabIndex={0}
-          role="region"
-          aria-label={t('statsRepairs.perSedeCaption')}
-        >
-          <table className="w-full text-sm">
-            <caption className="sr-only">{t('statsRepairs.perSedeCaption')}</caption>
+        <ScrollTable caption={t('statsRepairs.perSedeCaption')}>
             <thead className="bg-muted">
               <tr>
                 <th scope="col" className="px-3 py-1.5 text-left font-medium">
@@ -75,8 +69,7 @@ export function RepairsCard({ stats }: { stats: StatsResponse }) {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
+        </ScrollTable>
       ) : null}
     </section>
   );

@@ -3,6 +3,7 @@ import { money } from '../../../shared/i18n/format';
 import type { StatsResponse } from '../../../shared/schemas/stats';
 import { useLingua, useT } from '../../lib/i18n';
 import { useSedi } from '../../lib/sedi';
+import { ScrollTable } from './scroll-table';
 
 /**
  * `Per sede` on /admin/statistiche (issue 47): each sede's rides, hours, revenue and
@@ -22,15 +23,7 @@ export function SediTable({ stats }: { stats: StatsResponse }) {
       <h2 id="stat-sedi" className="text-lg font-semibold">
         {t('sediBoards.statsTitle')}
       </h2>
-      {/* Scrollable on a phone, so reachable by keyboard (focusable and named). */}
-      <div
-        className="mt-3 overflow-x-auto rounded-md border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-        tabIndex={0}
-        role="region"
-        aria-label={t('sediBoards.statsTitle')}
-      >
-        <table className="w-full text-sm">
-          <caption className="sr-only">{t('sediBoards.statsCaption')}</caption>
+      <ScrollTable caption={t('sediBoards.statsCaption')} label={t('sediBoards.statsTitle')}>
           <thead className="bg-muted">
             <tr>
               <th scope="col" className="px-3 py-1.5 text-left font-medium">
@@ -67,8 +60,7 @@ export function SediTable({ stats }: { stats: StatsResponse }) {
               <td className={cell}>{stats.totals.cancellations}</td>
             </tr>
           </tfoot>
-        </table>
-      </div>
+      </ScrollTable>
     </section>
   );
 }
