@@ -18,7 +18,7 @@
  *   sends SKIP_WAITING: never half-applied.
  * - Web push (decision 022): push-sw.js, imported as before.
  */
-import { setupI18n } from '@lingui/core';
+import { catalogueI18n } from '../shared/i18n/plural';
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
@@ -48,8 +48,8 @@ self.importScripts('push-sw.js');
  * is the copy's `<html lang>`; the queue's, the device user's).
  */
 const TEXTS: Record<Lingua, Translate> = {
-  it: translator(setupI18n({ locale: 'it', messages: { it: commonIt } })),
-  en: translator(setupI18n({ locale: 'en', messages: { en: commonEn } })),
+  it: translator(catalogueI18n({ locale: 'it', messages: { it: commonIt } })),
+  en: translator(catalogueI18n({ locale: 'en', messages: { en: commonEn } })),
 };
 const textsIn = (lingua: Lingua): Translate => TEXTS[lingua];
 

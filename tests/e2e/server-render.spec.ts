@@ -276,6 +276,16 @@ test.describe('pages rendered on the server', () => {
       });
     const intlUses = (page: Page) => page.evaluate(() => (window as unknown as { intlUses: string[] }).intlUses);
     const rita = await rider();
+    // A ticket opened three days ago on Rita's bike: its age is a plural (`3 giorni fa`), which
+    // Lingui would pick with Intl.PluralRules and write with Intl.NumberFormat (shared/i18n/plural.ts).
+    const ticket = `Freno del test ${unique()}`;
+    await withE2eDatabase((db) =>
+      db.query(
+        `insert into interventi (bici_id, origine, categoria, descrizione, created_at, updated_at)
+         select id, 'staff', 'freni', $2, now() - interval '3 days 1 hour', now() - interval '3 days 1 hour' from biciclette where numero = $1`,
+        [rita.bike, ticket],
+      ),
+    );
     const resident = await contextFor(browser, baseURL, rita.token, true);
     const admin = await contextFor(browser, baseURL, await adminToken(), true);
     const errors: string[] = [];
@@ -302,6 +312,7 @@ test.describe('pages rendered on the server', () => {
       await adminPage.goto('/admin');
       await expect(adminPage.getByRole('tab', { name: 'Prenotazioni' })).toHaveCSS('pointer-events', 'auto');
       await expect(adminPage.getByRole('region', { name: 'Riepilogo' }).getByRole('term')).toHaveCount(6);
+      await expect(adminPage.getByRole('region', { name: 'Danni da controllare' }).getByRole('listitem').filter({ hasText: ticket })).toContainText('3 giorni fa');
       expect(await intlUses(adminPage)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

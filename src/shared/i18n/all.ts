@@ -3,9 +3,10 @@
  * emails, notices, the PDF, the pages it renders), the build's pre-render and the tests. The
  * browser never imports this file: it loads one domain at a time (web/lib/i18n.ts).
  */
-import { setupI18n, type I18n } from '@lingui/core';
+import type { I18n } from '@lingui/core';
 import { LINGUE, translator, render, type Lingua, type Testo, type Translate } from './index.js';
 import type { CompiledCatalogue } from './catalogue-types.js';
+import { catalogueI18n } from './plural.js';
 import * as catalogues from './compiled/catalogues.js';
 
 const byLingua: Record<Lingua, CompiledCatalogue> = { it: {}, en: {} };
@@ -15,7 +16,7 @@ for (const [name, module] of Object.entries(catalogues)) {
 }
 
 const instances = Object.fromEntries(
-  LINGUE.map((lingua) => [lingua, setupI18n({ locale: lingua, messages: { [lingua]: byLingua[lingua] } })]),
+  LINGUE.map((lingua) => [lingua, catalogueI18n({ locale: lingua, messages: { [lingua]: byLingua[lingua] } })]),
 ) as Record<Lingua, I18n>;
 const translators = Object.fromEntries(LINGUE.map((lingua) => [lingua, translator(instances[lingua])])) as Record<Lingua, Translate>;
 

@@ -32,16 +32,20 @@ function compile(domains: Record<string, Record<string, Record<string, string>>>
   }
 }
 
-/** The names a compiled message puts values in, and its plural forms. */
+/**
+ * The names a compiled message puts values in, and its plural forms. The compiler writes a plural
+ * as selects on `n~=` (the `=N` cases) and `n~p` (the forms), a `#` as `n~#`
+ * (shared/i18n/plural.ts).
+ */
 function shape(message: CompiledMessage, names = new Set<string>(), plurals: string[] = []) {
   for (const token of message) {
     if (typeof token === 'string') continue;
-    names.add(token[0]);
+    const name = token[0].replace(/~(=|p|#)$/, '');
+    names.add(name);
     const format = token[2];
     if (format && typeof format === 'object' && !Array.isArray(format)) {
-      // Exact matches (`=0`, compiled as `0`) come on top of the forms.
-      if (token[1] === 'plural') plurals.push(`${token[0]}:${Object.keys(format).filter((k) => k !== 'offset' && !/^\d+$/.test(k)).sort().join(',')}`);
-      for (const [k, value] of Object.entries(format)) if (k !== 'offset' && Array.isArray(value)) shape(value as CompiledMessage, names, plurals);
+      if (token[1] === 'select' && token[0].endsWith('~p')) plurals.push(`${name}:${Object.keys(format).sort().join(',')}`);
+      for (const value of Object.values(format)) if (Array.isArray(value)) shape(value as CompiledMessage, names, plurals);
     }
   }
   return { names: [...names].sort(), plurals };

@@ -9,7 +9,7 @@
  * In a render, read texts through `useT()` (or `<Trans>` for a sentence holding elements): they
  * follow a switch. `t` is for code outside a render (a toast shown after an answer).
  */
-import { setupI18n, type I18n } from '@lingui/core';
+import type { I18n } from '@lingui/core';
 import { useLingui } from '@lingui/react';
 import { useMemo } from 'react';
 import {
@@ -24,6 +24,7 @@ import {
 } from '../../shared/i18n';
 import { loaders } from '../../shared/i18n/compiled/loaders';
 import { setSharedTranslator } from '../../shared/i18n/current';
+import { catalogueI18n } from '../../shared/i18n/plural';
 
 export { Trans } from '@lingui/react';
 export type { Lingua, Domain, Translate } from '../../shared/i18n';
@@ -31,7 +32,7 @@ export type { Lingua, Domain, Translate } from '../../shared/i18n';
 // One loader per domain and language (generated with the catalogue): each a chunk of its own.
 const compiled = loaders;
 
-export const i18n: I18n = setupI18n();
+export const i18n: I18n = catalogueI18n();
 
 const loaded = new Map<string, Promise<void>>();
 
