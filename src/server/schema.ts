@@ -15,6 +15,8 @@ export * from './modules/interventi/tables.js';
 export * from './modules/locks/tables.js';
 export * from './modules/payments/tables.js';
 export * from './modules/notifications/tables.js';
+export * from './modules/oidc/tables.js';
+export * from './modules/passkeys/tables.js';
 export * from './modules/profile/tables.js';
 export * from './modules/rack/tables.js';
 export * from './modules/reports/tables.js';

@@ -56,6 +56,8 @@ function mapDatabaseError(err: unknown): AppError | undefined {
     return conflict(testo(CONSTRAINT_MESSAGES[pgConstraint(err) ?? ''] ?? 'http.conflictExisting'), 'CONFLICT');
   }
   if (code === '23503') return conflict(testo('http.conflictLinked'), 'CONFLICT');
+  // Issue 49: the removal of a person's last way in (users/triggers/users.sql).
+  if (code === '23514' && pgConstraint(err) === 'users_una_via_di_accesso') return conflict(testo('http.lastWayIn'), 'LAST_WAY_IN');
   if (code === '23514' || code === '22P02' || code === '22007' || code === '22008' || code === '22001') {
     return badRequest(testo('http.invalidData'), 'INVALID_DATA');
   }

@@ -28,7 +28,15 @@ export function hashPassword(password: string): Promise<string> {
   return hashing(() => hash(password, ARGON2_OPTIONS));
 }
 
-export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+/**
+ * True when `password` is the one `storedHash` was made from. An account with no password (made
+ * by a college login, issue 49) matches nothing, after the same work as a wrong password.
+ */
+export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+  if (storedHash === null) {
+    await verifyPassword(await dummyPasswordHash(), password);
+    return false;
+  }
   try {
     return await hashing(() => verify(storedHash, password));
   } catch {

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sessions } from './tables.js';
+import { sessions, type SignInMethod } from './tables.js';
 import { users } from '../users/tables.js';
 import { sessionUserColumns } from '../users/index.js';
 import type { FoundSession, SessionGuard, SessionUser } from '../../http/auth.js';
@@ -38,6 +38,8 @@ export async function createSession(
   userId: number,
   kind: SessionKind,
   now: Date,
+  /** How the person signed in (issue 49): recorded on the session. */
+  metodo: SignInMethod = 'password',
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSessionToken();
   const ttl = kind === 'session' ? SESSION_TTL_MS : kind === 'two_factor' ? TWO_FACTOR_GRANT_TTL_MS : PASSWORD_CHANGE_GRANT_TTL_MS;
@@ -49,6 +51,7 @@ export async function createSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt,
+    metodo,
   });
   return { token, expiresAt };
 }

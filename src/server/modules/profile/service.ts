@@ -95,7 +95,7 @@ export async function changeOwnPassword(
   const now = deps.clock.now();
   await runTransaction(deps.db, async (tx) => {
     // Only if the password is still the one just verified: of two changes racing, one wins.
-    const updated = await replacePassword(tx, userId, passwordHash, now, row.passwordHash);
+    const updated = await replacePassword(tx, userId, passwordHash, now, row.passwordHash ?? undefined);
     if (!updated) throw badRequest(testo('profile.wrongCurrentPassword'), 'WRONG_PASSWORD');
     await endOtherSessionsOfUser(tx, userId, currentSessionHash);
   });

@@ -33,7 +33,8 @@ export const sessionUserColumns = {
   lingua: users.lingua,
   sedeId: users.sedeId,
   /** A second factor confirmed (decision 030): what ADMIN_2FA_REQUIRED asks of an admin. */
-  dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null)`.as('due_fattori'),
+  // A second factor: TOTP, or a passkey chosen as one (issue 49).
+  dueFattori: sql<boolean>`(${users.totpAttivoAt} is not null or ${users.passkeySecondoFattore})`.as('due_fattori'),
   /** The person's roles at the sedi (issue 48), in a stable order; `[]` for most. */
   incarichi: sql<Incarico[]>`coalesce((select jsonb_agg(jsonb_build_object('sedeId', ${incarichi.sedeId}, 'ruolo', ${incarichi.ruolo}) order by ${incarichi.sedeId}, ${incarichi.ruolo}) from ${incarichi} where ${incarichi.userId} = ${users.id}), '[]'::jsonb)`.as('incarichi'),
 } as const;

@@ -12,7 +12,8 @@ export const users = pgTable(
     nome: text('nome').notNull(),
     cognome: text('cognome').notNull(),
     email: text('email').notNull().unique(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null: no password (an account made by a college login, issue 49); the password login refuses it. */
+    passwordHash: text('password_hash'),
     ruolo: text('ruolo', { enum: ['admin', 'user'] }).notNull().default('user'),
     isResidente: boolean('is_residente').notNull().default(false),
     siglaResidente: text('sigla_residente')
@@ -35,6 +36,11 @@ export const users = pgTable(
     totpSegreto: text('totp_segreto'),
     totpAttivoAt: tstz('totp_attivo_at'),
     totpUltimoPasso: bigint('totp_ultimo_passo', { mode: 'number' }),
+    /**
+     * A passkey (with user verification) is the admin's second factor instead of TOTP (issue 49):
+     * set only while the person has a passkey (the passkeys module clears it with the last one).
+     */
+    passkeySecondoFattore: boolean('passkey_secondo_fattore').notNull().default(false),
     /** The language the person reads BiciElis in (issue 36): the web app, answers, emails, notices, the PDF. */
     lingua: text('lingua', { enum: ['it', 'en'] }).notNull().default('it'),
     /** The person's home sede (issue 47): where the booking form opens. */

@@ -10,7 +10,8 @@ CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE ON users
   FOR EACH ROW WHEN (OLD.attiva IS DISTINCT FROM NEW.attiva OR OLD.ruolo IS DISTINCT FROM NEW.ruolo
     OR OLD.nome IS DISTINCT FROM NEW.nome OR OLD.cognome IS DISTINCT FROM NEW.cognome OR OLD.email IS DISTINCT FROM NEW.email
     OR OLD.is_residente IS DISTINCT FROM NEW.is_residente OR OLD.sigla_residente IS DISTINCT FROM NEW.sigla_residente
-    OR OLD.totp_attivo_at IS DISTINCT FROM NEW.totp_attivo_at OR OLD.sede_id IS DISTINCT FROM NEW.sede_id)
+    OR OLD.totp_attivo_at IS DISTINCT FROM NEW.totp_attivo_at OR OLD.sede_id IS DISTINCT FROM NEW.sede_id
+    OR OLD.passkey_secondo_fattore IS DISTINCT FROM NEW.passkey_secondo_fattore)
   EXECUTE FUNCTION bicielis_notify_user_changed();
 
 -- A user deactivated or deleted: their waits end and their offers pass on.
@@ -26,3 +27,16 @@ CREATE OR REPLACE TRIGGER users_tempo_liberato_del AFTER DELETE ON users FOR EAC
 -- Given without a sede, the first open sede (bicielis_sede_predefinita is in sedi/triggers/sedi.sql, issue 47).
 CREATE OR REPLACE TRIGGER users_sede_predefinita BEFORE INSERT ON users
   FOR EACH ROW EXECUTE FUNCTION bicielis_sede_predefinita();
+
+-- Issue 49: a person keeps at least one way in: a password, a passkey or a college account. Called
+-- by the triggers of passkeys.sql and identita_esterne.sql after a removal; a deleted person has
+-- none to keep. Refused as a check violation named users_una_via_di_accesso (http/errors.ts).
+CREATE OR REPLACE FUNCTION bicielis_check_way_in(p_user integer) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM users u WHERE u.id = p_user AND u.password_hash IS NULL)
+     AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = p_user)
+     AND NOT EXISTS (SELECT 1 FROM identita_esterne i WHERE i.user_id = p_user) THEN
+    RAISE EXCEPTION 'user % would have no way to log in', p_user
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'users_una_via_di_accesso';
+  END IF;
+END $$;
