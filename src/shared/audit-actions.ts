@@ -37,6 +37,13 @@ export const AUDIT_ACTIONS = [
   'booking.pickup_for_user',
   'booking.return_for_user',
   'ticket.update',
+  'auth.login_passkey',
+  'auth.login_oidc',
+  'passkey.create',
+  'passkey.delete',
+  'passkey.second_factor',
+  'college_account.link',
+  'college_account.unlink',
 ] as const;
 export type AuditActionKey = (typeof AUDIT_ACTIONS)[number];
 
@@ -71,6 +78,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionKey, PlainKey> = {
   'booking.pickup_for_user': 'auditActions.bookingPickUpForUser',
   'booking.return_for_user': 'auditActions.bookingReturnForUser',
   'ticket.update': 'auditActions.ticketUpdate',
+  'auth.login_passkey': 'auditActions.loginPasskey',
+  'auth.login_oidc': 'auditActions.loginOidc',
+  'passkey.create': 'auditActions.passkeyCreate',
+  'passkey.delete': 'auditActions.passkeyDelete',
+  'passkey.second_factor': 'auditActions.passkeySecondFactor',
+  'college_account.link': 'auditActions.collegeAccountLink',
+  'college_account.unlink': 'auditActions.collegeAccountUnlink',
 };
 
 /** The kind of thing an entry is about (`audit_log.entity`). */

@@ -45,7 +45,14 @@ export type AuditAction =
   | 'sede.reactivate'
   | 'booking.pickup_for_user'
   | 'booking.return_for_user'
-  | 'ticket.update';
+  | 'ticket.update'
+  | 'auth.login_passkey'
+  | 'auth.login_oidc'
+  | 'passkey.create'
+  | 'passkey.delete'
+  | 'passkey.second_factor'
+  | 'college_account.link'
+  | 'college_account.unlink';
 
 /** A database handle or a transaction. */
 export type AuditTx = Pick<Db, 'insert' | 'execute'>;

@@ -5,3 +5,4 @@ export { AUTH_CHANNEL, SessionCache } from './session-cache.js';
 export { createSession, type DbOrTx, deleteSessionByHash, endAllSessionsOfUser, findSession, hashSessionToken, purgeExpiredSessions, sessionStore, type SessionUser } from './sessions.js';
 export { endOtherSessionsOfUser } from './sessions.js';
 export { SIGN_IN_METHODS, type SignInMethod } from './tables.js';
+export { describeDevice } from './device.js';
