@@ -1,6 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
