@@ -13,6 +13,7 @@ import { calendarOperations } from '../modules/calendar/operations.js';
 import { fleetOperations } from '../modules/fleet/operations.js';
 import { interventiOperations } from '../modules/interventi/operations.js';
 import { lockOperations } from '../modules/locks/operations.js';
+import { passkeyOperations } from '../modules/passkeys/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
@@ -31,6 +32,7 @@ const MODULES = {
   account: authOperations,
   dueFattori: twoFactorOperations,
   accountCollegio: oidcOperations,
+  passkey: passkeyOperations,
   prenotazioni: bookingOperations,
   lucchetti: lockOperations,
   flotta: fleetOperations,
