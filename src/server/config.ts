@@ -25,6 +25,8 @@ function httpsOrLoopback(value: string): boolean {
   return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
+const OIDC_CREDENTIALS = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+
 const TTLOCK_CREDENTIALS = ['TTLOCK_CLIENT_ID', 'TTLOCK_CLIENT_SECRET', 'TTLOCK_USERNAME', 'TTLOCK_PASSWORD'] as const;
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -88,6 +90,17 @@ const envSchema = z.object({
       .refine(httpsOrLoopback, 'deve essere https:// (http:// solo verso 127.0.0.1 o localhost)')
       .default(TTLOCK_EU_API_URL),
   ),
+  // Sign-in with the college's account (issue 49): an OpenID Connect provider. All three of
+  // issuer, client id and secret, or none; an http:// issuer only on this machine (tests, trials).
+  OIDC_ISSUER_URL: optional(
+    z
+      .url({ protocol: /^https?$/, error: 'deve essere un URL https://' })
+      .refine(httpsOrLoopback, 'deve essere https:// (http:// solo verso localhost, 127.0.0.1 o ::1)'),
+  ),
+  OIDC_CLIENT_ID: optional(z.string().regex(/^[\x21-\x7e]{1,500}$/, 'deve essere l’identificativo del client, senza spazi')),
+  OIDC_CLIENT_SECRET: optional(z.string().regex(/^[\x21-\x7e]{1,2000}$/, 'deve essere il segreto del client, senza spazi')),
+  // The button's words on /login, as is in every language; unset = the catalogue's own.
+  OIDC_LABEL: optional(z.string().trim().min(1).max(80, 'al massimo 80 caratteri')),
   TZ_APP: z.preprocess(
     emptyToUndefined,
     z.string().refine(isValidTimeZone, 'fuso orario IANA non valido').default('Europe/Rome'),
@@ -153,6 +166,17 @@ export class ConfigError extends Error {
     super(`Configurazione non valida:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** The college's OpenID Connect provider (issue 49): all three of issuer, client id and secret, or none. */
+function oidcSettings(e: z.output<typeof envSchema>) {
+  const missing = OIDC_CREDENTIALS.filter((name) => e[name] === undefined);
+  if (missing.length > 0 && missing.length < OIDC_CREDENTIALS.length) {
+    throw new ConfigError([`${OIDC_CREDENTIALS.join(', ')}: vanno impostate tutte e tre o nessuna (manca ${missing.join(', ')})`]);
+  }
+  return e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+    ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, label: e.OIDC_LABEL ?? null }
+    : undefined;
 }
 
 /** Parses and validates the environment. Throws ConfigError naming each bad variable. */
@@ -238,6 +262,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             },
           }
         : { provider: 'simulated' as const },
+    /**
+     * The college's OpenID Connect provider (issue 49): absent when not configured. `label`: the
+     * login button's words as configured (OIDC_LABEL), null = the catalogue's default.
+     */
+    oidc: oidcSettings(e),
     timeZone: e.TZ_APP,
     bookingHorizonDays: e.BOOKING_HORIZON_DAYS,
     waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,

@@ -20,6 +20,11 @@ export interface PublicConfig {
    * names a booking's card shows, both only when there are several.
    */
   sedi: { id: number; nome: string }[];
+  /**
+   * Sign-in with the college's account (issue 49): null when not configured; `etichetta` is the
+   * button's words as configured (OIDC_LABEL), null = the catalogue's default label.
+   */
+  accessoCollegio: { etichetta: string | null } | null;
 }
 
 /** Liveness: the process answers (always 200); `db` says whether the database does (issue 32). */

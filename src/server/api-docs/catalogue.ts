@@ -22,6 +22,7 @@ import { reportOperations } from '../modules/reports/operations.js';
 import { statsOperations } from '../modules/stats/operations.js';
 import { systemOperations } from '../modules/system/operations.js';
 import { twoFactorOperations } from '../modules/two-factor/operations.js';
+import { oidcOperations } from '../modules/oidc/operations.js';
 import { waitlistOperations } from '../modules/waitlist/operations.js';
 
 /** The modules, in the order the reference page shows them. */
@@ -29,6 +30,7 @@ const MODULES = {
   sistema: systemOperations,
   account: authOperations,
   dueFattori: twoFactorOperations,
+  accountCollegio: oidcOperations,
   prenotazioni: bookingOperations,
   lucchetti: lockOperations,
   flotta: fleetOperations,

@@ -8,7 +8,7 @@ import { currentRules } from '../rules/index.js';
  * /dashboard with (pages/server-render.ts).
  */
 export async function publicConfig(
-  config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy'>,
+  config: Pick<Config, 'env' | 'stripe' | 'timeZone' | 'privacy' | 'oidc'>,
   from: Parameters<typeof currentRules>[0],
 ): Promise<PublicConfig> {
   // The horizon and the no-show minutes are the service's rules (issue 20), as of now; the
@@ -25,5 +25,6 @@ export async function publicConfig(
     noShowMinutes: rules.mancatoRitiroMinuti,
     privacy: config.privacy,
     sedi: rules.sediAperte.map((s) => ({ id: s.id, nome: s.nome })),
+    accessoCollegio: config.oidc ? { etichetta: config.oidc.label } : null,
   };
 }

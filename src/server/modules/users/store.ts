@@ -21,7 +21,8 @@ export interface NewUser {
   nome: string;
   cognome: string;
   email: string;
-  passwordHash: string;
+  /** Null: an account made by a college login (issue 49), which signs in without a password. */
+  passwordHash: string | null;
   isResidente: boolean;
   siglaResidente: string | null;
   /** The language the person registered in (issue 36); Italian when not given. */
