@@ -3,6 +3,7 @@ import { BadgeCheckIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
+import type { OidcCompletionDto as CompletionDto } from '../../../shared/schemas/oidc';
 import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { FormField } from '../../components/form-field';
 import { LoadFailed } from '../../components/load-failed';
@@ -27,15 +28,6 @@ import { useSiglaCheck } from './use-sigla-check';
  */
 
 const COMPLETION_URL = '/api/auth/oidc/completamento';
-
-/** GET /api/auth/oidc/completamento */
-export interface CompletionDto {
-  email: string;
-  nome: string;
-  cognome: string;
-  /** The email is at RESIDENT_EMAIL_DOMAIN: the resident path comes first. */
-  residente: boolean;
-}
 
 const isExpired = (error: unknown) => error instanceof ApiError && error.status === 404;
 const SIGLA_CODES = new Set(['INVALID_SIGLA', 'SIGLA_TAKEN']);
@@ -137,8 +129,8 @@ function useComplete(onExpired: () => void, onSiglaRefused: (message: string) =>
 function CompletionForm({ data, onExpired }: { data: CompletionDto; onExpired: () => void }) {
   const t = useT();
   const [values, setValues] = useState<CompletionValues>({
-    nome: data.nome,
-    cognome: data.cognome,
+    nome: data.nome ?? '',
+    cognome: data.cognome ?? '',
     path: data.residente ? 'residente' : 'esterno',
     sigla: '',
     privacy: false,
@@ -189,8 +181,8 @@ function CompletionForm({ data, onExpired }: { data: CompletionDto; onExpired: (
       {values.path === 'residente' ? (
         <FormField
           id="completa-sigla"
-          label={t('registrationPage.sigla')}
-          hint={t('registrationPage.siglaHint')}
+          label={t('collegeCompletion.sigla')}
+          hint={t('collegeCompletion.siglaHint')}
           error={siglaError}
           required
           after={

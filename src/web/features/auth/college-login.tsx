@@ -1,4 +1,6 @@
 import type { ComponentType } from 'react';
+import type { PublicConfig } from '../../../shared/api-types';
+import type { OidcRefusal } from '../../../shared/schemas/oidc';
 import type { MessageKey } from '../../../shared/i18n';
 import { buttonVariants } from '../../components/ui/button';
 import { apiRequest } from '../../lib/api';
@@ -18,9 +20,9 @@ export const COLLEGE_REFUSALS = {
   disattivato: 'collegeLogin.disabled',
   scaduto: 'collegeLogin.expired',
   errore: 'collegeLogin.failed',
-} as const satisfies Record<string, MessageKey>;
+} as const satisfies Record<OidcRefusal, MessageKey>;
 
-type Refusal = keyof typeof COLLEGE_REFUSALS;
+type Refusal = OidcRefusal;
 
 /** The refusal named by an address's query (`?accesso=`), if it is one we know. */
 export function refusalIn(search: string): Refusal | null {
@@ -36,7 +38,7 @@ export function collegeLoginHref(path: string): string {
 
 interface Shown {
   /** null: not configured; the label (null: the catalogue's) otherwise. */
-  access: { etichetta: string | null } | null;
+  access: PublicConfig['accessoCollegio'];
   refusal: Refusal | null;
 }
 
@@ -67,7 +69,7 @@ function CollegeLogin({ access, refusal }: Shown) {
 /** Reads what to show and fills the slot with it, or leaves it empty (not configured, no refusal). */
 export async function fillSlot(fill: (shown: () => ComponentType) => void): Promise<void> {
   const refusal = refusalIn(window.location.search);
-  const config = await apiRequest<{ accessoCollegio?: Shown['access'] }>('GET', '/api/config').catch(() => null);
+  const config = await apiRequest<PublicConfig>('GET', '/api/config').catch(() => null);
   const access = config?.accessoCollegio ?? null;
   if (!access && !refusal) return;
   await loadDomains('account').catch(() => undefined);

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRoundIcon, Trash2Icon } from 'lucide-react';
 import { Link } from 'wouter';
+import type { CollegeAccountDto } from '../../../shared/schemas/oidc';
 import { dayMonth } from '../../../shared/i18n/format';
 import { zonedToday } from '../../../shared/time';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
@@ -21,14 +22,6 @@ import { usePublicConfig, useTimeZone } from '../../lib/public-config';
  */
 
 const URL = '/api/profilo/account-collegio';
-
-/** GET /api/profilo/account-collegio */
-export interface CollegeAccountDto {
-  collegato: { email: string; issuer: string; collegatoIl: string; ultimoAccesso: string | null } | null;
-  password: boolean;
-  /** OIDC_LABEL, null for the catalogue's label. */
-  etichetta: string | null;
-}
 
 function useDay() {
   const lingua = useLingua();
@@ -91,7 +84,7 @@ function Linked({ account }: { account: CollegeAccountDto & { collegato: NonNull
 /** The section: shown when the college login is configured, or an account is linked all the same. */
 export function CollegeSection() {
   const t = useT();
-  const configured = Boolean((usePublicConfig().data as { accessoCollegio?: unknown } | undefined)?.accessoCollegio);
+  const configured = Boolean(usePublicConfig().data?.accessoCollegio);
   const account = useQuery<CollegeAccountDto>({ queryKey: [URL] });
   // Not configured: only an account linked all the same is shown (and nothing while it is read).
   if (!configured && !account.data?.collegato) return null;
