@@ -44,7 +44,9 @@ for (const lingua of ['it', 'en'] as const) {
     test('an account that exists logs in through the provider, is linked, and unlinks it from /profilo', async ({ page }) => {
       const id = unique();
       const email = `collegio-${id}@bicielis.test`;
-      await createAccount({ nome: 'Carla', cognome: 'Collegata', email, password: PASSWORD });
+      const userId = await createAccount({ nome: 'Carla', cognome: 'Collegata', email, password: PASSWORD });
+      // The account's language wins over the browser's once logged in.
+      await withE2eDatabase((db) => db.query(`update users set lingua = $2 where id = $1`, [userId, lingua]));
       await providerSignsIn(`sub-${id}`, { email, email_verified: true, given_name: 'Carla', family_name: 'Collegata' });
 
       await openLogin(page, lingua);
@@ -58,8 +60,8 @@ for (const lingua of ['it', 'en'] as const) {
 
       // /profilo → Account del collegio: the email and since when; the account has a password, so it unlinks.
       await page.goto('/profilo');
-      const section = page.locator('#profilo-account-collegio');
-      await expect(section.getByRole('heading', { name: say(lingua, 'collegeProfile.title') })).toBeVisible();
+      const section = page.getByRole('region', { name: say(lingua, 'collegeProfile.title') });
+      await expect(section).toBeVisible();
       await expect(section).toContainText(email);
       await expectNoSeriousA11yViolations(page);
       await section.getByRole('button', { name: say(lingua, 'collegeProfile.unlink') }).click();
@@ -87,8 +89,8 @@ for (const lingua of ['it', 'en'] as const) {
       await expect(page).toHaveURL(/\/accesso\/completa$/);
       await expect(page.getByRole('heading', { name: say(lingua, 'collegeCompletion.title') })).toBeVisible();
       await expect(page.getByLabel(say(lingua, 'collegeCompletion.email'))).toHaveValue(email);
-      await expect(page.getByLabel(say(lingua, 'registrationPage.nome'))).toHaveValue('Nina');
-      await expect(page.getByLabel(say(lingua, 'registrationPage.cognome'))).toHaveValue('Nuova');
+      await expect(page.getByLabel(say(lingua, 'registrationPage.nome'), { exact: true })).toHaveValue('Nina');
+      await expect(page.getByLabel(say(lingua, 'registrationPage.cognome'), { exact: true })).toHaveValue('Nuova');
       const radios = page.getByRole('radio');
       // An email at RESIDENT_EMAIL_DOMAIN: the resident path is first, and chosen.
       await expect(radios.first()).toHaveAccessibleName(say(lingua, 'collegeCompletion.resident'));
@@ -111,6 +113,15 @@ for (const lingua of ['it', 'en'] as const) {
       await expect(page).toHaveURL(/\/dashboard$/);
       const me = await (await page.request.get('/api/current-user')).json();
       expect(me).toMatchObject({ email, isResidente: true, siglaResidente: sigla });
+
+      // No password: the college account is the way in, so /profilo says to set a password before unlinking.
+      await page.goto('/profilo');
+      const section = page.getByRole('region', { name: say(lingua, 'collegeProfile.title') });
+      await expect(section).toContainText(email);
+      await expect(section).toContainText(say(lingua, 'collegeProfile.needsPassword'));
+      await expect(section.getByRole('link', { name: say(lingua, 'collegeProfile.setPassword') })).toHaveAttribute('href', '/recupera-password');
+      await expect(section.getByRole('button', { name: say(lingua, 'collegeProfile.unlink') })).toHaveCount(0);
+      await expectNoSeriousA11yViolations(page);
 
       // The pending completion is used up: the form now says so, and links the login.
       await page.goto('/accesso/completa');

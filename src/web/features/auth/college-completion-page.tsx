@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { BadgeCheckIcon, LoaderCircleIcon, UserPlusIcon } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import type { OidcCompletionDto as CompletionDto } from '../../../shared/schemas/oidc';
@@ -58,10 +58,9 @@ function PathChoice({ path, residentFirst, onChange }: { path: Path; residentFir
     <fieldset className="grid gap-2">
       <legend className="mb-2 text-sm font-medium">{t('collegeCompletion.kind')}</legend>
       {options.map((option) => (
-        <label
+        <div
           key={option.value}
-          htmlFor={`${ids}-${option.value}`}
-          className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-input p-3 has-[:checked]:border-primary has-[:checked]:bg-primary/5"
+          className="relative flex min-h-11 items-start gap-3 rounded-md border border-input p-3 has-[:checked]:border-primary has-[:checked]:bg-primary/5"
         >
           <input
             id={`${ids}-${option.value}`}
@@ -73,13 +72,16 @@ function PathChoice({ path, residentFirst, onChange }: { path: Path; residentFir
             aria-describedby={`${ids}-${option.value}-hint`}
             className="mt-1 size-4 accent-primary"
           />
-          <span className="grid gap-0.5">
-            <span className="font-medium">{option.label}</span>
-            <span id={`${ids}-${option.value}-hint`} className="text-sm text-muted-foreground">
+          <div className="grid gap-0.5">
+            {/* The whole box takes the tap: the label's ::after covers it. */}
+            <label htmlFor={`${ids}-${option.value}`} className="cursor-pointer font-medium after:absolute after:inset-0 after:content-['']">
+              {option.label}
+            </label>
+            <p id={`${ids}-${option.value}-hint`} className="text-sm text-muted-foreground">
               {option.hint}
-            </span>
-          </span>
-        </label>
+            </p>
+          </div>
+        </div>
       ))}
     </fieldset>
   );
@@ -136,7 +138,6 @@ function CompletionForm({ data, onExpired }: { data: CompletionDto; onExpired: (
     privacy: false,
   });
   const [errors, setErrors] = useState<CompletionErrors>({});
-  const formRef = useRef<HTMLFormElement>(null);
   const sigla = useSiglaCheck(values.path === 'residente' ? values.sigla : '');
   const complete = useComplete(onExpired, (message) => setErrors((e) => ({ ...e, sigla: message })));
   const set = <K extends keyof CompletionValues>(key: K, value: CompletionValues[K]) => {
@@ -152,8 +153,9 @@ function CompletionForm({ data, onExpired }: { data: CompletionDto; onExpired: (
     const found = checkCompletion(values, sigla.kind, t);
     setErrors(found.errors);
     if (!found.request) {
-      const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-      first?.focus();
+      // The first wrong field, in the form's order (its error is not on the page yet).
+      const first = (['nome', 'cognome', 'sigla', 'privacy'] as const).find((field) => found.errors[field]);
+      if (first) document.getElementById(`completa-${first}`)?.focus();
       return;
     }
     complete.mutate(found.request);
@@ -163,7 +165,7 @@ function CompletionForm({ data, onExpired }: { data: CompletionDto; onExpired: (
     errors.sigla ?? (values.path === 'residente' && sigla.kind === 'invalid' ? t('registrationPage.invalidSigla') : undefined);
 
   return (
-    <form ref={formRef} className="grid gap-4" noValidate aria-busy={complete.isPending} onSubmit={submit}>
+    <form className="grid gap-4" noValidate aria-busy={complete.isPending} onSubmit={submit}>
       <FormField id="completa-email" label={t('collegeCompletion.email')}>
         {(control) => <Input {...control} type="email" value={data.email} readOnly className="bg-muted" />}
       </FormField>
