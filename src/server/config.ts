@@ -21,6 +21,8 @@ export const TTLOCK_EU_API_URL = 'https://euapi.ttlock.com';
 
 /** A secret sent in clear only to this machine (tests' fakes); anywhere else over https. */
 function httpsOrLoopback(value: string): boolean {
+  // Not a URL at all: z.url() has said so already (the refinement still runs).
+  if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }

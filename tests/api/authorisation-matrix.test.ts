@@ -2,7 +2,7 @@ import { gt, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { auditLog, chiusure, interventi, interventiFoto, manutenzioni, reports } from '../../src/server/schema.js';
+import { auditLog, chiusure, identitaEsterne, interventi, interventiFoto, manutenzioni, reports } from '../../src/server/schema.js';
 import type { SimulatedProvider } from '../../src/server/integrations/payments/simulated-provider.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { rotateCalendarToken } from '../../src/server/modules/profile/service.js';
@@ -15,6 +15,8 @@ import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
 import { createResident, createUser } from '../helpers/factories.js';
 import { findLeaks, noteSecret } from '../helpers/leak-scan.js';
 import { multipartText } from '../helpers/multipart.js';
+import { TEST_CALLBACK } from '../helpers/oidc-app.js';
+import { startOidcProvider, type LocalOidcProvider } from '../helpers/oidc-provider.js';
 
 /**
  * Every /api route the app registers × {anonymous, the resource's owner, another user, an
@@ -128,6 +130,22 @@ const MATRIX: Record<string, Row> = {
   'POST /api/logout': { request: () => ({ url: '/api/logout' }), expect: PUBLIC },
   // The login's code step (decision 030): only with the pending state's cookie, which none of these has.
   'POST /api/login/codice': { request: () => ({ url: '/api/login/codice', payload: { codice: '123456' } }), expect: { anonymous: 403, user: 403, other: 403, admin: 403 } },
+  // The college account (issue 49; this app has a local provider). The start and the callback are
+  // pages the browser lands on: always a redirect (a state nobody began goes to /login?accesso=scaduto).
+  'GET /api/auth/oidc/login': { request: () => ({ url: '/api/auth/oidc/login?ritorno=/profilo' }), expect: { anonymous: 302, user: 302, other: 302, admin: 302 } },
+  'GET /api/auth/oidc/callback': {
+    request: () => ({ url: '/api/auth/oidc/callback?code=matrice&state=matrice' }),
+    expect: { anonymous: 302, user: 302, other: 302, admin: 302 },
+  },
+  // The completion needs its own cookie (a new email back from the provider), which none of these has.
+  'GET /api/auth/oidc/completamento': { request: () => ({ url: '/api/auth/oidc/completamento' }), expect: { anonymous: 404, user: 404, other: 404, admin: 404 } },
+  'POST /api/auth/oidc/completamento': {
+    request: () => ({ url: '/api/auth/oidc/completamento', payload: { nome: 'Nuovo', cognome: 'Collegio', privacy: true } }),
+    expect: { anonymous: 404, user: 404, other: 404, admin: 404 },
+  },
+  // One's own college account: only the owner has one linked (the fixtures), and a password.
+  'GET /api/profilo/account-collegio': { request: () => ({ url: '/api/profilo/account-collegio' }), expect: LOGGED_IN },
+  'DELETE /api/profilo/account-collegio': { request: () => ({ url: '/api/profilo/account-collegio' }), expect: { anonymous: 401, user: 200, other: 404, admin: 404 } },
   // The second factor's enrolment: admins only. Not started yet: confirming is 400; not active: turning off is 409.
   'GET /api/due-fattori': { request: () => ({ url: '/api/due-fattori' }), expect: ADMIN_ONLY },
   'POST /api/due-fattori/attivazione': { request: () => ({ url: '/api/due-fattori/attivazione' }), expect: ADMIN_ONLY },
@@ -387,13 +405,17 @@ const key = (r: RouteEntry) => `${r.method} ${r.url}`;
 
 /** A photo's bytes (an 8 px JPEG) for the ticket's fixture. */
 let MATRIX_PHOTO: Buffer;
+/** The local OpenID provider of the college account's routes (issue 49). */
+let oidcProvider: LocalOidcProvider;
 
 beforeAll(async () => {
   MATRIX_PHOTO = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).jpeg().toBuffer();
-  ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Matrice-2026' }, deps: { mailer: capturingMailer() } });
+  oidcProvider = await startOidcProvider({ clientRedirectUri: TEST_CALLBACK });
+  ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Matrice-2026', ...oidcProvider.env }, deps: { mailer: capturingMailer() } });
 });
 afterAll(async () => {
   await ctx?.close();
+  await oidcProvider?.close();
 });
 
 async function fixtures(): Promise<Fixtures> {
@@ -411,6 +433,7 @@ async function fixtures(): Promise<Fixtures> {
   const archivedSedeId = await sedeNamed('Residenza Archiviata');
   const owner = await createUser(db, { isResidente: false });
   const { token } = await createSession(db, owner.id, 'session', ctx.clock.now());
+  await db.insert(identitaEsterne).values({ userId: owner.id, issuer: oidcProvider.issuer, sub: 'matrice', email: owner.email });
   const ownerCookie = `bicielis_session=${token}`;
   const other = await person(ctx, { residente: false });
   const admin = await person(ctx, { ruolo: 'admin' });

@@ -10,6 +10,8 @@ import { bookThroughApi } from '../helpers/booking-fixtures.js';
 import { tableDigests, WRITTEN_BY_REFUSALS } from '../helpers/db-digest.js';
 import { createResident, createUser } from '../helpers/factories.js';
 import { findLeaks, FUZZ_HEADER } from '../helpers/leak-scan.js';
+import { TEST_CALLBACK } from '../helpers/oidc-app.js';
+import { startOidcProvider, type LocalOidcProvider } from '../helpers/oidc-provider.js';
 
 /**
  * Hostile input on every /api route the app registers (its own inventory, not a list),
@@ -40,11 +42,16 @@ interface Fixtures {
 let ctx: TestContext & { routes: RouteEntry[] };
 let current: { f: Fixtures; digest: string } | undefined;
 
+/** The college account's local provider (issue 49): its routes are fuzzed configured, past their 404. */
+let provider: LocalOidcProvider;
+
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Fuzz-2026' }, deps: { mailer: capturingMailer() } });
+  provider = await startOidcProvider({ clientRedirectUri: TEST_CALLBACK });
+  ctx = await createTestApp({ env: { RESIDENT_INITIAL_PASSWORD: 'Iniziale-Fuzz-2026', ...provider.env }, deps: { mailer: capturingMailer() } });
 });
 afterAll(async () => {
   await ctx?.close();
+  await provider?.close();
 });
 
 async function makeFixtures(): Promise<Fixtures> {
@@ -153,6 +160,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api/reset-password': { email: 'anna.rossi@example.it' },
   // The second factor (decision 030): an app's code or a recovery code.
   'POST /api/login/codice': { codice: '123456' },
+  'POST /api/auth/oidc/completamento': { nome: 'Anna', cognome: 'Rossi', siglaResidente: null, privacy: true },
   'POST /api/due-fattori/conferma': { codice: '123456' },
   'POST /api/due-fattori/disattivazione': { codice: 'ABCD-EFGH-JKMN' },
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },

@@ -17,7 +17,7 @@ export interface OidcTestContext {
   /** The whole dance: begin, sign in at the provider as `sub`, come back. */
   collegeLogin(sub: string, options?: { ritorno?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   /** The rows a sign-in may write: counted before and after a refusal. */
-  counts(): Promise<Record<string, number>>;
+  counts(): Promise<{ users: number; identitaEsterne: number; sessions: number; oidcCompletamenti: number; auditLog: number }>;
   close(): Promise<void>;
 }
 

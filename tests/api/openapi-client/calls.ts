@@ -43,6 +43,14 @@ export async function callEveryRoute(): Promise<string[]> {
   // Verifica in due passaggi (only the login step is not an admin's)
   note((await api.POST('/api/login/codice', { body: { codice: '123456' } })).error);
 
+  // Account del collegio (issue 49): the start and the callback answer redirects.
+  note((await api.GET('/api/auth/oidc/login', { params: { query: { ritorno: '/profilo' } } })).error);
+  note((await api.GET('/api/auth/oidc/callback')).error);
+  note((await api.GET('/api/auth/oidc/completamento')).error);
+  note((await api.POST('/api/auth/oidc/completamento', { body: { nome: 'Anna', cognome: 'Rossi', siglaResidente: null, privacy: true } })).error);
+  note((await api.GET('/api/profilo/account-collegio')).error);
+  note((await api.DELETE('/api/profilo/account-collegio')).error);
+
   // Biciclette e prenotazioni
   note((await api.GET('/api/biciclette')).error);
   note((await api.GET('/api/biciclette/numero/{numero}', { params: { path: { numero: '07' } } })).error);
