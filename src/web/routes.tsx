@@ -10,6 +10,7 @@ import {
   AdminScreen,
   BikeScreen,
   ChangePasswordScreen,
+  CollegeCompletionScreen,
   CheckoutScreen,
   CheckoutSuccessScreen,
   DashboardScreen,
@@ -69,6 +70,7 @@ export function AppRoutes() {
       <Route path="/recupera-password" component={RecoveryScreen} />
       <Route path="/cambio-password" component={ChangePasswordScreen} />
       <Route path="/verifica-accesso" component={TwoFactorLoginScreen} />
+      <Route path="/accesso/completa" component={CollegeCompletionScreen} />
       <Route path="/dashboard" component={DashboardScreen} />
       <Route path="/admin" component={AdminScreen} />
       <Route path="/admin/statistiche" component={StatsScreen} />

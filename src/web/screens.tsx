@@ -90,6 +90,7 @@ export const RegistrationScreen = lazyScreen(() => loadAccountScreens().then((m)
 export const RecoveryScreen = lazyScreen(() => loadAccountScreens().then((m) => m.RecoveryPage), LOADING);
 export const ChangePasswordScreen = lazyScreen(() => loadAccountScreens().then((m) => m.ChangePasswordPage), LOADING);
 export const TwoFactorLoginScreen = lazyScreen(() => loadAccountScreens().then((m) => m.TwoFactorLoginPage), LOADING);
+export const CollegeCompletionScreen = lazyScreen(() => loadAccountScreens().then((m) => m.CollegeCompletionPage), LOADING);
 export const DashboardScreen = lazyScreen(loadDashboard, LOADING);
 export const AdminScreen = lazyScreen(loadAdmin, LOADING);
 export const StatsScreen = lazyScreen(loadStats, 'app.loadingStats');
@@ -128,7 +129,7 @@ export function RackScreen({ token }: { token: string }) {
   );
 }
 
-const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password', '/verifica-accesso'];
+const ACCOUNT_PATHS = ['/registrazione', '/recupera-password', '/cambio-password', '/verifica-accesso', '/accesso/'];
 
 /**
  * Called at start-up with the address being opened: a page that needs its own chunk starts

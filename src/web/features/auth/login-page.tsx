@@ -19,6 +19,7 @@ import { PasswordInput } from '../../components/password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
 import { SubmitButton } from '../../components/submit-button';
 import { welcome } from './welcome';
+import { CollegeLoginSlot } from './college-login-slot';
 
 /**
  * The shared schema of POST /api/login, with zod, is not in the first download: it is
@@ -204,6 +205,7 @@ export function LoginPage() {
           {t('loginPage.submit')}
         </SubmitButton>
       </form>
+      <CollegeLoginSlot />
     </AuthShell>
   );
 }

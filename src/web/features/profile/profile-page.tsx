@@ -35,6 +35,7 @@ import {
   type PasswordValues,
 } from './profile-model';
 import { PrivacySection } from './privacy-section';
+import { CollegeSection } from './college-section';
 import { browserPushSupport, currentSubscription, PushRefused, subscribeToPush, unsubscribeFromPush } from './push';
 import {
   useChangeOwnPassword,
@@ -436,6 +437,7 @@ export function ProfilePage() {
         {user.ruolo === 'admin' ? <AdminSecuritySection /> : null}
         <NamesSection profile={profile.data} />
         <PasswordSection />
+        <CollegeSection />
         <LanguageSection profile={profile.data} />
         <SedeSection profile={profile.data} />
         <RemindersSection profile={profile.data} />
