@@ -55,6 +55,7 @@ import { reportRoutes } from './modules/reports/routes.js';
 import { sediRoutes } from './modules/sedi/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
+import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { ensureRulesRow, type RulesCache } from './modules/rules/index.js';
 
 export interface AppDeps {
@@ -261,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sediRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(twoFactorRoutes, { prefix: '/api' });
+  await app.register(passkeyRoutes, { prefix: '/api' });
   await app.register(bookingRoutes, { prefix: '/api' });
   await app.register(lockRoutes, { prefix: '/api' });
   await app.register(fleetRoutes, { prefix: '/api' });

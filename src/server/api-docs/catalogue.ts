@@ -13,6 +13,7 @@ import { calendarOperations } from '../modules/calendar/operations.js';
 import { fleetOperations } from '../modules/fleet/operations.js';
 import { interventiOperations } from '../modules/interventi/operations.js';
 import { lockOperations } from '../modules/locks/operations.js';
+import { passkeyOperations } from '../modules/passkeys/operations.js';
 import { paymentOperations } from '../modules/payments/operations.js';
 import { privacyOperations } from '../modules/privacy/operations.js';
 import { profileOperations } from '../modules/profile/operations.js';
@@ -29,6 +30,7 @@ const MODULES = {
   sistema: systemOperations,
   account: authOperations,
   dueFattori: twoFactorOperations,
+  passkey: passkeyOperations,
   prenotazioni: bookingOperations,
   lucchetti: lockOperations,
   flotta: fleetOperations,

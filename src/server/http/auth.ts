@@ -65,8 +65,11 @@ export const PASSWORD_CHANGE_COOKIE = 'bicielis_pwchange';
 export const PASSWORD_CHANGE_COOKIE_PATH = '/api/change-password';
 /** The pending state after a right password of a user with a second factor (decision 030), 5 minutes. */
 export const TWO_FACTOR_COOKIE = 'bicielis_2fa';
-/** Sent only to the code step: it is no session anywhere else. */
-export const TWO_FACTOR_COOKIE_PATH = '/api/login/codice';
+/**
+ * Sent only to the login's routes (the code step, the passkey step of issue 49): it is no
+ * session anywhere else.
+ */
+export const TWO_FACTOR_COOKIE_PATH = '/api/login';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -11,16 +11,16 @@ import {
   clearTwoFactorCookie,
   requireAdminRole,
   SESSION_COOKIE,
-  TWO_FACTOR_COOKIE,
 } from '../../http/auth.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { requestLingua } from '../../http/lingua.js';
 import { tFor } from '../../../shared/i18n/all.js';
 import { AUTH_RATE_LIMITS, tooManyAttempts } from '../auth/index.js';
-import { createSession, deleteSessionByHash, findSession, hashSessionToken } from '../auth/index.js';
+import { createSession, deleteSessionByHash, hashSessionToken } from '../auth/index.js';
 import { sessionUserBody } from '../users/index.js';
 import { beginEnrolment, confirmEnrolment, disableSecondFactor, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from './service.js';
 import { testo } from '../../../shared/i18n/index.js';
+import { pendingSecondFactor } from './pending.js';
 
 function rateLimited(reply: FastifyReply, ttlMs: number): AppError {
   reply.header('retry-after', Math.max(1, Math.ceil(ttlMs / 1000)));
@@ -62,14 +62,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   // The code step of the login: only with the pending state's cookie (a right password, at
   // most 5 minutes ago); without it 403, as the password change without its grant. A right code ends the pending state and begins the session.
   app.post('/login/codice', { schema: { body: twoFactorCodeSchema }, onSend: noStore }, async (request, reply) => {
-    const token = request.cookies[TWO_FACTOR_COOKIE];
-    const grant = token && /^[A-Za-z0-9_-]{43}$/.test(token) ? await findSession(app.deps.database.db, token, 'two_factor') : null;
+    const grant = await pendingSecondFactor(request, reply);
     const now = app.deps.clock.now();
-    if (!grant || grant.expiresAt <= now || !grant.user.attiva) {
-      if (grant) await deleteSessionByHash(app.deps.database.db, grant.tokenHash);
-      clearTwoFactorCookie(request, reply);
-      throw new AppError(403, testo('twoFactor.expired'), 'TWO_FACTOR_EXPIRED');
-    }
     // The counters are the account's (as the password's per email), whoever asks.
     pendingUser.set(request, grant.user.id);
     await checkLimits(request, reply);

@@ -13,6 +13,7 @@ export {
   recordTotpStep,
   replaceIncarichi,
   replacePassword,
+  setPasskeySecondFactor,
   setTemporaryPassword,
   storeTotpSecret,
   updateUserAccount,

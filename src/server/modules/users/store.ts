@@ -211,6 +211,14 @@ export async function clearTotp(db: UsersDb, id: number, now: Date): Promise<voi
 }
 
 /**
+ * An admin's choice of a passkey as second factor (issue 49): on, or off (by the admin, or because
+ * their last passkey went, in the same transaction as its removal). Counted by `dueFattori`.
+ */
+export async function setPasskeySecondFactor(db: UsersDb, id: number, attivo: boolean, now: Date): Promise<void> {
+  await db.update(users).set({ passkeySecondoFattore: attivo, updatedAt: now }).where(eq(users.id, id)); // triggers: NOTIFY bicielis_auth
+}
+
+/**
  * A person's roles at the sedi become exactly `list` (issue 48): the old rows go, the new ones
  * come, duplicates once. In the caller's transaction (the admin's edit of the user); every row
  * written NOTIFYs `bicielis_auth` (triggers/incarichi.sql), so every process's cache reloads them.
