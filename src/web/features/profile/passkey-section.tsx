@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FingerprintIcon, KeyRoundIcon, Trash2Icon } from 'lucide-react';
 import { dayMonth } from '../../../shared/i18n/format';
+import type { PasskeyDto, PasskeyListDto } from '../../../shared/schemas/passkeys';
 import { zonedToday } from '../../../shared/time';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { LoadFailed } from '../../components/load-failed';
@@ -14,20 +15,6 @@ import { t as appT, useLingua, useT, type Lingua, type Translate } from '../../l
 import { useTimeZone } from '../../lib/public-config';
 import { refreshSession } from '../../lib/session';
 import { alreadyRegistered, ceremonyCancelled, registerPasskey } from '../../lib/webauthn';
-
-/** A passkey as GET /api/passkeys gives it. */
-export interface PasskeyDto {
-  id: number;
-  nome: string;
-  createdAt: string;
-  ultimoUsoAt: string | null;
-  sincronizzata: boolean;
-}
-
-export interface PasskeyListDto {
-  passkeys: PasskeyDto[];
-  secondoFattore: boolean;
-}
 
 /** GET /api/passkeys (the default query function GETs the key). */
 const LIST_KEY = ['/api/passkeys'] as const;
