@@ -1,9 +1,15 @@
-import { lazy, Suspense, type RefObject } from 'react';
+import { lazy, Suspense, type ComponentType, type RefObject } from 'react';
 import { loadDomains } from '../../lib/i18n';
 import { useHydrated } from '../../lib/hydrated';
 
-const PasskeyLogin = lazy(() =>
-  Promise.all([import('./passkey-login-button'), loadDomains('account')]).then(([m]) => ({ default: m.PasskeyLoginButton })),
+type Props = { form: RefObject<HTMLFormElement | null> };
+
+// A chunk that cannot come (offline) leaves the login as it was: the password still works.
+const PasskeyLogin = lazy<ComponentType<Props>>(() =>
+  Promise.all([import('./passkey-login-button'), loadDomains('account')]).then(
+    ([m]) => ({ default: m.PasskeyLoginButton }),
+    () => ({ default: () => null }),
+  ),
 );
 
 /**
@@ -11,7 +17,7 @@ const PasskeyLogin = lazy(() =>
  * `Accedi con una passkey` button and the email field's autofill, both in a chunk of their own
  * (the first download has no room). The row is kept in the HTML, so nothing moves when it comes.
  */
-export function PasskeyLoginSlot({ form }: { form: RefObject<HTMLFormElement | null> }) {
+export function PasskeyLoginSlot({ form }: Props) {
   const live = useHydrated() && 'PublicKeyCredential' in window;
   return <div className="min-h-12">{live && <Suspense><PasskeyLogin form={form} /></Suspense>}</div>;
 }

@@ -6,6 +6,7 @@
  */
 import type { SessionUser } from '../../../shared/api-types';
 import { toast } from '../../components/ui/use-toast';
+import { ApiError } from '../../lib/api';
 import { serverMessage } from '../../lib/api-errors';
 import { t } from '../../lib/i18n';
 import { autofillSupported, cancelCeremony, ceremonyCancelled, LOGIN_ENDPOINTS, signInWithPasskey } from '../../lib/webauthn';
@@ -30,19 +31,19 @@ class Autofill {
     this.running = true;
     const generation = this.generation;
     const wanted = () => generation === this.generation && !this.detached;
+    let again = false;
     try {
       const user = await signInWithPasskey(LOGIN_ENDPOINTS, { autofill: true, stillWanted: wanted });
       if (wanted()) this.signedIn(user);
     } catch (error) {
-      if (!ceremonyCancelled(error) && wanted()) {
-        refused(error);
-        this.running = false;
-        // A refused passkey (not recognised): the suggestions stay offered.
-        void this.start();
-      }
+      // Only a passkey the server refused is told (the person picked it), and offered again;
+      // anything else (no connection, a dismissed request) waits for the form's next focus.
+      again = error instanceof ApiError && error.status === 401 && wanted();
+      if (again) refused(error);
     } finally {
       this.running = false;
     }
+    if (again) await this.start();
   }
 
   /** No longer wanted; `abort` also ends the browser's request (the button's own ceremony ends it by itself). */
