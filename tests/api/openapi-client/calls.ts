@@ -43,6 +43,32 @@ export async function callEveryRoute(): Promise<string[]> {
   // Verifica in due passaggi (only the login step is not an admin's)
   note((await api.POST('/api/login/codice', { body: { codice: '123456' } })).error);
 
+  // Passkey (issue 49): the answers are SimpleWebAuthn's JSON of navigator.credentials.
+  const assertion = {
+    id: 'bWF0cmljZQ',
+    rawId: 'bWF0cmljZQ',
+    type: 'public-key' as const,
+    clientExtensionResults: {},
+    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA', userHandle: 'MQ' },
+  };
+  const attestation = {
+    id: 'bWF0cmljZQ',
+    rawId: 'bWF0cmljZQ',
+    type: 'public-key' as const,
+    authenticatorAttachment: 'platform' as const,
+    clientExtensionResults: {},
+    response: { clientDataJSON: 'e30', attestationObject: 'AAAA', transports: ['internal' as const, 'hybrid' as const] },
+  };
+  note((await api.GET('/api/passkeys')).error);
+  note((await api.POST('/api/passkeys/registrazione/opzioni')).error);
+  note((await api.POST('/api/passkeys/registrazione', { body: { risposta: attestation } })).error);
+  note((await api.DELETE('/api/passkeys/{id}', id('1'))).error);
+  note((await api.PUT('/api/passkeys/secondo-fattore', { body: { attivo: true } })).error);
+  note((await api.POST('/api/auth/passkey/opzioni')).error);
+  note((await api.POST('/api/auth/passkey', { body: { risposta: assertion } })).error);
+  note((await api.POST('/api/login/passkey/opzioni')).error);
+  note((await api.POST('/api/login/passkey', { body: { risposta: assertion } })).error);
+
   // Biciclette e prenotazioni
   note((await api.GET('/api/biciclette')).error);
   note((await api.GET('/api/biciclette/numero/{numero}', { params: { path: { numero: '07' } } })).error);
