@@ -35,7 +35,7 @@ async function logOutFromDashboard(page: Page) {
   await page.getByRole('button', { name: 'Esci' }).click();
   await expect(notice(page, 'Arrivederci!')).toBeVisible();
   await expect(page).toHaveURL('/login');
-  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
 }
 
 async function registerThroughApi(request: APIRequestContext, email: string, password: string) {
@@ -212,7 +212,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL('/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(temporary);
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
 
     await expect(notice(page, 'Cambio password richiesto')).toContainText('Devi impostare una nuova password.');
     await expect(page).toHaveURL('/cambio-password');
@@ -251,7 +251,7 @@ test.describe('accounts', () => {
     await page.goto('/cambio-password');
     await expect(notice(page, 'Sessione scaduta, riprova ad accedere')).toBeVisible();
     await expect(page).toHaveURL('/login');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
   });
 
@@ -284,7 +284,7 @@ test.describe('accounts', () => {
   test('login: empty fields are refused before any call; it works with the keyboard alone', async ({ page }) => {
     const logins = countRequests(page, '/api/login');
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
     await expect(notice(page, 'Campi obbligatori')).toContainText('Inserisci email e password');
     await expect(page.getByLabel('Email')).toBeFocused();
     await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
@@ -326,7 +326,7 @@ test.describe('accounts', () => {
     const resident = DEMO_ACCOUNTS.find((a) => a.sigla !== null)!;
     await page.getByLabel('Email').fill(resident.email);
     await page.getByLabel('Password', { exact: true }).fill(resident.password);
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Benvenuto, ${resident.nome}` })).toBeVisible();
     await expect(page).toHaveURL('/dashboard');
   });
@@ -344,7 +344,7 @@ test.describe('accounts on a phone (375 × 812)', () => {
 
   test('every account screen fits the width of a phone', async ({ page }, testInfo) => {
     await page.goto('/login');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await shoot(page, testInfo, 'phone-login');
 
     await page.goto('/registrazione');

@@ -205,7 +205,7 @@ test.describe('admin dashboard', () => {
       await expect(table).toContainText('Disattivato');
 
       await user.reload();
-      await expect(user.getByRole('button', { name: 'Accedi' })).toBeVisible();
+      await expect(user.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     } finally {
       await closeAll([userContext]);
     }

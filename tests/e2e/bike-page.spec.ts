@@ -130,7 +130,7 @@ test.describe('the bike page', () => {
     await page.getByLabel('Email').fill(resident.email);
     await page.getByLabel('Password', { exact: true }).fill(resident.password);
     await expectNoSeriousA11yViolations(page);
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
     await expect(page).toHaveURL('/bici/07');
     await expect(page.getByRole('heading', { level: 1, name: 'Bici 07' })).toBeVisible();
     // Its state, or the resident's own booking of it: either way the bike's page, read.

@@ -368,9 +368,9 @@ test.describe('user dashboard: bookings', () => {
     await page.getByRole('button', { name: 'Esci' }).click();
     await expect(page).toHaveURL('/login');
     await expect(notice(page, 'Arrivederci!')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await page.goto('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
   });
 });
 

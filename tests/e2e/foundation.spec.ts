@@ -17,7 +17,7 @@ test.describe('foundation', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'BiciElis' })).toBeVisible();
     await expect(page.getByLabel('Email')).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Password dimenticata?' })).toHaveAttribute('href', '/recupera-password');
     await expect(page.getByRole('link', { name: 'Registrati' })).toHaveAttribute('href', '/registrazione');
     await expect(page).toHaveURL('/');
@@ -31,7 +31,7 @@ test.describe('foundation', () => {
     await still.goto('/login');
     await expect(still.getByRole('heading', { level: 2, name: 'Accedi' })).toBeVisible();
     await expect(still.getByLabel('Email')).toBeVisible();
-    await expect(still.getByRole('button', { name: 'Accedi' })).toBeDisabled();
+    await expect(still.getByRole('button', { name: 'Accedi', exact: true })).toBeDisabled();
     await noScript.close();
 
     // With it, hold the session call: the pre-rendered form is adopted (no new paint, no
@@ -41,11 +41,11 @@ test.describe('foundation', () => {
     await page.goto('/login');
     await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login');
     await page.getByLabel('Email').fill('nessuno@example.org');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeEnabled();
     await expect(page.getByLabel('Email')).toBeFocused();
     await expect(page.getByLabel('Email')).toHaveValue('nessuno@example.org');
     release();
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
     await expect(page.locator('#login-password-error')).toHaveText('Inserisci email e password');
     await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
     await expectNoSeriousA11yViolations(page);
@@ -54,15 +54,15 @@ test.describe('foundation', () => {
   test('pages that need a login show the login screen in place', async ({ page }) => {
     for (const path of ['/dashboard', '/doc', '/payment/1', '/admin']) {
       await page.goto(path);
-      await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
       await expect(page).toHaveURL(path);
     }
     await page.goto('/dashboard-admin');
     await expect(page).toHaveURL('/admin');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await page.goto('/dashboard-esterno/ELIS001');
     await expect(page).toHaveURL('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
   });
 
   test('an unknown path shows the 404 page with a link home', async ({ page }) => {
@@ -72,7 +72,7 @@ test.describe('foundation', () => {
 
     await page.getByRole('link', { name: 'Torna alla home' }).click();
     await expect(page).toHaveURL('/');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
   });
 
   test('a failed login shows the server message in a toast', async ({ page }) => {
@@ -82,7 +82,7 @@ test.describe('foundation', () => {
     await page.goto('/login');
     await page.getByLabel('Email').fill('nessuno@example.org');
     await page.getByLabel('Password', { exact: true }).fill('sbagliata');
-    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.getByRole('button', { name: 'Accedi', exact: true }).click();
 
     const errorToast = notice(page, 'Errore di accesso');
     await expect(errorToast).toContainText('Email o password non corretti');
@@ -110,12 +110,12 @@ test.describe('foundation', () => {
     );
 
     await page.goto('/login');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
     expect(scriptUrl).toMatch(/\/sw\.js$/);
 
     await page.reload();
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     const cached = await page.evaluate(async () => {
       await fetch('/api/health', { credentials: 'include' });
       const urls: string[] = [];

@@ -550,7 +550,7 @@ test.describe('the app offline', () => {
 
     await context.setOffline(true);
     await page.goto('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { level: 3, name: `Bici ${numero} · Gravel Test` })).toHaveCount(0);
     await expect(page.getByText(OFFLINE_BANNER)).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
@@ -560,7 +560,7 @@ test.describe('the app offline', () => {
     const site = await startDeploySite(baseURL!);
     try {
       await page.goto(`${site.url}/login`);
-      await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
       await serviceWorkerInControl(page);
       // The first install is no "new version".
       await expect(page.getByText('Nuova versione disponibile')).toHaveCount(0);
@@ -586,7 +586,7 @@ test.describe('the app offline', () => {
       await page.getByRole('button', { name: 'Aggiorna' }).click();
       await reloaded;
       expect(await page.evaluate(() => (window as { primaDellAggiornamento?: boolean }).primaDellAggiornamento ?? false)).toBe(false);
-      await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
       await expect(page.getByText('Nuova versione disponibile')).toHaveCount(0);
       const state = await page.evaluate(async () => {
         const registration = await navigator.serviceWorker.getRegistration();
@@ -731,7 +731,7 @@ test.describe('a repeat open', () => {
 
     // Logged out: /dashboard is the login, online as offline.
     await page.goto('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     expect(await sawAnna()).toBe(false);
 
     const bruno = await residentWithPassword('Bruno', 'Secondo');
@@ -767,14 +767,14 @@ test.describe('a repeat open', () => {
     await expect(refreshLine(page)).toBeVisible();
     expect(await page.evaluate(async () => (await fetch('/api/prenotazioni/user')).status)).toBe(401);
     await refresh.release();
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(card(page, 'Le tue prenotazioni attive', numero)).toHaveCount(0);
     await expect(refreshLine(page)).toHaveCount(0);
     await expect.poll(() => deviceData(page)).toEqual({ utente: false, cache: false, azioni: [], mark: false, pagesCache: false });
 
     // Opened again: the server's login, nothing of Sara.
     await page.goto('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { level: 3, name: `Bici ${numero} · Gravel Test` })).toHaveCount(0);
   });
 });

@@ -248,7 +248,7 @@ test.describe('payment screens: edge cases', () => {
     await expectNoSeriousA11yViolations(page);
 
     await page.goto('/pagamento-simulato/cs_sim_abcdefgh12');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(page).toHaveURL('/pagamento-simulato/cs_sim_abcdefgh12');
   });
 

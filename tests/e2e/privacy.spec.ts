@@ -67,7 +67,7 @@ test('download my data, then delete my account: told what happens, password aske
   await panel.getByRole('button', { name: 'Elimina definitivamente' }).click();
   await expect(page).toHaveURL('/login');
   await expect(notice(page, 'Account eliminato')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   expect((await page.request.get('/api/current-user')).status()).toBe(401);
 
@@ -78,7 +78,7 @@ test('download my data, then delete my account: told what happens, password aske
 
   // The profile needs a login again.
   await page.goto('/profilo');
-  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
 });
 
 test('/privacy never gives way to the loading screen while the app starts', async ({ page }) => {

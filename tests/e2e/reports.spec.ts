@@ -65,5 +65,5 @@ test('a user sees that reports are reserved to administrators (375 px)', async (
 
 test('anonymous visitors of /doc get the login screen', async ({ page }) => {
   await page.goto('/doc');
-  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
 });

@@ -225,7 +225,7 @@ test.describe('the profile page', () => {
 
   test('is behind the login', async ({ page }) => {
     await page.goto('/profilo');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
     await expect(page).toHaveURL('/profilo');
   });
 });

@@ -326,7 +326,7 @@ test.describe('pages rendered on the server', () => {
     expect(html).toContain('data-prerendered="loading"');
     expect(html).not.toContain('id="bicielis-state"');
     await page.goto('/dashboard');
-    await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
   });
 
   test('/admin for an admin: the cards, the sections and the bookings are in the HTML, and React adopts them', async ({ browser, baseURL }) => {

@@ -19,7 +19,7 @@ test('at 375 px the welcome toast does not cover a dialog opened at once', async
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Accedi' }).click();
+  await page.getByRole('button', { name: 'Accedi', exact: true }).click();
   const welcome = notice(page, 'Benvenuto!');
   await expect(welcome).toBeVisible();
 

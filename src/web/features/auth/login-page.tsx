@@ -14,6 +14,7 @@ import { t, useT } from '../../lib/i18n';
 import { serverMessage } from '../../lib/api-errors';
 import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { EmailInput } from './email-input';
+import { PasskeyLoginSlot } from './passkey-login-slot';
 import { FormField } from '../../components/form-field';
 import { PasswordInput } from '../../components/password-input';
 import { rememberPasswordChangeUser } from './pending-password-change';
@@ -191,7 +192,7 @@ export function LoginPage() {
         onChange={(event) => void onChange(event)}
       >
         <FormField id="login-email" label={t('loginPage.email')} error={errors.email} required>
-          {(control) => <EmailInput {...control} name="email" />}
+          {(control) => <EmailInput {...control} name="email" autoComplete="username webauthn" />}
         </FormField>
         <FormField id="login-password" label={t('loginPage.password')} error={errors.password} required>
           {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" />}
@@ -204,6 +205,7 @@ export function LoginPage() {
         >
           {t('loginPage.submit')}
         </SubmitButton>
+        <PasskeyLoginSlot form={formRef} />
       </form>
       <CollegeLoginSlot />
     </AuthShell>

@@ -12,6 +12,7 @@ import { serverMessage } from '../../lib/api-errors';
 import { AuthShell, authLinkClass } from '../../components/auth-shell';
 import { FormField } from '../../components/form-field';
 import { SubmitButton } from '../../components/submit-button';
+import { PasskeySecondFactor } from './passkey-second-factor';
 import { welcome } from './welcome';
 
 /**
@@ -28,6 +29,11 @@ export function TwoFactorLoginPage() {
   const screens = useScreenRegistry();
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+
+  function expired(message: string) {
+    toast({ variant: 'destructive', title: t('twoFactorLoginPage.refusedTitle'), description: message });
+    navigate('/login');
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -48,8 +54,7 @@ export function TwoFactorLoginPage() {
       setPending(false);
       const message = serverMessage(err) ?? t('loginPage.connectionError');
       if (err instanceof ApiError && err.status === 403) {
-        toast({ variant: 'destructive', title: t('twoFactorLoginPage.refusedTitle'), description: message });
-        navigate('/login');
+        expired(message);
         return;
       }
       setError(message);
@@ -92,6 +97,7 @@ export function TwoFactorLoginPage() {
           {t('twoFactorLoginPage.submit')}
         </SubmitButton>
       </form>
+      <PasskeySecondFactor onUser={(user) => welcome(user, navigate, screens, next)} onExpired={expired} />
     </AuthShell>
   );
 }

@@ -21,7 +21,7 @@ import { Input } from '../../components/ui/input';
 import { FullScreenSpinner, Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
-import { t as appT, Trans, useT } from '../../lib/i18n';
+import { t as appT, loadDomains, Trans, useT } from '../../lib/i18n';
 import { useCurrentUser } from '../../lib/session';
 import { serverMessage } from '../../lib/api-errors';
 import { FormField } from '../../components/form-field';
@@ -401,6 +401,22 @@ function CalendarSection({ profile }: { profile: ProfileDto }) {
 /** The admins' second factor (issue 23): its own chunk, fetched only for an admin. */
 const TwoFactorSection = lazy(() => import('./two-factor-section').then((m) => ({ default: m.TwoFactorSection })));
 
+/** The passkeys (issue 49): their own chunk, with the account's texts; the WebAuthn library loads when one is added. */
+const PasskeySection = lazy(() =>
+  Promise.all([import('./passkey-section'), loadDomains('account')]).then(([m]) => ({ default: m.PasskeySection })),
+);
+
+function PasskeysSection({ admin }: { admin: boolean }) {
+  const t = useT();
+  return (
+    <SectionCard id="profilo-passkey" title={t('passkeyUi.profileTitle')} description={t('passkeyUi.profileDescription')}>
+      <Suspense fallback={<Spinner label={t('profile.loading')} showLabel className="py-4" />}>
+        <PasskeySection admin={admin} />
+      </Suspense>
+    </SectionCard>
+  );
+}
+
 function AdminSecuritySection() {
   const t = useT();
   return (
@@ -437,6 +453,7 @@ export function ProfilePage() {
         {user.ruolo === 'admin' ? <AdminSecuritySection /> : null}
         <NamesSection profile={profile.data} />
         <PasswordSection />
+        <PasskeysSection admin={user.ruolo === 'admin'} />
         <CollegeSection />
         <LanguageSection profile={profile.data} />
         <SedeSection profile={profile.data} />
