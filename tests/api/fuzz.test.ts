@@ -161,6 +161,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   // The second factor (decision 030): an app's code or a recovery code.
   'POST /api/login/codice': { codice: '123456' },
   'POST /api/auth/oidc/completamento': { nome: 'Anna', cognome: 'Rossi', siglaResidente: null, privacy: true },
+  // Passkeys (issue 49): SimpleWebAuthn's JSON of an assertion and of a new credential.
+  'POST /api/auth/passkey': { risposta: { id: 'bWF0cmljZQ', rawId: 'bWF0cmljZQ', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA', userHandle: 'MQ' } } },
+  'POST /api/login/passkey': { risposta: { id: 'bWF0cmljZQ', rawId: 'bWF0cmljZQ', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' } } },
+  'POST /api/passkeys/registrazione': { risposta: { id: 'bWF0cmljZQ', rawId: 'bWF0cmljZQ', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', attestationObject: 'AAAA', transports: ['internal'] } } },
+  'PUT /api/passkeys/secondo-fattore': { attivo: true },
   'POST /api/due-fattori/conferma': { codice: '123456' },
   'POST /api/due-fattori/disattivazione': { codice: 'ABCD-EFGH-JKMN' },
   'POST /api/change-password': { userId: 1, newPassword: 'Nuova-Password-1' },

@@ -248,6 +248,18 @@ describe('a passkey at the login’s second step', () => {
     expect((await call('POST', '/api/login/passkey/opzioni')).statusCode).toBe(403);
   });
 
+  it('the session records the first step’s method (a college account’s pending state gives oidc)', async () => {
+    const { user, authenticator } = await adminWithPasskeyFactor();
+    const pending = await passwordStep(user.email);
+    await db().update(sessions).set({ metodo: 'oidc' }).where(and(eq(sessions.userId, user.id), eq(sessions.kind, 'two_factor')));
+    const started = await call('POST', '/api/login/passkey/opzioni', pending);
+    const res = await call('POST', '/api/login/passkey', cookies(pending, webauthnCookie(started)), {
+      risposta: authenticator.authenticate(started.json() as PublicKeyCredentialRequestOptionsJSON),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await sessionsOf(user.id)).map((s) => s.metodo)).toEqual(['oidc']);
+  });
+
   it('a challenge of the anonymous sign-in does not serve the second step', async () => {
     const { user, authenticator } = await adminWithPasskeyFactor();
     const pending = await passwordStep(user.email);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chiusure, interventi, manutenzioni } from '../../src/server/schema.js';
+import { chiusure, interventi, manutenzioni, passkeys } from '../../src/server/schema.js';
 import { createSession } from '../../src/server/modules/auth/sessions.js';
 import { createTestApp, type RouteEntry, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi } from '../helpers/booking-fixtures.js';
@@ -16,7 +16,18 @@ import { multipartText } from '../helpers/multipart.js';
  */
 let ctx: TestContext & { routes: RouteEntry[] };
 let cookies: { admin: string; owner: string; external: string };
-let ids: { ticket: number; booking: number; externalBooking: number; user: number; bike: number; closure: number; maintenance: number; wait: number; sede: number };
+let ids: {
+  ticket: number;
+  booking: number;
+  externalBooking: number;
+  user: number;
+  bike: number;
+  closure: number;
+  maintenance: number;
+  wait: number;
+  sede: number;
+  passkey: number;
+};
 
 type Role = keyof typeof cookies;
 interface IdRoute {
@@ -80,6 +91,8 @@ const ID_ROUTES: Record<string, IdRoute> = {
   'PATCH /api/interventi/:id': { role: 'admin', id: () => ids.ticket, payload: { stato: 'riparata' } },
   'POST /api/interventi/:id/note': { role: 'admin', id: () => ids.ticket, ...multipartText({ testo: 'Nota', minuti: '5' }) },
   'GET /api/interventi/:id/foto/:fotoId': { role: 'owner', id: () => ids.ticket },
+  // A passkey of the owner (issue 49).
+  'DELETE /api/passkeys/:id': { role: 'owner', id: () => ids.passkey },
 };
 
 /** Routes whose path parameter is not an integer: each has its own strict format, tested with its feature. */
@@ -149,6 +162,12 @@ beforeAll(async () => {
         returning id`)
     ).rows[0]!.id,
     sede: (await db.execute<{ id: number }>(sql`select min(id)::int as id from sedi`)).rows[0]!.id,
+    passkey: (
+      await db
+        .insert(passkeys)
+        .values({ userId: owner.id, credentialId: 'aWRzLXN0cmV0dGk', chiavePubblica: Buffer.from([1]), nome: 'Chrome su Linux' })
+        .returning({ id: passkeys.id })
+    )[0]!.id,
   };
 });
 afterAll(async () => ctx?.close());

@@ -19,7 +19,7 @@ import { runTransaction } from '../../db/transaction.js';
 import type { SessionUser } from '../../http/auth.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { type Actor, writeAudit } from '../audit/index.js';
-import { createSession, type DbOrTx, deleteSessionByHash, describeDevice, endOtherSessionsOfUser } from '../auth/index.js';
+import { createSession, type DbOrTx, deleteSessionByHash, describeDevice, endOtherSessionsOfUser, type SignInMethod } from '../auth/index.js';
 import { sessions } from '../auth/tables.js';
 import { sessionUserColumns, setPasskeySecondFactor } from '../users/index.js';
 import { users } from '../users/tables.js';
@@ -320,7 +320,7 @@ export async function signInWithPasskey(deps: PasskeyDeps, response: Authenticat
  */
 export async function secondFactorWithPasskey(
   deps: PasskeyDeps,
-  grant: { tokenHash: string; user: SessionUser },
+  grant: { tokenHash: string; user: SessionUser; metodo: SignInMethod },
   response: AuthenticationResponseJSON,
   token: string | undefined,
 ): Promise<{ token: string; expiresAt: Date } | null> {
@@ -328,16 +328,17 @@ export async function secondFactorWithPasskey(
   if (!assertion) return null;
   const now = deps.clock.now();
   return runTransaction(deps.db, async (tx) => {
-    // The first step's method (a password, or the college's account) is the session's.
+    // The pending state serves once, even to two answers at the same moment.
     const [pending] = await tx
-      .select({ metodo: sessions.metodo })
+      .select({ tokenHash: sessions.tokenHash })
       .from(sessions)
       .where(and(eq(sessions.tokenHash, grant.tokenHash), eq(sessions.kind, 'two_factor')))
       .for('update');
     if (!pending) return null;
     await deleteSessionByHash(tx, grant.tokenHash);
     await recordUse(tx, assertion, now);
-    return createSession(tx, grant.user.id, 'session', now, pending.metodo);
+    // The first step's method (a password, or the college's account) is the session's.
+    return createSession(tx, grant.user.id, 'session', now, grant.metodo);
   });
 }
 

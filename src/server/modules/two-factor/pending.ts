@@ -1,13 +1,15 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clearTwoFactorCookie, TWO_FACTOR_COOKIE } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { testo } from '../../../shared/i18n/index.js';
 import { deleteSessionByHash, findSession } from '../auth/index.js';
+import { sessions } from '../auth/tables.js';
 
 /**
  * The pending state of a login at its second step (decision 030): the grant of the two_factor
  * cookie (a right first factor, at most 5 minutes ago), for the code step and the passkey step
- * alike. Without a live grant of an active account: 403 TWO_FACTOR_EXPIRED, the cookie cleared.
+ * alike, with the first step's sign-in method. Without a live grant of an active account: 403 TWO_FACTOR_EXPIRED, the cookie cleared.
  */
 export async function pendingSecondFactor(request: FastifyRequest, reply: FastifyReply) {
   const { db } = request.server.deps.database;
@@ -18,5 +20,7 @@ export async function pendingSecondFactor(request: FastifyRequest, reply: Fastif
     clearTwoFactorCookie(request, reply);
     throw new AppError(403, testo('twoFactor.expired'), 'TWO_FACTOR_EXPIRED');
   }
-  return grant;
+  // How the first step was made (a password, the college's account): the session records it.
+  const [row] = await db.select({ metodo: sessions.metodo }).from(sessions).where(eq(sessions.tokenHash, grant.tokenHash));
+  return { ...grant, metodo: row?.metodo ?? 'password' };
 }

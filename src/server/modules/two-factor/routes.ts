@@ -73,7 +73,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const session = await runTransaction(app.deps.database.db, async (tx) => {
       await deleteSessionByHash(tx, grant.tokenHash);
-      return createSession(tx, grant.user.id, 'session', now);
+      return createSession(tx, grant.user.id, 'session', now, grant.metodo);
     });
     clearTwoFactorCookie(request, reply);
     await beginSession(request, reply, session, grant.user.lingua);
