@@ -42,6 +42,13 @@ interface Fixtures {
 let ctx: TestContext & { routes: RouteEntry[] };
 let current: { f: Fixtures; digest: string } | undefined;
 
+/**
+ * Left out of the digests: the rate-limit counters, and the college logins begun (issue 49): each
+ * accepted GET /api/auth/oidc/login keeps its row ten minutes, and remaking the fixtures after
+ * each would only slow the fuzz (no refusal writes that table: its refusals are 404s before it).
+ */
+const NOT_DIGESTED = [...WRITTEN_BY_REFUSALS, 'oidc_richieste'] as const;
+
 /** The college account's local provider (issue 49): its routes are fuzzed configured, past their 404. */
 let provider: LocalOidcProvider;
 
@@ -91,10 +98,10 @@ async function makeFixtures(): Promise<Fixtures> {
 
 /** The fixtures, made again only when something changed the database (an accepted request). */
 async function fixtures(): Promise<{ f: Fixtures; digest: string }> {
-  const now = JSON.stringify(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS));
+  const now = JSON.stringify(await tableDigests(ctx.database.db, NOT_DIGESTED));
   if (!current || now !== current.digest) {
     const f = await makeFixtures();
-    current = { f, digest: JSON.stringify(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)) };
+    current = { f, digest: JSON.stringify(await tableDigests(ctx.database.db, NOT_DIGESTED)) };
   }
   return current;
 }
@@ -433,7 +440,7 @@ describe('regressions found by the fuzz', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().message).toBe('Dati non validi: il testo contiene caratteri non ammessi');
     }
-    expect(JSON.stringify(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS))).toBe(digest);
+    expect(JSON.stringify(await tableDigests(ctx.database.db, NOT_DIGESTED))).toBe(digest);
   });
 
   it('a URL that is not valid percent-encoding: 400 in Italian, the URL not echoed', async () => {
@@ -482,7 +489,7 @@ describe.each(ROLES)('hostile input as %s', (role) => {
           expect(findLeaks(res.body), label).toEqual([]);
           if (res.statusCode >= 400) {
             expect(messageProblem(res.body, res.headers['content-type'] as string | undefined), label).toBeUndefined();
-            expect(JSON.stringify(await tableDigests(ctx.database.db, WRITTEN_BY_REFUSALS)), `${label}: a refused request wrote`).toBe(digest);
+            expect(JSON.stringify(await tableDigests(ctx.database.db, NOT_DIGESTED)), `${label}: a refused request wrote`).toBe(digest);
           }
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
