@@ -288,7 +288,7 @@ test.describe('accounts', () => {
     await expect(notice(page, 'Campi obbligatori')).toContainText('Inserisci email e password');
     await expect(page.getByLabel('Email')).toBeFocused();
     await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('Email')).toHaveAttribute('autocomplete', 'email');
+    await expect(page.getByLabel('Email')).toHaveAttribute('autocomplete', 'username webauthn');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('autocomplete', 'current-password');
     expect(logins.count).toBe(0);
     await expectNoSeriousA11yViolations(page);

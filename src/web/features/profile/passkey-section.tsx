@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FingerprintIcon, KeyRoundIcon, Trash2Icon } from 'lucide-react';
-import { dayMonth } from '../../../shared/i18n/format';
 import type { PasskeyDto, PasskeyListDto } from '../../../shared/schemas/passkeys';
-import { zonedToday } from '../../../shared/time';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { LoadFailed } from '../../components/load-failed';
 import { Button, ButtonIcon } from '../../components/ui/button';
@@ -15,15 +13,10 @@ import { t as appT, useLingua, useT, type Lingua, type Translate } from '../../l
 import { useTimeZone } from '../../lib/public-config';
 import { refreshSession } from '../../lib/session';
 import { alreadyRegistered, ceremonyCancelled, registerPasskey } from '../../lib/webauthn';
+import { passkeyDay } from './passkey-model';
 
 /** GET /api/passkeys (the default query function GETs the key). */
 const LIST_KEY = ['/api/passkeys'] as const;
-
-/** An instant as the day on the college's clock: "3 maggio 2026" / "3 May 2026" (no Intl object). */
-export function passkeyDay(iso: string, timeZone: string, lingua: Lingua): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dayMonth(zonedToday(date, timeZone), true, lingua);
-}
 
 const failure = (fallback: () => string) => (error: unknown) =>
   toast({ variant: 'destructive', title: appT('passkeyUi.error'), description: serverMessage(error) ?? fallback() });
