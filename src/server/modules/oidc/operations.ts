@@ -16,12 +16,12 @@ export const oidcOperations: ModuleOperations = {
     }),
     'GET /api/auth/oidc/completamento': op('public', "I dati del fornitore per completare un nuovo account (cookie del completamento)", {
       returns: '`{ email, nome, cognome, residente }`',
-      errors: { 404: ['oidc.completionExpired', 'oidc.notConfigured'] },
+      errors: { 404: 'oidc.completionExpired' },
     }),
     'POST /api/auth/oidc/completamento': op('public', "Completamento di un nuovo account dall'account del collegio, senza password", {
       ok: 201,
       returns: "L'utente, già autenticato",
-      errors: { 400: 'auth.invalidResidentCode', 404: ['oidc.completionExpired', 'oidc.notConfigured'], 409: ['http.emailTaken', 'http.residentCodeTaken'] },
+      errors: { 400: 'auth.invalidResidentCode', 404: 'oidc.completionExpired', 409: 'http.residentCodeTaken' },
       rateLimited: true,
     }),
     'GET /api/profilo/account-collegio': op('user', "L'account del collegio collegato, se c'è", {
