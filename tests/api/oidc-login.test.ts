@@ -117,7 +117,7 @@ describe('admins and staff', () => {
     expect(cookieFrom(res)).toBeUndefined();
     const pending = cookieFrom(res, 'bicielis_2fa');
     expect(pending).toBeDefined();
-    expect(res.cookies.find((c) => c.name === 'bicielis_2fa')?.path).toBe('/api/login/codice');
+    expect(res.cookies.find((c) => c.name === 'bicielis_2fa')?.path).toBe('/api/login');
     const grants = await db().select({ kind: sessions.kind }).from(sessions).where(eq(sessions.userId, admin.id));
     expect(grants).toEqual([{ kind: 'two_factor' }]);
     // The code step takes the pending state: a wrong code is a 400 (without the state it is a 403).
