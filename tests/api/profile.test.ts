@@ -45,6 +45,7 @@ describe('GET /api/profilo', () => {
       lingua: 'it',
       sedeId: expect.any(Number),
       calendarioAttivo: false,
+      password: true,
       push: { publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) },
     });
     // The key is a P-256 point (65 bytes, uncompressed: 0x04 first) and stays the same.

@@ -101,6 +101,8 @@ export interface ProfileDto {
   sedeId: number;
   /** Whether a calendar feed link exists (the link itself is shown only when made). */
   calendarioAttivo: boolean;
+  /** Whether the account has a password (issue 49: one made by a college login has none). */
+  password: boolean;
   /** The VAPID public key for `pushManager.subscribe`; null when push cannot be offered. */
   push: { publicKey: string | null };
 }

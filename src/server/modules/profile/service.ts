@@ -31,6 +31,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
       lingua: users.lingua,
       sedeId: users.sedeId,
       tokenHash: preferenzeUtente.calendarioTokenHash,
+      passwordHash: users.passwordHash,
     })
     .from(users)
     .leftJoin(preferenzeUtente, eq(preferenzeUtente.userId, users.id))
@@ -45,6 +46,7 @@ export async function getProfile(deps: ProfileDeps, userId: number): Promise<Pro
     lingua: row.lingua,
     sedeId: row.sedeId,
     calendarioAttivo: row.tokenHash !== null,
+    password: row.passwordHash !== null,
     push: { publicKey: await deps.pushPublicKey() },
   };
 }

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { LanguageSection } from './language-section';
 import { SedeSection } from './sede-section';
 import {
@@ -116,6 +117,21 @@ const PASSWORD_LABELS = {
   nuovaPassword: 'profile.newPassword',
   confermaPassword: 'profile.confirmPassword',
 } as const satisfies Record<keyof PasswordValues, MessageKey>;
+
+/** An account made by a college login has no password (issue 49): it sets one through the recovery. */
+function NoPasswordSection() {
+  const t = useT();
+  return (
+    <SectionCard id="profilo-password" title={t('profile.password')} description={t('profileNoPassword.description')}>
+      <Button asChild variant="outline" className="justify-self-start">
+        <Link href="/recupera-password">
+          <KeyRoundIcon aria-hidden="true" />
+          {t('profileNoPassword.set')}
+        </Link>
+      </Button>
+    </SectionCard>
+  );
+}
 
 function PasswordSection() {
   const t = useT();
@@ -452,7 +468,7 @@ export function ProfilePage() {
       <>
         {user.ruolo === 'admin' ? <AdminSecuritySection /> : null}
         <NamesSection profile={profile.data} />
-        <PasswordSection />
+        {profile.data.password ? <PasswordSection /> : <NoPasswordSection />}
         <PasskeysSection admin={user.ruolo === 'admin'} />
         <CollegeSection />
         <LanguageSection profile={profile.data} />
