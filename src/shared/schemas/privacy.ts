@@ -152,6 +152,8 @@ export const dataExportSchema = z.strictObject({
   sessioni: z.array(
     z.strictObject({
       tipo: z.enum(['session', 'password_change', 'two_factor']),
+      /** How the person signed in (issue 49). */
+      metodo: z.enum(['password', 'passkey', 'oidc']),
       dispositivo: z.string().nullable(),
       apertaIl: instant,
       ultimoUsoIl: instant,
@@ -161,5 +163,9 @@ export const dataExportSchema = z.strictObject({
   ),
   notifichePush: z.array(z.strictObject({ endpoint: z.string(), creataIl: instant, scadeIl: nullableInstant })),
   calendario: z.strictObject({ promemoria: z.boolean(), linkAttivo: z.boolean(), aggiornatoIl: nullableInstant }),
+  /** The person's passkeys (issue 49): the name of the device, when made and last used; never the key. */
+  passkey: z.array(z.strictObject({ nome: z.string(), creataIl: instant, ultimoUsoIl: nullableInstant, sincronizzata: z.boolean() })),
+  /** The college account linked (issue 49): its email at the provider, the provider, since when. */
+  accountCollegio: z.array(z.strictObject({ email: z.string(), issuer: z.string(), collegatoIl: instant, ultimoAccessoIl: nullableInstant })),
 });
 export type DataExport = z.infer<typeof dataExportSchema>;

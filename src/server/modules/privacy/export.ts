@@ -171,17 +171,18 @@ async function waitsOf(db: Db, userId: number): Promise<DataExport['listaAttesa'
 }
 
 type SessionRow = {
-  token_hash: string; kind: 'session' | 'password_change' | 'two_factor'; dispositivo: string | null; created_at: string; last_seen_at: string; expires_at: string;
+  token_hash: string; kind: 'session' | 'password_change' | 'two_factor'; metodo: 'password' | 'passkey' | 'oidc'; dispositivo: string | null; created_at: string; last_seen_at: string; expires_at: string;
 };
 
 /** The open sessions and grants; `currentSessionHash` marks the one that asked. */
 async function sessionsOf(db: Db, userId: number, now: Date, currentSessionHash: string | null): Promise<DataExport['sessioni']> {
   const sessionRows = await rows<SessionRow>(db, sql`
-    select token_hash, kind, dispositivo, created_at, last_seen_at, expires_at
+    select token_hash, kind, metodo, dispositivo, created_at, last_seen_at, expires_at
       from sessions where user_id = ${userId} and expires_at > ${now.toISOString()}::timestamptz
      order by created_at, token_hash`);
   return sessionRows.map((s) => ({
     tipo: s.kind,
+    metodo: s.metodo,
     dispositivo: s.dispositivo,
     apertaIl: iso(s.created_at),
     ultimoUsoIl: iso(s.last_seen_at),
@@ -206,6 +207,18 @@ async function calendarOf(db: Db, userId: number): Promise<DataExport['calendari
   };
 }
 
+/** The passkeys and the college account (issue 49): names and dates, never a key or a `sub`. */
+async function waysInOf(db: Db, userId: number): Promise<Pick<DataExport, 'passkey' | 'accountCollegio'>> {
+  const keys = await rows<{ nome: string; created_at: string; ultimo_uso_at: string | null; sincronizzata: boolean }>(db, sql`
+    select nome, created_at, ultimo_uso_at, sincronizzata from passkeys where user_id = ${userId} order by created_at, id`);
+  const linked = await rows<{ email: string; issuer: string; created_at: string; ultimo_accesso_at: string | null }>(db, sql`
+    select email, issuer, created_at, ultimo_accesso_at from identita_esterne where user_id = ${userId} order by created_at, id`);
+  return {
+    passkey: keys.map((k) => ({ nome: k.nome, creataIl: iso(k.created_at), ultimoUsoIl: isoOrNull(k.ultimo_uso_at), sincronizzata: k.sincronizzata })),
+    accountCollegio: linked.map((l) => ({ email: l.email, issuer: l.issuer, collegatoIl: iso(l.created_at), ultimoAccessoIl: isoOrNull(l.ultimo_accesso_at) })),
+  };
+}
+
 /** The export of `userId`, as of `now`; `currentSessionHash` marks the session that asked. */
 export async function buildDataExport(db: Db, userId: number, now: Date, currentSessionHash: string | null): Promise<DataExport> {
   // One statement per section, in this order.
@@ -216,6 +229,7 @@ export async function buildDataExport(db: Db, userId: number, now: Date, current
   const sessioni = await sessionsOf(db, userId, now, currentSessionHash);
   const notifichePush = await pushOf(db, userId);
   const calendario = await calendarOf(db, userId);
+  const waysIn = await waysInOf(db, userId);
   return {
     formato: DATA_EXPORT_FORMAT,
     versione: DATA_EXPORT_VERSION,
@@ -228,5 +242,6 @@ export async function buildDataExport(db: Db, userId: number, now: Date, current
     sessioni,
     notifichePush,
     calendario,
+    ...waysIn,
   };
 }
