@@ -376,7 +376,8 @@ describe('db restore', () => {
     it('a row the database rejects half-way through the load (after the tables were emptied)', async () => {
       const lines = await gunzipLines(backupFile);
       const header = JSON.parse(lines[0]!) as BackupHeader;
-      const last = header.tables.at(-1)!;
+      // The last table loaded that holds rows (some tables come empty, e.g. the passkeys' challenges).
+      const last = [...header.tables].reverse().find((t) => t.rows > 0)!;
       const marker = lines.findIndex((l) => l === JSON.stringify({ table: last.name, rows: last.rows }));
       expect(last.rows).toBeGreaterThan(0);
       const bad = path.join(dir, 'rejected.gz');
