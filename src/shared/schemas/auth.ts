@@ -35,7 +35,8 @@ export function newPasswordField(required: PlainKey = 'schemas.requiredFields') 
     .max(PASSWORD_MAX, msg('schemas.passwordTooLong', { max: PASSWORD_MAX }));
 }
 
-const nameField = z
+/** A first or last name: trimmed, 1..NAME_MAX characters (registration, the college account's completion). */
+export const nameField = z
   .string(msg('schemas.requiredFields'))
   .trim()
   .min(1, msg('schemas.requiredFields'))

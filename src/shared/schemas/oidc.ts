@@ -1,6 +1,6 @@
 import { z } from '../zod-it.js';
 import { msg } from './message.js';
-import { NAME_MAX, SIGLA_MAX } from './auth.js';
+import { nameField, SIGLA_MAX } from './auth.js';
 
 /**
  * Sign-in with the college's account (issue 49): the login's start, the completion form of a
@@ -30,12 +30,6 @@ export function safeReturnPath(value: string | undefined): string | null {
 export const oidcLoginQuerySchema = z.object({
   ritorno: z.string().max(2000).optional(),
 });
-
-const nameField = z
-  .string(msg('schemas.requiredFields'))
-  .trim()
-  .min(1, msg('schemas.requiredFields'))
-  .max(NAME_MAX, msg('validation.maxChars', { max: NAME_MAX }));
 
 /** POST /api/auth/oidc/completamento. `siglaResidente` empty or null = external user. */
 export const oidcCompletionSchema = z.object({
