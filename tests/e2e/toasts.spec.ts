@@ -22,6 +22,9 @@ test('at 375 px the welcome toast does not cover a dialog opened at once', async
   await page.getByRole('button', { name: 'Accedi', exact: true }).click();
   const welcome = notice(page, 'Benvenuto!');
   await expect(welcome).toBeVisible();
+  // The toast closes by itself after 5 s, and a loaded machine may take that long to open /admin:
+  // the window losing focus pauses it (Radix's toast viewport), so the test sees the layout, not a race.
+  await page.evaluate(() => window.dispatchEvent(new Event('blur')));
 
   // At once: the desk's `Nuova prenotazione` (/admin), while the welcome toast still shows.
   await page.getByRole('button', { name: 'Nuova prenotazione' }).click();
