@@ -10,6 +10,13 @@ import type { Logger } from '../logger.js';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** The same server's `postgres` database, as the superuser: base backups, replication. */
+  adminUrl: string;
+  /** The cluster's data folder (`DATA_DIR/postgres`). */
+  pgDir: string;
+  port: number;
+  /** The user PostgreSQL runs as when the app is root (files copied into a cluster are given to it). */
+  runAs: RunAs | undefined;
   stop(): Promise<void>;
   /**
    * The app is on its way out (a SIGINT or SIGTERM, which reach PostgreSQL too when it shares
@@ -88,7 +95,7 @@ async function packagedBinaries(): Promise<Binaries> {
   return { initdb: mod.initdb, postgres: mod.postgres, nativeDir, version: pkg.version };
 }
 
-interface RunAs {
+export interface RunAs {
   uid: number;
   gid: number;
 }
@@ -297,7 +304,15 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
   /** `port`: the port to listen on (a restart on the same address, as the tests do); a free one otherwise. */
-  options: { shareRunning?: boolean; supervise?: SuperviseOptions; port?: number } = {},
+  options: {
+    shareRunning?: boolean;
+    supervise?: SuperviseOptions;
+    port?: number;
+    /** Server settings given on the command line (`-c name=value`), over postgresql.conf. */
+    settings?: Record<string, string>;
+    /** Open descriptors handed to PostgreSQL as fd 3, 4, …: folders its commands reach as `/proc/self/fd/N`. */
+    fds?: number[];
+  } = {},
 ): Promise<EmbeddedDatabase> {
   dataDir = path.resolve(dataDir);
   const pgDir = path.join(dataDir, 'postgres');
@@ -309,12 +324,21 @@ export async function startEmbeddedPostgres(
   }
   const password = await clusterPassword(dataDir);
   const appUrl = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${APP_DATABASE}`;
+  const adminUrlOf = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   if (initialised) {
     const found = await inspectPostmaster(pgDir, log);
     if (found.state === 'running' && found.ownedByLiveProcess) {
       if (options.shareRunning && Number.isInteger(found.port)) {
         // The CLI while the app runs: use the app's database server, leave it running.
-        return { url: appUrl(found.port), stop: async () => undefined, shuttingDown: () => undefined };
+        return {
+          url: appUrl(found.port),
+          adminUrl: adminUrlOf(found.port),
+          pgDir,
+          port: found.port,
+          runAs: process.getuid?.() === 0 ? postgresUser(log) : undefined,
+          stop: async () => undefined,
+          shuttingDown: () => undefined,
+        };
       }
       throw new Error(
         `Un altro processo BiciElis sta già usando ${dataDir} (PostgreSQL pid ${found.pid}). Fermalo o usa un altro DATA_DIR.`,
@@ -343,11 +367,12 @@ export async function startEmbeddedPostgres(
   }
 
   const port = options.port ?? (await freePort());
+  const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   const launch = () =>
     spawn(
       bin.postgres,
-      ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],
-      { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
+      ['-D', dataArg, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'lc_messages=C', ...settings],
+      { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe', ...(options.fds ?? [])] },
     );
   const server = launch();
   try {
@@ -357,10 +382,11 @@ export async function startEmbeddedPostgres(
   }
   const cluster = superviseCluster(server, { launch, pgDir, port, log, pgLog, supervise: options.supervise });
   await fs.writeFile(ownerFile(pgDir), `${process.pid}\n`);
-  const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  await ensureDatabase(adminUrl, APP_DATABASE);
+  const adminUrl = adminUrlOf(port);
+  // A standby (recovery) has the database already, copied with the rest, and cannot create one.
+  if (!existsSync(path.join(pgDir, 'standby.signal'))) await ensureDatabase(adminUrl, APP_DATABASE);
   log.debug({ pgDir, port, binaries: bin.nativeDir }, 'embedded PostgreSQL ready');
-  return { url: appUrl(port), stop: cluster.stop, shuttingDown: cluster.shuttingDown };
+  return { url: appUrl(port), adminUrl, pgDir, port, runAs: user, stop: cluster.stop, shuttingDown: cluster.shuttingDown };
 }
 
 interface ClusterContext {
@@ -563,7 +589,8 @@ function waitUntilReady(server: ChildProcess, log: Logger, timeoutMs?: number): 
       log.debug(text.trim());
       if (ready) return;
       tail = (tail + text).slice(-4000);
-      if (tail.includes('database system is ready to accept connections')) {
+      // A standby says `ready to accept read-only connections`.
+      if (/database system is ready to accept (read-only )?connections/.test(tail)) {
         ready = true;
         clearTimeout(timer);
         resolve();
