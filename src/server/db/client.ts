@@ -1,6 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { DatabaseReachability, DatabaseUnavailableError, isDatabaseUnavailable } from './outage.js';
+import { DatabaseReachability, DatabaseUnavailableError, isDatabaseUnavailable, READ_ONLY_SERVER } from './outage.js';
 /** A Drizzle handle with no relational schema: queries name their tables, imported from their owners. */
 export type Db = NodePgDatabase;
 
@@ -98,18 +98,53 @@ class AppPool extends pg.Pool {
     super(config);
     this.queueMax = config.queueMax;
     this.outageWaitMs = config.outageWaitMs;
-    this.on('connect', (client) => client.on('error', () => undefined));
+    this.on('connect', (client) => {
+      client.on('error', () => undefined);
+      this.watchForStandby(client);
+    });
+    // A connection that met a standby is closed when it comes back, so that the pool opens a new
+    // one to wherever the address leads once it leads to a primary again.
+    this.on('release', (_err: unknown, client: pg.PoolClient) => {
+      if (!this.metStandby.delete(client)) return;
+      void client.end().catch(() => undefined); // pg-pool then drops it (`_ending`)
+    });
     this.reachability = new DatabaseReachability(async () => {
       // A connection of its own, outside the pool: the pool's slots are for requests.
       const probe = new pg.Client({ ...config, connectionTimeoutMillis: 1_000 });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
-        await probe.query('select 1');
+        // Up means writable: a standby behind the address (a fail-over half done) is still away.
+        const { rows } = await probe.query<{ recovery: boolean }>('select pg_is_in_recovery() as recovery');
+        if (rows[0]?.recovery) throw new Error('the server is in recovery (a standby)');
       } finally {
         await probe.end().catch(() => undefined);
       }
     });
+  }
+
+  /** Connections that got SQLSTATE 25006 (a write on a standby) while checked out. */
+  private readonly metStandby = new WeakSet<pg.PoolClient>();
+
+  /**
+   * Every statement of the connection, whoever sends it (Drizzle's transactions use the
+   * client directly), is watched for SQLSTATE 25006: the address leads to a standby. The
+   * database is then away for the whole pool (`markDown`: requests wait for the prober to find
+   * a primary), and this connection is closed at its release.
+   */
+  private watchForStandby(client: pg.PoolClient) {
+    const query = client.query;
+    const onError = (err: unknown) => {
+      if (pgErrorCode(err) !== READ_ONLY_SERVER) return;
+      this.metStandby.add(client);
+      this.reachability.markDown();
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's many overloads of query
+    client.query = function (this: pg.PoolClient, ...args: any[]) {
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (result instanceof Promise) result.catch(onError);
+      return result;
+    } as typeof client.query;
   }
 
   // pg's overloads (promise or callback) are kept: a callback is passed through.
@@ -147,7 +182,10 @@ class AppPool extends pg.Pool {
       return super.query(config, values, callback);
     }
     return this.queryKeepingConnection(config, values).catch((err: unknown) => {
-      if (!isDatabaseUnavailable(err) || err instanceof DatabaseUnavailableError || !onlyReads(config)) throw err;
+      if (!isDatabaseUnavailable(err) || err instanceof DatabaseUnavailableError) throw err;
+      // A write refused by a standby did nothing: it runs again once a primary answers (the
+      // connection waits for it). A read cut with its connection runs again too.
+      if (!onlyReads(config) && pgErrorCode(err) !== READ_ONLY_SERVER) throw err;
       return this.queryKeepingConnection(config, values);
     });
   }

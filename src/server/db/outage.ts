@@ -9,9 +9,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * SQLSTATEs that say the connection, not the statement, failed: the server is shutting down
  * or was told to end this backend (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot
- * connect now: starting up or shutting down), or the connection broke (class 08).
+ * connect now: starting up or shutting down), the connection broke (class 08), or it leads to a
+ * standby (25006, below).
  */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '25006']);
+
+/**
+ * `read_only_sql_transaction`: a write reached a server in recovery, a standby. Behind an address
+ * that moves at a fail-over (HAProxy with Patroni's check, a virtual IP), that is the database
+ * away for a moment, not a refusal (issue 50, decision 057): the statement did nothing, the
+ * request waits for a primary and runs again, or is answered 503 with Retry-After.
+ */
+export const READ_ONLY_SERVER = '25006';
 
 /** Socket errors of a server that is not there, or went away mid-conversation. */
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);

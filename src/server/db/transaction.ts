@@ -90,20 +90,30 @@ export function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, log?: Retr
   return retryTransient(() => transactionOnce(db, fn), log);
 }
 
+/**
+ * The server's timeline (the first 8 hex digits of the current WAL file's name): it changes
+ * when a standby is promoted (a fail-over, or a point-in-time recovery). Read with the xid,
+ * in the same statement, so it costs no round trip.
+ */
+const TIMELINE = sql`substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)`;
+
 async function transactionOnce<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let committing: { value: T; xid: string | null } | undefined;
+  let committing: { value: T; xid: string | null; timeline: string | null } | undefined;
   try {
     // eslint-disable-next-line no-restricted-syntax -- the one place a transaction is opened
     return await db.transaction(async (tx) => {
       const value = await fn(tx);
-      const { rows } = await tx.execute<{ xid: string | null }>(sql`select txid_current_if_assigned()::text as xid`);
-      committing = { value, xid: rows[0]?.xid ?? null };
+      // A transaction that wrote has an xid, and runs on a primary (a standby refused the write).
+      const { rows } = await tx.execute<{ xid: string | null; timeline: string | null }>(
+        sql`select xid, case when xid is null then null else ${TIMELINE} end as timeline from (select txid_current_if_assigned()::text as xid) t`,
+      );
+      committing = { value, xid: rows[0]?.xid ?? null, timeline: rows[0]?.timeline ?? null };
       return value;
     });
   } catch (err) {
     if (!isDatabaseUnavailable(err) || err instanceof DatabaseUnavailableError) throw err;
     if (!committing) throw new TransactionCutError(err);
-    if (committing.xid === null || (await committed(db, committing.xid))) return committing.value;
+    if (committing.xid === null || (await committed(db, committing.xid, committing.timeline))) return committing.value;
     throw new TransactionCutError(err);
   }
 }
@@ -111,14 +121,44 @@ async function transactionOnce<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T
 /** How long a transaction's fate may stay `in progress` (its old backend not yet gone). */
 const IN_PROGRESS_WAIT_MS = 5_000;
 
-/** Whether transaction `xid` committed, asked once the database answers again. */
-async function committed(db: Db, xid: string): Promise<boolean> {
+/** txid_status of an xid the server never assigned: `transaction ID … is in the future`. */
+const INVALID_PARAMETER_VALUE = '22023';
+
+/**
+ * Whether transaction `xid`, cut during its COMMIT on timeline `timeline`, committed: asked
+ * once the database answers again.
+ *
+ * - Same timeline (a restart, a cut connection): PostgreSQL's answer is the fate.
+ * - Another timeline (a standby promoted, decision 057): `aborted`, or an xid the new primary
+ *   never saw (`in the future`), means the commit did not reach the standby, so it is not in
+ *   the data anyone will read from now on, and the work runs again. `committed` may be ours,
+ *   replicated before the old primary died, or another transaction's that reused the xid on the
+ *   new primary (xids the old primary assigned last were never replicated). Those two cannot be
+ *   told apart, so the answer is 503: never a success that is not in the data, never a second
+ *   booking.
+ */
+async function committed(db: Db, xid: string, timeline: string | null): Promise<boolean> {
   const deadline = performance.now() + IN_PROGRESS_WAIT_MS;
   for (;;) {
-    const { rows } = await db.execute<{ status: string | null }>(sql`select txid_status(${xid}::bigint) as status`);
-    const status = rows[0]?.status;
-    if (status === 'committed') return true;
-    if (status !== 'in progress') return false;
+    let row: { status: string | null; timeline: string | null } | undefined;
+    try {
+      ({
+        rows: [row],
+      } = await db.execute<{ status: string | null; timeline: string | null }>(
+        sql`select txid_status(${xid}::bigint) as status, case when pg_is_in_recovery() then null else ${TIMELINE} end as timeline`,
+      ));
+    } catch (err) {
+      if (pgErrorCode(err) === INVALID_PARAMETER_VALUE) return false;
+      throw err;
+    }
+    // Asked of a standby: no answer that holds yet.
+    if (!row || row.timeline === null) throw new DatabaseUnavailableError();
+    const moved = timeline !== null && row.timeline !== timeline;
+    if (row.status === 'committed') {
+      if (moved) throw new DatabaseUnavailableError();
+      return true;
+    }
+    if (row.status !== 'in progress') return false;
     if (performance.now() >= deadline) throw new DatabaseUnavailableError();
     await sleep(50);
   }

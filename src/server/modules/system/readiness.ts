@@ -18,8 +18,11 @@ export const readySchema = z.object({
 export const notReadySchema = z.object({
   message: z.string(),
   code: z.enum(['SHUTTING_DOWN', 'MIGRATIONS_PENDING', 'DB_UNAVAILABLE']),
-  /** Present when the database does not answer (a restart): `down`. */
-  db: z.literal('down').optional(),
+  /**
+   * Present when the database cannot take the app's writes: `down` (it does not answer: a
+   * restart), `read-only` (the address leads to a standby: a fail-over half done, decision 057).
+   */
+  db: z.enum(['down', 'read-only']).optional(),
 });
 
 export type ReadyAnswer =
@@ -39,8 +42,8 @@ function journalMigrations(folder: string): MigrationMeta[] {
 }
 
 /**
- * Whether this process should get traffic: not draining, the database answering, and every
- * migration of the journal applied (compared as runMigrations does, by journal instant).
+ * Whether this process should get traffic: not draining, the database answering as a primary
+ * (not a standby in recovery), and every migration of the journal applied (compared as runMigrations does, by journal instant).
  * One query of a few rows; nothing is locked.
  */
 export async function checkReadiness(db: Db, draining: boolean, folder: string = migrationsFolder, reachable = true): Promise<ReadyAnswer> {
@@ -51,10 +54,14 @@ export async function checkReadiness(db: Db, draining: boolean, folder: string =
   let applied: Set<number>;
   try {
     const result = await Promise.race([
-      db.execute<{ created_at: string }>(sql`select created_at::text from drizzle.__drizzle_migrations`),
+      db.execute<{ recovery: boolean; applied: string[] }>(
+        sql`select pg_is_in_recovery() as recovery, array(select created_at::text from drizzle.__drizzle_migrations) as applied`,
+      ),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref()),
     ]);
-    applied = new Set(result.rows.map((r) => Number(r.created_at)));
+    const row = result.rows[0]!;
+    if (row.recovery) return readOnly();
+    applied = new Set(row.applied.map(Number));
   } catch (err) {
     // No migrations table (42P01) or no drizzle schema (3F000): nothing applied yet.
     const code = pgErrorCode(err);
@@ -66,4 +73,5 @@ export async function checkReadiness(db: Db, draining: boolean, folder: string =
 }
 
 const dbDown = (): ReadyAnswer => ({ ready: false, body: { message: testo('http.dbUnavailable'), code: 'DB_UNAVAILABLE', db: 'down' } });
+const readOnly = (): ReadyAnswer => ({ ready: false, body: { message: testo('http.dbUnavailable'), code: 'DB_UNAVAILABLE', db: 'read-only' } });
 const notMigrated = (): ReadyAnswer => ({ ready: false, body: { message: testo('system.migrationsPending'), code: 'MIGRATIONS_PENDING' } });

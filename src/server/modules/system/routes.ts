@@ -37,6 +37,8 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
   // 503 before that and from the moment a stop begins (SIGTERM), while the answers in flight finish.
   app.get('/ready', { schema: { response: { 200: readySchema, 503: notReadySchema } } }, async (request, reply) => {
     const answer = await checkReadiness(database.db, app.isDraining(), undefined, database.reachability.up);
+    // A standby behind the address: the pool holds its requests until a primary answers.
+    if (!answer.ready && answer.body.db === 'read-only') database.reachability.markDown();
     if (!answer.ready && answer.body.code === 'DB_UNAVAILABLE') reply.header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
     const body = answer.ready ? answer.body : { ...answer.body, message: inLingua(requestLingua(request), answer.body.message) };
     return reply.status(answer.ready ? 200 : 503).header('Cache-Control', 'no-store').send(body);
