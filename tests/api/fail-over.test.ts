@@ -237,8 +237,10 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
 
         // 4. A fresh standby for the next run, synchronous again.
         const standbyFrom = performance.now();
-        await pair.addStandby();
+        const { phases } = await pair.addStandby();
         const standbyMs = performance.now() - standbyFrom;
+        // Requests in flight at the kill, answered after it: they rode through the fail-over.
+        const inFlight = load.outcomes.filter((o) => o.sentAt < killedAt && o.at > killedAt);
 
         const statuses = new Map<string, number>();
         for (const a of inRecovery) statuses.set(String(a.status), (statuses.get(String(a.status)) ?? 0) + 1);
@@ -259,7 +261,9 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
         console.log(
           `      run ${run}: kill → relay moved ${done.movedMs} ms, promote asked ${done.promoteAskedMs} ms, promoted ${done.promotedMs} ms, ` +
             `first 201 ${done.firstBookingMs} ms (${ms(firstBooking.at - promotedAt)} ms after the promotion), /api/ready 200 ${done.readyAgainMs} ms, ` +
-            `LISTEN ${done.listenersMs} ms; /api/ready in recovery ${done.readyInRecovery}; fresh standby in ${done.standbyMs} ms; load average ${done.load}`,
+            `LISTEN ${done.listenersMs} ms; /api/ready in recovery ${done.readyInRecovery}; fresh standby in ${done.standbyMs} ms ` +
+            `(copy ${ms(phases.copyMs)}, start ${ms(phases.startMs)}, sync ${ms(phases.syncMs)}); in flight at the kill ${inFlight.length} ` +
+            `(${inFlight.filter((o) => o.status === 201).length}× 201); load average ${done.load}`,
         );
 
         // /api/ready said 503 while the address led to a server in recovery: a load balancer

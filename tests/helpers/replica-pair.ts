@@ -204,7 +204,8 @@ export class ReplicaPair {
    * standby, started; then the primary waits for it at each commit. Resolves when the
    * primary reports it `sync`.
    */
-  async addStandby(): Promise<Server> {
+  async addStandby(): Promise<Server & { phases: { copyMs: number; startMs: number; syncMs: number } }> {
+    const began = performance.now();
     if (this.standby) throw new Error(`${this.standby.name} is already the standby`);
     const name = `node${++this.made}`;
     const dir = path.join(this.root, name);
@@ -224,7 +225,10 @@ export class ReplicaPair {
     if (primary.db.runAs) {
       for (const file of ['postgresql.auto.conf', 'standby.signal']) await fs.chown(path.join(pgDir, file), primary.db.runAs.uid, primary.db.runAs.gid);
     }
+    const copied = performance.now();
+    // Ready (read-only) once it has replayed the primary's WAL up to the end of the copy.
     const db = await startEmbeddedPostgres(dir, this.log, { port: await freePort(), settings: SETTINGS });
+    const started = performance.now();
     const standby: Server = { name, dir, db };
     this.standby = standby;
     await waitFor(async () => {
@@ -238,7 +242,8 @@ export class ReplicaPair {
       const rows = await query<ReplicationState>(primary.db.adminUrl, 'select application_name, state, sync_state from pg_stat_replication where application_name = $1', [name]);
       return rows[0]?.sync_state === 'sync' ? true : undefined;
     }, 30_000, `${name} synchronous for ${primary.name}`);
-    return standby;
+    const phases = { copyMs: copied - began, startMs: started - copied, syncMs: performance.now() - started };
+    return { ...standby, phases };
   }
 
   /** The primary's `pg_stat_replication` rows. */
