@@ -123,6 +123,8 @@ function bookingLoad() {
 interface ReadyAnswer {
   app: number;
   status: number | 'error';
+  /** The answer's `db` (`down`, `read-only`, `ok`). */
+  db?: string;
   sentAt: number;
   at: number;
 }
@@ -136,8 +138,8 @@ function readinessWatch() {
       const sentAt = performance.now();
       try {
         const res = await fetch(`${apps[app]!.url}/api/ready`, { signal: AbortSignal.timeout(5_000) });
-        await res.arrayBuffer();
-        answers.push({ app, status: res.status, sentAt, at: performance.now() });
+        const body = (await res.json().catch(() => ({}))) as { db?: string };
+        answers.push({ app, status: res.status, db: body.db, sentAt, at: performance.now() });
       } catch {
         answers.push({ app, status: 'error', sentAt, at: performance.now() });
       }
@@ -244,6 +246,8 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
 
         const statuses = new Map<string, number>();
         for (const a of inRecovery) statuses.set(String(a.status), (statuses.get(String(a.status)) ?? 0) + 1);
+        const saying = new Map<string, number>();
+        for (const a of inRecovery) saying.set(String(a.db), (saying.get(String(a.db)) ?? 0) + 1);
         const [one, five, fifteen] = os.loadavg().map((l) => l.toFixed(2));
         const done: RunNumbers = {
           run,
@@ -261,7 +265,7 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
         console.log(
           `      run ${run}: kill → relay moved ${done.movedMs} ms, promote asked ${done.promoteAskedMs} ms, promoted ${done.promotedMs} ms, ` +
             `first 201 ${done.firstBookingMs} ms (${ms(firstBooking.at - promotedAt)} ms after the promotion), /api/ready 200 ${done.readyAgainMs} ms, ` +
-            `LISTEN ${done.listenersMs} ms; /api/ready in recovery ${done.readyInRecovery}; fresh standby in ${done.standbyMs} ms ` +
+            `LISTEN ${done.listenersMs} ms; /api/ready in recovery ${done.readyInRecovery} (db ${JSON.stringify(Object.fromEntries(saying))}); fresh standby in ${done.standbyMs} ms ` +
             `(copy ${ms(phases.copyMs)}, start ${ms(phases.startMs)}, sync ${ms(phases.syncMs)}); in flight at the kill ${inFlight.length} ` +
             `(${inFlight.filter((o) => o.status === 201).length}× 201); load average ${done.load}`,
         );

@@ -29,7 +29,7 @@ import { freePort, isAlive } from './server-process.js';
  */
 
 /** The settings both servers start with: a primary streams, a standby answers reads. */
-const SETTINGS = {
+export const STANDBY_SETTINGS = {
   wal_level: 'replica',
   synchronous_commit: 'on',
   hot_standby: 'on',
@@ -182,7 +182,7 @@ export class ReplicaPair {
   static async start(log: Logger): Promise<ReplicaPair> {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-replica-pair-'));
     const dir = path.join(root, 'node1');
-    const db = await startEmbeddedPostgres(dir, log, { port: await freePort(), settings: SETTINGS });
+    const db = await startEmbeddedPostgres(dir, log, { port: await freePort(), settings: STANDBY_SETTINGS });
     const relay = await Relay.start(db.port);
     return new ReplicaPair(root, log, { name: 'node1', dir, db }, relay);
   }
@@ -227,7 +227,7 @@ export class ReplicaPair {
     }
     const copied = performance.now();
     // Ready (read-only) once it has replayed the primary's WAL up to the end of the copy.
-    const db = await startEmbeddedPostgres(dir, this.log, { port: await freePort(), settings: SETTINGS });
+    const db = await startEmbeddedPostgres(dir, this.log, { port: await freePort(), settings: STANDBY_SETTINGS });
     const started = performance.now();
     const standby: Server = { name, dir, db };
     this.standby = standby;
