@@ -11,6 +11,7 @@ import { runOccurrence } from '../../src/server/jobs/scheduler.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { testConfig } from '../helpers/app.js';
+import { STANDBY_SETTINGS } from '../helpers/replica-pair.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
@@ -57,6 +58,9 @@ const CAPTIONS: Record<string, RegExp> = {
   systemd: /^\*✓ Checked by the guide's test/,
   caddy: /^\*✓ Checked by the guide's test/,
   nginx: /^\*✓ Checked by the guide's test/,
+  postgresql: /^\*✓ Checked by the guide's test/,
+  patroni: /^\*✓ Checked by the guide's test/,
+  haproxy: /^\*✓ Checked by the guide's test/,
   manual: /^\*Not run by the tests(?: yet)?: \S/,
 };
 
@@ -75,6 +79,53 @@ const envFile = () =>
       .filter((l) => l.trim() && !l.startsWith('#'))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
+
+type Yaml = string | number | boolean | { [key: string]: Yaml };
+
+/**
+ * The YAML the guide's Patroni example uses, and no more (no YAML parser is a dependency):
+ * nested maps by indentation, `key: value` scalars, quoted strings, numbers and booleans.
+ * Anything else (a list, a flow collection, a tab, a line indented under a scalar) throws.
+ */
+function parseYaml(code: string): { [key: string]: Yaml } {
+  const root: { [key: string]: Yaml } = {};
+  const stack: { indent: number; map: { [key: string]: Yaml } }[] = [{ indent: -1, map: root }];
+  let opened: { indent: number; map: { [key: string]: Yaml } } | undefined;
+  for (const [i, raw] of code.split('\n').entries()) {
+    if (!raw.trim() || raw.trim().startsWith('#')) continue;
+    const m = /^( *)([A-Za-z_][\w.-]*): ?(.*)$/.exec(raw);
+    if (!m || raw.includes('\t')) throw new Error(`yaml line ${i + 1}: not a key: ${raw}`);
+    const indent = m[1]!.length;
+    if (opened) {
+      if (indent <= opened.indent) throw new Error(`yaml line ${i + 1}: an empty map above it`);
+      stack.push(opened);
+      opened = undefined;
+    }
+    while (stack.at(-1)!.indent >= indent) stack.pop();
+    const parent = stack.at(-1)!.map;
+    const text = m[3]!.trim();
+    if (text === '') {
+      const map = {};
+      parent[m[2]!] = map;
+      opened = { indent, map };
+    } else if (/^['"].*['"]$/.test(text)) parent[m[2]!] = text.slice(1, -1);
+    else if (/^(true|false)$/.test(text)) parent[m[2]!] = text === 'true';
+    else if (/^\d+$/.test(text)) parent[m[2]!] = Number(text);
+    else if (/^[[{&*!|>-]/.test(text)) throw new Error(`yaml line ${i + 1}: not a plain scalar: ${text}`);
+    else parent[m[2]!] = text;
+  }
+  return root;
+}
+
+/** `a.b.c` of a parsed YAML map. */
+const at = (doc: Yaml, keyPath: string): Yaml | undefined =>
+  keyPath.split('.').reduce<Yaml | undefined>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), doc);
+
+/** `host:port` split, the port a number. */
+const hostPort = (address: string) => {
+  const i = address.lastIndexOf(':');
+  return { host: address.slice(0, i), port: Number(address.slice(i + 1)) };
+};
 
 beforeAll(async () => {
   markdown = await fs.readFile(path.join(ROOT, 'docs/OPERATING.md'), 'utf8');
@@ -178,6 +229,93 @@ describe('docs/OPERATING.md: the configuration examples', () => {
     for (const line of nginx.split('\n').map((l) => l.trim())) {
       if (line && !line.startsWith('#')) expect(line, line).toMatch(/[;{}]$/);
     }
+  });
+});
+
+describe('docs/OPERATING.md: a standby and fail-over (issue 50)', () => {
+  /** `name = value` lines of the settings block, values unquoted. */
+  const settings = () =>
+    Object.fromEntries(
+      one('postgresql')
+        .code.split('\n')
+        .filter((l) => l.trim() && !l.trim().startsWith('#'))
+        .map((l) => {
+          const m = /^(\w+) = (.+)$/.exec(l.trim());
+          expect(m, l).not.toBeNull();
+          return [m![1]!, m![2]!.replace(/^'(.*)'$/, '$1')];
+        }),
+    );
+
+  it('the settings are PostgreSQL\'s, with values it accepts, and the ones the test\'s standby pair runs with', async () => {
+    const wanted = settings();
+    expect(Object.keys(wanted).sort()).toEqual(['hot_standby', 'max_wal_senders', 'synchronous_commit', 'synchronous_standby_names', 'wal_keep_size', 'wal_level']);
+    const database = await createTestDatabase({ empty: true });
+    try {
+      const { rows } = await database.pool.query<{ name: string; vartype: string; enumvals: string[] | null; unit: string | null }>(
+        'select name, vartype, enumvals, unit from pg_settings where name = any($1)',
+        [Object.keys(wanted)],
+      );
+      expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(wanted).sort());
+      for (const row of rows) {
+        const value = wanted[row.name]!;
+        if (row.vartype === 'enum') expect(row.enumvals, row.name).toContain(value);
+        if (row.vartype === 'bool') expect(['on', 'off', 'true', 'false'], row.name).toContain(value);
+        if (row.vartype === 'integer') expect(value, row.name).toMatch(row.unit === 'MB' ? /^\d+(kB|MB|GB|TB)?$/ : /^\d+$/);
+      }
+    } finally {
+      await database.drop();
+    }
+    // What the fail-over test's primary and standby run with (tests/helpers/replica-pair.ts).
+    expect(wanted).toMatchObject({ wal_level: STANDBY_SETTINGS.wal_level, synchronous_commit: STANDBY_SETTINGS.synchronous_commit, hot_standby: STANDBY_SETTINGS.hot_standby });
+    // One standby, synchronous, named as Patroni names a member.
+    expect(wanted.synchronous_standby_names).toMatch(/^FIRST 1 \(db\d\)$/);
+  });
+
+  it('Patroni keeps a synchronous standby, and HAProxy sends DATABASE_URL\'s address to the server whose Patroni says /primary', () => {
+    const patroni = parseYaml(one('patroni').code);
+    expect(at(patroni, 'bootstrap.dcs.synchronous_mode')).toBe(true);
+    expect(at(patroni, 'bootstrap.dcs.synchronous_mode_strict')).toBe(false);
+    expect(at(patroni, 'bootstrap.dcs.maximum_lag_on_failover')).toBe(0);
+    // The settings block's values, as Patroni's parameters; the standby names are Patroni's to set.
+    const parameters = at(patroni, 'bootstrap.dcs.postgresql.parameters') as Record<string, Yaml>;
+    const { synchronous_standby_names: _own, ...shared } = settings();
+    expect(Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, String(v)]))).toEqual(shared);
+    const rest = hostPort(at(patroni, 'restapi.listen') as string);
+    const postgres = hostPort(at(patroni, 'postgresql.listen') as string);
+    expect(rest.port).toBe(8008);
+    const member = at(patroni, 'name') as string;
+    const memberHost = hostPort(at(patroni, 'postgresql.connect_address') as string);
+    expect(hostPort(at(patroni, 'restapi.connect_address') as string)).toEqual({ host: memberHost.host, port: rest.port });
+    expect(memberHost.port).toBe(postgres.port);
+
+    const haproxy = one('haproxy').code.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    expect(haproxy[0]).toMatch(/^listen \S+$/);
+    for (const line of haproxy.slice(1)) expect(line, line).toMatch(/^ {4}\S/);
+    const directives = haproxy.slice(1).map((l) => l.trim());
+    const has = (d: string) => expect(directives, d).toContain(d);
+    has('mode tcp');
+    has('option httpchk GET /primary');
+    has('http-check expect status 200');
+    expect(directives.find((d) => d.startsWith('default-server '))).toMatch(/\bon-marked-down shutdown-sessions\b/);
+    // It listens where the app's DATABASE_URL (the environment file) points.
+    const databaseUrl = new URL(envFile().DATABASE_URL!);
+    expect(directives).toContain(`bind ${databaseUrl.hostname}:${databaseUrl.port}`);
+    // Each server: PostgreSQL's port, checked on Patroni's REST port; this member among them.
+    const servers = directives.filter((d) => d.startsWith('server ')).map((d) => /^server (\S+) (\S+) (.*)$/.exec(d)!);
+    expect(servers.length).toBeGreaterThanOrEqual(2);
+    for (const [line, , address, options] of servers) {
+      expect(hostPort(address!).port, line).toBe(postgres.port);
+      expect(options, line).toMatch(new RegExp(`\\bcheck port ${rest.port}\\b`));
+    }
+    expect(servers.map(([, name, address]) => `${name} ${hostPort(address!).host}`)).toContain(`${member} ${memberHost.host}`);
+    // Idle connections (the LISTEN one) outlive the app's keep-alive, not cut every few seconds.
+    for (const side of ['client', 'server']) expect(directives.find((d) => d.startsWith(`timeout ${side} `)), side).toMatch(/ (\d+m|\d+h)$/);
+  });
+
+  it('the YAML reader refuses what it does not understand', () => {
+    expect(parseYaml('a:\n  b: 1\n  c: \'on\'\nd: true')).toEqual({ a: { b: 1, c: 'on' }, d: true });
+    expect(() => parseYaml('a:\n  - x')).toThrow(/not a key/);
+    expect(() => parseYaml('a: [1, 2]')).toThrow(/not a plain scalar/);
   });
 });
 
