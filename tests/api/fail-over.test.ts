@@ -35,6 +35,8 @@ let pair: ReplicaPair;
 let bundle: Awaited<ReturnType<typeof bundleEntryPoints>>;
 const apps: ServerProcess[] = [];
 let cookies: string[];
+/** The load's users' ids: attempt n is user `userIds[n]`'s, with `cookies[n]`. */
+let userIds: number[];
 let days: string[];
 
 async function startApp(name: string): Promise<ServerProcess> {
@@ -59,7 +61,7 @@ beforeAll(async () => {
   const database = connectDatabase(pair.primaryUrl, { max: 2 });
   try {
     await database.db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, ${BIKES}::int) g`);
-    ({ cookies } = await usersWithSessions(database.db, 'failover', USERS));
+    ({ cookies, ids: userIds } = await usersWithSessions(database.db, 'failover', USERS));
     days = await loadDays(database.db, USERS, BIKES);
   } finally {
     await database.close();
@@ -303,18 +305,17 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
         select count(*)::int as n, count(*) filter (where p.id = any(${`{${ids.join(',')}}`}::int[]))::int as found
           from prenotazioni p join users u on u.id = p.user_id where u.email like 'failover%' and p.stato = 'attiva'`);
       stored = result.rows[0]!;
-      const holders = await database.db.execute<{ n: number }>(sql`
-        select substring(u.email from 'failover(\d+)@')::int - 1 as n
-          from prenotazioni p join users u on u.id = p.user_id where u.email like 'failover%' and p.stato = 'attiva'`);
-      held = new Set(holders.rows.map((r) => r.n));
+      const holders = await database.db.execute<{ user_id: number }>(sql`
+        select p.user_id from prenotazioni p join users u on u.id = p.user_id where u.email like 'failover%' and p.stato = 'attiva'`);
+      held = new Set(holders.rows.map((r) => r.user_id));
     } finally {
       await database.close();
     }
     const others = outcomes.filter((o) => o.status !== 201);
     // A 409 has one explanation only: that user's booking is there already (an attempt whose
     // answer was lost landed, and the one asked again met it). Every user books once.
-    const unexplained409 = others.filter((o) => o.status === 409 && !held.has(o.n));
-    const unanswered = outcomes.filter((o) => o.status !== 201 && held.has(o.n));
+    const unexplained409 = others.filter((o) => o.status === 409 && !held.has(userIds[o.n]!));
+    const unanswered = outcomes.filter((o) => o.status !== 201 && held.has(userIds[o.n]!));
     console.log(
       `      answers ${JSON.stringify(Object.fromEntries(byStatus))}; ${ids.length} bookings answered 201, ${stored.found} of them on the last primary; ` +
         `${stored.n - stored.found} stored without a 201 (${unanswered.map((o) => o.status).join(', ') || 'none'})`,
