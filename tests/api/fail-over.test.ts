@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -6,6 +7,7 @@ import { connectDatabase } from '../../src/server/db/client.js';
 import { LISTENER_APPLICATION_NAME } from '../../src/server/db/notifications.js';
 import { createLogger } from '../../src/server/logger.js';
 import { loadDays, slotBooking, until } from '../helpers/booking-load.js';
+import { allowedDay, readServiceDays } from '../helpers/days.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { ReplicaPair, waitFor } from '../helpers/replica-pair.js';
 import { bundleEntryPoints, freePort, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
@@ -38,6 +40,9 @@ let cookies: string[];
 /** The load's users' ids: attempt n is user `userIds[n]`'s, with `cookies[n]`. */
 let userIds: number[];
 let days: string[];
+/** A day 20 days ahead, which the rules allow until the test shortens the horizon to 10. */
+let farDay: string;
+let adminCookie: string;
 
 async function startApp(name: string): Promise<ServerProcess> {
   const port = String(await freePort());
@@ -63,6 +68,13 @@ beforeAll(async () => {
     await database.db.execute(sql`insert into biciclette (numero, modello) select g::text, 'City Bike' from generate_series(1, ${BIKES}::int) g`);
     ({ cookies, ids: userIds } = await usersWithSessions(database.db, 'failover', USERS));
     days = await loadDays(database.db, USERS, BIKES);
+    farDay = allowedDay(await readServiceDays(database.db), { now: new Date(), from: 20 });
+    const token = randomBytes(32).toString('base64url');
+    await database.db.execute(sql`
+      with a as (insert into users (nome, cognome, email, password_hash, ruolo) values ('Ada', 'Admin', 'admin-failover@example.it', 'x', 'admin') returning id)
+      insert into sessions (token_hash, user_id, kind, expires_at)
+      select ${createHash('sha256').update(token).digest('hex')}, a.id, 'session', now() + interval '1 day' from a`);
+    adminCookie = `bicielis_session=${token}`;
   } finally {
     await database.close();
   }
@@ -329,5 +341,35 @@ describe('a fail-over to a synchronous standby under a booking load from two pro
     expect(new Set(ids).size).toBe(ids.length);
     expect(stored.found).toBe(ids.length);
     expect(numbers).toHaveLength(RUNS);
+
+    // Caches follow: the rules changed on one process after the fail-overs are obeyed by the
+    // other at once (its cache dropped on NOTIFY from the new primary). The far day is
+    // taken first on that other process, so its cache holds the old horizon.
+    const book = (app: ServerProcess, n: number) =>
+      fetch(`${app.url}/api/prenotazioni`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.url, cookie: cookies[n]! },
+        body: JSON.stringify({ ...slotBooking(n, days, BIKES), dataPrenotazione: farDay }),
+      });
+    const before = await book(apps[0]!, USERS - 2);
+    expect(before.status, await before.clone().text()).toBe(201);
+    const admin = { origin: apps[1]!.url, cookie: adminCookie };
+    const { updatedAt: _u, updatedBy: _b, ...rules } = (await (await fetch(`${apps[1]!.url}/api/admin/regole`, { headers: admin })).json()) as Record<string, unknown>;
+    const changed = await fetch(`${apps[1]!.url}/api/admin/regole`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...rules, orizzonteGiorni: 10 }),
+    });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    const changedAt = performance.now();
+    // The other process's cache, as GET /api/regole shows it, drops within a bound (NOTIFY on the new primary).
+    await waitFor(async () => {
+      const seen = (await (await fetch(`${apps[0]!.url}/api/regole`, { headers: { cookie: cookies[USERS - 3]! } })).json()) as { orizzonteGiorni?: number | null };
+      return seen.orizzonteGiorni === 10 ? true : undefined;
+    }, 5_000, 'the other process sees the rules changed after the fail-overs');
+    console.log(`      rules changed on one process after the fail-overs: the other saw it after ${ms(performance.now() - changedAt)} ms`);
+    const after = await book(apps[0]!, USERS - 1);
+    expect(after.status, await after.clone().text()).toBe(400);
+    expect(((await after.json()) as { code: string }).code).toBe('BEYOND_HORIZON');
   });
 });
