@@ -50,7 +50,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet|sedi-.*)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet|sedi-.*|sign-in-.*)\.spec\.ts/, use: chromium },
     // The offline app (issue 22) on a phone's width: the service worker, the device's own
     // database, the network cut per browser context. Its people and bikes are its own, so it
     // runs beside `chromium`, before the specs whose changes reach every user.
@@ -58,6 +58,11 @@ export default defineConfig({
     // The admin's changes reach every user (a bike out of service, the residents imported,
     // a sigla taken): they run after the other specs, alone on the shared server.
     { name: 'chromium-admin', testMatch: /(^|\/)admin\.spec\.ts$/, dependencies: ['chromium', 'chromium-offline'], use: chromium },
+    // The college's account and passkeys (issue 49) book nothing and use people and siglas of their
+    // own: they run beside the chain that follows (rules, waitlist, audit, fleet, sedi), whose specs
+    // each run alone and leave a worker idle. After the admin's spec, whose resident import would
+    // take a sigla the completion form is about to use.
+    { name: 'chromium-sign-in', testMatch: /sign-in-.*\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
     // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
     { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
     // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another
