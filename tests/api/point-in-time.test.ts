@@ -202,7 +202,17 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
     await until(async () => ((await listBaseBackups(archiveDir)).some((b) => b.timeline === 2) ? true : undefined), 'a base backup on timeline 2');
   });
 
-  it('db verify: the archive whole across the timeline switch, then a segment removed from the middle reported', async () => {
+  it('db base-backup by hand, with the app running: a new base backup, the newest', async () => {
+    const before = await listBaseBackups(archiveDir);
+    const { code, out } = await cli('db', 'base-backup');
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/^Copia di base (\S+) in .*: [\d.]+ MB, [\d.]+ s \(dalle .* alle .* Europe\/Rome, timeline 2\)\.$/m);
+    const after = await listBaseBackups(archiveDir);
+    expect(after).toHaveLength(before.length + 1);
+    expect(out).toContain(`Copia di base ${after.at(-1)!.name} in `);
+  });
+
+  it('db verify: the archive whole from the newest base backup, then a segment removed from the middle reported', async () => {
     // Three more segments, each closed and archived (a state: pg_stat_archiver names it).
     for (let i = 0; i < 3; i++) {
       await withDatabase(async (db) => {
@@ -214,6 +224,14 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
         }, `segment ${rows[0]!.file} archived`);
       });
     }
+    const sizes = await Promise.all(
+      (await fs.readdir(path.join(archiveDir, 'wal'))).filter((n) => /^[0-9A-F]{24}\.gz$/.test(n)).map(async (n) => (await fs.stat(path.join(archiveDir, 'wal', n))).size),
+    );
+    const base = (await listBaseBackups(archiveDir)).at(-1)!;
+    console.log(
+      `      archive: ${sizes.length} segments, ${(sizes.reduce((a, b) => a + b, 0) / sizes.length / 1024).toFixed(0)} kB each on average gzipped ` +
+        `(largest ${(Math.max(...sizes) / 1024).toFixed(0)} kB); base backup ${base.name}: ${((Date.parse(base.finishedAt) - Date.parse(base.startedAt)) / 1000).toFixed(1)} s`,
+    );
     const whole = await cli('db', 'verify');
     expect(whole.code, whole.out).toBe(0);
     expect(whole.out).toMatch(/Archivio del log completo dalla copia di base \S+ .*: \d+ segmenti, da 00000002\w+ a 00000002\w+ \(timeline 2\)/);
