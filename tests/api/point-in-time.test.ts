@@ -6,6 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/server/db/client.js';
+import { startEmbeddedPostgres } from '../../src/server/db/embedded.js';
+import { createLogger } from '../../src/server/logger.js';
 import { formatInZone } from '../../src/server/db/point-in-time.js';
 import { listBaseBackups, pruneArchive, segmentName, verifyArchive } from '../../src/server/db/wal-archive.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
@@ -252,6 +254,25 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
       await fs.rename(`${file}.aside`, file);
     }
     await stop();
+  });
+
+  it('a second after the last transaction: the log replayed to its end, which is that second\'s state', { timeout: 90_000 }, async () => {
+    // The app is stopped: no transaction ends after the next second boundary of this clock.
+    const next = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+    await until(async () => (Date.now() > next ? true : undefined), 'the clock past the second');
+    const { code, out } = await cli('db', 'restore', '--at', formatInZone(new Date(next), TZ));
+    expect(code, out).toBe(0);
+    expect(out).toContain('Il log finisce prima di');
+    expect(out).toContain('Ripristino completato');
+    // The cluster alone (no app, no archiving): what it holds.
+    const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'));
+    try {
+      expect(await bookingIds()).toEqual(kept);
+      const bikes = await withDatabase(async (db) => (await db.execute<{ numero: string }>(sql`select numero from biciclette where numero like 'V%' order by 1`)).rows);
+      expect(bikes.map((b) => b.numero)).toEqual(['V0', 'V1', 'V2']);
+    } finally {
+      await cluster.stop();
+    }
   });
 });
 
