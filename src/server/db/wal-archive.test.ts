@@ -3,12 +3,12 @@ import { openSync, closeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createMetrics } from '../metrics.js';
 import { formatInZone, parseRecoveryTarget } from './point-in-time.js';
-import { ARCHIVE_COMMAND, lsnSegment, parseHistory, parseSegmentName, RESTORE_COMMAND, segmentName, timelineOfSegment } from './wal-archive.js';
+import { ARCHIVE_COMMAND, lsnSegment, parseHistory, parseSegmentName, RESTORE_COMMAND, segmentName, timelineOfSegment, verifyArchive } from './wal-archive.js';
 
 describe('segment arithmetic (16 MiB segments)', () => {
   it('a name is a timeline, a log id and a segment; the segment number runs across log ids', () => {
@@ -43,6 +43,49 @@ describe('segment arithmetic (16 MiB segments)', () => {
     ]);
     expect([3, 4, 5, 6, 7, 8, 9, 10].map((s) => timelineOfSegment(s, 3, history))).toEqual([1, 1, 2, 2, 2, 3, 3, 3]);
     expect(timelineOfSegment(4, 1, [])).toBe(1);
+  });
+});
+
+describe('db verify: the path a recovery follows, across a restore\'s timeline switch', () => {
+  let dir: string;
+  const put = (name: string, text = name) => fs.writeFile(path.join(dir, 'wal', `${name}.gz`), gzipSync(text));
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-verify-'));
+    await fs.mkdir(path.join(dir, 'wal'), { recursive: true });
+    await fs.mkdir(path.join(dir, 'base', 'b1'), { recursive: true });
+    const info = { startWalFile: segmentName(1, 3), startLsn: '0/3000028', stopLsn: '0/3000100', stopWalFile: segmentName(1, 3), timeline: 1, startedAt: '2026-12-01T00:00:00Z', finishedAt: '2026-12-01T00:00:02Z', serverVersion: 18, label: 'b1' };
+    await fs.writeFile(path.join(dir, 'base', 'b1', 'backup.json'), JSON.stringify(info));
+    // Timeline 1 ran on to segment 9; a restore branched timeline 2 off it in segment 6.
+    for (const s of [1, 3, 4, 5, 6, 7, 8, 9]) await put(segmentName(1, s));
+    await put(`${segmentName(1, 6)}.partial`);
+    await put('00000002.history', '1\t0/6000200\tbefore 2026-12-01 10:15:30+00\n');
+    for (const s of [6, 7, 8]) await put(segmentName(2, s));
+  });
+  afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it('whole: timeline 1 up to the switch, timeline 2 from its segment on; the abandoned segments are not asked for', async () => {
+    const check = await verifyArchive(dir);
+    expect(check).toMatchObject({ ok: true, latestTimeline: 2, first: segmentName(1, 3), last: segmentName(2, 8), present: 6, missing: [] });
+  });
+
+  it('a segment of the new timeline missing is a gap, though the old timeline has one of that number', async () => {
+    await fs.rename(path.join(dir, 'wal', `${segmentName(2, 7)}.gz`), path.join(dir, 'wal', 'aside'));
+    try {
+      expect(await verifyArchive(dir)).toMatchObject({ ok: false, missing: [segmentName(2, 7)], last: segmentName(2, 8) });
+    } finally {
+      await fs.rename(path.join(dir, 'wal', 'aside'), path.join(dir, 'wal', `${segmentName(2, 7)}.gz`));
+    }
+  });
+
+  it('the newest timeline\'s history missing is a gap too', async () => {
+    await fs.rename(path.join(dir, 'wal', '00000002.history.gz'), path.join(dir, 'wal', 'aside'));
+    try {
+      const check = await verifyArchive(dir);
+      expect(check.ok).toBe(false);
+      expect(check.missing).toContain('00000002.history');
+    } finally {
+      await fs.rename(path.join(dir, 'wal', 'aside'), path.join(dir, 'wal', '00000002.history.gz'));
+    }
   });
 });
 
