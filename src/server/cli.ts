@@ -260,9 +260,14 @@ const dbBaseBackup: Command = async (ctx, args) => {
   return 0;
 };
 
-/** `db restore --at …` and `db verify` without a file: the archive's commands, run with no database open. */
-export function isArchiveCommand(argv: string[]): boolean {
-  return (argv[0] === 'db' && argv[1] === 'restore' && argv.includes('--at')) || (argv[0] === 'db' && argv[1] === 'verify' && argv.length === 2);
+/**
+ * `db restore --at …`, and `db verify` without a file on the embedded database: the archive's
+ * commands, run with no database open. With DATABASE_URL, `db verify` alone stays the usage
+ * error it was (a file is missing).
+ */
+export function isArchiveCommand(argv: string[], config: Config): boolean {
+  if (argv[0] !== 'db') return false;
+  return (argv[1] === 'restore' && argv.includes('--at')) || (argv[1] === 'verify' && argv.length === 2 && config.walArchive !== undefined);
 }
 
 async function runArchiveCommand(argv: string[], config: Config, out: CliContext['out'], log: Logger): Promise<number> {
@@ -338,7 +343,7 @@ export async function runCommand(argv: string[], ctx: Omit<CliContext, 'out'> & 
   const command = COMMANDS[key];
   const out = ctx.out ?? ((line: string) => console.log(line));
   try {
-    if (isArchiveCommand(argv)) return await runArchiveCommand(argv, ctx.config, out, createLogger('silent'));
+    if (isArchiveCommand(argv, ctx.config)) return await runArchiveCommand(argv, ctx.config, out, createLogger('silent'));
   } catch (err) {
     if (err instanceof UsageError) {
       out(`${err.message}\n\n${USAGE}`);
@@ -371,7 +376,7 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   // The archive's restore and check open no database: the restore starts its own servers.
-  if (isArchiveCommand(argv)) {
+  if (isArchiveCommand(argv, config)) {
     try {
       return await runArchiveCommand(argv, config, (line) => console.log(line), log);
     } catch (err) {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/server/db/client.js';
+import { runCommand } from '../../src/server/cli.js';
+import { loadConfig } from '../../src/server/config.js';
+import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.js';
 import { createLogger } from '../../src/server/logger.js';
 import { formatInZone } from '../../src/server/db/point-in-time.js';
@@ -273,6 +275,20 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
     } finally {
       await cluster.stop();
     }
+  });
+});
+
+describe('with DATABASE_URL the archive is the provider\'s', () => {
+  it('db restore --at and db base-backup say so; db verify without a file stays a usage error', async () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://unused@localhost/unused', TZ_APP: TZ });
+    const lines: string[] = [];
+    const ctx = { config, database: {} as Database, out: (line: string) => lines.push(line) };
+    expect(await runCommand(['db', 'restore', '--at', '2026-12-01 10:15:30'], ctx)).toBe(1);
+    expect(await runCommand(['db', 'base-backup'], ctx)).toBe(1);
+    expect(lines).toEqual([expect.stringMatching(/^Con DATABASE_URL il log e le copie di base sono compito del fornitore/), expect.stringMatching(/^Con DATABASE_URL/)]);
+    lines.length = 0;
+    expect(await runCommand(['db', 'verify'], ctx)).toBe(2);
+    expect(lines[0]).toMatch(/^Serve un solo argomento: il file di backup/);
   });
 });
 
