@@ -243,7 +243,15 @@ const dbBaseBackup: Command = async (ctx, args) => {
   const silent = createLogger('silent');
   const backups = baseBackups(ctx.embedded, archive, silent);
   let run: Awaited<ReturnType<typeof backups.take>> | undefined;
-  const ran = await runExclusive(ctx.database.pool, JOB_LOCKS.baseBackup, async () => (run = await backups.take()));
+  let ran: boolean;
+  try {
+    ran = await runExclusive(ctx.database.pool, JOB_LOCKS.baseBackup, async () => (run = await backups.take()));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const hint = /statement timeout/.test(why) ? ` (il log necessario non è stato archiviato in tempo: controlla ${archive.dir} e le righe di PostgreSQL)` : '';
+    ctx.out(`Copia di base non riuscita, nessuna copia lasciata: ${why}${hint}`);
+    return 1;
+  }
   if (!ran || !run) {
     ctx.out('Un\'altra copia di base è in corso (l\'app, o un altro comando): riprova quando è finita.');
     return 1;

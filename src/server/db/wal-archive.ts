@@ -188,6 +188,9 @@ export function baseBackupStamp(at: Date): string {
   return `${iso.slice(0, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }
 
+/** How long a base backup waits for the log it needs to be archived. */
+const ARCHIVE_WAIT_MS = 10 * 60_000;
+
 export interface BaseBackupRun {
   backup: StoredBaseBackup;
   seconds: number;
@@ -220,7 +223,11 @@ export async function takeArchiveBaseBackup(
   let name = stamp;
   for (let n = 2; await fs.stat(path.join(base, name)).then(() => true, () => false); n++) name = `${stamp}-${n}`;
   const dir = path.join(base, name);
-  const info = await takeBaseBackup({ adminUrl: cluster.adminUrl, pgDir: cluster.pgDir, target: dir, label: `bicielis ${name}`, waitForArchive: true });
+  // pg_backup_stop waits for the archive as long as it takes: with archiving broken, forever,
+  // holding the job's lock and a stop of the app. Bounded by the session's statement timeout
+  // (the backup is then abandoned with its session, and the run fails, visibly).
+  const adminUrl = `${cluster.adminUrl}${cluster.adminUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c statement_timeout=${ARCHIVE_WAIT_MS}`)}`;
+  const info = await takeBaseBackup({ adminUrl, pgDir: cluster.pgDir, target: dir, label: `bicielis ${name}`, waitForArchive: true });
   const bytes = await folderBytes(dir);
   const pruned = await pruneArchive(config.dir, config.retentionDays, now());
   return { backup: { ...info, name, dir }, seconds: (performance.now() - started) / 1000, bytes, pruned };
