@@ -10,6 +10,11 @@ import { loadConfig } from '../../src/server/config.js';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.js';
 import { createLogger } from '../../src/server/logger.js';
+import { systemClock } from '../../src/server/clock.js';
+import type { Mailer } from '../../src/server/integrations/mailer.js';
+import { appJobs } from '../../src/server/jobs/app-jobs.js';
+import { JOB_LOCKS } from '../../src/server/jobs/scheduler.js';
+import { testConfig } from '../helpers/app.js';
 import { formatInZone } from '../../src/server/db/point-in-time.js';
 import { listBaseBackups, pruneArchive, segmentName, verifyArchive } from '../../src/server/db/wal-archive.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
@@ -283,6 +288,22 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
     } finally {
       await cluster.stop();
     }
+  });
+});
+
+describe('the nightly base backup', () => {
+  it('is a job at 03:30 TZ_APP under a lock of its own, only when the embedded database hands it its cluster', async () => {
+    const deps = { database: {} as Database, clock: systemClock, mailer: {} as Mailer, config: testConfig(), log: createLogger('silent') };
+    expect(appJobs(deps).map((j) => j.name)).not.toContain('db-base-backup');
+    let taken = 0;
+    const baseBackups = { take: async () => ({ n: ++taken }) as never, ensureOnTimeline: async () => undefined };
+    const job = appJobs({ ...deps, baseBackups }).find((j) => j.name === 'db-base-backup');
+    expect(job).toMatchObject({ pattern: '30 3 * * *', lock: JOB_LOCKS.baseBackup });
+    await job!.run(new Date());
+    expect(taken).toBe(1);
+    // After the 03:15 logical backup; every job's lock its own.
+    expect(job!.pattern > appJobs({ ...deps, config: testConfig({ BACKUP_DIR: '/tmp/x' }) }).find((j) => j.name === 'db-backup')!.pattern).toBe(true);
+    expect(new Set(Object.values(JOB_LOCKS)).size).toBe(Object.values(JOB_LOCKS).length);
   });
 });
 
