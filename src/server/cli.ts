@@ -7,7 +7,12 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { backupDatabase, BackupError, restoreDatabase, type BackupSummary } from './db/backup.js';
 import { connectDatabase, pgErrorCode, type Database } from './db/client.js';
 import { verifyBackup } from './db/verify.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { embeddedRunAs, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { formatInZone, parseRecoveryTarget, RestoreRefused, restoreToTime } from './db/point-in-time.js';
+import { openWalArchive, verifyArchive, type OpenArchive } from './db/wal-archive.js';
+import { baseBackups } from './jobs/base-backup-job.js';
+import { JOB_LOCKS, runExclusive } from './jobs/scheduler.js';
+import type { Logger } from './logger.js';
 import { runMigrations } from './db/migrate.js';
 import { insertAccounts } from './modules/users/index.js';
 import { createLogger } from './logger.js';
@@ -36,6 +41,15 @@ Comandi:
   db verify <file>                               prova il backup: lo ripristina in un database temporaneo
                                                  sullo stesso server, conta le righe di ogni tabella, poi
                                                  cancella il database temporaneo (i dati in uso non cambiano)
+
+Solo con il database incorporato (senza DATABASE_URL), archivio in WAL_ARCHIVE_DIR:
+  db base-backup                                 copia di base del database in WAL_ARCHIVE_DIR/base (anche con
+                                                 l'app in funzione), poi toglie quelle oltre WAL_RETENTION_DAYS
+  db restore --at "AAAA-MM-GG hh:mm:ss"          riporta il database a quel secondo (ora di TZ_APP, oppure con
+                                                 l'offset: 2026-12-01T10:15:30+01:00); ad app ferma. La cartella
+                                                 di prima resta accanto, postgres.before-restore-<istante>
+  db verify                                      (senza file) controlla che all'archivio del log non manchi
+                                                 nessun segmento dall'ultima copia di base a oggi
 `;
 
 class UsageError extends Error {}
@@ -50,6 +64,8 @@ interface CliContext {
   mailer?: Mailer;
   /** The database's address (`db verify` creates its scratch database beside it); default: the pool's. */
   databaseUrl?: string;
+  /** The embedded cluster (`db base-backup` copies it); absent with DATABASE_URL. */
+  embedded?: Pick<EmbeddedDatabase, 'adminUrl' | 'pgDir'> | undefined;
 }
 
 type Command = (ctx: CliContext, args: string[]) => Promise<number>;
@@ -214,6 +230,105 @@ const dbVerify: Command = async (ctx, args) => {
   }
 };
 
+const NO_ARCHIVE =
+  'Con DATABASE_URL il log e le copie di base sono compito del fornitore del database (docs/OPERATING.md, "Recupero a un istante"): questo comando vale solo per il database incorporato.';
+
+const dbBaseBackup: Command = async (ctx, args) => {
+  if (args.length > 0) throw new UsageError('db base-backup non vuole argomenti');
+  const archive = ctx.config.walArchive;
+  if (!archive || !ctx.embedded) {
+    ctx.out(NO_ARCHIVE);
+    return 1;
+  }
+  const silent = createLogger('silent');
+  const backups = baseBackups(ctx.embedded, archive, silent);
+  let run: Awaited<ReturnType<typeof backups.take>> | undefined;
+  let ran: boolean;
+  try {
+    ran = await runExclusive(ctx.database.pool, JOB_LOCKS.baseBackup, async () => (run = await backups.take()));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const hint = /statement timeout/.test(why) ? ` (il log necessario non è stato archiviato in tempo: controlla ${archive.dir} e le righe di PostgreSQL)` : '';
+    ctx.out(`Copia di base non riuscita, nessuna copia lasciata: ${why}${hint}`);
+    return 1;
+  }
+  if (!ran || !run) {
+    ctx.out('Un\'altra copia di base è in corso (l\'app, o un altro comando): riprova quando è finita.');
+    return 1;
+  }
+  const r: typeof run = run;
+  const tz = ctx.config.timeZone;
+  ctx.out(
+    `Copia di base ${r.backup.name} in ${r.backup.dir}: ${(r.bytes / 1024 / 1024).toFixed(1)} MB, ${r.seconds.toFixed(2)} s ` +
+      `(dalle ${formatInZone(new Date(r.backup.startedAt), tz)} alle ${formatInZone(new Date(r.backup.finishedAt), tz)} ${tz}, timeline ${r.backup.timeline}).`,
+  );
+  if (r.pruned.backups.length > 0 || r.pruned.segments > 0) {
+    ctx.out(`Tolte perché oltre ${archive.retentionDays} giorni: ${r.pruned.backups.length} copie di base (${r.pruned.backups.join(', ') || '—'}), ${r.pruned.segments} segmenti di log.`);
+  }
+  return 0;
+};
+
+/**
+ * `db restore --at …`, and `db verify` without a file on the embedded database: the archive's
+ * commands, run with no database open. With DATABASE_URL, `db verify` alone stays the usage
+ * error it was (a file is missing).
+ */
+export function isArchiveCommand(argv: string[], config: Config): boolean {
+  if (argv[0] !== 'db') return false;
+  return (argv[1] === 'restore' && argv.includes('--at')) || (argv[1] === 'verify' && argv.length === 2 && config.walArchive !== undefined);
+}
+
+async function runArchiveCommand(argv: string[], config: Config, out: CliContext['out'], log: Logger): Promise<number> {
+  const archive = config.walArchive;
+  if (!archive) {
+    out(NO_ARCHIVE);
+    return 1;
+  }
+  const tz = config.timeZone;
+  if (argv[1] === 'verify') {
+    const check = await verifyArchive(archive.dir);
+    if (!check.base) {
+      out(`Nessuna copia di base in ${archive.dir}/base: il ripristino a un istante non ha da dove partire. Fanne una: npm run cli -- db base-backup`);
+      return 1;
+    }
+    const from = `dalla copia di base ${check.base.name} (finita alle ${formatInZone(new Date(check.base.finishedAt), tz)} ${tz})`;
+    if (!check.ok) {
+      out(`Archivio del log INCOMPLETO ${from}: mancano ${check.missing.length} file su ${check.present + check.missing.length}:`);
+      for (const name of check.missing.slice(0, 50)) out(`  ${name}`);
+      if (check.missing.length > 50) out(`  … e altri ${check.missing.length - 50}`);
+      out('Un ripristino a un istante dopo il primo file mancante non è possibile. Fai subito una copia di base: npm run cli -- db base-backup');
+      return 1;
+    }
+    out(`Archivio del log completo ${from}: ${check.present} segmenti, da ${check.first} a ${check.last} (timeline ${check.latestTimeline}).`);
+    return 0;
+  }
+  const at = argv[argv.indexOf('--at') + 1];
+  const rest = argv.slice(2).filter((a, i, all) => a !== '--at' && all[i - 1] !== '--at');
+  if (!at || rest.length > 0) throw new UsageError('Serve un solo istante: db restore --at "AAAA-MM-GG hh:mm:ss"');
+  const parsed = parseRecoveryTarget(at, tz);
+  if (!parsed.ok) {
+    out(parsed.reason);
+    return 1;
+  }
+  try {
+    const r = await restoreToTime({ dataDir: config.dataDir, archive, target: parsed.at, timeZone: tz, log, out });
+    const last = r.lastTransaction ? `ultima transazione ripristinata delle ${formatInZone(r.lastTransaction, tz)}` : 'nessuna transazione dopo la copia di base';
+    out(
+      `Ripristino completato: il database è come alle ${formatInZone(parsed.at, tz)} (${tz}) — ${last}; timeline ${r.timeline}, ${r.seconds.toFixed(1)} s.`,
+    );
+    if (r.before) out(`Il database di prima è in ${r.before}: cancellalo quando il ripristino ti va bene.`);
+    out('Avvia l\'app: al primo avvio fa una nuova copia di base.');
+    return 0;
+  } catch (err) {
+    if (err instanceof RestoreRefused) {
+      out(`Ripristino rifiutato, nessuna modifica: ${err.message}`);
+      return 1;
+    }
+    out(`Ripristino non riuscito, il database in uso non è stato toccato: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
 const errorText = (o: object) => {
   const err = (o as { err?: unknown }).err;
   return err instanceof Error ? err.message : String(err);
@@ -227,6 +342,7 @@ export const COMMANDS: Record<string, Command> = {
   'db backup': dbBackup,
   'db restore': dbRestore,
   'db verify': dbVerify,
+  'db base-backup': dbBaseBackup,
 };
 
 /** Runs one CLI command against a database; returns the exit code. Exported for tests. */
@@ -234,6 +350,15 @@ export async function runCommand(argv: string[], ctx: Omit<CliContext, 'out'> & 
   const key = argv.slice(0, 2).join(' ');
   const command = COMMANDS[key];
   const out = ctx.out ?? ((line: string) => console.log(line));
+  try {
+    if (isArchiveCommand(argv, ctx.config)) return await runArchiveCommand(argv, ctx.config, out, createLogger('silent'));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  }
   if (!command) {
     out(USAGE);
     return 2;
@@ -258,19 +383,34 @@ async function main() {
   }
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  // The archive's restore and check open no database: the restore starts its own servers.
+  if (isArchiveCommand(argv, config)) {
+    try {
+      return await runArchiveCommand(argv, config, (line) => console.log(line), log);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      console.log(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+  }
   let embedded: EmbeddedDatabase | undefined;
+  let archive: OpenArchive | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, log, { shareRunning: true });
+    // Started by the CLI (the app stopped), the cluster archives its log as under the app: a
+    // segment written now and not archived would be a gap in the archive (decision 056).
+    if (config.walArchive) archive = await openWalArchive(config.walArchive, embeddedRunAs(log));
+    embedded = await startEmbeddedPostgres(config.dataDir, log, { shareRunning: true, ...archive?.startOptions });
     url = embedded.url;
   }
   const database = connectDatabase(url, { max: 2 });
   try {
     await runMigrations(database.db, undefined, { sedePredefinita: config.sedePredefinita });
-    return await runCommand(argv, { config, database, databaseUrl: url });
+    return await runCommand(argv, { config, database, databaseUrl: url, embedded });
   } finally {
     await database.close();
     await embedded?.stop();
+    archive?.close();
   }
 }
 

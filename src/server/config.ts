@@ -53,6 +53,12 @@ const envSchema = z.object({
   // DATA_DIR; unset = no scheduled backup. BACKUP_KEEP of its files are kept (the newest).
   BACKUP_DIR: optional(z.string().refine((v) => !v.includes('\0'), 'percorso non valido')),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'almeno 1').max(3650).default(14)),
+  // The embedded cluster's continuous archive (issue 50, decision 056): write-ahead log and base
+  // backups, for `db restore --at`. Absolute, or relative to the working folder; default
+  // DATA_DIR/archive. Not with DATABASE_URL: there the provider keeps the log.
+  WAL_ARCHIVE_DIR: optional(z.string().refine((v) => !v.includes('\0'), 'percorso non valido')),
+  WAL_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'almeno 1').max(3650).default(7)),
+  WAL_ARCHIVE_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10, 'almeno 10').max(3600).default(60)),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'deve essere un URL http(s)' })),
   ADMIN_EMAIL: optional(z.email({ error: 'deve essere un indirizzo email' })),
   ADMIN_PASSWORD: optional(z.string().min(6, 'almeno 6 caratteri').max(128, 'al massimo 128 caratteri')),
@@ -181,6 +187,26 @@ function oidcSettings(e: z.output<typeof envSchema>) {
     : undefined;
 }
 
+/**
+ * The embedded cluster's archive (decision 056); none with DATABASE_URL, where WAL_ARCHIVE_DIR
+ * is refused. `timeoutSeconds`: PostgreSQL's `archive_timeout`.
+ */
+function walArchiveSettings(e: z.output<typeof envSchema>, dataDir: string) {
+  if (e.DATABASE_URL) {
+    if (e.WAL_ARCHIVE_DIR) {
+      throw new ConfigError([
+        'WAL_ARCHIVE_DIR: impostata, ma con DATABASE_URL l’archivio del log è compito del fornitore del database (docs/OPERATING.md): svuotala',
+      ]);
+    }
+    return undefined;
+  }
+  return {
+    dir: path.resolve(e.WAL_ARCHIVE_DIR ?? path.join(dataDir, 'archive')),
+    retentionDays: e.WAL_RETENTION_DAYS,
+    timeoutSeconds: e.WAL_ARCHIVE_TIMEOUT_SECONDS,
+  };
+}
+
 /** Parses and validates the environment. Throws ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(env);
@@ -226,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     /** The nightly backup (job `db-backup`, decision 033): absent without BACKUP_DIR. */
     backup: e.BACKUP_DIR ? { dir: path.resolve(e.BACKUP_DIR), keep: e.BACKUP_KEEP } : undefined,
+    /** The embedded cluster's log archive and base backups (decision 056); absent with DATABASE_URL. */
+    walArchive: walArchiveSettings(e, dataDir),
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     secureCookies: publicUrl.startsWith('https://'),

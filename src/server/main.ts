@@ -4,7 +4,9 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectDatabase } from './db/client.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { embeddedRunAs, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { openWalArchive, type OpenArchive } from './db/wal-archive.js';
+import { baseBackups, type BaseBackups } from './jobs/base-backup-job.js';
 import { projectRoot, runMigrations } from './db/migrate.js';
 import { listenForChanges } from './db/notifications.js';
 import { ensureRulesRow, RULES_CHANNEL, RulesCache } from './modules/rules/index.js';
@@ -33,23 +35,31 @@ try {
 
 const log = createLogger(config.logLevel, undefined, config.logFormat);
 let embedded: EmbeddedDatabase | undefined;
+let archive: OpenArchive | undefined;
+
+/** DATABASE_URL, or the embedded cluster with its log archived (and its base backups). */
+async function startDatabase(cfg: Config): Promise<{ url: string; backups: BaseBackups | undefined }> {
+  if (cfg.databaseUrl) return { url: cfg.databaseUrl, backups: undefined };
+  // Its write-ahead log archived into WAL_ARCHIVE_DIR (decision 056): the folder is handed to
+  // PostgreSQL as a descriptor, which a restart after a crash keeps using.
+  if (cfg.walArchive) archive = await openWalArchive(cfg.walArchive, embeddedRunAs(log));
+  // Restarted when it stops under the app; past the policy, the process exits for its
+  // supervisor (decision 037).
+  embedded = await startEmbeddedPostgres(cfg.dataDir, log, {
+    ...archive?.startOptions,
+    supervise: {
+      onFatal: (message) => {
+        console.error(message);
+        process.exit(1);
+      },
+    },
+  });
+  return { url: embedded.url, backups: cfg.walArchive ? baseBackups(embedded, cfg.walArchive, log) : undefined };
+}
 
 async function main(cfg: Config) {
   const started = performance.now();
-  let url = cfg.databaseUrl;
-  if (!url) {
-    // Restarted when it stops under the app; past the policy, the process exits for its
-    // supervisor (decision 037).
-    embedded = await startEmbeddedPostgres(cfg.dataDir, log, {
-      supervise: {
-        onFatal: (message) => {
-          console.error(message);
-          process.exit(1);
-        },
-      },
-    });
-    url = embedded.url;
-  }
+  const { url, backups } = await startDatabase(cfg);
   const database = connectDatabase(url, cfg.pool);
   await runMigrations(database.db, undefined, { sedePredefinita: cfg.sedePredefinita });
   // The configured admin first, then the demo data, which does not count that admin as
@@ -92,7 +102,8 @@ async function main(cfg: Config) {
   await listener.ready;
 
   const { mailer, push, locks, payments, metrics } = app.deps;
-  const jobDeps = { database, clock: systemClock, mailer, push, locks, payments, metrics, config: cfg, log };
+  if (backups) metrics.watchArchive(database.pool);
+  const jobDeps = { database, clock: systemClock, mailer, push, locks, payments, metrics, config: cfg, log, baseBackups: backups };
   // Catch up at once on what happened while the server was down, then every minute.
   // Counted in the metrics as the scheduler's runs are (decision 032).
   await runExclusive(database.pool, JOB_LOCKS.lifecycle, () => metrics.timeJob('booking-lifecycle', lifecycleJob(jobDeps)));
@@ -142,6 +153,9 @@ async function main(cfg: Config) {
   log.info({ ms: Math.round(performance.now() - started), url: cfg.publicUrl }, 'BiciElis ready');
   // Reports missed while the server was down, after the port opens (rendering takes time).
   runExclusive(database.pool, JOB_LOCKS.reports, () => metrics.timeJob('nightly-report', reportJob(jobDeps))).catch((err: unknown) => log.error({ err }, 'report catch-up failed'));
+  // The first base backup (none yet, or none on this timeline after a restore), in the
+  // background: until it exists, `db restore --at` has nothing to start from (decision 056).
+  backups?.ensureOnTimeline(database.pool).catch((err: unknown) => log.error({ err }, 'first base backup failed'));
   if (demoAccounts.length > 0) {
     const width = Math.max(...demoAccounts.map((a) => a.descrizione.length));
     const lines = demoAccounts.map((a) => `  ${a.descrizione.padEnd(width)}  ${a.email}  /  ${a.password}`);

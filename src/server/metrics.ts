@@ -32,6 +32,11 @@ export interface AppMetrics {
   readonly emails: Counter<'outcome'>;
   /** The pool whose connections the gauges report (read at scrape time). */
   watchPool(pool: pg.Pool): void;
+  /**
+   * The embedded cluster's WAL archive, read from `pg_stat_archiver` at scrape time (decision
+   * 056). Called only with the embedded database: with DATABASE_URL the series are absent.
+   */
+  watchArchive(pool: pg.Pool): void;
   /** Runs a job's body, counting its run, duration and failure (a throw) under `job`. */
   timeJob<T>(job: string, run: () => Promise<T>): Promise<T>;
 }
@@ -50,11 +55,12 @@ export function createMetrics(options: MetricsOptions = {}): AppMetrics {
     registry,
     ...counters,
     watchPool: pool.watch,
+    watchArchive: archiveGauges(registry),
     timeJob: jobTimer(counters),
   };
 }
 
-type Counters = Omit<AppMetrics, 'registry' | 'watchPool' | 'timeJob'>;
+type Counters = Omit<AppMetrics, 'registry' | 'watchPool' | 'watchArchive' | 'timeJob'>;
 
 /** The request histogram and the event counters, every label value at 0 from the first scrape. */
 function createCounters(registry: Registry): Counters {
@@ -143,6 +149,40 @@ function poolGauges(registry: Registry): { watch(pool: pg.Pool): void } {
     watch(p) {
       pool = p;
     },
+  };
+}
+
+/**
+ * The archiver's two series, made on the first `watch` (absent otherwise). The age counts from
+ * the server's start while nothing has been archived since: an archive that never worked shows
+ * as old, not as missing. A database away at scrape time leaves both at their last values.
+ */
+function archiveGauges(registry: Registry): (pool: pg.Pool) => void {
+  return (pool) => {
+    const read = async () => {
+      const { rows } = await pool.query<{ age: number; failed: number }>(
+        `select extract(epoch from now() - coalesce(last_archived_time, pg_postmaster_start_time()))::float8 as age, failed_count::float8 as failed from pg_stat_archiver`,
+      );
+      return rows[0];
+    };
+    new Gauge({
+      name: 'bicielis_wal_archive_age_seconds',
+      help: 'Secondi dall’ultimo segmento di log (WAL) archiviato, o dall’avvio di PostgreSQL se nessuno (pg_stat_archiver)',
+      registers: [registry],
+      async collect() {
+        const row = await read().catch(() => undefined);
+        if (row) this.set(Math.max(0, row.age));
+      },
+    });
+    new Gauge({
+      name: 'bicielis_wal_archive_failures',
+      help: 'Archiviazioni di segmenti di log non riuscite dall’avvio o dall’azzeramento delle statistiche (pg_stat_archiver.failed_count)',
+      registers: [registry],
+      async collect() {
+        const row = await read().catch(() => undefined);
+        if (row) this.set(row.failed);
+      },
+    });
   };
 }
 

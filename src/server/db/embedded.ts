@@ -251,6 +251,20 @@ async function inspectPostmaster(pgDir: string, log: Logger): Promise<Postmaster
 
 const ownerFile = (pgDir: string) => path.join(path.dirname(pgDir), 'postgres.owner');
 
+/**
+ * The live process using the cluster of `dataDir` (the app, or a CLI run), if any: a point-in-time
+ * restore must not swap the folder under it. An orphaned or stale server is no user.
+ */
+export async function clusterUser(dataDir: string, log: Logger): Promise<{ postmaster: number; port: number } | undefined> {
+  const found = await inspectPostmaster(path.join(path.resolve(dataDir), 'postgres'), log);
+  return found.state === 'running' && found.ownedByLiveProcess ? { postmaster: found.pid, port: found.port } : undefined;
+}
+
+/** Who PostgreSQL runs as: the `postgres` user when we are root (made when missing), else ourselves. */
+export function embeddedRunAs(log: Logger): RunAs | undefined {
+  return process.getuid?.() === 0 ? postgresUser(log) : undefined;
+}
+
 /** After a crash of the app (kill -9) its PostgreSQL keeps running, orphaned: stop it cleanly. */
 async function stopOrphan(pid: number, log: Logger) {
   log.warn({ pid }, 'a PostgreSQL left running by an earlier crash: stopping it');

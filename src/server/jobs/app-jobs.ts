@@ -19,6 +19,7 @@ import type { LockProvider } from '../integrations/locks/index.js';
 import type { PaymentProvider } from '../integrations/payments/index.js';
 import { emptyOutcome, fleetAdminLines, fleetPass } from '../modules/fleet/index.js';
 import { BACKUP_CRON, runScheduledBackup } from './backup-job.js';
+import { BASE_BACKUP_CRON, type BaseBackups } from './base-backup-job.js';
 import { JOB_LOCKS, purgeOldJobRuns, type JobSpec } from './scheduler.js';
 
 export interface JobDeps {
@@ -39,6 +40,8 @@ export interface JobDeps {
   payments?: PaymentProvider | undefined;
   /** The app's metrics (AppDeps.metrics): the life cycle's releases and the fleet's moves counted. */
   metrics?: AppMetrics | undefined;
+  /** The embedded cluster's base backups (decision 056); absent with DATABASE_URL. */
+  baseBackups?: BaseBackups | undefined;
 }
 
 /**
@@ -147,5 +150,7 @@ export function appJobs(deps: JobDeps): JobSpec[] {
     { name: 'stats-fold', pattern: '30 * * * * *', lock: JOB_LOCKS.stats, run: () => foldStatsDelta(deps.database.db) },
     // Only with BACKUP_DIR set: one file per night, the newest BACKUP_KEEP kept (decision 033).
     ...(deps.config.backup ? [{ name: 'db-backup', pattern: BACKUP_CRON, lock: JOB_LOCKS.backup, run: backupJob(deps) }] : []),
+    // Only with the embedded database: a base backup for `db restore --at`, then the archive's retention (decision 056).
+    ...(deps.baseBackups ? [{ name: 'db-base-backup', pattern: BASE_BACKUP_CRON, lock: JOB_LOCKS.baseBackup, run: deps.baseBackups.take }] : []),
   ];
 }

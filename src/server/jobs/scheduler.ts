@@ -7,7 +7,7 @@ import { reachabilityOf } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/outage.js';
 
 /** Keys of the PostgreSQL advisory locks that make each job run in one process at a time. */
-export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005, backup: 4_201_006 } as const;
+export const JOB_LOCKS = { lifecycle: 4_201_001, reports: 4_201_002, sessions: 4_201_003, stats: 4_201_004, retention: 4_201_005, backup: 4_201_006, baseBackup: 4_201_007 } as const;
 
 /**
  * Runs `fn` only if this process wins the advisory lock `key` (held on one pooled
