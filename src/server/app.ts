@@ -11,6 +11,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
+import { registerAdmission } from './http/admission.js';
 import { closeIdleConnectionsSafely } from './http/connections.js';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { DOCS_PREFIX, registerOpenApi } from './api-docs/openapi.js';
@@ -191,6 +192,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   registerDrain(app);
+  // First of the request hooks: a request over the limit costs nothing more (decision 058).
+  registerAdmission(app, { limit: deps.config.pool.max + deps.config.pool.queueMax, log: app.log });
 
   // Metrics first: every later hook's request is timed; the services get them in their deps.
   const metrics = deps.metrics ?? createMetrics();

@@ -45,7 +45,7 @@ const envSchema = z.object({
   // before the answer is 503 (decision 023).
   DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(500).default(10)),
   DATABASE_POOL_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(5_000)),
-  DATABASE_POOL_QUEUE_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(5_000)),
+  DATABASE_POOL_QUEUE_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(1_000)),
   // How long a request waits for a database that is away (a restart) before its 503 (decision 038).
   DATABASE_OUTAGE_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(3_000)),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zonedToday } from '../../src/shared/time.js';
 import { usersWithSessions as bulkUsers } from '../helpers/bulk-users.js';
+import { burstAttempts, burstBikes, burstDay, burstInvariants } from '../helpers/booking-burst.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { allowedDay, readServiceDays } from '../helpers/days.js';
 import { bundleEntryPoints, freePort, ROOT, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
@@ -98,33 +99,10 @@ describe('2,000 booking attempts at two processes at once', () => {
     const BIKES = 3;
     const USERS = 200;
     const ATTEMPTS = 2000;
-    const bikeIds = await database.db.execute<{ id: number }>(sql`
-      insert into biciclette (numero, modello) select 'MP-' || g, 'City Bike' from generate_series(1, ${BIKES}::int) g returning id`);
+    const bikeIds = await burstBikes(database.db, 'MP', BIKES);
     const cookies = await usersWithSessions('mp', USERS);
-    // A day the rules allow from the first window to the last (tests/helpers/days.ts).
-    const windows = [{ orarioInizio: '06:00', orarioFine: '07:00' }, { orarioInizio: '21:30', orarioFine: '22:30' }];
-    const day = allowedDay(await readServiceDays(database.db), { now: new Date(), windows });
-    // A fixed seed: the same attempts every run.
-    let seed = 12;
-    const random = (n: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % n;
-    };
-    const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-    const attempts = Array.from({ length: ATTEMPTS }, () => {
-      const start = 6 * 60 + 30 * random(28); // 06:00 … 19:30
-      const end = start + 60 * (1 + random(3)); // 1 … 3 h
-      return {
-        cookie: cookies[random(USERS)]!,
-        body: {
-          dataPrenotazione: day,
-          orarioInizio: hhmm(start),
-          orarioFine: hhmm(end),
-          destinazione: 'Centro',
-          biciId: bikeIds.rows[random(BIKES)]!.id,
-        },
-      };
-    });
+    // A day the rules allow from the first window to the last (tests/helpers/days.ts); a fixed seed: the same attempts every run.
+    const attempts = burstAttempts({ count: ATTEMPTS, cookies, bikeIds, day: await burstDay(database.db) });
 
     const started = performance.now();
     const outcomes = await Promise.all(
@@ -146,18 +124,8 @@ describe('2,000 booking attempts at two processes at once', () => {
     expect([...byStatus.keys()].sort()).toEqual([201, 409]);
     for (const o of outcomes.filter((x) => x.status === 409)) expect(o.message).toMatch(/^[A-ZÈ][^\n]{5,}$/);
 
-    const overlaps = await database.db.execute<{ n: number }>(sql`
-      select count(*)::int as n from prenotazioni a join prenotazioni b
-          on a.bici_id = b.bici_id and a.id < b.id
-       where a.stato = 'attiva' and b.stato = 'attiva'
-         and tstzrange(a.inizio, a.fine, '[)') && tstzrange(b.inizio, b.fine, '[)')`);
-    expect(overlaps.rows[0]!.n).toBe(0);
-    const doubles = await database.db.execute<{ n: number }>(sql`
-      select count(*)::int as n from (select user_id from prenotazioni where stato = 'attiva' group by user_id having count(*) > 1) d`);
-    expect(doubles.rows[0]!.n).toBe(0);
-    // Every 201 is a booking in the database, and nothing else is.
-    const active = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from prenotazioni where stato = 'attiva'`);
-    expect(active.rows[0]!.n).toBe(byStatus.get(201));
+    // SQL finds no overlap and no one with two; every 201 is a booking in the database, and nothing else is.
+    expect(await burstInvariants(database.db)).toEqual({ overlaps: 0, doubles: 0, active: byStatus.get(201) });
   });
 });
 

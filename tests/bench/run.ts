@@ -4,6 +4,7 @@
  */
 import { benchAvailability } from './availability.js';
 import { benchBookings } from './bookings.js';
+import { benchBurst } from './burst.js';
 import { benchExplain } from './explain.js';
 import { benchFirstTap } from './first-tap.js';
 import { benchGuard } from './guard.js';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   'first-tap': benchFirstTap,
   guard: benchGuard,
   explain: benchExplain,
+  burst: benchBurst,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.

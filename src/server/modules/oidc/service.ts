@@ -1,6 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, lt } from 'drizzle-orm';
-import * as oidc from 'openid-client';
 import { testo, type Lingua } from '../../../shared/i18n/index.js';
 import type { CollegeAccountDto, OidcCompletionDto, OidcCompletionRequest, OidcRefusal } from '../../../shared/schemas/oidc.js';
 import { normaliseSigla } from '../../../shared/sigla.js';
@@ -16,7 +15,7 @@ import { residenti } from '../residents/tables.js';
 import { openSede } from '../sedi/index.js';
 import { insertUser, sessionUserColumns } from '../users/index.js';
 import { users } from '../users/tables.js';
-import { exchangeCode, OIDC_SCOPES, type OidcClient, type ProviderClaims } from './client.js';
+import { exchangeCode, OIDC_SCOPES, openidClient, type OidcClient, type ProviderClaims } from './client.js';
 import { identitaEsterne, oidcCompletamenti, oidcRichieste } from './tables.js';
 
 export interface OidcDeps {
@@ -54,6 +53,7 @@ async function auditCollegeAccount(tx: Tx, user: SessionUser, action: AuditActio
  */
 export async function startLogin(deps: OidcDeps, client: OidcClient, input: { ritorno: string | null; lingua: Lingua }): Promise<URL> {
   const configuration = await client.configuration();
+  const oidc = await openidClient();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const codeVerifier = oidc.randomPKCECodeVerifier();

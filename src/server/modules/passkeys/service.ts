@@ -1,14 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, count, eq, lt } from 'drizzle-orm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type * as SimpleWebAuthn from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { PasskeyDto, PasskeyListDto } from '../../../shared/schemas/passkeys.js';
 import { testo } from '../../../shared/i18n/index.js';
@@ -24,6 +21,15 @@ import { sessions } from '../auth/tables.js';
 import { sessionUserColumns, setPasskeySecondFactor } from '../users/index.js';
 import { users } from '../users/tables.js';
 import { passkeys, webauthnSfide, type WEBAUTHN_SCOPI } from './tables.js';
+
+let loading: Promise<typeof SimpleWebAuthn> | undefined;
+/**
+ * SimpleWebAuthn, loaded on the first passkey call, not at start: a process that only takes
+ * bookings never needs it, and it was the largest library each process loaded for nothing
+ * (issues 50 and 51: about 25 MB of RSS and 4 MB of heap with its ASN.1 and COSE code, measured
+ * alone). Every later call gets the same module.
+ */
+const simpleWebAuthn = (): Promise<typeof SimpleWebAuthn> => (loading ??= import('@simplewebauthn/server'));
 
 export interface PasskeyDeps {
   db: Db;
@@ -108,6 +114,7 @@ export async function registrationOptions(
 ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; challenge: IssuedChallenge }> {
   const { rpID } = relyingParty(deps.config);
   const own = await deps.db.select({ id: passkeys.credentialId, trasporti: passkeys.trasporti }).from(passkeys).where(eq(passkeys.userId, user.id));
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
@@ -143,6 +150,7 @@ export async function registerPasskey(
   const challenge = await takeChallenge(deps, token, 'registrazione', user.id);
   if (!challenge) throw registrationFailed();
   const { rpID, origin } = relyingParty(deps.config);
+  const { verifyRegistrationResponse } = await simpleWebAuthn();
   const result = await verdict(() =>
     verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: true }),
   );
@@ -239,6 +247,7 @@ export async function authenticationOptions(
     if (own.length === 0) throw conflict(testo('passkeys.noneYet'), 'PASSKEY_NONE_YET');
     allowCredentials = own.map((c) => ({ id: c.id, transports: c.trasporti }));
   }
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', ...(allowCredentials ? { allowCredentials } : {}) });
   const challenge = await storeChallenge(deps, userId === null ? 'accesso' : 'secondo_fattore', userId, options.challenge);
   return { options, challenge };
@@ -274,6 +283,7 @@ async function verifyAssertion(
   if (handle !== undefined && handle !== handleText(found.passkey.userId)) return null;
   const { rpID, origin } = relyingParty(deps.config);
   const { passkey } = found;
+  const { verifyAuthenticationResponse } = await simpleWebAuthn();
   const result = await verdict(() =>
     verifyAuthenticationResponse({
       response,
