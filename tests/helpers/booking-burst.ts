@@ -121,6 +121,8 @@ export async function runBurst(options: {
   attempts: readonly BurstAttempt[];
   clients: number;
   workDir: string;
+  /** Connections to each process from all the clients together (BurstPlan.socketsPerServer); default one per attempt. */
+  connectionsPerServer?: number;
 }): Promise<{ answers: BurstAnswer[]; seconds: number }> {
   const { clients, servers } = options;
   const shards: BurstPlan['attempts'][] = Array.from({ length: clients }, () => []);
@@ -134,7 +136,8 @@ export async function runBurst(options: {
     shards.map(async (attempts, k) => {
       const planFile = path.join(options.workDir, `burst-plan-${k}.json`);
       const outFile = path.join(options.workDir, `burst-answers-${k}.json`);
-      await fs.writeFile(planFile, JSON.stringify({ servers: [...servers], attempts } satisfies BurstPlan));
+      const socketsPerServer = options.connectionsPerServer ? Math.ceil(options.connectionsPerServer / clients) : undefined;
+      await fs.writeFile(planFile, JSON.stringify({ servers: [...servers], attempts, ...(socketsPerServer ? { socketsPerServer } : {}) } satisfies BurstPlan));
       const child = spawn(process.execPath, [options.clientScript, planFile, outFile], { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -5,9 +5,9 @@
  *
  * Why a process of its own, and more than one: 20,000 requests in flight at once are 20,000
  * sockets, and a process may open 20,000 files here (`ulimit -Hn`); the test's own process
- * would also share its event loop with the sockets it is timing. Each client opens one
- * connection per request (no keep-alive, no pool limit), so every attempt is in flight at once,
- * as many people's phones would be. It prints `ready` once its plan is read, and begins when
+ * would also share its event loop with the sockets it is timing. By default each client opens
+ * one connection per request (no keep-alive, no pool limit), so every attempt is in flight at
+ * once, as many people's phones would be; with `socketsPerServer`, as a reverse proxy would. It prints `ready` once its plan is read, and begins when
  * a line arrives on its standard input: the caller starts every client at once.
  */
 import fs from 'node:fs';
@@ -16,6 +16,12 @@ import http from 'node:http';
 export interface BurstPlan {
   /** Base URLs of the app processes. */
   servers: string[];
+  /**
+   * At most this many connections from this client to each process, kept alive, the requests
+   * beyond them queued here and sent as answers come back: what a reverse proxy's upstream
+   * pool does. Absent: one connection per request, every one opened at once.
+   */
+  socketsPerServer?: number;
   attempts: { server: number; cookie: string; body: unknown }[];
 }
 
@@ -31,7 +37,9 @@ export interface BurstAnswer {
 }
 
 const plan = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as BurstPlan;
-const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+const open = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+const pooled = plan.socketsPerServer ? new http.Agent({ keepAlive: true, maxSockets: plan.socketsPerServer }) : undefined;
+const agent = pooled ?? open;
 
 function attempt(a: BurstPlan['attempts'][number]): Promise<BurstAnswer> {
   const base = new URL(plan.servers[a.server]!);
