@@ -30,7 +30,7 @@ export interface PoolOptions {
   outageWaitMs?: number;
 }
 
-export const POOL_DEFAULTS = { max: 10, waitMs: 5_000, queueMax: 5_000, outageWaitMs: 3_000 } as const;
+export const POOL_DEFAULTS = { max: 10, waitMs: 5_000, queueMax: 1_000, outageWaitMs: 3_000 } as const;
 
 /**
  * No connection could be had within the bound (all in use for `waitMs`, or `queueMax`
