@@ -30,6 +30,9 @@ async function readOnly(on: boolean, endSessions: boolean) {
   await admin.query(`alter database ${admin.escapeIdentifier(name)} ${on ? 'set default_transaction_read_only = on' : 'reset default_transaction_read_only'}`);
   if (endSessions) {
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    // The pool drops each connection as its socket says it ended: until then a statement may
+    // still be sent on one and come back 57P01 (the end of that connection, not the server's answer).
+    await expect.poll(() => ctx.database.pool.totalCount).toBe(0);
   }
 }
 
