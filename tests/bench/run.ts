@@ -3,6 +3,7 @@
  * `npm run bench -- startup` runs one.
  */
 import { benchAvailability } from './availability.js';
+import { benchBookingProfile } from './booking-profile.js';
 import { benchBookings } from './bookings.js';
 import { benchBurst } from './burst.js';
 import { benchExplain } from './explain.js';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
   bookings: benchBookings,
+  'booking-profile': benchBookingProfile,
   login: benchLogin,
   report: benchReport,
   stats: benchStats,

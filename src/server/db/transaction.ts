@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { pgErrorCode, type Db } from './client.js';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './outage.js';
+import { namedStatement } from './prepared.js';
 
 /** A transaction of the app's database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -97,6 +98,33 @@ export function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, log?: Retr
  */
 const TIMELINE = sql`substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)`;
 
+/** The transaction's id and timeline, read before its COMMIT: the same text in every transaction, so prepared once per connection. */
+const fateStatement = namedStatement<Fate>('transaction_fate', () =>
+  sql`select xid, case when xid is null then null else ${TIMELINE} end as timeline from (select txid_current_if_assigned()::text as xid) t`,
+);
+
+/** What decides a cut transaction's fate: its id (null: it wrote nothing) and its server's timeline. */
+interface Fate {
+  xid: string | null;
+  timeline: string | null;
+}
+
+/**
+ * The two columns of `Fate`, for the last write statement of a hot transaction to return with
+ * its rows (the booking's insert, issue 51): `noteFate` then spares the statement of its own
+ * before the COMMIT. The xid is the one of the transaction's first write and never changes
+ * after, so a later write in the same transaction leaves it true. Only when it is not null.
+ */
+export const FATE_COLUMNS = sql`txid_current_if_assigned()::text as xid,
+  case when txid_current_if_assigned() is null then null else ${TIMELINE} end as timeline`;
+
+const noted = new WeakMap<Tx, Fate>();
+
+/** Records the fate a statement of `tx` returned (`FATE_COLUMNS`); ignored while the transaction has written nothing. */
+export function noteFate(tx: Tx, fate: Fate): void {
+  if (fate.xid !== null && fate.timeline !== null) noted.set(tx, { xid: fate.xid, timeline: fate.timeline });
+}
+
 async function transactionOnce<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let committing: { value: T; xid: string | null; timeline: string | null } | undefined;
   try {
@@ -104,10 +132,8 @@ async function transactionOnce<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T
     return await db.transaction(async (tx) => {
       const value = await fn(tx);
       // A transaction that wrote has an xid, and runs on a primary (a standby refused the write).
-      const { rows } = await tx.execute<{ xid: string | null; timeline: string | null }>(
-        sql`select xid, case when xid is null then null else ${TIMELINE} end as timeline from (select txid_current_if_assigned()::text as xid) t`,
-      );
-      committing = { value, xid: rows[0]?.xid ?? null, timeline: rows[0]?.timeline ?? null };
+      const [fate] = noted.has(tx) ? [noted.get(tx)] : await fateStatement.run(tx, {});
+      committing = { value, xid: fate?.xid ?? null, timeline: fate?.timeline ?? null };
       return value;
     });
   } catch (err) {

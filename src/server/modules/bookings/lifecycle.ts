@@ -199,10 +199,20 @@ export async function applyLifecycle(
  * is seen (the rows are re-read after its commit) and wins.
  */
 async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes: number, scope: SQL): Promise<{ released: number; noShows: number }> {
-  // One round trip for both kinds (the booking insert runs this on its hot path); the
-  // payments of the holds released are then failed by their owner, when there are any.
+  const { rows } = await tx.execute<ReleasedRow>(releaseDueStatement(at, holdMinutes, noShowMinutes, scope));
+  return failReleased(tx, rows[0], at);
+}
+
+type ReleasedRow = { expired: number[] | null; no_shows: number };
+
+/**
+ * The release of `releaseDue` as one statement, for both kinds. The payments of the holds
+ * released are then failed by their owner (`failReleased`), when there are any. Planned for
+ * its values each time: a booking runs it only when its due check found something to release.
+ */
+function releaseDueStatement(at: string | Placeholder, holdMinutes: number | Placeholder, noShowMinutes: number | Placeholder, scope: SQL): SQL {
   // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
-  const { rows } = await tx.execute<{ expired: number[] | null; no_shows: number }>(sql`
+  return sql`
     with due as (
       select p.id
         from prenotazioni p
@@ -223,10 +233,13 @@ async function releaseDue(tx: Tx, at: string, holdMinutes: number, noShowMinutes
          and p.id not in (select id from released)
       returning p.id
     )
-    select (select array_agg(id order by id) from released) as expired, (select count(*) from no_shows)::int as no_shows`);
-  const ids = (rows[0]?.expired ?? []).map(Number);
+    select (select array_agg(id order by id) from released) as expired, (select count(*) from no_shows)::int as no_shows`;
+}
+
+async function failReleased(tx: Tx, row: ReleasedRow | undefined, at: string): Promise<{ released: number; noShows: number }> {
+  const ids = (row?.expired ?? []).map(Number);
   await failPendingPayments(tx, ids, at);
-  return { released: ids.length, noShows: rows[0]?.no_shows ?? 0 };
+  return { released: ids.length, noShows: row?.no_shows ?? 0 };
 }
 
 /**

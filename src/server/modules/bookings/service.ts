@@ -21,12 +21,13 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureText } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue } from './lifecycle.js';
+import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue, bikeOutAtNoShow } from './lifecycle.js';
 import { countBooking, type AppMetrics } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
 import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
-import { runTransaction, type Tx } from '../../db/transaction.js';
+import { namedStatement } from '../../db/prepared.js';
+import { FATE_COLUMNS, noteFate, runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, sedeRules, type Window } from '../rules/index.js';
 import { fairUseGate } from './gate.js';
 import { currentRules, lifecycleMinutes, type ClosureRule, type Rules } from '../rules/index.js';
@@ -337,48 +338,35 @@ export async function createBooking(
       await fairUseGate(tx, { userId: user.id, date: input.dataPrenotazione, rules, limits, now: clockNow, timeZone: deps.config.timeZone });
       // The bike's lock, in a statement of its own: the insert below starts after it, so it
       // sees a closure or a maintenance committed meanwhile (each locks every bike first).
-      const locked = await tx.execute(sql`select id from ${biciclette} where id = ${input.biciId} for no key update`);
-      if (locked.rows.length === 0) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
+      const [locked] = await bikeLockStatement.run(tx, {
+        bici: input.biciId,
+        user: user.id,
+        inizio: inizio.toISOString(),
+        fine: fine.toISOString(),
+        now,
+        hold: minutes.hold,
+        noShow: minutes.noShow,
+      });
+      if (!locked) throw notFound(testo('bookingsApi.bikeNotFound'), 'BIKE_NOT_FOUND');
       // Bookings whose time is up must not hold the bike or count as the user's active one:
-      // this writer settles them now (decision 035), as the minute job would.
-      await settleDue(tx, { biciId: input.biciId, userId: user.id, metrics: deps.metrics }, clockNow, minutes);
-      // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
-      const result = await tx.execute<CreatedRow>(sql`
-      with bike as (
-        select id, stato, stato_auto, numero, modello, sede_id,
-               coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${input.biciId}), 'nessuno') as lucchetto
-          from ${biciclette} where id = ${input.biciId} for no key update
-      ), created as (
-        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
-                                 destinazione, stato, created_at, updated_at, sede_id)
-        select ${user.id}, bike.id, ${input.dataPrenotazione}::date, ${input.orarioInizio}, ${input.orarioFine},
-               ${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, ${input.destinazione},
-               'attiva', ${now}::timestamptz, ${now}::timestamptz, bike.sede_id
-          from bike
-         where (bike.stato in ('disponibile', 'prenotata') or (bike.stato = 'manutenzione' and bike.stato_auto))
-           -- Closures and planned maintenance (issue 20), as committed before the bike's lock.
-           and not exists (select 1 from chiusure c where ${input.dataPrenotazione}::date between c.dal and c.al
-                              and (c.sede_id is null or c.sede_id = bike.sede_id))
-           and not exists (select 1 from manutenzioni m
-                            where m.bici_id = bike.id
-                              and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${inizio.toISOString()}::timestamptz, ${fine.toISOString()}::timestamptz, '[)'))
-           -- A ride in ritardo on this bike: not bookable until it is returned (decision 022).
-           and not exists (select 1 from ${prenotazioni} late
-                            where late.bici_id = bike.id and late.stato = 'attiva'
-                              and late.ritirata_at is not null and late.fine <= ${now}::timestamptz)
-        returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, sede_id, stato, created_at
-      ), payment as (
-        ${pendingPaymentInsert(sql`created`, { provider, now, external: !user.isResidente })}
-      )
-      select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
-             created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId", created.sede_id as "sedeId",
-             bike.numero as "biciNumero", bike.modello as "biciModello", bike.lucchetto, created.stato,
-             (select status from payment) as "paymentStatus", created.created_at as "createdAt",
-             (select json_build_object('dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo)::text from chiusure c
-               where ${input.dataPrenotazione}::date between c.dal and c.al and (c.sede_id is null or c.sede_id = bike.sede_id)
-               limit 1) as "closedBy"
-        from bike left join created on true`);
-      const inserted = result.rows[0];
+      // this writer settles them now (decision 035), as the minute job would. The lock's
+      // statement says whether there is any; most bookings find none, and skip a round trip.
+      if (locked.due) await settleDue(tx, { biciId: input.biciId, userId: user.id, metrics: deps.metrics }, clockNow, minutes);
+      const [inserted] = await insertStatement.run(tx, {
+        bici: input.biciId,
+        user: user.id,
+        data: input.dataPrenotazione,
+        orarioInizio: input.orarioInizio,
+        orarioFine: input.orarioFine,
+        inizio: inizio.toISOString(),
+        fine: fine.toISOString(),
+        destinazione: input.destinazione,
+        now,
+        provider,
+        external: !user.isResidente,
+      });
+      // The transaction's id and timeline came with the insert: no statement of its own before the COMMIT.
+      if (inserted) noteFate(tx, inserted);
       if (inserted?.id != null && opts.inTransaction) await opts.inTransaction(tx, inserted.id);
       return { row: inserted, closedBy: inserted?.closedBy ?? null };
     });
@@ -409,11 +397,95 @@ export async function createBooking(
   );
 }
 
+/** The placeholders of the booking's statements, bound by name at each run. */
+const P = {
+  bici: sql.placeholder('bici'),
+  user: sql.placeholder('user'),
+  data: sql.placeholder('data'),
+  orarioInizio: sql.placeholder('orarioInizio'),
+  orarioFine: sql.placeholder('orarioFine'),
+  inizio: sql.placeholder('inizio'),
+  fine: sql.placeholder('fine'),
+  destinazione: sql.placeholder('destinazione'),
+  now: sql.placeholder('now'),
+  provider: sql.placeholder('provider'),
+  external: sql.placeholder('external'),
+  hold: sql.placeholder('hold'),
+  noShow: sql.placeholder('noShow'),
+};
+
+/**
+ * The booking's statements, each planned once per connection (issue 51, decision 059): planned
+ * anew at every booking they cost more to plan than to run.
+ */
+const bikeLockStatement = namedStatement<{ id: number; due: boolean }>('booking_bike_lock', () => {
+  // Whether a booking that would refuse this one is void as of now (what the settle releases,
+  // `voidAsOf`): the user's active booking, or one of the bike's live bookings in the window.
+  // Read in this statement's snapshot, taken before the lock's wait: a booking committed
+  // meanwhile by the lock's holder is new, so not yet void; one it settled is settled again for
+  // nothing. Each arm is one index's few rows, with the plan PostgreSQL keeps for the
+  // statement: the user's one active booking, and the exclusion constraint's own index (sede,
+  // bike, window). The payment is read by its unique key, never hashed over the table.
+  const due = sql`(p.stato = 'attiva'
+    and ((p.ritirata_at is null and least(p.inizio + make_interval(mins => ${P.noShow}::int), p.fine) <= ${P.now}::timestamptz
+          and not ${bikeOutAtNoShow(P.noShow)})
+         or ((p.created_at + make_interval(mins => ${P.hold}::int) <= ${P.now}::timestamptz or p.inizio <= ${P.now}::timestamptz)
+             and (select pay.status from pagamenti pay where pay.prenotazione_id = p.id) = 'pending')))`;
+  return sql`select b.id,
+      exists (select 1 from ${prenotazioni} p
+               where p.sede_id = b.sede_id and p.bici_id = b.id and p.stato in ('attiva', 'offerta')
+                 and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${P.inizio}::timestamptz, ${P.fine}::timestamptz, '[)') and ${due})
+      or exists (select 1 from ${prenotazioni} p where p.user_id = ${P.user}::int and p.stato = 'attiva' and ${due}) as due
+    from ${biciclette} b where b.id = ${P.bici}::int for no key update of b`;
+});
+
+/**
+ * The insert (decision 018): the bike's state and planned maintenance checked, the booking and
+ * an external's pending payment inserted, the booking returned, in one statement.
+ */
+// triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
+const insertStatement = namedStatement<CreatedRow>('booking_insert', () =>
+  sql`with bike as (
+    select id, stato, stato_auto, numero, modello, sede_id,
+           coalesce((select l.tipo from ${lucchetti} l where l.bici_id = ${P.bici}::int), 'nessuno') as lucchetto
+      from ${biciclette} where id = ${P.bici}::int for no key update
+  ), created as (
+    insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine,
+                             destinazione, stato, created_at, updated_at, sede_id)
+    select ${P.user}::int, bike.id, ${P.data}::date, ${P.orarioInizio}, ${P.orarioFine},
+           ${P.inizio}::timestamptz, ${P.fine}::timestamptz, ${P.destinazione}::text,
+           'attiva', ${P.now}::timestamptz, ${P.now}::timestamptz, bike.sede_id
+      from bike
+     where (bike.stato in ('disponibile', 'prenotata') or (bike.stato = 'manutenzione' and bike.stato_auto))
+       -- Closures and planned maintenance (issue 20), as committed before the bike's lock.
+       and not exists (select 1 from chiusure c where ${P.data}::date between c.dal and c.al
+                          and (c.sede_id is null or c.sede_id = bike.sede_id))
+       and not exists (select 1 from manutenzioni m
+                        where m.bici_id = bike.id
+                          and tstzrange(m.inizio, m.fine, '[)') && tstzrange(${P.inizio}::timestamptz, ${P.fine}::timestamptz, '[)'))
+       -- A ride in ritardo on this bike: not bookable until it is returned (decision 022).
+       and not exists (select 1 from ${prenotazioni} late
+                        where late.bici_id = bike.id and late.stato = 'attiva'
+                          and late.ritirata_at is not null and late.fine <= ${P.now}::timestamptz)
+    returning id, data_prenotazione, orario_inizio, orario_fine, destinazione, bici_id, sede_id, stato, created_at
+  ), payment as (
+    ${pendingPaymentInsert(sql`created`, { provider: P.provider, now: P.now, external: P.external })}
+  )
+  select created.id, created.data_prenotazione as "dataPrenotazione", created.orario_inizio as "orarioInizio",
+         created.orario_fine as "orarioFine", created.destinazione, created.bici_id as "biciId", created.sede_id as "sedeId",
+         bike.numero as "biciNumero", bike.modello as "biciModello", bike.lucchetto, created.stato,
+         (select status from payment) as "paymentStatus", created.created_at as "createdAt", ${FATE_COLUMNS},
+         (select json_build_object('dal', c.dal::text, 'al', c.al::text, 'motivo', c.motivo)::text from chiusure c
+           where ${P.data}::date between c.dal and c.al and (c.sede_id is null or c.sede_id = bike.sede_id)
+           limit 1) as "closedBy"
+    from bike left join created on true`,
+);
+
 /** The row of the booking statement: the booking's columns are null when the bike was not bookable. */
 type CreatedRow = Pick<
   BookingDto,
   'dataPrenotazione' | 'orarioInizio' | 'orarioFine' | 'destinazione' | 'biciId' | 'biciNumero' | 'biciModello' | 'sedeId' | 'stato' | 'paymentStatus' | 'lucchetto'
-> & { id: number | null; createdAt: Date | string; closedBy: string | null };
+> & { id: number | null; createdAt: Date | string; closedBy: string | null; xid: string | null; timeline: string | null };
 
 /**
  * The bike's sede, and the refusals a burst is mostly made of, found without a lock or a transaction: the user
@@ -430,18 +502,29 @@ async function readEarly(
   now: Date,
   minutes: { hold: number; noShow: number },
 ): Promise<Early> {
-  // As of now: a row the life cycle would release counts for nothing (decision 035).
-  const live = bookingAsOf(P_COLUMNS, now.toISOString(), minutes);
-  const { rows } = await deps.db.execute<{ active: boolean; taken: boolean; sede_id: number | null }>(sql`
-    select (select b.sede_id from ${biciclette} b where b.id = ${biciId}) as sede_id,
-           exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
-                    where p.user_id = ${userId} and p.stato = 'attiva' and not ${live.void}) as active,
-           exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
-                    where p.bici_id = ${biciId} and p.stato in ('attiva', 'offerta')
-                     and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${w.inizio.toISOString()}::timestamptz, ${w.fine.toISOString()}::timestamptz, '[)')
-                     and not ${live.void}) as taken`);
-  return { active: rows[0]?.active === true, taken: rows[0]?.taken === true, sedeId: rows[0]?.sede_id ?? null };
+  const [row] = await earlyStatement.run(deps.db, {
+    bici: biciId,
+    user: userId,
+    inizio: w.inizio.toISOString(),
+    fine: w.fine.toISOString(),
+    now: now.toISOString(),
+    hold: minutes.hold,
+    noShow: minutes.noShow,
+  });
+  return { active: row?.active === true, taken: row?.taken === true, sedeId: row?.sede_id ?? null };
 }
+
+/** `readEarly`'s statement: as of now, a row the life cycle would release counts for nothing (decision 035). */
+const earlyStatement = namedStatement<{ active: boolean; taken: boolean; sede_id: number | null }>('booking_early', () => {
+  const earlyVoid = bookingAsOf(P_COLUMNS, P.now, { hold: P.hold, noShow: P.noShow }).void;
+  return sql`select (select b.sede_id from ${biciclette} b where b.id = ${P.bici}::int) as sede_id,
+             exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+                      where p.user_id = ${P.user}::int and p.stato = 'attiva' and not ${earlyVoid}) as active,
+             exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
+                      where p.bici_id = ${P.bici}::int and p.stato in ('attiva', 'offerta')
+                       and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${P.inizio}::timestamptz, ${P.fine}::timestamptz, '[)')
+                       and not ${earlyVoid}) as taken`;
+});
 
 /** What `readEarly` found: the refusals, and the bike's sede (null: no such bike, the insert says 404). */
 interface Early {

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { CURRENCY, EXTERNAL_FEE_CENTS } from '../../../shared/constants.js';
 import type { Config } from '../../config.js';
 import type { Tx } from '../../db/transaction.js';
@@ -17,12 +17,15 @@ export const paymentProviderName = (config: Pick<Config, 'stripe'>) => (config.s
  * returned the booking's `id`; nothing is inserted for a resident (`external` false). It
  * returns the payment's `status`.
  */
-export function pendingPaymentInsert(booked: SQL, o: { provider: string; now: string; external: boolean }): SQL {
+export function pendingPaymentInsert(
+  booked: SQL,
+  o: { provider: string | Placeholder; now: string | Placeholder; external: boolean | Placeholder },
+): SQL {
   // triggers: disponibilita_modifiche
   return sql`insert into pagamenti (prenotazione_id, provider, amount, currency, status, created_at, updated_at)
         select ${booked}.id, ${o.provider}, ${EXTERNAL_FEE_CENTS}, ${CURRENCY}, 'pending', ${o.now}::timestamptz, ${o.now}::timestamptz
           from ${booked}
-         where ${o.external}
+         where ${o.external}::boolean
         returning status`;
 }
 

@@ -46,7 +46,9 @@ CREATE OR REPLACE FUNCTION stats_booking_deltas(rows prenotazioni[], sign intege
                               ('res', CASE WHEN b.residente THEN 1 ELSE 0 END), ('sede', b.sede_id)) d(kind, key)
    GROUP BY 1, 2, 3
 $$;
-CREATE OR REPLACE FUNCTION stats_bookings_delta() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Issue 51: planned once per connection (a custom plan of the INSERT below cost 0.4-2.5 ms a call, on every
+-- booking), and nothing is done for a statement that changed no row (the writers' settle runs two such updates).
+CREATE OR REPLACE FUNCTION stats_bookings_delta() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   added prenotazioni[];
   removed prenotazioni[];
@@ -54,6 +56,7 @@ BEGIN
   -- A transition table exists only for the operations that have it.
   IF TG_OP IN ('INSERT', 'UPDATE') THEN SELECT array_agg(r) INTO added FROM new_rows r; END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN SELECT array_agg(r) INTO removed FROM old_rows r; END IF;
+  IF added IS NULL AND removed IS NULL THEN RETURN NULL; END IF;
   INSERT INTO stats_delta (day, kind, key, rides, cancellations, seconds)
   SELECT x.day, x.kind, x.key, sum(x.rides), sum(x.cancellations), sum(x.seconds)
     FROM (SELECT * FROM stats_booking_deltas(added, 1) UNION ALL SELECT * FROM stats_booking_deltas(removed, -1)) x
