@@ -28,7 +28,11 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-test-pg-'));
-    embedded = await startEmbeddedPostgres(dataDir, createLogger('warn'));
+    // pg_stat_statements: the booking path's statements and plans are counted by the server
+    // itself (tests/api/booking-statements.test.ts, issue 51).
+    embedded = await startEmbeddedPostgres(dataDir, createLogger('warn'), {
+      settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' },
+    });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });

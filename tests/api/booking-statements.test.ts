@@ -1,0 +1,153 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listenForChanges } from '../../src/server/db/notifications.js';
+import { namedStatements } from '../../src/server/db/prepared.js';
+import { RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { addBike, bookThroughApi, sessionUser } from '../helpers/booking-fixtures.js';
+import { collectingLogger } from '../helpers/leak-scan.js';
+
+/**
+ * Issue 51 (decision 059): what made the booking fast, held. The test cluster loads
+ * pg_stat_statements (tests/helpers/global-setup.ts), so the statements a booking sends, and
+ * how often PostgreSQL planned them, are counted by the server itself.
+ *
+ * A booking used to send eight statements and have PostgreSQL plan four of them anew each time
+ * (2–3 ms apiece, more than running them), and the statistics' triggers re-planned an insert of
+ * nothing on every booking.
+ */
+let ctx: TestContext;
+const db = () => ctx.database.db;
+
+interface Counted {
+  query: string;
+  calls: number;
+  plans: number;
+  /** Sent by the app (false: run by a trigger or a function). */
+  toplevel: boolean;
+}
+
+async function counted(): Promise<Counted[]> {
+  const { rows } = await db().execute<{ query: string; calls: string; plans: string; toplevel: boolean }>(sql`
+    select query, calls, plans, toplevel from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = current_database())`);
+  return rows.map((r) => ({ query: r.query, calls: Number(r.calls), plans: Number(r.plans), toplevel: r.toplevel }));
+}
+
+const resetCounts = () =>
+  db().execute(sql`select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)`);
+
+/** The statement whose text contains `marker` (exactly one must). */
+function one(rows: Counted[], marker: string): Counted {
+  const found = rows.filter((r) => r.query.includes(marker));
+  expect(found, `statements containing ${marker}`).toHaveLength(1);
+  return found[0]!;
+}
+
+const BOOKINGS = 24;
+
+let rulesListener: ReturnType<typeof listenForChanges> | undefined;
+
+beforeAll(async () => {
+  // As main.ts runs it: sessions and the service's rules kept in memory, told of changes.
+  const rulesCache = new RulesCache();
+  ctx = await createTestApp({ sessionCache: true, deps: { rulesCache } });
+  rulesListener = listenForChanges(ctx.database.url, { [RULES_CHANNEL]: rulesCache }, collectingLogger('warn'));
+  await rulesListener.ready;
+  await db().execute(sql`create extension if not exists pg_stat_statements`);
+});
+afterAll(async () => {
+  await rulesListener?.stop();
+  await ctx.close();
+});
+beforeEach(async () => {
+  await db().execute(sql`truncate prenotazioni, pagamenti, stats_delta cascade`);
+});
+
+describe('the booking path (issue 51)', () => {
+  it('sends its statements once per booking, and PostgreSQL plans them once per connection, not once per booking', async () => {
+    const bikes = await Promise.all(Array.from({ length: BOOKINGS }, () => addBike(db())));
+    const people = await Promise.all(Array.from({ length: BOOKINGS }, (_, i) => sessionUser(ctx, { residente: i % 2 === 0 })));
+    // A first booking fills the rules' cache, and every session is read once, before the count:
+    // a booking is then what a person's next tap costs.
+    await bookThroughApi(ctx.app, await sessionUser(ctx, { residente: true }), await addBike(db()));
+    for (const p of people) expect((await ctx.app.inject({ method: 'GET', url: '/api/current-user', headers: { cookie: p.cookie } })).statusCode).toBe(200);
+    await resetCounts();
+    for (let i = 0; i < BOOKINGS; i++) await bookThroughApi(ctx.app, people[i]!, bikes[i]!);
+
+    const rows = await counted();
+    const early = one(rows, 'as sede_id,');
+    const lock = one(rows, 'for no key update of b');
+    const insert = one(rows, 'insert into prenotazioni (user_id, bici_id');
+    for (const s of [early, lock, insert]) {
+      expect(s.calls).toBe(BOOKINGS);
+      // Five custom plans, then the generic one kept (per connection the pool used): planned
+      // anew each time, `plans` would equal `calls`.
+      expect(s.plans, s.query.slice(0, 60)).toBeLessThanOrEqual(BOOKINGS / 2);
+    }
+    // The transaction's id and timeline came back with the insert: no statement of their own.
+    expect(rows.filter((r) => r.query.includes('txid_current_if_assigned') && !r.query.includes('insert into'))).toEqual([]);
+    // What the app sent, all told: the early read, begin, the lock, the insert, commit.
+    const sent = rows.filter((r) => r.toplevel && r.calls > 0 && !r.query.includes('pg_stat_statements'));
+    expect(sent.reduce((n, r) => n + r.calls, 0) / BOOKINGS, sent.map((r) => `${r.calls}× ${r.query.slice(0, 50)}`).join('\n')).toBe(5);
+  });
+
+  it('the statistics triggers do nothing for a statement that changes no figure, and keep their plans', async () => {
+    const { rows } = await db().execute<{ proname: string; proconfig: string[] | null }>(sql`
+      select proname, proconfig from pg_proc where proname in ('stats_bookings_delta', 'stats_payments_delta') order by proname`);
+    expect(rows).toEqual([
+      { proname: 'stats_bookings_delta', proconfig: ['plan_cache_mode=force_generic_plan'] },
+      { proname: 'stats_payments_delta', proconfig: ['plan_cache_mode=force_generic_plan'] },
+    ]);
+    const bike = await addBike(db());
+    const external = await sessionUser(ctx, { residente: false });
+    await resetCounts();
+    // An external's booking inserts a pending payment: no revenue, no hold released.
+    await bookThroughApi(ctx.app, external, bike);
+    const counts = await counted();
+    expect(counts.filter((r) => r.query.includes('revenue_cents') && r.query.startsWith('INSERT INTO stats_delta'))).toEqual([]);
+    // The booking's own figures (a ride, its seconds) are still counted, once.
+    expect(one(counts, 'INSERT INTO stats_delta (day, kind, key, rides').calls).toBe(1);
+    const delta = await db().execute<{ rides: string }>(sql`select coalesce(sum(rides), 0) as rides from stats_delta where kind = 'day'`);
+    expect(Number(delta.rows[0]!.rides)).toBe(1);
+  });
+
+  it("keeps index plans for the booking's statements as a bike's history grows (the generic plan PostgreSQL keeps)", async () => {
+    const bike = await addBike(db());
+    const someone = await sessionUser(ctx, { residente: true });
+    // Years of a busy college: 30,000 past rides over 60 bikes, and the live bookings of the
+    // horizon (1,500, half of them externals' with a pending payment), so that the planner
+    // weighs what a real install has: a long history, few live rows per bike.
+    const fleet = await db().execute<{ id: number }>(sql`
+      insert into biciclette (numero, modello) select 'H' || g, 'City Bike' from generate_series(1, 60) g returning id`);
+    const first = fleet.rows[0]!.id;
+    const people = await db().execute<{ id: number }>(sql`
+      insert into users (nome, cognome, email, password_hash, is_residente)
+      select 'Storia', 'S' || g, 'storia' || g || '@example.it', 'x', g % 2 = 0 from generate_series(1, 1500) g returning id`);
+    const firstPerson = people.rows[0]!.id;
+    await db().execute(sql`
+      insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, ritirata_at, riconsegnata_at)
+      select ${someone.id}, ${first} + g % 60, (d + interval '9 hours')::date, '10:00', '11:00', d + interval '9 hours', d + interval '10 hours',
+             'completata', d + interval '9 hours', d + interval '10 hours'
+        from generate_series(1, 30000) g, lateral (select timestamptz '2020-01-01' + (g / 60) * interval '1 day' as d) x`);
+    await db().execute(sql`
+      with live as (
+        insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato)
+        select ${firstPerson} + g, ${first} + g % 60, (d + interval '9 hours')::date, '10:00', '11:00', d + interval '9 hours', d + interval '10 hours', 'attiva'
+          from generate_series(0, 1499) g, lateral (select timestamptz '2026-11-23' + (g / 60) * interval '1 day' as d) x
+        returning id, user_id)
+      insert into pagamenti (prenotazione_id, provider, amount, status)
+      select live.id, 'simulated', 250, 'pending' from live join users u on u.id = live.user_id where not u.is_residente`);
+    expect(bike).toBeGreaterThan(0);
+    await db().execute(sql`analyze prenotazioni`);
+    await db().execute(sql`analyze pagamenti`);
+    const statements = namedStatements().filter((s) => s.name.startsWith('booking_'));
+    expect(statements.map((s) => s.name).sort()).toEqual(['booking_bike_lock', 'booking_early', 'booking_insert']);
+    for (const s of statements) {
+      const { rows } = await db().execute<{ 'QUERY PLAN': string }>(sql.raw(`explain (generic_plan, costs off) ${s.text()}`));
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan, s.name).not.toMatch(/Seq Scan on (prenotazioni|pagamenti)/);
+      expect(plan, s.name).not.toMatch(/hashed SubPlan/);
+    }
+  });
+});
