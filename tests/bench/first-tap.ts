@@ -46,7 +46,7 @@
  * medians against the issue's targets: ≤ 1.5 s on a first open, ≤ 0.8 s on a repeat open.
  * BENCH_PORT chooses the server's port (else a free one); CHROME_PATH the browser.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -324,6 +324,7 @@ async function traced(browser: Browser, page: Page, label: string, open: () => P
     run = await open();
   } finally {
     const buffer = await browser.stopTracing();
+    if (process.env.FIRST_TAP_TRACE_DIR) writeFileSync(path.join(process.env.FIRST_TAP_TRACE_DIR, `${label.replace(/\W+/g, '-')}-${Date.now()}.json`), buffer);
     if (run) console.log(`${label} (${ms(run.ms)}): ${traceBreakdown(JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }, run.ms)}`);
   }
   return run;
@@ -342,8 +343,10 @@ interface TraceEvent {
 /** The renderer main thread's work from the navigation's start to `untilMs`, by kind and by script. */
 function traceBreakdown(trace: { traceEvents: TraceEvent[] }, untilMs: number): string {
   const events = trace.traceEvents;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'navigationStart'));
-  const start = events.find((e) => e.name === 'navigationStart' && e.pid === main?.pid && e.args?.data?.isMainFrame !== false && e.args?.data?.documentLoaderURL)?.ts;
+  // The page's navigation (a first open may start in one renderer and commit in another).
+  const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'));
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid);
+  const start = navigation?.ts;
   if (!main || start === undefined) return 'no main thread in the trace';
   const end = start + untilMs * 1000;
   const on = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= start && e.ts < end && e.dur !== undefined);
