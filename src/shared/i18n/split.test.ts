@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS } from './compiled/keys';
@@ -6,6 +8,54 @@ import { domainOfKeys, misplacedKeys, readings, readModules, ROOT_DIR } from './
 
 /** The parts of `admin` (decision 061), and the shell every admin screen loads. */
 const ADMIN = DOMAINS.filter((d) => d === 'admin' || d.startsWith('admin-'));
+
+/** Runs the compiler on folders of its own: `files` maps `domain/part/file.json` to its entries. */
+function compileParts(files: Record<string, Record<string, { it: string; en: string }>>) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-parti-'));
+  for (const [file, entries] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, 'messages', file)), { recursive: true });
+    writeFileSync(path.join(dir, 'messages', file), JSON.stringify(entries));
+  }
+  const out = path.join(dir, 'compiled');
+  try {
+    execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts/compile-messages.mjs')], {
+      env: { ...process.env, MESSAGES_SOURCE: path.join(dir, 'messages'), MESSAGES_OUT: out },
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+    return { code: 0, out, output: '' };
+  } catch (error) {
+    return { code: (error as { status: number }).status, out, output: (error as { stderr: string }).stderr };
+  }
+}
+
+describe('the compiler\'s parts (decision 061)', () => {
+  it('compiles a folder of a domain into a part of its own, in each language, listed with the domains', () => {
+    const { code, out } = compileParts({
+      'admin/shell.json': { 'shell.title': { it: 'Gestione', en: 'Management' } },
+      'admin/biciclette/tab.json': { 'tab.title': { it: 'Biciclette', en: 'Bikes' } },
+    });
+    expect(code).toBe(0);
+    expect(readFileSync(path.join(out, 'admin-biciclette.en.ts'), 'utf8')).toContain('Bikes');
+    expect(readFileSync(path.join(out, 'admin-biciclette.it.ts'), 'utf8')).not.toContain('Gestione');
+    expect(readFileSync(path.join(out, 'admin.it.ts'), 'utf8')).not.toContain('Biciclette');
+    expect(readFileSync(path.join(out, 'keys.ts'), 'utf8')).toContain('"admin-biciclette"');
+    expect(readFileSync(path.join(out, 'loaders.ts'), 'utf8')).toContain(`'admin-biciclette.it': () => import('./admin-biciclette.it')`);
+    expect(readFileSync(path.join(out, 'catalogues.ts'), 'utf8')).toContain('admin_biciclette_en');
+  });
+
+  it('refuses a part with a name that is not lower-case letters and digits, and a key repeated across parts', () => {
+    const badName = compileParts({ 'admin/Bici_Tab/tab.json': { 'tab.title': { it: 'Biciclette', en: 'Bikes' } } });
+    expect(badName.code).toBe(1);
+    expect(badName.output).toContain('admin/Bici_Tab: nome di parte non valido');
+    const repeated = compileParts({
+      'admin/shell.json': { 'tab.title': { it: 'Biciclette', en: 'Bikes' } },
+      'admin/biciclette/tab.json': { 'tab.title': { it: 'Biciclette', en: 'Bikes' } },
+    });
+    expect(repeated.code).toBe(1);
+    expect(repeated.output).toContain('"tab.title" ripetuta');
+  });
+});
 
 describe('the catalogue split the way the code is (decision 061)', () => {
   it('gives each of /admin\'s tabs, the workshop, the statistics, the reports and the sedi a part of its own', () => {
