@@ -9,7 +9,15 @@
  *   `Prenota una bicicletta`, and the field it names, laid out and visible);
  * - `/admin` as the demo admin: a tap on the tab `Biciclette` until its panel is rendered (the
  *   region `Biciclette` of bikes-tab.tsx, which exists only in that tab's panel, laid out and
- *   visible; its rows are data asked of the server after, not part of the tab change).
+ *   visible; its rows are data asked of the server after, not part of the tab change);
+ * - `/bici/{numero}` (issue 51: bike 07, the page its QR code opens) as the demo resident: a tap on
+ *   `Segnala un problema` until the report's first field (the label `Che cosa non va`, and the
+ *   field it names) is shown;
+ * - `/officina` (issue 51: the workshop's screen) as the demo workshop's staff member: a tap on the
+ *   first open ticket until its page shows the report (`section[aria-labelledby=ticket-segnalazione]`,
+ *   the ticket's data included: what the person tapped for).
+ * These two are rendered in the browser: the service worker keeps no copy of them, so their
+ * repeat open is the precached page, the app's code from the precache, and the data from the server.
  *
  * The profile is Lighthouse's mobile one with the numbers the issue states (Lighthouse 12's
  * `mobileSlow4G` as its simulated throttling reads them: 150 ms RTT, 1.6 Mbit/s × 0.9 down,
