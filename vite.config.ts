@@ -32,7 +32,7 @@ const PRERENDERED: {
   // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (pages/privacy-page.ts).
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'], texts: ['account'] },
   { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
-  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin'], serverRendered: true },
+  { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin', 'admin-officina'], serverRendered: true },
 ];
 /**
  * Each page is written once per language (issue 36): `login.html` in Italian, `login.en.html` in

@@ -23,8 +23,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = process.env.MESSAGES_SOURCE ?? path.join(root, 'src/shared/i18n/messages');
 const OUT = process.env.MESSAGES_OUT ?? path.join(root, 'src/shared/i18n/compiled');
 const LINGUE = ['it', 'en'];
-/** As src/shared/i18n/index.ts `DOMAINS`: a domain without messages yet still has its (empty) files. */
+/** The catalogue's domains: a domain without messages yet still has its (empty) files. */
 const DOMAINS = ['common', 'account', 'user', 'subpages', 'admin', 'rack', 'server'];
+/**
+ * A domain's folder may hold folders of its own: each is a part of the domain, compiled apart
+ * (`messages/admin/biciclette/` → `admin-biciclette.<lingua>.ts`), so that a screen or a tab loads
+ * its own messages with its chunk and no other's (decision 061). One level only.
+ */
+const PART = /^[a-z][a-z0-9]*$/;
 const check = process.argv.includes('--check');
 
 /** Every argument a message names, with whether it is counted (plural/selectordinal). */
@@ -94,11 +100,20 @@ const errors = [];
 const catalogue = {}; // domain → key → { it, en }
 const argsByKey = {};
 for (const extra of readdirSync(SOURCE).filter((d) => !DOMAINS.includes(d))) errors.push(`${extra}: dominio sconosciuto (${DOMAINS.join(', ')})`);
+/** Each domain and each of its parts, with its folder. */
+const folders = [];
 for (const domain of DOMAINS) {
   const dir = path.join(SOURCE, domain);
+  folders.push({ name: domain, dir, where: domain });
+  for (const part of (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+    if (!PART.test(part)) errors.push(`${domain}/${part}: nome di parte non valido (lettere minuscole e cifre)`);
+    else folders.push({ name: `${domain}-${part}`, dir: path.join(dir, part), where: `${domain}/${part}` });
+  }
+}
+for (const { name: domain, dir, where: folder } of folders) {
   catalogue[domain] = {};
   for (const file of (existsSync(dir) ? readdirSync(dir) : []).filter((f) => f.endsWith(".json")).sort()) {
-    const where = `${domain}/${file}`;
+    const where = `${folder}/${file}`;
     let entries;
     try {
       entries = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
@@ -170,7 +185,7 @@ for (const [domain, entries] of Object.entries(catalogue)) {
   'catalogues.ts',
   `${HEADER}// Every domain in both languages, for src/shared/i18n/all.ts (the server, the pre-render, the tests).
 ${Object.keys(catalogue)
-    .flatMap((domain) => LINGUE.map((lingua) => `export { messages as ${domain}_${lingua} } from './${domain}.${lingua}.js';\n`))
+    .flatMap((domain) => LINGUE.map((lingua) => `export { messages as ${domain.replaceAll('-', '_')}_${lingua} } from './${domain}.${lingua}.js';\n`))
     .join('')}`,
 );
 const keyLines = Object.keys(argsByKey)
@@ -183,7 +198,7 @@ const keyLines = Object.keys(argsByKey)
 const domainsOf = Object.entries(catalogue).map(([domain, entries]) => `  ${JSON.stringify(domain)}: ${Object.keys(entries).length},`);
 outputs.set(
   'keys.ts',
-  `${HEADER}import type { MessageValue } from '../catalogue-types.js';\n\n/** Every message's key, and the values it needs (undefined: none). */\nexport interface MessageValues {\n${keyLines.join('\n')}\n}\n\n/** The catalogue's domains and how many messages each holds. */\nexport const DOMAIN_SIZES = {\n${domainsOf.join('\n')}\n} as const;\n`,
+  `${HEADER}import type { MessageValue } from '../catalogue-types.js';\n\n/** Every message's key, and the values it needs (undefined: none). */\nexport interface MessageValues {\n${keyLines.join('\n')}\n}\n\n/** The catalogue's domains and their parts (\`admin-biciclette\`), and how many messages each holds. */\nexport const DOMAIN_SIZES = {\n${domainsOf.join('\n')}\n} as const;\n\n/** The catalogue's domains and their parts, each a chunk of its own in each language. */\nexport const DOMAINS = ${JSON.stringify(Object.keys(catalogue))} as const;\n`,
 );
 
 if (!existsSync(OUT)) mkdirSync(OUT, { recursive: true });
@@ -201,4 +216,4 @@ if (check && (stale.length > 0 || extra.length > 0)) {
   process.exit(1);
 }
 if (!check) for (const file of extra) unlinkSync(path.join(OUT, file));
-if (!check) console.log(`compile-messages: ${Object.keys(argsByKey).length} messaggi in ${Object.keys(catalogue).length} domini, ${LINGUE.join(' e ')}`);
+if (!check) console.log(`compile-messages: ${Object.keys(argsByKey).length} messaggi in ${Object.keys(catalogue).length} domini e parti, ${LINGUE.join(' e ')}`);

@@ -2,12 +2,8 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { useStarted } from './lib/started';
 import { preloadable } from './lib/preloadable';
-import { loadDomains, useT, type Domain } from './lib/i18n';
+import { useT, withTexts } from './lib/i18n';
 import type { MessageKey } from '../shared/i18n';
-
-/** A screen's chunk and its texts in the page's language (lib/i18n.ts), together. */
-const withTexts = <T,>(chunk: Promise<T>, ...domains: Domain[]): Promise<T> =>
-  Promise.all([chunk, loadDomains(...domains)]).then(([loaded]) => loaded);
 
 /**
  * The screens loaded on demand, each group a chunk of its own ("Fast by construction"):
@@ -16,11 +12,7 @@ const withTexts = <T,>(chunk: Promise<T>, ...domains: Domain[]): Promise<T> =>
  */
 export const loadAccountScreens = () => withTexts(import('./features/auth/account-screens'), 'account');
 export const loadDashboard = () =>
-  Promise.all([
-    import('./features/dashboard/dashboard-page'),
-    import('./lib/query-client'),
-    loadDomains('user'),
-  ]).then(
+  Promise.all([withTexts(import('./features/dashboard/dashboard-page'), 'user'), import('./lib/query-client')]).then(
     async ([page, { queryClient }]) => {
       // In the browser: on the server (entry-server.tsx) the screen renders with its data given.
       // Offline, the data kept on the device is put back before the screen shows (issue 22).
@@ -32,17 +24,17 @@ export const loadDashboard = () =>
     },
   );
 export const loadAdmin = () =>
-  withTexts(import('./features/admin/admin-page'), 'user', 'admin').then(async (m) => {
+  withTexts(import('./features/admin/admin-page'), 'user', 'admin', 'admin-officina').then(async (m) => {
     // The tab the address names is part of the HTML to hydrate (on the server: entry-server.tsx).
     if (typeof window !== 'undefined') await m.loadTabFor(window.location.search);
     return m.AdminPage;
   });
-export const loadSedi = () => withTexts(import('./features/admin/sedi-page'), 'user', 'admin').then((m) => m.SediPage);
-export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin').then((m) => m.StatsPage);
-export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin').then((m) => m.ReportsPage);
+export const loadSedi = () => withTexts(import('./features/admin/sedi-page'), 'user', 'admin', 'admin-sedi').then((m) => m.SediPage);
+export const loadStats = () => withTexts(import('./features/stats/stats-page'), 'user', 'admin', 'admin-statistiche').then((m) => m.StatsPage);
+export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin', 'admin-doc').then((m) => m.ReportsPage);
 export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user', 'subpages').then((m) => m.ProfilePage);
-export const loadOfficina = () => withTexts(import('./features/officina/officina-page'), 'user', 'admin', 'subpages').then((m) => m.OfficinaPage);
-const loadTicket = () => withTexts(import('./features/officina/ticket-page'), 'user', 'admin', 'subpages').then((m) => m.TicketPage);
+export const loadOfficina = () => withTexts(import('./features/officina/officina-page'), 'user', 'admin-officina').then((m) => m.OfficinaPage);
+const loadTicket = () => withTexts(import('./features/officina/ticket-page'), 'user', 'subpages', 'admin-officina').then((m) => m.TicketPage);
 export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user', 'subpages').then((m) => m.BikePage);
 const privacy = preloadable(() => withTexts(import('./features/privacy/privacy-page'), 'account'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);

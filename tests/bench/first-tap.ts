@@ -9,7 +9,15 @@
  *   `Prenota una bicicletta`, and the field it names, laid out and visible);
  * - `/admin` as the demo admin: a tap on the tab `Biciclette` until its panel is rendered (the
  *   region `Biciclette` of bikes-tab.tsx, which exists only in that tab's panel, laid out and
- *   visible; its rows are data asked of the server after, not part of the tab change).
+ *   visible; its rows are data asked of the server after, not part of the tab change);
+ * - `/bici/{numero}` (issue 51: bike 07, the page its QR code opens) as the demo resident: a tap on
+ *   `Segnala un problema` until the report's first field (the label `Che cosa non va`, and the
+ *   field it names) is shown;
+ * - `/officina` (issue 51: the workshop's screen) as the demo workshop's staff member: a tap on the
+ *   first open ticket until its page shows the report (`section[aria-labelledby=ticket-segnalazione]`,
+ *   the ticket's data included: what the person tapped for).
+ * These two are rendered in the browser: the service worker keeps no copy of them, so their
+ * repeat open is the precached page, the app's code from the precache, and the data from the server.
  *
  * The profile is Lighthouse's mobile one with the numbers the issue states (Lighthouse 12's
  * `mobileSlow4G` as its simulated throttling reads them: 150 ms RTT, 1.6 Mbit/s × 0.9 down,
@@ -46,7 +54,7 @@
  * medians against the issue's targets: ≤ 1.5 s on a first open, ≤ 0.8 s on a repeat open.
  * BENCH_PORT chooses the server's port (else a free one); CHROME_PATH the browser.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,7 +84,7 @@ const TAP_EVERY_MS = 100;
 /** An open that has not shown its target by then is a failure of the bench, not a number. */
 const OPEN_TIMEOUT_MS = 60_000;
 
-export type FirstTapPageName = 'dashboard' | 'admin';
+export type FirstTapPageName = 'dashboard' | 'admin' | 'bici' | 'officina';
 
 export interface TapRun {
   /** ms from the navigation's start to the frame that shows the target: the measure. */
@@ -106,9 +114,21 @@ export interface FirstTapPage {
   runs: { first: TapRun[]; repeat: TapRun[] };
 }
 
-export type FirstTapResult = Record<FirstTapPageName, FirstTapPage>;
+export type FirstTapResult<K extends FirstTapPageName = FirstTapPageName> = Record<K, FirstTapPage>;
 
-const PATHS: Record<FirstTapPageName, string> = { dashboard: '/dashboard', admin: '/admin' };
+/** Who opens each page: the resident the dashboard and a bike's page, the admin /admin, the workshop's staff member their screen. */
+const OPENED_BY: Record<FirstTapPageName, keyof FirstTapCookies> = { dashboard: 'resident', admin: 'admin', bici: 'resident', officina: 'officina' };
+
+export interface FirstTapCookies {
+  resident: string;
+  admin: string;
+  /** The workshop's staff member (issue 48): needed for `officina` only. */
+  officina?: string;
+}
+
+const PATHS: Record<FirstTapPageName, string> = { dashboard: '/dashboard', admin: '/admin', bici: '/bici/07', officina: '/officina' };
+/** The pages the server renders for their user, whose copy the service worker keeps for a repeat open (sw.ts `PERSONAL_PAGES`). */
+const KEPT_COPY: ReadonlySet<FirstTapPageName> = new Set(['dashboard', 'admin']);
 
 /** What the watcher keeps in the page (window.firstTap). */
 interface TapWatch {
@@ -132,10 +152,13 @@ function watchFirstTap(kind: FirstTapPageName): void {
 
   const text = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
   const button = (): HTMLElement | null => {
-    if (kind === 'dashboard') {
-      const found = [...document.querySelectorAll('button')].find((b) => text(b) === 'Nuova prenotazione');
+    if (kind === 'dashboard' || kind === 'bici') {
+      const label = kind === 'dashboard' ? 'Nuova prenotazione' : 'Segnala un problema';
+      const found = [...document.querySelectorAll('button')].find((b) => text(b) === label);
       return found && !found.disabled ? found : null;
     }
+    // The workshop's first open ticket: one big link to its page (ticket-list.tsx).
+    if (kind === 'officina') return location.pathname === '/officina' ? document.querySelector<HTMLElement>('main a[href^="/officina/"]') : null;
     return [...document.querySelectorAll<HTMLElement>('[role="tab"]')].find((t) => text(t) === 'Biciclette') ?? null;
   };
   const target = (): Element | null => {
@@ -144,6 +167,13 @@ function watchFirstTap(kind: FirstTapPageName): void {
       const label = [...(section?.querySelectorAll('label') ?? [])].find((l) => text(l) === 'Data');
       return label?.htmlFor ? document.getElementById(label.htmlFor) : null;
     }
+    if (kind === 'bici') {
+      // The report's first field (report-problem.tsx), which replaces the button.
+      const label = [...document.querySelectorAll('label')].find((l) => text(l) === 'Che cosa non va');
+      return label?.htmlFor ? document.getElementById(label.htmlFor) : null;
+    }
+    // The ticket's page with the report itself (ticket-page.tsx `Facts`): its data come with the tap.
+    if (kind === 'officina') return document.querySelector('section[aria-labelledby="ticket-segnalazione"]');
     return document.querySelector('[role="tabpanel"][data-state="active"] [role="region"][aria-label="Biciclette"]');
   };
   const visible = (el: Element) => {
@@ -289,6 +319,62 @@ async function tapUntilShown(page: Page, kind: FirstTapPageName, url: string, re
   };
 }
 
+/**
+ * With FIRST_TAP_TRACE=1: a Chromium performance trace of the open, and where its main thread's
+ * time went until the target was shown (top-level tasks' work by kind, the scripts evaluated and
+ * compiled by file), printed after the run: the profile the issue asks for before any change.
+ */
+async function traced(browser: Browser, page: Page, label: string, open: () => Promise<TapRun>): Promise<TapRun> {
+  if (process.env.FIRST_TAP_TRACE !== '1') return open();
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+  let run: TapRun | undefined;
+  try {
+    run = await open();
+  } finally {
+    const buffer = await browser.stopTracing();
+    if (process.env.FIRST_TAP_TRACE_DIR) writeFileSync(path.join(process.env.FIRST_TAP_TRACE_DIR, `${label.replace(/\W+/g, '-')}-${Date.now()}.json`), buffer);
+    if (run) console.log(`${label} (${ms(run.ms)}): ${traceBreakdown(JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }, run.ms)}`);
+  }
+  return run;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { url?: string; frame?: string; isMainFrame?: boolean; documentLoaderURL?: string }; name?: string };
+}
+
+/** The renderer main thread's work from the navigation's start to `untilMs`, by kind and by script. */
+function traceBreakdown(trace: { traceEvents: TraceEvent[] }, untilMs: number): string {
+  const events = trace.traceEvents;
+  // The page's navigation (a first open may start in one renderer and commit in another).
+  const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'));
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid);
+  const start = navigation?.ts;
+  if (!main || start === undefined) return 'no main thread in the trace';
+  const end = start + untilMs * 1000;
+  const on = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= start && e.ts < end && e.dur !== undefined);
+  const byName = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  let busy = 0;
+  for (const e of on) {
+    if (e.name === 'RunTask') busy += e.dur!;
+    if (['ParseHTML', 'EvaluateScript', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall', 'Layout', 'UpdateLayoutTree', 'Paint', 'MajorGC', 'MinorGC', 'v8.compile', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'v8.parseOnBackground', 'ParseAuthorStyleSheet'].includes(e.name))
+      byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur!);
+    const url = e.args?.data?.url;
+    if (url && ['EvaluateScript', 'v8.compileModule', 'v8.evaluateModule', 'v8.compile', 'FunctionCall'].includes(e.name)) {
+      const file = url.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '.js');
+      byScript.set(file, (byScript.get(file) ?? 0) + e.dur!);
+    }
+  }
+  const list = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${Math.round(v / 1000)}`).join(', ');
+  return `main thread busy ${Math.round(busy / 1000)} ms; ${list(byName, 10)}; scripts (ms, nested) ${list(byScript, 10)}`;
+}
+
 async function watch(page: Page, kind: FirstTapPageName): Promise<void> {
   // Sent as source with a local `__name`: tsx compiles this file with esbuild's keepNames,
   // which wraps the watcher's inner functions in `__name(…)`, a helper the page does not have.
@@ -302,7 +388,7 @@ async function firstOpen(browser: Browser, base: string, cookie: string, kind: F
     const page = await context.newPage();
     await watch(page, kind);
     await throttlePage(context, page, MOBILE_NETWORK, CPU_SLOWDOWN);
-    return await tapUntilShown(page, kind, `${base}${PATHS[kind]}`, false);
+    return await traced(browser, page, `${kind} first`, () => tapUntilShown(page, kind, `${base}${PATHS[kind]}`, false));
   } finally {
     await context.close();
   }
@@ -321,14 +407,15 @@ async function repeatOpen(browser: Browser, base: string, cookie: string, kind: 
       await navigator.serviceWorker.ready;
     });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.waitForFunction(
-      async (pathname) => {
-        const cache = await caches.open('bicielis-pagine');
-        return (await cache.keys()).some((r) => new URL(r.url).pathname === pathname);
-      },
-      PATHS[kind],
-      { polling: 100 },
-    );
+    if (KEPT_COPY.has(kind))
+      await page.waitForFunction(
+        async (pathname) => {
+          const cache = await caches.open('bicielis-pagine');
+          return (await cache.keys()).some((r) => new URL(r.url).pathname === pathname);
+        },
+        PATHS[kind],
+        { polling: 100 },
+      );
     await page.goto(url);
     await page.waitForFunction(() => document.getElementById('root')?.hasAttribute('data-started') === true && !document.getElementById('bicielis-copia'));
     await page.goto('about:blank');
@@ -336,7 +423,7 @@ async function repeatOpen(browser: Browser, base: string, cookie: string, kind: 
     await watch(page, kind);
     await throttlePage(context, page, MOBILE_NETWORK, CPU_SLOWDOWN);
     worker = await throttleServiceWorker(browser, base, MOBILE_NETWORK);
-    return await tapUntilShown(page, kind, url, true);
+    return await traced(browser, page, `${kind} repeat`, () => tapUntilShown(page, kind, url, true));
   } finally {
     await worker?.detach().catch(() => undefined);
     await context.close();
@@ -350,7 +437,12 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
  * of `/admin` as the admin, against the app at `base`; `cookies` are session cookies
  * (`name=value`, as built-app.ts's `sessionOf` gives them).
  */
-export async function measureFirstTaps(base: string, cookies: { resident: string; admin: string }, runs = 10): Promise<FirstTapResult> {
+export async function measureFirstTaps<K extends FirstTapPageName = 'dashboard' | 'admin'>(
+  base: string,
+  cookies: FirstTapCookies,
+  runs = 10,
+  pages: readonly K[] = ['dashboard', 'admin'] as readonly FirstTapPageName[] as readonly K[],
+): Promise<FirstTapResult<K>> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--lang=it-IT'],
@@ -365,9 +457,13 @@ export async function measureFirstTaps(base: string, cookies: { resident: string
       }
       return { first: median(first.map((r) => r.ms)), repeat: median(repeat.map((r) => r.ms)), runs: { first, repeat } };
     };
-    const dashboard = await measurePage('dashboard', cookies.resident);
-    const admin = await measurePage('admin', cookies.admin);
-    return { dashboard, admin };
+    const result = {} as FirstTapResult<K>;
+    for (const kind of pages) {
+      const cookie = cookies[OPENED_BY[kind]];
+      if (!cookie) throw new Error(`first-tap: nessuna sessione per ${kind}`);
+      result[kind] = await measurePage(kind, cookie);
+    }
+    return result;
   } finally {
     await browser.close();
   }
@@ -379,6 +475,14 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** Whether a page's medians meet the issue's targets. */
 export const firstTapPasses = (p: FirstTapPage): boolean => p.first <= FIRST_TAP_TARGETS.first && p.repeat <= FIRST_TAP_TARGETS.repeat;
 
+/** The bench's pages: the address as shown, and the tap measured. */
+const FIRST_TAP_ROWS: Record<FirstTapPageName, { name: string; what: string }> = {
+  dashboard: { name: '/dashboard', what: '`Nuova prenotazione` → the form\'s `Data` field' },
+  admin: { name: '/admin', what: 'tab `Biciclette` → its panel' },
+  bici: { name: '/bici/{numero}', what: '`Segnala un problema` → the report\'s `Che cosa non va` field' },
+  officina: { name: '/officina', what: 'the first open ticket → its page with the report' },
+};
+
 /** `npm run bench -- first-tap`: the built app, the demo's resident and admin, the table and every run. */
 export async function benchFirstTap(): Promise<boolean> {
   if (!existsSync(path.join(ROOT, 'dist', 'web', 'dashboard.html'))) throw new Error('dist/web manca: npm run build');
@@ -388,13 +492,14 @@ export async function benchFirstTap(): Promise<boolean> {
     const cookies = {
       resident: await app.sessionOf('residente@bicielis.demo', 'residente-demo-2026'),
       admin: await app.sessionOf('admin@bicielis.demo', 'admin-demo-2026'),
+      officina: await app.sessionOf('officina@bicielis.demo', 'officina-demo-2026'),
     };
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    const result = await measureFirstTaps(app.base, cookies, runs);
-    const rows: { name: string; page: FirstTapPage; what: string }[] = [
-      { name: '/dashboard', page: result.dashboard, what: '`Nuova prenotazione` → the form\'s `Data` field' },
-      { name: '/admin', page: result.admin, what: 'tab `Biciclette` → its panel' },
-    ];
+    // FIRST_TAP_PAGES=admin,bici: some of the pages only.
+    const only = process.env.FIRST_TAP_PAGES?.split(',');
+    const pages = (Object.keys(FIRST_TAP_ROWS) as FirstTapPageName[]).filter((kind) => !only || only.includes(kind));
+    const result = await measureFirstTaps(app.base, cookies, runs, pages);
+    const rows = pages.map((kind) => ({ ...FIRST_TAP_ROWS[kind], page: result[kind] }));
     console.log(`\n## First tap that works (issue 33), ${FIRST_TAP_PROFILE}, ${CHROMIUM}, median of ${runs}`);
     console.log(`Machine: ${os.cpus().length} cores, load average before the runs ${load}; a tap every ${TAP_EVERY_MS} ms from the button's paint.\n`);
     console.log('| page | first open median | repeat open median | target | result |');

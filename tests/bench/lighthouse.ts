@@ -2,9 +2,11 @@
  * Lighthouse 12 (mobile preset: Moto G Power, slow 4G and a 4× slower CPU, simulated) on
  * Debian's Chromium against the built app (issue 11): `/login` anonymous, `/dashboard`
  * logged in as a resident with bookings and `/admin` as the admin (both rendered on the server
- * with their data, issue 22). Targets: performance ≥ 95, accessibility 100,
- * best practices ≥ 95. Each page runs RUNS times; the table shows the median run (by
- * performance score) and every run's score.
+ * with their data, issue 22), and `/bici/{numero}` as the resident (issue 51: the page a bike's QR
+ * code opens). Targets: performance ≥ 98 (issue 51; it was 95), accessibility 100, best
+ * practices ≥ 95. Each page runs LIGHTHOUSE_RUNS times (5: the issue's median of 5); the table
+ * shows the median run (by performance score) and every run's score. LIGHTHOUSE_PAGES=/admin,/bici
+ * picks pages (by the start of their name).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,9 @@ import { ROOT } from '../helpers/server-process.js';
 import { startBuiltApp } from './built-app.js';
 import { buttonsLiveAt, recordButtonsLive } from './buttons-live.js';
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
+/** Performance's target (issue 51). */
+const PERFORMANCE_TARGET = 98;
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const WEB_ROOT = path.join(ROOT, 'dist', 'web');
 
@@ -203,19 +207,21 @@ export async function benchLighthouse(): Promise<boolean> {
       { name: '/login', url: `${base}/login`, headers: {} as Record<string, string> },
       { name: '/dashboard', url: `${base}/dashboard`, headers: { Cookie: await sessionOf('residente@bicielis.demo', 'residente-demo-2026') } },
       { name: '/admin', url: `${base}/admin`, headers: { Cookie: await sessionOf('admin@bicielis.demo', 'admin-demo-2026') } },
+      // A bike's page (issue 51), as the resident who scanned its code: bike 07 of the demo.
+      { name: '/bici/{numero}', url: `${base}/bici/07`, headers: { Cookie: await sessionOf('residente@bicielis.demo', 'residente-demo-2026') } },
     ];
     console.log(`\n## Lighthouse 12, mobile preset, ${CHROMIUM}, median of ${RUNS} runs`);
-    console.log('page        perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
+    console.log('page            perf  a11y  best-pr   FCP      LCP      TBT     CLS    SI       JS (KB)  total (KB)  runs (perf)');
     let ok = true;
     const only = process.env.LIGHTHOUSE_PAGES?.split(',');
-    for (const page of pages.filter((p) => !only || only.includes(p.name))) {
+    for (const page of pages.filter((p) => !only || only.some((o) => p.name.startsWith(o)))) {
       const runs: PageScore[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url, page.headers));
       const sorted = [...runs].sort((a, b) => a.performance - b.performance);
       const m = sorted[Math.floor(sorted.length / 2)]!;
       console.log(
         [
-          page.name.padEnd(10),
+          page.name.padEnd(14),
           String(m.performance).padStart(5),
           String(m.accessibility).padStart(5),
           String(m.bestPractices).padStart(8),
@@ -238,12 +244,12 @@ export async function benchLighthouse(): Promise<boolean> {
         for (const shift of r.shifts) console.log(`      run ${i + 1} layout shift: ${shift}`);
       }
       for (const line of m.detail) console.log(`      ${line}`);
-      const pass = m.performance >= 95 && m.accessibility === 100 && m.bestPractices >= 95;
-      console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ 95, accessibility 100, best practices ≥ 95`);
+      const pass = m.performance >= PERFORMANCE_TARGET && m.accessibility === 100 && m.bestPractices >= 95;
+      console.log(`${pass ? 'PASS' : 'FAIL'}  ${page.name}: performance ≥ ${PERFORMANCE_TARGET}, accessibility 100, best practices ≥ 95`);
       ok &&= pass;
     }
     const dashboard = pages.find((p) => p.name === '/dashboard')!;
-    if (!only || only.includes('/dashboard')) {
+    if (!only || only.some((o) => '/dashboard'.startsWith(o))) {
       const { shown, fcp, started } = await bookingsOnScreen(dashboard.url, dashboard.headers.Cookie!, RUNS);
       console.log(
         `/dashboard: own bookings on screen at ${ms(median(shown))} (median; ${shown.map(ms).join(', ')}), ` +

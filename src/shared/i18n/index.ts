@@ -7,7 +7,7 @@
  */
 import type { I18n } from '@lingui/core';
 import type { MessageValue } from './catalogue-types.js';
-import type { MessageValues } from './compiled/keys.js';
+import type { DOMAINS, MessageValues } from './compiled/keys.js';
 
 export type { MessageValue } from './catalogue-types.js';
 export type { MessageValues } from './compiled/keys.js';
@@ -20,8 +20,11 @@ export const LINGUA_PREDEFINITA: Lingua = 'it';
 export const LINGUA_COOKIE = 'lingua';
 /** A year: the choice outlives sessions. */
 export const LINGUA_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
-/** The catalogue's domains: the browser loads `common` with the app and the others with their screens. */
-export const DOMAINS = ['common', 'account', 'user', 'subpages', 'admin', 'rack', 'server'] as const;
+/**
+ * The catalogue's domains and their parts (`admin-biciclette`: a folder of its domain's messages,
+ * decision 061): the browser loads `common` with the app and the others with their screens and tabs.
+ */
+export { DOMAINS } from './compiled/keys.js';
 export type Domain = (typeof DOMAINS)[number];
 
 export type MessageKey = keyof MessageValues;

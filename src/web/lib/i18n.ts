@@ -67,6 +67,15 @@ export async function loadDomains(...domains: Domain[]): Promise<void> {
   if (i18n.locale !== lingua && active === lingua) i18n.activate(lingua);
 }
 
+/**
+ * A chunk and its texts in the page's language, together: a screen's (screens.tsx), an /admin
+ * tab's (its part of the catalogue, decision 061). Written `withTexts(import('…'), 'domain', …)`,
+ * literally: the catalogue's test reads these calls to check that the modules a chunk brings
+ * read only the keys of the domains loaded with it (shared/i18n/readers.ts).
+ */
+export const withTexts = <T>(chunk: Promise<T>, ...domains: Domain[]): Promise<T> =>
+  Promise.all([chunk, loadDomains(...domains)]).then(([loaded]) => loaded);
+
 /** The app's language now. */
 export const currentLingua = (): Lingua => active;
 

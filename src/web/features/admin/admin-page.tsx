@@ -17,7 +17,7 @@ import { SummaryCards, type SummaryCard } from '../../components/summary-cards';
 import { Spinner } from '../../components/ui/spinner';
 import { SubpageHeader } from '../../components/subpage-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useT } from '../../lib/i18n';
+import { useT, withTexts } from '../../lib/i18n';
 import { prefetchOnIntent } from '../../lib/interaction';
 import { useCurrentUser } from '../../lib/session';
 import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
@@ -34,12 +34,14 @@ import { WaitlistSection } from './waitlist-section';
 /**
  * The tabs after the first are chunks of their own, fetched when their trigger is pointed at,
  * focused or touched (or when the address names them): /admin's first screen, the bookings,
- * does not evaluate their forms and zod on a slow phone's main thread (decision 027).
+ * does not evaluate their forms and zod on a slow phone's main thread (decision 027). Each
+ * brings its own part of the catalogue (decision 061): /admin's first download carries the
+ * texts of its shell and of the bookings, not those of the other tabs.
  */
-const bikesTab = preloadable(() => import('./bikes-tab'));
-const usersTab = preloadable(() => import('./users-tab'));
-const rulesTab = preloadable(() => import('./rules-tab'));
-const auditTab = preloadable(() => import('./audit-tab'));
+const bikesTab = preloadable(() => withTexts(import('./bikes-tab'), 'admin-biciclette'));
+const usersTab = preloadable(() => withTexts(import('./users-tab'), 'admin-utenti'));
+const rulesTab = preloadable(() => withTexts(import('./rules-tab'), 'admin-regole'));
+const auditTab = preloadable(() => withTexts(import('./audit-tab'), 'admin-registro'));
 const { load: loadBikesTab } = bikesTab;
 const { load: loadUsersTab } = usersTab;
 const { load: loadRulesTab } = rulesTab;
