@@ -142,7 +142,7 @@ describe('the booking path (issue 51)', () => {
     await db().execute(sql`analyze prenotazioni`);
     await db().execute(sql`analyze pagamenti`);
     const statements = namedStatements().filter((s) => s.name.startsWith('booking_'));
-    expect(statements.map((s) => s.name).sort()).toEqual(['booking_bike_lock', 'booking_early', 'booking_insert']);
+    expect(statements.map((s) => s.name).sort()).toEqual(['booking_bike_lock', 'booking_early', 'booking_fair_use', 'booking_insert', 'booking_user_lock']);
     for (const s of statements) {
       const { rows } = await db().execute<{ 'QUERY PLAN': string }>(sql.raw(`explain (generic_plan, costs off) ${s.text()}`));
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');

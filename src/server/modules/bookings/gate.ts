@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { fullestWeek, type Rules, suspensionOf } from '../rules/index.js';
+import { fullestWeekSql, type Rules, suspendedUntilOf } from '../rules/index.js';
+import { namedStatement } from '../../db/prepared.js';
 import { suspensionRefusal, weeklyLimitRefusal } from './refusals.js';
 
 /**
@@ -23,12 +24,33 @@ export async function fairUseGate(
   o: { userId: number; date: string; rules: Rules; limits: boolean; now: Date; timeZone: string },
 ): Promise<void> {
   const { rules } = o;
-  if (!o.limits || (!rules.sospensione && rules.prenotazioniSettimanaliMax === null)) return;
-  await tx.execute(sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${o.userId})`);
-  const suspension = await suspensionOf(tx, o.userId, rules, o.now);
-  if (suspension && rules.sospensione) throw forbidden(suspensionRefusal(suspension.fino, rules.sospensione, o.timeZone), 'SUSPENDED');
   const max = rules.prenotazioniSettimanaliMax;
-  if (max !== null && (await fullestWeek(tx, o.userId, o.date)) >= max) {
-    throw conflict(weeklyLimitRefusal(max), 'WEEKLY_LIMIT');
-  }
+  const s = rules.sospensione;
+  if (!o.limits || (!s && max === null)) return;
+  await lockStatement.run(tx, { user: o.userId });
+  // Both checks in one statement after the lock, each only when its rule is on (issue 51).
+  const [row] = await checksStatement.run(tx, {
+    user: o.userId,
+    date: o.date,
+    now: o.now.toISOString(),
+    suspensionOn: s !== null,
+    giorni: s?.giorni ?? 0,
+    finestra: s?.finestraGiorni ?? 0,
+    soglia: s?.soglia ?? 0,
+    weekOn: max !== null,
+  });
+  const fino = row?.fino ? new Date(row.fino) : null;
+  if (s && fino && fino.getTime() > o.now.getTime()) throw forbidden(suspensionRefusal(fino.toISOString(), s, o.timeZone), 'SUSPENDED');
+  if (max !== null && Number(row?.week ?? 0) >= max) throw conflict(weeklyLimitRefusal(max), 'WEEKLY_LIMIT');
 }
+
+/** The gate's statements, planned once per connection (issue 51, decision 059). */
+const lockStatement = namedStatement('booking_user_lock', () => sql`select pg_advisory_xact_lock(${USER_BOOKING_LOCK}, ${sql.placeholder('user')}::int)`);
+
+const checksStatement = namedStatement<{ fino: Date | string | null; week: number | string | null }>('booking_fair_use', () => {
+  const p = (name: string) => sql.placeholder(name);
+  const until = suspendedUntilOf(sql`u`, { giorni: p('giorni'), finestraGiorni: p('finestra'), soglia: p('soglia') }, p('now'));
+  return sql`select case when ${p('suspensionOn')}::boolean then ${until} end as fino,
+                    case when ${p('weekOn')}::boolean then ${fullestWeekSql(p('user'), p('date'))} end as week
+               from users u where u.id = ${p('user')}::int`;
+});

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SuspensionDto } from '../../../shared/schemas/rules.js';
 import type { Executor, Rules } from './store.js';
 import { isLingua, type Lingua } from '../../../shared/i18n/index.js';
@@ -13,12 +13,16 @@ const COUNTS = sql`(p.stato in ('attiva', 'completata') or p.motivo_cancellazion
  * counted, the fullest one returned. The new booking would add one to each of them.
  */
 export async function fullestWeek(db: Executor, userId: number, date: string): Promise<number> {
-  const { rows } = await db.execute<{ n: number | string | null }>(sql`
-    select max((select count(*) from prenotazioni p
-                 where p.user_id = ${userId} and ${COUNTS}
-                   and p.data_prenotazione between ${date}::date - k and ${date}::date - k + 6)) as n
-      from generate_series(0, 6) k`);
+  const { rows } = await db.execute<{ n: number | string | null }>(sql`select ${fullestWeekSql(userId, date)} as n`);
   return Number(rows[0]?.n ?? 0);
+}
+
+/** `fullestWeek` as an SQL expression, its values given or placeholders of a prepared statement. */
+export function fullestWeekSql(userId: number | Placeholder, date: string | Placeholder): SQL {
+  return sql`(select max((select count(*) from prenotazioni p
+                 where p.user_id = ${userId}::int and ${COUNTS}
+                   and p.data_prenotazione between ${date}::date - k and ${date}::date - k + 6))
+      from generate_series(0, 6) k)`;
 }
 
 /**
@@ -31,14 +35,23 @@ export async function fullestWeek(db: Executor, userId: number, date: string): P
 export function suspendedUntilSql(userAlias: SQL, rules: Pick<Rules, 'sospensione'>, now: Date): SQL {
   const s = rules.sospensione;
   if (!s) return sql`null::timestamptz`;
+  return suspendedUntilOf(userAlias, s, now.toISOString());
+}
+
+/** `suspendedUntilSql` with the rule's numbers given or placeholders of a prepared statement. */
+export function suspendedUntilOf(
+  userAlias: SQL,
+  s: { giorni: number | Placeholder; finestraGiorni: number | Placeholder; soglia: number | Placeholder },
+  now: string | Placeholder,
+): SQL {
   return sql`(
     with ns as (
       select p.inizio as t from prenotazioni p
        where p.user_id = ${userAlias}.id and p.motivo_cancellazione = 'mancato_ritiro'
-         and p.inizio > ${now.toISOString()}::timestamptz - make_interval(days => ${s.finestraGiorni + s.giorni})
+         and p.inizio > ${now}::timestamptz - make_interval(days => ${s.finestraGiorni}::int + ${s.giorni}::int)
          and p.inizio > coalesce(${userAlias}.sospensione_revocata_at, '-infinity'::timestamptz))
-    select max(a.t) + make_interval(days => ${s.giorni}) from ns a
-     where (select count(*) from ns b where b.t <= a.t and b.t > a.t - make_interval(days => ${s.finestraGiorni})) >= ${s.soglia})`;
+    select max(a.t) + make_interval(days => ${s.giorni}::int) from ns a
+     where (select count(*) from ns b where b.t <= a.t and b.t > a.t - make_interval(days => ${s.finestraGiorni}::int)) >= ${s.soglia}::int)`;
 }
 
 /**
