@@ -10,6 +10,7 @@ import {
   TriangleAlertIcon,
   WifiOffIcon,
 } from 'lucide-react';
+import { useEffect } from 'react';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import { ConfirmDeleteDialog, DeleteButton } from '../../components/confirm-delete-dialog';
@@ -34,7 +35,7 @@ import {
 } from './dashboard-model';
 import { AbsentBike, MovedNote } from './fleet-notes';
 import { useCancelBooking, useLockCode, usePickUp } from './queries';
-import { ExtendButton, ProblemButton, ReturnButton } from './ride-dialogs';
+import { ExtendButton, preloadReturnDialog, ProblemButton, ReturnButton } from './ride-dialogs';
 
 function PaymentStatus({ booking }: { booking: BookingDto }) {
   const t = useT();
@@ -274,6 +275,12 @@ export function BookingItem({
   const stato = active ? BOOKING_PHASE_BADGE[booking.fase] : BOOKING_STATO_BADGE[booking.stato];
   const note = active ? null : pastRideNote(booking, timeZone, t);
   const sede = useSedeLabel()(booking.sedeId);
+  // At the rack on a ride, `Riconsegnata` is the tap to come: its dialog's code is fetched once the
+  // page is live, not when the finger lands (decision 027's on-demand chunk, asked for earlier).
+  const riding = atRack && (booking.fase === 'in_corso' || booking.fase === 'in_ritardo');
+  useEffect(() => {
+    if (riding) preloadReturnDialog();
+  }, [riding]);
   const actions = (
     <div className={`flex flex-wrap items-center gap-2${atRack ? '' : ' sm:justify-end'}`}>
       <PaymentStatus booking={booking} />
