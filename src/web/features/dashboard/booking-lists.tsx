@@ -13,6 +13,8 @@ interface BookingsState {
   /** Offline with nothing kept on this device (issue 22): the read waits for the network. */
   isOfflineEmpty: boolean;
   onRetry: () => void;
+  /** The booking the person stands at the rack with, if any (issue 51): its card puts its actions first. */
+  atRackId?: number;
 }
 
 function EmptyState({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode }) {
@@ -56,7 +58,7 @@ function ListBody({
   return (
     <ul className="grid gap-3">
       {state.bookings.map((booking) => (
-        <BookingItem key={booking.id} booking={booking} onDeleted={onDeleted} onRideChanged={onDeleted} />
+        <BookingItem key={booking.id} booking={booking} onDeleted={onDeleted} onRideChanged={onDeleted} atRack={booking.id === state.atRackId} />
       ))}
     </ul>
   );

@@ -32,6 +32,31 @@ export function selectActiveBookings<T extends BookingDto>(bookings: readonly T[
   return bookings.filter((b) => b.stato === 'attiva').sort(byWhen);
 }
 
+/**
+ * The booking a person stands at the rack with (issue 51, decision 060): a ride in progress
+ * (`in_corso`, `in_ritardo`: picked up, not returned), else one whose pick-up window is open at
+ * `now` (`da_ritirare` from the server's `ritiroDa`, the instant `Ritirata` is allowed from).
+ * The dashboard opens on its card. `active`: the `attiva` bookings, soonest first.
+ */
+export function bookingAtRack<T extends BookingDto>(active: readonly T[], now: Date): T | undefined {
+  const riding = active.find((b) => b.fase === 'in_corso' || b.fase === 'in_ritardo');
+  if (riding) return riding;
+  return active.find((b) => b.fase === 'da_ritirare' && now.getTime() >= new Date(b.ritiroDa).getTime());
+}
+
+/**
+ * The earliest instant (ms) from which one of `active`'s bookings not yet picked up may be (its
+ * `ritiroDa`), null if none: the page looks at the clock again then (use-now-passing.ts).
+ */
+export function firstPickUpOpening(active: readonly BookingDto[]): number | null {
+  let first: number | null = null;
+  for (const b of active) {
+    const at = new Date(b.ritiroDa).getTime();
+    if (b.fase === 'da_ritirare' && !Number.isNaN(at) && (first === null || at < first)) first = at;
+  }
+  return first;
+}
+
 /** A booking released because its bike was never picked up (decision 022). */
 export const isNoShow = (b: Pick<BookingDto, 'stato' | 'motivoCancellazione'>) =>
   b.stato === 'cancellata' && b.motivoCancellazione === 'mancato_ritiro';

@@ -8,7 +8,7 @@ import { HydrationMark, screenHydrated } from '../../lib/page-hydration';
 import { useCurrentUser } from '../../lib/session';
 import { ActiveBookings, PastBookings } from './booking-lists';
 import { DashboardHeader } from './dashboard-header';
-import { dashboardStats, FALLBACK_TIME_ZONE, selectActiveBookings, selectPastBookings } from './dashboard-model';
+import { bookingAtRack, dashboardStats, FALLBACK_TIME_ZONE, firstPickUpOpening, selectActiveBookings, selectPastBookings } from './dashboard-model';
 import { NewBookingSection } from './new-booking-section';
 import { NewCodeNotice } from './new-code-notice';
 import { OfflineBanner } from './offline-banner';
@@ -16,6 +16,7 @@ import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, startOfflineSupport, useBikes,
 import { RefusedActions } from './refused-actions';
 import { applyPendingActions, refusedActions } from '../../offline/offline-model';
 import { StatCards } from './stat-cards';
+import { useNowPassing } from './use-now-passing';
 import { usePublicConfig } from '../../lib/public-config';
 import { splitWaits, useWaits, WAITS_QUERY_KEY } from '../waitlist';
 import { useT } from '../../lib/i18n';
@@ -76,6 +77,11 @@ function Dashboard({ user }: { user: SessionUser }) {
     return { active: selectActiveBookings(shown), past: selectPastBookings(shown) };
   }, [bookings.data, pending.data]);
   const refused = useMemo(() => refusedActions(pending.data ?? []), [pending.data]);
+  // Issue 51 (decision 060): at the rack — a ride in progress, or a booking whose pick-up window
+  // is open — the page opens on that booking's card. The clock is the server's while the page
+  // hydrates (the server wrote this order), then looked at again when a window opens.
+  const now = useNowPassing(view ? firstPickUpOpening(view.active) : null);
+  const atRack = view ? bookingAtRack(view.active, now) : undefined;
   const stats = dashboardStats(bookings.data ?? [], bikes.data ?? [], user);
   const focusActiveBookings = () => activeHeadingRef.current?.focus();
   const bookingsOffline = waitsForNetwork(bookings);
@@ -85,6 +91,7 @@ function Dashboard({ user }: { user: SessionUser }) {
     isError: bookings.isError,
     isOfflineEmpty: bookingsOffline,
     onRetry: () => void bookings.refetch(),
+    atRackId: atRack?.id,
   });
   const retry = () => {
     for (const queryKey of [OWN_BOOKINGS_QUERY_KEY, BIKES_QUERY_KEY]) void queryClient.invalidateQueries({ queryKey });
@@ -92,33 +99,40 @@ function Dashboard({ user }: { user: SessionUser }) {
   const loadState = (query: { isPending: boolean; isError: boolean; data: unknown; fetchStatus: string }) =>
     waitsForNetwork(query) || (query.isError && query.data === undefined) ? 'error' : query.isPending ? 'loading' : 'ready';
 
+  const activeSection = <ActiveBookings key="attive" state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />;
+  const rest = [
+    offers.length > 0 ? (
+      <Suspense key="offerte" fallback={null}>
+        <OfferCards offers={offers} timeZone={timeZone} />
+        <HydrationMark part="offerte" />
+      </Suspense>
+    ) : null,
+    <StatCards key="riepilogo" stats={stats} bookingsState={loadState(bookings)} bikesState={loadState(bikes)} />,
+    <NewBookingSection
+      key="nuova"
+      hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
+      onCreated={focusActiveBookings}
+      isExternal={!user.isResidente}
+      isAdmin={user.ruolo === 'admin'}
+      onWaiting={() => setWaitingFocus((n) => n + 1)}
+    />,
+    waiting.length > 0 ? (
+      <Suspense key="attese" fallback={null}>
+        <WaitingList waiting={waiting} focusRequest={waitingFocus} />
+        <HydrationMark part="attese" />
+      </Suspense>
+    ) : null,
+  ];
+
   return (
     <div className="min-h-dvh pb-12">
       <DashboardHeader user={user} />
       <OfflineBanner lastSync={bookings.dataUpdatedAt} timeZone={timeZone} onRetry={retry} />
       <main className="mx-auto grid max-w-5xl gap-8 px-4 pt-6 sm:px-6">
         <RefusedActions actions={refused} timeZone={timeZone} onDismissed={focusActiveBookings} />
-        {offers.length > 0 ? (
-          <Suspense fallback={null}>
-            <OfferCards offers={offers} timeZone={timeZone} />
-            <HydrationMark part="offerte" />
-          </Suspense>
-        ) : null}
-        <StatCards stats={stats} bookingsState={loadState(bookings)} bikesState={loadState(bikes)} />
-        <NewBookingSection
-          hasActiveBooking={view ? view.active.length > 0 : bookings.isError ? false : undefined}
-          onCreated={focusActiveBookings}
-          isExternal={!user.isResidente}
-          isAdmin={user.ruolo === 'admin'}
-          onWaiting={() => setWaitingFocus((n) => n + 1)}
-        />
-        {waiting.length > 0 ? (
-          <Suspense fallback={null}>
-            <WaitingList waiting={waiting} focusRequest={waitingFocus} />
-            <HydrationMark part="attese" />
-          </Suspense>
-        ) : null}
-        <ActiveBookings state={listState('active')} headingRef={activeHeadingRef} onDeleted={focusActiveBookings} />
+        {/* Keyed, in one list: a change of order moves the sections, it does not mount them again
+            (a dialog open in the card, the form's fields, the focus stay). */}
+        {atRack ? [activeSection, ...rest] : [...rest, activeSection]}
         <PastBookings state={listState('past')} />
       </main>
       <NewCodeNotice />

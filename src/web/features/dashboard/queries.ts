@@ -321,12 +321,17 @@ export function useLockCode(bookingId: number, biciId: number, enabled: boolean)
     retry: false,
     staleTime: 60_000,
     queryFn: async () => {
-      const codes = await import('../../offline/lock-codes');
+      // The question and the device's store (a chunk) are asked for together: at the rack the
+      // code is what the person waits for, and one round trip after the other cost one more
+      // (issue 51, decision 060). A chunk that fails does not lose a code the server gave.
+      const loading = import('../../offline/lock-codes');
+      loading.catch(() => undefined);
       try {
         const code = await apiRequest<RideCodeDto>('GET', `/api/prenotazioni/${bookingId}/codice`);
-        if (code.codice) await codes.keepLockCode(bookingId, code, biciId).catch(() => undefined);
+        if (code.codice) await loading.then((codes) => codes.keepLockCode(bookingId, code, biciId)).catch(() => undefined);
         return code;
       } catch (error) {
+        const codes = await loading;
         if (error instanceof ApiError && error.status < 500) {
           // The server refuses the code now (returned, cancelled, being updated…): the copy on the
           // device goes too, so it is never shown again.

@@ -7,6 +7,8 @@ import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { useT } from '../../lib/i18n';
 
 const loadReturn = () => import('./return-dialog-content');
+/** The return dialog's chunk, asked for ahead of the tap: a ride's card at the rack (issue 51, decision 060). */
+export const preloadReturnDialog = (): void => void loadReturn().catch(() => undefined);
 const ReturnDialogContent = lazy(() => loadReturn().then((m) => ({ default: m.ReturnDialogContent })));
 const loadExtend = () => import('./extend-dialog-content');
 const ExtendDialogContent = lazy(() => loadExtend().then((m) => ({ default: m.ExtendDialogContent })));
