@@ -427,3 +427,27 @@ export async function benchScale(): Promise<boolean> {
   console.log(ok ? `PASS  every path at 10× within ${Math.round((1 - SCALE_FLOOR) * 100)} % of its ratio at 1×` : 'FAIL  a path lost more than 15 % of its ratio at 10×');
   return ok;
 }
+
+/**
+ * The guard's scale rows (GUARD_SCALE=1 `npm run bench -- guard`): each path's 10× ratio over its
+ * 1× ratio, as rows of the guard's table, put into `ratios` (so `--record` keeps them) and
+ * compared with `recorded` like every row. False when one misses its own target (≥ 0.85) or falls
+ * below `floor`× its record. It seeds both sizes: ~10 minutes on a quiet machine, 20–30 on a
+ * shared one.
+ */
+export async function guardScaleRows(ratios: Record<string, number>, recorded: Record<string, number> | undefined, floor: number): Promise<boolean> {
+  const { rows, ok } = await measureScale();
+  let fine = ok;
+  for (const r of rows) {
+    if (r.change === undefined) continue;
+    const name = `scale 10× / 1×: ${r.path}`;
+    ratios[name] = r.change;
+    const versus = recorded?.[name] ? r.change / recorded[name] : undefined;
+    if (versus !== undefined && versus < floor) fine = false;
+    console.log(
+      `| ${name} | its ratio at 1× | ${fmt(r.ratio10 * 100, 1)} % (10×) | ${fmt(r.ratio1! * 100, 1)} % (1×) | **${fmt(r.change * 100, 1)} %** | | ` +
+        `${recorded?.[name] ? `${fmt(recorded[name] * 100, 1)} %` : '—'} | ${versus ? `${fmt(versus, 2)}×${versus < floor ? ' **FAIL**' : ''}` : '—'} |`,
+    );
+  }
+  return fine;
+}
