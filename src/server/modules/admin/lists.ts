@@ -160,14 +160,18 @@ function rowLookups(db: ReadDeps['db']) {
   // 2,000,000 bookings the planner expected so many rows behind the page that it read every
   // payment once and compared each listed row with all of them: 50 × 15,000 rows, 150 ms of the
   // /admin render at ten times today's data (issue 51), growing with the payments.
-  const pay = db
-    .select({ status: sql<(typeof pagamenti.$inferSelect)['status']>`${pagamenti.status}`.as('status') })
-    .from(pagamenti)
-    .where(eq(pagamenti.prenotazioneId, prenotazioni.id))
-    // One at most (`pagamenti_one_per_booking`); the limit also keeps PostgreSQL from pulling the
-    // subquery up into the plain join it replaces.
-    .limit(1)
-    .as('pay');
+  // A function: the query builder's `limit` changes the builder it is called on.
+  const payment = () =>
+    db
+      .select({ status: sql<(typeof pagamenti.$inferSelect)['status']>`${pagamenti.status}`.as('status') })
+      .from(pagamenti)
+      .where(eq(pagamenti.prenotazioneId, prenotazioni.id));
+  // One at most (`pagamenti_one_per_booking`); the limit also keeps PostgreSQL from pulling the
+  // subquery up into the plain join it replaces.
+  const pay = payment().limit(1).as('pay');
+  // The same rows for a count over every matching booking, without the limit: pulled up into a
+  // plain join, which PostgreSQL may then hash (a look-up per row would be slower there).
+  const everyPay = payment().as('pay');
   // The bike likewise, by its primary key: joined plainly, the whole fleet was read once and
   // scanned again for each listed row (50 × 500 at ten times the data).
   const bike = db
@@ -188,7 +192,7 @@ function rowLookups(db: ReadDeps['db']) {
     id: prenotazioni.id,
     biciId: prenotazioni.biciId,
   };
-  return { pay, bike, state };
+  return { pay, everyPay, bike, state };
 }
 
 /**
@@ -207,7 +211,7 @@ export async function adminBookings(
   },
 ): Promise<Page<AdminBookingDto>> {
   const now = deps.clock.now();
-  const { pay, bike, state } = rowLookups(deps.db);
+  const { pay, everyPay, bike, state } = rowLookups(deps.db);
   // As of now (decision 035): state, reason and payment as the life cycle would leave them.
   const live = asOf.bookingAsOf(
     state,
@@ -284,7 +288,7 @@ export async function adminBookings(
     // rollup has that sum (attiva and completata as rides, cancellata), not a count of them all.
     conditions.length === 1
       ? deps.db.execute<{ n: number }>(sql`select (rides + cancellations)::int as n from ${everyBookingTotals}`).then((r) => r.rows)
-      : deps.db.select({ n: count() }).from(prenotazioni).leftJoinLateral(pay, sql`true`).where(where),
+      : deps.db.select({ n: count() }).from(prenotazioni).leftJoinLateral(everyPay, sql`true`).where(where),
   ]);
   return {
     total: totalRow?.n ?? 0,
