@@ -109,9 +109,9 @@ const ratioOf = (s: Sample) => s.app.requestsPerSec / s.ceiling.requestsPerSec;
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /**
- * Seeds `size` set-based (generate_series; the history in statements of 200,000 rows, so the
- * statistics' statement trigger folds each in one array): sedi, bikes, users (each at a sede),
- * the future bookings, the history, the bench's rules (the guard's), and `bookers` more users
+ * Seeds `size` set-based (generate_series; the history with the row triggers off, below): sedi,
+ * bikes, users (each at a sede), the bench's rules (the guard's), the future bookings (through
+ * the triggers, as the app writes them), the history, and `bookers` more users
  * with no booking yet, who book during the bench. Returns the horizon's days.
  */
 export async function seedScale(database: Database, size: ScaleSize, today: string, bookers: number): Promise<string[]> {
