@@ -44,6 +44,7 @@ import { bookingBody, bookingDays } from './bookings.js';
 import { startBuiltApp } from './built-app.js';
 import { FIRST_TAP_PROFILE, FIRST_TAP_TARGETS, measureFirstTaps } from './first-tap.js';
 import { benchDatabase, fmt, load, startBenchServer, type BenchServer, type LoadResult } from './harness.js';
+import { guardScaleRows } from './scale.js';
 
 const RECORD_FILE = path.join(import.meta.dirname, 'guard-record.json');
 const ONLY = process.env.GUARD_ONLY?.toLowerCase();
@@ -378,6 +379,8 @@ export async function benchGuard(): Promise<boolean> {
           `${recorded ? `${fmt(recorded * 100, 1)} %` : '—'} | ${versus ? `${fmt(versus, 2)}×${versus < GUARD_FLOOR ? ' **FAIL**' : ''}` : '—'} |`,
       );
     }
+    // Issue 51's scale rows (tests/bench/scale.ts; seeds 1× and 10×, 10–30 minutes): GUARD_SCALE=1.
+    if (process.env.GUARD_SCALE === '1') ok = (await guardScaleRows(ratios, record?.ratios, GUARD_FLOOR)) && ok;
     if (record) console.log(`      record: ${record.recordedAt}, ${record.commit.slice(0, 7)}, ${record.machine}`);
     for (const [p, when] of Object.entries(record?.updated ?? {})) console.log(`      record of ${p}: ${when}`);
 

@@ -13,6 +13,7 @@ import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchOpens } from './opens.js';
 import { benchReport } from './report.js';
+import { benchScale } from './scale.js';
 import { benchStartup } from './startup.js';
 import { benchStats } from './stats.js';
 import { benchWaitlist } from './waitlist.js';
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   guard: benchGuard,
   explain: benchExplain,
   burst: benchBurst,
+  scale: benchScale,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.
