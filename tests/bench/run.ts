@@ -11,6 +11,7 @@ import { benchGuard } from './guard.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchOpens } from './opens.js';
+import { benchRenderCost } from './render-cost.js';
 import { benchReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchStats } from './stats.js';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   guard: benchGuard,
   explain: benchExplain,
   burst: benchBurst,
+  'render-cost': benchRenderCost,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.
