@@ -10,6 +10,7 @@ import { benchFirstTap } from './first-tap.js';
 import { benchGuard } from './guard.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
+import { benchMemory } from './memory.js';
 import { benchOpens } from './opens.js';
 import { benchRenderCost } from './render-cost.js';
 import { benchReport } from './report.js';
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   explain: benchExplain,
   burst: benchBurst,
   'render-cost': benchRenderCost,
+  memory: benchMemory,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.
