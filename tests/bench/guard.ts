@@ -407,9 +407,9 @@ export async function benchGuard(): Promise<boolean> {
     if (rss.idle !== undefined) target(`RSS ${IDLE_SECONDS} s after start, idle`, `${fmt(rss.idle)} MB`, '≤ 150 MB', rss.idle <= 150);
     for (const [load, peaks] of Object.entries(rss.peaks)) {
       const mb = median(peaks);
-      // The issue's load is availability and current-user at 50 clients; the renders come after them.
+      // Issue 33's load is availability and current-user at 50 clients; issue 51's is the heaviest, the renders after them.
       if (load === 'availability' || load === 'current-user') target(`RSS, peak up to the ${load} load`, `${fmt(mb)} MB`, '≤ 200 MB', mb <= 200);
-      else console.log(`| RSS, peak with the page renders too (not a target) | ${fmt(mb)} MB | — | |`);
+      else target('RSS, peak with the page renders too (issue 51)', `${fmt(mb)} MB`, '≤ 200 MB', mb <= 200);
     }
     for (const t of taps) target(t.path, t.detail.split(' (')[0]!, t.detail.split('target ')[1]?.replace(')', '') ?? '', t.ratio >= 1);
 
