@@ -3,7 +3,8 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts' },
+  // pdf-worker: the thread that draws a PDF and ends (src/server/integrations/pdf/apart.ts).
+  entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts', 'pdf-worker': 'src/server/integrations/pdf/pdf-worker.ts' },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

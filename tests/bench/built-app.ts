@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database } from '../../src/server/db/client.js';
 import { seedDemo } from '../../src/server/seed/seed.js';
 import { createLogger } from '../../src/server/logger.js';
 import { freePort, ROOT, startServer, stopGroup, waitForExit } from '../helpers/server-process.js';
@@ -15,6 +16,10 @@ import { benchDatabase, START_MEMORY_FLAGS } from './harness.js';
 export interface BuiltApp {
   /** `http://127.0.0.1:PORT` */
   base: string;
+  /** The server's process (its RSS is read from /proc: memory.ts). */
+  pid: number;
+  /** The bench database the server runs on. */
+  database: Database;
   /** The session cookie (`name=value`) of a demo account, logged in through the API. */
   sessionOf(email: string, password: string): Promise<string>;
   /** Stops the server, removes its data folder and the bench database. */
@@ -40,6 +45,8 @@ export async function startBuiltApp(label: string, port?: string): Promise<Built
     const folder = dataDir;
     return {
       base,
+      pid: server.child.pid!,
+      database: bench.database,
       async sessionOf(email, password) {
         const login = await fetch(`${base}/api/login`, {
           method: 'POST',

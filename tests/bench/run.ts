@@ -11,7 +11,9 @@ import { benchFirstTap } from './first-tap.js';
 import { benchGuard } from './guard.js';
 import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
+import { benchMemory } from './memory.js';
 import { benchOpens } from './opens.js';
+import { benchRenderCost } from './render-cost.js';
 import { benchReport } from './report.js';
 import { benchScale } from './scale.js';
 import { benchStartup } from './startup.js';
@@ -34,6 +36,8 @@ const benches: Record<string, () => Promise<boolean>> = {
   explain: benchExplain,
   burst: benchBurst,
   scale: benchScale,
+  'render-cost': benchRenderCost,
+  memory: benchMemory,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.

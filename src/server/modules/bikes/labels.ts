@@ -3,7 +3,8 @@ import { APP_NAME } from '../../../shared/constants.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { renderBikeLabels, type BikeLabel } from '../../integrations/pdf/bike-labels.js';
+import type { BikeLabel } from '../../integrations/pdf/bike-labels.js';
+import { renderBikeLabelsApart } from '../../integrations/pdf/apart.js';
 import { biciclette } from './tables.js';
 import type { Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
@@ -37,7 +38,8 @@ export async function bikeLabelsPdf(
     sql`select numero from ${biciclette} ${where} order by lpad(numero, 20, '0'), numero`,
   );
   const labels: BikeLabel[] = rows.map((r) => ({ numero: r.numero, url: bikePageUrl(deps.config.publicUrl, r.numero) }));
-  return renderBikeLabels(
+  // In a worker of its own: this process does not keep pdfkit after it (decision 063).
+  return renderBikeLabelsApart(
     labels,
     { title: t('bikeLabels.title', { app: APP_NAME }), author: APP_NAME, creationDate: deps.clock.now() },
     { bike: t('bikeLabels.bike'), sentence: t('bikeLabels.sentence'), empty: t('bikeLabels.empty') },

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { reports } from './tables.js';
 import { AppError } from '../../http/errors.js';
-import { renderDayReport } from '../../integrations/pdf/day-report.js';
+import { renderDayReportApart } from '../../integrations/pdf/apart.js';
 import type { Mailer } from '../../integrations/mailer.js';
 import { testo, type Lingua } from '../../../shared/i18n/index.js';
 import { tFor } from '../../../shared/i18n/all.js';
@@ -30,7 +30,8 @@ export const storedReportLingua = (config: Pick<ReportDeps['config'], 'appLang'>
 export async function renderReport(deps: Pick<ReportDeps, 'db' | 'clock' | 'config'>, date: string, lingua?: Lingua): Promise<Buffer> {
   const now = deps.clock.now();
   const data = await loadDayReport(deps.db, date, now, deps.config.timeZone, lingua ?? storedReportLingua(deps.config));
-  return renderDayReport(data, now);
+  // In a worker of its own: this process does not keep pdfkit after it (decision 063).
+  return renderDayReportApart(data, now);
 }
 
 /**
