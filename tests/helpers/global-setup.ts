@@ -31,7 +31,13 @@ export default async function setup(project: TestProject) {
     // pg_stat_statements: the booking path's statements and plans are counted by the server
     // itself (tests/api/booking-statements.test.ts, issue 51).
     embedded = await startEmbeddedPostgres(dataDir, createLogger('warn'), {
-      settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' },
+      settings: {
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track': 'all',
+        'pg_stat_statements.track_planning': 'on',
+        // Room for every test file's statements at once: the counted ones are never evicted mid-test.
+        'pg_stat_statements.max': '20000',
+      },
     });
     adminUrl = embedded.url;
   }

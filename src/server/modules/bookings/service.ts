@@ -514,14 +514,19 @@ async function readEarly(
   return { active: row?.active === true, taken: row?.taken === true, sedeId: row?.sede_id ?? null };
 }
 
-/** `readEarly`'s statement: as of now, a row the life cycle would release counts for nothing (decision 035). */
+/**
+ * `readEarly`'s statement: as of now, a row the life cycle would release counts for nothing
+ * (decision 035). The bike's bookings are found by the exclusion constraint's index on all three
+ * of its columns (sede, bike, window): its generic plan has no window values to weigh.
+ */
 const earlyStatement = namedStatement<{ active: boolean; taken: boolean; sede_id: number | null }>('booking_early', () => {
   const earlyVoid = bookingAsOf(P_COLUMNS, P.now, { hold: P.hold, noShow: P.noShow }).void;
   return sql`select (select b.sede_id from ${biciclette} b where b.id = ${P.bici}::int) as sede_id,
              exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
                       where p.user_id = ${P.user}::int and p.stato = 'attiva' and not ${earlyVoid}) as active,
              exists (select 1 from ${prenotazioni} p left join ${pagamenti} pay on pay.prenotazione_id = p.id
-                      where p.bici_id = ${P.bici}::int and p.stato in ('attiva', 'offerta')
+                      where p.sede_id = (select b.sede_id from ${biciclette} b where b.id = ${P.bici}::int)
+                       and p.bici_id = ${P.bici}::int and p.stato in ('attiva', 'offerta')
                        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${P.inizio}::timestamptz, ${P.fine}::timestamptz, '[)')
                        and not ${earlyVoid}) as taken`;
 });
