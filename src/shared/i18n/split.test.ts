@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,36 +94,4 @@ describe('the catalogue split the way the code is (decision 061)', () => {
   });
 });
 
-/**
- * Over the built app (npm run build): /admin's page asks for its shell's texts and not its other
- * tabs'; in bytes, the catalogue it loads before its first tap stays under a budget.
- */
-const WEB = path.join(ROOT_DIR, 'dist', 'web');
-const built = existsSync(path.join(WEB, 'admin.html'));
-describe.runIf(built)('/admin as built', () => {
-  const listed = (page: string): string[] => {
-    const html = readFileSync(path.join(WEB, page), 'utf8');
-    const list = /<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(html)?.[1];
-    return list ? (JSON.parse(list) as string[]) : [];
-  };
-  const assets = readdirSync(path.join(WEB, 'assets'));
-
-  it.each(['admin.html', 'admin.en.html'])('%s loads the shell\'s texts in its language and no tab\'s', (page) => {
-    const lingua = page.includes('.en.') ? 'en' : 'it';
-    const scripts = listed(page).map((s) => s.replace(/^\/assets\//, ''));
-    const catalogue = scripts.filter((s) => /^(common|account|user|subpages|admin[a-z-]*|rack|server)\.(it|en)-/.test(s));
-    expect(catalogue.some((s) => s.startsWith(`admin.${lingua}-`))).toBe(true);
-    for (const tab of ['admin-biciclette', 'admin-utenti', 'admin-regole', 'admin-registro', 'admin-statistiche', 'admin-doc', 'admin-sedi'])
-      expect(catalogue.filter((s) => s.startsWith(`${tab}.`))).toEqual([]);
-    expect(catalogue.filter((s) => !s.includes(`.${lingua}-`))).toEqual([]);
-    // The catalogue /admin reads before its first tap, raw: 77 KB in Italian when the admin domain
-    // was one chunk (49 KB of it); 51 KB with the shell and the open tickets' part (decision 061).
-    const bytes = catalogue.reduce((sum, s) => sum + readFileSync(path.join(WEB, 'assets', s)).length, 0);
-    expect(bytes).toBeLessThan(60 * 1024);
-  });
-
-  it('builds each tab\'s part as a chunk of its own, in each language', () => {
-    for (const part of ['admin-biciclette', 'admin-utenti', 'admin-regole', 'admin-registro'])
-      for (const lingua of ['it', 'en']) expect(assets.filter((a) => a.startsWith(`${part}.${lingua}-`) && a.endsWith('.js'))).toHaveLength(1);
-  });
-});
+// /admin as built (its first download's catalogue, each tab's chunk): scripts/check-bundle-budget.mjs, after the build.

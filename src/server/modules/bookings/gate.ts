@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/transaction.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { fullestWeekSql, type Rules, suspendedUntilOf } from '../rules/index.js';
+import { fairUseSql, type Rules } from '../rules/index.js';
 import { namedStatement } from '../../db/prepared.js';
 import { suspensionRefusal, weeklyLimitRefusal } from './refusals.js';
 
@@ -49,8 +49,8 @@ const lockStatement = namedStatement('booking_user_lock', () => sql`select pg_ad
 
 const checksStatement = namedStatement<{ fino: Date | string | null; week: number | string | null }>('booking_fair_use', () => {
   const p = (name: string) => sql.placeholder(name);
-  const until = suspendedUntilOf(sql`u`, { giorni: p('giorni'), finestraGiorni: p('finestra'), soglia: p('soglia') }, p('now'));
+  const until = fairUseSql.suspendedUntil(sql`u`, { giorni: p('giorni'), finestraGiorni: p('finestra'), soglia: p('soglia') }, p('now'));
   return sql`select case when ${p('suspensionOn')}::boolean then ${until} end as fino,
-                    case when ${p('weekOn')}::boolean then ${fullestWeekSql(p('user'), p('date'))} end as week
+                    case when ${p('weekOn')}::boolean then ${fairUseSql.fullestWeek(p('user'), p('date'))} end as week
                from users u where u.id = ${p('user')}::int`;
 });

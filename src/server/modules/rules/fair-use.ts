@@ -12,13 +12,7 @@ const COUNTS = sql`(p.stato in ('attiva', 'completata') or p.motivo_cancellazion
  * "maximum bookings per user in any 7 days"): the seven weeks that contain the day, each
  * counted, the fullest one returned. The new booking would add one to each of them.
  */
-export async function fullestWeek(db: Executor, userId: number, date: string): Promise<number> {
-  const { rows } = await db.execute<{ n: number | string | null }>(sql`select ${fullestWeekSql(userId, date)} as n`);
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** `fullestWeek` as an SQL expression, its values given or placeholders of a prepared statement. */
-export function fullestWeekSql(userId: number | Placeholder, date: string | Placeholder): SQL {
+function fullestWeekSql(userId: number | Placeholder, date: string | Placeholder): SQL {
   return sql`(select max((select count(*) from prenotazioni p
                  where p.user_id = ${userId}::int and ${COUNTS}
                    and p.data_prenotazione between ${date}::date - k and ${date}::date - k + 6))
@@ -39,7 +33,7 @@ export function suspendedUntilSql(userAlias: SQL, rules: Pick<Rules, 'sospension
 }
 
 /** `suspendedUntilSql` with the rule's numbers given or placeholders of a prepared statement. */
-export function suspendedUntilOf(
+function suspendedUntilOf(
   userAlias: SQL,
   s: { giorni: number | Placeholder; finestraGiorni: number | Placeholder; soglia: number | Placeholder },
   now: string | Placeholder,
@@ -78,3 +72,6 @@ export async function suspensionOf(
 /** `3 mancati ritiri in 30 giorni` / `3 no-shows in 30 days`. */
 export const suspensionReason = (s: NonNullable<Rules['sospensione']>, lingua: Lingua = 'it'): string =>
   tFor(lingua)('rules.suspensionReason', { soglia: s.soglia, giorni: s.finestraGiorni });
+
+/** The fair-use gate's two checks as SQL expressions, for the booking's named statement (issue 51). */
+export const fairUseSql = { fullestWeek: fullestWeekSql, suspendedUntil: suspendedUntilOf };

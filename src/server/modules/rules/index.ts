@@ -9,7 +9,7 @@ import { rulesOfSede } from './store.js';
 export { getRules, publicRules, updateRules } from './service.js';
 export { currentRules, lifecycleMinutes, loadRules, type ClosureRule, type Executor, type Rules } from './store.js';
 export { checkWindow, START_GRACE_MINUTES, type Window } from './check.js';
-export { fullestWeek, fullestWeekSql, suspendedUntilOf, suspendedUntilSql, suspensionOf } from './fair-use.js';
+export { fairUseSql, suspendedUntilSql, suspensionOf } from './fair-use.js';
 export { bookingMovedEmail, closureCancelledEmail, deskBookingEmail, maintenanceCancelledEmail, type NoticeBooking } from './emails.js';
 export { ensureRulesRow, RULES_CHANNEL, RulesCache } from './store.js';
 export { replaceRulesEditor } from './erasure.js';
