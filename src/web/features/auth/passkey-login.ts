@@ -27,12 +27,15 @@ class Autofill {
   constructor(private readonly signedIn: SignedIn) {}
 
   async start(): Promise<void> {
-    if (this.running || this.detached || !(await autofillSupported().catch(() => false))) return;
+    // Marked running before the first await: the form's focus while the support check is
+    // pending must not begin a second request beside this one.
+    if (this.running || this.detached) return;
     this.running = true;
     const generation = this.generation;
     const wanted = () => generation === this.generation && !this.detached;
     let again = false;
     try {
+      if (!(await autofillSupported().catch(() => false)) || !wanted()) return;
       const user = await signInWithPasskey(LOGIN_ENDPOINTS, { autofill: true, stillWanted: wanted });
       if (wanted()) this.signedIn(user);
     } catch (error) {
