@@ -197,7 +197,7 @@ test.describe('pages rendered on the server', () => {
     }
   });
 
-  test('the app’s code is asked for once the dashboard has been painted, and then takes the page', async ({ browser, baseURL }) => {
+  test('the app’s code is asked for once the dashboard has been painted, a chunk per task, and then takes the page', async ({ browser, baseURL }) => {
     const rita = await rider();
     const context = await contextFor(browser, baseURL, rita.token, true);
     try {
@@ -223,9 +223,24 @@ test.describe('pages rendered on the server', () => {
           });
         });
         watch.observe(document, { childList: true, subtree: true });
+        // after-paint.ts's modulepreloads, counted per task: a MutationObserver's callback runs
+        // at the end of the task that made the changes (issue 51: one per task, a tap between).
+        // The app's own preloads of a lazy chunk (Vite's) carry `as="script"`; these do not.
+        const w2 = window as unknown as { preloadBatches: number[] };
+        w2.preloadBatches = [];
+        new MutationObserver((records) => {
+          const added = records
+            .flatMap((r) => [...r.addedNodes])
+            .filter((n) => n instanceof HTMLLinkElement && n.rel === 'modulepreload' && !n.hasAttribute('as'));
+          if (added.length > 0) w2.preloadBatches.push(added.length);
+        }).observe(document, { childList: true, subtree: true });
       });
       await page.goto('/dashboard');
       await expect(page.locator('#root')).toHaveAttribute('data-started', '');
+      // Every chunk listed after the entry, each added in a task of its own.
+      const batches = await page.evaluate(() => (window as unknown as { preloadBatches: number[] }).preloadBatches);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(listed.length - 1);
+      expect(Math.max(...batches)).toBe(1);
       const timing = await page.evaluate(() => {
         const scripts = performance
           .getEntriesByType('resource')
