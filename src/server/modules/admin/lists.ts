@@ -14,7 +14,7 @@ import { asOf, bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { contatori, contatoriDelta, statsDelta, statsGiornaliere } from '../stats/tables.js';
+import { contatori, contatoriDelta, statsDelta } from '../stats/tables.js';
 import { suspendedUntilSql } from '../rules/index.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
@@ -41,11 +41,15 @@ export function startOfDay(date: string, timeZone: string): Date {
 /**
  * Every booking ever, by stored state, from the statistics' rollup (decision 017: exact, kept
  * by triggers on every insert, update and delete of a booking; the pending deltas added, in
- * the same snapshot): `rides` counts attiva and completata, `cancellations` cancellata.
+ * the same snapshot): `rides` counts attiva and completata, `cancellations` cancellata. The
+ * rollup's totals are its counters (issue 51, decision 065: kept by its triggers as the fold
+ * writes it), two rows rather than one a day of the install's life; the pending 'day' deltas
+ * are a minute's bookings at most (`stats_delta_kind_day_idx`).
  */
 const everyBookingTotals = sql`(
   select coalesce(sum(rides), 0)::int as rides, coalesce(sum(cancellations), 0)::int as cancellations from (
-    select rides, cancellations from ${statsGiornaliere} where kind = 'day'
+    select case when nome = 'corse' then valore else 0 end as rides, case when nome = 'cancellazioni' then valore else 0 end as cancellations
+      from ${contatori} where nome in ('corse', 'cancellazioni')
     union all
     select rides, cancellations from ${statsDelta} where kind = 'day') t) totals`;
 
@@ -56,7 +60,7 @@ const everyBookingTotals = sql`(
 const storedCounts = sql`(
   select coalesce(sum(v) filter (where nome = 'prenotazioni_attive'), 0)::int as attive,
          coalesce(sum(v) filter (where nome = 'utenti'), 0)::int as utenti from (
-    select nome, valore as v from ${contatori}
+    select nome, valore as v from ${contatori} where nome in ('prenotazioni_attive', 'utenti')
     union all
     select nome, delta from ${contatoriDelta}) c) counts`;
 
@@ -80,8 +84,8 @@ export async function adminSummary(deps: ReadDeps, sedi: readonly number[] | nul
   // holds `now` (the active ranges' index): at most one a bike, plus the few not yet released
   // by the minute job. A hold can also run out before the start: those rows have a pending
   // payment (its partial index, a few rows). The totals of every booking ever come from the
-  // statistics' rollup (decision 017: exact, its pending deltas added): `rides` counts attiva
-  // and completata, `cancellations` cancellata.
+  // statistics' rollup's counters (decision 017: exact, its pending deltas added): `rides`
+  // counts attiva and completata, `cancellations` cancellata.
   const result = await deps.db.execute<Record<string, number>>(sql`
     with bikes as (select ${asOf.bikeStateAsOf(at, minutes)} as stato from ${biciclette} b),
     started as (

@@ -39,13 +39,16 @@ export const statsDelta = pgTable(
 );
 
 /**
- * Counts of whole tables that the /admin summary shows (issue 51, decision 065), folded: one row
- * per counter (`prenotazioni_attive`: bookings whose stored state is `attiva`; `utenti`: people).
- * Only the `stats-fold` job writes it (and a TRUNCATE of the counted table, which zeroes it). Its
- * value plus the counter's pending deltas is the count, exact at every instant.
+ * Counts of whole tables that the /admin summary shows (issue 51, decision 065): one row per
+ * counter. `prenotazioni_attive` (bookings whose stored state is `attiva`) and `utenti` (people):
+ * folded from `contatori_delta` by the `stats-fold` job; the value plus the counter's pending
+ * deltas is the count, exact at every instant. `corse` and `cancellazioni`: the rollup's totals
+ * (its 'day' rows' rides and cancellations), kept by the rollup's own triggers as the fold writes
+ * it; the reads add `stats_delta`'s pending 'day' rows. A counter without a row is 0; a TRUNCATE
+ * of a counted table deletes its counter's row and deltas.
  */
 export const contatori = pgTable('contatori', {
-  nome: text('nome', { enum: ['prenotazioni_attive', 'utenti'] }).primaryKey(),
+  nome: text('nome', { enum: ['prenotazioni_attive', 'utenti', 'corse', 'cancellazioni'] }).primaryKey(),
   valore: bigint('valore', { mode: 'number' }).notNull().default(0),
 });
 

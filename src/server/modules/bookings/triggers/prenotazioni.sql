@@ -223,13 +223,13 @@ CREATE OR REPLACE TRIGGER prenotazioni_attive_upd AFTER UPDATE ON prenotazioni
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_active_count_delta();
 CREATE OR REPLACE TRIGGER prenotazioni_attive_del AFTER DELETE ON prenotazioni
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_active_count_delta();
--- A table emptied (TRUNCATE: the tests, a restore) counts nothing: its counter's deltas go and its folded value is 0.
+-- A table emptied (TRUNCATE: the tests) counts nothing: its counter's deltas and its folded row go (no row is 0).
 -- Used by this file's trigger and by users' (users/triggers/users.sql). TRUNCATE holds the table
 -- exclusively, so no delta of an open transaction is left behind; a fold at the same time waits or finds nothing.
 CREATE OR REPLACE FUNCTION bicielis_count_reset() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM contatori_delta WHERE nome = TG_ARGV[0];
-  UPDATE contatori SET valore = 0 WHERE nome = TG_ARGV[0];
+  DELETE FROM contatori WHERE nome = TG_ARGV[0];
   RETURN NULL;
 END $$;
 -- Emptied, the table counts no active booking.
