@@ -154,15 +154,26 @@ describe('adminSummary, every sede, at 30,000 future bookings', () => {
     }
     const summary = sent.find((s) => /"danniAperti"/.test(s.text));
     expect(summary, 'the summary statement').toBeDefined();
-    const { rows } = (await query({ text: `explain (analyze, format json) ${summary!.text}`, values: summary!.values })) as {
-      rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[];
-    };
-    const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
-    // Today's 40 rows, some twice (the bikes' states, today's completions), and the ten unpaid:
-    // nothing of the 30,000 future bookings or of the 31,000 people.
-    expect(read.prenotazioni ?? 0).toBeLessThanOrEqual(300);
-    expect(read.users ?? 0).toBeLessThanOrEqual(10);
-    // The totals of every booking ever: the rollup's counters, not its rows (one a day, 34 here).
-    expect(read.stats_giornaliere ?? 0).toBe(0);
+    // A named statement: planned for the values at first, then with a generic plan (decision 059).
+    // Both plans are explained, each on a connection of its own.
+    const client = await ctx.database.pool.connect();
+    try {
+      const args = summary!.values.map((v) => client.escapeLiteral(String(v))).join(', ');
+      await client.query(`prepare summary_explained as ${summary!.text}`);
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await client.query(`set plan_cache_mode = ${mode}`);
+        const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (analyze, format json) execute summary_explained(${args})`);
+        const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
+        // Today's 40 rows, some twice (the bikes' states, today's completions), and the ten unpaid:
+        // nothing of the 30,000 future bookings or of the 31,000 people.
+        expect(read.prenotazioni ?? 0, mode).toBeLessThanOrEqual(300);
+        expect(read.users ?? 0, mode).toBeLessThanOrEqual(10);
+        // The totals of every booking ever: the rollup's counters, not its rows (one a day, 34 here).
+        expect(read.stats_giornaliere ?? 0, mode).toBe(0);
+      }
+    } finally {
+      await client.query('deallocate all; reset plan_cache_mode');
+      client.release();
+    }
   });
 });
