@@ -19,6 +19,7 @@ export async function foldStatsDelta(db: Db): Promise<number> {
         delete from stats_delta
         returning day, kind, key, rides, cancellations, seconds, revenue_cents, released_holds
       ), folded as (
+        -- triggers: contatori (the rollup's totals, stats/triggers/stats_giornaliere.sql)
         insert into stats_giornaliere as s (day, kind, key, rides, cancellations, seconds, revenue_cents, released_holds)
         select day, kind, key, sum(rides), sum(cancellations), sum(seconds), sum(revenue_cents), sum(released_holds)
           from moved
