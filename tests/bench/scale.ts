@@ -174,6 +174,12 @@ export async function seedScale(database: Database, size: ScaleSize, today: stri
        group by 1, 2, 3
           on conflict (kind, day, key) do update
          set rides = s.rides + excluded.rides, cancellations = s.cancellations + excluded.cancellations, seconds = s.seconds + excluded.seconds`);
+    // The rollup's totals (decision 065), which its triggers, off here, would have kept.
+    await tx.execute(sql`
+      insert into contatori (nome, valore)
+      select 'corse', coalesce(sum(rides), 0) from stats_giornaliere where kind = 'day'
+      union all select 'cancellazioni', coalesce(sum(cancellations), 0) from stats_giornaliere where kind = 'day'
+          on conflict (nome) do update set valore = excluded.valore`);
   });
   await db.execute(sql`vacuum analyze`);
   return days;

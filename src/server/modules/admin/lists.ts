@@ -14,8 +14,9 @@ import { asOf, bookingPhase, listBikes } from '../bookings/index.js';
 import { sessionUserColumns } from '../users/index.js';
 import { toPublicUser } from '../users/index.js';
 import { containsPattern, type AdminDeps } from './deps.js';
-import { statsDelta, statsGiornaliere } from '../stats/tables.js';
+import { contatori, contatoriDelta, statsDelta } from '../stats/tables.js';
 import { suspendedUntilSql } from '../rules/index.js';
+import { namedStatement } from '../../db/prepared.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 
 type ReadDeps = Pick<AdminDeps, 'db' | 'clock' | 'config'>;
@@ -41,53 +42,101 @@ export function startOfDay(date: string, timeZone: string): Date {
 /**
  * Every booking ever, by stored state, from the statistics' rollup (decision 017: exact, kept
  * by triggers on every insert, update and delete of a booking; the pending deltas added, in
- * the same snapshot): `rides` counts attiva and completata, `cancellations` cancellata.
+ * the same snapshot): `rides` counts attiva and completata, `cancellations` cancellata. The
+ * rollup's totals are its counters (issue 51, decision 065: kept by its triggers as the fold
+ * writes it), two rows rather than one a day of the install's life; the pending 'day' deltas
+ * are a minute's bookings at most (`stats_delta_kind_day_idx`).
  */
 const everyBookingTotals = sql`(
   select coalesce(sum(rides), 0)::int as rides, coalesce(sum(cancellations), 0)::int as cancellations from (
-    select rides, cancellations from ${statsGiornaliere} where kind = 'day'
+    select case when nome = 'corse' then valore else 0 end as rides, case when nome = 'cancellazioni' then valore else 0 end as cancellations
+      from ${contatori} where nome in ('corse', 'cancellazioni')
     union all
     select rides, cancellations from ${statsDelta} where kind = 'day') t) totals`;
 
-/** The four cards and the tab counts: three aggregate queries, no row leaves PostgreSQL. */
-export async function adminSummary(deps: ReadDeps, sedi: readonly number[] | null = null): Promise<AdminSummary> {
-  if (sedi !== null) return scopedSummary(deps, sedi);
-  const now = deps.clock.now();
-  const today = zonedToday(now, deps.config.timeZone);
-  const dayStart = startOfDay(today, deps.config.timeZone).toISOString();
-  const dayEnd = startOfDay(addDays(today, 1), deps.config.timeZone).toISOString();
-  const at = now.toISOString();
+/**
+ * The counters kept by triggers (issue 51, decision 065): active bookings (stored state `attiva`)
+ * and people, each its folded value plus its pending deltas, in the same snapshot.
+ */
+const storedCounts = sql`(
+  select coalesce(sum(v) filter (where nome = 'prenotazioni_attive'), 0)::int as attive,
+         coalesce(sum(v) filter (where nome = 'utenti'), 0)::int as utenti from (
+    select nome, valore as v from ${contatori} where nome in ('prenotazioni_attive', 'utenti')
+    union all
+    select nome, delta from ${contatoriDelta}) c) counts`;
+
+/**
+ * The unscoped summary's statement: its values are placeholders (now, the rules' minutes, today's
+ * bounds), so PostgreSQL plans it once per connection (decision 059's named statements). Its
+ * text spells the as-of-now test nine times (the bikes' three arrays, the rows read): planned at
+ * every call it cost more than it took to run (5.9 of 6.4 ms at today's size, issue 51).
+ *
+ * Flat in the data's size (issue 51, decision 065). The stored-state counts (active bookings,
+ * people) come from the counters the triggers keep; reading every active row (30,000 at ten
+ * times today's data) and counting every person cost the /admin render 96 of its 104 ms. Only
+ * the active rows whose state as of now can differ from the stored one are read, one by one
+ * along an index: a no-show, a hold run out at its start, a ride in progress or late all need
+ * the start passed, so such a row has ended (`fine <= now`: the active rows' `fine` index) or
+ * holds `now` (the active ranges' index): at most one a bike, plus the few not yet released
+ * by the minute job. A hold can also run out before the start: those rows have a pending
+ * payment (its partial index, a few rows). The totals of every booking ever come from the
+ * statistics' rollup's counters (decision 017: exact, its pending deltas added): `rides`
+ * counts attiva and completata, `cancellations` cancellata.
+ */
+const summaryStatement = namedStatement<Record<string, number>>('admin_summary', () => {
+  const at = sql.placeholder('at');
   // As of now (decision 035): bookings and bikes as the life cycle would leave them, unwritten.
-  const minutes = lifecycleMinutes(await currentRules(deps));
-  // Only the active rows are read one by one (a few thousand at most, by the active rows'
-  // partial index), with the as-of-now test (`asOf.voidAsOf`). The totals of every booking ever
-  // come from the statistics' rollup (decision 017: exact, kept by triggers on every insert,
-  // update and delete, its pending deltas added): `rides` counts attiva and completata,
-  // `cancellations` cancellata. Reading all 200,000 rows with their payments cost the /admin
-  // render 72 ms (issue 33's guard); this costs a few.
-  const result = await deps.db.execute<Record<string, number>>(sql`
+  const minutes = { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') };
+  const voidNow = asOf.voidAsOf(at, minutes);
+  return sql`
     with bikes as (select ${asOf.bikeStateAsOf(at, minutes)} as stato from ${biciclette} b),
-    active as (
-      select p.inizio, p.fine, p.ritirata_at, ${asOf.voidAsOf(at, minutes)} as void
-        from ${prenotazioni} p where p.stato = 'attiva'),
+    started as (
+      select p.fine, p.ritirata_at, ${voidNow} as void
+        from ${prenotazioni} p where p.stato = 'attiva' and p.fine <= ${at}::timestamptz
+      union all
+      select p.fine, p.ritirata_at, ${voidNow} as void
+        from ${prenotazioni} p where p.stato = 'attiva' and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz),
+    held as (
+      select ${voidNow} as void
+        from ${pagamenti} pay join ${prenotazioni} p on p.id = pay.prenotazione_id
+       where pay.status = 'pending' and p.stato = 'attiva' and p.inizio > ${at}::timestamptz),
+    voided as (select (select count(*) from started where void) + (select count(*) from held where void) as n),
+    counts as (select * from ${storedCounts}),
     totals as (select * from ${everyBookingTotals})
     select
-      (select count(*) from active where not void and inizio <= ${at}::timestamptz and fine > ${at}::timestamptz)::int as "inUso",
-      (select count(*) from active where not void)::int as "attive",
-      (select rides from totals) - (select count(*) from active)::int as "completate",
-      (select cancellations from totals) + (select count(*) from active where void)::int as "cancellate",
+      (select count(*) from started where not void and fine > ${at}::timestamptz)::int as "inUso",
+      ((select attive from counts) - (select n from voided))::int as "attive",
+      ((select rides from totals) - (select attive from counts))::int as "completate",
+      ((select cancellations from totals) + (select n from voided))::int as "cancellate",
       (select count(*) from ${prenotazioni} p
-        where p.stato = 'completata' and p.data_prenotazione between ${addDays(today, -1)}::date and ${today}::date
-          and p.fine >= ${dayStart}::timestamptz and p.fine < ${dayEnd}::timestamptz)::int as "oggi",
-      (select count(*) from ${users})::int as "utenti",
+        where p.stato = 'completata' and p.data_prenotazione between ${sql.placeholder('yesterday')}::date and ${sql.placeholder('today')}::date
+          and p.fine >= ${sql.placeholder('dayStart')}::timestamptz and p.fine < ${sql.placeholder('dayEnd')}::timestamptz)::int as "oggi",
+      (select utenti from counts) as "utenti",
       (select count(*) from bikes)::int as "bici",
       (select count(*) filter (where stato = 'disponibile') from bikes)::int as "disponibile",
       (select count(*) filter (where stato = 'prenotata') from bikes)::int as "prenotata",
       (select count(*) filter (where stato = 'manutenzione') from bikes)::int as "manutenzione",
       (select count(*) filter (where stato = 'fuori_servizio') from bikes)::int as "fuoriServizio",
-      (select count(*) from active where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
-      (select count(*) from ${interventi} d where d.chiuso_at is null)::int as "danniAperti"`);
-  return summaryOf(result.rows[0]!);
+      (select count(*) from started where ritirata_at is not null and fine <= ${at}::timestamptz)::int as "ritardi",
+      (select count(*) from ${interventi} d where d.chiuso_at is null)::int as "danniAperti"`;
+});
+
+/** The four cards and the tab counts: one statement, no row leaves PostgreSQL. */
+export async function adminSummary(deps: ReadDeps, sedi: readonly number[] | null = null): Promise<AdminSummary> {
+  if (sedi !== null) return scopedSummary(deps, sedi);
+  const now = deps.clock.now();
+  const today = zonedToday(now, deps.config.timeZone);
+  const minutes = lifecycleMinutes(await currentRules(deps));
+  const rows = await summaryStatement.run(deps.db, {
+    at: now.toISOString(),
+    hold: minutes.hold,
+    noShow: minutes.noShow,
+    yesterday: addDays(today, -1),
+    today,
+    dayStart: startOfDay(today, deps.config.timeZone).toISOString(),
+    dayEnd: startOfDay(addDays(today, 1), deps.config.timeZone).toISOString(),
+  });
+  return summaryOf(rows[0]!);
 }
 
 /**

@@ -53,10 +53,10 @@ export async function cancelBookings(
   }
   if (o.reason === 'eliminazione') {
     await detachPayments(tx, ids, o.now);
-    // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
+    // triggers: stats_delta, contatori_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
     await tx.execute(sql`delete from prenotazioni where id in (${list})`);
   } else {
-    // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
+    // triggers: stats_delta, contatori_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
     await tx.execute(sql`
       update prenotazioni set stato = 'cancellata', motivo_cancellazione = ${o.reason}, updated_at = ${o.now.toISOString()}::timestamptz
        where id in (${list})`);

@@ -42,7 +42,7 @@ export async function bookOffer(
          limit 1`,
   );
   if (closed[0]) throw badRequest(closureText(closed[0] as ClosureRule), 'CLOSED');
-  // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
+  // triggers: stats_delta, contatori_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
   const { rows } = await tx.execute<{ id: number }>(sql`
     with booked as (
       update prenotazioni set stato = 'attiva', offerta_scade_at = null, created_at = ${now}::timestamptz,

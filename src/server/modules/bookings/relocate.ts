@@ -63,7 +63,7 @@ export async function moveBooking(
   const at = sql`${now.toISOString()}::timestamptz`;
   await tx.execute(
     cause
-      // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
+      // triggers: stats_delta, contatori_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
       ? sql`update prenotazioni set spostata_da_bici_id = bici_id, spostata_causa = ${cause}, spostata_at = ${at},
                                    bici_id = ${toBikeId}, bici_assente_avvisata_at = null, aspetta_bici_at = null, updated_at = ${at}
              where id = ${bookingId}`

@@ -168,7 +168,7 @@ export async function endRide(
 ): Promise<number | null> {
   await tx
     .update(prenotazioni)
-    .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now }) // triggers: disponibilita_modifiche, tempo_liberato, lucchetti (the new code), codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
+    .set({ stato: 'completata', riconsegnataAt: returnedAt, updatedAt: now }) // triggers: contatori_delta, disponibilita_modifiche, tempo_liberato, lucchetti (the new code), codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
     .where(eq(prenotazioni.id, booking.id));
   if (damage) {
     const ticket = await tickets.open(

@@ -29,7 +29,7 @@ export async function anonymiseConcludedBefore(db: Pick<Db, 'execute'>, cutoff: 
 
 /** Bookings written as they are (the demo's seed), in one statement. */
 export async function insertBookingRows(tx: Pick<Tx, 'insert'>, rows: (typeof prenotazioni.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(prenotazioni).values(rows); // triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
+  if (rows.length > 0) await tx.insert(prenotazioni).values(rows); // triggers: stats_delta, contatori_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
 }
 
 /** A past booking of the demo's history (seed-history.ts): instants as ISO text, wall-clock times `HH:mm`. */

@@ -37,3 +37,28 @@ export const statsDelta = pgTable(
   },
   (t) => [index('stats_delta_kind_day_idx').on(t.kind, t.day)],
 );
+
+/**
+ * Counts of whole tables that the /admin summary shows (issue 51, decision 065): one row per
+ * counter. `prenotazioni_attive` (bookings whose stored state is `attiva`) and `utenti` (people):
+ * folded from `contatori_delta` by the `stats-fold` job; the value plus the counter's pending
+ * deltas is the count, exact at every instant. `corse` and `cancellazioni`: the rollup's totals
+ * (its 'day' rows' rides and cancellations), kept by the rollup's own triggers as the fold writes
+ * it; the reads add `stats_delta`'s pending 'day' rows. A counter without a row is 0; a TRUNCATE
+ * of a counted table deletes its counter's row and deltas.
+ */
+export const contatori = pgTable('contatori', {
+  nome: text('nome', { enum: ['prenotazioni_attive', 'utenti', 'corse', 'cancellazioni'] }).primaryKey(),
+  valore: bigint('valore', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * The counters' pending changes, as `stats_delta` is the rollup's (decision 023): the triggers
+ * on prenotazioni and users only insert here (no unique key: no booking ever waits for another
+ * on a shared row), and the `stats-fold` job moves them into `contatori` every minute.
+ */
+export const contatoriDelta = pgTable('contatori_delta', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  nome: text('nome', { enum: ['prenotazioni_attive', 'utenti'] }).notNull(),
+  delta: bigint('delta', { mode: 'number' }).notNull(),
+});

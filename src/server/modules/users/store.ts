@@ -34,7 +34,7 @@ export interface NewUser {
 /** Inserts an account with role `user`; returns it as a session sees it. */
 export async function insertUser(db: UsersDb, input: NewUser, now: Date) {
   const [user] = await db
-    .insert(users)
+    .insert(users) // triggers: contatori_delta (the count of people)
     .values({ ...input, ruolo: 'user', createdAt: now, updatedAt: now })
     .returning(sessionUserColumns);
   return user!;
@@ -45,7 +45,7 @@ export async function insertUser(db: UsersDb, input: NewUser, now: Date) {
  * `skipTaken`: an email already used is passed over (else its unique violation is thrown).
  */
 export async function insertAccounts(db: UsersDb, rows: (typeof users.$inferInsert)[], skipTaken = false) {
-  const insert = db.insert(users).values(rows);
+  const insert = db.insert(users).values(rows); // triggers: contatori_delta (the count of people)
   const columns = { id: users.id, email: users.email, residente: users.isResidente };
   return skipTaken ? insert.onConflictDoNothing().returning(columns) : insert.returning(columns);
 }
@@ -138,7 +138,7 @@ export async function updateUserSede(db: UsersDb, id: number, sedeId: number, no
 
 /** Deletes a user's row (their bookings and payments are the caller's, before). */
 export async function deleteUserRow(db: UsersDb, id: number): Promise<void> {
-  await db.delete(users).where(eq(users.id, id)); // triggers: tempo_liberato, NOTIFY bicielis_tempo_liberato; its sessions' NOTIFY bicielis_auth
+  await db.delete(users).where(eq(users.id, id)); // triggers: contatori_delta, tempo_liberato, NOTIFY bicielis_tempo_liberato; its sessions' NOTIFY bicielis_auth
 }
 
 /** The no-shows so far stop counting; returns the row as a session sees it (undefined: no such user). */

@@ -2,6 +2,8 @@
 -- writes stats_delta (owner stats): the statistics' deltas, in the booking's own transaction (0010).
 -- writes codici_corsa (owner locks): a smart lock's PIN follows its booking (0020).
 -- writes lucchetti (owner locks): a combination code shown and not used is marked to change (0020).
+-- writes contatori_delta (owner stats): the count of active bookings the /admin summary shows, as deltas (issue 51).
+-- writes contatori (owner stats): a counter zeroed when its table is emptied (TRUNCATE, issue 51).
 
 -- Every transaction that touches the fleet's picture leaves its id (fleet/now.ts; also on biciclette, manutenzioni, pagamenti).
 CREATE OR REPLACE FUNCTION bicielis_availability_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -202,3 +204,34 @@ BEGIN
   RETURN OLD;
 END $$;
 CREATE OR REPLACE TRIGGER prenotazioni_codici_eliminata BEFORE DELETE ON prenotazioni FOR EACH ROW EXECUTE FUNCTION bicielis_ride_code_deleted();
+
+-- The count of active bookings (stored state `attiva`) for the /admin summary (issue 51, decision 065): a statement's
+-- net change appended to contatori_delta and folded by the stats-fold job, so no booking holds a shared row to its commit.
+CREATE OR REPLACE FUNCTION bicielis_active_count_delta() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+  change bigint := 0;
+BEGIN
+  -- A transition table exists only for the operations that have it.
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN change := change + (SELECT count(*) FROM new_rows r WHERE r.stato = 'attiva'); END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN change := change - (SELECT count(*) FROM old_rows r WHERE r.stato = 'attiva'); END IF;
+  IF change <> 0 THEN INSERT INTO contatori_delta (nome, delta) VALUES ('prenotazioni_attive', change); END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER prenotazioni_attive_ins AFTER INSERT ON prenotazioni
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_active_count_delta();
+CREATE OR REPLACE TRIGGER prenotazioni_attive_upd AFTER UPDATE ON prenotazioni
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_active_count_delta();
+CREATE OR REPLACE TRIGGER prenotazioni_attive_del AFTER DELETE ON prenotazioni
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_active_count_delta();
+-- A table emptied (TRUNCATE: the tests) counts nothing: its counter's deltas and its folded row go (no row is 0).
+-- Used by this file's trigger and by users' (users/triggers/users.sql). TRUNCATE holds the table
+-- exclusively, so no delta of an open transaction is left behind; a fold at the same time waits or finds nothing.
+CREATE OR REPLACE FUNCTION bicielis_count_reset() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM contatori_delta WHERE nome = TG_ARGV[0];
+  DELETE FROM contatori WHERE nome = TG_ARGV[0];
+  RETURN NULL;
+END $$;
+-- Emptied, the table counts no active booking.
+CREATE OR REPLACE TRIGGER prenotazioni_attive_truncate AFTER TRUNCATE ON prenotazioni
+  FOR EACH STATEMENT EXECUTE FUNCTION bicielis_count_reset('prenotazioni_attive');

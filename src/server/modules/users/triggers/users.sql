@@ -1,4 +1,5 @@
 -- What the database does by itself on `users`: the live definition, applied by db/migrate.ts.
+-- writes contatori_delta (owner stats): the count of people the /admin summary shows, as deltas (issue 51).
 
 -- A change to what a session shows or allows reaches every process's session cache at the commit.
 CREATE OR REPLACE FUNCTION bicielis_notify_user_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -40,3 +41,23 @@ BEGIN
       USING ERRCODE = 'check_violation', CONSTRAINT = 'users_una_via_di_accesso';
   END IF;
 END $$;
+
+-- The count of people for the /admin summary (issue 51, decision 065): a statement's rows added or removed, appended to
+-- contatori_delta and folded by the stats-fold job (as the bookings' count in bookings/triggers/prenotazioni.sql).
+CREATE OR REPLACE FUNCTION bicielis_user_count_delta() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO contatori_delta (nome, delta) SELECT 'utenti', count(*) FROM new_rows HAVING count(*) > 0;
+  ELSE
+    INSERT INTO contatori_delta (nome, delta) SELECT 'utenti', -count(*) FROM old_rows HAVING count(*) > 0;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER users_conteggio_ins AFTER INSERT ON users
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_user_count_delta();
+CREATE OR REPLACE TRIGGER users_conteggio_del AFTER DELETE ON users
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bicielis_user_count_delta();
+
+-- Emptied, the table counts nobody (bicielis_count_reset is in bookings/triggers/prenotazioni.sql).
+CREATE OR REPLACE TRIGGER users_conteggio_truncate AFTER TRUNCATE ON users
+  FOR EACH STATEMENT EXECUTE FUNCTION bicielis_count_reset('utenti');
