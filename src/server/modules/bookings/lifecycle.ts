@@ -211,7 +211,7 @@ type ReleasedRow = { expired: number[] | null; no_shows: number };
  * its values each time: a booking runs it only when its due check found something to release.
  */
 function releaseDueStatement(at: string | Placeholder, holdMinutes: number | Placeholder, noShowMinutes: number | Placeholder, scope: SQL): SQL {
-  // triggers: stats_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
+  // triggers: stats_delta, contatori_delta, disponibilita_modifiche, tempo_liberato, lucchetti, codici_corsa, NOTIFY bicielis_tempo_liberato, bicielis_pin
   return sql`
     with due as (
       select p.id

@@ -443,7 +443,7 @@ const bikeLockStatement = namedStatement<{ id: number; due: boolean }>('booking_
  * The insert (decision 018): the bike's state and planned maintenance checked, the booking and
  * an external's pending payment inserted, the booking returned, in one statement.
  */
-// triggers: stats_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
+// triggers: stats_delta, contatori_delta, disponibilita_modifiche, codici_corsa, NOTIFY bicielis_pin (a smart lock's PIN)
 const insertStatement = namedStatement<CreatedRow>('booking_insert', () =>
   sql`with bike as (
     select id, stato, stato_auto, numero, modello, sede_id,
