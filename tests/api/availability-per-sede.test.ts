@@ -191,6 +191,25 @@ describe('one sede\'s fleet picture (decision 064)', () => {
       expect(pictures).toEqual([[a], [b], [a]]);
       await ask(b);
       expect(pictures).toEqual([[a], [b], [a], [b]]);
+
+      // Concurrent requests for several sedi share a batch and one check of their pictures: the
+      // first leaves alone, the others wait and go together (decision 018).
+      const c = sedi[2]!;
+      const together = () => Promise.all([ask(a), ask(b), ask(c), ask(a), ask(b)]);
+      const [a1, b1, c1] = await together();
+      expect(pictures.slice(4)).toEqual([[c]]);
+      expect(c1!.every((x) => x.sedeId === c)).toBe(true);
+      const again = await together();
+      expect(pictures).toHaveLength(5);
+      expect(again.slice(0, 3)).toEqual([a1, b1, c1]);
+      // A write in sede b: every picture the batch holds is stale, each read again once.
+      const bBike = b1![0]!;
+      await ctx.database.db.execute(sql`update biciclette set stato = 'fuori_servizio' where id = ${bBike.id}`);
+      const [a2, b2, c2] = await together();
+      expect(pictures.slice(5).map((x) => x[0]).sort()).toEqual([a, b, c].sort());
+      expect(b2!.map((x) => x.id)).not.toContain(bBike.id);
+      expect(b2).toHaveLength(b1!.length - 1);
+      expect([a2, c2]).toEqual([a1, c1]);
     } finally {
       pool.query = query;
     }
