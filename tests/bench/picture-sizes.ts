@@ -5,7 +5,7 @@
  *
  *   npx tsx tests/bench/picture-sizes.ts
  *
- * Seeds with the scale bench's `seedScale` (PICTURE_PAST=n writes n past bookings instead of the
+ * Seeds with the scale bench's `seedScale` (then a checkpoint) (PICTURE_PAST=n writes n past bookings instead of the
  * size's own: the picture reads none of them). With BEFORE_MODULE=<path of a copy of the former
  * availability.ts> it measures that module's statement (every sede's picture) beside, back to back.
  */
@@ -52,7 +52,7 @@ async function main() {
   console.log(`## The fleet picture at the scale bench's sizes (decision 064) — load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log('| size | statement | median ms | buffers | prenotazioni rows + index entries |');
   console.log('|---|---|--:|--:|--:|');
-  for (const base of SIZES) {
+  for (const base of SIZES.filter((s) => !process.env.SCALE_ONLY || s.name === `${process.env.SCALE_ONLY}×`)) {
     const size = { ...base, past: Number(process.env.PICTURE_PAST ?? base.past) };
     const bench = await benchDatabase();
     try {
@@ -60,6 +60,8 @@ async function main() {
       const t = performance.now();
       await seedScale(bench.database, size, today, 0);
       const seeded = ((performance.now() - t) / 1000).toFixed(0);
+      // The seed's dirty pages written out first, not during the timing.
+      await db.execute(sql`checkpoint`);
       const statements: [string, Statement][] = [['one sede (after)', (at, cover) => fleetPictureStatement(1, at, minutes, cover)]];
       if (before) statements.unshift(['every sede (before)', (at, cover) => before.fleetPictureStatement(at, minutes, cover)]);
       const times = new Map<string, number[]>(statements.map(([name]) => [name, []]));
@@ -76,7 +78,11 @@ async function main() {
         const { rows } = await db.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
           sql`explain (analyze, buffers, format json) ${statement(now.toISOString(), new Date(now.getTime() - 15 * 60_000).toISOString())}`,
         );
-        const plan = rows[0]!['QUERY PLAN'][0].Plan;
+        const explained = rows[0]!['QUERY PLAN'][0] as { Plan: PlanNode; 'Planning Time'?: number; 'Execution Time'?: number; JIT?: { Timing?: { Total?: number } } };
+        const plan = explained.Plan;
+        if (process.env.PICTURE_TIMES) {
+          console.log(`      ${name}: planning ${explained['Planning Time']} ms, execution ${explained['Execution Time']} ms, JIT ${explained.JIT?.Timing?.Total ?? 'none'}`);
+        }
         const buffers = (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0);
         console.log(
           `| ${size.name} (${size.sedi} sed${size.sedi === 1 ? 'e' : 'i'}, ${fmt(size.future)} future, ${fmt(size.past)} past; seeded in ${seeded} s) | ${name} | ` +
