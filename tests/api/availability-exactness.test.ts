@@ -263,23 +263,24 @@ describe('availability: the fleet picture against a plain reading (decision 040)
   it('two windows with the same free bikes share one compressed answer; a new picture starts afresh', async () => {
     const now = ctx.clock.now();
     const minutes = { hold: HOLD, noShow: NO_SHOW };
-    const picture = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
+    const picture = await readFleetPicture(ctx.database.db, sedi.first, now, minutes, now.getTime());
     // eslint-disable-next-line test-days/no-day-offset -- the clock stands still at TEST_NOW, in a database of this test's own
     const day = addDays(zonedToday(now, TZ), 5);
     const window = (from: string, to: string) => ({ inizio: zonedInstant(day, from, TZ)!, fine: zonedInstant(day, to, TZ)! });
-    const a = freeBikes(picture, window('20:00', '21:00'), sedi.first);
-    const b = freeBikes(picture, window('21:00', '22:00'), sedi.first);
+    const a = freeBikes(picture, window('20:00', '21:00'));
+    const b = freeBikes(picture, window('21:00', '22:00'));
     expect(b.json).toBe(a.json);
     expect(b.compressed).toBe(a.compressed);
-    // Another sede's bikes are another answer.
-    expect(freeBikes(picture, window('20:00', '21:00'), sedi.second).compressed).not.toBe(a.compressed);
-    const again = await readFleetPicture(ctx.database.db, now, minutes, now.getTime());
-    expect(freeBikes(again, window('20:00', '21:00'), sedi.first).compressed).not.toBe(a.compressed);
+    // Another sede's bikes are another picture's, another answer (decision 064).
+    const second = await readFleetPicture(ctx.database.db, sedi.second, now, minutes, now.getTime());
+    expect(freeBikes(second, window('20:00', '21:00')).compressed).not.toBe(a.compressed);
+    const again = await readFleetPicture(ctx.database.db, sedi.first, now, minutes, now.getTime());
+    expect(freeBikes(again, window('20:00', '21:00')).compressed).not.toBe(a.compressed);
   });
 
   it('the picture keeps the first instant at which an answer turns, and is read again from it', async () => {
     const now = ctx.clock.now();
-    const picture = await readFleetPicture(ctx.database.db, now, { hold: HOLD, noShow: NO_SHOW }, now.getTime());
+    const picture = await readFleetPicture(ctx.database.db, sedi.first, now, { hold: HOLD, noShow: NO_SHOW }, now.getTime());
     expect(picture.validUntil).toBeGreaterThan(now.getTime());
     // Nothing an answer depends on changes strictly between the reading and that instant.
     const just = new Date(picture.validUntil - 1);

@@ -361,21 +361,32 @@ export function voidAsOf(at: SQL | Placeholder | string, minutes: LifecycleMinut
  * The bikes in maintenance and the bikes held are two arrays that do not depend on `b`, so
  * PostgreSQL computes each once per statement (an InitPlan), however many bikes and windows
  * it reads: a probe per bike cost the availability read 3.8× its speed (issue 31's note).
+ *
+ * `sede` (an SQL value, issue 51, decision 064): only the bikes `b` of that sede are asked
+ * about, so the two arrays read only its rows — a booking is at its bike's sede, and a bike
+ * changes sede only without live bookings (bikes/triggers/biciclette.sql) — through the
+ * exclusion index, which begins with the sede.
  */
-export function bikeStateAsOf(at: string | Placeholder, minutes: LifecycleMinutes) {
-  const inMaintenance = sql`array(select m.bici_id from manutenzioni m where tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz)`;
+export function bikeStateAsOf(at: string | Placeholder, minutes: LifecycleMinutes, sede?: SQL) {
+  const bikeOfSede = sede ? sql` and m.bici_id in (select s.id from biciclette s where s.sede_id = ${sede})` : sql``;
+  const bookingOfSede = sede ? sql` and p.sede_id = ${sede}` : sql``;
+  // The rides past their end are few, found by the active rows' `fine` index; their sede is
+  // checked, not looked up (`+ 0`): ANDed with the exclusion index's sede, the planner walked
+  // every active row of the sede to find none.
+  const pastOfSede = sede ? sql` and p.sede_id + 0 = ${sede}` : sql``;
+  const inMaintenance = sql`array(select m.bici_id from manutenzioni m where tstzrange(m.inizio, m.fine, '[)') @> ${at}::timestamptz${bikeOfSede})`;
   const notVoid = sql`not ${voidAsOf(at, minutes)}`;
   // `holdsBike` and `holdingCandidates`, as three arms each an index can find.
   const held = sql`array(
     select p.bici_id from prenotazioni p
-     where p.stato = 'attiva' and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz and ${notVoid}
+     where p.stato = 'attiva' and tstzrange(p.inizio, p.fine, '[)') @> ${at}::timestamptz${bookingOfSede} and ${notVoid}
     union all
     select p.bici_id from prenotazioni p
-     where p.stato = 'attiva' and p.ritirata_at is not null and ${notVoid}
+     where p.stato = 'attiva' and p.ritirata_at is not null${bookingOfSede} and ${notVoid}
        and tstzrange(p.inizio, p.fine, '[)') && tstzrange(${at}::timestamptz, ${at}::timestamptz + make_interval(mins => ${PICKUP_EARLY_MINUTES}), '[]')
     union all
     select p.bici_id from prenotazioni p
-     where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz and ${notVoid})`;
+     where p.stato = 'attiva' and p.ritirata_at is not null and p.fine <= ${at}::timestamptz${pastOfSede} and ${notVoid})`;
   return sql<string>`(case
     when not (b.stato = 'disponibile' or (b.stato in ('prenotata', 'manutenzione') and b.stato_auto)
               or (b.stato = 'prenotata' and b.id = any(${inMaintenance})))

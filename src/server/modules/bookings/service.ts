@@ -25,7 +25,7 @@ import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMN
 import { countBooking, type AppMetrics } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
-import { freeBikes, pictureCovers, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
+import { freeBikes, pictureCovers, PICTURE_MAX_AGE_MS, prepareChangedSince, readFleetPicture, type FleetPicture } from './availability.js';
 import { namedStatement } from '../../db/prepared.js';
 import { FATE_COLUMNS, noteFate, runTransaction, type Tx } from '../../db/transaction.js';
 import { checkWindow, sedeRules, type Window } from '../rules/index.js';
@@ -105,32 +105,52 @@ export async function listBikes(deps: BookingReadDeps, sedeId?: number): Promise
 export const AVAILABILITY_QUERIES_IN_FLIGHT = 1;
 
 /**
- * The hot read of the booking form (decisions 018 and 040). Concurrent requests share one
- * round trip (`QueryBatcher`): one indexed query asks whether any transaction changed the
- * fleet's picture since it was read; if none did, and the clock has not passed the picture's
- * next instant, every window is answered from the picture, in the process, exactly as
- * PostgreSQL would answer it now. Otherwise the picture is read again first (one statement).
- * The clock and settings are those of the batch's first request (one app per database handle).
+ * The hot read of the booking form (decisions 018, 040 and 064). Concurrent requests share one
+ * round trip (`QueryBatcher`): one indexed query asks, for each sede the batch asks about,
+ * whether any transaction changed that sede's picture since it was read; if none did, and the
+ * clock has not passed the picture's next instant, every window is answered from the picture,
+ * in the process, exactly as PostgreSQL would answer it now. Otherwise that sede's picture is
+ * read again first (one statement, one sede's rows). A picture not asked for in a minute is
+ * dropped: it could not answer anyway (`PICTURE_MAX_AGE_MS`), and ten sedi keep ten at most.
+ * The clock and settings are those of the batch's first request for each sede (one app per
+ * database handle).
  */
 function availabilityBatcher(db: Db) {
   const changedSince = prepareChangedSince(db);
-  let picture: FleetPicture | undefined;
+  const pictures = new Map<number, FleetPicture>();
   return new QueryBatcher<{ window: Window; deps: BookingReadDeps; rules: Rules; sedeId: number }, SharedJson>(
     async (asked) => {
       const now = asked[0]!.deps.clock.now();
-      const minutes = lifecycleMinutes(asked[0]!.rules);
-      const from = Math.min(...asked.map((a) => a.window.inizio.getTime()));
-      let current = picture;
-      if (current && pictureCovers(current, now.getTime(), minutes, from)) {
-        const [row] = await changedSince.execute({ xmin: current.xmin, snapshot: current.snapshot });
-        if (row?.changed !== false) current = undefined;
-      } else current = undefined;
-      if (!current) {
-        current = await readFleetPicture(db, now, minutes, from);
-        picture = current;
+      const sedi = new Map<number, { minutes: { hold: number; noShow: number }; from: number }>();
+      for (const a of asked) {
+        const sede = sedi.get(a.sedeId);
+        if (sede) sede.from = Math.min(sede.from, a.window.inizio.getTime());
+        else sedi.set(a.sedeId, { minutes: lifecycleMinutes(a.rules), from: a.window.inizio.getTime() });
       }
-      const answered = current;
-      return asked.map((a) => freeBikes(answered, a.window, a.sedeId));
+      for (const [sedeId, p] of pictures) if (performance.now() - p.readReal >= PICTURE_MAX_AGE_MS) pictures.delete(sedeId);
+      // The pictures that could answer, checked together against the writes they have not seen.
+      const candidates: FleetPicture[] = [];
+      for (const [sedeId, { minutes, from }] of sedi) {
+        const p = pictures.get(sedeId);
+        if (p && pictureCovers(p, now.getTime(), minutes, from)) candidates.push(p);
+      }
+      if (candidates.length > 0) {
+        const xmins = new Map(candidates.map((p) => [p.snapshot, p.xmin]));
+        const snapshots = [...xmins.keys()];
+        const [row] = await changedSince.execute({ xmins: [...xmins.values()], snapshots });
+        const fresh = new Set(snapshots.filter((_, i) => row?.changed[i] === false));
+        for (const p of candidates) if (!fresh.has(p.snapshot)) pictures.delete(p.sedeId);
+      }
+      const answered = new Map<number, FleetPicture>();
+      for (const [sedeId, { minutes, from }] of sedi) {
+        let p = pictures.get(sedeId);
+        if (!p || !pictureCovers(p, now.getTime(), minutes, from)) {
+          p = await readFleetPicture(db, sedeId, now, minutes, from);
+          pictures.set(sedeId, p);
+        }
+        answered.set(sedeId, p);
+      }
+      return asked.map((a) => freeBikes(answered.get(a.sedeId)!, a.window));
     },
     ({ window, sedeId }) => `${sedeId}-${window.inizio.getTime()}-${window.fine.getTime()}`,
     AVAILABILITY_QUERIES_IN_FLIGHT,
