@@ -3,7 +3,7 @@
  * statement after another in this process (no load): median ms of 15, and the buffers and rows
  * one reading touches (EXPLAIN (ANALYZE, BUFFERS): these do not move with the machine's load).
  *
- *   npx tsx tests/bench/picture-sizes.ts
+ *   npm run bench -- picture-sizes
  *
  * Seeds with the scale bench's `seedScale` (then a checkpoint) (PICTURE_PAST=n writes n past bookings instead of the
  * size's own: the picture reads none of them). With BEFORE_MODULE=<path of a copy of the former
@@ -44,7 +44,7 @@ function prenotazioniRead(node: PlanNode): number {
   return own + (node.Plans ?? []).reduce((n, c) => n + prenotazioniRead(c), 0);
 }
 
-async function main() {
+export async function benchPictureSizes(): Promise<boolean> {
   const before = process.env.BEFORE_MODULE
     ? ((await import(path.resolve(process.env.BEFORE_MODULE))) as { fleetPictureStatement: (at: string, m: typeof minutes, cover: string) => SQL })
     : undefined;
@@ -94,6 +94,6 @@ async function main() {
     }
   }
   console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  // A measure of the two sizes side by side, with its baseline: no target of its own (the scale bench has them).
+  return true;
 }
-
-await main();

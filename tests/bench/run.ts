@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, with numbers and targets. Not part of `npm test`.
  * `npm run bench -- startup` runs one.
  */
+import { benchAdminSummary } from './admin-summary.js';
 import { benchAvailability } from './availability.js';
 import { benchBookingProfile } from './booking-profile.js';
 import { benchBookings } from './bookings.js';
@@ -13,6 +14,7 @@ import { benchLighthouse } from './lighthouse.js';
 import { benchLogin } from './login.js';
 import { benchMemory } from './memory.js';
 import { benchOpens } from './opens.js';
+import { benchPictureSizes } from './picture-sizes.js';
 import { benchRenderCost } from './render-cost.js';
 import { benchReport } from './report.js';
 import { benchScale } from './scale.js';
@@ -38,6 +40,8 @@ const benches: Record<string, () => Promise<boolean>> = {
   scale: benchScale,
   'render-cost': benchRenderCost,
   memory: benchMemory,
+  'admin-summary': benchAdminSummary,
+  'picture-sizes': benchPictureSizes,
 };
 
 // Names of benches to run; flags (`--record`) are the benches' own.
