@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminBookings } from '../../src/server/modules/admin/index.js';
 import { adminBookingsQuerySchema } from '../../src/shared/schemas/admin.js';
 import { truncateAll } from '../helpers/admin-fixtures.js';
+import { captureStatements, rowsRead, type ExplainRows } from '../helpers/plan-reads.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 
 /**
@@ -15,22 +16,6 @@ import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
  */
 
 let ctx: TestContext;
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows each relation's scans produced or filtered out, over all their loops. */
-function rowsRead(node: PlanNode, out: Record<string, number> = {}): Record<string, number> {
-  const name = node['Relation Name'];
-  if (name) out[name] = (out[name] ?? 0) + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
-  for (const child of node.Plans ?? []) rowsRead(child, out);
-  return out;
-}
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -66,26 +51,14 @@ afterAll(async () => {
 describe('adminBookings, the first page of every booking', () => {
   it('reads one payment and one bike per listed row, not the tables', async () => {
     const { db } = ctx.database;
-    const pool = ctx.database.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
     // The statements the read sends, captured as they go (text and parameters), then explained.
-    const sent: { text: string; values: unknown[] }[] = [];
-    const query = pool.query.bind(pool);
-    pool.query = (q: unknown, values?: unknown, ...rest: unknown[]) => {
-      const s = q as { text?: string; values?: unknown[] };
-      if (typeof q === 'object' && s.text) sent.push({ text: s.text, values: s.values ?? (values as unknown[]) ?? [] });
-      else if (typeof q === 'string') sent.push({ text: q, values: (values as unknown[]) ?? [] });
-      return query(q, values, ...rest);
-    };
-    let page;
-    try {
-      page = await adminBookings({ db, clock: ctx.clock, config: ctx.config }, adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: '50' }));
-    } finally {
-      pool.query = query;
-    }
+    const { result: page, sent, query } = await captureStatements(ctx.database.pool, () =>
+      adminBookings({ db, clock: ctx.clock, config: ctx.config }, adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: '50' })),
+    );
     expect(page.rows).toHaveLength(50);
     const list = sent.find((s) => /order by "prenotazioni"."data_prenotazione" desc/.test(s.text));
     expect(list, 'the page statement').toBeDefined();
-    const { rows } = (await query({ text: `explain (analyze, format json) ${list!.text}`, values: list!.values })) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
+    const { rows } = (await query({ text: `explain (analyze, format json) ${list!.text}`, values: list!.values })) as { rows: ExplainRows };
     const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
     expect(read.pagamenti ?? 0).toBeLessThanOrEqual(50);
     expect(read.biciclette ?? 0).toBeLessThanOrEqual(50);

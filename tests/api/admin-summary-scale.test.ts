@@ -5,6 +5,7 @@ import { bookingAsOf, P_COLUMNS, voidAsOf } from '../../src/server/modules/booki
 import { currentRules, lifecycleMinutes } from '../../src/server/modules/rules/index.js';
 import { foldStatsDelta } from '../../src/server/modules/stats/index.js';
 import { truncateAll } from '../helpers/admin-fixtures.js';
+import { captureStatements, rowsRead, type ExplainRows } from '../helpers/plan-reads.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 
 /**
@@ -23,24 +24,6 @@ const at = TEST_NOW.toISOString();
 const FUTURE = 30_000;
 const BIKES = 500;
 const FUTURE_BIKES = BIKES - 40;
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows each relation's scans produced or filtered out, over all their loops. */
-function rowsRead(node: PlanNode, out: Record<string, number> = {}): Record<string, number> {
-  const name = node['Relation Name'];
-  const rows = (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
-  if (name) out[name] = (out[name] ?? 0) + rows * (node['Actual Loops'] ?? 1);
-  for (const child of node.Plans ?? []) rowsRead(child, out);
-  return out;
-}
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -137,21 +120,8 @@ describe('adminSummary, every sede, at 30,000 future bookings', () => {
 
   it('reads a bounded number of bookings and people, not the tables', async () => {
     const { db } = ctx.database;
-    const pool = ctx.database.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
     // The statements the read sends, captured as they go (text and parameters), then explained.
-    const sent: { text: string; values: unknown[] }[] = [];
-    const query = pool.query.bind(pool);
-    pool.query = (q: unknown, values?: unknown, ...rest: unknown[]) => {
-      const s = q as { text?: string; values?: unknown[] };
-      if (typeof q === 'object' && s.text) sent.push({ text: s.text, values: s.values ?? (values as unknown[]) ?? [] });
-      else if (typeof q === 'string') sent.push({ text: q, values: (values as unknown[]) ?? [] });
-      return query(q, values, ...rest);
-    };
-    try {
-      await adminSummary({ db, clock: ctx.clock, config: ctx.config });
-    } finally {
-      pool.query = query;
-    }
+    const { sent } = await captureStatements(ctx.database.pool, () => adminSummary({ db, clock: ctx.clock, config: ctx.config }));
     const summary = sent.find((s) => /"danniAperti"/.test(s.text));
     expect(summary, 'the summary statement').toBeDefined();
     // A named statement: planned for the values at first, then with a generic plan (decision 059).
@@ -162,7 +132,7 @@ describe('adminSummary, every sede, at 30,000 future bookings', () => {
       await client.query(`prepare summary_explained as ${summary!.text}`);
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
         await client.query(`set plan_cache_mode = ${mode}`);
-        const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (analyze, format json) execute summary_explained(${args})`);
+        const { rows } = await client.query<ExplainRows[number]>(`explain (analyze, format json) execute summary_explained(${args})`);
         const read = rowsRead(rows[0]!['QUERY PLAN'][0]!.Plan);
         // Today's 40 rows, some twice (the bikes' states, today's completions), and the ten unpaid:
         // nothing of the 30,000 future bookings or of the 31,000 people.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetPictureStatement } from '../../src/server/modules/bookings/availability.js';
+import { planNodes, rowsRead, type PlanNode } from '../helpers/plan-reads.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
 import { allowedDay, readServiceDays } from '../helpers/days.js';
 import { createLoggedInUser } from '../helpers/factories.js';
@@ -25,35 +26,6 @@ let ctx: TestContext;
 let cookie: string;
 let sedi: number[];
 let day: string;
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows each relation's scans produced or threw away, over all their loops. */
-function rowsRead(node: PlanNode, out: Record<string, number> = {}): Record<string, number> {
-  // A table's scan, or an index's bitmap scan (the entries it walked: its table is in the name).
-  const name = node['Relation Name'] ?? node['Index Name'];
-  if (name) {
-    const rows = (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
-    out[name] = (out[name] ?? 0) + rows * (node['Actual Loops'] ?? 1);
-  }
-  for (const child of node.Plans ?? []) rowsRead(child, out);
-  return out;
-}
-
-function nodes(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  out.push(node);
-  for (const child of node.Plans ?? []) nodes(child, out);
-  return out;
-}
 
 async function explainPicture(sede: number) {
   const now = TEST_NOW;
@@ -127,7 +99,7 @@ describe('one sede\'s fleet picture (decision 064)', () => {
     expect(await active(sedi[0]!)).toBe(ACTIVE_PER_SEDE);
     for (const sede of [sedi[0]!, sedi[SEDI - 1]!]) {
       const plan = await explainPicture(sede);
-      const read = rowsRead(plan);
+      const read = rowsRead(plan, { indexes: true });
       if (process.env.PRINT_PLAN) console.log(JSON.stringify(plan, null, 1));
       // Its own active rows once (the busy intervals, the overdue rides and the next instant share
       // one scan), and a few for the bikes' states: not another sede's 2,000 each.
@@ -142,7 +114,7 @@ describe('one sede\'s fleet picture (decision 064)', () => {
       // The maintenance still ahead, found by its `fine` index (a few rows: one a sede here), not the history (5,000).
       expect(read.manutenzioni ?? 0, `manutenzioni rows read for sede ${sede}`).toBeLessThanOrEqual(SEDI + 2);
       // And the scan of the active rows goes by the sede, through an index.
-      const scans = nodes(plan).filter((n) => n['Index Cond']?.includes('sede_id'));
+      const scans = planNodes(plan).filter((n) => n['Index Cond']?.includes('sede_id'));
       expect(scans.length, 'an index scan keyed on sede_id').toBeGreaterThan(0);
     }
   });
