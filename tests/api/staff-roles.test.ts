@@ -101,6 +101,10 @@ describe('incarichi written with the user (PUT /api/admin/users/:id)', () => {
   it('an archived or unknown sede, or an unknown role: 400 in the person’s language, nothing changes', async () => {
     const target = await person(ctx);
     await ctx.database.db.insert(incarichi).values({ userId: target.id, sedeId: sedeA, ruolo: 'officina' });
+    // An admin whose account is in English, made before the digests: a new person also counts in
+    // the people's counter (contatori_delta, decision 065).
+    const englishAdmin = await person(ctx, { ruolo: 'admin' });
+    await ctx.database.db.update(users).set({ lingua: 'en' }).where(eq(users.id, englishAdmin.id));
     const before = await tableDigests(ctx.database.db, ['rate_limits', 'users']);
     const closed = await call(ctx.app, admin, 'PUT', `/api/admin/users/${target.id}`, edit(target, { nome: 'Altro', incarichi: [{ sedeId: archived, ruolo: 'portineria' }] }));
     expect(closed.statusCode).toBe(400);
@@ -112,12 +116,10 @@ describe('incarichi written with the user (PUT /api/admin/users/:id)', () => {
     expect(badRole.statusCode).toBe(400);
     expect(badRole.json().message).toContain('Incarico non valido');
     // An admin whose account is in English reads it in English.
-    const englishAdmin = await person(ctx, { ruolo: 'admin' });
-    await ctx.database.db.update(users).set({ lingua: 'en' }).where(eq(users.id, englishAdmin.id));
     const english = await call(ctx.app, englishAdmin, 'PUT', `/api/admin/users/${target.id}`, edit(target, { incarichi: [{ sedeId: archived, ruolo: 'portineria' }] }));
     expect(english.statusCode).toBe(400);
     expect(english.json().message).toBe('A role is at a location that is closed or does not exist');
-    // Nothing changed but the English admin's own account (made above).
+    // Nothing changed (the English admin's session aside).
     const after = await tableDigests(ctx.database.db, ['rate_limits', 'users']);
     expect(Object.keys(after).filter((t) => after[t] !== before[t] && t !== 'sessions')).toEqual([]);
     expect((await ctx.database.db.select({ nome: users.nome }).from(users).where(eq(users.id, target.id)))[0]!.nome).not.toBe('Altro');
