@@ -147,8 +147,16 @@ async function recordEnd(pool: pg.Pool, job: string, scheduledAt: Date, error?: 
  * Every job is measured here, whatever it is (decision 032), in the app's `metrics`: a run, its duration, a failure (the job threw), or a skip (the previous run
  * still held the lock). An occurrence another process claimed is not this process's to count.
  */
-export async function runOccurrence(pool: pg.Pool, job: JobSpec, scheduledAt: Date, log?: Logger, metrics?: AppMetrics): Promise<boolean> {
+export async function runOccurrence(
+  pool: pg.Pool,
+  job: JobSpec,
+  scheduledAt: Date,
+  log?: Logger,
+  metrics?: AppMetrics,
+  onClaimed?: () => void,
+): Promise<boolean> {
   if (!(await claimOccurrence(pool, job.name, scheduledAt))) return false;
+  onClaimed?.();
   try {
     const run = () => job.run(scheduledAt);
     const ran = await runExclusive(pool, job.lock, metrics ? () => metrics.timeJob(job.name, run) : run, log);
@@ -186,7 +194,8 @@ export function startScheduler(pool: pg.Pool, timeZone: string, jobs: JobSpec[],
       new Cron(job.pattern, { timezone: timeZone, protect: true, name: job.name }, (self: Cron) => {
         // The occurrence this timer fired for: the latest scheduled instant up to now.
         const scheduledAt = occurrenceAt(self, new Date());
-        const tick = runThroughOutage(pool, job, scheduledAt, stopping.signal, log, metrics).then(
+        const latest = () => occurrenceAt(self, new Date());
+        const tick = runThroughOutage(pool, job, scheduledAt, latest, stopping.signal, log, metrics).then(
           (ran) => log.debug({ job: job.name, scheduledAt, ran }, 'job tick'),
           (err: unknown) => log.error({ err, job: job.name }, 'job failed'),
         );
@@ -219,17 +228,50 @@ export function occurrenceAt(cron: Cron, now: Date): Date {
  * and then runs (issue 32): a job missed during a restart runs once when it is over. Its
  * timer's next ticks are skipped meanwhile (croner's `protect`), so one waiting occurrence
  * stands for all those the outage swallowed.
+ *
+ * An occurrence claimed before the outage does not stand for it: the outage began under its
+ * run (its statements waited for the database, or its end could not be recorded). It is not
+ * run again, but the ticks skipped while it waited still get their one run, as the latest of
+ * them (`latest()` when the database is back). Without that, a tick that ran a moment before
+ * a restart swallowed every tick of the outage.
  */
-async function runThroughOutage(pool: pg.Pool, job: JobSpec, scheduledAt: Date, stop: AbortSignal, log: Logger, metrics?: AppMetrics): Promise<boolean> {
+async function runThroughOutage(
+  pool: pg.Pool,
+  job: JobSpec,
+  first: Date,
+  latest: () => Date,
+  stop: AbortSignal,
+  log: Logger,
+  metrics?: AppMetrics,
+): Promise<boolean> {
   const reachability = reachabilityOf(pool);
+  let scheduledAt = first;
+  let ran = false;
+  /** The pool's outage count when the occurrence was claimed: an outage after it is one the occurrence does not stand for. */
+  let claimedAt: number | undefined;
+  const onClaimed = () => (claimedAt = reachability?.outages);
+  /** The latest tick, if the occurrence claimed predates an outage the database is now back from. */
+  const swallowed = () => {
+    if (!reachability || claimedAt === undefined || reachability.outages === claimedAt || stop.aborted) return undefined;
+    const next = latest();
+    return next.getTime() > scheduledAt.getTime() ? next : undefined;
+  };
   for (;;) {
     try {
-      return await runOccurrence(pool, job, scheduledAt, log, metrics);
+      claimedAt = undefined;
+      ran = (await runOccurrence(pool, job, scheduledAt, log, metrics, onClaimed)) || ran;
     } catch (err) {
       if (!reachability || !isDatabaseUnavailable(err) || stop.aborted) throw err;
       log.warn({ job: job.name, scheduledAt }, 'job waiting for the database to come back');
       while (!reachability.up && !stop.aborted) await reachability.waitUntilUp(1_000);
       if (stop.aborted) throw err;
+      // Not claimed: the same occurrence, now. Claimed (it ran, or began to): the latest tick.
+      scheduledAt = swallowed() ?? scheduledAt;
+      continue;
     }
+    const next = swallowed();
+    if (!next) return ran;
+    log.info({ job: job.name, scheduledAt: next }, 'job running the latest tick an outage swallowed');
+    scheduledAt = next;
   }
 }
