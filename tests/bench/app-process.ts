@@ -12,6 +12,10 @@
  * indexed query (a bike by its primary key, a random one of 50) sent back as JSON.
  * BENCH_MODE=bare-insert: the ceiling of a write: per request one transaction that inserts a
  * row (`begin; insert …; commit`) into `guard_ceiling`, answered 201.
+ * BENCH_MODE=bare-booking: the database's own share of a booking (booking-floor.ts): bare
+ * Fastify, a pool of 10, per request one transaction that inserts the next booking of the
+ * sequence `floor_n` into `prenotazioni`, its constraints and triggers included, answered 201;
+ * none of the app's reads, checks or locks.
  * With BENCH_WEB=1 the app serves the built web app and renders /dashboard and /admin on the
  * server (dist/web, dist/ssr: `npm run build` first), as main.ts does.
  *
@@ -78,7 +82,26 @@ async function bareServer(method: 'GET' | 'POST', body: string): Promise<Fastify
 }
 
 /** Bare Fastify, the same compression, and per request one statement of the database's. */
-async function ceilingServer(url: string, method: 'GET' | 'POST', kind: 'query' | 'insert'): Promise<FastifyInstance> {
+/**
+ * The next booking of `bare-booking`: row n of the sequence `floor_n` (the bench makes it) is user
+ * BENCH_FLOOR_FIRST_USER + n on bike 1 + n % 50, in its own half hour from 06:00 to 22:00 of the
+ * days from 2031-01-06: every insert a new row that conflicts with none. The instants, the day
+ * and the hours are as the app writes them (Europe/Rome), the sede its bike's.
+ */
+const bookingInsert = () => ({
+  name: 'ceiling_booking',
+  text: `insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, destinazione, stato, sede_id)
+         select $1::int + s.n, 1 + s.n % 50, (w.t at time zone 'Europe/Rome')::date,
+                to_char(w.t at time zone 'Europe/Rome', 'HH24:MI'), to_char((w.t + interval '30 minutes') at time zone 'Europe/Rome', 'HH24:MI'),
+                w.t, w.t + interval '30 minutes', 'Centro', 'attiva', (select b.sede_id from biciclette b where b.id = 1 + s.n % 50)
+           from (select nextval('floor_n')::int - 1 as n) s,
+                lateral (select timestamptz '2031-01-06 06:00 Europe/Rome'
+                                + make_interval(days => s.n / 50 / 32, mins => (s.n / 50 % 32) * 30) as t) w
+         returning id`,
+  values: [Number(process.env.BENCH_FLOOR_FIRST_USER)],
+});
+
+async function ceilingServer(url: string, method: 'GET' | 'POST', kind: 'query' | 'insert' | 'booking'): Promise<FastifyInstance> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const app = Fastify({ logger: false });
@@ -99,7 +122,10 @@ async function ceilingServer(url: string, method: 'GET' | 'POST', kind: 'query' 
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const { rows } = await client.query({ name: 'ceiling_insert', text: 'insert into guard_ceiling (n) values ($1) returning id', values: [n++] });
+        const { rows } =
+          kind === 'booking'
+            ? await client.query(bookingInsert())
+            : await client.query({ name: 'ceiling_insert', text: 'insert into guard_ceiling (n) values ($1) returning id', values: [n++] });
         await client.query('commit');
         return reply.status(201).type('application/json; charset=utf-8').send(rows[0]);
       } finally {
@@ -116,8 +142,8 @@ const method = process.env.BENCH_BARE_METHOD === 'GET' ? 'GET' : 'POST';
 const app =
   mode === 'bare'
     ? await bareServer(method, fs.readFileSync(process.env.BENCH_BARE_BODY!, 'utf8'))
-    : mode === 'bare-query' || mode === 'bare-insert'
-      ? await ceilingServer(process.env.DATABASE_URL!, method, mode === 'bare-query' ? 'query' : 'insert')
+    : mode === 'bare-query' || mode === 'bare-insert' || mode === 'bare-booking'
+      ? await ceilingServer(process.env.DATABASE_URL!, method, mode === 'bare-query' ? 'query' : mode === 'bare-insert' ? 'insert' : 'booking')
       : await appServer(process.env.DATABASE_URL!);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -4,6 +4,7 @@
  */
 import { benchAdminSummary } from './admin-summary.js';
 import { benchAvailability } from './availability.js';
+import { benchBookingFloor } from './booking-floor.js';
 import { benchBookingProfile } from './booking-profile.js';
 import { benchBookings } from './bookings.js';
 import { benchBurst } from './burst.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<boolean>> = {
   startup: benchStartup,
   availability: benchAvailability,
   bookings: benchBookings,
+  'booking-floor': benchBookingFloor,
   'booking-profile': benchBookingProfile,
   login: benchLogin,
   report: benchReport,
