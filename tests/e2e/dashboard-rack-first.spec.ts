@@ -1,6 +1,6 @@
 import { expect as baseExpect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createAccount, seedActiveBooking, windowFromNow, withE2eDatabase } from './database';
-import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectStarted, holdRequests, test } from './fixtures';
+import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, expectStarted, holdRequests, listedScripts, scriptStarts, test } from './fixtures';
 
 /*
  * At the rack, the booking comes first (issue 51, decision 060): on a phone (375 × 667), with a
@@ -92,6 +92,9 @@ test.describe('at the rack, the booking comes first', () => {
     await expectInFirstScreen(page, card.getByText('Codice del lucchetto: 3917'), 'the lock code');
     await expectInFirstScreen(page, card.getByRole('button', { name: 'Riconsegnata' }), '`Riconsegnata`');
     await expectStarted(page);
+    // At the rack the person waits for the app: its entry is asked for before the screen's chunks (decision 034's amendment).
+    const started = await scriptStarts(page, listedScripts(await (await page.request.get('/dashboard')).text()));
+    expect(started.entry).toBeLessThanOrEqual(Math.min(...started.chunks));
     // The return dialog's code is asked for before any pointer, focus or touch reached the button.
     await expect.poll(() => scripts.some((url) => /\/return-dialog-content-[\w-]+\.js$/.test(url))).toBe(true);
     expect(await sectionOrder(page)).toEqual(RACK_ORDER);

@@ -128,3 +128,16 @@ export async function holdRequests(page: Page, pattern: string): Promise<() => v
   });
   return release;
 }
+
+/** The entry and the screen's chunks a server-rendered page lists for boot/after-paint.ts, in its HTML. */
+export function listedScripts(html: string): string[] {
+  return JSON.parse(/<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(html)![1]!) as string[];
+}
+
+/** When the page asked for the entry (`listed[0]`) and for each of the screen's chunks (the rest): their resources' start times. */
+export async function scriptStarts(page: Page, listed: string[]): Promise<{ entry: number; chunks: number[] }> {
+  return page.evaluate((urls) => {
+    const startOf = (url: string) => performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === url)?.startTime ?? NaN;
+    return { entry: startOf(urls[0]!), chunks: urls.slice(1).map(startOf) };
+  }, listed);
+}

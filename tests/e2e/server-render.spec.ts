@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { openDays, withE2eDatabase } from './database';
-import { expect, test } from './fixtures';
+import { expect, listedScripts, scriptStarts, test } from './fixtures';
 
 /*
  * /dashboard and /admin rendered on the server with the user's data (issue 22, decision 027):
@@ -206,7 +206,7 @@ test.describe('pages rendered on the server', () => {
       const served = await (await context.request.get('/dashboard')).text();
       expect(served.match(/<script type="module"[^>]*>/g)).toEqual([expect.stringMatching(/src="\/assets\/after-paint-[\w-]+\.js"/)]);
       expect(served).not.toContain('rel="modulepreload"');
-      const listed = JSON.parse(/<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(served)![1]!) as string[];
+      const listed = listedScripts(served);
       expect(listed[0]).toMatch(/^\/assets\/index-[\w-]+\.js$/);
       expect(listed.some((url) => /\/assets\/dashboard-page-[\w-]+\.js$/.test(url))).toBe(true);
 
@@ -251,6 +251,9 @@ test.describe('pages rendered on the server', () => {
       expect(timing.paintedAt).not.toBeNull();
       expect(timing.scripts.length).toBeGreaterThanOrEqual(listed.length);
       expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paintedAt!);
+      // Not at the rack: the entry is asked for after the screen's chunks (decision 034's amendment).
+      const started = await scriptStarts(page, listed);
+      expect(started.entry).toBeGreaterThanOrEqual(Math.max(...started.chunks));
       // And it works: the deletion asks for confirmation.
       await page.getByRole('button', { name: 'Elimina' }).click();
       await expect(page.getByRole('alertdialog')).toContainText('Sei sicuro di voler eliminare questa prenotazione?');
@@ -426,3 +429,4 @@ test.describe('pages rendered on the server', () => {
     }
   });
 });
+

@@ -288,7 +288,11 @@ export function BookingItem({
     </div>
   );
   return (
-    <li className={`flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm${atRack ? '' : ' sm:flex-row sm:items-center sm:justify-between'}`}>
+    // `data-at-rack`: the person's first tap needs the app (the code, `Ritirata`, `Riconsegnata`): boot/after-paint.ts asks for it first.
+    <li
+      className={`flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm${atRack ? '' : ' sm:flex-row sm:items-center sm:justify-between'}`}
+      data-at-rack={atRack ? '' : undefined}
+    >
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="min-w-0 font-semibold wrap-anywhere">
