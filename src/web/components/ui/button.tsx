@@ -24,7 +24,8 @@ export const buttonVariants = cva(
       size: {
         default: 'h-11 px-4 py-2 sm:h-10',
         sm: 'h-11 px-3 sm:h-9',
-        lg: 'h-12 px-6 text-base',
+        // The base's `text-base` stands (a second one here made every large button's list one tailwind-merge changes).
+        lg: 'h-12 px-6',
         icon: 'size-11 sm:size-10',
       },
     },
