@@ -163,4 +163,77 @@ test.describe('at the rack, the booking comes first', () => {
     expect(await sectionOrder(page)).toEqual(TODAY_ORDER);
     await expect(page.getByText('Hai già una prenotazione attiva')).toBeVisible();
   });
+  test('before the app has come: the lock code shows and `Riconsegnata` opens the return, then the app takes both over', async ({ page }) => {
+    const bike = `E${unique()}`.slice(0, 12);
+    await addLockedBike(bike, '5172');
+    const email = await registerResident(page.request);
+    await pickUp(await seedActiveBooking(email, bike, windowFromNow(1), 'Villa Borghese'));
+
+    // The app's entry held: whatever works now works without it (decision 067).
+    const entry = listedScripts(await (await page.request.get('/dashboard')).text())[0]!;
+    const release = await holdRequests(page, `**${entry}`);
+    const codeQuestions: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/prenotazioni\/\d+\/codice$/.test(request.url())) codeQuestions.push(request.url());
+    });
+    await page.goto('/dashboard');
+    const card = activeCard(page, bike);
+    await expectInFirstScreen(page, card.getByText('Codice del lucchetto: 5172'), 'the lock code, before the app');
+    const returned = card.getByRole('button', { name: 'Riconsegnata' });
+    await returned.click();
+    const dialog = page.getByRole('dialog', { name: 'Riconsegna della bicicletta' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`Bici ${bike} · Rack First`);
+    await expect(dialog.getByText('Carico il modulo di riconsegna…')).toBeVisible();
+    await expect(dialog).toBeFocused();
+    // Escape closes it as a dialog closes, the focus back on its button; a second tap opens it again.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(returned).toBeFocused();
+    await returned.click();
+    await expect(dialog).toBeVisible();
+    await expect(page.locator('#root[data-started]')).toHaveCount(0);
+
+    release();
+    await expectStarted(page);
+    // The app's own dialog, with its form, in place of the first screen: one dialog, not two.
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+    await expect(dialog.getByRole('switch', { name: 'Segnala un danno' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Conferma riconsegna' })).toBeVisible();
+    await expect(page.locator('[data-early-dialog]')).toBeHidden();
+    // The app shows the code the page's script got (under the dialog: the card is outside the
+    // accessibility tree while it is open): one question to the server, not two.
+    await expect(page.locator('[data-early-code][data-state="ready"] [data-early-digits]')).toHaveText('5172');
+    await expect(page.locator('[data-early-code] [data-early-digits]')).toBeVisible();
+    expect(codeQuestions).toHaveLength(1);
+
+    await dialog.getByRole('button', { name: 'Conferma riconsegna' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card).toHaveCount(0);
+  });
+
+  test('`Annulla` on the return’s first screen while the app’s dialog is still coming: nothing opens after', async ({ page }) => {
+    const bike = `A${unique()}`.slice(0, 12);
+    await addLockedBike(bike, '7730');
+    const email = await registerResident(page.request);
+    await pickUp(await seedActiveBooking(email, bike, windowFromNow(1), 'Gianicolo'));
+
+    const release = await holdRequests(page, '**/return-dialog-content-*.js');
+    await page.goto('/dashboard');
+    await expectStarted(page);
+    const card = activeCard(page, bike);
+    await card.getByRole('button', { name: 'Riconsegnata' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Riconsegna della bicicletta' });
+    await expect(dialog.getByText('Carico il modulo di riconsegna…')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Annulla' }).click();
+    await expect(dialog).toBeHidden();
+    const came = page.waitForResponse(/\/return-dialog-content-[\w-]+\.js$/);
+    release();
+    await came;
+    // Its chunk came: the dialog stays closed. A new tap opens the app's own, at once.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await card.getByRole('button', { name: 'Riconsegnata' }).click();
+    await expect(dialog.getByRole('switch', { name: 'Segnala un danno' })).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+  });
 });

@@ -9,7 +9,8 @@
  * Built on its own (no imports), as a small module of the page: module scripts run once the
  * document is parsed, after the header that the first paint waits for (`rel=expect`).
  */
-export {};
+import type { RideCodeDto } from '../../shared/schemas/locks';
+import type { EarlyLockCodes } from '../lib/early-lock-codes';
 
 const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
 
@@ -111,7 +112,8 @@ function selectEarlyTab(target: Element): void {
  * - the focus moves as the form moves it: to the date when the fields open, back to the button
  *   when `Annulla` closes them (at the popover's `toggle`, a task after the tap's).
  */
-const EARLY_CONTROL = '[data-early-open], [data-early-booking] button[popovertarget], [role="tab"][data-early-tab]';
+const EARLY_CONTROL =
+  '[data-early-open], [data-early-booking] button[popovertarget], [role="tab"][data-early-tab], [data-early-dialog-open], [data-early-dialog] button[popovertarget]';
 for (const type of ['pointerdown', 'pointerup', 'touchstart', 'touchend', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'focusin']) {
   window.addEventListener(
     type,
@@ -136,6 +138,72 @@ document.addEventListener(
   },
   true,
 );
+
+/*
+ * `Riconsegnata` at the rack (decision 067): the button is the invoker of a popover that is the
+ * return dialog's first screen (features/dashboard/ride-dialogs.tsx), shown natively before the
+ * app's code. Until the page has hydrated the focus moves as a dialog moves it: into the dialog
+ * when it opens, back to its button when it closes (`Annulla`, Escape, a tap outside). Once
+ * hydrated the app hands the dialog over to its own and moves the focus itself.
+ */
+document.addEventListener(
+  'toggle',
+  (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || !target.hasAttribute('data-early-dialog')) return;
+    if (document.getElementById('root')?.hasAttribute('data-started') !== false) return;
+    if ((event as ToggleEvent).newState === 'open') target.focus();
+    else document.querySelector<HTMLElement>(`[data-early-dialog-open][popovertarget="${CSS.escape(target.id)}"]`)?.focus();
+  },
+  true,
+);
+
+/*
+ * At the rack, the lock's code (decision 067): asked for now, not once the app has hydrated
+ * (2–3 s later on a slow phone), and shown in the card as soon as it comes. The card's HTML holds
+ * the code's box with its digits' place (`data-early-code`, features/dashboard/booking-item.tsx);
+ * the app hydrates over it untouched there (those two elements are not compared) and takes this
+ * same answer (lib/early-lock-codes.ts) rather than asking again. Only an answer of the right
+ * shape is shown: anything else (a refusal, no network) is left to the app, which says why in
+ * the person's language, or shows the device's copy.
+ */
+function askForLockCodes(): void {
+  const boxes = document.querySelectorAll<HTMLElement>('[data-early-code][data-state="pending"]');
+  if (boxes.length === 0) return;
+  const early: EarlyLockCodes = (window.bicielisEarlyLockCodes ??= new Map());
+  for (const box of boxes) {
+    const id = Number(box.dataset.earlyCode);
+    if (!Number.isSafeInteger(id) || id <= 0 || early.has(id)) continue;
+    const answer = fetch(`/api/prenotazioni/${id}/codice`, { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+      .then((res) => (res.ok ? (res.json() as Promise<unknown>) : null))
+      .then(
+        (body) => (isRideCode(body) ? body : null),
+        () => null,
+      );
+    early.set(id, answer);
+    void answer.then((code) => {
+      const digits = box.querySelector('[data-early-digits]');
+      // The app may have shown it (or something else) meanwhile: then the card is the app's.
+      if (!code?.codice || !digits || !box.isConnected || box.dataset.state !== 'pending') return;
+      digits.textContent = code.codice;
+      box.dataset.state = 'ready';
+    });
+  }
+}
+
+/** Whether an answer has the shape of `GET /api/prenotazioni/{id}/codice`'s (shared/schemas/locks.ts `RideCodeDto`). */
+function isRideCode(body: unknown): body is RideCodeDto {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return (
+    (b.tipo === 'nessuno' || b.tipo === 'combinazione' || b.tipo === 'smart') &&
+    (b.codice === null || (typeof b.codice === 'string' && /^\d{4,12}$/.test(b.codice))) &&
+    typeof b.validoDa === 'string' &&
+    typeof b.validoFino === 'string'
+  );
+}
+
+askForLockCodes();
 
 // A tap that came before this file ran (a module script runs once the whole HTML is parsed:
 // on a slow phone the button is on screen and live before that) opened the fields natively,

@@ -13,6 +13,7 @@ import type { PublicRulesDto } from '../../../shared/schemas/rules';
 import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
+import { takeEarlyLockCode } from '../../lib/early-lock-codes';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 import { currentSession, whenSessionKnown } from '../../lib/session';
 import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
@@ -327,7 +328,8 @@ export function useLockCode(bookingId: number, biciId: number, enabled: boolean)
       const loading = import('../../offline/lock-codes');
       loading.catch(() => undefined);
       try {
-        const code = await apiRequest<RideCodeDto>('GET', `/api/prenotazioni/${bookingId}/codice`);
+        // The page's own script may have asked already, before the app came (decision 067).
+        const code = (await takeEarlyLockCode(bookingId)) ?? (await apiRequest<RideCodeDto>('GET', `/api/prenotazioni/${bookingId}/codice`));
         if (code.codice) await loading.then((codes) => codes.keepLockCode(bookingId, code, biciId)).catch(() => undefined);
         return code;
       } catch (error) {
