@@ -294,4 +294,16 @@ describe('the built page around the render', () => {
     expect(splitTemplate('<html><body><div id="app"></div></body></html>')).toBeNull();
     expect(splitTemplate('<div id="root" data-prerendered="loading"><div>')).toBeNull();
   });
+
+  it('asks in its head for the lock code of each box that waits for one (decision 067), by the booking’s id only', () => {
+    const template = splitTemplate(page('loading'));
+    const box = (id: number) => `<div class="group/code contents" data-early-code="${id}" data-state="pending"><span data-early-digits="">····</span></div>`;
+    const html = fillTemplate(template!, { html: `<div>${box(41)}${box(7)}${box(41)}</div>`, state: '{}' });
+    const head = html.slice(0, html.indexOf('</head>'));
+    const preloads = [...head.matchAll(/<link rel="preload" href="([^"]+)" as="fetch" crossorigin="use-credentials">/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/api/prenotazioni/41/codice', '/api/prenotazioni/7/codice']);
+    // No box, no question.
+    const plain = fillTemplate(template!, { html: '<div><p>Ciao</p></div>', state: '{}' });
+    expect(plain).not.toContain('/codice');
+  });
 });

@@ -106,12 +106,27 @@ export function splitTemplate(html: string): Template | null {
   return null;
 }
 
+/** A lock code's box that waits for its code (features/dashboard/booking-item.tsx `LockCode`): the booking's id. */
+const EARLY_CODE_BOX = /<div [^>]*data-early-code="(\d+)"/g;
+
+/**
+ * At the rack (decision 067), the question for the lock's code, in the page's head: the browser
+ * sends it as it reads the head, and boot/after-paint.ts takes its answer (the same request:
+ * `credentials: 'include'`, no other header). Only the booking's id is in the page, never its code.
+ */
+export function earlyCodePreloads(html: string): string {
+  const ids = new Set([...html.matchAll(EARLY_CODE_BOX)].map((m) => m[1]!));
+  return [...ids].map((id) => `<link rel="preload" href="/api/prenotazioni/${id}/codice" as="fetch" crossorigin="use-credentials">`).join('');
+}
+
 /** The page with the server's HTML in `#root` and, after it, the state as a JSON script (never executed). */
 export function fillTemplate(template: Template, page: ServerPageOutput): string {
   const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${page.state}</script>`;
   // `</div>` of #root first, then the state: the script is not inside what React hydrates.
   const close = template.after.indexOf('</div>') + '</div>'.length;
-  return `${template.before}${page.html}${template.after.slice(0, close)}${state}${template.after.slice(close)}`;
+  const preloads = earlyCodePreloads(page.html);
+  const before = preloads ? template.before.replace('</head>', `${preloads}</head>`) : template.before;
+  return `${before}${page.html}${template.after.slice(0, close)}${state}${template.after.slice(close)}`;
 }
 
 /** The answers the screen reads first, from the services, as the API would send them (JSON). */

@@ -174,7 +174,8 @@ function askForLockCodes(): void {
   for (const box of boxes) {
     const id = Number(box.dataset.earlyCode);
     if (!Number.isSafeInteger(id) || id <= 0 || early.has(id)) continue;
-    const answer = fetch(`/api/prenotazioni/${id}/codice`, { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+    // As the head's preload asks (server-render.ts `earlyCodePreloads`), so that this is its answer, not a second question.
+    const answer = fetch(`/api/prenotazioni/${id}/codice`, { credentials: 'include' })
       .then((res) => (res.ok ? (res.json() as Promise<unknown>) : null))
       .then(
         (body) => (isRideCode(body) ? body : null),
