@@ -37,14 +37,15 @@ let asked = false;
  * The entry last, after the chunks: the page's first taps work without it (decision 039's early
  * fields, /admin's early tab), and its hydration, asked for first, fell inside Lighthouse's
  * blocking-time window (−3 to −4 points in two A/B sets, decision 034). First only when the page
- * opens at the rack (`data-at-rack`, decision 060): there the lock's code and `Riconsegnata` /
- * `Ritirata` are React's, and the person waits for the app (0.75 s later with it last).
+ * opens at the rack before a pick-up (`data-at-rack="ritiro"`, decision 060): `Ritirata` is React's,
+ * and the person waits for the app (0.75 s later with it last). On a ride the code and
+ * `Riconsegnata` work before the app (below, decision 067): its hydration would only hold their tap.
  */
 function askForTheApp(): void {
   if (asked) return;
   asked = true;
   const [entry, ...chunks] = listedScripts();
-  const appFirst = document.querySelector('[data-at-rack]') !== null;
+  const appFirst = document.querySelector('[data-at-rack="ritiro"]') !== null;
   const addEntry = () => {
     if (!entry) return;
     const script = document.createElement('script');

@@ -293,10 +293,11 @@ export function BookingItem({
     </div>
   );
   return (
-    // `data-at-rack`: the person's first tap needs the app (the code, `Ritirata`, `Riconsegnata`): boot/after-paint.ts asks for it first.
+    // `data-at-rack`: where the ride is. Before `Ritirata` the person's first tap needs the app, and
+    // boot/after-paint.ts asks for it first; on a ride, the code and `Riconsegnata` work before it (decision 067).
     <li
       className={`flex flex-col gap-4 rounded-xl border bg-card p-4 shadow-sm${atRack ? '' : ' sm:flex-row sm:items-center sm:justify-between'}`}
-      data-at-rack={atRack ? '' : undefined}
+      data-at-rack={atRack ? (riding ? 'riconsegna' : 'ritiro') : undefined}
     >
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
