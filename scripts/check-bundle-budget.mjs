@@ -1,7 +1,9 @@
 // The JavaScript a phone downloads before the login screen works: every script and
 // modulepreload of the built login.html (and of index.html, the other pages' HTML), gzip -9
 // as a CDN would send it. Fails (exit 1) above the budget: 90 KB by default (issue 11),
-// `--budget-kb N` to change it. dashboard.html, when built, has a budget of its own (136 KB since
+// `--budget-kb N` to change it. dashboard.html, when built, has a budget of its own (137 KB since
+// decision 067: the rack's code and return before the app, +1.0 KB, after-paint.js 0.5 KB and the
+// dashboard's chunk 0.6 KB; 136 KB since
 // issue 51: the dashboard opens on the booking's card at the rack, decision 060, +0.1 KB; 135 KB since
 // issue 48: the staff's roles and route guard in the entry, 0.7 KB, and the workshop's icons in
 // the shared icons chunk, 0.3 KB; 134 KB since issue 36: the dashboard's texts became a catalogue
@@ -16,7 +18,7 @@ const args = process.argv.slice(2);
 const budgetAt = args.indexOf('--budget-kb');
 const budgetKb = budgetAt >= 0 ? Number(args[budgetAt + 1]) : 90;
 const dashboardAt = args.indexOf('--dashboard-budget-kb');
-const dashboardBudgetKb = dashboardAt >= 0 ? Number(args[dashboardAt + 1]) : 136;
+const dashboardBudgetKb = dashboardAt >= 0 ? Number(args[dashboardAt + 1]) : 137;
 const webRoot = path.resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'dist/web');
 for (const n of [budgetKb, dashboardBudgetKb]) if (!Number.isFinite(n) || n <= 0) throw new Error('--budget-kb: un numero positivo');
 
