@@ -113,7 +113,8 @@ export function ReturnButton({ booking, onReturned }: { booking: BookingView; on
 function StandIn({ open, early, handedOver }: { open: boolean; early: RefObject<HTMLDivElement | null>; handedOver: RefObject<boolean> }) {
   useLayoutEffect(() => {
     const element = early.current;
-    if (!open || !element) return;
+    // A browser without popovers (before 2024) shows nothing while the chunk comes, as before decision 067.
+    if (!open || !element || typeof element.showPopover !== 'function') return;
     if (!isPopoverOpen(element)) element.showPopover();
     return () => {
       if (!isPopoverOpen(element)) return;
