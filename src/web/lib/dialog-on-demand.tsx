@@ -27,7 +27,10 @@ export function useDialogOnDemand<T extends HTMLElement = HTMLButtonElement>(loa
   return { open, setOpen, mounted, triggerRef, triggerProps };
 }
 
-/** The dialog once asked for (`when`), nothing before; no fallback while its chunk arrives. */
-export function OnDemand({ when, children }: { when: boolean; children: ReactNode }) {
-  return when ? <Suspense fallback={null}>{children}</Suspense> : null;
+/**
+ * The dialog once asked for (`when`), nothing before; while its chunk arrives, `fallback`
+ * (nothing, unless the dialog has a first screen of its own to show: `Riconsegnata`'s, decision 067).
+ */
+export function OnDemand({ when, fallback = null, children }: { when: boolean; fallback?: ReactNode; children: ReactNode }) {
+  return when ? <Suspense fallback={fallback}>{children}</Suspense> : null;
 }

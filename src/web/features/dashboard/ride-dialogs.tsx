@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
+import { lazy, useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import { AlarmClockPlusIcon, Undo2Icon, WrenchIcon } from 'lucide-react';
 import type { BookingDto } from '../../../shared/schemas/booking';
 import type { BookingView } from '../../offline/offline-model';
@@ -97,11 +97,9 @@ export function ReturnButton({ booking, onReturned }: { booking: BookingView; on
           </div>
         </div>
       </div>
-      {mounted ? (
-        <Suspense fallback={<StandIn open={open} early={earlyRef} handedOver={handedOver} />}>
-          <ReturnDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} onReturned={onReturned} />
-        </Suspense>
-      ) : null}
+      <OnDemand when={mounted} fallback={<StandIn open={open} early={earlyRef} handedOver={handedOver} />}>
+        <ReturnDialogContent booking={booking} open={open} setOpen={setOpen} triggerRef={triggerRef} onReturned={onReturned} />
+      </OnDemand>
     </>
   );
 }
