@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../src/server/seed/seed.js';
 import type { PublicRulesDto } from '../../src/shared/schemas/rules.js';
 import { allowedDay, fromPublicRules } from '../helpers/days.js';
-import { freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { freePort, isAlive, readPostmasterPid, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-crash-'));
 const servers: ServerProcess[] = [];
@@ -59,7 +59,7 @@ describe('crash recovery', () => {
     expect(booking.status).toBe(201);
     const { id } = (await booking.json()) as { id: number };
 
-    const pgPid = Number((await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const pgPid = (await readPostmasterPid(path.join(dataDir, 'postgres'))).pid;
     process.kill(first.child.pid!, 'SIGKILL'); // the app only: its PostgreSQL is orphaned
     await waitForExit(first.child);
     expect(isAlive(pgPid)).toBe(true);

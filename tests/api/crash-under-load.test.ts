@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/server/db/client.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { stripeEvent } from '../helpers/fake-stripe.js';
-import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { bundleEntryPoints, freePort, isAlive, readPostmasterPid, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 import { loadDays, slotBooking, until } from '../helpers/booking-load.js';
 import { allowedDay, readServiceDays } from '../helpers/days.js';
 
@@ -54,9 +54,9 @@ async function start(): Promise<ServerProcess> {
 
 /** The embedded cluster as the app left it: its port from postmaster.pid, its password beside it. */
 async function embeddedPostgres(): Promise<{ pid: number; url: string }> {
-  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const { pid, port } = await readPostmasterPid(path.join(dataDir, 'postgres'));
   const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  return { pid: Number(lines[0]), url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${lines[3]}/bicielis` };
+  return { pid, url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/bicielis` };
 }
 
 async function connect(): Promise<Database> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/server/db/client.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { allowedDays, readServiceDays } from '../helpers/days.js';
-import { bundleEntryPoints, freePort, isAlive, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { bundleEntryPoints, freePort, isAlive, readPostmasterPid, startServer, stopGroup, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Issue 32, decision 037: the embedded PostgreSQL stopping under the app (`npm start`'s
@@ -61,9 +61,9 @@ afterAll(async () => {
 
 /** The cluster as postmaster.pid describes it: pid, port, and the app database's URL. */
 async function postmaster(): Promise<{ pid: number; port: number; url: string }> {
-  const lines = (await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n');
+  const { pid, port } = await readPostmasterPid(pgDir);
   const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  return { pid: Number(lines[0]), port: Number(lines[3]), url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${lines[3]}/bicielis` };
+  return { pid, port, url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/bicielis` };
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {

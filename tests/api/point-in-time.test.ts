@@ -19,7 +19,7 @@ import { formatInZone } from '../../src/server/db/point-in-time.js';
 import { listBaseBackups, pruneArchive, segmentName, verifyArchive } from '../../src/server/db/wal-archive.js';
 import { usersWithSessions } from '../helpers/bulk-users.js';
 import { allowedDays, readServiceDays } from '../helpers/days.js';
-import { bundleEntryPoints, freePort, isAlive, startServer, waitForExit, type ServerProcess } from '../helpers/server-process.js';
+import { bundleEntryPoints, freePort, isAlive, readPostmasterPid, startServer, waitForExit, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Issue 50, decision 056: recovery to any second on the embedded default. A real app process
@@ -62,9 +62,9 @@ function cli(...args: string[]): Promise<{ code: number; out: string }> {
 
 /** The cluster as postmaster.pid describes it, and its app database's URL. */
 async function databaseUrl(): Promise<string> {
-  const lines = (await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n');
+  const { port } = await readPostmasterPid(pgDir);
   const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${lines[3]}/bicielis`;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/bicielis`;
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = STATE_MS): Promise<T> {
@@ -116,8 +116,8 @@ afterAll(async () => {
     server.child.kill('SIGKILL');
     await waitForExit(server.child).catch(() => undefined);
   }
-  const pid = Number((await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
-  if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+  const pid = (await readPostmasterPid(pgDir).catch(() => undefined))?.pid;
+  if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
   await fs.rm(dataDir, { recursive: true, force: true });
   await bundle?.remove();
 });
@@ -224,10 +224,10 @@ describe('db restore --at: the embedded database back to a second (issue 50)', (
   it('db verify: the archive whole from the newest base backup, then a segment removed from the middle reported', async () => {
     // The segments below are archived by a PostgreSQL the app restarted after a kill -9
     // (decision 037): the archive's descriptor outlives the server it was first given to.
-    const old = Number((await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const old = (await readPostmasterPid(pgDir)).pid;
     process.kill(old, 'SIGKILL');
     await until(async () => {
-      const pid = Number((await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      const { pid } = await readPostmasterPid(pgDir);
       return pid !== old && isAlive(pid) && (await fetch(`${server!.url}/api/ready`)).status === 200 ? true : undefined;
     }, 'the postmaster restarted by the app');
     // Three more segments, each closed and archived (a state: pg_stat_archiver names it).

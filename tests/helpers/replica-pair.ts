@@ -6,7 +6,7 @@ import pg from 'pg';
 import { BACKUP_DATA_DIR, takeBaseBackup } from '../../src/server/db/base-backup.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/server/db/embedded.js';
 import type { Logger } from '../../src/server/logger.js';
-import { freePort, isAlive } from './server-process.js';
+import { freePort, isAlive, readPostmasterPid } from './server-process.js';
 
 /**
  * A primary and a synchronous standby from the embedded binaries, behind one address that
@@ -253,8 +253,7 @@ export class ReplicaPair {
 
   /** `kill -9` of the primary's postmaster; resolves once it is gone. Its backends die as they notice. */
   async killPrimary(): Promise<number> {
-    const lines = (await fs.readFile(path.join(this.primary.db.pgDir, 'postmaster.pid'), 'utf8')).split('\n');
-    const pid = Number(lines[0]);
+    const { pid } = await readPostmasterPid(this.primary.db.pgDir);
     process.kill(pid, 'SIGKILL');
     await waitFor(() => (isAlive(pid) ? undefined : true), 10_000, `postmaster ${pid} gone`);
     this.dead.push(this.primary);

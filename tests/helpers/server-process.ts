@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -100,8 +101,12 @@ export function stopGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-/** Whether a process with this pid exists (signal 0 checks without signalling). */
+/**
+ * Whether a process with this pid exists (signal 0 checks without signalling). Only a positive
+ * pid is a process: `kill(0, 0)` signals this test's own process group and succeeds.
+ */
 export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -150,4 +155,18 @@ export async function bundleEntryPoints(
     file: (entry) => path.join(dir, `${entry}.js`),
     remove: () => fs.rm(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The pid and port of the PostgreSQL whose data folder is `pgDir`, from its `postmaster.pid`.
+ * PostgreSQL creates that file first and writes its lines after: read in between, it is empty or
+ * short (a kill -9 test once read pid 0 and port NaN there). Such a file rejects, like a missing
+ * one, so a caller polling for a new postmaster tries again.
+ */
+export async function readPostmasterPid(pgDir: string): Promise<{ pid: number; port: number }> {
+  const lines = (await fs.readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!(pid > 0) || !(port > 0)) throw new Error(`postmaster.pid of ${pgDir} is not written yet`);
+  return { pid, port };
 }
