@@ -15,8 +15,8 @@ const SERVER_QUERIES = 'boot/server-queries.ts';
  * The pages whose first screen is pre-rendered: the file written, the address rendered, the
  * screen that shows (lib/guards.ts `firstScreen`) and the lazily loaded modules whose chunks the
  * page preloads, so they download alongside the entry rather than after it. The server
- * maps addresses to these files (src/server/pages/pages.ts); for a logged-in user it renders
- * /dashboard and /admin itself into these same files (src/server/pages/server-render.ts).
+ * maps addresses to these files (src/shared/pages.ts); for a logged-in user it renders
+ * /dashboard, /admin and /bici/{numero} itself into these same files (src/server/pages/server-render.ts).
  */
 const PRERENDERED: {
   file: string;
@@ -33,6 +33,8 @@ const PRERENDERED: {
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'], texts: ['account'] },
   { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
   { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin', 'admin-officina'], serverRendered: true },
+  // A bike's page, whatever its number (decision 068): shared/pages.ts sends every `/bici/{numero}` here.
+  { file: 'bici.html', path: '/bici/0', screen: 'loading', preload: ['features/bike/bike-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'subpages'], serverRendered: true },
 ];
 /**
  * Each page is written once per language (issue 36): `login.html` in Italian, `login.en.html` in

@@ -17,7 +17,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './http/errors.js';
 import { DOCS_PREFIX, registerOpenApi } from './api-docs/openapi.js';
 import { registerOriginCheck } from './http/origin.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
-import { inLinguaFile, PAGE_ADDRESSES, pageFor } from './pages/pages.js';
+import { inLinguaFile, PAGE_ROUTES, pageFor } from './pages/pages.js';
 import { requestLingua } from './http/lingua.js';
 import { PRIVACY_PAGE, privacyPageHtml } from './pages/privacy-page.js';
 import { isServerRenderedPage, serverRenderedPages, type PageRenderer } from './pages/server-render.js';
@@ -344,7 +344,7 @@ function registerWebApp(
     // its user, the privacy notice) leaves compressed like every route's answer: the not-found
     // handler below is no route, and @fastify/compress acts on routes only (issue 33: /admin's
     // HTML went out as 163 KB instead of about 20, and its first tap waited for the last byte).
-    for (const url of PAGE_ADDRESSES) app.get(url, { schema: { hide: true } }, sendPage);
+    for (const url of PAGE_ROUTES) app.get(url, { schema: { hide: true } }, sendPage);
   }
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';

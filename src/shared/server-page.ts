@@ -1,14 +1,15 @@
 import type { PublicConfig, SessionUser } from './api-types.js';
 import type { AdminBookingDto, AdminDamageDto, AdminOverdueDto, AdminSummary } from './schemas/admin.js';
+import type { BikePageDto } from './schemas/bike-page.js';
 import type { BikeDto, BookingDto } from './schemas/booking.js';
 import type { TicketSummaryDto } from './schemas/interventi.js';
 import type { PublicRulesDto } from './schemas/rules.js';
 import type { AdminWaitlistDto, WaitDto } from './schemas/waitlist.js';
 
 /**
- * What the server renders `/dashboard` and `/admin` with for a logged-in user (issue 22,
- * decision 027): the answers the screen would otherwise fetch, read by the server's own
- * services, exactly as the API sends them (JSON: instants as ISO strings).
+ * What the server renders `/dashboard`, `/admin` and `/bici/{numero}` with for a logged-in user
+ * (issue 22, decisions 027 and 068): the answers the screen would otherwise fetch, read by the
+ * server's own services, exactly as the API sends them (JSON: instants as ISO strings).
  */
 export type ServerPageData =
   | {
@@ -41,6 +42,15 @@ export type ServerPageData =
        * its rows and X-Total-Count. The other tabs load in the browser.
        */
       bookings: { items: AdminBookingDto[]; total: number };
+    }
+  | {
+      screen: 'bike';
+      /** The bike's number as the address gives it (`/bici/07`: '07'), the page's query key. */
+      numero: string;
+      /** GET /api/biciclette/numero/:numero */
+      bike: BikePageDto;
+      /** GET /api/config: the college's time zone, in which the page writes times. */
+      config: PublicConfig;
     };
 
 export interface ServerPageInput {

@@ -19,6 +19,7 @@
  * - Web push (decision 022): push-sw.js, imported as before.
  */
 import { catalogueI18n } from '../shared/i18n/plural';
+import { BIKE_PAGE_FILE, DEFAULT_PAGE, normalisePath, ownPageFile } from '../shared/pages';
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
@@ -69,13 +70,6 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // ---------------------------------------------------------------------------------------
 // Navigations
 
-/** The built page for an address, as src/server/pages/pages.ts chooses it. */
-const PAGES: Record<string, string> = {
-  '/login': 'login.html',
-  '/dashboard': 'dashboard.html',
-  '/admin': 'admin.html',
-  '/privacy': 'privacy.html',
-};
 /** Pages that may carry the user's data once the server renders them: their copies in PAGES_CACHE. */
 const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
 /**
@@ -92,10 +86,11 @@ const SERVER_FILLED_PAGES = new Set(['/privacy']);
 /** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
 const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
-const normalise = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+const normalise = normalisePath;
 
 async function precachedPage(pathname: string): Promise<Response | undefined> {
-  const file = PAGES[normalise(pathname)] ?? 'index.html';
+  // The built page for the address, as the server chooses it (shared/pages.ts).
+  const file = ownPageFile(pathname) ?? DEFAULT_PAGE;
   // The page in the reader's language (issue 36), as the server would choose it: the `lingua`
   // cookie (written by the switch, and at login from the account), else the browser's first preference.
   const lingua = await readerLingua();
@@ -181,12 +176,34 @@ async function personalPage(event: FetchEvent, url: URL): Promise<Response> {
   }
 }
 
+/**
+ * A bike's page (decision 068): the server renders it for its user with the bike's state now, so
+ * it comes from the network; no copy is kept (one per bike, and stale within the minute). With no
+ * answer within NETWORK_TIMEOUT_MS, or none at all (offline), the precached page: its screen
+ * then asks for the bike itself, and says when that needs the connection.
+ */
+async function bikePage(event: FetchEvent, pathname: string): Promise<Response> {
+  const fromNetwork = fetch(event.request);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<Response | undefined>((resolve) => {
+    timer = setTimeout(() => void precachedPage(pathname).then(resolve), NETWORK_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([fromNetwork, slow])) ?? (await fromNetwork);
+  } catch {
+    return (await precachedPage(pathname)) ?? Response.error();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && !NOT_THE_APP.some((re) => re.test(url.pathname)),
   async ({ url, event }) => {
     const pathname = normalise(url.pathname);
     const fetchEvent = event as FetchEvent;
     if (PERSONAL_PAGES.has(pathname) || SERVER_FILLED_PAGES.has(pathname)) return personalPage(fetchEvent, url);
+    if (ownPageFile(pathname) === BIKE_PAGE_FILE) return bikePage(fetchEvent, pathname);
     return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
   },
 );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fillTemplate, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
+import { fillTemplate, plainBikeNumber, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
 import { biciclette, interventi } from '../../src/server/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
@@ -35,7 +35,7 @@ const db = () => ctx.database.db;
 
 beforeAll(async () => {
   webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-ssr-'));
-  for (const [file, screen] of [['index.html', 'loading'], ['login.html', 'login'], ['dashboard.html', 'loading'], ['admin.html', 'loading']]) {
+  for (const [file, screen] of [['index.html', 'loading'], ['login.html', 'login'], ['dashboard.html', 'loading'], ['admin.html', 'loading'], ['bici.html', 'loading']]) {
     await fs.writeFile(path.join(webRoot, file!), page(screen!));
   }
   ctx = await createTestApp({ deps: { webRoot, pageRenderer: { renderPage: (input) => renderer.renderPage(input) } } });
@@ -280,6 +280,67 @@ describe('GET /admin', () => {
     const res = await get('/admin', marta);
     expect(res.body).toBe(page('loading'));
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('GET /bici/{numero} (decision 068)', () => {
+  it('is the bike’s page in the HTML, with its state now and the report’s early fields, and the answer in the state', async () => {
+    const { bianca } = await twoResidents();
+    const res = await get('/bici/17', bianca);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const html = res.body;
+    expect(html).toContain('data-prerendered="server"');
+    const shown = text(html);
+    expect(shown).toContain('Bici 17');
+    expect(shown).toContain('Stato ora');
+    expect(shown).toContain('Prenota questa bici');
+    // `Segnala un problema` opens its first fields natively (an empty manual popover holds "opened").
+    expect(html).toMatch(/<button[^>]*popovertarget="([^"]+-aperto)"[^>]*data-early-open=""[^>]*>.*?Segnala un problema<\/button>/is);
+    expect(html).toMatch(/<div id="[^"]+-aperto" popover="manual" data-early-switch=""><\/div><div data-early-booking="">/);
+    expect(html).toMatch(/<select[^>]*data-early-field="categoria"/);
+    expect(shown).toContain('Che cosa non va');
+    // Nothing of Marta's booking of this bike: its state and its times only.
+    expect(shown).not.toContain('Stazione Termini');
+    expect(shown).not.toContain('Marta');
+    const state = stateOf(html);
+    expect(state.user.id).toBe(bianca.id);
+    const bike = state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(['/api/biciclette', 'numero', '17']));
+    const api = await ctx.app.inject({ method: 'GET', url: '/api/biciclette/numero/17', headers: { cookie: bianca.cookie } });
+    expect(bike?.state.data).toEqual(api.json());
+  });
+
+  it('is the holder’s booking card with its steps, as the dashboard shows it', async () => {
+    const { marta } = await twoResidents();
+    // Marta's booking of bike 17 is tomorrow 10:00: its pick-up window opens 15 minutes before.
+    ctx.clock.set(new Date('2026-11-22T08:50:00Z'));
+    const shown = text((await get('/bici/17', marta)).body);
+    expect(shown).toContain('La tua prenotazione');
+    expect(shown).toContain('Stazione Termini');
+    expect(shown).toContain('Ritirata');
+  });
+
+  it('is the pre-rendered page for a bike that is not there, an odd number, an anonymous visitor', async () => {
+    const { marta } = await twoResidents();
+    const logged = collectedLogLines.length;
+    for (const [url, who] of [['/bici/99', marta], ['/bici/%31%37', marta], ['/bici/17', null]] as const) {
+      const res = await get(url, who);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(page('loading'));
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    // No error logged for them: a bike that is not there is no failed render.
+    expect(collectedLogLines.slice(logged).filter((line) => line.includes('render sul server non riuscito'))).toEqual([]);
+  });
+
+  it('reads the number as the page keys it: a plain segment only', () => {
+    expect(plainBikeNumber('/bici/07')).toBe('07');
+    expect(plainBikeNumber('/bici/A-3/')).toBe('A-3');
+    expect(plainBikeNumber('/bici/%31%37')).toBeUndefined();
+    expect(plainBikeNumber('/bici/%E0%A4%A')).toBeUndefined();
+    expect(plainBikeNumber('/bici/')).toBeUndefined();
+    expect(plainBikeNumber('/bici/1/2')).toBeUndefined();
+    expect(plainBikeNumber(`/bici/${'9'.repeat(21)}`)).toBeUndefined();
   });
 });
 

@@ -16,8 +16,10 @@
  * - `/officina` (issue 51: the workshop's screen) as the demo workshop's staff member: a tap on the
  *   first open ticket until its page shows the report (`section[aria-labelledby=ticket-segnalazione]`,
  *   the ticket's data included: what the person tapped for).
- * These two are rendered in the browser: the service worker keeps no copy of them, so their
- * repeat open is the precached page, the app's code from the precache, and the data from the server.
+ * The service worker keeps no copy of these two. `/bici/{numero}` is rendered by the server
+ * (decision 068): its repeat open is the server's page, through the worker, with the app's code
+ * from the precache. `/officina` is rendered in the browser: its repeat open is the precached
+ * page, the app's code from the precache, and the data from the server.
  *
  * The profile is Lighthouse's mobile one with the numbers the issue states (Lighthouse 12's
  * `mobileSlow4G` as its simulated throttling reads them: 150 ms RTT, 1.6 Mbit/s × 0.9 down,

@@ -125,6 +125,49 @@ test.describe('the bike page', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('Segnala un problema before the app has come: the fields open at once, and what was chosen and typed stays in the form (decision 068)', async ({ page }) => {
+    const bike = `S${unique()}`.slice(0, 12);
+    await addBike(bike);
+    await loggedInResident(page.request, 'Sara', 'Segnala');
+    // The app's code is held back: the page is the server's HTML and its one small script.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/bici/${bike}`);
+    const root = page.locator('#root');
+    await expect(root).toHaveAttribute('data-prerendered', 'server');
+    const open = page.getByRole('button', { name: 'Segnala un problema' });
+
+    // Annulla closes them and gives the focus back to the button, all before the app.
+    await open.click();
+    const category = page.getByLabel('Che cosa non va');
+    await expect(category).toBeFocused();
+    await page.getByRole('button', { name: 'Annulla' }).click();
+    await expect(category).toBeHidden();
+    await expect(open).toBeFocused();
+
+    await open.click();
+    await expect(category).toBeFocused();
+    await category.selectOption({ label: 'Catena' });
+    await page.getByLabel('Descrizione').fill('La catena salta in salita');
+    await expect(page.getByRole('status').filter({ hasText: 'Caricamento del modulo...' })).toBeVisible();
+    await expect(root).not.toHaveAttribute('data-started');
+
+    release();
+    const send = page.getByRole('button', { name: 'Invia la segnalazione' });
+    await expect(send).toBeVisible();
+    await expect(root).toHaveAttribute('data-started');
+    await expect(page.getByLabel('Che cosa non va')).toHaveValue('catena');
+    await expect(page.getByLabel('Descrizione')).toHaveValue('La catena salta in salita');
+    await expect(page.getByLabel('Descrizione')).toBeFocused();
+    await expectNoSeriousA11yViolations(page);
+    await send.click();
+    await expect(page.getByRole('status').filter({ hasText: `la segnalazione sulla bici n. ${bike} è arrivata all'officina` })).toBeVisible();
+  });
+
   test('without a login: the login form, then back to the bike', async ({ page }) => {
     await page.goto('/bici/07');
     await page.getByLabel('Email').fill(resident.email);

@@ -14,7 +14,7 @@ import { ADMIN_PAGE_SIZE_DEFAULT } from '../../shared/admin-lists.js';
 import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
 import { adminBookings, adminSummary } from '../modules/admin/index.js';
 import { adminDamages, adminOverdue } from '../modules/admin/index.js';
-import { listBikes, listUserBookings } from '../modules/bookings/index.js';
+import { bikePage, listBikes, listUserBookings } from '../modules/bookings/index.js';
 import { listTickets } from '../modules/interventi/index.js';
 import { sediFor } from '../../shared/staff.js';
 import { publicRules } from '../modules/rules/index.js';
@@ -23,10 +23,12 @@ import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index
 import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
 import { sendCompressedText } from '../http/precompressed.js';
+import { AppError } from '../http/errors.js';
+import { BIKE_PAGE_FILE } from '../../shared/pages.js';
 
 /**
- * `/dashboard` and `/admin` rendered on the server with the user's data (issue 22, decision
- * 027): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
+ * `/dashboard`, `/admin` and `/bici/{numero}` rendered on the server with the user's data (issue
+ * 22, decisions 027 and 068): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
  * app's own components with the answers the screen would fetch, read here from the services
  * (no HTTP), and the HTML goes into the pre-rendered page's place in its built file, with the
  * state the browser hydrates from. Anonymous visitors, a user at /admin, and any failure get
@@ -66,6 +68,8 @@ const SERVER_PAGES: Record<
   // member (issue 48) too: the browser loads their tabs, kept to their sedi by the API; the render
   // would read every sede's.
   'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user, config) => user.ruolo === 'admin' && !needsTwoFactorEnrolment(user, config) },
+  // A bike's page (decision 068), for anyone logged in, as its route guard allows.
+  [BIKE_PAGE_FILE]: { file: BIKE_PAGE_FILE, screen: 'bike', allowed: () => true },
 };
 
 /** Whether the answer for this built page depends on the session cookie. */
@@ -129,12 +133,43 @@ export function fillTemplate(template: Template, page: ServerPageOutput): string
   return `${before}${page.html}${template.after.slice(0, close)}${state}${template.after.slice(close)}`;
 }
 
-/** The answers the screen reads first, from the services, as the API would send them (JSON). */
-async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerPageData['screen']): Promise<ServerPageData> {
+/**
+ * The bike's number of `/bici/{numero}`, when the address writes it as the page itself does
+ * (features/bike/bike-page.tsx keys its query by `encodeURIComponent(numero)`): '07', not an
+ * encoded or odd one, which the browser's page then asks for itself.
+ */
+export function plainBikeNumber(pathname: string): string | undefined {
+  const segment = /^\/bici\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (segment === undefined) return undefined;
+  let numero: string;
+  try {
+    numero = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return encodeURIComponent(numero) === segment && numero.length <= 20 ? numero : undefined;
+}
+
+/**
+ * The answers the screen reads first, from the services, as the API would send them (JSON).
+ * Null when the page has nothing to render for the address (a bike that is not there: the
+ * browser's page says so, as it does for the API's 404).
+ */
+async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerPageData['screen'], pathname: string): Promise<ServerPageData | null> {
   const { database, clock, config, rulesCache } = app.deps;
   const deps = { db: database.db, clock, config, rulesCache };
   let data: ServerPageData;
-  if (screen === 'dashboard') {
+  if (screen === 'bike') {
+    const numero = plainBikeNumber(pathname);
+    if (numero === undefined) return null;
+    try {
+      const [bike, publicCfg] = await Promise.all([bikePage(deps, user.id, numero), publicConfig(config, deps)]);
+      data = { screen, numero, bike, config: publicCfg };
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 404) return null;
+      throw err;
+    }
+  } else if (screen === 'dashboard') {
     const [bookings, bikes, publicCfg, rules, waits] = await Promise.all([
       listUserBookings(deps, user.id),
       listBikes(deps),
@@ -164,7 +199,7 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
 
 /**
  * Serves one of the pages the server renders for a logged-in user, when it applies: returns
- * false (and sends nothing) for anonymous visitors, a user at /admin, a page without a
+ * false (and sends nothing) for anonymous visitors, a user at /admin, a bike that is not there, a page without a
  * renderer, or any failure — logged —, and the caller sends the pre-rendered page.
  */
 export function serverRenderedPages(app: FastifyInstance, webRoot: string, renderer: PageRenderer | undefined) {
@@ -189,12 +224,15 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
       const template = templateOf(inLinguaFile(page.file, user.lingua)) ?? templateOf(page.file);
       if (!template) return false;
       const queryAt = request.url.indexOf('?');
+      const pathname = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+      const data = await pageData(app, user, page.screen, pathname);
+      if (!data) return false;
       const input: ServerPageInput = {
-        pathname: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
+        pathname,
         search: queryAt < 0 ? '' : request.url.slice(queryAt),
         user: sessionUserBody(user, app.deps.config),
         now: app.deps.clock.now().getTime(),
-        data: await pageData(app, user, page.screen),
+        data,
       };
       const html = fillTemplate(template, await renderer.renderPage(input));
       // The user's own data: no cache may keep it, nor give it to another cookie.

@@ -220,9 +220,9 @@ function focusFieldsOpenedEarly() {
   }
 }
 
-/** The date, the first of the fields an early switch shows. */
+/** The first of the fields an early switch shows: the booking's date, a report's `Che cosa non va` (decision 068). */
 function firstEarlyField(holder: Element | null | undefined): HTMLElement | null | undefined {
-  return holder?.querySelector<HTMLElement>('[data-early-booking] input');
+  return holder?.querySelector<HTMLElement>('[data-early-booking] :is(input, select, textarea)');
 }
 
 function openedEarlySwitch(): HTMLElement | null {

@@ -8,6 +8,7 @@ import { App } from '../app';
 import * as admin from '../features/admin';
 import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY, PUBLIC_RULES_QUERY_KEY } from '../features/dashboard';
 import { WAITS_QUERY_KEY } from '../features/waitlist';
+import { bikePageQueryKey } from '../features/bike/bike-page';
 import { OPEN_TICKETS_QUERY_KEY } from '../features/officina/tickets-panels';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
 import { queryClient } from '../lib/query-client';
@@ -15,12 +16,12 @@ import { setRenderedAt } from '../lib/render-clock';
 import { serverStateJson } from './server-state';
 import { seedSession } from '../lib/session';
 import { loadClassMerge, recordClassLists } from '../lib/utils';
-import { loadAdmin, loadDashboard } from '../screens';
+import { loadAdmin, loadBikePage, loadDashboard } from '../screens';
 import { loadEveryLingua, renderingIn } from '../lib/i18n';
 
 /**
- * The server's renderer of `/dashboard` and `/admin` for a logged-in user (issue 22, decision
- * 027), built by `vite build --ssr` into dist/ssr and loaded once by the server at start
+ * The server's renderer of `/dashboard`, `/admin` and `/bici/{numero}` for a logged-in user
+ * (issue 22, decisions 027 and 068), built by `vite build --ssr` into dist/ssr and loaded once by the server at start
  * (src/server/pages/server-render.ts). It renders the app itself — the same components as the
  * browser — at the page's address, with the session store seeded with the user and the query
  * cache filled with the answers the screen would fetch, under the keys the screen reads.
@@ -51,6 +52,11 @@ function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
         [OPEN_TICKETS_QUERY_KEY, data.tickets],
         [admin.adminBookingsQueryKey(admin.FIRST_BOOKINGS_PAGE), data.bookings],
       ];
+    case 'bike':
+      return [
+        [bikePageQueryKey(data.numero), data.bike],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+      ];
   }
 }
 
@@ -75,6 +81,7 @@ const ready = Promise.all([
   loadEveryLingua(),
   loadDashboard(),
   loadAdmin(),
+  loadBikePage(),
   import('../components/query-provider'),
   import('../features/dashboard/dashboard-page').then((m) => m.loadWaitlist()),
   import('../features/admin/admin-page').then((m) => m.loadEveryTab()),

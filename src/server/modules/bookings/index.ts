@@ -29,6 +29,7 @@ export {
   type BookingDeps,
   type BookingUser,
 } from './service.js';
+export { bikePage } from './bike-page.js';
 export { cancelBookings } from './cancel.js';
 export { USER_BOOKING_LOCK } from './gate.js';
 export { suspensionRefusal } from './refusals.js';

@@ -14,7 +14,7 @@ import { useT } from '../../lib/i18n';
 import { useTimeZone } from '../../lib/public-config';
 import { useCurrentUser } from '../../lib/session';
 import { SubpageHeader } from '../../components/subpage-header';
-import { BIKES_QUERY_KEY } from '../dashboard';
+import { BIKES_QUERY_KEY } from '../../lib/query-keys';
 import { ReportProblem } from './report-problem';
 import { BIKE_NOW_BADGE, bikeNowLines, bookThisBikeHref, canOfferBooking } from './bike-model';
 
@@ -29,11 +29,14 @@ const REFRESH_MS = 30_000;
 
 /**
  * GET /api/biciclette/numero/:numero. Under the bikes' key, so that a ride step or a booking
- * (which refresh every bike list, dashboard/queries.ts) refreshes this page too.
+ * (which refresh every bike list, dashboard/queries.ts) refreshes this page too. A page the server
+ * rendered (decision 068) brings the answer under this key (boot/entry-server.tsx).
  */
+export const bikePageQueryKey = (numero: string) => [...BIKES_QUERY_KEY, 'numero', encodeURIComponent(numero)] as const;
+
 function useBikePage(numero: string) {
   return useQuery<BikePageDto>({
-    queryKey: [...BIKES_QUERY_KEY, 'numero', encodeURIComponent(numero)],
+    queryKey: bikePageQueryKey(numero),
     refetchInterval: REFRESH_MS,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { CircleCheckIcon, SendIcon, TriangleAlertIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { DAMAGE_CATEGORIES, DAMAGE_CATEGORY_LABELS, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
+import { CategoryOptions, EarlyReportFields, useFocusOnOpen } from './early-report-fields';
+import { DAMAGE_CATEGORIES, DAMAGE_DESCRIPTION_MAX, type DamageCategory } from '../../../shared/damage';
 import type { TicketDto } from '../../../shared/schemas/interventi';
 import { FormField } from '../../components/form-field';
 import { PhotoPicker, photosProblem } from '../../components/photo-picker';
@@ -61,6 +62,7 @@ export function ReportProblem({ biciId, numero }: { biciId: number; numero: stri
   const [sent, setSent] = useState(false);
   const report = useReportProblem();
   const pending = report.isPending;
+  const focusOnOpenRef = useFocusOnOpen(open, id);
 
   function update(next: Partial<Values>) {
     setValues((current) => ({ ...current, ...next }));
@@ -112,12 +114,7 @@ export function ReportProblem({ biciId, numero }: { biciId: number; numero: stri
           <FormField id={id('categoria')} label={t('reportProblem.category')} error={errors.categoria} required>
             {(control) => (
               <NativeSelect {...control} value={values.categoria} disabled={pending} onChange={(e) => update({ categoria: e.target.value as DamageCategory | '' })}>
-                <option value="">{t('reportProblem.choose')}</option>
-                {DAMAGE_CATEGORIES.map((categoria) => (
-                  <option key={categoria} value={categoria}>
-                    {t(DAMAGE_CATEGORY_LABELS[categoria])}
-                  </option>
-                ))}
+                <CategoryOptions />
               </NativeSelect>
             )}
           </FormField>
@@ -153,20 +150,19 @@ export function ReportProblem({ biciId, numero }: { biciId: number; numero: stri
           </div>
         </form>
       ) : (
-        <Button
-          type="button"
-          size="lg"
-          variant="outline"
-          className="min-h-12 w-full sm:w-auto sm:justify-self-start"
-          onClick={() => {
+        <EarlyReportFields
+          id={id}
+          onOpen={() => {
             setSent(false);
             report.reset();
             setOpen(true);
           }}
-        >
-          <TriangleAlertIcon aria-hidden="true" />
-          {t('reportProblem.open')}
-        </Button>
+          onAdopt={(early) => {
+            setValues({ categoria: early.categoria, descrizione: early.descrizione, foto: [] });
+            focusOnOpenRef.current = early.focused;
+            setOpen(true);
+          }}
+        />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useRenderTime } from '../../lib/render-clock';
 import { bookingDateBounds, defaultBookingForm, type BookingFormValues } from './dashboard-model';
 import { useT } from '../../lib/i18n';
+import { isPopoverOpen } from '../../lib/popover';
 
 /** The booking window as the early fields hold it when the form takes their place. */
 export interface EarlyWindow {
@@ -71,7 +72,7 @@ export function EarlyBookingFields({ timeZone, horizonDays, onOpen, onCancel, bu
 
   // A tap before hydration opened the fields natively: now that the page has hydrated, the form is asked for.
   useEffect(() => {
-    if (switchRef.current?.matches(':popover-open')) {
+    if (isPopoverOpen(switchRef.current)) {
       keep();
       onOpen();
     }

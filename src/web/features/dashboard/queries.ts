@@ -14,6 +14,7 @@ import { EXTERNAL_FEE_CENTS } from '../../../shared/constants';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { takeEarlyLockCode } from '../../lib/early-lock-codes';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY } from '../../lib/query-keys';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../../lib/public-config';
 import { currentSession, whenSessionKnown } from '../../lib/session';
 import { PENDING_ACTIONS_QUERY_KEY, type QueuedAction } from '../../offline/actions';
@@ -26,10 +27,7 @@ import { bookingCreatedNotice } from '../../lib/booking-notices';
 import { sendRideAction, type RideOutcome } from './ride-actions';
 import type { RideCodeDto } from '../../../shared/schemas/locks';
 
-/** GET /api/prenotazioni/user (the default query function GETs the joined key). */
-export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
-/** GET /api/biciclette. Also the prefix of the availability queries, so one invalidation refreshes both. */
-export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
+export { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY };
 /** GET /api/regole: the service's rules as the booking form applies them, and the user's own suspension (issue 20). */
 export const PUBLIC_RULES_QUERY_KEY = ['/api/regole'] as const;
 const availabilityKey = (w: AvailabilityRequest) =>

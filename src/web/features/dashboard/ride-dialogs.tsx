@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { useT } from '../../lib/i18n';
+import { isPopoverOpen } from '../../lib/popover';
 
 const loadReturn = () => import('./return-dialog-content');
 /** The return dialog's chunk, asked for ahead of the tap: a ride's card at the rack (issue 51, decision 060). */
@@ -121,14 +122,6 @@ function StandIn({ open, early, handedOver }: { open: boolean; early: RefObject<
     };
   }, [open, early, handedOver]);
   return null;
-}
-
-function isPopoverOpen(element: HTMLElement): boolean {
-  try {
-    return element.matches(':popover-open');
-  } catch {
-    return false; // A browser without popovers: nothing opened before the app.
-  }
 }
 
 /**

@@ -5,13 +5,11 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { serverMessage } from '../../lib/api-errors';
 import { bookingCreatedNotice } from '../../lib/booking-notices';
+import { BIKES_QUERY_KEY, OWN_BOOKINGS_QUERY_KEY } from '../../lib/query-keys';
 import { t } from '../../lib/i18n';
 
 /** GET /api/attese (issue 21): the user's open waits, offers first. */
 export const WAITS_QUERY_KEY = ['/api/attese'] as const;
-/** The dashboard's own keys, repeated here so that this module does not pull the dashboard's. */
-const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
-const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
 
 /** While the user waits, an offer can come at any moment: read again every 30 s, and on focus. */
 export const WAITS_REFRESH_MS = 30_000;

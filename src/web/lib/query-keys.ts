@@ -1,0 +1,10 @@
+/**
+ * The query keys more than one feature reads, in a module of their own with nothing else in it:
+ * a screen that needs a key does not pull the feature that owns its data (the bike's page, decision
+ * 068, pulled the dashboard's face, its booking form's hooks and zod with them: 35 KB gzip).
+ */
+
+/** GET /api/prenotazioni/user (the default query function GETs the joined key). */
+export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
+/** GET /api/biciclette. Also the prefix of the availability queries and of a bike's page, so one invalidation refreshes them all. */
+export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
