@@ -14,7 +14,7 @@ import { ADMIN_PAGE_SIZE_DEFAULT } from '../../shared/admin-lists.js';
 import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
 import { adminBookings, adminSummary } from '../modules/admin/index.js';
 import { adminDamages, adminOverdue } from '../modules/admin/index.js';
-import { bikePage, listBikes, listUserBookings } from '../modules/bookings/index.js';
+import { fleetReading, listBikes, listUserBookings } from '../modules/bookings/index.js';
 import { listTickets } from '../modules/interventi/index.js';
 import { sediFor } from '../../shared/staff.js';
 import { publicRules } from '../modules/rules/index.js';
@@ -163,7 +163,7 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
     const numero = plainBikeNumber(pathname);
     if (numero === undefined) return null;
     try {
-      const [bike, publicCfg] = await Promise.all([bikePage(deps, user.id, numero), publicConfig(config, deps)]);
+      const [bike, publicCfg] = await Promise.all([fleetReading.bikePage(deps, user.id, numero), publicConfig(config, deps)]);
       data = { screen, numero, bike, config: publicCfg };
     } catch (err) {
       if (err instanceof AppError && err.statusCode === 404) return null;

@@ -6,6 +6,7 @@
  */
 import { pruneAvailabilityChanges } from './availability.js';
 import { notice, overdueAdminsEmail } from './emails.js';
+import { bikePage } from './bike-page.js';
 import { deleteOfflineActionsOf } from './erasure.js';
 import { fleetChangedSince, readFleetNow } from './fleet-now.js';
 import { applyLifecycle, bikeOutAtNoShow, bikeOutNow, bikeStateAsOf, bookingAsOf, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
@@ -29,7 +30,6 @@ export {
   type BookingDeps,
   type BookingUser,
 } from './service.js';
-export { bikePage } from './bike-page.js';
 export { cancelBookings } from './cancel.js';
 export { USER_BOOKING_LOCK } from './gate.js';
 export { suspensionRefusal } from './refusals.js';
@@ -67,8 +67,8 @@ export const bookingJobs = { applyLifecycle, pruneAvailabilityChanges, purgeOldO
 /** The emails the fleet's notices share with the bookings'. */
 export const bookingEmails = { notice, overdueAdminsEmail };
 
-/** The fleet's state now, for the rack board (issue 34). */
-export const fleetReading = { readFleetNow, fleetChangedSince };
+/** The fleet's state now, for the rack board (issue 34), and one bike's, for its page rendered on the server (decision 068). */
+export const fleetReading = { readFleetNow, fleetChangedSince, bikePage };
 
 /** The demo's rides (the seed): written as given, dated in the past or now. */
 export const demoRows = { insertBookingRows, insertPastBookings };
