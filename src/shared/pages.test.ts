@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BIKE_PAGE_FILE, normalisePath, ownPageFile, PAGE_ROUTES } from './pages';
+import { BIKE_PAGE_FILE, bikePageSegment, normalisePath, ownPageFile, PAGE_ROUTES } from './pages';
 
 describe('the page of an address (one list for the server and the service worker)', () => {
   it('gives the pages of their own, a trailing slash or not', () => {
@@ -14,6 +14,10 @@ describe('the page of an address (one list for the server and the service worker
     expect(ownPageFile('/bici/A%2F3/')).toBe(BIKE_PAGE_FILE);
     expect(ownPageFile('/bici')).toBeUndefined();
     expect(ownPageFile('/bici/07/altro')).toBeUndefined();
+    // The number as the address writes it (the server's render decides what to do with it).
+    expect(bikePageSegment('/bici/07/')).toBe('07');
+    expect(bikePageSegment('/bici/A%2F3')).toBe('A%2F3');
+    expect(bikePageSegment('/dashboard')).toBeUndefined();
   });
 
   it('gives nothing of its own to the other addresses (they get the loading page)', () => {

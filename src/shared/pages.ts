@@ -13,7 +13,7 @@ const PAGES: Readonly<Record<string, string>> = {
 };
 
 /** A bike's page (issue 34): `/bici/{numero}`, one segment, whatever the number. */
-const BIKE_PAGE = /^\/bici\/[^/]+$/;
+const BIKE_PAGE = /^\/bici\/([^/]+)$/;
 export const BIKE_PAGE_FILE = 'bici.html';
 
 /** The page for every other address: the loading state. */
@@ -22,10 +22,12 @@ export const DEFAULT_PAGE = 'index.html';
 /** '/dashboard/' as '/dashboard'; '/' stays. */
 export const normalisePath = (pathname: string): string => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 
+/** The number's segment of a bike's page (`/bici/07/`: '07'), as the address writes it; none for another address. */
+export const bikePageSegment = (pathname: string): string | undefined => BIKE_PAGE.exec(normalisePath(pathname))?.[1];
+
 /** The page file of `pathname`, if it has one of its own. */
 export function ownPageFile(pathname: string): string | undefined {
-  const path = normalisePath(pathname);
-  return PAGES[path] ?? (BIKE_PAGE.test(path) ? BIKE_PAGE_FILE : undefined);
+  return PAGES[normalisePath(pathname)] ?? (bikePageSegment(pathname) === undefined ? undefined : BIKE_PAGE_FILE);
 }
 
 /** The addresses with a page of their own, as the server's routes (Fastify's syntax). */

@@ -86,8 +86,6 @@ const SERVER_FILLED_PAGES = new Set(['/privacy']);
 /** Never the app shell: the API, and the payment page (its CSP is the server's alone). */
 const NOT_THE_APP = [/^\/api(\/|$)/, /^\/payment\//];
 
-const normalise = normalisePath;
-
 async function precachedPage(pathname: string): Promise<Response | undefined> {
   // The built page for the address, as the server chooses it (shared/pages.ts).
   const file = ownPageFile(pathname) ?? DEFAULT_PAGE;
@@ -152,7 +150,7 @@ const NETWORK_TIMEOUT_MS = 5_000;
  * the copy if it may be shown, else the precached page.
  */
 async function personalPage(event: FetchEvent, url: URL): Promise<Response> {
-  const pathname = normalise(url.pathname);
+  const pathname = normalisePath(url.pathname);
   const cache = await caches.open(PAGES_CACHE);
   const key = copyKey(url);
   if (PAINTED_FROM_DEVICE.has(pathname)) {
@@ -162,7 +160,11 @@ async function personalPage(event: FetchEvent, url: URL): Promise<Response> {
   const fromNetwork = fetch(event.request);
   // Cloned before the answer goes to the page (this callback is the first on it).
   event.waitUntil(fromNetwork.then((response) => keepCopy(cache, key, response.clone())).catch(() => undefined));
-  const fallback = async () => (await deviceCopy(cache, key).catch(() => undefined)) ?? precachedPage(pathname);
+  return networkFirst(fromNetwork, async () => (await deviceCopy(cache, key).catch(() => undefined)) ?? precachedPage(pathname));
+}
+
+/** The server's answer; with none within NETWORK_TIMEOUT_MS (the request goes on), or none at all, `fallback`'s. */
+async function networkFirst(fromNetwork: Promise<Response>, fallback: () => Promise<Response | undefined>): Promise<Response> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const slow = new Promise<Response | undefined>((resolve) => {
     timer = setTimeout(() => void fallback().then(resolve), NETWORK_TIMEOUT_MS);
@@ -182,25 +184,12 @@ async function personalPage(event: FetchEvent, url: URL): Promise<Response> {
  * answer within NETWORK_TIMEOUT_MS, or none at all (offline), the precached page: its screen
  * then asks for the bike itself, and says when that needs the connection.
  */
-async function bikePage(event: FetchEvent, pathname: string): Promise<Response> {
-  const fromNetwork = fetch(event.request);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const slow = new Promise<Response | undefined>((resolve) => {
-    timer = setTimeout(() => void precachedPage(pathname).then(resolve), NETWORK_TIMEOUT_MS);
-  });
-  try {
-    return (await Promise.race([fromNetwork, slow])) ?? (await fromNetwork);
-  } catch {
-    return (await precachedPage(pathname)) ?? Response.error();
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const bikePage = (event: FetchEvent, pathname: string): Promise<Response> => networkFirst(fetch(event.request), () => precachedPage(pathname));
 
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && !NOT_THE_APP.some((re) => re.test(url.pathname)),
   async ({ url, event }) => {
-    const pathname = normalise(url.pathname);
+    const pathname = normalisePath(url.pathname);
     const fetchEvent = event as FetchEvent;
     if (PERSONAL_PAGES.has(pathname) || SERVER_FILLED_PAGES.has(pathname)) return personalPage(fetchEvent, url);
     if (ownPageFile(pathname) === BIKE_PAGE_FILE) return bikePage(fetchEvent, pathname);

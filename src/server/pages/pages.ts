@@ -1,7 +1,7 @@
 import type { Lingua } from '../../shared/i18n/index.js';
 import { DEFAULT_PAGE, ownPageFile } from '../../shared/pages.js';
 
-export { DEFAULT_PAGE, PAGE_ROUTES } from '../../shared/pages.js';
+export { PAGE_ROUTES } from '../../shared/pages.js';
 
 /**
  * The built file of `file` in `lingua` (issue 36): the build writes each page once per language,

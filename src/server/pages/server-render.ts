@@ -24,7 +24,8 @@ import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
 import { sendCompressedText } from '../http/precompressed.js';
 import { AppError } from '../http/errors.js';
-import { BIKE_PAGE_FILE } from '../../shared/pages.js';
+import { BIKE_PAGE_FILE, bikePageSegment } from '../../shared/pages.js';
+import { bikeNumberParam } from '../../shared/schemas/bike-page.js';
 
 /**
  * `/dashboard`, `/admin` and `/bici/{numero}` rendered on the server with the user's data (issue
@@ -135,11 +136,12 @@ export function fillTemplate(template: Template, page: ServerPageOutput): string
 
 /**
  * The bike's number of `/bici/{numero}`, when the address writes it as the page itself does
- * (features/bike/bike-page.tsx keys its query by `encodeURIComponent(numero)`): '07', not an
- * encoded or odd one, which the browser's page then asks for itself.
+ * (features/bike/bike-page.tsx keys its query by `encodeURIComponent(numero)`) and the API would
+ * take it (`bikeNumberParam`): '07', not an encoded or odd one, which the browser's page then asks
+ * for itself.
  */
 export function plainBikeNumber(pathname: string): string | undefined {
-  const segment = /^\/bici\/([^/]+)\/?$/.exec(pathname)?.[1];
+  const segment = bikePageSegment(pathname);
   if (segment === undefined) return undefined;
   let numero: string;
   try {
@@ -147,7 +149,7 @@ export function plainBikeNumber(pathname: string): string | undefined {
   } catch {
     return undefined;
   }
-  return encodeURIComponent(numero) === segment && numero.length <= 20 ? numero : undefined;
+  return encodeURIComponent(numero) === segment && bikeNumberParam.safeParse(numero).success ? numero : undefined;
 }
 
 /**
