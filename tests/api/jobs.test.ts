@@ -32,6 +32,23 @@ describe('jobs run in one process at a time (advisory lock)', () => {
     expect(runs).toBe(2);
     await other.end();
   });
+
+  it('leaves no listener on the pooled connection it held the lock on, however many runs', async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const errorListeners = async () => {
+      const client = await pool.connect();
+      try {
+        return client.listenerCount('error');
+      } finally {
+        client.release();
+      }
+    };
+    expect(await runExclusive(pool, 98, async () => undefined)).toBe(true);
+    const after = await errorListeners();
+    for (let run = 0; run < 20; run += 1) expect(await runExclusive(pool, 98, async () => undefined)).toBe(true);
+    expect(await errorListeners()).toBe(after);
+    await pool.end();
+  });
 });
 
 describe('the occurrence a timer fires for', () => {
