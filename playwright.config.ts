@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_ALONE_PORT, E2E_PORT } from './tests/e2e/ports';
 
-// E2E_PORT (read by tests/e2e/server.mjs too) lets two runs on one machine use two ports.
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const BASE_URL = `http://localhost:${PORT}`;
+// Two servers (tests/e2e/ports.ts): E2E_PORT for the specs that share it, the next port for the
+// specs whose changes reach every user. E2E_PORT lets two runs on one machine use other ports.
+const BASE_URL = `http://localhost:${E2E_PORT}`;
+const ALONE_URL = `http://localhost:${E2E_ALONE_PORT}`;
 
 /** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Playwright's own browser. */
 function chromiumExecutable(): string | undefined {
@@ -26,9 +28,22 @@ const chromium = {
       '--disable-sync',
       // Date and time inputs follow the browser's language, not the page's locale.
       '--lang=it-IT',
+      // One origin per server: no process per site, nor the features a person's browser talks to Google with.
+      '--disable-site-isolation-trials',
+      '--disable-features=IsolateOrigins,site-per-process,Translate,OptimizationHints,MediaRouter,AutofillServerCommunication',
+      '--disable-extensions',
+      '--mute-audio',
     ],
   },
+  // styles.css stops its animations for this preference: a spinner is not redrawn 60 times a second.
+  reducedMotion: 'reduce' as const,
+  // A context's service worker would fetch the 158 files of its precache first: only the specs of
+  // the offline app (and foundation's check of the worker) let it run.
+  serviceWorkers: 'block' as const,
 };
+/** On the server of their own (E2E_ALONE_PORT), at a phone's width. */
+const alone = { ...chromium, baseURL: ALONE_URL };
+const alonePhone = { ...alone, viewport: { width: 375, height: 812 } };
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -50,57 +65,42 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet|sedi-.*|sign-in-.*)\.spec\.ts/, use: chromium },
+    { name: 'chromium', testIgnore: /(admin|rules|waitlist|offline|audit|fleet|sedi-.*)\.spec\.ts/, use: chromium },
     // The offline app (issue 22) on a phone's width: the service worker, the device's own
-    // database, the network cut per browser context. Its people and bikes are its own, so it
-    // runs beside `chromium`, before the specs whose changes reach every user.
-    { name: 'chromium-offline', testMatch: /offline\.spec\.ts/, use: { ...chromium, viewport: { width: 375, height: 812 } } },
-    // The admin's changes reach every user (a bike out of service, the residents imported,
-    // a sigla taken): they run after the other specs, alone on the shared server.
-    { name: 'chromium-admin', testMatch: /(^|\/)admin\.spec\.ts$/, dependencies: ['chromium', 'chromium-offline'], use: chromium },
-    // The college's account and passkeys (issue 49) book nothing and use people and siglas of their
-    // own: they run beside the chain that follows (rules, waitlist, audit, fleet, sedi), whose specs
-    // each run alone and leave a worker idle. After the admin's spec, whose resident import would
-    // take a sigla the completion form is about to use.
-    { name: 'chromium-sign-in', testMatch: /sign-in-.*\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
-    // The service's rules (hours, closures, maintenance) reach every booking: last, alone.
-    { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: chromium },
-    // The waitlist fills whole windows (every bike): after the rest, alone, so no bike another
-    // spec adds can free a window meanwhile.
-    { name: 'chromium-waitlist', testMatch: /waitlist\.spec\.ts/, dependencies: ['chromium-rules'], use: chromium },
-    // The audit log on screen (issue 23), on a phone's width: it reads what every admin change
-    // wrote, so it runs after the specs that make them; its own change touches a user of its own.
+    // database, the network cut per browser context. Its people and bikes are its own.
     {
-      name: 'chromium-audit',
-      testMatch: /audit\.spec\.ts/,
-      dependencies: ['chromium-waitlist'],
-      use: { ...chromium, viewport: { width: 375, height: 812 } },
+      name: 'chromium-offline',
+      testMatch: /offline\.spec\.ts/,
+      use: { ...chromium, serviceWorkers: 'allow', viewport: { width: 375, height: 812 } },
     },
+    // The specs whose changes reach every user run on a server of their own, one project after
+    // another, beside the two above (which take the other worker): the suite no longer waits for
+    // them with a worker idle (decision 069).
+    // The admin's changes: a bike out of service, the residents imported, a sigla taken.
+    { name: 'chromium-admin', testMatch: /(^|\/)admin\.spec\.ts$/, use: alone },
+    // The service's rules (hours, closures, maintenance) reach every booking.
+    { name: 'chromium-rules', testMatch: /rules\.spec\.ts/, dependencies: ['chromium-admin'], use: alone },
+    // The waitlist fills whole windows (every bike): no bike another spec adds can free a window meanwhile.
+    { name: 'chromium-waitlist', testMatch: /waitlist\.spec\.ts/, dependencies: ['chromium-rules'], use: alone },
+    // The audit log on screen (issue 23): it reads what every admin change before it wrote; its own
+    // change touches a user of its own.
+    { name: 'chromium-audit', testMatch: /audit\.spec\.ts/, dependencies: ['chromium-waitlist'], use: alonePhone },
     // The fleet that heals itself (issue 35): a bike out of use moves its bookings to any free
-    // bike, and one test takes every other bike for a window: last, alone.
-    {
-      name: 'chromium-fleet',
-      testMatch: /fleet\.spec\.ts/,
-      dependencies: ['chromium-audit'],
-      use: { ...chromium, viewport: { width: 375, height: 812 } },
-    },
-    // Several sedi (issue 47), on a phone's width: a second sede's bikes, people and boards. Last,
-    // alone: an admin's sede or a bike moved between sedi reaches every list.
-    {
-      name: 'chromium-sedi',
-      testMatch: /sedi-.*\.spec\.ts/,
-      dependencies: ['chromium-fleet'],
-      use: { ...chromium, viewport: { width: 375, height: 812 } },
-    },
+    // bike, and one test takes every other bike for a window.
+    { name: 'chromium-fleet', testMatch: /fleet\.spec\.ts/, dependencies: ['chromium-audit'], use: alonePhone },
+    // Several sedi (issue 47): a second sede's bikes, people and boards; an admin's sede or a bike
+    // moved between sedi reaches every list.
+    { name: 'chromium-sedi', testMatch: /sedi-.*\.spec\.ts/, dependencies: ['chromium-fleet'], use: alonePhone },
   ],
-  webServer: {
+  webServer: [E2E_PORT, E2E_ALONE_PORT].map((port) => ({
     command: 'node tests/e2e/server.mjs',
-    url: `${BASE_URL}/api/health`,
+    env: { E2E_PORT: String(port) },
+    url: `http://localhost:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
     // SIGTERM lets the server stop its PostgreSQL and the wrapper delete the temp folder.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-  },
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 20_000 },
+  })),
 });

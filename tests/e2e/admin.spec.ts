@@ -154,7 +154,11 @@ test.describe('admin dashboard', () => {
       await expect(bikeRadio(user)).toBeVisible();
 
       await openAdmin(page, '/admin?tab=biciclette');
-      const row = page.getByRole('region', { name: 'Biciclette' }).getByRole('row').filter({ hasText: bike.numero }).first();
+      // The row with the bike's own edit button: its number alone would match another row's time (`14:19` for bike 14).
+      const row = page
+        .getByRole('region', { name: 'Biciclette' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: `Modifica la bici ${bike.numero}`, exact: true }) });
       await expect(row).toContainText('Disponibile');
       await row.getByRole('button', { name: `Modifica la bici ${bike.numero}` }).click();
       const dialog = page.getByRole('dialog');

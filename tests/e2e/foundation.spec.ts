@@ -102,29 +102,34 @@ test.describe('foundation', () => {
     await expect(page).toHaveURL('/admin');
   });
 
-  test('the web manifest is Italian and the service worker never caches the API', async ({ page, request }) => {
-    const manifest = await (await request.get('/manifest.webmanifest')).json();
-    expect(manifest).toMatchObject({ name: 'BiciElis', short_name: 'BiciElis', lang: 'it' });
-    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(
-      expect.arrayContaining(['192x192', '512x512']),
-    );
+  test.describe('the service worker', () => {
+    // The project blocks service workers (playwright.config.ts): this check needs its own.
+    test.use({ serviceWorkers: 'allow' });
 
-    await page.goto('/login');
-    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
-    const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
-    expect(scriptUrl).toMatch(/\/sw\.js$/);
+    test('the web manifest is Italian and the service worker never caches the API', async ({ page, request }) => {
+      const manifest = await (await request.get('/manifest.webmanifest')).json();
+      expect(manifest).toMatchObject({ name: 'BiciElis', short_name: 'BiciElis', lang: 'it' });
+      expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(
+        expect.arrayContaining(['192x192', '512x512']),
+      );
 
-    await page.reload();
-    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
-    const cached = await page.evaluate(async () => {
-      await fetch('/api/health', { credentials: 'include' });
-      const urls: string[] = [];
-      for (const name of await caches.keys()) {
-        for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-      }
-      return urls;
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
+      const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+      expect(scriptUrl).toMatch(/\/sw\.js$/);
+
+      await page.reload();
+      await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
+      const cached = await page.evaluate(async () => {
+        await fetch('/api/health', { credentials: 'include' });
+        const urls: string[] = [];
+        for (const name of await caches.keys()) {
+          for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+        }
+        return urls;
+      });
+      expect(cached.length).toBeGreaterThan(0);
+      expect(cached.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
     });
-    expect(cached.length).toBeGreaterThan(0);
-    expect(cached.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
   });
 });

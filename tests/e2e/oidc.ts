@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AccountClaims } from '../helpers/oidc-provider';
+import { currentE2ePort, e2ePointer } from './ports';
 
 /**
  * The e2e server's local OpenID provider (tests/e2e/server.mjs starts it, with a small control
@@ -9,10 +8,8 @@ import type { AccountClaims } from '../helpers/oidc-provider';
  * accounts and say who signs in at the next interaction. One spec file at a time uses it.
  */
 
-const E2E_PORT = process.env.E2E_PORT ?? '3100';
-
 function controlUrl(): string {
-  return readFileSync(path.join(os.tmpdir(), `bicielis-e2e-${E2E_PORT}.oidc`), 'utf8').trim();
+  return readFileSync(e2ePointer(currentE2ePort(), 'oidc'), 'utf8').trim();
 }
 
 async function send(what: 'account' | 'login-as', body: unknown): Promise<void> {

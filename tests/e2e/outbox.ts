@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { currentE2ePort, e2ePointer } from './ports';
 
 /**
  * The emails of the e2e server. Without SMTP_URL the app writes each message as an .eml
@@ -19,11 +19,9 @@ export interface OutboxEmail {
   html: string;
 }
 
-const E2E_PORT = process.env.E2E_PORT ?? '3100';
-
+/** The DATA_DIR of the server the running test talks to. */
 export function e2eDataDir(): string {
-  const pointer = path.join(os.tmpdir(), `bicielis-e2e-${E2E_PORT}.datadir`);
-  return readFileSync(pointer, 'utf8').trim();
+  return readFileSync(e2ePointer(currentE2ePort(), 'datadir'), 'utf8').trim();
 }
 
 function parseHeaders(block: string): Map<string, string> {
