@@ -4,9 +4,10 @@ import { residenti, users, type Resident, type User } from '../../src/server/sch
 import { SESSION_COOKIE } from '../../src/server/http/auth.js';
 import { hashPassword } from '../../src/server/modules/auth/password.js';
 import { normaliseEmail } from '../../src/shared/sigla.js';
+import { DEFAULT_PASSWORD } from './default-password.js';
 
 /** The password of every factory user unless told otherwise; its hash is computed once. */
-export const DEFAULT_PASSWORD = 'Bici-Prova-2026';
+export { DEFAULT_PASSWORD };
 
 const hashes = new Map<string, Promise<string>>();
 /** argon2id of a password, computed once per test process (tests stay fast). */

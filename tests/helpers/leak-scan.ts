@@ -1,5 +1,5 @@
 import { createLogger, type Logger } from '../../src/server/logger.js';
-import { DEFAULT_PASSWORD } from './factories.js';
+import { DEFAULT_PASSWORD } from './default-password.js';
 
 /**
  * Secrets must never reach a response or a log line. The test apps (createTestApp) log into
