@@ -120,6 +120,41 @@ describe('the lock session cut under a running job (issue 32)', () => {
       await other.end();
     }
   });
+
+  it('the connection it takes the lock again on goes back to the pool with no listener of the run left on it', async () => {
+    const key = 96;
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const errorListeners = async () => {
+      const client = await pool.connect();
+      try {
+        return client.listenerCount('error');
+      } finally {
+        client.release();
+      }
+    };
+    const plain = await errorListeners();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = false;
+    const running = runExclusive(pool, key, async () => {
+      started = true;
+      await gate;
+    });
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    const first = await holder(key);
+    await database.pool.query('select pg_terminate_backend($1)', [first]);
+    let again: number | undefined;
+    const deadline = Date.now() + 10_000;
+    while ((again = await holder(key)) === undefined || again === first) {
+      if (Date.now() > deadline) release();
+      expect(Date.now(), 'the lock was not taken again').toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    release();
+    expect(await running).toBe(true);
+    expect(await errorListeners()).toBe(plain);
+    await pool.end();
+  });
 });
 
 describe('each occurrence of a job runs once, whichever process asks (job_runs)', () => {

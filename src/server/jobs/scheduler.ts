@@ -46,15 +46,32 @@ class LockSession {
   }
 
   static async take(pool: pg.Pool, key: number, log?: Logger): Promise<LockSession | undefined> {
+    const client = await LockSession.lockOn(pool, key);
+    return client && new LockSession(pool, key, client, log);
+  }
+
+  /** A pooled connection that holds advisory lock `key`; none when another session holds it. */
+  private static async lockOn(pool: pg.Pool, key: number): Promise<pg.PoolClient | undefined> {
     const client = await pool.connect();
     try {
       const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
-      if (rows[0]?.locked) return new LockSession(pool, key, client, log);
+      if (rows[0]?.locked) return client;
       client.release();
       return undefined;
     } catch (err) {
       client.release(err instanceof Error ? err : true);
       throw err;
+    }
+  }
+
+  /** Lets the lock go and gives the connection back to the pool (or drops it, when the unlock failed with it). */
+  private static async unlock(client: pg.PoolClient, key: number): Promise<void> {
+    try {
+      await client.query('select pg_advisory_unlock($1)', [key]);
+      client.release();
+    } catch (err) {
+      // The session went with the unlock: the lock went with it.
+      client.release(err instanceof Error ? err : true);
     }
   }
 
@@ -78,15 +95,14 @@ class LockSession {
   private async retake(): Promise<void> {
     for (let delay = 50; !this.released; delay = Math.min(delay * 2, 1_000)) {
       try {
-        const next = await LockSession.take(this.pool, this.key);
-        if (!next) {
+        const client = await LockSession.lockOn(this.pool, this.key);
+        if (!client) {
           this.log?.error({ lock: this.key }, 'job lock taken by another process while this run goes on');
           return;
         }
-        if (this.released) return void (await next.release());
-        this.client = next.client;
-        next.client = undefined;
-        this.watch(this.client!);
+        if (this.released) return void (await LockSession.unlock(client, this.key));
+        this.client = client;
+        this.watch(client);
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
@@ -104,13 +120,7 @@ class LockSession {
     // each minute the jobs run (11 on one connection raised Node's leak warning in the e2e server).
     if (this.onLost) client.removeListener('error', this.onLost);
     this.onLost = undefined;
-    try {
-      await client.query('select pg_advisory_unlock($1)', [this.key]);
-      client.release();
-    } catch (err) {
-      // The session went with the unlock: the lock went with it.
-      client.release(err instanceof Error ? err : true);
-    }
+    await LockSession.unlock(client, this.key);
   }
 }
 
