@@ -22,6 +22,8 @@ const port = process.env.E2E_PORT ?? '3100';
 // The provider is TypeScript (shared with the API tests): loaded through tsx.
 const { tsImport } = await import('tsx/esm/api');
 const { startOidcProvider } = await tsImport('../helpers/oidc-provider.ts', import.meta.url);
+// Where the specs look for this server's files (the same names they read: tests/e2e/ports.ts).
+const { e2ePointer } = await tsImport('./ports.ts', import.meta.url);
 const provider = await startOidcProvider({ clientRedirectUri: `http://localhost:${port}/api/auth/oidc/callback` });
 // POST /account {sub, claims} and POST /login-as {sub}: the provider's accounts, and who signs in next.
 const control = http.createServer((req, res) => {
@@ -41,12 +43,12 @@ const control = http.createServer((req, res) => {
 });
 await new Promise((resolve) => control.listen(0, '127.0.0.1', resolve));
 // Tells the specs where the control server is (tests/e2e/oidc.ts reads this file).
-const oidcPointer = path.join(os.tmpdir(), `bicielis-e2e-${port}.oidc`);
+const oidcPointer = e2ePointer(Number(port), 'oidc');
 writeFileSync(oidcPointer, `http://127.0.0.1:${control.address().port}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-e2e-'));
 // Tells the specs where this server's DATA_DIR is (they read the email outbox in it);
 // tests/e2e/outbox.ts reads this file.
-const dataDirPointer = path.join(os.tmpdir(), `bicielis-e2e-${port}.datadir`);
+const dataDirPointer = e2ePointer(Number(port), 'datadir');
 writeFileSync(dataDirPointer, dataDir);
 let removed = false;
 function removeDataDir() {
