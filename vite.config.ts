@@ -35,6 +35,16 @@ const PRERENDERED: {
   { file: 'admin.html', path: '/admin', screen: 'loading', preload: ['features/admin/admin-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin', 'admin-officina'], serverRendered: true },
   // A bike's page, whatever its number (decision 068): shared/pages.ts sends every `/bici/{numero}` here.
   { file: 'bici.html', path: '/bici/0', screen: 'loading', preload: ['features/bike/bike-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'subpages'], serverRendered: true },
+  // The workshop's screen and a ticket's page (decision 070): shared/pages.ts sends every `/officina/{id}` to intervento.html.
+  { file: 'officina.html', path: '/officina', screen: 'loading', preload: ['features/officina/officina-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user', 'admin-officina'], serverRendered: true },
+  {
+    file: 'intervento.html',
+    path: '/officina/0',
+    screen: 'loading',
+    preload: ['features/officina/ticket-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES],
+    texts: ['user', 'subpages', 'admin-officina'],
+    serverRendered: true,
+  },
 ];
 /**
  * Each page is written once per language (issue 36): `login.html` in Italian, `login.en.html` in

@@ -2,14 +2,15 @@ import type { PublicConfig, SessionUser } from './api-types.js';
 import type { AdminBookingDto, AdminDamageDto, AdminOverdueDto, AdminSummary } from './schemas/admin.js';
 import type { BikePageDto } from './schemas/bike-page.js';
 import type { BikeDto, BookingDto } from './schemas/booking.js';
-import type { TicketSummaryDto } from './schemas/interventi.js';
+import type { TicketDto, TicketSummaryDto } from './schemas/interventi.js';
 import type { PublicRulesDto } from './schemas/rules.js';
 import type { AdminWaitlistDto, WaitDto } from './schemas/waitlist.js';
 
 /**
- * What the server renders `/dashboard`, `/admin` and `/bici/{numero}` with for a logged-in user
- * (issue 22, decisions 027 and 068): the answers the screen would otherwise fetch, read by the
- * server's own services, exactly as the API sends them (JSON: instants as ISO strings).
+ * What the server renders `/dashboard`, `/admin`, `/bici/{numero}`, `/officina` and
+ * `/officina/{id}` with for a logged-in user (issue 22, decisions 027, 068 and 070): the answers
+ * the screen would otherwise fetch, read by the server's own services, exactly as the API sends
+ * them (JSON: instants as ISO strings).
  */
 export type ServerPageData =
   | {
@@ -50,6 +51,20 @@ export type ServerPageData =
       /** GET /api/biciclette/numero/:numero */
       bike: BikePageDto;
       /** GET /api/config: the college's time zone, in which the page writes times. */
+      config: PublicConfig;
+    }
+  | {
+      screen: 'officina';
+      /** GET /api/interventi?stato=aperti: the open tickets of the user's sedi (an admin: every sede). */
+      tickets: TicketSummaryDto[];
+      /** GET /api/config: the time zone and the sedi, whose names the cards carry when there are several. */
+      config: PublicConfig;
+    }
+  | {
+      screen: 'ticket';
+      /** GET /api/interventi/{id} */
+      ticket: TicketDto;
+      /** GET /api/config */
       config: PublicConfig;
     };
 

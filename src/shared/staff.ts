@@ -63,6 +63,16 @@ export function mayAt(user: { ruolo: 'admin' | 'user'; incarichi: readonly Incar
   return sedi === 'all' || sedi.includes(sedeId);
 }
 
+/**
+ * Whether someone may open the workshop's screen, `/officina` and a ticket's page (issue 48):
+ * staff who see the repair tickets (either role), or an admin. Anyone else gets the page the app
+ * shows for an unknown path; the server renders the two pages only for them (decision 070).
+ */
+export function mayOpenWorkshop(user: { ruolo: 'admin' | 'user'; incarichi: readonly Incarico[] }): boolean {
+  const sedi = sediFor(user, 'interventi');
+  return sedi === 'all' || sedi.length > 0;
+}
+
 /** Whether someone is staff anywhere (or an admin): `/admin` opens for them. */
 export const isStaff = (user: { ruolo: 'admin' | 'user'; incarichi: readonly Incarico[] }): boolean =>
   user.ruolo === 'admin' || user.incarichi.length > 0;

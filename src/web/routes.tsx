@@ -4,7 +4,7 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { FullScreenSpinner } from './components/ui/spinner';
 import { LoginPage } from './features/auth/login-page';
 import { decideRoute, firstScreen, isPrivacyPath, RACK_PATH } from './lib/guards';
-import { mayOpenWorkshop } from './lib/workshop';
+import { mayOpenWorkshop } from '../shared/staff';
 import { useCurrentUser } from './lib/session';
 import {
   AdminScreen,

@@ -34,7 +34,7 @@ export const loadStats = () => withTexts(import('./features/stats/stats-page'), 
 export const loadReports = () => withTexts(import('./features/reports/reports-page'), 'user', 'admin', 'admin-doc').then((m) => m.ReportsPage);
 export const loadProfile = () => withTexts(import('./features/profile/profile-page'), 'user', 'subpages').then((m) => m.ProfilePage);
 export const loadOfficina = () => withTexts(import('./features/officina/officina-page'), 'user', 'admin-officina').then((m) => m.OfficinaPage);
-const loadTicket = () => withTexts(import('./features/officina/ticket-page'), 'user', 'subpages', 'admin-officina').then((m) => m.TicketPage);
+export const loadTicket = () => withTexts(import('./features/officina/ticket-page'), 'user', 'subpages', 'admin-officina').then((m) => m.TicketPage);
 export const loadBikePage = () => withTexts(import('./features/bike/bike-page'), 'user', 'subpages').then((m) => m.BikePage);
 const privacy = preloadable(() => withTexts(import('./features/privacy/privacy-page'), 'account'));
 export const loadPrivacy = () => privacy.load().then((m) => m.PrivacyPage);

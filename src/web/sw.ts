@@ -5,7 +5,7 @@
  *
  * - The app shell (the built pages, scripts, styles, icons) is precached: the app opens with
  *   no network. Every navigation gets the page the server would send for its address
- *   (src/server/pages/pages.ts). `/dashboard` and `/admin`, which carry the user's data, are
+ *   (src/server/pages/pages.ts). `/dashboard`, `/admin` and `/officina`, which carry the user's data, are
  *   kept in a cache of their own (PAGES_CACHE), one copy per address, shown only to the user
  *   it was rendered for and deleted at logout: a repeat open paints its copy at once and the
  *   page refreshes itself behind it (boot/device-copy.ts). Offline both come from their copy,
@@ -19,7 +19,7 @@
  * - Web push (decision 022): push-sw.js, imported as before.
  */
 import { catalogueI18n } from '../shared/i18n/plural';
-import { BIKE_PAGE_FILE, DEFAULT_PAGE, normalisePath, ownPageFile } from '../shared/pages';
+import { BIKE_PAGE_FILE, DEFAULT_PAGE, normalisePath, ownPageFile, TICKET_PAGE_FILE } from '../shared/pages';
 import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching/_types';
 import { registerRoute } from 'workbox-routing';
@@ -71,13 +71,14 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // Navigations
 
 /** Pages that may carry the user's data once the server renders them: their copies in PAGES_CACHE. */
-const PERSONAL_PAGES = new Set(['/dashboard', '/admin']);
+const PERSONAL_PAGES = new Set(['/dashboard', '/admin', '/officina']);
 /**
  * Of those, the pages a repeat open paints from the device's copy at once (decision 028): the
  * page then asks the server behind it (boot/device-copy.ts). `/admin` too since issue 33
  * (decision 047): on a phone its first tap waited a round trip and a render for the server's page.
+ * `/officina` too since decision 070: the workshop's list, on a phone at the bench.
  */
-const PAINTED_FROM_DEVICE = new Set(['/dashboard', '/admin']);
+const PAINTED_FROM_DEVICE = new Set(['/dashboard', '/admin', '/officina']);
 /**
  * Also network first: the privacy notice, whose controller the server fills in (issue 23). It
  * names no user, so no copy of it is kept: offline it is the precached page.
@@ -179,12 +180,14 @@ async function networkFirst(fromNetwork: Promise<Response>, fallback: () => Prom
 }
 
 /**
- * A bike's page (decision 068): the server renders it for its user with the bike's state now, so
- * it comes from the network; no copy is kept (one per bike, and stale within the minute). With no
- * answer within NETWORK_TIMEOUT_MS, or none at all (offline), the precached page: its screen
- * then asks for the bike itself, and says when that needs the connection.
+ * A bike's page (decision 068) and a ticket's (decision 070): the server renders each for its user
+ * with its state now, so it comes from the network; no copy is kept (one per bike or ticket, and
+ * stale within the minute). With no answer within NETWORK_TIMEOUT_MS, or none at all (offline),
+ * the precached page: its screen then asks for its data itself, and says when that needs the
+ * connection.
  */
-const bikePage = (event: FetchEvent, pathname: string): Promise<Response> => networkFirst(fetch(event.request), () => precachedPage(pathname));
+const FRESH_PAGE_FILES: ReadonlySet<string> = new Set([BIKE_PAGE_FILE, TICKET_PAGE_FILE]);
+const freshPage = (event: FetchEvent, pathname: string): Promise<Response> => networkFirst(fetch(event.request), () => precachedPage(pathname));
 
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && !NOT_THE_APP.some((re) => re.test(url.pathname)),
@@ -192,7 +195,7 @@ registerRoute(
     const pathname = normalisePath(url.pathname);
     const fetchEvent = event as FetchEvent;
     if (PERSONAL_PAGES.has(pathname) || SERVER_FILLED_PAGES.has(pathname)) return personalPage(fetchEvent, url);
-    if (ownPageFile(pathname) === BIKE_PAGE_FILE) return bikePage(fetchEvent, pathname);
+    if (FRESH_PAGE_FILES.has(ownPageFile(pathname) ?? '')) return freshPage(fetchEvent, pathname);
     return (await precachedPage(pathname)) ?? fetch(fetchEvent.request);
   },
 );

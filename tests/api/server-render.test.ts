@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fillTemplate, plainBikeNumber, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
-import { biciclette, interventi } from '../../src/server/schema.js';
+import { biciclette, incarichi, interventi } from '../../src/server/schema.js';
 import { SERVER_STATE_ELEMENT_ID } from '../../src/shared/server-page.js';
 import { renderPage } from '../../src/web/boot/entry-server.js';
 import { createTestApp, TEST_NOW, type TestContext } from '../helpers/app.js';
@@ -35,7 +35,8 @@ const db = () => ctx.database.db;
 
 beforeAll(async () => {
   webRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'bicielis-ssr-'));
-  for (const [file, screen] of [['index.html', 'loading'], ['login.html', 'login'], ['dashboard.html', 'loading'], ['admin.html', 'loading'], ['bici.html', 'loading']]) {
+  const files = [['index.html', 'loading'], ['login.html', 'login'], ['dashboard.html', 'loading'], ['admin.html', 'loading'], ['bici.html', 'loading'], ['officina.html', 'loading'], ['intervento.html', 'loading']];
+  for (const [file, screen] of files) {
     await fs.writeFile(path.join(webRoot, file!), page(screen!));
   }
   ctx = await createTestApp({ deps: { webRoot, pageRenderer: { renderPage: (input) => renderer.renderPage(input) } } });
@@ -341,6 +342,96 @@ describe('GET /bici/{numero} (decision 068)', () => {
     expect(plainBikeNumber('/bici/')).toBeUndefined();
     expect(plainBikeNumber('/bici/1/2')).toBeUndefined();
     expect(plainBikeNumber(`/bici/${'9'.repeat(21)}`)).toBeUndefined();
+  });
+});
+
+describe('GET /officina and /officina/{id} (decision 070)', () => {
+  /** Two sedi: the first (the install's own) and Residenza Nord; a bike and an open ticket in each, and a mechanic of the first. */
+  async function workshop() {
+    const { rows: first } = await db().execute<{ id: number }>(sql`select id from sedi order by id limit 1`);
+    const sedeA = first[0]!.id;
+    // truncateAll keeps the sedi: Residenza Nord is made once.
+    const { rows: made } = await db().execute<{ id: number }>(sql`
+      with made as (insert into sedi (nome, indirizzo) select 'Residenza Nord', 'Via Nord 1' where not exists (select 1 from sedi where nome = 'Residenza Nord') returning id)
+      select id from made union all select id from sedi where nome = 'Residenza Nord'`);
+    const sedeB = made[0]!.id;
+    const [bikeA] = await db().insert(biciclette).values({ numero: '31', modello: 'City Bike', sedeId: sedeA }).returning({ id: biciclette.id });
+    const [bikeB] = await db().insert(biciclette).values({ numero: '42', modello: 'City Bike', sedeId: sedeB }).returning({ id: biciclette.id });
+    const mechanic = await person(ctx, { nome: 'Michele', cognome: 'Chiave', email: 'michele.chiave@test.it' });
+    await db().insert(incarichi).values({ userId: mechanic.id, sedeId: sedeA, ruolo: 'officina' });
+    const reporter = await person(ctx, { nome: 'Marta', cognome: 'Ruota' });
+    const ticket = async (biciId: number, sedeId: number, descrizione: string) =>
+      (await db().insert(interventi).values({ biciId, sedeId, segnalatoDa: reporter.id, origine: 'segnalazione', categoria: 'freni', descrizione }).returning({ id: interventi.id }))[0]!.id;
+    const here = await ticket(bikeA!.id, sedeA, 'Il freno fischia in discesa');
+    const there = await ticket(bikeB!.id, sedeB, 'Freno della sede nord');
+    return { mechanic, reporter, here, there };
+  }
+
+  it('is the workshop’s list in the HTML, each ticket a link to its page, its sedi’s tickets only, as the API lists them', async () => {
+    const { mechanic, here } = await workshop();
+    const res = await get('/officina', mechanic);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const html = res.body;
+    expect(html).toContain('data-prerendered="server"');
+    // A link works before the app has started: the tap opens the ticket's page, rendered too.
+    expect(html).toContain(`href="/officina/${here}"`);
+    const shown = text(html);
+    expect(shown).toContain('Il freno fischia in discesa');
+    expect(shown).not.toContain('Freno della sede nord');
+    const state = stateOf(html);
+    expect(state.user.id).toBe(mechanic.id);
+    const list = state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(['interventi', 'list', { stato: 'aperti' }]));
+    const api = await ctx.app.inject({ method: 'GET', url: '/api/interventi?stato=aperti', headers: { cookie: mechanic.cookie } });
+    expect(list?.state.data).toEqual(api.json());
+  });
+
+  it('is a ticket’s page with its report, in the state as GET /api/interventi/{id} answers it', async () => {
+    const { mechanic, here } = await workshop();
+    const res = await get(`/officina/${here}`, mechanic);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.body).toContain('data-prerendered="server"');
+    expect(res.body).toMatch(/<section aria-labelledby="ticket-segnalazione"/);
+    const shown = text(res.body);
+    expect(shown).toContain('Il freno fischia in discesa');
+    expect(shown).toContain('Marta Ruota');
+    const ticket = stateOf(res.body).queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(['interventi', 'one', here]));
+    const api = await ctx.app.inject({ method: 'GET', url: `/api/interventi/${here}`, headers: { cookie: mechanic.cookie } });
+    expect(ticket?.state.data).toEqual(api.json());
+  });
+
+  it('an admin gets every sede’s tickets rendered', async () => {
+    const { there } = await workshop();
+    const admin = await person(ctx, { ruolo: 'admin' });
+    const shown = text((await get('/officina', admin)).body);
+    expect(shown).toContain('Il freno fischia in discesa');
+    expect(shown).toContain('Freno della sede nord');
+    expect(text((await get(`/officina/${there}`, admin)).body)).toContain('Freno della sede nord');
+  });
+
+  it('is the pre-rendered page for someone the router does not let in, another sede’s ticket, an odd id, an anonymous visitor', async () => {
+    const { mechanic, reporter, here, there } = await workshop();
+    const logged = collectedLogLines.length;
+    const cases = [
+      // The reporter sees their ticket through the API, but the workshop's screen is not theirs.
+      ['/officina', reporter],
+      [`/officina/${here}`, reporter],
+      [`/officina/${there}`, mechanic],
+      ['/officina/999999', mechanic],
+      ['/officina/abc', mechanic],
+      [`/officina/%3${String(here).slice(-1)}`, mechanic],
+      ['/officina', null],
+      [`/officina/${here}`, null],
+    ] as const;
+    for (const [url, who] of cases) {
+      const res = await get(url, who);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(page('loading'));
+      expect(res.body, url).not.toContain('Freno della sede nord');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    expect(collectedLogLines.slice(logged).filter((line) => line.includes('render sul server non riuscito'))).toEqual([]);
   });
 });
 

@@ -15,11 +15,12 @@
  *   field it names) is shown;
  * - `/officina` (issue 51: the workshop's screen) as the demo workshop's staff member: a tap on the
  *   first open ticket until its page shows the report (`section[aria-labelledby=ticket-segnalazione]`,
- *   the ticket's data included: what the person tapped for).
- * The service worker keeps no copy of these two. `/bici/{numero}` is rendered by the server
- * (decision 068): its repeat open is the server's page, through the worker, with the app's code
- * from the precache. `/officina` is rendered in the browser: its repeat open is the precached
- * page, the app's code from the precache, and the data from the server.
+ *   the ticket's data included: what the person tapped for). Both pages are rendered by the
+ *   server (decision 070): a tap before the app has started follows the card's link, and the
+ *   ticket's page is a new document; the time is still taken from the list's navigation.
+ * `/bici/{numero}` is rendered by the server (decision 068): the service worker keeps no copy, so
+ * its repeat open is the server's page, through the worker, with the app's code from the precache.
+ * `/officina`'s repeat open is painted from the device's copy, as `/dashboard`'s and `/admin`'s.
  *
  * The profile is Lighthouse's mobile one with the numbers the issue states (Lighthouse 12's
  * `mobileSlow4G` as its simulated throttling reads them: 150 ms RTT, 1.6 Mbit/s × 0.9 down,
@@ -131,7 +132,18 @@ export interface FirstTapCookies {
 
 const PATHS: Record<FirstTapPageName, string> = { dashboard: '/dashboard', admin: '/admin', bici: '/bici/07', officina: '/officina' };
 /** The pages the server renders for their user, whose copy the service worker keeps for a repeat open (sw.ts `PERSONAL_PAGES`). */
-const KEPT_COPY: ReadonlySet<FirstTapPageName> = new Set(['dashboard', 'admin']);
+const KEPT_COPY: ReadonlySet<FirstTapPageName> = new Set(['dashboard', 'admin', 'officina']);
+
+/** What one document saw of an open: the watcher's notes, its paint and its navigation's timing (ms from its own origin). */
+interface DocumentSnapshot {
+  /** performance.timeOrigin (ms since the epoch): where the document's times start. */
+  origin: number;
+  watch: TapWatch;
+  fcp: number;
+  /** Whether a service worker answered the document's navigation. */
+  fromWorker: boolean;
+  nav: { responseEnd: number; encodedBodySize: number; domContentLoadedEventStart: number };
+}
 
 /** What the watcher keeps in the page (window.firstTap). */
 interface TapWatch {
@@ -199,6 +211,21 @@ function watchFirstTap(kind: FirstTapPageName): void {
     { capture: true },
   );
 
+  // A tap that follows a link before the app has started (the workshop's list, decision 070) opens
+  // the next page as a new document: what this one saw goes with the tab (sessionStorage), keyed
+  // by this document's time origin, for the bench to read from the next one.
+  addEventListener('pagehide', () => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const snapshot: DocumentSnapshot = {
+      origin: performance.timeOrigin,
+      watch: { ...state },
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      fromWorker: (nav?.workerStart ?? 0) > 0,
+      nav: { responseEnd: nav?.responseEnd ?? Number.NaN, encodedBodySize: nav?.encodedBodySize ?? 0, domContentLoadedEventStart: nav?.domContentLoadedEventStart ?? Number.NaN },
+    };
+    sessionStorage.setItem('firstTapPrevious', JSON.stringify(snapshot));
+  });
+
   let scheduled = false;
   const probe = (frame: number) => {
     scheduled = false;
@@ -244,19 +271,20 @@ function watchFirstTap(kind: FirstTapPageName): void {
  * is there and has not taken a tap yet (on /dashboard it goes once the form opens; on /admin
  * the tab is selected). A button out of view is scrolled back to first.
  */
-function readTap(kind: FirstTapPageName): { shownAt: number | null; tapAt: { x: number; y: number } | null } {
+function readTap(kind: FirstTapPageName): { origin: number; shownAt: number | null; tapAt: { x: number; y: number } | null } {
   const w = window as unknown as { firstTap: TapWatch; firstTapButton: () => HTMLElement | null };
+  const origin = performance.timeOrigin;
   const { shownAt } = w.firstTap;
-  if (shownAt !== null) return { shownAt, tapAt: null };
+  if (shownAt !== null) return { origin, shownAt, tapAt: null };
   const b = w.firstTapButton();
-  if (!b || (kind === 'admin' && b.getAttribute('aria-selected') === 'true')) return { shownAt, tapAt: null };
+  if (!b || (kind === 'admin' && b.getAttribute('aria-selected') === 'true')) return { origin, shownAt, tapAt: null };
   let r = b.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0) return { shownAt, tapAt: null };
+  if (r.width === 0 || r.height === 0) return { origin, shownAt, tapAt: null };
   if (r.top < 0 || r.bottom > innerHeight) {
     b.scrollIntoView({ block: 'center', behavior: 'instant' });
     r = b.getBoundingClientRect();
   }
-  return { shownAt, tapAt: { x: r.left + r.width / 2, y: r.top + r.height / 2 } };
+  return { origin, shownAt, tapAt: { x: r.left + r.width / 2, y: r.top + r.height / 2 } };
 }
 
 export async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {
@@ -286,9 +314,25 @@ async function tapUntilShown(page: Page, kind: FirstTapPageName, url: string, re
   );
   let taps = 0;
   const start = Date.now();
+  // The document the open began in: a tap on a link before the app has started opens the target
+  // in a new document (the workshop's list, decision 070), whose times start at its own origin.
+  let origin: number | undefined;
+  let shownMs: number;
   for (let tick = 0; ; tick++) {
-    const state = await page.evaluate(readTap, kind);
-    if (state.shownAt !== null) break;
+    let state: Awaited<ReturnType<typeof readTap>>;
+    try {
+      state = await page.evaluate(readTap, kind);
+    } catch (err) {
+      // The document went while it was read (a navigation): read the next one.
+      if (!/context was destroyed|navigat|Target closed|firstTap/i.test(String(err)) || Date.now() > deadline) throw err;
+      await sleep(10);
+      continue;
+    }
+    origin ??= state.origin;
+    if (state.shownAt !== null) {
+      shownMs = state.shownAt + (state.origin - origin);
+      break;
+    }
     if (Date.now() > deadline) throw new Error(`${url}: nessun effetto del tocco entro ${OPEN_TIMEOUT_MS / 1000} s (${taps} tocchi)`);
     if (state.tapAt) {
       await page.touchscreen.tap(state.tapAt.x, state.tapAt.y);
@@ -298,7 +342,8 @@ async function tapUntilShown(page: Page, kind: FirstTapPageName, url: string, re
     tick = Math.max(tick, Math.floor((Date.now() - start) / TAP_EVERY_MS));
     await sleep(Math.max(0, start + (tick + 1) * TAP_EVERY_MS - Date.now()));
   }
-  const m = await page.evaluate(() => ({
+  const here = await page.evaluate((): DocumentSnapshot & { previous: string | null } => ({
+    origin: performance.timeOrigin,
     watch: (window as unknown as { firstTap: TapWatch }).firstTap,
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     // Whether a service worker answered the navigation (a first open's worker may install and
@@ -307,11 +352,16 @@ async function tapUntilShown(page: Page, kind: FirstTapPageName, url: string, re
     nav: (({ responseEnd, encodedBodySize, domContentLoadedEventStart }) => ({ responseEnd, encodedBodySize, domContentLoadedEventStart }))(
       performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming,
     ),
+    previous: sessionStorage.getItem('firstTapPrevious'),
   }));
+  // The open's own document: this one, or the one the tap left (its snapshot, taken as it went).
+  const before = here.previous === null ? undefined : (JSON.parse(here.previous) as DocumentSnapshot);
+  const m = here.origin === origin ? here : before?.origin === origin ? before : undefined;
+  if (!m) throw new Error(`${url}: il documento in cui è iniziata l'apertura non si ritrova`);
   if (repeat !== m.fromWorker) throw new Error(`${url}: apertura ${repeat ? 'ripetuta senza' : 'prima con'} service worker`);
   const live = (await page.evaluate(buttonsLiveAt)) ?? Number.NaN;
   return {
-    ms: m.watch.shownAt!,
+    ms: shownMs,
     painted: Math.max(m.watch.paintedAt!, m.fcp),
     live,
     tapped: m.watch.tappedAt ?? Number.NaN,

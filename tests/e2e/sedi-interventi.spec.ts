@@ -159,6 +159,66 @@ test.describe('repair tickets, from the report to Riparata', () => {
     }
   });
 
+  test('before the app has come: the workshop’s list and a ticket’s page are the server’s, and a tap on a card opens the ticket (decision 070)', async ({ browser }) => {
+    const bike = `P${unique()}`.slice(0, 10);
+    const { id: biciId, sedeId } = await addBike(bike);
+    const mechanic = await person(browser, 'Paolo', 'it', { sedeId, ruolo: 'officina' });
+    try {
+      const text = `La sella è storta ${unique()}`;
+      await withE2eDatabase((db) =>
+        db.query(`insert into interventi (bici_id, sede_id, segnalato_da, origine, categoria, descrizione) values ($1, $2, $3, 'segnalazione', 'telaio', $4)`, [
+          biciId,
+          sedeId,
+          mechanic.id,
+          text,
+        ]),
+      );
+      const page = mechanic.page;
+      // Hydrating the server's HTML says nothing in the console (a mismatch would).
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      // The app's code is held back, on this page and the next: what shows is the server's HTML.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/officina');
+      const root = page.locator('#root');
+      await expect(root).toHaveAttribute('data-prerendered', 'server');
+      await expect(page.getByRole('heading', { level: 1, name: 'Officina' })).toBeVisible();
+      const card = page.getByRole('link', { name: `Bici n. ${bike}: Telaio, Aperto` });
+      await expect(card).toBeVisible();
+      await expect(root).not.toHaveAttribute('data-started');
+
+      await card.click();
+      await expect(page).toHaveURL(/\/officina\/\d+$/);
+      await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'server');
+      await expect(page.getByRole('heading', { level: 1, name: `Bici n. ${bike}` })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Telaio' }).getByText(text)).toBeVisible();
+      await expect(page.locator('#root')).not.toHaveAttribute('data-started');
+
+      // The app comes and takes the page over where it is: its buttons work.
+      release();
+      await expect(page.locator('#root')).toHaveAttribute('data-started');
+      await page.getByRole('button', { name: 'Prendo io' }).click();
+      await expect(page.getByText('In lavorazione', { exact: true })).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+
+      // Back to the list, hydrated this time: the app's own navigation, the list as the server rendered it.
+      await page.goto('/officina');
+      await expect(page.locator('#root')).toHaveAttribute('data-started');
+      await expect(page.getByRole('link', { name: `Bici n. ${bike}: Telaio, In lavorazione` })).toBeVisible();
+      expect(errors).toEqual([]);
+    } finally {
+      await mechanic.done();
+    }
+  });
+
   test('in English: the report form, the workshop and a ticket pass axe; a person with no role gets the unknown page', async ({ browser }) => {
     test.slow();
     const bike = `E${unique()}`.slice(0, 10);

@@ -15,8 +15,8 @@ import { adminBookingsQuerySchema } from '../../shared/schemas/admin.js';
 import { adminBookings, adminSummary } from '../modules/admin/index.js';
 import { adminDamages, adminOverdue } from '../modules/admin/index.js';
 import { fleetReading, listBikes, listUserBookings } from '../modules/bookings/index.js';
-import { listTickets } from '../modules/interventi/index.js';
-import { sediFor } from '../../shared/staff.js';
+import { listTickets, visibleTicket } from '../modules/interventi/index.js';
+import { mayOpenWorkshop, sediFor } from '../../shared/staff.js';
 import { publicRules } from '../modules/rules/index.js';
 import { publicConfig } from '../modules/system/index.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
@@ -24,12 +24,12 @@ import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
 import { sendCompressedText } from '../http/precompressed.js';
 import { AppError } from '../http/errors.js';
-import { BIKE_PAGE_FILE, bikePageSegment } from '../../shared/pages.js';
+import { BIKE_PAGE_FILE, bikePageSegment, TICKET_PAGE_FILE, ticketPageId, ticketPageSegment } from '../../shared/pages.js';
 import { bikeNumberParam } from '../../shared/schemas/bike-page.js';
 
 /**
- * `/dashboard`, `/admin` and `/bici/{numero}` rendered on the server with the user's data (issue
- * 22, decisions 027 and 068): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
+ * `/dashboard`, `/admin`, `/bici/{numero}`, `/officina` and `/officina/{id}` rendered on the
+ * server with the user's data (issue 22, decisions 027, 068 and 070): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
  * app's own components with the answers the screen would fetch, read here from the services
  * (no HTTP), and the HTML goes into the pre-rendered page's place in its built file, with the
  * state the browser hydrates from. Anonymous visitors, a user at /admin, and any failure get
@@ -71,6 +71,12 @@ const SERVER_PAGES: Record<
   'admin.html': { file: 'admin.html', screen: 'admin', allowed: (user, config) => user.ruolo === 'admin' && !needsTwoFactorEnrolment(user, config) },
   // A bike's page (decision 068), for anyone logged in, as its route guard allows.
   [BIKE_PAGE_FILE]: { file: BIKE_PAGE_FILE, screen: 'bike', allowed: () => true },
+  // The workshop's screen and a ticket's page (decision 070): for whom the router opens them
+  // (staff who see the tickets, or an admin); anyone else gets the built page, and the router's
+  // unknown path. The data are kept to the user's sedi, as the API keeps them.
+  // An admin who must enrol a second factor first is sent to /profilo by the router, as at /admin.
+  'officina.html': { file: 'officina.html', screen: 'officina', allowed: (user, config) => mayOpenWorkshop(user) && !needsTwoFactorEnrolment(user, config) },
+  [TICKET_PAGE_FILE]: { file: TICKET_PAGE_FILE, screen: 'ticket', allowed: (user, config) => mayOpenWorkshop(user) && !needsTwoFactorEnrolment(user, config) },
 };
 
 /** Whether the answer for this built page depends on the session cookie. */
@@ -171,6 +177,21 @@ async function pageData(app: FastifyInstance, user: SessionUser, screen: ServerP
       if (err instanceof AppError && err.statusCode === 404) return null;
       throw err;
     }
+  } else if (screen === 'officina') {
+    // The open tickets of the sedi in the user's reach, as GET /api/interventi?stato=aperti lists them.
+    const ticketSedi = sediFor(user, 'interventi');
+    const [tickets, publicCfg] = await Promise.all([
+      listTickets(database.db, ticketSedi === 'all' ? null : ticketSedi, { stato: 'aperti' }),
+      publicConfig(config, deps),
+    ]);
+    data = { screen, tickets, config: publicCfg };
+  } else if (screen === 'ticket') {
+    // The id as the page reads it (`/officina/abc`, or another sede's ticket: the browser's page says it is not there).
+    const id = ticketPageId(ticketPageSegment(pathname) ?? '');
+    if (id === 0) return null;
+    const [ticket, publicCfg] = await Promise.all([visibleTicket(database.db, user, id), publicConfig(config, deps)]);
+    if (!ticket) return null;
+    data = { screen, ticket, config: publicCfg };
   } else if (screen === 'dashboard') {
     const [bookings, bikes, publicCfg, rules, waits] = await Promise.all([
       listUserBookings(deps, user.id),

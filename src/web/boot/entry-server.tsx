@@ -11,18 +11,19 @@ import { WAITS_QUERY_KEY } from '../features/waitlist';
 import { bikePageQueryKey } from '../features/bike/bike-page';
 import { OPEN_TICKETS_QUERY_KEY } from '../features/officina/tickets-panels';
 import { PUBLIC_CONFIG_QUERY_KEY } from '../lib/public-config';
+import { ticketQueryKey } from '../lib/query-keys';
 import { queryClient } from '../lib/query-client';
 import { setRenderedAt } from '../lib/render-clock';
 import { serverStateJson } from './server-state';
 import { seedSession } from '../lib/session';
 import { loadClassMerge, recordClassLists } from '../lib/utils';
-import { loadAdmin, loadBikePage, loadDashboard } from '../screens';
+import { loadAdmin, loadBikePage, loadDashboard, loadOfficina, loadTicket } from '../screens';
 import { loadEveryLingua, renderingIn } from '../lib/i18n';
 
 /**
- * The server's renderer of `/dashboard`, `/admin` and `/bici/{numero}` for a logged-in user
- * (issue 22, decisions 027 and 068), built by `vite build --ssr` into dist/ssr and loaded once by the server at start
- * (src/server/pages/server-render.ts). It renders the app itself — the same components as the
+ * The server's renderer of `/dashboard`, `/admin`, `/bici/{numero}`, `/officina` and
+ * `/officina/{id}` for a logged-in user (issue 22, decisions 027, 068 and 070), built by `vite
+ * build --ssr` into dist/ssr and loaded once by the server at start (src/server/pages/server-render.ts). It renders the app itself — the same components as the
  * browser — at the page's address, with the session store seeded with the user and the query
  * cache filled with the answers the screen would fetch, under the keys the screen reads.
  *
@@ -57,6 +58,16 @@ function queriesOf(data: ServerPageData): [QueryKey, unknown][] {
         [bikePageQueryKey(data.numero), data.bike],
         [PUBLIC_CONFIG_QUERY_KEY, data.config],
       ];
+    case 'officina':
+      return [
+        [OPEN_TICKETS_QUERY_KEY, data.tickets],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+      ];
+    case 'ticket':
+      return [
+        [ticketQueryKey(data.ticket.id), data.ticket],
+        [PUBLIC_CONFIG_QUERY_KEY, data.config],
+      ];
   }
 }
 
@@ -82,6 +93,8 @@ const ready = Promise.all([
   loadDashboard(),
   loadAdmin(),
   loadBikePage(),
+  loadOfficina(),
+  loadTicket(),
   import('../components/query-provider'),
   import('../features/dashboard/dashboard-page').then((m) => m.loadWaitlist()),
   import('../features/admin/admin-page').then((m) => m.loadEveryTab()),

@@ -8,3 +8,8 @@
 export const OWN_BOOKINGS_QUERY_KEY = ['/api/prenotazioni', 'user'] as const;
 /** GET /api/biciclette. Also the prefix of the availability queries and of a bike's page, so one invalidation refreshes them all. */
 export const BIKES_QUERY_KEY = ['/api/biciclette'] as const;
+
+/** Every repair ticket query starts with this key (features/officina/queries.ts): a change to one ticket refreshes the lists and the ticket. */
+export const TICKETS_KEY = ['interventi'] as const;
+/** One ticket's key: its page reads it, the server renders the page under it (decision 070). */
+export const ticketQueryKey = (id: number) => [...TICKETS_KEY, 'one', id] as const;

@@ -25,7 +25,7 @@ export function isSessionConfirmed(): boolean {
 }
 
 /**
- * `user`, shown by a page that keeps no data of its own on the device (/admin), is remembered
+ * `user`, shown by a page that keeps no data of its own on the device (/admin, /officina), is remembered
  * there once the server has confirmed them: the service worker paints that page's copy on a
  * repeat open only for the device's user (sw.ts, decision 047).
  */

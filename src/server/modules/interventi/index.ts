@@ -10,7 +10,7 @@ import { forgetReportersBefore, forgetReporterOf } from './erasure.js';
 export type { NewTicket, PatchOutcome } from './tickets.js';
 export type { TicketNoticeDeps } from './notices.js';
 export { encodePhoto, type EncodedPhoto } from './photos.js';
-export { listTickets, ticketSummary } from './service.js';
+export { listTickets, ticketSummary, visibleTicket } from './service.js';
 
 /** Erasure and retention (privacy): the tickets a person reported, without the person. */
 export const ticketsErasure = { forgetReporterOf, forgetReportersBefore };

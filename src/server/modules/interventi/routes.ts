@@ -11,7 +11,7 @@ import {
   ticketPhotoParamsSchema,
   type TicketDto,
 } from '../../../shared/schemas/interventi.js';
-import { isStaff, mayAt } from '../../../shared/staff.js';
+import { isStaff } from '../../../shared/staff.js';
 import { runTransaction } from '../../db/transaction.js';
 import { authenticatedUser, requireUser, type SessionUser } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -19,14 +19,14 @@ import { listScope, requireCapability } from '../../http/scope.js';
 import { noStore, serviceDeps } from '../../http/service-deps.js';
 import { encodeAll, MULTIPART_LIMITS, parseFields, readForm } from './multipart.js';
 import { tellRepaired, tellTicketOpened, type TicketNoticeDeps } from './notices.js';
-import { listTickets, maySee, photoBytes, ticketDetail, ticketSummary, type TicketReader } from './service.js';
+import { listTickets, maySee, photoBytes, ticketSummary, visibleTicket, type TicketReader } from './service.js';
 import { addNote, openTicket, patchTicket } from './tickets.js';
 
 /** A ticket the user may see, in full; 404 otherwise (as if it did not exist). */
-async function visibleTicket(db: TicketReader, user: SessionUser, id: number): Promise<TicketDto> {
-  const summary = await ticketSummary(db, id);
-  if (!summary || !maySee(user, summary)) throw notFound(testo('interventiApi.ticketNotFound'));
-  return ticketDetail(db, summary, mayAt(user, 'interventi', summary.sedeId));
+async function shownTicket(db: TicketReader, user: SessionUser, id: number): Promise<TicketDto> {
+  const ticket = await visibleTicket(db, user, id);
+  if (!ticket) throw notFound(testo('interventiApi.ticketNotFound'));
+  return ticket;
 }
 
 function noticeDeps(app: FastifyInstance): TicketNoticeDeps {
@@ -71,18 +71,18 @@ export const interventiRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     if (!opened) throw notFound(testo('interventiApi.bikeNotFound'));
     await tellTicketOpened(noticeDeps(app), opened.id);
-    return reply.status(201).send(await visibleTicket(db(), user, opened.id));
+    return reply.status(201).send(await shownTicket(db(), user, opened.id));
   });
 
   app.get('/interventi/:id', { onRequest: requireUser, schema: { params: ticketIdParamsSchema } }, async (request) =>
-    visibleTicket(db(), authenticatedUser(request), request.params.id),
+    shownTicket(db(), authenticatedUser(request), request.params.id),
   );
 
   app.patch('/interventi/:id', { onRequest: requireCapability('riparazioni'), schema: { params: ticketIdParamsSchema, body: ticketPatchSchema } }, async (request) => {
     const user = authenticatedUser(request);
     const outcome = await runTransaction(db(), (tx) => patchTicket(tx, user, request.params.id, request.body, now()));
     if (outcome.riparata) await tellRepaired(noticeDeps(app), request.params.id);
-    return visibleTicket(db(), user, request.params.id);
+    return shownTicket(db(), user, request.params.id);
   });
 
   app.post('/interventi/:id/note', { onRequest: requireCapability('riparazioni'), schema: { params: ticketIdParamsSchema } }, async (request, reply) => {
@@ -92,7 +92,7 @@ export const interventiRoutes: FastifyPluginAsyncZod = async (app) => {
     if (fields.testo === '' && form.files.length === 0) throw badRequest(testo('interventiApi.noteEmpty'), 'NOTE_EMPTY');
     const foto = await encodeAll(form.files);
     await runTransaction(db(), (tx) => addNote(tx, user, request.params.id, { testo: fields.testo, minuti: fields.minuti ?? 0, foto }, now()));
-    return reply.status(201).send(await visibleTicket(db(), user, request.params.id));
+    return reply.status(201).send(await shownTicket(db(), user, request.params.id));
   });
 
   app.get('/interventi/:id/foto/:fotoId', { onRequest: requireUser, schema: { params: ticketPhotoParamsSchema } }, async (request, reply) => {

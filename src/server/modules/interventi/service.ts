@@ -103,6 +103,16 @@ export async function ticketSummary(db: TicketReader, id: number): Promise<Ticke
 export const maySee = (user: SessionUser, t: { sedeId: number; segnalatoDa: TicketPersonDto | null }): boolean =>
   mayAt(user, 'interventi', t.sedeId) || t.segnalatoDa?.id === user.id;
 
+/**
+ * A ticket `user` may see, in full (`GET /api/interventi/{id}`'s answer, and the server's render of
+ * its page: decision 070); undefined when there is none they may see, as if it did not exist.
+ */
+export async function visibleTicket(db: TicketReader, user: SessionUser, id: number): Promise<TicketDto | undefined> {
+  const summary = await ticketSummary(db, id);
+  if (!summary || !maySee(user, summary)) return undefined;
+  return ticketDetail(db, summary, mayAt(user, 'interventi', summary.sedeId));
+}
+
 /** The people with `Officina` at a sede, active, by name: who may take its tickets. */
 export async function workshopOf(db: TicketReader, sedeId: number): Promise<TicketPersonDto[]> {
   const { rows } = await db.execute<{ id: number; nome: string }>(sql`

@@ -4,9 +4,8 @@ import type { SessionUser } from '../../../shared/api-types';
 import { Badge } from '../../components/ui/badge';
 import { LogoutButton } from '../../components/subpage-header';
 import { LinkButton } from '../../components/link-button';
-import { mayOpenWorkshop } from '../../lib/workshop';
 import { useT } from '../../lib/i18n';
-import { staffAreaName } from '../../../shared/staff';
+import { mayOpenWorkshop, staffAreaName } from '../../../shared/staff';
 
 /** Top bar (brand, admin button, profile, logout) and the welcome line with the user's name. */
 export function DashboardHeader({ user }: { user: SessionUser }) {

@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import { SubpageHeader } from '../../components/subpage-header';
 import { FullScreenSpinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
+import { screenHydrated } from '../../lib/page-hydration';
 import { useCurrentUser } from '../../lib/session';
 import { useTickets } from './queries';
 import { TicketList } from './ticket-list';
@@ -17,6 +19,12 @@ export function OfficinaPage() {
   const t = useT();
   const { data: user } = useCurrentUser();
   const tickets = useTickets({ stato: 'aperti' }, { refetchInterval: REFRESH_MS });
+  // The page the server rendered (decision 070) has hydrated: a refresh behind its device copy may now change its data.
+  useEffect(() => screenHydrated([]), []);
+  // The staff member confirmed by the server is the device's user: the worker may paint this page's copy next time.
+  useEffect(() => {
+    if (user) void import('../../offline/session-fallback').then((m) => m.rememberConfirmedUser(user)).catch(() => undefined);
+  }, [user]);
   if (!user) return <FullScreenSpinner label={t('tickets.loading')} />;
   return (
     <div className="min-h-dvh pb-12">

@@ -6,6 +6,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiGet, apiRequest, apiSendForm } from '../../lib/api';
 import { isNetworkFailure, serverMessage } from '../../lib/api-errors';
 import { t } from '../../lib/i18n';
+import { ticketQueryKey, TICKETS_KEY } from '../../lib/query-keys';
 
 /** A refusal told in the person's language (the server's sentence), or the screen's own text. */
 const failure = (fallback: PlainKey) => (error: unknown) =>
@@ -15,8 +16,6 @@ const failure = (fallback: PlainKey) => (error: unknown) =>
     description: isNetworkFailure(error) ? t('tickets.offline') : (serverMessage(error) ?? t(fallback)),
   });
 
-/** Every ticket query starts with this key: a change to one ticket refreshes the lists and the ticket. */
-export const TICKETS_KEY = ['interventi'] as const;
 
 export interface TicketsFilter {
   stato?: 'aperti' | 'chiusi' | 'tutti';
@@ -50,14 +49,14 @@ export const useTickets = (filter: TicketsFilter, { refetchInterval }: { refetch
 /** GET /api/interventi/{id}. */
 export const useTicket = (id: number) =>
   useQuery<TicketDto>({
-    queryKey: [...TICKETS_KEY, 'one', id],
+    queryKey: ticketQueryKey(id),
     queryFn: ({ signal }) => apiGet<TicketDto>(`/api/interventi/${id}`, 'throw', signal) as Promise<TicketDto>,
     staleTime: 0,
   });
 
 /** The ticket as the server answered it, and every list read again. */
 function settle(client: QueryClient, ticket: TicketDto): void {
-  client.setQueryData([...TICKETS_KEY, 'one', ticket.id], ticket);
+  client.setQueryData(ticketQueryKey(ticket.id), ticket);
   void client.invalidateQueries({ queryKey: [...TICKETS_KEY, 'list'] });
 }
 

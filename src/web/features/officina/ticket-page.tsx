@@ -3,6 +3,7 @@ import type { RouteComponentProps } from 'wouter';
 import type { SessionUser } from '../../../shared/api-types';
 import { DAMAGE_CATEGORY_LABELS } from '../../../shared/damage';
 import type { TicketDto, TicketPhotoDto } from '../../../shared/schemas/interventi';
+import { ticketPageId } from '../../../shared/pages';
 import { mayAt } from '../../../shared/staff';
 import { LinkButton } from '../../components/link-button';
 import { LoadFailed } from '../../components/load-failed';
@@ -151,7 +152,7 @@ function TicketBody({ id, user }: { id: number; user: SessionUser }) {
 export function TicketPage({ params }: RouteComponentProps<{ id: string }>) {
   const t = useT();
   const { data: user } = useCurrentUser();
-  const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : 0;
+  const id = ticketPageId(params.id);
   const ticket = useTicket(id);
   if (!user) return <FullScreenSpinner label={t('tickets.loadingOne')} />;
   const numero = ticket.data?.biciNumero;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideRoute } from './guards';
-import { mayOpenWorkshop } from './workshop';
+import { mayOpenWorkshop } from '../../shared/staff';
 
 describe('the workshop screen, /officina (issue 48)', () => {
   it('opens for staff who see tickets (either role) and for an admin, for nobody else', () => {
