@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CompiledMessage } from '@lingui/message-utils/compileMessage';
 import * as all from './all';
 import { compiledCatalogue, inLingua, tFor } from './all';
@@ -11,9 +11,16 @@ import { linguaFromAcceptLanguage, linguaFromCookieHeader, testo } from './index
 
 const COMPILER = path.resolve(__dirname, '../../../scripts/compile-messages.mjs');
 
+/** The compilers' folders, removed after the file (they were left in the system's temporary folder). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Runs the compiler on a catalogue of its own; returns its exit code and what it said. */
 function compile(domains: Record<string, Record<string, Record<string, string>>>, check = false) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-catalogo-'));
+  made.push(dir);
   const source = path.join(dir, 'messages');
   for (const [domain, entries] of Object.entries(domains)) {
     mkdirSync(path.join(source, domain), { recursive: true });

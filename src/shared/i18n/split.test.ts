@@ -1,17 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DOMAINS } from './compiled/keys';
 import { domainOfKeys, misplacedKeys, readings, readModules, ROOT_DIR } from './readers';
 
 /** The parts of `admin` (decision 061), and the shell every admin screen loads. */
 const ADMIN = DOMAINS.filter((d) => d === 'admin' || d.startsWith('admin-'));
 
+/** The compilers' folders, removed after the file (they were left in the system's temporary folder). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Runs the compiler on folders of its own: `files` maps `domain/part/file.json` to its entries. */
 function compileParts(files: Record<string, Record<string, { it: string; en: string }>>) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bicielis-parti-'));
+  made.push(dir);
   for (const [file, entries] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, 'messages', file)), { recursive: true });
     writeFileSync(path.join(dir, 'messages', file), JSON.stringify(entries));
