@@ -178,7 +178,7 @@ async function openDashboardWithDeviceCopy(page: Page, numero: string): Promise<
  * until `release()`; `asked` resolves once it was made. A navigation to /dashboard that reached
  * the network would be held too, and the page would never paint.
  */
-async function holdPageRefresh(context: BrowserContext, pathname: '/dashboard' | '/admin' = '/dashboard') {
+async function holdPageRefresh(context: BrowserContext, pathname: '/dashboard' | '/admin' | '/officina' = '/dashboard') {
   const address = new RegExp(`${pathname}(\\?.*)?$`);
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
@@ -708,6 +708,52 @@ test.describe('a repeat open', () => {
     // The same page, updated in place (not rendered again), the tab still chosen.
     expect(await page.evaluate(() => document.querySelectorAll('#root h1[data-e2e-copia]').length)).toBe(1);
     await expect(page.getByRole('tab', { name: 'Biciclette' })).toHaveAttribute('aria-selected', 'true');
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('of /officina paints the workshop’s list from the device at once, then the server’s list replaces it in place (decision 070)', async ({ page, context, baseURL }) => {
+    const token = randomBytes(32).toString('base64url');
+    await withE2eDatabase((db) =>
+      db.query(
+        `insert into sessions (token_hash, user_id, kind, expires_at)
+         select $1, id, 'session', now() + interval '1 day' from users where email = 'officina@bicielis.demo'`,
+        [createHash('sha256').update(token).digest('hex')],
+      ),
+    );
+    await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
+    const heading = page.getByRole('heading', { level: 1, name: 'Officina' });
+
+    // Opened twice online: the second open goes through the worker, which keeps the page.
+    await page.goto('/officina');
+    await expect(heading).toBeVisible();
+    await serviceWorkerInControl(page);
+    await page.reload();
+    await expect(heading).toBeVisible();
+    await expect.poll(() => page.evaluate(async () => (await (await caches.open('bicielis-pagine')).keys()).some((r) => new URL(r.url).pathname === '/officina'))).toBe(true);
+    await expect(refreshLine(page)).toHaveCount(0);
+
+    // A bike is reported meanwhile: the copy does not have it, the server's answer does.
+    const numero = await addBike('O');
+    await withE2eDatabase((db) =>
+      db.query(`insert into interventi (bici_id, origine, categoria, descrizione) select id, 'staff', 'luci', 'Fanale spento' from biciclette where numero = $1`, [numero]),
+    );
+    const card = page.getByRole('link', { name: `Bici n. ${numero}: Luci, Aperto` });
+    const refresh = await holdPageRefresh(context, '/officina');
+    await page.goto('/officina');
+    await expect(heading).toBeVisible();
+    await refresh.asked;
+    await expect(refreshLine(page)).toBeVisible();
+    // Painted from the copy at once: the only request held is the page's own refresh.
+    expect(refresh.navigations()).toBe(0);
+    await expect(card).toHaveCount(0);
+    await page.evaluate(() => {
+      for (const h of document.querySelectorAll('#root h1')) (h as HTMLElement).dataset.e2eCopia = '';
+    });
+    await refresh.release();
+    await expect(refreshLine(page)).toHaveCount(0);
+    await expect(card).toBeVisible();
+    // The same page, updated in place (not rendered again).
+    expect(await page.evaluate(() => document.querySelectorAll('#root h1[data-e2e-copia]').length)).toBe(1);
     await expectNoSeriousA11yViolations(page);
   });
 
