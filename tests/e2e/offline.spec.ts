@@ -174,7 +174,7 @@ async function openDashboardWithDeviceCopy(page: Page, numero: string): Promise<
 }
 
 /**
- * Holds the page's own request for `/dashboard` or `/admin` (the refresh behind a copy: not a navigation)
+ * Holds the page's own request for `/dashboard`, `/admin` or `/officina` (the refresh behind a copy: not a navigation)
  * until `release()`; `asked` resolves once it was made. A navigation to /dashboard that reached
  * the network would be held too, and the page would never paint.
  */
