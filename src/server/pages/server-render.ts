@@ -29,7 +29,8 @@ import { bikeNumberParam } from '../../shared/schemas/bike-page.js';
 
 /**
  * `/dashboard`, `/admin`, `/bici/{numero}`, `/officina` and `/officina/{id}` rendered on the
- * server with the user's data (issue 22, decisions 027, 068 and 070): the built renderer (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
+ * server with the user's data (issue 22, decisions 027, 068 and 070): the built renderer
+ * (dist/ssr/entry-server.js, src/web/boot/entry-server.tsx) renders the
  * app's own components with the answers the screen would fetch, read here from the services
  * (no HTTP), and the HTML goes into the pre-rendered page's place in its built file, with the
  * state the browser hydrates from. Anonymous visitors, a user at /admin, and any failure get
