@@ -12,6 +12,16 @@ afterAll(async () => {
   await database.drop();
 });
 
+/** The `error` listeners on the connection a pool of one hands out: what a run left on it. */
+async function errorListenersOf(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    return client.listenerCount('error');
+  } finally {
+    client.release();
+  }
+}
+
 describe('jobs run in one process at a time (advisory lock)', () => {
   it('a second runner skips while the first holds the lock, and runs after', async () => {
     let release!: () => void;
@@ -35,14 +45,7 @@ describe('jobs run in one process at a time (advisory lock)', () => {
 
   it('leaves no listener on the pooled connection it held the lock on, however many runs', async () => {
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-    const errorListeners = async () => {
-      const client = await pool.connect();
-      try {
-        return client.listenerCount('error');
-      } finally {
-        client.release();
-      }
-    };
+    const errorListeners = () => errorListenersOf(pool);
     expect(await runExclusive(pool, 98, async () => undefined)).toBe(true);
     const after = await errorListeners();
     for (let run = 0; run < 20; run += 1) expect(await runExclusive(pool, 98, async () => undefined)).toBe(true);
@@ -124,14 +127,7 @@ describe('the lock session cut under a running job (issue 32)', () => {
   it('the connection it takes the lock again on goes back to the pool with no listener of the run left on it', async () => {
     const key = 96;
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-    const errorListeners = async () => {
-      const client = await pool.connect();
-      try {
-        return client.listenerCount('error');
-      } finally {
-        client.release();
-      }
-    };
+    const errorListeners = () => errorListenersOf(pool);
     const plain = await errorListeners();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
@@ -120,4 +121,18 @@ export async function ensureSede(nome: string, bikes: { prefix: string; count: n
     }
     return { id, numeri };
   });
+}
+
+/** A session of an existing account (a demo one, say), written into the database for a day: its cookie's token. */
+export async function sessionFor(email: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const { rowCount } = await withE2eDatabase((db) =>
+    db.query(
+      `insert into sessions (token_hash, user_id, kind, expires_at)
+       select $1, id, 'session', now() + interval '1 day' from users where email = $2`,
+      [createHash('sha256').update(token).digest('hex'), email],
+    ),
+  );
+  if (rowCount !== 1) throw new Error(`sessionFor: nessun account ${email}`);
+  return token;
 }

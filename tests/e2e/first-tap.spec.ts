@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { zonedToday } from '../../src/shared/time.js';
 import { defaultBookingForm } from '../../src/web/features/dashboard/dashboard-model.js';
-import { openDay, withE2eDatabase } from './database';
+import { openDay, sessionFor, withE2eDatabase } from './database';
 import { expect, expectNoSeriousA11yViolations, notice, test } from './fixtures';
 
 /*
@@ -39,17 +39,7 @@ async function contextFor(browser: Browser, baseURL: string | undefined, token: 
 }
 
 /** A session of the demo admin, written into the database. */
-async function adminToken(): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await withE2eDatabase((db) =>
-    db.query(
-      `insert into sessions (token_hash, user_id, kind, expires_at)
-       select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
-      [createHash('sha256').update(token).digest('hex')],
-    ),
-  );
-  return token;
-}
+const adminToken = (): Promise<string> => sessionFor('admin@bicielis.demo');
 
 /** Holds the app's code (every script but the page's own small after-paint) until the returned function is called. */
 async function holdTheAppsCode(page: Page): Promise<() => void> {

@@ -5,7 +5,7 @@ import { hash } from '@node-rs/argon2';
 import { expect as baseExpect, type APIRequestContext, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
 import { zonedClock, zonedToday } from '../../src/shared/time.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
-import { withE2eDatabase } from './database';
+import { sessionFor, withE2eDatabase } from './database';
 import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, loginViaForm, notice, test } from './fixtures';
 
 /*
@@ -661,14 +661,7 @@ test.describe('a repeat open', () => {
   });
 
   test('of /admin paints the admin’s page from the device at once, then the server’s figures replace it in place (decision 047)', async ({ page, context, baseURL }) => {
-    const token = randomBytes(32).toString('base64url');
-    await withE2eDatabase((db) =>
-      db.query(
-        `insert into sessions (token_hash, user_id, kind, expires_at)
-         select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
-        [createHash('sha256').update(token).digest('hex')],
-      ),
-    );
+    const token = await sessionFor('admin@bicielis.demo');
     await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
     const users = page.locator('section[aria-labelledby="riepilogo-admin"] dl > div').filter({ hasText: 'Utenti totali' }).locator('dd');
     const count = async () => Number((await users.innerText()).replace(/\D+/g, ''));
@@ -712,14 +705,7 @@ test.describe('a repeat open', () => {
   });
 
   test('of /officina paints the workshop’s list from the device at once, then the server’s list replaces it in place (decision 070)', async ({ page, context, baseURL }) => {
-    const token = randomBytes(32).toString('base64url');
-    await withE2eDatabase((db) =>
-      db.query(
-        `insert into sessions (token_hash, user_id, kind, expires_at)
-         select $1, id, 'session', now() + interval '1 day' from users where email = 'officina@bicielis.demo'`,
-        [createHash('sha256').update(token).digest('hex')],
-      ),
-    );
+    const token = await sessionFor('officina@bicielis.demo');
     await context.addCookies([{ name: 'bicielis_session', value: token, url: baseURL!, httpOnly: true, sameSite: 'Lax' }]);
     const heading = page.getByRole('heading', { level: 1, name: 'Officina' });
 

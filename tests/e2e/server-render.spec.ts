@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
-import { openDays, withE2eDatabase } from './database';
+import { openDays, sessionFor, withE2eDatabase } from './database';
 import { expect, listedScripts, scriptStarts, test } from './fixtures';
 
 /*
@@ -84,17 +84,7 @@ async function contextFor(browser: Browser, baseURL: string | undefined, token: 
 }
 
 /** A session of the demo admin, written into the database. */
-async function adminToken(): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await withE2eDatabase((db) =>
-    db.query(
-      `insert into sessions (token_hash, user_id, kind, expires_at)
-       select $1, id, 'session', now() + interval '1 day' from users where email = 'admin@bicielis.demo'`,
-      [createHash('sha256').update(token).digest('hex')],
-    ),
-  );
-  return token;
-}
+const adminToken = (): Promise<string> => sessionFor('admin@bicielis.demo');
 
 /**
  * Before the page's scripts run: every layout shift is summed, and the heading, first list
