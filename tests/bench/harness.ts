@@ -190,7 +190,18 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
 export interface BenchDb {
   database: Database;
   url: string;
+  /** The CPU time (ms, user + system) PostgreSQL's processes have used so far: the postmaster's children, live ones. */
+  cpuMs(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A process's CPU time (ms, user + system) from /proc/<pid>/stat, 0 once it has gone. */
+export async function processCpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  if (!stat) return 0;
+  // The fields after the command's closing parenthesis: utime is the 12th, stime the 13th (clock ticks, USER_HZ 100).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** A fresh embedded PostgreSQL with a migrated database, for one benchmark. */
@@ -199,9 +210,20 @@ export async function benchDatabase(): Promise<BenchDb> {
   const embedded: EmbeddedDatabase = await startEmbeddedPostgres(dir, createLogger('warn'));
   const database = connectDatabase(embedded.url, { max: 10 });
   await runMigrations(database.db);
+  const postmaster = Number((await fs.readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   return {
     database,
     url: embedded.url,
+    async cpuMs() {
+      // Each connection is a child of the postmaster (its parent is the 4th field of stat).
+      let total = await processCpuMs(postmaster);
+      for (const entry of await fs.readdir('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) total += await processCpuMs(Number(entry));
+      }
+      return total;
+    },
     async close() {
       await database.close();
       await embedded.stop();

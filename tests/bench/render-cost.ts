@@ -2,12 +2,15 @@
  * The server's CPU per page render (issue 51): `npm run bench -- render-cost` opens `/dashboard`
  * (a resident), `/admin` (an admin) and `/bici/{numero}` on the guard's data, one request at a
  * time, RENDER_COST_REQUESTS (300) each after 50 to warm up, and divides the server process's CPU
- * time (`/proc/<pid>/stat`, user + system) by the requests. On a machine shared with other work
+ * time (`/proc/<pid>/stat`, user + system) by the requests, and PostgreSQL's likewise (its
+ * processes share the machine's two cores with the app). On a machine shared with other work
  * the guard's throughput ratios move by ±50 % from one minute to the next; the CPU a render
  * costs its own process moves far less, so a change to the render is measured here first.
- * Needs `npm run build` (dist/web, dist/ssr).
+ * Then each page under the guard's load (10 clients, RENDER_COST_SECONDS, 5): its answers a
+ * second and the CPU per request of both processes, where the two cores go.
+ * RENDER_COST_PAGES (a comma list) measures only those pages; with BENCH_CPU_PROF=1 the
+ * server's CPU profile is then of one page alone. Needs `npm run build` (dist/web, dist/ssr).
  */
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -16,20 +19,15 @@ import { sql } from 'drizzle-orm';
 import { zonedToday } from '../../src/shared/time.js';
 import { ROOT } from '../helpers/server-process.js';
 import { seedGuardReads, sessionsFor } from './guard.js';
-import { benchDatabase, fmt, startBenchServer } from './harness.js';
+import { benchDatabase, fmt, load, processCpuMs, startBenchServer } from './harness.js';
 
 const REQUESTS = Number(process.env.RENDER_COST_REQUESTS ?? 300);
 const WARM = 50;
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS = 100;
-
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command's closing parenthesis: utime is the 12th, stime the 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
-
+/** The guard's clients for a page render, and a run's length. */
+const LOAD_CONNECTIONS = 10;
+const LOAD_SECONDS = Number(process.env.RENDER_COST_SECONDS ?? 5);
+/** RENDER_COST_PAGES=/dashboard,/admin: only these pages (a CPU profile of one page, BENCH_CPU_PROF=1). */
+const ONLY = process.env.RENDER_COST_PAGES?.split(',');
 export async function benchRenderCost(): Promise<boolean> {
   if (!existsSync(path.join(ROOT, 'dist', 'ssr', 'entry-server.js'))) {
     console.log('\n## Render cost: no build in dist/ (`npm run build` first)');
@@ -46,8 +44,11 @@ export async function benchRenderCost(): Promise<boolean> {
     const server = await startBenchServer({ BENCH_MODE: 'app', DATABASE_URL: reads.url, BENCH_WEB: '1' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      console.log('\n| page | server CPU per request | HTML | on the wire (br) |\n|---|--:|--:|--:|');
-      for (const [page, cookie] of [['/dashboard', resident!], ['/admin', adminCookie!], ['/bici/7', resident!]] as const) {
+      console.log(
+        `\n| page | server CPU per request | PostgreSQL CPU per request | HTML | on the wire (br) | ${LOAD_CONNECTIONS} clients for ${LOAD_SECONDS} s: answers a second, server / PostgreSQL CPU per request |\n|---|--:|--:|--:|--:|--:|`,
+      );
+      const pages = [['/dashboard', resident!], ['/admin', adminCookie!], ['/bici/7', resident!]] as const;
+      for (const [page, cookie] of pages.filter(([p]) => !ONLY || ONLY.includes(p))) {
         // node:http, not fetch: fetch would decode the body, and the bytes sent are what is counted.
         const open = () =>
           new Promise<number>((resolve, reject) => {
@@ -61,11 +62,18 @@ export async function benchRenderCost(): Promise<boolean> {
           });
         for (let i = 0; i < WARM; i++) await open();
         const html = (await (await fetch(`${server.base}${page}`, { headers: { accept: 'text/html', cookie } })).text()).length;
-        const before = await cpuMs(server.pid);
+        const before = await processCpuMs(server.pid);
+        const dbBefore = await reads.cpuMs();
         let wire = 0;
         for (let i = 0; i < REQUESTS; i++) wire = await open();
-        const per = ((await cpuMs(server.pid)) - before) / REQUESTS;
-        console.log(`| ${page} | **${fmt(per, 2)} ms** | ${fmt(html)} B | ${fmt(wire)} B |`);
+        const per = ((await processCpuMs(server.pid)) - before) / REQUESTS;
+        const dbPer = ((await reads.cpuMs()) - dbBefore) / REQUESTS;
+        // Then as the guard loads it: its clients at once, the page's whole cost on the two cores.
+        const [appCpu, dbCpu] = [await processCpuMs(server.pid), await reads.cpuMs()];
+        const loaded = await load(`${server.base}${page}`, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS, headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', cookie } });
+        if (loaded.non2xx > 0 || loaded.errors > 0) throw new Error(`${page} under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`);
+        const under = `${fmt(loaded.requestsPerSec)}/s, ${fmt(((await processCpuMs(server.pid)) - appCpu) / loaded.total, 2)} / ${fmt(((await reads.cpuMs()) - dbCpu) / loaded.total, 2)} ms`;
+        console.log(`| ${page} | **${fmt(per, 2)} ms** | ${fmt(dbPer, 2)} ms | ${fmt(html)} B | ${fmt(wire)} B | ${under} |`);
       }
       console.log(`      the app's RSS after the renders: ${fmt(await server.rssMb())} MB`);
     } finally {
