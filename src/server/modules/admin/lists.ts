@@ -229,6 +229,20 @@ function rowLookups(db: ReadDeps['db']) {
     .where(eq(biciclette.id, prenotazioni.biciId))
     .limit(1)
     .as('bike');
+  // And the person, by theirs. Joined plainly, with the users' statistics not yet taken (the
+  // planner then guesses a few hundred rows from the table's pages) the users were read once and
+  // each listed row compared with all of them: 50 × 3,000 rows, 34 ms of PostgreSQL's 36 in the
+  // /admin render of the guard's data.
+  const person = db
+    .select({
+      nome: sql<string | null>`${users.nome}`.as('nome'),
+      cognome: sql<string | null>`${users.cognome}`.as('cognome'),
+      email: sql<string | null>`${users.email}`.as('email'),
+    })
+    .from(users)
+    .where(eq(users.id, prenotazioni.userId))
+    .limit(1)
+    .as('person');
   // The booking's columns for its state as of now, its payment's status from the lookup.
   const state = {
     stato: prenotazioni.stato,
@@ -241,7 +255,7 @@ function rowLookups(db: ReadDeps['db']) {
     id: prenotazioni.id,
     biciId: prenotazioni.biciId,
   };
-  return { pay, everyPay, bike, state };
+  return { pay, everyPay, bike, person, state };
 }
 
 /**
@@ -260,7 +274,7 @@ export async function adminBookings(
   },
 ): Promise<Page<AdminBookingDto>> {
   const now = deps.clock.now();
-  const { pay, everyPay, bike, state } = rowLookups(deps.db);
+  const { pay, everyPay, bike, person, state } = rowLookups(deps.db);
   // As of now (decision 035): state, reason and payment as the life cycle would leave them.
   const live = asOf.bookingAsOf(
     state,
@@ -305,9 +319,9 @@ export async function adminBookings(
     deps.db
       .select({
         id: prenotazioni.id,
-        nome: sql<string>`coalesce(${users.nome}, ${ANONYMOUS_USER_LABEL})`,
-        cognome: sql<string>`coalesce(${users.cognome}, '')`,
-        email: sql<string>`coalesce(${users.email}, '')`,
+        nome: sql<string>`coalesce(${person.nome}, ${ANONYMOUS_USER_LABEL})`,
+        cognome: sql<string>`coalesce(${person.cognome}, '')`,
+        email: sql<string>`coalesce(${person.email}, '')`,
         biciNumero: bike.numero,
         biciModello: bike.modello,
         destinazione: prenotazioni.destinazione,
@@ -325,7 +339,7 @@ export async function adminBookings(
       })
       .from(prenotazioni)
       // An anonymous booking (decision 029) is listed without a person.
-      .leftJoin(users, eq(users.id, prenotazioni.userId))
+      .leftJoinLateral(person, sql`true`)
       .innerJoinLateral(bike, sql`true`)
       .leftJoinLateral(pay, sql`true`)
       .where(where)
