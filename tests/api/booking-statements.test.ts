@@ -151,3 +151,28 @@ describe('the booking path (issue 51)', () => {
     }
   });
 });
+
+describe("the dashboard's reads (issue 51, the page renders)", () => {
+  it("are planned once per connection, not at every request: a person's bookings, the fleet, their waits", async () => {
+    const person = await sessionUser(ctx, { residente: true });
+    const bike = await addBike(db());
+    await bookThroughApi(ctx.app, person, bike);
+    const reads = ['/api/prenotazioni/user', '/api/biciclette', '/api/attese'];
+    const open = async () => {
+      for (const url of reads) expect((await ctx.app.inject({ method: 'GET', url, headers: { cookie: person.cookie } })).statusCode, url).toBe(200);
+    };
+    await open();
+    await resetCounts();
+    for (let i = 0; i < BOOKINGS; i++) await open();
+    const rows = await counted();
+    const own = one(rows, 'where ("prenotazioni"."user_id" = $');
+    const fleet = one(rows, 'order by lpad(b.numero');
+    const waits = one(rows, "order by (a.stato = 'offerta') desc, a.inizio, a.id");
+    for (const s of [own, fleet, waits]) {
+      // One text for every request (the instant and the rules' minutes are bound values)…
+      expect(s.calls, s.query.slice(0, 60)).toBe(BOOKINGS);
+      // …planned a few times per connection at most: planned anew each time, `plans` would equal `calls`.
+      expect(s.plans, s.query.slice(0, 60)).toBeLessThanOrEqual(BOOKINGS / 2);
+    }
+  });
+});

@@ -74,7 +74,7 @@ export const HEAL_HORIZON_HOURS = 24;
  * up, starts within HEAL_HORIZON_HOURS, and another ride on its bike was due back and is not.
  * What the card's `Annulla` / `Aspetta` choice rests on; the heal has already moved it if it could.
  */
-export function bikeOutNow(columns: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'> | 'p', at: string) {
+export function bikeOutNow(columns: Pick<BookingStateColumns, 'id' | 'biciId' | 'inizio' | 'stato' | 'ritirataAt'> | 'p', at: string | Placeholder) {
   const c = columns === 'p' ? P_COLUMNS : columns;
   return sql<boolean>`(${c.stato} = 'attiva' and ${c.ritirataAt} is null
     and ${c.inizio} < ${at}::timestamptz + make_interval(hours => ${HEAL_HORIZON_HOURS})

@@ -4,6 +4,7 @@ import { WAITLIST_MAX_PER_USER, type AdminWaitlistDto, type WaitDto, type WaitRe
 import { zonedToday } from '../../../shared/time.js';
 import { pgConstraint, pgErrorCode } from '../../db/client.js';
 import { runTransaction, type Tx } from '../../db/transaction.js';
+import { namedStatement } from '../../db/prepared.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { asOf, availableBikes, type BookingDeps, type BookingUser, bringLifecycleUpToDate, getUserBooking, offerRows, resolveWindow, suspensionRefusal, USER_BOOKING_LOCK } from '../bookings/index.js';
 
@@ -59,12 +60,15 @@ const waitDto = (r: WaitRow): WaitDto => ({
  * is one more than the open waits joined earlier for a window that overlaps this one. Read as
  * of now (decision 035): a late job never shows a stale state, and the read writes nothing.
  */
-export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
-  // As of now (decision 035): waits and offers that are over do not show; nothing is written.
-  const now = deps.clock.now();
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const live = asOf.bookingAsOf('p', now.toISOString(), lifecycleMinutes(await currentRules(deps)));
-  const { rows } = await deps.db.execute<WaitRow>(sql`
+/**
+ * A user's waits and offers as of now (GET /api/attese, the dashboard's render): one statement
+ * planned once per connection (decision 059). Planned at each request it cost PostgreSQL 1.6 ms
+ * of planning for 0.1 ms of execution (issue 51).
+ */
+const waitsStatement = namedStatement<WaitRow>('own_waits', () => {
+  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  const live = asOf.bookingAsOf('p', sql.placeholder('at'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') });
+  return sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at, a.sede_id,
            1 + (select count(*) from attese e
                  where e.stato in ${OPEN} and ${openAsOf(sql`e`, at)} and e.sede_id = a.sede_id and e.inizio < a.fine and e.fine > a.inizio
@@ -75,8 +79,13 @@ export async function listWaits(deps: BookingReadDeps, userId: number): Promise<
       from attese a
       left join prenotazioni o on o.attesa_id = a.id and o.stato = 'offerta'
       left join biciclette b on b.id = o.bici_id
-     where a.user_id = ${userId} and a.stato in ${OPEN} and ${openAsOf(sql`a`, at)}
-     order by (a.stato = 'offerta') desc, a.inizio, a.id`);
+     where a.user_id = ${sql.placeholder('userId')} and a.stato in ${OPEN} and ${openAsOf(sql`a`, at)}
+     order by (a.stato = 'offerta') desc, a.inizio, a.id`;
+});
+
+export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
+  // As of now (decision 035): waits and offers that are over do not show; nothing is written.
+  const rows = await waitsStatement.run(deps.db, { at: deps.clock.now().toISOString(), ...lifecycleMinutes(await currentRules(deps)), userId });
   return rows.map(waitDto);
 }
 
