@@ -26,6 +26,7 @@ export {
   getUserBooking,
   listBikes,
   listUserBookings,
+  ownBookingsQuery,
   resolveWindow,
   type BookingDeps,
   type BookingUser,
