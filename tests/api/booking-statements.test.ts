@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { namedStatements } from '../../src/server/db/prepared.js';
 import { adminDamages, adminOverdue } from '../../src/server/modules/admin/index.js';
-import { ownBookingsQuery } from '../../src/server/modules/bookings/index.js';
+import { ownBookingsQuery } from '../../src/server/modules/bookings/service.js';
 import { RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { addBike, bookThroughApi, sessionUser } from '../helpers/booking-fixtures.js';

@@ -26,7 +26,6 @@ export {
   getUserBooking,
   listBikes,
   listUserBookings,
-  ownBookingsQuery,
   resolveWindow,
   type BookingDeps,
   type BookingUser,
