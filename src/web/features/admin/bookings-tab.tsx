@@ -18,7 +18,7 @@ import { whenInteracted } from '../../lib/interaction';
 import { OnDemand, useDialogOnDemand } from '../../lib/dialog-on-demand';
 import { ColumnHeads, NativeSelect, Pager, ScrollTable, SearchBox, StatusRow } from './admin-table';
 import { PAGE_SIZE, useAdminBookings, useDeleteBooking, useListSearch } from './queries';
-import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
+import { SedeFilter, useSedeBadge, useSedeFilter } from './sede-filter';
 import { DeskRideActions } from './desk-ride-actions';
 import { useStaffView } from '../../lib/staff-view';
 
@@ -47,15 +47,15 @@ function BookingDetails({ booking }: { booking: AdminBookingDto }) {
   );
 }
 
-function DeleteBooking({ booking }: { booking: AdminBookingDto }) {
+/** A row's deletion: the list's one mutation, whose promise the dialog waits for (not a mutation per row). */
+function DeleteBooking({ booking, remove }: { booking: AdminBookingDto; remove: (id: number) => Promise<unknown> }) {
   const t = useT();
-  const remove = useDeleteBooking();
   return (
     <ConfirmDeleteDialog
       trigger={<DeleteButton aria-label={t('bookingsTab.deleteAria', { id: booking.id })} />}
       title={t('bookingsTab.deleteTitle', { id: booking.id })}
       description={t('bookingsTab.deleteDescription')}
-      onConfirm={() => remove.mutateAsync(booking.id)}
+      onConfirm={() => remove(booking.id)}
     />
   );
 }
@@ -121,6 +121,8 @@ export function BookingsTab() {
   const total = bookings.isError ? 0 : (shown?.total ?? 0);
   const filtered = q !== '' || stato !== 'tutti' || sedeId !== undefined;
   const desk = useStaffView().may('banco');
+  const remove = useDeleteBooking();
+  const sedeBadge = useSedeBadge();
 
   return (
     <div className="grid gap-4">
@@ -181,7 +183,7 @@ export function BookingsTab() {
                   <TableCell>
                     <span className="flex items-center gap-1 whitespace-nowrap">
                       {b.biciNumero}
-                      <SedeBadge sedeId={b.sedeId} />
+                      {sedeBadge(b.sedeId)}
                     </span>
                   </TableCell>
                   <TableCell className="tabular-nums">{formatShortDate(b.dataPrenotazione)}</TableCell>
@@ -196,7 +198,7 @@ export function BookingsTab() {
                     <div className="flex gap-2">
                       {desk ? <DeskRideActions booking={b} /> : null}
                       <BookingDetails booking={b} />
-                      <DeleteBooking booking={b} />
+                      <DeleteBooking booking={b} remove={remove.mutateAsync} />
                     </div>
                   </TableCell>
                 </TableRow>

@@ -9,7 +9,7 @@ import { useT } from '../../lib/i18n';
 import { formatDelay, formatShortDate } from './admin-model';
 import { useOverdueRides, useReleaseRide } from './queries';
 import { OpenTicketsSection } from '../officina/tickets-panels';
-import { SedeBadge, SedeFilter, useSedeFilter } from './sede-filter';
+import { SedeFilter, useSedeBadge, useSedeFilter } from './sede-filter';
 import { LoadFailed } from '../../components/load-failed';
 
 /** A section's body: spinner, error with retry, empty text, or its list. */
@@ -65,6 +65,7 @@ export function OverdueRidesSection() {
   const t = useT();
   const [sedeId, setSedeId] = useSedeFilter();
   const rides = useOverdueRides(sedeId);
+  const sedeBadge = useSedeBadge();
   return (
     <section aria-labelledby="ritardi-title" className="grid gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -86,7 +87,7 @@ export function OverdueRidesSection() {
                     {t('rideSections.bikeHeading', { numero: ride.biciNumero, modello: ride.biciModello })}
                   </h3>
                   <Badge variant="danger">{t('rideSections.lateBy', { delay: formatDelay(ride.minutiRitardo, t) })}</Badge>
-                  <SedeBadge sedeId={ride.sedeId} />
+                  {sedeBadge(ride.sedeId)}
                 </div>
                 <p>
                   {ride.utente} <span className="break-all text-muted-foreground">({ride.userEmail})</span>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Label } from '../../components/ui/label';
 import { useT } from '../../lib/i18n';
@@ -58,13 +58,22 @@ export function SedeFilter({ value, onChange }: { value: number | undefined; onC
   );
 }
 
+/**
+ * A list's sede badges: the public config read once for all its rows, each row then drawn by the
+ * function (a `SedeBadge` per row reads it per row: a query observer each, on the server's render
+ * and in hydration).
+ */
+export function useSedeBadge(): (sedeId: number | null | undefined, className?: string) => ReactNode {
+  const { sedi, show } = useShowSedi();
+  return (sedeId, className) =>
+    !show || sedeId === null || sedeId === undefined ? null : (
+      <Badge variant="outline" className={className}>
+        {sedi.nameOf(sedeId)}
+      </Badge>
+    );
+}
+
 /** A row's sede as a small badge, only when there are several. */
 export function SedeBadge({ sedeId, className }: { sedeId: number | null | undefined; className?: string }) {
-  const { sedi, show } = useShowSedi();
-  if (!show || sedeId === null || sedeId === undefined) return null;
-  return (
-    <Badge variant="outline" className={className}>
-      {sedi.nameOf(sedeId)}
-    </Badge>
-  );
+  return useSedeBadge()(sedeId, className);
 }
