@@ -21,11 +21,6 @@ export const RESOLVED_DAMAGE_DAYS = 30;
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 /**
- * The old `Danni da controllare` (kept for compatibility, issue 48): every repair ticket in the
- * old shape, open ones first (oldest first), then those closed in the last 30 days (latest
- * first); `risoltaAt` is the ticket's `chiusoAt`.
- */
-/**
  * The damage reports of the /admin tab (and its render): one statement planned once per
  * connection (decisions 059 and 071), the sede a bound value (null: every sede).
  */
@@ -57,6 +52,11 @@ const damagesStatement = namedStatement<{
      order by d.chiuso_at is not null, case when d.chiuso_at is null then d.created_at end, d.chiuso_at desc, d.id`,
 );
 
+/**
+ * The old `Danni da controllare` (kept for compatibility, issue 48): every repair ticket in the
+ * old shape, open ones first (oldest first), then those closed in the last 30 days (latest
+ * first); `risoltaAt` is the ticket's `chiusoAt`.
+ */
 export async function adminDamages(deps: ReadDeps, sedeId?: number): Promise<AdminDamageDto[]> {
   const since = new Date(deps.clock.now().getTime() - RESOLVED_DAMAGE_DAYS * 86_400_000).toISOString();
   const rows = await damagesStatement.run(deps.db, { since, sede: sedeId ?? null });
@@ -98,7 +98,6 @@ export async function resolveDamage(deps: AdminDeps, actor: Actor, id: number): 
   return row!;
 }
 
-/** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
 /**
  * The rides past their end (the /admin tab, and its render), each with the bike's next booking:
  * one statement planned once per connection (decisions 059 and 071). Planned at each request it
@@ -145,6 +144,7 @@ const overdueStatement = namedStatement<
      order by p.fine, p.id`;
 });
 
+/** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
 export async function adminOverdue(deps: ReadDeps, sedeId?: number): Promise<AdminOverdueDto[]> {
   const now = deps.clock.now();
   const values = { at: now.toISOString(), ...lifecycleMinutes(await currentRules(deps)), sede: sedeId ?? null };

@@ -89,9 +89,8 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'sedeId' 
   updatedAt: b.updatedAt.toISOString(),
 });
 
-/** GET /api/biciclette: every bike, or one sede's (`?sedeId=`, issue 47; any sede, archived too: a list, not a choice). */
 /**
- * The values a read prepared once (decision 059) takes at each run: the instant it reads as of,
+ * The values a read prepared once (decisions 059 and 071) takes at each run: the instant it reads as of,
  * and the life cycle's minutes from the rules (they change when an admin edits them).
  */
 const AT = sql.placeholder('at');
@@ -110,6 +109,7 @@ const bikesStatement = namedStatement<{ id: number; numero: string; modello: str
      where (${sql.placeholder('sede')}::int is null or b.sede_id = ${sql.placeholder('sede')}::int) order by lpad(b.numero, 20, '0'), b.numero`,
 );
 
+/** GET /api/biciclette: every bike, or one sede's (`?sedeId=`, issue 47; any sede, archived too: a list, not a choice). */
 export async function listBikes(deps: BookingReadDeps, sedeId?: number): Promise<BikeDto[]> {
   // As of now (decision 035): the state the life cycle would show, nothing written.
   const rows = await bikesStatement.run(deps.db, { ...(await asOfValues(deps, deps.clock.now())), sede: sedeId ?? null });
@@ -313,8 +313,8 @@ export function selectBookings(db: Db, now: Date | Placeholder, minutes: Lifecyc
 }
 
 /**
- * A user's bookings as of now (GET /api/prenotazioni, the dashboard's render), prepared once per
- * database handle and planned once per connection (decision 059): built and planned at every
+ * A user's bookings as of now (GET /api/prenotazioni/user, the dashboard's render), prepared once
+ * per database handle and planned once per connection (decision 071): built and planned at every
  * request, the statement cost the app ~0.8 ms to write and PostgreSQL ~1 ms to plan, more than
  * its 0.4 ms of execution (issue 51).
  */

@@ -56,13 +56,8 @@ const waitDto = (r: WaitRow): WaitDto => ({
 });
 
 /**
- * GET /api/attese — the user's open waits, offers first, then by window. The place in line
- * is one more than the open waits joined earlier for a window that overlaps this one. Read as
- * of now (decision 035): a late job never shows a stale state, and the read writes nothing.
- */
-/**
  * A user's waits and offers as of now (GET /api/attese, the dashboard's render): one statement
- * planned once per connection (decision 059). Planned at each request it cost PostgreSQL 1.6 ms
+ * planned once per connection (decision 071). Planned at each request it cost PostgreSQL 1.6 ms
  * of planning for 0.1 ms of execution (issue 51).
  */
 const waitsStatement = namedStatement<WaitRow>('own_waits', () => {
@@ -83,6 +78,11 @@ const waitsStatement = namedStatement<WaitRow>('own_waits', () => {
      order by (a.stato = 'offerta') desc, a.inizio, a.id`;
 });
 
+/**
+ * GET /api/attese — the user's open waits, offers first, then by window. The place in line
+ * is one more than the open waits joined earlier for a window that overlaps this one. Read as
+ * of now (decision 035): a late job never shows a stale state, and the read writes nothing.
+ */
 export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
   // As of now (decision 035): waits and offers that are over do not show; nothing is written.
   const rows = await waitsStatement.run(deps.db, { at: deps.clock.now().toISOString(), ...lifecycleMinutes(await currentRules(deps)), userId });
