@@ -1,4 +1,5 @@
 import { ArrowDownToLineIcon, ArrowUpFromLineIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { AdminBookingDto } from '../../../shared/schemas/admin';
 import { ConfirmDeleteDialog } from '../../components/confirm-delete-dialog';
 import { Button } from '../../components/ui/button';
@@ -22,23 +23,38 @@ export function DeskRideActions({ booking }: { booking: DeskBooking }) {
   return null;
 }
 
+/** One desk action: its button, the question before it, and what runs when confirmed. */
+function DeskAction(props: { icon: ReactNode; label: string; aria: string; title: string; description: string; confirm: string; run: () => Promise<unknown> }) {
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        <Button variant="outline" size="sm" aria-label={props.aria}>
+          {props.icon}
+          {props.label}
+        </Button>
+      }
+      title={props.title}
+      description={props.description}
+      confirmLabel={props.confirm}
+      confirmVariant="default"
+      onConfirm={props.run}
+    />
+  );
+}
+
 function DeskPickUp({ booking }: { booking: DeskBooking }) {
   const t = useT();
   const pickUp = useDeskPickUp();
   const nome = personName(booking.utente, t);
   return (
-    <ConfirmDeleteDialog
-      trigger={
-        <Button variant="outline" size="sm" aria-label={t('staffDesk.pickUpAria', { id: booking.id })}>
-          <ArrowUpFromLineIcon aria-hidden="true" />
-          {t('staffDesk.pickUp')}
-        </Button>
-      }
+    <DeskAction
+      icon={<ArrowUpFromLineIcon aria-hidden="true" />}
+      label={t('staffDesk.pickUp')}
+      aria={t('staffDesk.pickUpAria', { id: booking.id })}
       title={t('staffDesk.pickUpTitle', { numero: booking.biciNumero, nome })}
       description={t('staffDesk.pickUpDescription', { nome })}
-      confirmLabel={t('staffDesk.pickUpConfirm')}
-      confirmVariant="default"
-      onConfirm={() => pickUp.mutateAsync({ id: booking.id, numero: booking.biciNumero, nome })}
+      confirm={t('staffDesk.pickUpConfirm')}
+      run={() => pickUp.mutateAsync({ id: booking.id, numero: booking.biciNumero, nome })}
     />
   );
 }
@@ -48,18 +64,14 @@ function DeskReturn({ booking }: { booking: DeskBooking }) {
   const giveBack = useDeskReturn();
   const nome = personName(booking.utente, t);
   return (
-    <ConfirmDeleteDialog
-      trigger={
-        <Button variant="outline" size="sm" aria-label={t('staffDesk.returnAria', { id: booking.id })}>
-          <ArrowDownToLineIcon aria-hidden="true" />
-          {t('staffDesk.return')}
-        </Button>
-      }
+    <DeskAction
+      icon={<ArrowDownToLineIcon aria-hidden="true" />}
+      label={t('staffDesk.return')}
+      aria={t('staffDesk.returnAria', { id: booking.id })}
       title={t('staffDesk.returnTitle', { numero: booking.biciNumero, nome })}
       description={t('staffDesk.returnDescription')}
-      confirmLabel={t('staffDesk.returnConfirm')}
-      confirmVariant="default"
-      onConfirm={() => giveBack.mutateAsync({ id: booking.id, numero: booking.biciNumero, nome })}
+      confirm={t('staffDesk.returnConfirm')}
+      run={() => giveBack.mutateAsync({ id: booking.id, numero: booking.biciNumero, nome })}
     />
   );
 }
