@@ -4,7 +4,6 @@ import type { BikeStato, DamageCategory } from '../../../shared/schemas/booking.
 import { prenotazioni } from '../bookings/tables.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { asOf, type BookingPersonBikeRow, bringLifecycleUpToDate, relocation, rideDesk } from '../bookings/index.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { writeAudit, type Actor } from '../audit/index.js';
 import { forgetRideCodeAtRelease } from '../locks/index.js';
 import { tickets } from '../interventi/index.js';
@@ -116,14 +115,14 @@ const overdueStatement = namedStatement<
     sede_id: number;
   }
 >('admin_overdue', () => {
-  const at = sql.placeholder('at');
+  const { at, minutes } = asOf.AS_OF_PLACEHOLDERS;
   // As of now (decision 035): a next booking the life cycle would release is not shown. Its
   // payment is read by its unique key where the state needs it: joined, the generic plan read
   // every payment.
   const next = asOf.bookingAsOf(
     { stato: sql`x.stato`, motivo: sql`x.motivo_cancellazione`, createdAt: sql`x.created_at`, inizio: sql`x.inizio`, fine: sql`x.fine`, ritirataAt: sql`x.ritirata_at`, payStatus: sql`(select pay.status from pagamenti pay where pay.prenotazione_id = x.id)`, id: sql`x.id`, biciId: sql`x.bici_id` },
     at,
-    { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') },
+    minutes,
   );
   return sql`
     select p.id, p.sede_id, u.nome, u.cognome, u.email, p.bici_id, b.numero, b.modello, p.data_prenotazione::text as data_prenotazione,
@@ -147,7 +146,7 @@ const overdueStatement = namedStatement<
 /** The rides in ritardo now (picked up, not returned, end passed), with the bike's next booking. */
 export async function adminOverdue(deps: ReadDeps, sedeId?: number): Promise<AdminOverdueDto[]> {
   const now = deps.clock.now();
-  const values = { at: now.toISOString(), ...lifecycleMinutes(await currentRules(deps)), sede: sedeId ?? null };
+  const values = { ...(await asOf.asOfValues(deps, now)), sede: sedeId ?? null };
   const rows = await overdueStatement.run(deps.db, values);
   return rows.map((r) => ({
     id: r.id,

@@ -316,6 +316,17 @@ export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
 /** Minutes of the rules, as numbers or as placeholders of a prepared statement. */
 export type LifecycleMinutes = { hold: number | Placeholder; noShow: number | Placeholder };
 
+/**
+ * A read prepared once (decisions 059 and 071) reads as of now with these placeholders in its
+ * text (the instant, the life cycle's minutes), and binds `asOfValues` at each run: the minutes
+ * change when an admin edits the rules, so they are values, not part of the text.
+ */
+export const AS_OF_PLACEHOLDERS = { at: sql.placeholder('at'), minutes: { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') } };
+export const asOfValues = async (deps: Parameters<typeof currentRules>[0], now: Date) => ({
+  at: now.toISOString(),
+  ...lifecycleMinutes(await currentRules(deps)),
+});
+
 /** The columns named: `p` (P_COLUMNS, raw SQL), `drizzle` (BOOKING_STATE_COLUMNS), or as given. */
 export type StateColumns = BookingStateColumns | 'p' | 'drizzle';
 const columnsOf = (c: StateColumns) => (c === 'p' ? P_COLUMNS : c === 'drizzle' ? BOOKING_STATE_COLUMNS : c);

@@ -21,7 +21,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { closureText } from '../../../shared/rules-text.js';
 import type { PaymentProvider } from '../../integrations/payments/provider.js';
 import { paymentProviderName, pendingPaymentInsert, type PaymentLog } from '../payments/index.js';
-import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue, bikeOutAtNoShow, type LifecycleMinutes } from './lifecycle.js';
+import { bikeOutNow, bikeStateAsOf, BOOKING_STATE_COLUMNS, bookingAsOf, P_COLUMNS, PICKUP_EARLY_MINUTES, settleDue, bikeOutAtNoShow, type LifecycleMinutes, AS_OF_PLACEHOLDERS, asOfValues } from './lifecycle.js';
 import { countBooking, type AppMetrics } from '../../metrics.js';
 import { QueryBatcher } from './query-batcher.js';
 import type { SharedJson } from '../../http/precompressed.js';
@@ -89,13 +89,7 @@ const bikeDto = (b: Pick<Bike, 'id' | 'numero' | 'modello' | 'stato' | 'sedeId' 
   updatedAt: b.updatedAt.toISOString(),
 });
 
-/**
- * The values a read prepared once (decisions 059 and 071) takes at each run: the instant it reads as of,
- * and the life cycle's minutes from the rules (they change when an admin edits them).
- */
-const AT = sql.placeholder('at');
-const AS_OF_MINUTES = { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') };
-const asOfValues = async (deps: BookingReadDeps, now: Date) => ({ at: now.toISOString(), ...lifecycleMinutes(await currentRules(deps)) });
+const { at: AT, minutes: AS_OF_MINUTES } = AS_OF_PLACEHOLDERS;
 
 /**
  * The fleet as of now (GET /api/biciclette, the dashboard's render): one statement, planned once

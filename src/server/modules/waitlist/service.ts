@@ -11,7 +11,6 @@ import { asOf, availableBikes, type BookingDeps, type BookingUser, bringLifecycl
 type BookingReadDeps = Parameters<typeof getUserBooking>[0];
 import { paymentProviderName } from '../payments/index.js';
 import { suspensionOf } from '../rules/index.js';
-import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { OPEN, openAsOf, WAITLIST_LOCK } from './offers.js';
 import { testo } from '../../../shared/i18n/index.js';
 
@@ -61,8 +60,8 @@ const waitDto = (r: WaitRow): WaitDto => ({
  * of planning for 0.1 ms of execution (issue 51).
  */
 const waitsStatement = namedStatement<WaitRow>('own_waits', () => {
-  const at = sql`${sql.placeholder('at')}::timestamptz`;
-  const live = asOf.bookingAsOf('p', sql.placeholder('at'), { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') });
+  const at = sql`${asOf.AS_OF_PLACEHOLDERS.at}::timestamptz`;
+  const live = asOf.bookingAsOf('p', asOf.AS_OF_PLACEHOLDERS.at, asOf.AS_OF_PLACEHOLDERS.minutes);
   return sql`
     select a.id, a.data_prenotazione::text as data_prenotazione, a.orario_inizio, a.orario_fine, a.destinazione, a.stato, a.created_at, a.sede_id,
            1 + (select count(*) from attese e
@@ -85,7 +84,7 @@ const waitsStatement = namedStatement<WaitRow>('own_waits', () => {
  */
 export async function listWaits(deps: BookingReadDeps, userId: number): Promise<WaitDto[]> {
   // As of now (decision 035): waits and offers that are over do not show; nothing is written.
-  const rows = await waitsStatement.run(deps.db, { at: deps.clock.now().toISOString(), ...lifecycleMinutes(await currentRules(deps)), userId });
+  const rows = await waitsStatement.run(deps.db, { ...(await asOf.asOfValues(deps, deps.clock.now())), userId });
   return rows.map(waitDto);
 }
 
