@@ -77,9 +77,14 @@ export interface SeedWindow {
   end: string;
 }
 
-/** A window starting `minutes` from now (to the minute), for an hour; near midnight it ends at 23:59 of its own day (Rome). */
+/**
+ * A window starting `minutes` from now (to the minute), for an hour; near midnight it ends at 23:59 of
+ * its own day (Rome). A start at 23:59 would leave an empty window (the table's `prenotazioni_window`
+ * refuses it): it starts a minute later, at 00:00 of the next day.
+ */
 export function windowFromNow(minutes: number): SeedWindow {
-  const startAt = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
+  const asked = new Date(Math.ceil((Date.now() + minutes * 60_000) / 60_000) * 60_000);
+  const startAt = zonedClock(asked, TIME_ZONE) === '23:59' ? new Date(asked.getTime() + 60_000) : asked;
   const hourLater = new Date(startAt.getTime() + 60 * 60_000);
   const endAt =
     zonedToday(hourLater, TIME_ZONE) === zonedToday(startAt, TIME_ZONE)

@@ -8,8 +8,9 @@ import { expect, expectNoSeriousA11yViolations, expectNoSidewaysScroll, notice, 
  * of the same bike 30 minutes after its end, is offered +15 and +30 (not +60), is extended by
  * 30 minutes, and the card shows the new end. The ride and the next booking are written into
  * the database (the UI cannot make a ride that started a few minutes ago); the person and the
- * bike are the test's own. The ride ends 5 minutes from now, so the test needs 30 + 30 minutes
- * after that on today's date in Rome: it runs from 00:05 to 23:24 there.
+ * bike are the test's own. The ride started 5 minutes ago and ends 5 to 6 minutes from now, and
+ * the booking after it ends 60 minutes after that, all on today's date in Rome: the test runs from
+ * 00:05 to 22:53 there.
  */
 
 const TIME_ZONE = 'Europe/Rome';
@@ -59,7 +60,10 @@ test.describe('Prolunga on a phone (375 × 812)', () => {
     const date = zonedToday(new Date(), TIME_ZONE);
     const start = clockIn(-5);
     const end = plus(clockIn(0), 6); // 5 to 6 minutes from now
-    baseExpect(zonedToday(new Date(Date.now() + 66 * MINUTE), TIME_ZONE), 'this test needs an hour left in the day in Rome').toBe(date);
+    // A booking never crosses midnight in Rome: from 22:54 to 00:04 there, the ride and the one after it
+    // cannot both fit in today, and the scenario cannot be written. The suite runs at any hour (CI's clock
+    // is not ours), so in those 71 minutes the test says why it did not run rather than fail.
+    test.skip(zonedToday(new Date(Date.now() + 66 * MINUTE), TIME_ZONE) !== date, 'needs 66 minutes left in the day in Rome');
 
     const bike = `P${unique()}`.slice(0, 12);
     await withE2eDatabase((db) => db.query(`insert into biciclette (numero, modello) values ($1, 'Gravel Test')`, [bike]));
