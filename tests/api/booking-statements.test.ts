@@ -1,8 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { is, Placeholder, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenForChanges } from '../../src/server/db/notifications.js';
 import { namedStatements } from '../../src/server/db/prepared.js';
-import { adminDamages, adminOverdue } from '../../src/server/modules/admin/index.js';
+import { adminBookings, adminDamages, adminOverdue, adminSummary } from '../../src/server/modules/admin/index.js';
+import { everyBookingPageQuery } from '../../src/server/modules/admin/lists.js';
+import { listTickets } from '../../src/server/modules/interventi/index.js';
+import { adminWaitlist } from '../../src/server/modules/waitlist/index.js';
+import { adminBookingsQuerySchema } from '../../src/shared/schemas/admin.js';
 import { ownBookingsQuery } from '../../src/server/modules/bookings/service.js';
 import { RULES_CHANNEL, RulesCache } from '../../src/server/modules/rules/store.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -47,8 +51,20 @@ function one(rows: Counted[], marker: string): Counted {
 }
 
 const BOOKINGS = 24;
+/** /admin's reads, rendered one after the other (the last case). */
+const RENDERS = 48;
 /** The page renders' reads prepared once (decision 071): their generic plans are held like the booking's. */
-const READS = ['admin_damages', 'admin_overdue', 'bikes_as_of', 'own_waits'];
+const READS = [
+  'admin_bookings_total',
+  'admin_damages',
+  'admin_overdue',
+  'admin_waitlist',
+  'bikes_as_of',
+  'own_waits',
+  'tickets_aperti',
+  'tickets_chiusi',
+  'tickets_tutti',
+];
 
 let rulesListener: ReturnType<typeof listenForChanges> | undefined;
 
@@ -153,12 +169,30 @@ describe('the booking path (issue 51)', () => {
     expect(statements.map((s) => s.name).sort()).toEqual([...READS, 'booking_bike_lock', 'booking_early', 'booking_fair_use', 'booking_insert', 'booking_user_lock'].sort());
     // With the drizzle-prepared read of a person's bookings (decision 071).
     const own = { name: 'own_bookings', text: () => ownBookingsQuery(db()).toSQL().sql };
-    for (const s of [...statements, own]) {
+    // And /admin's first page of every booking (its minutes in the text).
+    const page = { name: 'admin_bookings', text: () => everyBookingPageQuery(db(), { hold: 30, noShow: 15 }).toSQL().sql };
+    for (const s of [...statements, own, page]) {
       const { rows } = await db().execute<{ 'QUERY PLAN': string }>(sql.raw(`explain (generic_plan, costs off) ${s.text()}`));
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan, s.name).not.toMatch(/Seq Scan on (prenotazioni|pagamenti)/);
       // A hashed subplan over the few open offers is fine for a read; the booking's own statements have none.
       if (s.name.startsWith('booking_')) expect(plan, s.name).not.toMatch(/hashed SubPlan/);
+    }
+    // The first page of bookings is run by its generic plan: on this history, with the page's
+    // limit or the minutes as values, the generic plan cost more than a custom one and
+    // PostgreSQL planned every run anew (1.3 ms of the /admin render).
+    const query = everyBookingPageQuery(db(), { hold: 30, noShow: 15 }).toSQL();
+    const values = query.params.map((p) => (is(p, Placeholder) ? ctx.clock.now().toISOString() : p));
+    const client = await ctx.database.pool.connect();
+    try {
+      for (let i = 0; i < 8; i++) expect((await client.query({ name: 'page_probe', text: query.sql, values })).rowCount).toBeGreaterThan(0);
+      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+        "select generic_plans, custom_plans from pg_prepared_statements where name = 'page_probe'",
+      );
+      expect(rows.map((r) => [Number(r.custom_plans), Number(r.generic_plans)])).toEqual([[5, 3]]);
+    } finally {
+      await client.query('deallocate page_probe');
+      client.release();
     }
   });
 });
@@ -191,6 +225,43 @@ describe("the dashboard's reads (issue 51, the page renders)", () => {
       expect(s.calls, s.query.slice(0, 60)).toBe(BOOKINGS);
       // …planned a few times per connection at most: planned anew each time, `plans` would equal `calls`.
       expect(s.plans, s.query.slice(0, 60)).toBeLessThanOrEqual(BOOKINGS / 2);
+    }
+  });
+
+  it("/admin's render reads are planned once per connection too: the summary, the first page of bookings and its total, today's lines, the open tickets", async () => {
+    const person = await sessionUser(ctx, { residente: true });
+    const bike = await addBike(db());
+    const booking = await bookThroughApi(ctx.app, person, bike);
+    const deps = { db: db(), clock: ctx.clock, config: ctx.config };
+    const firstPage = adminBookingsQuerySchema.parse({ stato: 'tutti', page: '1', pageSize: '50' });
+    // One after the other, so that the pool lends the same connection each time (its idle
+    // connections are a stack): five custom plans there, then the generic one kept. A statement
+    // PostgreSQL will not keep a plan for is planned at every call, on any connection.
+    const render = async (i: number) => {
+      await adminSummary(deps);
+      const page = await adminBookings(deps, firstPage);
+      await adminWaitlist(deps, i % 2 ? undefined : 1);
+      await listTickets(db(), i % 2 ? null : [1], { stato: 'aperti' });
+      // The prepared page is the list's: the booking made above, with its person.
+      expect(page.rows.map((r) => [r.id, r.stato, r.userEmail])).toEqual([[booking, 'attiva', expect.stringMatching(/@test\.it$/)]]);
+    };
+    await render(0);
+    await resetCounts();
+    for (let i = 0; i < RENDERS; i++) await render(i);
+    const rows = await counted();
+    const statements = [
+      one(rows, '"danniAperti"'),
+      one(rows, 'order by "prenotazioni"."data_prenotazione" desc'),
+      one(rows, '::int as n from'),
+      one(rows, 'group by a.data_prenotazione'),
+      one(rows, 'from interventi i'),
+    ];
+    for (const s of statements) {
+      // One text for every render, every sede or one (the instant and the sedi are bound values; the page's minutes change only with the rules)…
+      expect(s.calls, s.query.slice(0, 60)).toBe(RENDERS);
+      // …planned a few times per connection at most (11 of 48 here, on the two connections the
+      // bookings page and its total take): planned anew each time, `plans` would equal `calls`.
+      expect(s.plans, s.query.slice(0, 60)).toBeLessThanOrEqual(RENDERS / 3);
     }
   });
 });

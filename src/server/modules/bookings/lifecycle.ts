@@ -314,7 +314,7 @@ export const BOOKING_STATE_COLUMNS: BookingStateColumns = {
  * leave it (`cancellata`, its reason, a failed payment). One definition for every read.
  */
 /** Minutes of the rules, as numbers or as placeholders of a prepared statement. */
-export type LifecycleMinutes = { hold: number | Placeholder; noShow: number | Placeholder };
+export type LifecycleMinutes = { hold: number | Placeholder | SQL; noShow: number | Placeholder | SQL };
 
 /**
  * A read prepared once (decisions 059 and 071) reads as of now with these placeholders in its
@@ -326,6 +326,22 @@ export const asOfValues = async (deps: Parameters<typeof currentRules>[0], now: 
   at: now.toISOString(),
   ...lifecycleMinutes(await currentRules(deps)),
 });
+
+/**
+ * The life cycle's minutes written into a statement's text (whole numbers from the rules), for a
+ * read prepared once per set of minutes: as values, the generic plan cannot fold
+ * `make_interval` into a constant, prices its per-row call, and PostgreSQL keeps planning the
+ * statement anew at every run (the /admin bookings page: 21 custom plans of 21). The statement's
+ * name carries `key`, so that rules edited by an admin make another statement, not another text
+ * under the same name.
+ */
+export function minutesInText(minutes: { hold: number; noShow: number }) {
+  const whole = (n: number) => {
+    if (!Number.isSafeInteger(n)) throw new Error(`minuti non interi: ${n}`);
+    return sql.raw(String(n));
+  };
+  return { key: `${minutes.hold}_${minutes.noShow}`, minutes: { hold: whole(minutes.hold), noShow: whole(minutes.noShow) } };
+}
 
 /** The columns named: `p` (P_COLUMNS, raw SQL), `drizzle` (BOOKING_STATE_COLUMNS), or as given. */
 export type StateColumns = BookingStateColumns | 'p' | 'drizzle';

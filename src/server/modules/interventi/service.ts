@@ -5,6 +5,7 @@ import type { BikeStato } from '../../../shared/schemas/booking.js';
 import type { DamageCategory } from '../../../shared/damage.js';
 import type { TicketOrigin, TicketState } from '../../../shared/staff.js';
 import type { Db } from '../../db/client.js';
+import { namedStatement, type NamedStatement } from '../../db/prepared.js';
 import type { SessionUser } from '../../http/auth.js';
 
 /** A database handle or a transaction: what the reads need. */
@@ -78,18 +79,32 @@ function summaryOf(r: SummaryRow): TicketSummaryDto {
 export const TICKET_LIST_MAX = 500;
 
 /**
+ * The list's statements, one a state (the workshop's list and the /admin render open `aperti` at
+ * every visit): fixed text, planned once per connection (issue 51: 0.4 ms of planning for 0.05 ms
+ * of running). The sedi (null: every one) and the bike (null: any) are values; the state stays in
+ * the text, so the open list's plan keeps the partial index of open tickets.
+ */
+const listStatement = (stato: TicketListState, state: SQL) =>
+  namedStatement<SummaryRow>(
+    `tickets_${stato}`,
+    () => sql`${SUMMARY}
+     where ${state}
+       and (${sql.placeholder('sedi')}::int[] is null or i.sede_id = any(${sql.placeholder('sedi')}::int[]))
+       and (${sql.placeholder('bici')}::int is null or i.bici_id = ${sql.placeholder('bici')}::int)
+     order by i.created_at desc, i.id desc limit ${sql.raw(String(TICKET_LIST_MAX))}`,
+  );
+const LIST_STATEMENTS: Record<TicketListState, NamedStatement<SummaryRow>> = {
+  aperti: listStatement('aperti', sql`i.chiuso_at is null`),
+  chiusi: listStatement('chiusi', sql`i.chiuso_at is not null`),
+  tutti: listStatement('tutti', sql`true`),
+};
+
+/**
  * `GET /api/interventi`: the tickets of `sedi` (null: every sede), newest first, those open
  * (`aperti`: aperto, in_lavorazione), closed, or all; of one bike if asked.
  */
-export async function listTickets(db: TicketReader, sedi: number[] | null, q: { stato: TicketListState; biciId?: number | undefined }): Promise<TicketSummaryDto[]> {
-  const where: SQL[] = [sql`true`];
-  if (sedi !== null) where.push(sedi.length === 0 ? sql`false` : sql`i.sede_id in (${sql.join(sedi.map((s) => sql`${s}`), sql`, `)})`);
-  if (q.stato === 'aperti') where.push(sql`i.chiuso_at is null`);
-  if (q.stato === 'chiusi') where.push(sql`i.chiuso_at is not null`);
-  if (q.biciId !== undefined) where.push(sql`i.bici_id = ${q.biciId}`);
-  const { rows } = await db.execute<SummaryRow>(
-    sql`${SUMMARY} where ${sql.join(where, sql` and `)} order by i.created_at desc, i.id desc limit ${TICKET_LIST_MAX}`,
-  );
+export async function listTickets(db: Db, sedi: number[] | null, q: { stato: TicketListState; biciId?: number | undefined }): Promise<TicketSummaryDto[]> {
+  const rows = await LIST_STATEMENTS[q.stato].run(db, { sedi, bici: q.biciId ?? null });
   return rows.map(summaryOf);
 }
 

@@ -227,20 +227,30 @@ export async function acceptOffer(deps: BookingDeps, user: BookingUser, id: numb
   return getUserBooking(deps, user.id, bookingId);
 }
 
-/** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered, one per window and sede (issue 47). */
-export async function adminWaitlist(deps: BookingReadDeps, sedeId?: number): Promise<AdminWaitlistDto> {
-  const now = deps.clock.now();
-  const today = zonedToday(now, deps.config.timeZone);
-  const { rows } = await deps.db.execute<{ data: string; inizio: string; fine: string; sede_id: number; in_attesa: number; offerte: number }>(sql`
+/**
+ * Today's lines, one row a window and sede (the admin's `Lista d'attesa`, and the /admin render):
+ * a statement of fixed text, planned once per connection (issue 51: 0.3 ms of planning for
+ * 0.05 ms of running). Every sede, or the one asked for.
+ */
+const adminWaitlistStatement = namedStatement<{ data: string; inizio: string; fine: string; sede_id: number; in_attesa: number; offerte: number }>(
+  'admin_waitlist',
+  () => sql`
     select a.data_prenotazione::text as data, a.orario_inizio as inizio, a.orario_fine as fine, a.sede_id,
            count(*) filter (where a.stato = 'in_attesa')::int as in_attesa,
            count(*) filter (where a.stato = 'offerta')::int as offerte
       from attese a
-     where a.stato in ${OPEN} and ${openAsOf(sql`a`, sql`${now.toISOString()}::timestamptz`)}
-       and a.data_prenotazione = ${today}::date and a.inizio > ${now.toISOString()}::timestamptz
-       ${sedeId === undefined ? sql`` : sql`and a.sede_id = ${sedeId}`}
+     where a.stato in ${OPEN} and ${openAsOf(sql`a`, sql`${asOf.AS_OF_PLACEHOLDERS.at}::timestamptz`)}
+       and a.data_prenotazione = ${sql.placeholder('today')}::date and a.inizio > ${asOf.AS_OF_PLACEHOLDERS.at}::timestamptz
+       and (${sql.placeholder('sede')}::int is null or a.sede_id = ${sql.placeholder('sede')}::int)
      group by a.data_prenotazione, a.orario_inizio, a.orario_fine, a.inizio, a.sede_id
-     order by a.inizio, a.orario_fine, a.sede_id`);
+     order by a.inizio, a.orario_fine, a.sede_id`,
+);
+
+/** GET /api/admin/attese — today's lines (TZ_APP): the windows not started, waiting and offered, one per window and sede (issue 47). */
+export async function adminWaitlist(deps: BookingReadDeps, sedeId?: number): Promise<AdminWaitlistDto> {
+  const now = deps.clock.now();
+  const today = zonedToday(now, deps.config.timeZone);
+  const rows = await adminWaitlistStatement.run(deps.db, { at: now.toISOString(), today, sede: sedeId ?? null });
   const finestre = rows.map((r) => ({
     dataPrenotazione: r.data,
     orarioInizio: r.inizio,
