@@ -134,8 +134,7 @@ describe('the booking path (issue 51)', () => {
 
   it("keeps index plans for the booking's statements as a bike's history grows (the generic plan PostgreSQL keeps)", async () => {
     const bike = await addBike(db());
-    const someone = await sessionUser(ctx, { residente: true });
-    // Years of a busy college: 30,000 past rides over 60 bikes, and the live bookings of the
+    // Years of a busy college: 30,000 past rides of 1,500 people over 60 bikes, and the live bookings of the
     // horizon (1,500, half of them externals' with a pending payment), so that the planner
     // weighs what a real install has: a long history, few live rows per bike.
     const fleet = await db().execute<{ id: number }>(sql`
@@ -147,7 +146,7 @@ describe('the booking path (issue 51)', () => {
     const firstPerson = people.rows[0]!.id;
     await db().execute(sql`
       insert into prenotazioni (user_id, bici_id, data_prenotazione, orario_inizio, orario_fine, inizio, fine, stato, ritirata_at, riconsegnata_at)
-      select ${someone.id}, ${first} + g % 60, (d + interval '9 hours')::date, '10:00', '11:00', d + interval '9 hours', d + interval '10 hours',
+      select ${firstPerson} + g % 1500, ${first} + g % 60, (d + interval '9 hours')::date, '10:00', '11:00', d + interval '9 hours', d + interval '10 hours',
              'completata', d + interval '9 hours', d + interval '10 hours'
         from generate_series(1, 30000) g, lateral (select timestamptz '2020-01-01' + (g / 60) * interval '1 day' as d) x`);
     await db().execute(sql`
@@ -168,7 +167,7 @@ describe('the booking path (issue 51)', () => {
     const statements = namedStatements().filter((s) => s.name.startsWith('booking_') || READS.includes(s.name));
     expect(statements.map((s) => s.name).sort()).toEqual([...READS, 'booking_bike_lock', 'booking_early', 'booking_fair_use', 'booking_insert', 'booking_user_lock'].sort());
     // With the drizzle-prepared read of a person's bookings (decision 071).
-    const own = { name: 'own_bookings', text: () => ownBookingsQuery(db()).toSQL().sql };
+    const own = { name: 'own_bookings', text: () => ownBookingsQuery(db(), { hold: 30, noShow: 15 }).toSQL().sql };
     // And /admin's first page of every booking (its minutes in the text).
     const page = { name: 'admin_bookings', text: () => everyBookingPageQuery(db(), { hold: 30, noShow: 15 }).toSQL().sql };
     for (const s of [...statements, own, page]) {
@@ -178,20 +177,32 @@ describe('the booking path (issue 51)', () => {
       // A hashed subplan over the few open offers is fine for a read; the booking's own statements have none.
       if (s.name.startsWith('booking_')) expect(plan, s.name).not.toMatch(/hashed SubPlan/);
     }
-    // The first page of bookings is run by its generic plan: on this history, with the page's
-    // limit or the minutes as values, the generic plan cost more than a custom one and
-    // PostgreSQL planned every run anew (1.3 ms of the /admin render).
-    const query = everyBookingPageQuery(db(), { hold: 30, noShow: 15 }).toSQL();
-    const values = query.params.map((p) => (is(p, Placeholder) ? ctx.clock.now().toISOString() : p));
+    // A person's bookings and the first page of every booking are run by their generic plans. With
+    // the page's limit as a value, its generic plan cost more than a custom one on this history and
+    // PostgreSQL planned every run anew (1.3 ms of the /admin render); with the rules' minutes as
+    // values, so did a person's bookings on the guard's data (1.1 ms of the /dashboard render),
+    // whose generic plan priced a `make_interval` call per row: both have the minutes in the text.
+    const minutes = { hold: 30, noShow: 15 };
+    for (const query of [ownBookingsQuery(db(), minutes), everyBookingPageQuery(db(), minutes)]) {
+      const text = query.toSQL().sql;
+      expect(text).toContain('make_interval(mins => 15::int)');
+      expect(text).not.toMatch(/make_interval\(mins => \$\d+/);
+    }
     const client = await ctx.database.pool.connect();
     try {
-      for (let i = 0; i < 8; i++) expect((await client.query({ name: 'page_probe', text: query.sql, values })).rowCount).toBeGreaterThan(0);
-      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
-        "select generic_plans, custom_plans from pg_prepared_statements where name = 'page_probe'",
-      );
-      expect(rows.map((r) => [Number(r.custom_plans), Number(r.generic_plans)])).toEqual([[5, 3]]);
+      for (const [name, query] of [['own_probe', ownBookingsQuery(db(), minutes).toSQL()], ['page_probe', everyBookingPageQuery(db(), minutes).toSQL()]] as const) {
+        // A person with 20 past rides and one live booking, as the history spreads them.
+        const bound: Record<string, unknown> = { at: ctx.clock.now().toISOString(), userId: firstPerson + 1, ...minutes };
+        const values = query.params.map((p) => (is(p, Placeholder) ? bound[p.name] : p));
+        for (let i = 0; i < 8; i++) expect((await client.query({ name, text: query.sql, values })).rowCount, name).toBeGreaterThan(0);
+        const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+          'select generic_plans, custom_plans from pg_prepared_statements where name = $1',
+          [name],
+        );
+        expect(rows.map((r) => [Number(r.custom_plans), Number(r.generic_plans)]), name).toEqual([[5, 3]]);
+        await client.query(`deallocate ${name}`);
+      }
     } finally {
-      await client.query('deallocate page_probe');
       client.release();
     }
   });

@@ -303,7 +303,6 @@ const BOOKINGS_ORDER = [desc(prenotazioni.dataPrenotazione), desc(prenotazioni.o
  * as values, the generic plan could not know the page is 50 rows (it costed a tenth of the
  * table) nor fold the minutes into constants, and PostgreSQL planned every run anew.
  */
-const everyBookingPages = new WeakMap<ReadDeps['db'], Map<string, ReturnType<typeof prepareEveryBookingPage>>>();
 // Drizzle binds a number or a placeholder as the limit's value; an SQL fragment its dialect
 // writes as is (`limit ${limit}`): the cast says so to the builder's type.
 const PAGE_LIMIT_IN_TEXT = sql.raw(String(ADMIN_PAGE_SIZE_DEFAULT)) as unknown as Placeholder;
@@ -313,16 +312,7 @@ export const everyBookingPageQuery = (db: ReadDeps['db'], minutes: { hold: numbe
     .rows.where(isBooking)
     .orderBy(...BOOKINGS_ORDER)
     .limit(PAGE_LIMIT_IN_TEXT);
-const prepareEveryBookingPage = (db: ReadDeps['db'], minutes: { hold: number; noShow: number }) =>
-  everyBookingPageQuery(db, minutes).prepare(`admin_bookings_${asOf.minutesInText(minutes).key}`);
-function everyBookingPage(db: ReadDeps['db'], minutes: { hold: number; noShow: number }) {
-  let byMinutes = everyBookingPages.get(db);
-  if (!byMinutes) everyBookingPages.set(db, (byMinutes = new Map()));
-  const key = asOf.minutesInText(minutes).key;
-  let statement = byMinutes.get(key);
-  if (!statement) byMinutes.set(key, (statement = prepareEveryBookingPage(db, minutes)));
-  return statement;
-}
+const everyBookingPage = asOf.preparedPerMinutes('admin_bookings', everyBookingPageQuery);
 /** The count of every booking ever, from the statistics' rollup totals (decision 065). */
 const everyBookingTotal = namedStatement<{ n: number }>('admin_bookings_total', () => sql`select (rides + cancellations)::int as n from ${everyBookingTotals}`);
 

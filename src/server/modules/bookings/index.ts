@@ -9,7 +9,7 @@ import { notice, overdueAdminsEmail } from './emails.js';
 import { bikePage } from './bike-page.js';
 import { deleteOfflineActionsOf } from './erasure.js';
 import { fleetChangedSince, readFleetNow } from './fleet-now.js';
-import { applyLifecycle, AS_OF_PLACEHOLDERS, asOfValues, bikeOutAtNoShow, bikeOutNow, bikeStateAsOf, bookingAsOf, HEAL_HORIZON_HOURS, minutesInText, PICKUP_EARLY_MINUTES, voidAsOf } from './lifecycle.js';
+import { applyLifecycle, AS_OF_PLACEHOLDERS, asOfValues, bikeOutAtNoShow, bikeOutNow, bikeStateAsOf, bookingAsOf, HEAL_HORIZON_HOURS, minutesInText, PICKUP_EARLY_MINUTES, preparedPerMinutes, voidAsOf } from './lifecycle.js';
 import { sendRideNotices } from './notices.js';
 import { bookOffer, withdrawOffer, withdrawOffersOf, withdrawOtherOffers } from './offer-booking.js';
 import { claimUnannouncedOffers, deleteOffersOfUsersGone, deleteRunOutOffers, deleteWithdrawnOffers, insertOffer } from './offer-rows.js';
@@ -37,7 +37,7 @@ export { bringLifecycleUpToDate } from './lifecycle.js';
 export { movableBookings, type BookingPersonBikeRow, type MovableBookingRow } from './booking-row.js';
 
 /** A booking's state as of an instant, for reads (decision 035): SQL conditions on `p` (or the columns given). */
-export const asOf = { bookingAsOf, voidAsOf, bikeStateAsOf, bikeOutNow, bikeOutAtNoShow, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES, AS_OF_PLACEHOLDERS, asOfValues, minutesInText };
+export const asOf = { bookingAsOf, voidAsOf, bikeStateAsOf, bikeOutNow, bikeOutAtNoShow, HEAL_HORIZON_HOURS, PICKUP_EARLY_MINUTES, AS_OF_PLACEHOLDERS, asOfValues, minutesInText, preparedPerMinutes };
 
 /** The waitlist's offers are rows of `prenotazioni`: the waitlist makes, books and withdraws them through these. */
 export const offerRows = {

@@ -319,7 +319,10 @@ export type LifecycleMinutes = { hold: number | Placeholder | SQL; noShow: numbe
 /**
  * A read prepared once (decisions 059 and 071) reads as of now with these placeholders in its
  * text (the instant, the life cycle's minutes), and binds `asOfValues` at each run: the minutes
- * change when an admin edits the rules, so they are values, not part of the text.
+ * change when an admin edits the rules, so they are values, not part of the text. Where that kept
+ * PostgreSQL from keeping a generic plan (a person's bookings, /admin's first page: decision
+ * 072), the minutes are in the text and the statement is one per set of minutes
+ * (`preparedPerMinutes`).
  */
 export const AS_OF_PLACEHOLDERS = { at: sql.placeholder('at'), minutes: { hold: sql.placeholder('hold'), noShow: sql.placeholder('noShow') } };
 export const asOfValues = async (deps: Parameters<typeof currentRules>[0], now: Date) => ({
@@ -341,6 +344,25 @@ export function minutesInText(minutes: { hold: number; noShow: number }) {
     return sql.raw(String(n));
   };
   return { key: `${minutes.hold}_${minutes.noShow}`, minutes: { hold: whole(minutes.hold), noShow: whole(minutes.noShow) } };
+}
+
+/**
+ * A drizzle query prepared once per database handle and set of the life cycle's minutes, named
+ * `${name}_${hold}_${noShow}`: `build` writes the minutes into the text (`minutesInText`).
+ */
+export function preparedPerMinutes<Handle extends object, Prepared>(
+  name: string,
+  build: (db: Handle, minutes: { hold: number; noShow: number }) => { prepare(name: string): Prepared },
+) {
+  const byHandle = new WeakMap<Handle, Map<string, Prepared>>();
+  return (db: Handle, minutes: { hold: number; noShow: number }): Prepared => {
+    let byMinutes = byHandle.get(db);
+    if (!byMinutes) byHandle.set(db, (byMinutes = new Map()));
+    const { key } = minutesInText(minutes);
+    let statement = byMinutes.get(key);
+    if (!statement) byMinutes.set(key, (statement = build(db, minutes).prepare(`${name}_${key}`)));
+    return statement;
+  };
 }
 
 /** The columns named: `p` (P_COLUMNS, raw SQL), `drizzle` (BOOKING_STATE_COLUMNS), or as given. */
