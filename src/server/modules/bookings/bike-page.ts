@@ -1,7 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type BikePageDto } from '../../../shared/schemas/bike-page.js';
 import type { BookingDto } from '../../../shared/schemas/booking.js';
+import type { Db } from '../../db/client.js';
 import { notFound } from '../../http/errors.js';
+import { AS_OF_PLACEHOLDERS, minutesInText, preparedPerMinutes } from './lifecycle.js';
 import { currentRules, lifecycleMinutes } from '../rules/index.js';
 import { fleetNow, type FleetNowDeps } from './fleet-now.js';
 import { bookingDto, pickupFrom, selectBookings } from './service.js';
@@ -32,13 +34,21 @@ export async function bikePage(deps: FleetNowDeps, userId: number, numero: strin
   };
 }
 
+/**
+ * The user's active bookings of one bike as of now, prepared once per set of the rules' minutes
+ * (decision 072): every `/bici/{numero}` render reads it.
+ */
+const ownBikeBookings = preparedPerMinutes('own_bike_bookings', (db: Db, minutes: { hold: number; noShow: number }) =>
+  selectBookings(db, AS_OF_PLACEHOLDERS.at, minutesInText(minutes).minutes).where(
+    and(eq(prenotazioni.userId, sql.placeholder('userId')), eq(prenotazioni.biciId, sql.placeholder('biciId')), eq(prenotazioni.stato, 'attiva')),
+  ),
+);
+
 /** The user's booking of the bike that is current at `now` (see `bikePage`), if any. */
 async function currentBookingOf(deps: FleetNowDeps, userId: number, biciId: number, now: Date): Promise<BookingDto | null> {
   const minutes = lifecycleMinutes(await currentRules(deps));
   // At most one: one active booking per user (`prenotazioni_one_active_per_user`).
-  const rows = await selectBookings(deps.db, now, minutes).where(
-    and(eq(prenotazioni.userId, userId), eq(prenotazioni.biciId, biciId), eq(prenotazioni.stato, 'attiva')),
-  );
+  const rows = await ownBikeBookings(deps.db, minutes).execute({ at: now.toISOString(), userId, biciId });
   for (const row of rows) {
     // `stato` is as of now: a void booking reads `cancellata`.
     if (row.stato !== 'attiva') continue;
