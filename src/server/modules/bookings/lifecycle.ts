@@ -320,7 +320,7 @@ export type LifecycleMinutes = { hold: number | Placeholder | SQL; noShow: numbe
  * A read prepared once (decisions 059 and 071) reads as of now with these placeholders in its
  * text (the instant, the life cycle's minutes), and binds `asOfValues` at each run: the minutes
  * change when an admin edits the rules, so they are values, not part of the text. Where that kept
- * PostgreSQL from keeping a generic plan (a person's bookings, /admin's first page: decision
+ * PostgreSQL from keeping a generic plan (a person's bookings, of a bike, /admin's first page: decision
  * 072), the minutes are in the text and the statement is one per set of minutes
  * (`preparedPerMinutes`).
  */
