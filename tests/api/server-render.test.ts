@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gzipAfterHead, gzipHead } from '../../src/server/http/precompressed.js';
 import { fillTemplate, plainBikeNumber, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
 import { biciclette, incarichi, interventi } from '../../src/server/schema.js';
@@ -190,6 +191,25 @@ describe('GET /dashboard for a logged-in user', () => {
       expect(text(html)).toContain('Benvenuto, Marta Ruota');
       expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
     }
+  });
+
+  it('goes as gzip to a browser that takes gzip and brotli alike, its head’s deflate made once (decision 073), brotli to one that prefers it', async () => {
+    const { marta } = await twoResidents();
+    // Each render stamps its state with the time it was read.
+    const stamped = (html: string) => html.replace(/"dehydratedAt":\d+/gu, '"dehydratedAt":0');
+    const plain = stamped((await get('/dashboard', marta)).body);
+    const head = Buffer.from(plain.slice(0, plain.indexOf('</head>')));
+    const kept = gzipHead(head)!;
+    for (const accept of ['gzip, deflate, br, zstd', 'br, gzip', '*']) {
+      const res = await get('/dashboard', marta, { 'accept-encoding': accept });
+      expect(res.headers['content-encoding'], accept).toBe('gzip');
+      // The bytes after gzip's 10-byte header are the head's kept deflate, then the answer's own.
+      expect(res.rawPayload.subarray(10, 10 + kept.deflated.length).equals(kept.deflated), accept).toBe(true);
+      expect(stamped(zlib.gunzipSync(res.rawPayload).toString()), accept).toBe(plain);
+    }
+    const br = await get('/dashboard', marta, { 'accept-encoding': 'gzip;q=0.5, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(stamped(zlib.brotliDecompressSync(br.rawPayload).toString())).toBe(plain);
   });
 });
 
@@ -432,6 +452,23 @@ describe('GET /officina and /officina/{id} (decision 070)', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
     }
     expect(collectedLogLines.slice(logged).filter((line) => line.includes('render sul server non riuscito'))).toEqual([]);
+  });
+});
+
+describe('a page’s gzip after its kept head (decision 073)', () => {
+  it('decodes to the head then the answer, whether the head is shorter or longer than deflate’s 32 KB window', () => {
+    const styles = (n: number) => Array.from({ length: n }, (_, i) => `.c${i % 997}{margin:${i % 13}px}`).join('');
+    for (const head of [Buffer.from('<head>'), Buffer.from(styles(200)), Buffer.from(styles(9000))]) {
+      expect(head.length < 32 * 1024 || head.length > 64 * 1024).toBe(true);
+      // The answer repeats the head's text (its class names), so it leans on the dictionary.
+      const rest = Buffer.from(`</head><body>${head.subarray(-5000).toString()}<p>${'é'.repeat(300)}</p></body>`);
+      const kept = gzipHead(head)!;
+      const out = gzipAfterHead(kept, rest);
+      expect(zlib.gunzipSync(out).equals(Buffer.concat([head, rest]))).toBe(true);
+      // What the answer adds over the kept head (and gzip's 18 bytes) is smaller than deflating its
+      // own part alone: the head's last 32 KB are its dictionary.
+      if (head.length > 1000) expect(out.length - 18 - kept.deflated.length).toBeLessThan(zlib.deflateRawSync(rest).length / 2);
+    }
   });
 });
 

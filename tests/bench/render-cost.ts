@@ -28,6 +28,8 @@ const LOAD_CONNECTIONS = 10;
 const LOAD_SECONDS = Number(process.env.RENDER_COST_SECONDS ?? 5);
 /** RENDER_COST_PAGES=/dashboard,/admin: only these pages (a CPU profile of one page, BENCH_CPU_PROF=1). */
 const ONLY = process.env.RENDER_COST_PAGES?.split(',');
+/** What Chromium asks for: the page's bytes are those a person's browser gets. */
+const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 export async function benchRenderCost(): Promise<boolean> {
   if (!existsSync(path.join(ROOT, 'dist', 'ssr', 'entry-server.js'))) {
     console.log('\n## Render cost: no build in dist/ (`npm run build` first)');
@@ -45,18 +47,19 @@ export async function benchRenderCost(): Promise<boolean> {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       console.log(
-        `\n| page | server CPU per request | PostgreSQL CPU per request | HTML | on the wire (br) | ${LOAD_CONNECTIONS} clients for ${LOAD_SECONDS} s: answers a second, server / PostgreSQL CPU per request |\n|---|--:|--:|--:|--:|--:|`,
+        `\n| page | server CPU per request | PostgreSQL CPU per request | HTML | on the wire | ${LOAD_CONNECTIONS} clients for ${LOAD_SECONDS} s: answers a second, server / PostgreSQL CPU per request |\n|---|--:|--:|--:|--:|--:|`,
       );
       const pages = [['/dashboard', resident!], ['/admin', adminCookie!], ['/bici/7', resident!]] as const;
       for (const [page, cookie] of pages.filter(([p]) => !ONLY || ONLY.includes(p))) {
         // node:http, not fetch: fetch would decode the body, and the bytes sent are what is counted.
         const open = () =>
-          new Promise<number>((resolve, reject) => {
+          new Promise<string>((resolve, reject) => {
             http
-              .get(`${server.base}${page}`, { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', cookie }, agent }, (res) => {
+              .get(`${server.base}${page}`, { headers: { accept: 'text/html', 'accept-encoding': ACCEPT_ENCODING, cookie }, agent }, (res) => {
                 let bytes = 0;
                 res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-                res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${page}: ${res.statusCode}`))));
+                const encoding = String(res.headers['content-encoding'] ?? 'none');
+                res.on('end', () => (res.statusCode === 200 ? resolve(`${fmt(bytes)} B (${encoding})`) : reject(new Error(`${page}: ${res.statusCode}`))));
               })
               .on('error', reject);
           });
@@ -64,16 +67,16 @@ export async function benchRenderCost(): Promise<boolean> {
         const html = (await (await fetch(`${server.base}${page}`, { headers: { accept: 'text/html', cookie } })).text()).length;
         const before = await processCpuMs(server.pid);
         const dbBefore = await reads.cpuMs();
-        let wire = 0;
+        let wire = '';
         for (let i = 0; i < REQUESTS; i++) wire = await open();
         const per = ((await processCpuMs(server.pid)) - before) / REQUESTS;
         const dbPer = ((await reads.cpuMs()) - dbBefore) / REQUESTS;
         // Then as the guard loads it: its clients at once, the page's whole cost on the two cores.
         const [appCpu, dbCpu] = [await processCpuMs(server.pid), await reads.cpuMs()];
-        const loaded = await load(`${server.base}${page}`, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS, headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', cookie } });
+        const loaded = await load(`${server.base}${page}`, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS, headers: { accept: 'text/html', 'accept-encoding': ACCEPT_ENCODING, cookie } });
         if (loaded.non2xx > 0 || loaded.errors > 0) throw new Error(`${page} under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`);
         const under = `${fmt(loaded.requestsPerSec)}/s, ${fmt(((await processCpuMs(server.pid)) - appCpu) / loaded.total, 2)} / ${fmt(((await reads.cpuMs()) - dbCpu) / loaded.total, 2)} ms`;
-        console.log(`| ${page} | **${fmt(per, 2)} ms** | ${fmt(dbPer, 2)} ms | ${fmt(html)} B | ${fmt(wire)} B | ${under} |`);
+        console.log(`| ${page} | **${fmt(per, 2)} ms** | ${fmt(dbPer, 2)} ms | ${fmt(html)} B | ${wire} | ${under} |`);
       }
       console.log(`      the app's RSS after the renders: ${fmt(await server.rssMb())} MB`);
     } finally {

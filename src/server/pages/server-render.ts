@@ -22,7 +22,7 @@ import { publicConfig } from '../modules/system/index.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
-import { sendCompressedBytes } from '../http/precompressed.js';
+import { gzipHead, sendPageBytes, type GzipHead } from '../http/precompressed.js';
 import { AppError } from '../http/errors.js';
 import { BIKE_PAGE_FILE, bikePageSegment, TICKET_PAGE_FILE, ticketPageId, ticketPageSegment } from '../../shared/pages.js';
 import { bikeNumberParam } from '../../shared/schemas/bike-page.js';
@@ -94,8 +94,12 @@ interface Template {
   before: string;
   /** From the `</div>` that closes `#root` to the end. */
   after: string;
-  /** `before` and `after` cut where the state goes, in UTF-8 once: a render encodes only its own part. */
-  bytes: { before: Buffer; closeRoot: string; tail: Buffer };
+  /**
+   * `before` and `after` cut where a render's own text goes, in UTF-8 once: a render encodes only
+   * its own part. `head` is `before` up to its `</head>` (the styles, the same on every answer:
+   * its gzip is kept, decision 073), `afterHead` the rest of `before`.
+   */
+  bytes: { head: Buffer; gzipHead: GzipHead | null; afterHead: string; closeRoot: string; tail: Buffer };
 }
 
 /**
@@ -117,7 +121,12 @@ export function splitTemplate(html: string): Template | null {
       const before = `${html.slice(0, open.index).replace(SESSION_PRELOAD, '')}<div id="root" data-prerendered="${SERVER_RENDERED}">`;
       const after = html.slice(tag.index);
       const close = '</div>'.length;
-      return { before, after, bytes: { before: Buffer.from(before), closeRoot: after.slice(0, close), tail: Buffer.from(after.slice(close)) } };
+      // The preload of a lock's code goes before the first `</head>` (pageRest): the head is cut there.
+      const headEnd = before.indexOf('</head>');
+      if (headEnd < 0) return null;
+      const head = Buffer.from(before.slice(0, headEnd));
+      const bytes = { head, gzipHead: gzipHead(head), afterHead: before.slice(headEnd), closeRoot: after.slice(0, close), tail: Buffer.from(after.slice(close)) };
+      return { before, after, bytes };
     }
   }
   return null;
@@ -137,21 +146,24 @@ export function earlyCodePreloads(html: string): string {
 }
 
 /**
- * The page with the server's HTML in `#root` and, after it, the state as a JSON script (never
- * executed), as the bytes sent: the template's parts were encoded once, and only the render's
- * own text is encoded here (a page is 100–150 KB, half of it the template's styles).
+ * The page after its head (`template.bytes.head`), as the bytes sent: the server's HTML in `#root`
+ * and, after it, the state as a JSON script (never executed). The template's parts were encoded
+ * once, and only the render's own text is encoded here (a page is 100–150 KB, half of it the
+ * head's styles).
  */
-export function pageBytes(template: Template, page: ServerPageOutput): Buffer {
+export function pageRest(template: Template, page: ServerPageOutput): Buffer {
+  // At the rack the head ends with the preload of the lock's code.
   const preloads = earlyCodePreloads(page.html);
-  // At the rack the head changes (its preload of the lock's code): that page is encoded whole.
-  const before = preloads ? Buffer.from(template.before.replace('</head>', `${preloads}</head>`)) : template.bytes.before;
   // `</div>` of #root first, then the state: the script is not inside what React hydrates.
-  const own = Buffer.from(`${page.html}${template.bytes.closeRoot}<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${page.state}</script>`);
-  return Buffer.concat([before, own, template.bytes.tail], before.length + own.length + template.bytes.tail.length);
+  const own = Buffer.from(
+    `${preloads}${template.bytes.afterHead}${page.html}${template.bytes.closeRoot}<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${page.state}</script>`,
+  );
+  return Buffer.concat([own, template.bytes.tail], own.length + template.bytes.tail.length);
 }
 
-/** The page's text, as `pageBytes` sends it. */
-export const fillTemplate = (template: Template, page: ServerPageOutput): string => pageBytes(template, page).toString('utf8');
+/** The page's text, as `sendRendered` sends it. */
+export const fillTemplate = (template: Template, page: ServerPageOutput): string =>
+  template.bytes.head.toString('utf8') + pageRest(template, page).toString('utf8');
 
 /**
  * The bike's number of `/bici/{numero}`, when the address writes it as the page itself does
@@ -270,9 +282,10 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
         now: app.deps.clock.now().getTime(),
         data,
       };
-      const html = pageBytes(template, await renderer.renderPage(input));
+      const rest = pageRest(template, await renderer.renderPage(input));
       // The user's own data: no cache may keep it, nor give it to another cookie.
-      sendCompressedBytes(request, reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8'), html);
+      reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8');
+      sendPageBytes(request, reply, template.bytes.gzipHead, template.bytes.head, rest);
       return true;
     } catch (err) {
       request.log.error({ err, page: file }, 'render sul server non riuscito: servita la pagina pre-renderizzata');
