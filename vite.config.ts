@@ -26,9 +26,12 @@ const PRERENDERED: {
   /** The catalogue's domains the page's first screen reads, besides `common` (issue 36: their chunks load with the entry). */
   texts: string[];
   serverRendered?: true;
+  /** The app's code after the first paint (after-paint-login.js), without the early controls of the pages the server renders. */
+  afterPaint?: true;
 }[] = [
   { file: 'index.html', path: '/', screen: 'loading', preload: [], texts: [] },
-  { file: 'login.html', path: '/login', screen: 'login', preload: [], texts: [] },
+  // Its form is the page (decision 074): the app's code is asked for after the first paint, as on the pages the server renders.
+  { file: 'login.html', path: '/login', screen: 'login', preload: [], texts: [], afterPaint: true },
   // The privacy notice (issue 23): its text pre-rendered; the server fills in the controller (pages/privacy-page.ts).
   { file: 'privacy.html', path: '/privacy', screen: 'privacy', preload: ['features/privacy/privacy-page.tsx'], texts: ['account'] },
   { file: 'dashboard.html', path: '/dashboard', screen: 'loading', preload: ['features/dashboard/dashboard-page.tsx', 'components/query-provider.tsx', SERVER_QUERIES], texts: ['user'], serverRendered: true },
@@ -81,12 +84,22 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.j
  */
 const SCRIPTS_ELEMENT_ID = 'bicielis-scripts';
 
-/** src/web/boot/after-paint.ts as the page loads it: TypeScript removed, minified, no imports. */
-async function afterPaintScript(): Promise<string> {
-  const file = path.join(repoRoot, 'src', 'web', 'boot', 'after-paint.ts');
-  const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
-  const minified = await minify('after-paint.js', code, { compress: true, mangle: true });
-  if (minified.errors.length > 0) throw new Error(`after-paint.ts: ${minified.errors.map((e) => e.message).join('; ')}`);
+/**
+ * The pages' after-paint.js as they load it: src/web/boot's `files` in turn (each has no imports
+ * but types), TypeScript removed, in one minified module. The pages the server renders get
+ * early-controls.ts then after-paint.ts; the login only after-paint.ts (decision 074).
+ */
+async function afterPaintScript(files: string[]): Promise<string> {
+  const parts = await Promise.all(
+    files.map(async (name) => {
+      const file = path.join(repoRoot, 'src', 'web', 'boot', name);
+      const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { lang: 'ts' });
+      // `export {}` only makes a file a module for TypeScript.
+      return code.replace(/^export \{\};?$/gmu, '');
+    }),
+  );
+  const minified = await minify('after-paint.js', parts.join('\n'), { compress: true, mangle: { toplevel: true } });
+  if (minified.errors.length > 0) throw new Error(`after-paint: ${minified.errors.map((e) => e.message).join('; ')}`);
   return minified.code;
 }
 
@@ -169,7 +182,9 @@ function prerenderPlugin(): Plugin {
         const { render } = (await server.ssrLoadModule('/boot/prerender.tsx')) as {
           render: (path: string, lingua: (typeof LINGUE)[number]) => Promise<{ html: string; classLists: ClassLists }>;
         };
-        const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript() }));
+        const afterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint.js', source: await afterPaintScript(['early-controls.ts', 'after-paint.ts']) }));
+        // The login's: the app after the first paint, none of the rendered pages' early controls (decision 074).
+        const loginAfterPaintFile = this.getFileName(this.emitFile({ type: 'asset', name: 'after-paint-login.js', source: await afterPaintScript(['after-paint.ts']) }));
         const rendered = new Map<string, string>();
         const same = new Set<string>();
         const changed = new Map<string, string>();
@@ -192,11 +207,11 @@ function prerenderPlugin(): Plugin {
             // The page's texts in its language: the chunks of its catalogue's domains, with the entry.
             const texts = ['common', ...page.texts].flatMap((domain) => chunkFiles(bundle, `shared/i18n/compiled/${domain}.${lingua}.ts`));
             const chunks = [...new Set([...page.preload.flatMap((m) => chunkFiles(bundle, m)), ...texts])];
-            const preloads = page.serverRendered ? [] : chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+            const preloads = page.serverRendered || page.afterPaint ? [] : chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
             const withStyle = inlineStylesheet(template, bundle)
               .replace('<html lang="it">', `<html lang="${lingua}">`)
               .replace(DESCRIPTION.it, DESCRIPTION[lingua]);
-            const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : withStyle)
+            const html = (page.serverRendered ? scriptsAfterPaint(withStyle, chunks, afterPaintFile) : page.afterPaint ? scriptsAfterPaint(withStyle, chunks, loginAfterPaintFile) : withStyle)
               .replace('</head>', `${[...(page.serverRendered ? [PAINT_WHOLE_HEADER] : []), SESSION_PRELOAD, ...preloads].join('')}</head>`)
               .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.screen}">${rendered.get(file)!}</div>${classScript}`);
             if (file === 'index.html') index.source = html;

@@ -112,7 +112,7 @@ async function readerLingua(): Promise<Lingua> {
  * a deploy (a newer version waiting) would load scripts this version cannot serve offline.
  */
 function servableOffline(html: string): boolean {
-  // The scripts' and modulepreloads' addresses, and those a page lists for after its first paint (after-paint.ts).
+  // The scripts' and modulepreloads' addresses, and those a page lists for after its first paint (boot/after-paint.ts).
   const scripts = [...html.matchAll(/(?:src=|href=|[[,])"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
   return scripts.every((url) => getCacheKeyForURL(url) !== undefined);
 }

@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, listedScripts, loginViaForm, notice, test } from './fixtures';
 
 const account = (ruolo: 'admin' | 'user') => DEMO_ACCOUNTS.find((a) => a.ruolo === ruolo)!;
 
@@ -49,6 +49,43 @@ test.describe('foundation', () => {
     await expect(page.locator('#login-password-error')).toHaveText('Inserisci email e password');
     await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
     await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the login asks for the app’s code once its form has been painted (decision 074), and the form then works', async ({ page, request }) => {
+    // As served: one script, the login's small after-paint module (none of the rendered pages'
+    // early controls); the entry and the texts' chunk listed for it as data, no modulepreload.
+    const served = await (await request.get('/login')).text();
+    expect(served.match(/<script type="module"[^>]*>/g)).toEqual([expect.stringMatching(/src="\/assets\/after-paint-login-[\w-]+\.js"/)]);
+    expect(served).not.toContain('rel="modulepreload"');
+    const listed = listedScripts(served);
+    expect(listed[0]).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    expect(listed.some((url) => /\/assets\/common\.it-[\w-]+\.js$/.test(url))).toBe(true);
+
+    await page.addInitScript(() => {
+      const w = window as unknown as { paintedAt: number | null };
+      w.paintedAt = null;
+      // The frame after the form is in the document: the login's first paint.
+      const watch = new MutationObserver(() => {
+        if (!document.getElementById('login-email')) return;
+        watch.disconnect();
+        requestAnimationFrame(() => (w.paintedAt = performance.now()));
+      });
+      watch.observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeEnabled();
+    const timing = await page.evaluate(() => ({
+      paintedAt: (window as unknown as { paintedAt: number | null }).paintedAt,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name) && !/\/after-paint-/.test(e.name))
+        .map((e) => e.startTime),
+    }));
+    expect(timing.paintedAt).not.toBeNull();
+    expect(timing.scripts.length).toBeGreaterThanOrEqual(listed.length);
+    expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paintedAt!);
+    await loginViaForm(page, account('user'));
+    await expect(page).toHaveURL('/dashboard');
   });
 
   test('pages that need a login show the login screen in place', async ({ page }) => {

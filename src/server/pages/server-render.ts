@@ -137,7 +137,7 @@ const EARLY_CODE_BOX = /<div [^>]*data-early-code="(\d+)"/g;
 
 /**
  * At the rack (decision 067), the question for the lock's code, in the page's head: the browser
- * sends it as it reads the head, and boot/after-paint.ts takes its answer (the same request:
+ * sends it as it reads the head, and boot/early-controls.ts takes its answer (the same request:
  * `credentials: 'include'`, no other header). Only the booking's id is in the page, never its code.
  */
 export function earlyCodePreloads(html: string): string {

@@ -1,7 +1,7 @@
 import type { RideCodeDto } from '../../shared/schemas/locks';
 
 /**
- * The lock's codes that the page's own small script (boot/after-paint.ts) asked the server for
+ * The lock's codes that the page's own small script (boot/early-controls.ts) asked the server for
  * before the app's code came, one per booking at the rack (decision 067). The script shows the
  * code in the card's HTML as soon as the answer comes; the app, once hydrated, takes the same
  * answer here instead of asking again (`useLockCode`), so the server is asked once per open,
@@ -16,7 +16,7 @@ export type EarlyLockCodes = Map<number, Promise<RideCodeDto | null>>;
 
 declare global {
   interface Window {
-    /** Written by boot/after-paint.ts only; read (once per booking) by `takeEarlyLockCode`. */
+    /** Written by boot/early-controls.ts only; read (once per booking) by `takeEarlyLockCode`. */
     bicielisEarlyLockCodes?: EarlyLockCodes;
   }
 }

@@ -108,7 +108,7 @@ export function TabsTrigger({ value, className, onClick, onFocus, ...props }: Om
 /**
  * The selected tab's panel. The others render nothing, or, given `early`, a hidden panel with
  * that first screen: a page the server rendered can then show it on a tap before it has
- * hydrated (boot/after-paint.ts, decision 039).
+ * hydrated (boot/early-controls.ts, decision 039).
  */
 export function TabsContent({ value, className, early, children, ...props }: ComponentProps<'div'> & { value: string; early?: ReactNode }) {
   const tabs = useTabs();

@@ -85,7 +85,7 @@ const isTab = (value: string | null | undefined): value is AdminTab =>
   value === 'prenotazioni' || value === 'biciclette' || value === 'utenti' || value === 'regole' || value === 'registro';
 
 /**
- * A tab chosen before the page hydrated (boot/after-paint.ts shows a tab whose panel the HTML
+ * A tab chosen before the page hydrated (boot/early-controls.ts shows a tab whose panel the HTML
  * holds: decision 039) is the tab React renders from then on: read once, at hydration.
  */
 function useTabChosenEarly(list: RefObject<HTMLDivElement | null>, tab: AdminTab, selectTab: (next: string) => void) {

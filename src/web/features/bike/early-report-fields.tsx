@@ -58,7 +58,7 @@ export function CategoryOptions() {
  * page (decision 068, as decision 039's `Nuova prenotazione`). The button opens the fields
  * natively, before the app's code has come: it is the invoker (`popovertarget`) of an empty manual
  * popover that only holds the state "opened", and styles.css shows the fields in the button's place
- * while that is open; boot/after-paint.ts moves the focus to `Che cosa non va`. Once the page has
+ * while that is open; boot/early-controls.ts moves the focus to `Che cosa non va`. Once the page has
  * hydrated, fields opened before are handed to the form (`onAdopt`) with what was chosen and typed;
  * a tap from then on opens the form itself (`onOpen`). Ids are the form's: the two are never
  * on the page together.

@@ -186,7 +186,7 @@ function LockCode({ booking }: { booking: BookingView }) {
   if (code.isSuccess && !code.data.codice) return null;
   const codice = code.data?.codice ?? null;
   // While the code is on its way and once it is shown, one box with both states (decision 067):
-  // the page's own script (boot/after-paint.ts) asks for the code before the app has come, writes
+  // the page's own script (boot/early-controls.ts) asks for the code before the app has come, writes
   // its digits and sets `data-state`; hydration leaves those two untouched (not compared), and the
   // app then renders the same answer into the same place.
   return (
