@@ -164,6 +164,33 @@ export function listedScripts(html: string): string[] {
   return JSON.parse(/<script type="application\/json" id="bicielis-scripts">([^<]*)<\/script>/.exec(html)![1]!) as string[];
 }
 
+/**
+ * Notes the page's first paint of the element `id` (the frame after it is in the document) and,
+ * after `check`, when the page asked for each of the app's scripts (every `/assets/*.js` but
+ * the page's own after-paint module): what decisions 034 and 074 hold, the app asked for after
+ * the first paint.
+ */
+export async function watchFirstPaint(page: Page, id: string): Promise<() => Promise<{ paintedAt: number | null; scripts: number[] }>> {
+  await page.addInitScript((watched) => {
+    const w = window as unknown as { paintedAt: number | null };
+    w.paintedAt = null;
+    const watch = new MutationObserver(() => {
+      if (!document.getElementById(watched)) return;
+      watch.disconnect();
+      requestAnimationFrame(() => (w.paintedAt = performance.now()));
+    });
+    watch.observe(document, { childList: true, subtree: true });
+  }, id);
+  return () =>
+    page.evaluate(() => ({
+      paintedAt: (window as unknown as { paintedAt: number | null }).paintedAt,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name) && !/\/after-paint-/.test(e.name))
+        .map((e) => e.startTime),
+    }));
+}
+
 /** When the page asked for the entry (`listed[0]`) and for each of the screen's chunks (the rest): their resources' start times. */
 export async function scriptStarts(page: Page, listed: string[]): Promise<{ entry: number; chunks: number[] }> {
   return page.evaluate((urls) => {

@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, listedScripts, loginViaForm, notice, test } from './fixtures';
+import { DEMO_ACCOUNTS, expect, expectNoSeriousA11yViolations, holdRequests, listedScripts, loginViaForm, watchFirstPaint, notice, test } from './fixtures';
 
 const account = (ruolo: 'admin' | 'user') => DEMO_ACCOUNTS.find((a) => a.ruolo === ruolo)!;
 
@@ -61,26 +61,10 @@ test.describe('foundation', () => {
     expect(listed[0]).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     expect(listed.some((url) => /\/assets\/common\.it-[\w-]+\.js$/.test(url))).toBe(true);
 
-    await page.addInitScript(() => {
-      const w = window as unknown as { paintedAt: number | null };
-      w.paintedAt = null;
-      // The frame after the form is in the document: the login's first paint.
-      const watch = new MutationObserver(() => {
-        if (!document.getElementById('login-email')) return;
-        watch.disconnect();
-        requestAnimationFrame(() => (w.paintedAt = performance.now()));
-      });
-      watch.observe(document, { childList: true, subtree: true });
-    });
+    const painted = await watchFirstPaint(page, 'login-email');
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Accedi', exact: true })).toBeEnabled();
-    const timing = await page.evaluate(() => ({
-      paintedAt: (window as unknown as { paintedAt: number | null }).paintedAt,
-      scripts: performance
-        .getEntriesByType('resource')
-        .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name) && !/\/after-paint-/.test(e.name))
-        .map((e) => e.startTime),
-    }));
+    const timing = await painted();
     expect(timing.paintedAt).not.toBeNull();
     expect(timing.scripts.length).toBeGreaterThanOrEqual(listed.length);
     expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paintedAt!);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { addDays, zonedToday } from '../../src/shared/time.js';
 import { openDays, sessionFor, withE2eDatabase } from './database';
-import { expect, listedScripts, scriptStarts, test } from './fixtures';
+import { expect, listedScripts, scriptStarts, test, watchFirstPaint } from './fixtures';
 
 /*
  * /dashboard and /admin rendered on the server with the user's data (issue 22, decision 027):
@@ -202,17 +202,8 @@ test.describe('pages rendered on the server', () => {
 
       const page = await context.newPage();
       // The first frame after the header is in the document: the page's first paint.
+      const painted = await watchFirstPaint(page, 'page-header');
       await page.addInitScript(() => {
-        const w = window as unknown as { paintedAt: number | null };
-        w.paintedAt = null;
-        const watch = new MutationObserver(() => {
-          if (!document.getElementById('page-header')) return;
-          watch.disconnect();
-          requestAnimationFrame(() => {
-            w.paintedAt = performance.now();
-          });
-        });
-        watch.observe(document, { childList: true, subtree: true });
         // after-paint.ts's modulepreloads, counted per task: a MutationObserver's callback runs
         // at the end of the task that made the changes (issue 51: one per task, a tap between).
         // The app's own preloads of a lazy chunk (Vite's) carry `as="script"`; these do not.
@@ -231,13 +222,7 @@ test.describe('pages rendered on the server', () => {
       const batches = await page.evaluate(() => (window as unknown as { preloadBatches: number[] }).preloadBatches);
       expect(batches.reduce((a, b) => a + b, 0)).toBe(listed.length - 1);
       expect(Math.max(...batches)).toBe(1);
-      const timing = await page.evaluate(() => {
-        const scripts = performance
-          .getEntriesByType('resource')
-          .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name) && !/\/after-paint-/.test(e.name))
-          .map((e) => e.startTime);
-        return { paintedAt: (window as unknown as { paintedAt: number | null }).paintedAt, scripts };
-      });
+      const timing = await painted();
       expect(timing.paintedAt).not.toBeNull();
       expect(timing.scripts.length).toBeGreaterThanOrEqual(listed.length);
       expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paintedAt!);
