@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gzipAfterHead, gzipHead } from '../../src/server/http/precompressed.js';
+import { gzipAfterHead, keptHead } from '../../src/server/http/precompressed.js';
 import { fillTemplate, plainBikeNumber, splitTemplate, type PageRenderer } from '../../src/server/pages/server-render.js';
 import type { BookingDto } from '../../src/shared/schemas/booking.js';
 import { biciclette, incarichi, interventi } from '../../src/server/schema.js';
@@ -199,12 +199,13 @@ describe('GET /dashboard for a logged-in user', () => {
     const stamped = (html: string) => html.replace(/"dehydratedAt":\d+/gu, '"dehydratedAt":0');
     const plain = stamped((await get('/dashboard', marta)).body);
     const head = Buffer.from(plain.slice(0, plain.indexOf('</head>')));
-    const kept = gzipHead(head)!;
+    const { gzip: kept } = keptHead(head);
+    expect(kept).not.toBeNull();
     for (const accept of ['gzip, deflate, br, zstd', 'br, gzip', '*']) {
       const res = await get('/dashboard', marta, { 'accept-encoding': accept });
       expect(res.headers['content-encoding'], accept).toBe('gzip');
       // The bytes after gzip's 10-byte header are the head's kept deflate, then the answer's own.
-      expect(res.rawPayload.subarray(10, 10 + kept.deflated.length).equals(kept.deflated), accept).toBe(true);
+      expect(res.rawPayload.subarray(10, 10 + kept!.deflated.length).equals(kept!.deflated), accept).toBe(true);
       expect(stamped(zlib.gunzipSync(res.rawPayload).toString()), accept).toBe(plain);
     }
     const br = await get('/dashboard', marta, { 'accept-encoding': 'gzip;q=0.5, br' });
@@ -462,12 +463,13 @@ describe('a page’s gzip after its kept head (decision 073)', () => {
       expect(head.length < 32 * 1024 || head.length > 64 * 1024).toBe(true);
       // The answer repeats the head's text (its class names), so it leans on the dictionary.
       const rest = Buffer.from(`</head><body>${head.subarray(-5000).toString()}<p>${'é'.repeat(300)}</p></body>`);
-      const kept = gzipHead(head)!;
-      const out = gzipAfterHead(kept, rest);
+      const kept = keptHead(head);
+      expect(kept.gzip).not.toBeNull();
+      const out = gzipAfterHead(kept, rest)!;
       expect(zlib.gunzipSync(out).equals(Buffer.concat([head, rest]))).toBe(true);
       // What the answer adds over the kept head (and gzip's 18 bytes) is smaller than deflating its
       // own part alone: the head's last 32 KB are its dictionary.
-      if (head.length > 1000) expect(out.length - 18 - kept.deflated.length).toBeLessThan(zlib.deflateRawSync(rest).length / 2);
+      if (head.length > 1000) expect(out.length - 18 - kept.gzip!.deflated.length).toBeLessThan(zlib.deflateRawSync(rest).length / 2);
     }
   });
 });

@@ -71,17 +71,16 @@ export function sendSharedJson(request: FastifyRequest, reply: FastifyReply, bod
 }
 
 /**
- * A page's head, the same on every answer of its page (a template's styles, about 48 KB): its
- * gzip is made once, as a raw deflate that ends on a byte boundary and is not the stream's last
- * block (a sync flush), with its CRC-32 and its last 32 KB. Each answer then deflates only its own
- * part, told those 32 KB as its dictionary: what the browser decodes just before them (decision
- * 073). Null when this Node has no `zlib.crc32` (before 20.15): every answer is then compressed whole.
+ * A page's head, the same on every answer of its page (a template's styles, about 48 KB), kept
+ * with its gzip made once (decision 073): the raw deflate, ended on a byte boundary by a sync
+ * flush so that it is not the stream's last block, the head's CRC-32 and its last 32 KB. Each
+ * answer then deflates only its own part, told those 32 KB as its dictionary: what the browser
+ * decodes just before them. `gzip` is null on a Node without `zlib.crc32` (before 20.15): every
+ * answer is then compressed whole.
  */
-export interface GzipHead {
+export interface KeptHead {
   readonly bytes: Buffer;
-  readonly deflated: Buffer;
-  readonly crc: number;
-  readonly window: Buffer;
+  readonly gzip: { readonly deflated: Buffer; readonly crc: number; readonly window: Buffer } | null;
 }
 
 /** deflate's window: a back-reference reaches at most this far. */
@@ -89,26 +88,31 @@ const DEFLATE_WINDOW = 32 * 1024;
 /** gzip's header (RFC 1952): deflate, no flags, no time, no extra flags, from Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 
-export function gzipHead(bytes: Buffer): GzipHead | null {
-  if (typeof zlib.crc32 !== 'function') return null;
+export function keptHead(bytes: Buffer): KeptHead {
+  if (typeof zlib.crc32 !== 'function') return { bytes, gzip: null };
   return {
     bytes,
-    deflated: exact(zlib.deflateRawSync(bytes, { level: zlib.constants.Z_BEST_COMPRESSION, finishFlush: zlib.constants.Z_SYNC_FLUSH })),
-    crc: zlib.crc32(bytes),
-    window: bytes.subarray(Math.max(0, bytes.length - DEFLATE_WINDOW)),
+    gzip: {
+      deflated: exact(zlib.deflateRawSync(bytes, { level: zlib.constants.Z_BEST_COMPRESSION, finishFlush: zlib.constants.Z_SYNC_FLUSH })),
+      crc: zlib.crc32(bytes),
+      window: bytes.subarray(Math.max(0, bytes.length - DEFLATE_WINDOW)),
+    },
   };
 }
 
 /**
  * One gzip member for `head` then `rest`, the head's deflate reused: the same bytes decoded as
- * gzipping the two together, at about half the work for a rendered page (decision 073).
+ * gzipping the two together, at about half the work for a rendered page (decision 073). Null
+ * when the head has no kept deflate.
  */
-export function gzipAfterHead(head: GzipHead, rest: Buffer): Buffer {
-  const own = zlib.deflateRawSync(rest, { level: zlib.constants.Z_DEFAULT_COMPRESSION, dictionary: head.window });
+export function gzipAfterHead(head: KeptHead, rest: Buffer): Buffer | null {
+  if (!head.gzip) return null;
+  const { deflated, crc, window } = head.gzip;
+  const own = zlib.deflateRawSync(rest, { level: zlib.constants.Z_DEFAULT_COMPRESSION, dictionary: window });
   const trailer = Buffer.allocUnsafe(8);
-  trailer.writeUInt32LE(zlib.crc32(rest, head.crc) >>> 0, 0);
+  trailer.writeUInt32LE(zlib.crc32(rest, crc) >>> 0, 0);
   trailer.writeUInt32LE((head.bytes.length + rest.length) % 2 ** 32, 4);
-  return Buffer.concat([GZIP_HEADER, head.deflated, own, trailer]);
+  return Buffer.concat([GZIP_HEADER, deflated, own, trailer]);
 }
 
 /** A rendered page: gzip before brotli when the browser takes both as well (negotiate's ties go to the first). */
@@ -117,14 +121,15 @@ const PAGE_ENCODINGS: ('gzip' | 'br')[] = ['gzip', 'br'];
 /**
  * Sends a page rendered for its user, made of a head the same on every answer and its own
  * `rest`, compressed as @fastify/compress would choose (threshold, `Vary`) but gzip first: its
- * head's deflate is kept (`gzipHead`), and only the rest is compressed per answer. Brotli, for
- * a browser that prefers it, compresses the whole page, as does gzip without a kept head.
+ * head's deflate is kept (`keptHead`), and only the rest is compressed per answer. Brotli, for
+ * a browser that prefers it, compresses the whole page, as does gzip without a kept deflate.
  */
-export function sendPageBytes(request: FastifyRequest, reply: FastifyReply, head: GzipHead | null, headBytes: Buffer, rest: Buffer): FastifyReply {
-  const size = headBytes.length + rest.length;
+export function sendPageBytes(request: FastifyRequest, reply: FastifyReply, head: KeptHead, rest: Buffer): FastifyReply {
+  const size = head.bytes.length + rest.length;
   const encoding = chosenEncoding(request, size, PAGE_ENCODINGS);
-  if (encoding === 'gzip' && head) return sendEncoded(reply, 'gzip', gzipAfterHead(head, rest));
-  const whole = Buffer.concat([headBytes, rest], size);
+  const stitched = encoding === 'gzip' ? gzipAfterHead(head, rest) : null;
+  if (stitched) return sendEncoded(reply, 'gzip', stitched);
+  const whole = Buffer.concat([head.bytes, rest], size);
   if (encoding === 'gzip') return sendEncoded(reply, 'gzip', zlib.gzipSync(whole));
   if (encoding === 'br') return sendEncoded(reply, 'br', brotli(whole));
   return reply.send(whole);

@@ -22,7 +22,7 @@ import { publicConfig } from '../modules/system/index.js';
 import { needsTwoFactorEnrolment, sessionUserBody } from '../modules/users/index.js';
 import { adminWaitlist, listWaits } from '../modules/waitlist/index.js';
 import { loadUser, type SessionUser } from '../http/auth.js';
-import { gzipHead, sendPageBytes, type GzipHead } from '../http/precompressed.js';
+import { keptHead, sendPageBytes, type KeptHead } from '../http/precompressed.js';
 import { AppError } from '../http/errors.js';
 import { BIKE_PAGE_FILE, bikePageSegment, TICKET_PAGE_FILE, ticketPageId, ticketPageSegment } from '../../shared/pages.js';
 import { bikeNumberParam } from '../../shared/schemas/bike-page.js';
@@ -97,9 +97,9 @@ interface Template {
   /**
    * `before` and `after` cut where a render's own text goes, in UTF-8 once: a render encodes only
    * its own part. `head` is `before` up to its `</head>` (the styles, the same on every answer:
-   * its gzip is kept, decision 073), `afterHead` the rest of `before`.
+   * kept with its gzip, decision 073), `afterHead` the rest of `before`.
    */
-  bytes: { head: Buffer; gzipHead: GzipHead | null; afterHead: string; closeRoot: string; tail: Buffer };
+  bytes: { head: KeptHead; afterHead: string; closeRoot: string; tail: Buffer };
 }
 
 /**
@@ -124,8 +124,8 @@ export function splitTemplate(html: string): Template | null {
       // The preload of a lock's code goes before the first `</head>` (pageRest): the head is cut there.
       const headEnd = before.indexOf('</head>');
       if (headEnd < 0) return null;
-      const head = Buffer.from(before.slice(0, headEnd));
-      const bytes = { head, gzipHead: gzipHead(head), afterHead: before.slice(headEnd), closeRoot: after.slice(0, close), tail: Buffer.from(after.slice(close)) };
+      const head = keptHead(Buffer.from(before.slice(0, headEnd)));
+      const bytes = { head, afterHead: before.slice(headEnd), closeRoot: after.slice(0, close), tail: Buffer.from(after.slice(close)) };
       return { before, after, bytes };
     }
   }
@@ -146,7 +146,7 @@ export function earlyCodePreloads(html: string): string {
 }
 
 /**
- * The page after its head (`template.bytes.head`), as the bytes sent: the server's HTML in `#root`
+ * The page after its head (`template.bytes.head.bytes`), as the bytes sent: the server's HTML in `#root`
  * and, after it, the state as a JSON script (never executed). The template's parts were encoded
  * once, and only the render's own text is encoded here (a page is 100–150 KB, half of it the
  * head's styles).
@@ -163,7 +163,7 @@ export function pageRest(template: Template, page: ServerPageOutput): Buffer {
 
 /** The page's text, as `sendRendered` sends it. */
 export const fillTemplate = (template: Template, page: ServerPageOutput): string =>
-  template.bytes.head.toString('utf8') + pageRest(template, page).toString('utf8');
+  template.bytes.head.bytes.toString('utf8') + pageRest(template, page).toString('utf8');
 
 /**
  * The bike's number of `/bici/{numero}`, when the address writes it as the page itself does
@@ -285,7 +285,7 @@ export function serverRenderedPages(app: FastifyInstance, webRoot: string, rende
       const rest = pageRest(template, await renderer.renderPage(input));
       // The user's own data: no cache may keep it, nor give it to another cookie.
       reply.header('Cache-Control', 'private, no-store').type('text/html; charset=utf-8');
-      sendPageBytes(request, reply, template.bytes.gzipHead, template.bytes.head, rest);
+      sendPageBytes(request, reply, template.bytes.head, rest);
       return true;
     } catch (err) {
       request.log.error({ err, page: file }, 'render sul server non riuscito: servita la pagina pre-renderizzata');
